@@ -1,0 +1,97 @@
+# cubemu -- a Boolean-cube multiprocessor emulator.
+#
+#   make run      install missing dependencies, build, run the default scenario
+#   make check    install missing dependencies, build, run every test
+#   make bench    the benchmark (README "Speed")
+#   make sanitize the unit tests under AddressSanitizer + UBSan
+#
+# Objects go to build/ (or build-san/ for the sanitizer build). The engine
+# and the algorithms form one static library that the program and the tests
+# link; the SDL2 viewer, when it exists, links on its own line.
+
+VERSION  := 0.1.0
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O2
+WERROR   ?= -Werror
+SAN      ?=
+PKGS     := glib-2.0
+DEPS_PKGS := glib-2.0 sdl2 check
+APT_PKGS := libglib2.0-dev libsdl2-dev check pkg-config
+
+PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+ALG_DIRS := $(filter-out algorithms/bmmc/,$(sort $(dir $(wildcard algorithms/*/*.c))))
+CPPFLAGS += -Iemu -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
+            -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
+            -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
+CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
+LDLIBS   += $(PKG_LIBS) -lm
+
+LIB_SRC  := $(filter-out emu/main.c algorithms/bmmc/%,$(wildcard emu/*.c) \
+            $(wildcard algorithms/*.c algorithms/*/*.c))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libcubemu.a
+PROGRAM  := $(BUILD)/cubemu
+TEST_SRC := $(wildcard tests/check_*.c)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH    := $(BUILD)/tests/bench
+
+.PHONY: all run check test unit scenarios bench sanitize deps clean
+all: $(PROGRAM) $(TESTS) $(BENCH)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(PROGRAM): $(BUILD)/emu/main.o $(LIB)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS)
+
+$(BENCH): tests/bench.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
+
+# Dependencies: installed with apt-get when run as root, else the command
+# is printed. run, check and bench call this first.
+deps:
+	@if pkg-config --exists $(DEPS_PKGS) 2>/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  echo "installing $(APT_PKGS)"; \
+	  (apt-get install -y $(APT_PKGS) || (apt-get update && apt-get install -y $(APT_PKGS))); \
+	else \
+	  echo "missing packages; run as root: apt-get install -y $(APT_PKGS)"; exit 1; \
+	fi
+
+run: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	$(PROGRAM) run
+
+check test: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) tests/run-all.sh
+
+unit: all
+	@BUILD=$(BUILD) tests/run-all.sh --unit-only
+
+bench: deps
+	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
+	$(BENCH) $(PROGRAM)
+
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
+	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
+
+clean:
+	rm -rf build build-san
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/emu/main.d

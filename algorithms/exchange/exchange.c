@@ -1,0 +1,143 @@
+/* exchange.c -- the dimension exchange, cubemu's simplest workload and the
+ * one its speed is compared on.
+ *
+ * Every node exchanges K elements with its neighbour across each dimension.
+ * Element j of node x starts with payload x*K + j.
+ *   sequential  dimensions 0, 1, ..., n-1 in turn, all K elements each time
+ *               (the butterfly pattern): n(Ts + K) cycles; every node ends
+ *               with its antipode's data in the original order.
+ *   all-port    K split into n contiguous parts of nearly equal size; part d
+ *               crosses dimension d, all at once: Ts + ceil(K/n) cycles with
+ *               ports = all; part d of node x ends on node x xor 2^d.
+ */
+#include "algorithm.h"
+
+#include <math.h>
+
+typedef struct {
+    int n;
+    uint64_t k;
+    int method;
+} ExchangeConfig;
+
+enum { EXCHANGE_SEQUENTIAL, EXCHANGE_ALL_PORT };
+
+static const CubeMethod exchange_methods[] = {
+    { "sequential", "dimensions 0..n-1 in turn, all K elements each time" },
+    { "all-port", "K split into n parts, part d across dimension d, at once" },
+    { NULL, NULL }
+};
+
+static const CubeParamSpec exchange_params[] = {
+    { .key = "elements-per-node", .type = CUBE_PARAM_INT, .fallback = "64",
+      .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
+    { NULL }
+};
+
+/* Part d of K: offsets [*offset, *offset + *count). */
+static void part_range(const ExchangeConfig *c, int d, size_t *offset,
+                       size_t *count)
+{
+    uint64_t q = c->k / (uint64_t)c->n, r = c->k % (uint64_t)c->n;
+    *offset = (size_t)(q * (uint64_t)d + ((uint64_t)d < r ? (uint64_t)d : r));
+    *count = (size_t)(q + ((uint64_t)d < r ? 1 : 0));
+}
+
+static CubeStatus exchange_step(CubeNode *node, const void *config)
+{
+    const ExchangeConfig *c = config;
+    unsigned t = cube_step(node);
+    if (c->method == EXCHANGE_SEQUENTIAL) {
+        cube_exchange(node, (int)t, 0, (size_t)c->k, (int)t);
+        return t + 1 == (unsigned)c->n ? CUBE_DONE : CUBE_CONTINUE;
+    }
+    for (int d = 0; d < c->n; d++) {
+        size_t offset, count;
+        part_range(c, d, &offset, &count);
+        if (count > 0)
+            cube_exchange(node, d, offset, count, d);
+    }
+    return CUBE_DONE;
+}
+
+static void *exchange_prepare(const CubeMachine *m, const CubeParams *p,
+                              CubeLayout *layout, GError **error)
+{
+    (void)error;
+    ExchangeConfig *c = g_new0(ExchangeConfig, 1);
+    c->n = m->dimensions;
+    c->k = (uint64_t)cube_params_int(p, "elements-per-node");
+    c->method = cube_params_method(p);
+    layout->memory_words = layout->elements_per_node = (size_t)c->k;
+    layout->local_size = 0;
+    return c;
+}
+
+static void exchange_init(const void *config, uint32_t x, CubeWord *memory)
+{
+    const ExchangeConfig *c = config;
+    for (uint64_t j = 0; j < c->k; j++)
+        memory[j] = (uint64_t)x * c->k + j;
+}
+
+static void exchange_expect(const void *config, uint32_t x, CubeWord *expected)
+{
+    const ExchangeConfig *c = config;
+    if (c->method == EXCHANGE_SEQUENTIAL) {
+        uint64_t antipode = x ^ (((uint64_t)1 << c->n) - 1);
+        for (uint64_t j = 0; j < c->k; j++)
+            expected[j] = antipode * c->k + j;
+        return;
+    }
+    for (int d = 0; d < c->n; d++) {
+        size_t offset, count;
+        part_range(c, d, &offset, &count);
+        uint64_t from = x ^ ((uint64_t)1 << d);
+        for (size_t j = offset; j < offset + count; j++)
+            expected[j] = from * c->k + j;
+    }
+}
+
+static void exchange_report(const void *config, CubeReport *r)
+{
+    const ExchangeConfig *c = config;
+    double ts = (double)r->machine.startup, tau = (double)r->machine.element_time;
+    double k = (double)c->k, n = c->n;
+    if (c->method == EXCHANGE_SEQUENTIAL) {
+        cube_report_cycle_bound(r, "n(Ts + K)", CUBE_BOUND_EXACT,
+                                n * (ts + k * tau),
+                                "n exchanges of K elements, one dimension "
+                                "at a time");
+    } else {
+        cube_report_cycle_bound(r, "Ts + ceil(K/n) with ports = all",
+                                CUBE_BOUND_EXACT, ts + ceil(k / n) * tau,
+                                "n concurrent exchanges of at most ceil(K/n) "
+                                "elements");
+    }
+    uint64_t nodes = (uint64_t)1 << c->n;
+    cube_report_bound(r, "element transfers",
+                      CUBE_BOUND_EXACT,
+                      (double)(c->method == EXCHANGE_SEQUENTIAL ? (uint64_t)c->n : 1)
+                          * (double)(nodes * c->k),
+                      (double)r->element_transfers,
+                      "every element crosses one channel per exchange");
+}
+
+static void exchange_release(void *config)
+{
+    g_free(config);
+}
+
+const CubeAlgorithm cube_algorithm_exchange = {
+    .name = "exchange",
+    .summary = "every node exchanges K elements with each neighbour",
+    .source = "dimension exchange (butterfly); cubemu's speed benchmark",
+    .methods = exchange_methods,
+    .params = exchange_params,
+    .prepare = exchange_prepare,
+    .release = exchange_release,
+    .init = exchange_init,
+    .step = exchange_step,
+    .expect = exchange_expect,
+    .report = exchange_report,
+};

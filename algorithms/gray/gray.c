@@ -1,0 +1,258 @@
+/* gray.c -- conversion between binary-reflected Gray code and binary code
+ * placements on an n-cube (Johnsson & Ho 1990, Section 4).
+ *
+ * Data: K elements per node; element (i, j) is logical processor i, local
+ * offset j, payload i*K + j. gray-to-binary starts with (i, j) on node G(i)
+ * and ends with it on node i; binary-to-gray is the inverse.
+ *
+ * Both directions are the same set of exchanges (Lemma 2): in dimension d
+ * (0 <= d <= n-2) exactly the elements with b_(d+1)(i) = 1 cross, in any
+ * order of dimensions (Corollary 3). Each node computes from its own address
+ * which element it holds now (Lemma 3, in the form held_bits below), so all
+ * control is node-local.
+ *
+ *   sequential  one dimension a step, all K elements: start-dimension m,
+ *               then m-1, ..., 0, n-2, ..., m+1 (Figure 4 is m = n-2).
+ *   concurrent  K split into n-1 contiguous sets of nearly equal size; set s
+ *               crosses dimension (n-2-s-t) mod (n-1) in step t (Figure 5;
+ *               the paper's "mod (n-2)" is a misprint, see ERRATA.md), so all
+ *               n-1 dimensions are busy in every step (Theorem 5).
+ */
+#include "algorithm.h"
+#include "graycode.h"
+
+#include <math.h>
+
+typedef struct {
+    gboolean to_binary;     /* gray-to-binary (TRUE) or binary-to-gray */
+    int n;
+    uint64_t k;
+    int method;
+    int start;              /* sequential: first dimension */
+    int sets;               /* concurrent: n-1 sets (0 when n = 1) */
+} GrayConfig;
+
+enum { GRAY_CONCURRENT, GRAY_SEQUENTIAL };
+
+static const CubeMethod gray_methods[] = {
+    { "concurrent", "n-1 sets, each in its own cyclic dimension order "
+                    "(Figure 5, Theorem 5)" },
+    { "sequential", "one dimension per step with all K elements "
+                    "(Figure 4, start-dimension m)" },
+    { NULL, NULL }
+};
+
+static const CubeParamSpec gray_params[] = {
+    { .key = "elements-per-node", .type = CUBE_PARAM_INT, .fallback = "64",
+      .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
+    { .key = "start-dimension", .type = CUBE_PARAM_INT, .fallback = "auto",
+      .min = 0, .max = CUBE_MAX_DIMENSIONS,
+      .help = "sequential only: first exchange dimension, 0..n-2 (auto: n-2, "
+              "as in Figure 4)" },
+    { NULL }
+};
+
+/* Bits of the logical index i held now at address a, after the exchanges in
+ * the dimension set `done`. The position of element i is
+ * base(i) xor sum over d in done of b_(d+1)(i) 2^d, with base = G (from Gray)
+ * or the identity (from binary); solving bit by bit from the top (bit n-1
+ * never moves) gives b_m = a_m xor (toggle ? b_(m+1) : 0), where toggle says
+ * whether bit m of the position still mixes in b_(m+1). */
+static uint64_t held_bits(uint32_t a, int n, uint32_t done, gboolean from_gray)
+{
+    uint64_t b = a & ((uint64_t)1 << (n - 1));
+    for (int m = n - 2; m >= 0; m--) {
+        uint64_t above = (b >> (m + 1)) & 1;
+        gboolean toggle = (((done >> m) & 1) != 0) != from_gray;
+        b |= (((a >> m) & 1) ^ (toggle ? above : 0)) << m;
+    }
+    return b;
+}
+
+/* Dimension crossed in step t by data following a cyclic decreasing order
+ * that starts at `first` over dimensions 0..n-2. */
+static int cyclic_dimension(int first, unsigned t, int n)
+{
+    int len = n - 1;
+    return (int)(((first - (long)t) % len + len) % len);
+}
+
+static uint32_t done_before(int first, unsigned t, int n)
+{
+    uint32_t done = 0;
+    for (unsigned u = 0; u < t; u++)
+        done |= (uint32_t)1 << cyclic_dimension(first, u, n);
+    return done;
+}
+
+static void set_range(const GrayConfig *c, int s, size_t *offset, size_t *count)
+{
+    uint64_t q = c->k / (uint64_t)c->sets, r = c->k % (uint64_t)c->sets;
+    *offset = (size_t)(q * (uint64_t)s + ((uint64_t)s < r ? (uint64_t)s : r));
+    *count = (size_t)(q + ((uint64_t)s < r ? 1 : 0));
+}
+
+static CubeStatus gray_step(CubeNode *node, const void *config)
+{
+    const GrayConfig *c = config;
+    unsigned t = cube_step(node);
+    int n = c->n;
+    if (n < 2)
+        return CUBE_DONE;                 /* no dimension needs communication */
+    uint32_t a = cube_address(node);
+    if (c->method == GRAY_SEQUENTIAL) {
+        int d = cyclic_dimension(c->start, t, n);
+        uint64_t b = held_bits(a, n, done_before(c->start, t, n), c->to_binary);
+        if ((b >> (d + 1)) & 1)
+            cube_exchange(node, d, 0, (size_t)c->k, (int)t);
+    } else {
+        for (int s = 0; s < c->sets; s++) {
+            size_t offset, count;
+            set_range(c, s, &offset, &count);
+            if (count == 0)
+                continue;
+            int first = n - 2 - s;
+            int d = cyclic_dimension(first, t, n);
+            uint64_t b = held_bits(a, n, done_before(first, t, n), c->to_binary);
+            if ((b >> (d + 1)) & 1)
+                cube_exchange(node, d, offset, count,
+                              (int)(t * CUBE_MAX_DIMENSIONS + (unsigned)s));
+        }
+    }
+    return t + 1 == (unsigned)(n - 1) ? CUBE_DONE : CUBE_CONTINUE;
+}
+
+static void *gray_prepare(const CubeMachine *m, const CubeParams *p,
+                          CubeLayout *layout, gboolean to_binary,
+                          GError **error)
+{
+    long long start = cube_params_int(p, "start-dimension");
+    int method = cube_params_method(p);
+    int n = m->dimensions;
+    if (method == GRAY_CONCURRENT && start != CUBE_PARAM_AUTO)
+        return cube_params_fail(p, error, "start-dimension",
+                                "applies to method sequential only");
+    if (start != CUBE_PARAM_AUTO && start > n - 2)
+        return cube_params_fail(p, error, "start-dimension",
+                                "%lld is not a dimension requiring "
+                                "communication (valid: 0..%d for n = %d)",
+                                start, n - 2, n);
+    GrayConfig *c = g_new0(GrayConfig, 1);
+    c->to_binary = to_binary;
+    c->n = n;
+    c->k = (uint64_t)cube_params_int(p, "elements-per-node");
+    c->method = method;
+    c->start = start == CUBE_PARAM_AUTO ? n - 2 : (int)start;
+    c->sets = n - 1;
+    layout->memory_words = layout->elements_per_node = (size_t)c->k;
+    layout->local_size = 0;
+    return c;
+}
+
+static void *gray_prepare_to_binary(const CubeMachine *m, const CubeParams *p,
+                                    CubeLayout *layout, GError **error)
+{
+    return gray_prepare(m, p, layout, TRUE, error);
+}
+
+static void *gray_prepare_to_gray(const CubeMachine *m, const CubeParams *p,
+                                  CubeLayout *layout, GError **error)
+{
+    return gray_prepare(m, p, layout, FALSE, error);
+}
+
+/* Logical processor whose data node x holds in the Gray-code placement. */
+static void fill(uint64_t i, uint64_t k, CubeWord *memory)
+{
+    for (uint64_t j = 0; j < k; j++)
+        memory[j] = i * k + j;
+}
+
+static void gray_init(const void *config, uint32_t x, CubeWord *memory)
+{
+    const GrayConfig *c = config;
+    fill(c->to_binary ? gray_decode(x) : x, c->k, memory);
+}
+
+static void gray_expect(const void *config, uint32_t x, CubeWord *expected)
+{
+    const GrayConfig *c = config;
+    fill(c->to_binary ? x : gray_decode(x), c->k, expected);
+}
+
+static void gray_report(const void *config, CubeReport *r)
+{
+    const GrayConfig *c = config;
+    const CubeMachine *m = &r->machine;
+    double ts = (double)m->startup, tau = (double)m->element_time;
+    double k = (double)c->k;
+    int n = c->n;
+    uint64_t nodes = (uint64_t)1 << n;
+
+    cube_report_detail_int(r, "dimensions_requiring_communication", n - 1);
+    cube_report_detail_int(r, "total_exchanges",
+                           (long long)((uint64_t)(n - 1) * nodes * c->k / 2));
+    if (n < 2) {
+        cube_report_cycle_bound(r, "no communication (n = 1)", CUBE_BOUND_EXACT,
+                                0, "Section 4: only dimensions 0..n-2 need "
+                                "communication");
+        return;
+    }
+    double sets_size = ceil(k / (n - 1));
+    if (c->method == GRAY_CONCURRENT) {
+        cube_report_detail_int(r, "sets", c->sets);
+        cube_report_detail_int(r, "set_size", (long long)sets_size);
+    } else {
+        cube_report_detail_int(r, "start_dimension", c->start);
+    }
+    cube_report_cycle_bound(r, "Theorem 1: Ts + ceil(K/2)", CUBE_BOUND_LOWER,
+                            ts + ceil(k / 2) * tau,
+                            "Johnsson & Ho, Theorem 1 (lower bound K/2)");
+    cube_report_cycle_bound(r, "Conjecture 1: Ts + K(n-1)/n", CUBE_BOUND_LOWER,
+                            ts + ceil(k * (n - 1) / n) * tau,
+                            "Johnsson & Ho, Conjecture 1 (unproven lower "
+                            "bound K(n-1)/n)");
+    cube_report_cycle_bound(r, "Theorem 5: (n-1)(Ts + ceil(K/(n-1)))",
+                            CUBE_BOUND_UPPER,
+                            (n - 1) * (ts + sets_size * tau),
+                            "Johnsson & Ho, Theorem 5 (n-1 steps of "
+                            "ceil(K/(n-1)) element transfers)");
+    if (c->method == GRAY_SEQUENTIAL)
+        cube_report_cycle_bound(r, "sequential: (n-1)(Ts + K)",
+                                CUBE_BOUND_UPPER, (n - 1) * (ts + k * tau),
+                                "Johnsson & Ho, Figure 4 (n-1 exchanges of "
+                                "K elements)");
+}
+
+static void gray_release(void *config)
+{
+    g_free(config);
+}
+
+const CubeAlgorithm cube_algorithm_gray_to_binary = {
+    .name = "gray-to-binary",
+    .summary = "move element (i, j) from node G(i) to node i",
+    .source = "Johnsson & Ho 1990, Section 4, Figures 4-5, Theorem 5",
+    .methods = gray_methods,
+    .params = gray_params,
+    .prepare = gray_prepare_to_binary,
+    .release = gray_release,
+    .init = gray_init,
+    .step = gray_step,
+    .expect = gray_expect,
+    .report = gray_report,
+};
+
+const CubeAlgorithm cube_algorithm_binary_to_gray = {
+    .name = "binary-to-gray",
+    .summary = "move element (i, j) from node i to node G(i)",
+    .source = "Johnsson & Ho 1990, Section 4, Theorem 5",
+    .methods = gray_methods,
+    .params = gray_params,
+    .prepare = gray_prepare_to_gray,
+    .release = gray_release,
+    .init = gray_init,
+    .step = gray_step,
+    .expect = gray_expect,
+    .report = gray_report,
+};

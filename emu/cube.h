@@ -1,0 +1,75 @@
+/* cube.h -- the node-program API: everything a node program may see and do.
+ *
+ * A node program is a step function, called by the backend once per step
+ * with the handle of one node. Inside the call the program reads its own
+ * address, its own memory and its step number, and posts operations:
+ * exchanges, sends, receives, local computation and phase marks. When every
+ * operation posted in a step has completed, the backend calls the program
+ * again for the next step, until it returns CUBE_DONE.
+ *
+ * Rules that make the same source run emulated and on MPI (one rank a node):
+ *  - A program never touches another node's memory; it names other nodes
+ *    only as the source of a receive.
+ *  - A send copies its elements at the moment it is posted; the program may
+ *    overwrite them at once.
+ *  - A receive writes its elements when it completes, never during the step
+ *    call that posted it, so a step may post a send and a receive over the
+ *    same offsets (that is exactly cube_exchange).
+ *  - Messages between one (source, tag) pair and a destination are matched
+ *    to receives in posting order (MPI's non-overtaking rule).
+ * On MPI a step is: Isend/Irecv for each operation, then Waitall.
+ *
+ * Misuse (a dimension out of range, a run outside memory, a path too long)
+ * does not abort: the backend records the first such error, stops the run
+ * and reports it with the node and step.
+ */
+#ifndef CUBE_H
+#define CUBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t CubeWord;     /* one element: a real 64-bit payload */
+typedef int64_t CubeTime;      /* time in cycles */
+typedef struct CubeNode CubeNode;
+
+typedef enum { CUBE_CONTINUE = 0, CUBE_DONE = 1 } CubeStatus;
+
+/* Longest path a message may take. A path longer than twice the largest
+ * cube's diameter would only be a detour; 64 keeps the per-message scratch
+ * on the stack. */
+#define CUBE_MAX_HOPS 64
+
+/* What the node may know about itself and the machine. */
+uint32_t cube_address(const CubeNode *node);
+int cube_dimensions(const CubeNode *node);
+unsigned cube_step(const CubeNode *node);          /* 0 on the first call */
+CubeWord *cube_memory(CubeNode *node);
+size_t cube_memory_words(const CubeNode *node);
+void *cube_local(CubeNode *node);                  /* private state, zeroed at start */
+
+/* Send memory[offset, offset+count) along an explicit path of dimensions,
+ * hop i crossing dimension path[i]. The destination is the source address
+ * with the path's dimensions flipped in turn. */
+void cube_send(CubeNode *node, const int *path, int hops,
+               size_t offset, size_t count, int tag);
+
+/* Receive count elements sent by node `source` with `tag` into
+ * memory[offset, offset+count). The sizes must agree. */
+void cube_recv(CubeNode *node, uint32_t source, int tag,
+               size_t offset, size_t count);
+
+/* Sendrecv_replace with the neighbour across `dimension`: send
+ * memory[offset, offset+count) to it and receive its block of the same size
+ * into the same offsets. */
+void cube_exchange(CubeNode *node, int dimension, size_t offset, size_t count,
+                   int tag);
+
+/* Local work: flops floating-point operations, flop-time cycles each.
+ * Advances the node's clock; operations posted afterwards start later. */
+void cube_compute(CubeNode *node, uint64_t flops);
+
+/* A phase or step marker ("round 5"), recorded in traces. Costs nothing. */
+void cube_mark(CubeNode *node, const char *label);
+
+#endif

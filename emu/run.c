@@ -1,0 +1,396 @@
+/* run.c -- run one scenario from its text to a verified report.
+ *
+ * Verification is independent of the node program: the algorithm's expect()
+ * computes what each node must hold, and conservation is checked with two
+ * additive multiset hashes of every payload in the verified region, taken
+ * before and after the run (an element lost, duplicated or altered changes
+ * them except with probability about 2^-128).
+ */
+#include "run.h"
+#include "algorithm.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Groups a scenario may have. */
+static const char *const run_groups[] = { "machine", "algorithm", "expect", NULL };
+
+/* Share of physical memory a run may plan to use: the rest is for the
+ * system and for the verifier's buffers. */
+#define RUN_MEMORY_SHARE 0.8
+
+typedef struct {
+    const CubeParamSpec *spec;
+    char *text;
+    char *where;
+    long long value;
+} ParamEntry;
+
+struct CubeParams {
+    const CubeAlgorithm *algorithm;
+    int method;
+    char *method_where;
+    GArray *entries;              /* ParamEntry, in spec order */
+};
+
+static void param_entry_clear(gpointer p)
+{
+    ParamEntry *e = p;
+    g_free(e->text);
+    g_free(e->where);
+}
+
+static void params_free(CubeParams *p)
+{
+    if (!p)
+        return;
+    g_free(p->method_where);
+    if (p->entries)
+        g_array_unref(p->entries);
+    g_free(p);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CubeParams, params_free)
+
+static const ParamEntry *params_entry(const CubeParams *p, const char *key)
+{
+    for (guint i = 0; i < p->entries->len; i++) {
+        const ParamEntry *e = &g_array_index(p->entries, ParamEntry, i);
+        if (!strcmp(e->spec->key, key))
+            return e;
+    }
+    g_error("algorithm %s asked for undeclared parameter '%s'",
+            p->algorithm->name, key);
+}
+
+long long cube_params_int(const CubeParams *p, const char *key)
+{
+    return params_entry(p, key)->value;
+}
+
+int cube_params_choice(const CubeParams *p, const char *key)
+{
+    return (int)params_entry(p, key)->value;
+}
+
+int cube_params_method(const CubeParams *p)
+{
+    return p->method;
+}
+
+void *cube_params_fail(const CubeParams *p, GError **error, const char *key,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    const char *where = !strcmp(key, "method") ? p->method_where
+                                                : params_entry(p, key)->where;
+    g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+                "%s: %s: %s", where, key, what);
+    return NULL;
+}
+
+const CubeAlgorithm *cube_algorithm_find(const char *name)
+{
+    for (const CubeAlgorithm *const *a = cube_algorithms; *a; a++)
+        if (!strcmp((*a)->name, name))
+            return *a;
+    return NULL;
+}
+
+static void run_problem(GString *problems, const char *fmt, ...)
+    G_GNUC_PRINTF(2, 3);
+static void run_problem(GString *problems, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (problems->len)
+        g_string_append_c(problems, '\n');
+    g_string_append_vprintf(problems, fmt, ap);
+    va_end(ap);
+}
+
+static char *algorithm_names(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const CubeAlgorithm *const *a = cube_algorithms; *a; a++)
+        g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*a)->name);
+    return g_string_free(s, FALSE);
+}
+
+/* Resolve [algorithm] into params; every problem goes to `problems`. */
+static CubeParams *params_resolve(const Scenario *s, GString *problems)
+{
+    const char *name = scenario_get(s, "algorithm", "name");
+    if (!name) {
+        g_autofree char *valid = algorithm_names();
+        run_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
+                    scenario_group_where(s, "algorithm"), valid);
+        return NULL;
+    }
+    const CubeAlgorithm *alg = cube_algorithm_find(name);
+    if (!alg) {
+        g_autofree char *valid = algorithm_names();
+        run_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
+                    scenario_where(s, "algorithm", "name"), name, valid);
+        return NULL;
+    }
+    CubeParams *p = g_new0(CubeParams, 1);
+    p->algorithm = alg;
+    p->entries = g_array_new(FALSE, TRUE, sizeof(ParamEntry));
+    g_array_set_clear_func(p->entries, param_entry_clear);
+
+    GPtrArray *methods = g_ptr_array_new();
+    for (const CubeMethod *m = alg->methods; m->name; m++)
+        g_ptr_array_add(methods, (gpointer)m->name);
+    g_ptr_array_add(methods, NULL);
+    const char *method = scenario_get(s, "algorithm", "method");
+    p->method_where = g_strdup(method ? scenario_where(s, "algorithm", "method")
+                                      : scenario_group_where(s, "algorithm"));
+    GError *e = NULL;
+    if (method && !scenario_parse_choice(method, p->method_where, "method",
+                                         (const char *const *)methods->pdata,
+                                         &p->method, &e)) {
+        run_problem(problems, "%s", e->message);
+        g_clear_error(&e);
+    }
+    g_ptr_array_free(methods, TRUE);
+
+    g_auto(GStrv) keys = scenario_keys(s, "algorithm");
+    for (char **k = keys; *k; k++) {
+        if (!strcmp(*k, "name") || !strcmp(*k, "method"))
+            continue;
+        gboolean known = FALSE;
+        for (const CubeParamSpec *ps = alg->params; ps->key; ps++)
+            known |= !strcmp(ps->key, *k);
+        if (!known) {
+            GString *valid = g_string_new("name, method");
+            for (const CubeParamSpec *ps = alg->params; ps->key; ps++)
+                g_string_append_printf(valid, ", %s", ps->key);
+            run_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
+                        "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
+                        alg->name, valid->str);
+            g_string_free(valid, TRUE);
+        }
+    }
+
+    for (const CubeParamSpec *ps = alg->params; ps->key; ps++) {
+        const char *text = scenario_get(s, "algorithm", ps->key);
+        const char *where = scenario_where(s, "algorithm", ps->key);
+        if (!text && !ps->fallback) {
+            run_problem(problems, "%s: [algorithm] %s needs %s (%s)",
+                        scenario_group_where(s, "algorithm"), alg->name,
+                        ps->key, ps->help);
+            continue;
+        }
+        ParamEntry entry = { ps, g_strdup(text ? text : ps->fallback),
+                             g_strdup(text ? where : "default"), 0 };
+        gboolean ok;
+        if (ps->type == CUBE_PARAM_INT && ps->fallback
+            && !strcmp(ps->fallback, "auto") && !strcmp(entry.text, "auto")) {
+            entry.value = CUBE_PARAM_AUTO;
+            ok = TRUE;
+        } else if (ps->type == CUBE_PARAM_INT) {
+            ok = scenario_parse_int(entry.text, entry.where, ps->key, ps->min,
+                                    ps->max, &entry.value, &e);
+        } else {
+            int choice = 0;
+            ok = scenario_parse_choice(entry.text, entry.where, ps->key,
+                                       ps->choices, &choice, &e);
+            entry.value = choice;
+        }
+        if (!ok) {
+            run_problem(problems, "%s", e->message);
+            g_clear_error(&e);
+        }
+        g_array_append_val(p->entries, entry);
+    }
+    return p;
+}
+
+uint64_t cube_memory_limit(void)
+{
+    const char *env = g_getenv("CUBEMU_MEMORY_LIMIT");
+    if (env && *env)
+        return g_ascii_strtoull(env, NULL, 10);
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return UINT64_MAX;
+    return (uint64_t)((double)pages * (double)size * RUN_MEMORY_SHARE);
+}
+
+static char *bytes_text(uint64_t b)
+{
+    return g_format_size_full(b, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+/* Two additive multiset hashes (splitmix64 finalisers with different
+ * constants): the sum over a multiset does not depend on order. */
+static inline uint64_t mix_a(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static inline uint64_t mix_b(uint64_t x)
+{
+    x ^= 0x632be59bd9b4e019ULL;
+    x = (x ^ (x >> 33)) * 0xff51afd7ed558ccdULL;
+    x = (x ^ (x >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+typedef struct { uint64_t a, b; } Fingerprint;
+
+static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k)
+{
+    Fingerprint f = { 0, 0 };
+    for (uint32_t x = 0; x < nodes; x++) {
+        const CubeWord *mem = sim_node_memory(sim, x);
+        for (size_t j = 0; j < k; j++) {
+            f.a += mix_a(mem[j]);
+            f.b += mix_b(mem[j]);
+        }
+    }
+    return f;
+}
+
+static void run_verify(CubeReport *r, Sim *sim, const CubeAlgorithm *alg,
+                       const void *config, uint32_t nodes, size_t k,
+                       Fingerprint before)
+{
+    g_autofree CubeWord *expected = g_new(CubeWord, k ? k : 1);
+    r->placement_correct = TRUE;
+    for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
+        alg->expect(config, x, expected);
+        const CubeWord *mem = sim_node_memory(sim, x);
+        for (size_t j = 0; j < k; j++)
+            if (mem[j] != expected[j]) {
+                r->placement_correct = FALSE;
+                r->data_problem = g_strdup_printf(
+                    "WRONG: node %u offset %zu holds %" G_GUINT64_FORMAT
+                    ", the reference says %" G_GUINT64_FORMAT, x, j,
+                    (guint64)mem[j], (guint64)expected[j]);
+                break;
+            }
+    }
+    Fingerprint after = fingerprint(sim, nodes, k);
+    r->conserved = after.a == before.a && after.b == before.b;
+    if (!r->conserved && !r->data_problem)
+        r->data_problem = g_strdup("WRONG: elements were lost or duplicated");
+    r->data_correct = r->placement_correct && r->conserved;
+}
+
+CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
+                     GError **error)
+{
+    g_autoptr(GString) problems = g_string_new(NULL);
+    g_auto(GStrv) groups = scenario_groups(s);
+    for (char **g = groups; *g; g++)
+        if (!g_strv_contains(run_groups, *g))
+            run_problem(problems, "%s: unknown group [%s] (valid: machine, "
+                        "algorithm, expect)", scenario_group_where(s, *g), *g);
+
+    CubeMachine machine;
+    GError *e = NULL;
+    gboolean have_machine = machine_from_scenario(s, &machine, &e);
+    if (!have_machine) {
+        run_problem(problems, "%s", e->message);
+        g_clear_error(&e);
+    }
+    g_autoptr(CubeParams) params = params_resolve(s, problems);
+    if (problems->len) {
+        g_set_error_literal(error, CUBE_SCENARIO_ERROR,
+                            CUBE_SCENARIO_ERROR_INPUT, problems->str);
+        if (have_machine)
+            machine_clear(&machine);
+        return NULL;
+    }
+
+    const CubeAlgorithm *alg = params->algorithm;
+    CubeLayout layout = { 0, 0, 0 };
+    void *config = alg->prepare(&machine, params, &layout, error);
+    if (!config) {
+        machine_clear(&machine);
+        return NULL;
+    }
+    g_assert(layout.elements_per_node <= layout.memory_words);
+
+    uint32_t nodes = machine_nodes(&machine);
+    uint64_t need = sim_bytes_needed(&machine, layout.memory_words,
+                                     layout.local_size)
+                    + (options && options->dump_memory
+                       ? (uint64_t)nodes * layout.elements_per_node * sizeof(CubeWord)
+                       : 0);
+    uint64_t limit = cube_memory_limit();
+    if (need > limit) {
+        g_autofree char *need_text = bytes_text(need);
+        g_autofree char *limit_text = bytes_text(limit);
+        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+                    "%s: machine too large: %u nodes with %zu elements each "
+                    "would need %s, more than the %s this run may use "
+                    "(set CUBEMU_MEMORY_LIMIT in bytes to change the limit)",
+                    scenario_name(s), nodes, layout.memory_words, need_text,
+                    limit_text);
+        alg->release(config);
+        machine_clear(&machine);
+        return NULL;
+    }
+
+    g_autoptr(Sim) sim = sim_new(&machine, layout.memory_words, layout.local_size);
+    if (options && options->observer)
+        sim_set_observer(sim, options->observer, options->observer_data);
+    for (uint32_t x = 0; x < nodes; x++)
+        alg->init(config, x, sim_node_memory(sim, x));
+    Fingerprint before = fingerprint(sim, nodes, layout.elements_per_node);
+
+    gint64 t0 = g_get_monotonic_time();
+    gboolean ok = sim_run(sim, alg->step, config, error);
+    double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
+    if (!ok) {
+        alg->release(config);
+        machine_clear(&machine);
+        return NULL;
+    }
+
+    CubeReport *r = cube_report_new();
+    r->scenario = g_strdup(scenario_name(s));
+    r->machine = machine;                 /* the report owns it now */
+    r->algorithm = g_strdup(alg->name);
+    r->method = g_strdup(alg->methods[params->method].name);
+    for (guint i = 0; i < params->entries->len; i++) {
+        const ParamEntry *pe = &g_array_index(params->entries, ParamEntry, i);
+        CubeParamValue v = { g_strdup(pe->spec->key), g_strdup(pe->text),
+                             pe->spec->type == CUBE_PARAM_INT
+                                 && strcmp(pe->text, "auto") != 0,
+                             pe->value };
+        g_array_append_val(r->params, v);
+    }
+    r->elements_per_node = layout.elements_per_node;
+    const SimStats *st = sim_stats(sim);
+    r->cycles = st->cycles;
+    r->element_transfers = st->element_transfers;
+    r->messages = st->messages;
+    r->max_channel_elements = st->max_channel_elements;
+    r->events = st->events;
+    r->wall_seconds = wall;
+    int n = machine.dimensions;
+    r->elements_up = g_memdup2(st->elements_up, sizeof(uint64_t) * (n ? n : 1));
+    r->elements_down = g_memdup2(st->elements_down, sizeof(uint64_t) * (n ? n : 1));
+
+    run_verify(r, sim, alg, config, nodes, layout.elements_per_node, before);
+    if (options && options->dump_memory) {
+        size_t k = layout.elements_per_node;
+        r->memory = g_new(CubeWord, (size_t)nodes * (k ? k : 1));
+        for (uint32_t x = 0; x < nodes; x++)
+            memcpy(r->memory + (size_t)x * k, sim_node_memory(sim, x),
+                   k * sizeof(CubeWord));
+    }
+    alg->report(config, r);
+    alg->release(config);
+    return r;
+}

@@ -1,0 +1,677 @@
+/* sim.c -- the discrete-event engine behind cube.h.
+ *
+ * Events are node steps, kept in a binary heap ordered by (cycle, sequence
+ * number): equal cycles run in the order they were scheduled, so every run is
+ * reproducible byte for byte. Initially every node is scheduled at cycle 0 in
+ * address order.
+ *
+ * Invariants:
+ *  - A node is in exactly one state: scheduled (one event in the heap),
+ *    running (inside its step function), waiting (pending_recvs > 0), or
+ *    finished.
+ *  - All reservations made so far belong to messages posted at or before
+ *    sim->now; a new message is posted at a node's clock >= now, so it is
+ *    younger than every reserved message and may only fill around them
+ *    (oldest-first arbitration, see sim.h).
+ *  - A message is matched to a receive at most once; its payload is written
+ *    into the receiver's memory at the moment of matching, which happens
+ *    only while the receiver is not running, so a step never sees its own
+ *    receives land.
+ */
+#include "sim.h"
+#include "timeline.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+G_DEFINE_QUARK(cube-sim-error-quark, cube_sim_error)
+
+typedef struct Msg {
+    struct Msg *next;          /* in the destination's unexpected queue */
+    uint32_t source;
+    int tag;
+    size_t count;
+    CubeTime arrival;          /* the last element reaches the destination */
+    CubeWord data[];
+} Msg;
+
+typedef struct {
+    uint32_t source;
+    int tag;
+    size_t offset, count;
+} Recv;
+
+struct CubeNode {
+    Sim *sim;
+    uint32_t address;
+    unsigned step;
+    gboolean finished;
+    gboolean returned_done;
+    CubeTime clock;            /* local time while running */
+    CubeTime wait_until;       /* completion of everything posted */
+    Recv *recv;                /* posted and not yet matched, in order */
+    uint32_t nrecv, caprecv;
+    Msg *early_head, *early_tail;   /* arrived before their receive */
+};
+
+typedef struct {
+    CubeTime time;
+    uint64_t seq;
+    uint32_t node;
+} Event;
+
+typedef struct {
+    uint64_t first, count;     /* elements [first, first+count) */
+    CubeTime start;            /* element `first` starts crossing here */
+} Run;
+
+struct Sim {
+    CubeMachine machine;
+    uint32_t nodes;
+    int n;
+    size_t memory_words, local_size;
+    CubeWord *memory;
+    unsigned char *local;
+    CubeNode *node;
+    Timeline *channel;         /* node * n + dim: outgoing channel */
+    uint64_t *channel_count;   /* elements carried, same index */
+    Timeline *send_port, *recv_port;   /* per node, only with a port limit */
+    uint32_t port_capacity;
+
+    Event *heap;
+    uint32_t heap_len, heap_cap;
+    uint64_t seq;
+    CubeTime now;
+    CubeNode *running;
+
+    Run *run_a, *run_b;        /* routing scratch, reused */
+    size_t run_cap;
+
+    const SimObserver *observer;
+    void *observer_data;
+
+    SimStats stats;
+    GError *error;             /* first program error; stops the run */
+};
+
+/* ---- event heap ------------------------------------------------------ */
+
+static gboolean event_before(const Event *a, const Event *b)
+{
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void sim_schedule(Sim *sim, uint32_t node, CubeTime time)
+{
+    if (sim->heap_len == sim->heap_cap) {
+        sim->heap_cap = sim->heap_cap ? 2 * sim->heap_cap : 64;
+        sim->heap = g_renew(Event, sim->heap, sim->heap_cap);
+    }
+    Event e = { time, sim->seq++, node };
+    uint32_t i = sim->heap_len++;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (!event_before(&e, &sim->heap[parent]))
+            break;
+        sim->heap[i] = sim->heap[parent];
+        i = parent;
+    }
+    sim->heap[i] = e;
+}
+
+static Event sim_pop(Sim *sim)
+{
+    Event top = sim->heap[0];
+    Event last = sim->heap[--sim->heap_len];
+    uint32_t i = 0, len = sim->heap_len;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= len)
+            break;
+        if (c + 1 < len && event_before(&sim->heap[c + 1], &sim->heap[c]))
+            c++;
+        if (!event_before(&sim->heap[c], &last))
+            break;
+        sim->heap[i] = sim->heap[c];
+        i = c;
+    }
+    if (len > 0)
+        sim->heap[i] = last;
+    return top;
+}
+
+/* ---- construction ---------------------------------------------------- */
+
+uint64_t sim_bytes_needed(const CubeMachine *m, size_t memory_words,
+                          size_t local_size)
+{
+    uint64_t nodes = machine_nodes(m);
+    uint64_t channels = nodes * (uint64_t)m->dimensions;
+    uint64_t per_node = memory_words * sizeof(CubeWord) + local_size
+                        + sizeof(CubeNode);
+    /* Each channel keeps a couple of spans in steady state; messages in
+     * flight hold at most about one memory's worth of payload. */
+    uint64_t per_channel = sizeof(Timeline) + sizeof(uint64_t)
+                           + 2 * sizeof(TimelineSpan);
+    uint64_t ports = m->ports == CUBE_PORTS_ALL ? 0
+                     : 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan));
+    return nodes * per_node + channels * per_channel + ports
+           + nodes * memory_words * sizeof(CubeWord);
+}
+
+Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size)
+{
+    Sim *sim = g_new0(Sim, 1);
+    sim->machine = *m;
+    sim->machine.name = g_strdup(m->name);
+    sim->machine.topology = g_strdup(m->topology);
+    sim->n = m->dimensions;
+    sim->nodes = machine_nodes(m);
+    sim->memory_words = memory_words;
+    sim->local_size = local_size;
+    sim->memory = g_new0(CubeWord, (size_t)sim->nodes * memory_words);
+    sim->local = local_size ? g_malloc0((size_t)sim->nodes * local_size) : NULL;
+    sim->node = g_new0(CubeNode, sim->nodes);
+    for (uint32_t x = 0; x < sim->nodes; x++) {
+        sim->node[x].sim = sim;
+        sim->node[x].address = x;
+    }
+    size_t channels = (size_t)sim->nodes * (size_t)sim->n;
+    sim->channel = g_new0(Timeline, channels ? channels : 1);
+    sim->channel_count = g_new0(uint64_t, channels ? channels : 1);
+    if (m->ports != CUBE_PORTS_ALL && m->ports < m->dimensions) {
+        sim->port_capacity = (uint32_t)m->ports;
+        sim->send_port = g_new0(Timeline, sim->nodes);
+        sim->recv_port = g_new0(Timeline, sim->nodes);
+    }
+    sim->stats.elements_up = g_new0(uint64_t, sim->n ? sim->n : 1);
+    sim->stats.elements_down = g_new0(uint64_t, sim->n ? sim->n : 1);
+    return sim;
+}
+
+static void node_drop_messages(CubeNode *node)
+{
+    while (node->early_head) {
+        Msg *m = node->early_head;
+        node->early_head = m->next;
+        g_free(m);
+    }
+    node->early_tail = NULL;
+}
+
+void sim_free(Sim *sim)
+{
+    if (!sim)
+        return;
+    size_t channels = (size_t)sim->nodes * (size_t)sim->n;
+    for (size_t c = 0; c < channels; c++)
+        timeline_clear(&sim->channel[c]);
+    if (sim->send_port) {
+        for (uint32_t x = 0; x < sim->nodes; x++) {
+            timeline_clear(&sim->send_port[x]);
+            timeline_clear(&sim->recv_port[x]);
+        }
+    }
+    for (uint32_t x = 0; x < sim->nodes; x++) {
+        node_drop_messages(&sim->node[x]);
+        g_free(sim->node[x].recv);
+    }
+    g_free(sim->send_port);
+    g_free(sim->recv_port);
+    g_free(sim->channel);
+    g_free(sim->channel_count);
+    g_free(sim->node);
+    g_free(sim->local);
+    g_free(sim->memory);
+    g_free(sim->heap);
+    g_free(sim->run_a);
+    g_free(sim->run_b);
+    g_free(sim->stats.elements_up);
+    g_free(sim->stats.elements_down);
+    g_free(sim->machine.name);
+    g_free(sim->machine.topology);
+    g_clear_error(&sim->error);
+    g_free(sim);
+}
+
+CubeWord *sim_node_memory(Sim *sim, uint32_t node)
+{
+    return sim->memory + (size_t)node * sim->memory_words;
+}
+
+void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
+{
+    sim->observer = observer;
+    sim->observer_data = data;
+}
+
+const SimStats *sim_stats(const Sim *sim)
+{
+    return &sim->stats;
+}
+
+uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int dim)
+{
+    return sim->channel_count[(size_t)node * sim->n + dim];
+}
+
+/* ---- node API: queries ----------------------------------------------- */
+
+uint32_t cube_address(const CubeNode *node) { return node->address; }
+int cube_dimensions(const CubeNode *node) { return node->sim->n; }
+unsigned cube_step(const CubeNode *node) { return node->step; }
+size_t cube_memory_words(const CubeNode *node) { return node->sim->memory_words; }
+
+CubeWord *cube_memory(CubeNode *node)
+{
+    return sim_node_memory(node->sim, node->address);
+}
+
+void *cube_local(CubeNode *node)
+{
+    Sim *sim = node->sim;
+    return sim->local ? sim->local + (size_t)node->address * sim->local_size
+                      : NULL;
+}
+
+/* Record the first misuse; the run stops after the current step. */
+G_GNUC_PRINTF(2, 3)
+static gboolean node_fail(CubeNode *node, const char *fmt, ...)
+{
+    Sim *sim = node->sim;
+    if (sim->error)
+        return FALSE;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(&sim->error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_PROGRAM,
+                "node program error at node %u, step %u: %s",
+                node->address, node->step, what);
+    return FALSE;
+}
+
+static gboolean node_check_run(CubeNode *node, const char *op, size_t offset,
+                               size_t count)
+{
+    size_t words = node->sim->memory_words;
+    if (offset > words || count > words - offset)
+        return node_fail(node, "%s of %zu elements at offset %zu is outside "
+                         "memory of %zu elements", op, count, offset, words);
+    return TRUE;
+}
+
+/* ---- routing --------------------------------------------------------- */
+
+static void sim_grow_runs(Sim *sim, size_t need)
+{
+    if (need <= sim->run_cap)
+        return;
+    size_t cap = sim->run_cap ? sim->run_cap : 16;
+    while (cap < need)
+        cap *= 2;
+    sim->run_a = g_renew(Run, sim->run_a, cap);
+    sim->run_b = g_renew(Run, sim->run_b, cap);
+    sim->run_cap = cap;
+}
+
+/* Earliest t >= from at which one element may cross: the channel and, with
+ * a port limit, the sending node's and receiving node's ports are free for
+ * one element-time. */
+static CubeTime hop_fit(Timeline **res, int nres, uint32_t capacity,
+                        CubeTime from, CubeTime tau)
+{
+    CubeTime t = from;
+    for (;;) {
+        CubeTime t0 = t;
+        t = timeline_fit(res[0], t, tau, 1);
+        for (int r = 1; r < nres; r++)
+            t = timeline_fit(res[r], t, tau, capacity);
+        if (t == t0)
+            return t;
+    }
+}
+
+static CubeTime hop_free_until(Timeline **res, int nres, uint32_t capacity,
+                               CubeTime t)
+{
+    CubeTime until = timeline_free_until(res[0], t, 1);
+    for (int r = 1; r < nres; r++) {
+        CubeTime u = timeline_free_until(res[r], t, capacity);
+        if (u < until)
+            until = u;
+    }
+    return until;
+}
+
+/* Reserve a message's route. Elements are numbered 0..count-1 and keep
+ * their order on every channel; each hop takes the earliest free slots at
+ * or after the element's arrival at that node (oldest-first arbitration:
+ * everything already reserved is older). Returns the cycle the last
+ * element reaches the destination; *left is when the last element has left
+ * the source. */
+static CubeTime sim_route(Sim *sim, uint32_t source, const int *path, int hops,
+                          uint64_t count, CubeTime ready, uint64_t id,
+                          CubeTime *left)
+{
+    const CubeTime tau = sim->machine.element_time;
+    sim_grow_runs(sim, 1);
+    gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
+    Run *in = sim->run_a, *out = sim->run_b;
+    size_t nin = 1;
+    in[0] = (Run){ 0, count, ready };
+    uint32_t u = source;
+    CubeTime end = ready;
+
+    for (int h = 0; h < hops; h++) {
+        int d = path[h];
+        uint32_t v = u ^ ((uint32_t)1 << d);
+        size_t c = (size_t)u * sim->n + d;
+        Timeline *res[3] = { &sim->channel[c], NULL, NULL };
+        int nres = 1;
+        if (sim->send_port) {
+            res[nres++] = &sim->send_port[u];
+            res[nres++] = &sim->recv_port[v];
+        }
+        for (int r = 0; r < nres; r++)
+            timeline_prune(res[r], sim->now);
+
+        size_t nout = 0;
+        CubeTime prev_end = INT64_MIN;
+        for (size_t i = 0; i < nin; i++) {
+            uint64_t k = 0;
+            while (k < in[i].count) {
+                CubeTime want = in[i].start + (CubeTime)k * tau;
+                if (want < prev_end)
+                    want = prev_end;
+                CubeTime t = hop_fit(res, nres, sim->port_capacity, want, tau);
+                CubeTime until = hop_free_until(res, nres, sim->port_capacity, t);
+                uint64_t take = in[i].count - k;
+                if (until != TIMELINE_FOREVER
+                    && (uint64_t)((until - t) / tau) < take)
+                    take = (uint64_t)((until - t) / tau);
+                CubeTime stop = t + (CubeTime)take * tau;
+                for (int r = 0; r < nres; r++)
+                    timeline_take(res[r], t, stop);
+                if (sim->observer && sim->observer->channel_busy)
+                    sim->observer->channel_busy(sim->observer_data, u, d, t,
+                                                stop, id);
+                if (nout > 0 && out[nout - 1].start
+                                    + (CubeTime)out[nout - 1].count * tau == t) {
+                    out[nout - 1].count += take;
+                } else {
+                    sim_grow_runs(sim, nout + 1);
+                    in = in_is_a ? sim->run_a : sim->run_b;
+                    out = in_is_a ? sim->run_b : sim->run_a;
+                    out[nout++] = (Run){ in[i].first + k, take, t };
+                }
+                prev_end = stop;
+                k += take;
+            }
+        }
+        sim->channel_count[c] += count;
+        if (sim->channel_count[c] > sim->stats.max_channel_elements)
+            sim->stats.max_channel_elements = sim->channel_count[c];
+        if ((u >> d) & 1)
+            sim->stats.elements_down[d] += count;
+        else
+            sim->stats.elements_up[d] += count;
+        sim->stats.element_transfers += count;
+
+        end = prev_end;
+        if (h == 0)
+            *left = end;
+        /* An element that crossed in [t, t+tau) may leave the next node at
+         * t+tau. */
+        for (size_t i = 0; i < nout; i++)
+            out[i].start += tau;
+        in_is_a = !in_is_a;
+        in = in_is_a ? sim->run_a : sim->run_b;
+        out = in_is_a ? sim->run_b : sim->run_a;
+        nin = nout;
+        u = v;
+    }
+    if (hops == 0)
+        *left = ready;
+    return end;
+}
+
+/* ---- matching -------------------------------------------------------- */
+
+static void node_after_wait(Sim *sim, CubeNode *node);
+
+/* Deliver m into the receive r of node (which is not running). */
+static gboolean node_deliver(Sim *sim, CubeNode *node, const Recv *r, Msg *m)
+{
+    sim->stats.events++;
+    if (m->count != r->count) {
+        node_fail(node, "message of %zu elements from node %u (tag %d) does "
+                  "not match the receive of %zu elements", m->count, m->source,
+                  m->tag, r->count);
+        g_free(m);
+        return FALSE;
+    }
+    memcpy(cube_memory(node) + r->offset, m->data, m->count * sizeof(CubeWord));
+    if (m->arrival > node->wait_until)
+        node->wait_until = m->arrival;
+    g_free(m);
+    return TRUE;
+}
+
+static void node_remove_recv(CubeNode *node, uint32_t i)
+{
+    memmove(node->recv + i, node->recv + i + 1,
+            (node->nrecv - i - 1) * sizeof *node->recv);
+    node->nrecv--;
+}
+
+/* A message has been posted for `node`: match it with the first waiting
+ * receive from the same (source, tag), or queue it. */
+static void node_offer(Sim *sim, CubeNode *node, Msg *m)
+{
+    if (node != sim->running) {
+        for (uint32_t i = 0; i < node->nrecv; i++) {
+            Recv r = node->recv[i];
+            if (r.source == m->source && r.tag == m->tag) {
+                node_remove_recv(node, i);
+                if (node_deliver(sim, node, &r, m) && node->nrecv == 0)
+                    node_after_wait(sim, node);
+                return;
+            }
+        }
+    }
+    m->next = NULL;
+    if (node->early_tail)
+        node->early_tail->next = m;
+    else
+        node->early_head = m;
+    node->early_tail = m;
+}
+
+/* After a step returned: match its receives against early messages. */
+static void node_match_early(Sim *sim, CubeNode *node)
+{
+    uint32_t i = 0;
+    while (i < node->nrecv) {
+        Recv r = node->recv[i];
+        Msg *prev = NULL, *m = node->early_head;
+        while (m && !(m->source == r.source && m->tag == r.tag)) {
+            prev = m;
+            m = m->next;
+        }
+        if (!m) {
+            i++;
+            continue;
+        }
+        if (prev)
+            prev->next = m->next;
+        else
+            node->early_head = m->next;
+        if (node->early_tail == m)
+            node->early_tail = prev;
+        node_remove_recv(node, i);
+        if (!node_deliver(sim, node, &r, m))
+            return;
+    }
+}
+
+/* Every receive of the node's last step has completed. */
+static void node_after_wait(Sim *sim, CubeNode *node)
+{
+    if (node->returned_done) {
+        node->finished = TRUE;
+        if (node->wait_until > sim->stats.cycles)
+            sim->stats.cycles = node->wait_until;
+    } else {
+        sim_schedule(sim, node->address, node->wait_until);
+    }
+}
+
+/* ---- node API: operations -------------------------------------------- */
+
+void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
+               size_t count, int tag)
+{
+    Sim *sim = node->sim;
+    if (sim->error)
+        return;
+    if (hops < 0 || hops > CUBE_MAX_HOPS) {
+        node_fail(node, "send path of %d hops (valid: 0..%d)", hops,
+                  CUBE_MAX_HOPS);
+        return;
+    }
+    uint32_t dest = node->address;
+    for (int h = 0; h < hops; h++) {
+        if (path[h] < 0 || path[h] >= sim->n) {
+            node_fail(node, "send path hop %d crosses dimension %d (valid: "
+                      "0..%d)", h, path[h], sim->n - 1);
+            return;
+        }
+        dest ^= (uint32_t)1 << path[h];
+    }
+    if (!node_check_run(node, "send", offset, count))
+        return;
+
+    Msg *m = g_malloc(sizeof(Msg) + count * sizeof(CubeWord));
+    m->source = node->address;
+    m->tag = tag;
+    m->count = count;
+    memcpy(m->data, cube_memory(node) + offset, count * sizeof(CubeWord));
+    uint64_t id = sim->stats.messages++;
+    CubeTime left = node->clock;
+    if (hops == 0 || count == 0) {
+        /* A local copy, or an empty message: no channel time, no startup. */
+        m->arrival = left = node->clock;
+    } else {
+        m->arrival = sim_route(sim, node->address, path, hops, count,
+                               node->clock + sim->machine.startup, id, &left);
+    }
+    if (left > node->wait_until)
+        node->wait_until = left;
+    node_offer(sim, &sim->node[dest], m);
+}
+
+void cube_recv(CubeNode *node, uint32_t source, int tag, size_t offset,
+               size_t count)
+{
+    Sim *sim = node->sim;
+    if (sim->error)
+        return;
+    if (source >= sim->nodes) {
+        node_fail(node, "receive from node %u (valid: 0..%u)", source,
+                  sim->nodes - 1);
+        return;
+    }
+    if (!node_check_run(node, "receive", offset, count))
+        return;
+    if (node->nrecv == node->caprecv) {
+        node->caprecv = node->caprecv ? 2 * node->caprecv : 4;
+        node->recv = g_renew(Recv, node->recv, node->caprecv);
+    }
+    node->recv[node->nrecv++] = (Recv){ source, tag, offset, count };
+}
+
+void cube_exchange(CubeNode *node, int dimension, size_t offset, size_t count,
+                   int tag)
+{
+    if (dimension < 0 || dimension >= node->sim->n) {
+        node_fail(node, "exchange across dimension %d (valid: 0..%d)",
+                  dimension, node->sim->n - 1);
+        return;
+    }
+    cube_send(node, &dimension, 1, offset, count, tag);
+    cube_recv(node, node->address ^ ((uint32_t)1 << dimension), tag, offset,
+              count);
+}
+
+void cube_compute(CubeNode *node, uint64_t flops)
+{
+    Sim *sim = node->sim;
+    node->clock += (CubeTime)flops * sim->machine.flop_time;
+    if (node->clock > node->wait_until)
+        node->wait_until = node->clock;
+}
+
+void cube_mark(CubeNode *node, const char *label)
+{
+    Sim *sim = node->sim;
+    if (sim->observer && sim->observer->mark)
+        sim->observer->mark(sim->observer_data, node->address, node->clock,
+                            label);
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static gboolean sim_check_quiet(Sim *sim, GError **error)
+{
+    for (uint32_t x = 0; x < sim->nodes; x++) {
+        CubeNode *node = &sim->node[x];
+        if (node->nrecv > 0) {
+            g_set_error(error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_DEADLOCK,
+                        "deadlock: node %u in step %u waits for %u "
+                        "receive(s); the first from node %u with tag %d "
+                        "was never sent", x, node->step - 1, node->nrecv,
+                        node->recv[0].source, node->recv[0].tag);
+            return FALSE;
+        }
+        if (node->early_head) {
+            g_set_error(error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_DEADLOCK,
+                        "unreceived message: node %u never received %zu "
+                        "elements sent by node %u with tag %d", x,
+                        node->early_head->count, node->early_head->source,
+                        node->early_head->tag);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
+{
+    for (uint32_t x = 0; x < sim->nodes; x++)
+        sim_schedule(sim, x, 0);
+    while (sim->heap_len > 0 && !sim->error) {
+        Event e = sim_pop(sim);
+        CubeNode *node = &sim->node[e.node];
+        sim->now = e.time;
+        sim->stats.events++;
+        node->clock = e.time;
+        node->wait_until = e.time;
+        sim->running = node;
+        CubeStatus status = step(node, config);
+        sim->running = NULL;
+        node->step++;
+        node->returned_done = status == CUBE_DONE;
+        node_match_early(sim, node);
+        if (sim->error)
+            break;
+        if (node->nrecv == 0)
+            node_after_wait(sim, node);
+    }
+    if (sim->error) {
+        g_propagate_error(error, sim->error);
+        sim->error = NULL;
+        return FALSE;
+    }
+    return sim_check_quiet(sim, error);
+}

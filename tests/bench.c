@@ -1,0 +1,122 @@
+/* bench.c -- `make bench`: cubemu's speed on the workloads of issue #2.
+ *
+ * Each case runs in a child process so that its peak memory (ru_maxrss from
+ * wait4) is its own. Reported per case: simulated cycles, messages, engine
+ * events, engine wall seconds (sim_run only), total wall seconds (setup,
+ * run and verification), peak resident memory, and simulated element-hops
+ * per engine second.
+ */
+#define _DEFAULT_SOURCE  /* wait4 */
+#include "run.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *algorithm, *method;
+    int n;
+    long k;
+    double target_seconds;      /* 0: no target */
+    double target_mib;
+} BenchCase;
+
+static const BenchCase cases[] = {
+    { "exchange", "sequential", 11, 64, 0, 0 },
+    { "exchange", "sequential", 14, 64, 0, 0 },
+    { "exchange", "sequential", 16, 64, 0.5, 0 },
+    { "exchange", "all-port", 11, 64, 0, 0 },
+    { "exchange", "all-port", 14, 64, 0, 0 },
+    { "exchange", "all-port", 16, 64, 0, 0 },
+    { "gray-to-binary", "concurrent", 11, 8192, 0, 0 },
+    { "gray-to-binary", "concurrent", 16, 1024, 10, 2048 },
+};
+
+typedef struct {
+    long long cycles;
+    unsigned long long messages, events, transfers;
+    double run_seconds, total_seconds;
+    int ok;
+} BenchResult;
+
+static void bench_child(const BenchCase *c, int fd)
+{
+    BenchResult res = { 0 };
+    g_autoptr(Scenario) s = scenario_new("bench");
+    char buf[32];
+    scenario_put(s, "machine", "preset", "cube", "bench");
+    g_snprintf(buf, sizeof buf, "%d", c->n);
+    scenario_put(s, "machine", "dimensions", buf, "bench");
+    scenario_put(s, "algorithm", "name", c->algorithm, "bench");
+    scenario_put(s, "algorithm", "method", c->method, "bench");
+    g_snprintf(buf, sizeof buf, "%ld", c->k);
+    scenario_put(s, "algorithm", "elements-per-node", buf, "bench");
+    GError *e = NULL;
+    gint64 t0 = g_get_monotonic_time();
+    g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+    res.total_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    if (!r) {
+        fprintf(stderr, "bench: %s\n", e->message);
+    } else {
+        res.cycles = r->cycles;
+        res.messages = r->messages;
+        res.events = r->events;
+        res.transfers = r->element_transfers;
+        res.run_seconds = r->wall_seconds;
+        res.ok = r->data_correct && cube_report_bounds_hold(r);
+    }
+    if (write(fd, &res, sizeof res) != (ssize_t)sizeof res)
+        _exit(3);
+    _exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    machine_set_program_path(argv[0]);
+    printf("%-15s %-10s %3s %6s %10s %10s %10s %8s %8s %8s %12s  %s\n",
+           "algorithm", "method", "n", "K", "cycles", "messages", "events",
+           "run s", "total s", "peak MiB", "hops/s", "verdict");
+    int failures = 0;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const BenchCase *c = &cases[i];
+        int fds[2];
+        if (pipe(fds) != 0)
+            return 2;
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            bench_child(c, fds[1]);
+        }
+        close(fds[1]);
+        BenchResult res;
+        ssize_t got = read(fds[0], &res, sizeof res);
+        close(fds[0]);
+        int status;
+        struct rusage ru;
+        wait4(pid, &status, 0, &ru);
+        double mib = (double)ru.ru_maxrss / 1024.0;
+        if (got != (ssize_t)sizeof res || !res.ok) {
+            printf("%-15s %-10s %3d %6ld  FAILED (data or bounds)\n",
+                   c->algorithm, c->method, c->n, c->k);
+            failures++;
+            continue;
+        }
+        const char *verdict = "";
+        if (c->target_seconds > 0)
+            verdict = res.total_seconds < c->target_seconds
+                          && (c->target_mib == 0 || mib < c->target_mib)
+                      ? "within target" : "OVER TARGET";
+        if (!strcmp(verdict, "OVER TARGET"))
+            failures++;
+        printf("%-15s %-10s %3d %6ld %10lld %10llu %10llu %8.3f %8.3f %8.1f "
+               "%12.3g  %s\n", c->algorithm, c->method, c->n, c->k, res.cycles,
+               res.messages, res.events, res.run_seconds, res.total_seconds,
+               mib, res.run_seconds > 0 ? (double)res.transfers / res.run_seconds
+                                        : 0.0, verdict);
+    }
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every test: the Check suites in $BUILD/tests, every scenario under
+# scenarios/ through `cubemu check`, and the command-line regression script.
+# Prints each part's output and ends with one line: "N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+unit_only=${1:-}
+passed=0
+failed=0
+
+for t in "$BUILD"/tests/check_*; do
+  [ -x "$t" ] || continue
+  out=$("$t" 2>&1); rc=$?
+  printf '%s\n' "$out" | tail -n 20
+  line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "FAIL $t: no Check summary (exit $rc)"; failed=$((failed + 1)); continue
+  fi
+  checks=$(sed -E 's/.*Checks: ([0-9]+).*/\1/' <<<"$line")
+  bad=$(sed -E 's/.*Failures: ([0-9]+), Errors: ([0-9]+).*/\1+\2/' <<<"$line")
+  bad=$((bad))
+  passed=$((passed + checks - bad)); failed=$((failed + bad))
+  [ "$rc" = 0 ] || [ "$bad" -gt 0 ] || { echo "FAIL $t: exit $rc"; failed=$((failed + 1)); }
+done
+
+if [ "$unit_only" != "--unit-only" ]; then
+  mapfile -t scen < <(find scenarios -name '*.ini' | sort)
+  out=$("$BUILD"/cubemu check "${scen[@]}" 2>&1); rc=$?
+  printf '%s\n' "$out"
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
+  f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
+  if [ -z "$p" ]; then echo "FAIL cubemu check: no summary (exit $rc)"; failed=$((failed + 1))
+  else passed=$((passed + p)); failed=$((failed + f)); fi
+
+  out=$(BUILD="$BUILD" tests/cli.sh 2>&1); rc=$?
+  printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
+  f=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
+  if [ -z "$p" ]; then echo "FAIL tests/cli.sh: no summary (exit $rc)"; failed=$((failed + 1))
+  else passed=$((passed + p)); failed=$((failed + f)); echo "$last"; fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
