@@ -51,13 +51,25 @@ struct CubeNode {
     CubeTime wait_until;       /* completion of everything posted */
     Recv *recv;                /* posted and not yet matched, in order */
     uint32_t nrecv, caprecv;
+    uint32_t deferred;         /* sends waiting for their posting cycle */
     Msg *early_head, *early_tail;   /* arrived before their receive */
 };
+
+/* A send posted after local computation moved the node's clock past the
+ * engine's time: reserved when the engine reaches that cycle, so that its
+ * priority is that of its own posting cycle. */
+typedef struct Post {
+    Msg *msg;
+    uint32_t dest;
+    int hops;
+    int path[CUBE_MAX_HOPS];
+} Post;
 
 typedef struct {
     CubeTime time;
     uint64_t seq;
     uint32_t node;
+    Post *post;                /* NULL: the node's next step */
 } Event;
 
 typedef struct {
@@ -101,13 +113,13 @@ static gboolean event_before(const Event *a, const Event *b)
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
-static void sim_schedule(Sim *sim, uint32_t node, CubeTime time)
+static void sim_schedule(Sim *sim, uint32_t node, CubeTime time, Post *post)
 {
     if (sim->heap_len == sim->heap_cap) {
         sim->heap_cap = sim->heap_cap ? 2 * sim->heap_cap : 64;
         sim->heap = g_renew(Event, sim->heap, sim->heap_cap);
     }
-    Event e = { time, sim->seq++, node };
+    Event e = { time, sim->seq++, node, post };
     uint32_t i = sim->heap_len++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
@@ -212,6 +224,11 @@ void sim_free(Sim *sim)
             timeline_clear(&sim->recv_port[x]);
         }
     }
+    for (uint32_t i = 0; i < sim->heap_len; i++)
+        if (sim->heap[i].post) {
+            g_free(sim->heap[i].post->msg);
+            g_free(sim->heap[i].post);
+        }
     for (uint32_t x = 0; x < sim->nodes; x++) {
         node_drop_messages(&sim->node[x]);
         g_free(sim->node[x].recv);
@@ -285,9 +302,11 @@ static gboolean node_fail(CubeNode *node, const char *fmt, ...)
     va_start(ap, fmt);
     g_autofree char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* Outside its step call a node's counter already names the next step. */
+    unsigned step = node == sim->running ? node->step : node->step - 1;
     g_set_error(&sim->error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_PROGRAM,
                 "node program error at node %u, step %u: %s",
-                node->address, node->step, what);
+                node->address, step, what);
     return FALSE;
 }
 
@@ -350,10 +369,11 @@ static CubeTime hop_free_until(Timeline **res, int nres, uint32_t capacity,
  * everything already reserved is older). Returns the cycle the last
  * element reaches the destination; *left is when the last element has left
  * the source. */
-static CubeTime sim_route(Sim *sim, uint32_t source, const int *path, int hops,
-                          uint64_t count, CubeTime ready, uint64_t id,
-                          CubeTime *left)
+static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
+                          int hops, CubeTime ready, CubeTime *left)
 {
+    uint32_t source = msg->source;
+    uint64_t count = msg->count;
     const CubeTime tau = sim->machine.element_time;
     sim_grow_runs(sim, 1);
     gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
@@ -394,8 +414,8 @@ static CubeTime sim_route(Sim *sim, uint32_t source, const int *path, int hops,
                 for (int r = 0; r < nres; r++)
                     timeline_take(res[r], t, stop);
                 if (sim->observer && sim->observer->channel_busy)
-                    sim->observer->channel_busy(sim->observer_data, u, d, t,
-                                                stop, id);
+                    sim->observer->channel_busy(sim->observer_data, msg, u, d,
+                                                in[i].first + k, take, t);
                 if (nout > 0 && out[nout - 1].start
                                     + (CubeTime)out[nout - 1].count * tau == t) {
                     out[nout - 1].count += take;
@@ -474,7 +494,8 @@ static void node_offer(Sim *sim, CubeNode *node, Msg *m)
             Recv r = node->recv[i];
             if (r.source == m->source && r.tag == m->tag) {
                 node_remove_recv(node, i);
-                if (node_deliver(sim, node, &r, m) && node->nrecv == 0)
+                if (node_deliver(sim, node, &r, m) && node->nrecv == 0
+                    && node->deferred == 0)
                     node_after_wait(sim, node);
                 return;
             }
@@ -523,11 +544,30 @@ static void node_after_wait(Sim *sim, CubeNode *node)
         if (node->wait_until > sim->stats.cycles)
             sim->stats.cycles = node->wait_until;
     } else {
-        sim_schedule(sim, node->address, node->wait_until);
+        sim_schedule(sim, node->address, node->wait_until, NULL);
     }
 }
 
 /* ---- node API: operations -------------------------------------------- */
+
+/* Reserve the route of m, posted now by `node`, and offer it to dest. */
+static void sim_post(Sim *sim, CubeNode *node, Msg *m, const int *path,
+                     int hops, uint32_t dest)
+{
+    SimMessage info = { sim->stats.messages++, m->source, dest, m->tag,
+                        m->count, sim->now };
+    CubeTime left = sim->now;
+    if (hops == 0 || m->count == 0) {
+        /* A local copy, or an empty message: no channel time, no startup. */
+        m->arrival = left = sim->now;
+    } else {
+        m->arrival = sim_route(sim, &info, path, hops,
+                               sim->now + sim->machine.startup, &left);
+    }
+    if (left > node->wait_until)
+        node->wait_until = left;
+    node_offer(sim, &sim->node[dest], m);
+}
 
 void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
                size_t count, int tag)
@@ -557,18 +597,17 @@ void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
     m->tag = tag;
     m->count = count;
     memcpy(m->data, cube_memory(node) + offset, count * sizeof(CubeWord));
-    uint64_t id = sim->stats.messages++;
-    CubeTime left = node->clock;
-    if (hops == 0 || count == 0) {
-        /* A local copy, or an empty message: no channel time, no startup. */
-        m->arrival = left = node->clock;
-    } else {
-        m->arrival = sim_route(sim, node->address, path, hops, count,
-                               node->clock + sim->machine.startup, id, &left);
+    if (node->clock > sim->now) {
+        Post *post = g_new(Post, 1);
+        post->msg = m;
+        post->dest = dest;
+        post->hops = hops;
+        memcpy(post->path, path, (size_t)hops * sizeof *path);
+        node->deferred++;
+        sim_schedule(sim, node->address, node->clock, post);
+        return;
     }
-    if (left > node->wait_until)
-        node->wait_until = left;
-    node_offer(sim, &sim->node[dest], m);
+    sim_post(sim, node, m, path, hops, dest);
 }
 
 void cube_recv(CubeNode *node, uint32_t source, int tag, size_t offset,
@@ -649,12 +688,20 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
 gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
 {
     for (uint32_t x = 0; x < sim->nodes; x++)
-        sim_schedule(sim, x, 0);
+        sim_schedule(sim, x, 0, NULL);
     while (sim->heap_len > 0 && !sim->error) {
         Event e = sim_pop(sim);
         CubeNode *node = &sim->node[e.node];
         sim->now = e.time;
         sim->stats.events++;
+        if (e.post) {
+            sim_post(sim, node, e.post->msg, e.post->path, e.post->hops,
+                     e.post->dest);
+            g_free(e.post);
+            if (--node->deferred == 0 && node->nrecv == 0)
+                node_after_wait(sim, node);
+            continue;
+        }
         node->clock = e.time;
         node->wait_until = e.time;
         sim->running = node;
@@ -665,7 +712,7 @@ gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
         node_match_early(sim, node);
         if (sim->error)
             break;
-        if (node->nrecv == 0)
+        if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }
     if (sim->error) {

@@ -36,7 +36,7 @@ typedef struct {
     uint64_t element_transfers;   /* element-hops over all channels */
     uint64_t messages;
     uint64_t max_channel_elements;
-    uint64_t events;              /* node steps run + messages matched */
+    uint64_t events;              /* node steps, deferred posts, matches */
     uint64_t *elements_up;        /* per dimension: bit 0 -> bit 1 */
     uint64_t *elements_down;      /* per dimension: bit 1 -> bit 0 */
 } SimStats;
@@ -44,8 +44,19 @@ typedef struct {
 /* Observer for traces: called for every run of elements reserved on a
  * channel and for every mark. Optional; NULL fields are skipped. */
 typedef struct {
-    void (*channel_busy)(void *data, uint32_t node, int dimension,
-                         CubeTime start, CubeTime end, uint64_t message);
+    uint64_t id;                  /* posting order = arbitration priority */
+    uint32_t source, dest;
+    int tag;
+    uint64_t count;
+    CubeTime posted;
+} SimMessage;
+
+typedef struct {
+    /* Elements [first, first+count) of message m cross the channel leaving
+     * `node` across `dimension` during [start, start + count*element-time). */
+    void (*channel_busy)(void *data, const SimMessage *m, uint32_t node,
+                         int dimension, uint64_t first, uint64_t count,
+                         CubeTime start);
     void (*mark)(void *data, uint32_t node, CubeTime time, const char *label);
 } SimObserver;
 

@@ -1,0 +1,647 @@
+/* check_engine.c -- the machine model of issue #2, asserted exactly.
+ *
+ * Timeline unit tests, then the engine: message timing (K, K+h-1, startup
+ * once), contention at element granularity, ports, deferred posts,
+ * conservation, determinism, misuse and deadlock errors, and a comparison
+ * against an independent cycle-by-cycle reference simulator of the same
+ * documented semantics on random message sets.
+ */
+#include "sim.h"
+#include "timeline.h"
+#include "run.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- timeline ------------------------------------------------------- */
+
+START_TEST(timeline_fit_and_merge)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    ck_assert_int_eq(timeline_fit(&tl, 5, 1, 1), 5);
+    timeline_take(&tl, 5, 10);
+    timeline_take(&tl, 10, 12);          /* touching: merged */
+    ck_assert_uint_eq(tl.len - tl.head, 1);
+    ck_assert_int_eq(tl.span[tl.head].start, 5);
+    ck_assert_int_eq(tl.span[tl.head].end, 12);
+    ck_assert_int_eq(timeline_fit(&tl, 3, 2, 1), 3);     /* [3,5) free */
+    ck_assert_int_eq(timeline_fit(&tl, 4, 2, 1), 12);    /* [4,6) hits 5 */
+    ck_assert_int_eq(timeline_fit(&tl, 7, 1, 1), 12);
+    timeline_take(&tl, 20, 25);
+    ck_assert_int_eq(timeline_fit(&tl, 12, 8, 1), 12);   /* exactly fits */
+    ck_assert_int_eq(timeline_fit(&tl, 12, 9, 1), 25);
+    ck_assert_int_eq(timeline_free_until(&tl, 12, 1), 20);
+    ck_assert_int_eq(timeline_free_until(&tl, 26, 1), TIMELINE_FOREVER);
+    timeline_take(&tl, 12, 20);          /* fills the gap: one span */
+    ck_assert_uint_eq(tl.len - tl.head, 1);
+    ck_assert_int_eq(tl.span[tl.head].end, 25);
+    timeline_prune(&tl, 25);
+    ck_assert_uint_eq(tl.len - tl.head, 0);
+    timeline_clear(&tl);
+}
+END_TEST
+
+START_TEST(timeline_counts_for_ports)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    timeline_take(&tl, 0, 10);
+    timeline_take(&tl, 5, 15);           /* overlap: count 2 on [5,10) */
+    ck_assert_int_eq(timeline_fit(&tl, 0, 1, 2), 0);
+    ck_assert_int_eq(timeline_fit(&tl, 5, 1, 2), 10);
+    ck_assert_int_eq(timeline_free_until(&tl, 0, 2), 5);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 1, 3), 0);
+    timeline_take(&tl, 7, 8);            /* count 3 on [7,8) */
+    ck_assert_int_eq(timeline_fit(&tl, 6, 2, 3), 8);
+    /* Spans: [0,5)1 [5,7)2 [7,8)3 [8,10)2 [10,15)1 */
+    ck_assert_uint_eq(tl.len - tl.head, 5);
+    ck_assert_uint_eq(tl.span[tl.head + 2].count, 3);
+    ck_assert_int_eq(tl.span[tl.head + 4].end, 15);
+    timeline_clear(&tl);
+}
+END_TEST
+
+START_TEST(timeline_many_spans_binary_search)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    for (int i = 0; i < 100; i++)
+        timeline_take(&tl, 10 * i, 10 * i + 5);
+    for (int i = 99; i >= 0; i--)        /* out of order: general path */
+        timeline_take(&tl, 10 * i + 5, 10 * i + 7);
+    ck_assert_uint_eq(tl.len - tl.head, 100);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 3, 1), 7);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 4, 1), 997);  /* gaps are 3 long */
+    ck_assert_int_eq(timeline_fit(&tl, 503, 1, 1), 507);
+    timeline_clear(&tl);
+}
+END_TEST
+
+/* ---- a tiny harness: scripted messages ------------------------------- */
+
+#define MAX_MSGS 16
+#define MEMORY 256
+
+typedef struct {
+    uint32_t source;
+    int hops;
+    int path[8];
+    uint64_t count;
+    CubeTime post;               /* posting cycle, via cube_compute */
+} TestMsg;
+
+typedef struct {
+    int nmsg;
+    TestMsg msg[MAX_MSGS];
+} Script;
+
+static uint32_t msg_dest(const TestMsg *m)
+{
+    uint32_t d = m->source;
+    for (int h = 0; h < m->hops; h++)
+        d ^= 1u << m->path[h];
+    return d;
+}
+
+/* Every node posts its messages in script order at their posting cycles
+ * (flop-time = 1 makes cube_compute(c) advance the clock by c) and
+ * receives the ones addressed to it. */
+static CubeStatus script_step(CubeNode *node, const void *config)
+{
+    const Script *sc = config;
+    uint32_t me = cube_address(node);
+    CubeTime clock = 0;
+    for (int i = 0; i < sc->nmsg; i++) {
+        const TestMsg *m = &sc->msg[i];
+        if (m->source == me) {
+            if (m->post > clock) {
+                cube_compute(node, (uint64_t)(m->post - clock));
+                clock = m->post;
+            }
+            cube_send(node, m->path, m->hops, 0, m->count, i);
+        }
+        if (msg_dest(m) == me)
+            cube_recv(node, m->source, i, 32 + 8 * (size_t)i, m->count);
+    }
+    return CUBE_DONE;
+}
+
+typedef struct {
+    CubeTime arrival[MAX_MSGS];
+    uint64_t id[MAX_MSGS];
+    /* crossing cycle of element e on hop h, per message */
+    CubeTime cross[MAX_MSGS][8][16];
+    int hop_seen[MAX_MSGS];
+    uint32_t at_node[MAX_MSGS];
+    CubeTime tau;
+} Observed;
+
+static void observe_busy(void *data, const SimMessage *m, uint32_t node,
+                         int dim, uint64_t first, uint64_t count,
+                         CubeTime start)
+{
+    Observed *o = data;
+    int i = m->tag;
+    (void)dim;
+    o->id[i] = m->id;
+    /* A message's runs arrive hop by hop, and every hop leaves another
+     * node: a new node means a new hop. */
+    if (o->hop_seen[i] == 0 || node != o->at_node[i]) {
+        o->hop_seen[i]++;
+        o->at_node[i] = node;
+    }
+    int h = o->hop_seen[i] - 1;
+    for (uint64_t e = 0; e < count; e++) {
+        if (h < 8 && first + e < 16)
+            o->cross[i][h][first + e] = start + (CubeTime)e * o->tau;
+        CubeTime end = start + (CubeTime)(e + 1) * o->tau;
+        if (end > o->arrival[i])
+            o->arrival[i] = end;
+    }
+}
+
+static CubeMachine test_machine(int n, int ports, CubeTime ts, CubeTime tau)
+{
+    CubeMachine m = { (char *)"test", (char *)"cube", n, ports, ts, tau, 1 };
+    return m;
+}
+
+static Sim *run_script(const CubeMachine *m, const Script *sc, Observed *o,
+                       GError **error)
+{
+    memset(o, 0, sizeof *o);
+    o->tau = m->element_time;
+    static const SimObserver obs = { observe_busy, NULL };
+    Sim *sim = sim_new(m, MEMORY, 0);
+    sim_set_observer(sim, &obs, o);
+    for (uint32_t x = 0; x < machine_nodes(m); x++)
+        for (int j = 0; j < MEMORY; j++)
+            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+    if (!sim_run(sim, script_step, sc, error)) {
+        sim_free(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+static Sim *run_ok(const CubeMachine *m, const Script *sc, Observed *o)
+{
+    GError *e = NULL;
+    Sim *sim = run_script(m, sc, o, &e);
+    if (!sim)
+        ck_abort_msg("run failed: %s", e->message);
+    return sim;
+}
+
+START_TEST(one_channel_k_cycles)
+{
+    for (uint64_t k = 1; k <= 40; k += 13) {
+        CubeMachine m = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+        Script sc = { 1, { { 5, 1, { 1 }, k, 0 } } };
+        Observed o;
+        Sim *sim = run_ok(&m, &sc, &o);
+        ck_assert_int_eq(o.arrival[0], (CubeTime)k);
+        ck_assert_int_eq(sim_stats(sim)->cycles, (CubeTime)k);
+        ck_assert_uint_eq(sim_stats(sim)->element_transfers, k);
+        ck_assert_uint_eq(sim_channel_elements(sim, 5, 1), k);
+        /* node 5 = 101: bit 1 is 0, so the elements go "up" */
+        ck_assert_uint_eq(sim_stats(sim)->elements_up[1], k);
+        ck_assert_uint_eq(sim_stats(sim)->elements_down[1], 0);
+        sim_free(sim);
+    }
+    CubeMachine m = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+    Script sc = { 1, { { 5, 1, { 0 }, 7, 0 } } };   /* bit 0 of 5 is 1: down */
+    Observed o;
+    Sim *sim = run_ok(&m, &sc, &o);
+    ck_assert_uint_eq(sim_stats(sim)->elements_down[0], 7);
+    ck_assert_uint_eq(sim_stats(sim)->elements_up[0], 0);
+    /* the receiver holds the sender's payload */
+    ck_assert_uint_eq(sim_node_memory(sim, 4)[32], 5000);
+    ck_assert_uint_eq(sim_node_memory(sim, 4)[38], 5006);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(h_hops_k_plus_h_minus_1)
+{
+    int path[] = { 0, 1, 2, 3, 4 };
+    for (int h = 1; h <= 5; h++) {
+        for (uint64_t k = 1; k <= 9; k += 4) {
+            CubeMachine m = test_machine(5, CUBE_PORTS_ALL, 0, 1);
+            Script sc = { 1, { { 0, h, { 0 }, k, 0 } } };
+            memcpy(sc.msg[0].path, path, sizeof path);
+            Observed o;
+            Sim *sim = run_ok(&m, &sc, &o);
+            ck_assert_int_eq(o.arrival[0], (CubeTime)k + h - 1);
+            ck_assert_uint_eq(sim_stats(sim)->element_transfers, k * (uint64_t)h);
+            /* element e crosses hop j in cycle e + j */
+            for (int j = 0; j < h; j++)
+                for (uint64_t e = 0; e < k; e++)
+                    ck_assert_int_eq(o.cross[0][j][e], (CubeTime)(e + (uint64_t)j));
+            sim_free(sim);
+        }
+    }
+}
+END_TEST
+
+START_TEST(startup_paid_once_and_element_time)
+{
+    CubeMachine m = test_machine(4, CUBE_PORTS_ALL, 10, 3);
+    Script sc = { 1, { { 0, 4, { 0, 1, 2, 3 }, 6, 0 } } };
+    Observed o;
+    Sim *sim = run_ok(&m, &sc, &o);
+    /* Ts + (K + h - 1) * element-time */
+    ck_assert_int_eq(o.arrival[0], 10 + (6 + 4 - 1) * 3);
+    sim_free(sim);
+    /* two messages in a row from one node: each pays its startup, which
+     * overlap since they are posted in the same cycle */
+    Script two = { 2, { { 0, 1, { 0 }, 5, 0 }, { 0, 1, { 1 }, 5, 0 } } };
+    sim = run_ok(&m, &two, &o);
+    ck_assert_int_eq(o.arrival[0], 10 + 5 * 3);
+    ck_assert_int_eq(o.arrival[1], 10 + 5 * 3);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(contention_serialises_one_channel)
+{
+    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    /* same source, same channel: the second waits for the first */
+    Script sc = { 2, { { 0, 1, { 0 }, 8, 0 }, { 0, 1, { 0 }, 8, 0 } } };
+    Observed o;
+    Sim *sim = run_ok(&m, &sc, &o);
+    ck_assert_int_eq(o.arrival[0], 8);
+    ck_assert_int_eq(o.arrival[1], 16);
+    ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, 16);
+    sim_free(sim);
+
+    /* Element granularity: node 0 sends 0 -> 1 -> 3 (dims 0 then 1); node 1
+     * sends across dim 1 at once. Node 0's message is older (node 0 posts
+     * first at cycle 0), and reaches channel (1, dim 1) from cycle 1 on, so
+     * node 1's first element slips through in cycle 0 and the other K-1
+     * wait until cycle K+1. */
+    Script split = { 2, { { 0, 2, { 0, 1 }, 8, 0 }, { 1, 1, { 1 }, 8, 0 } } };
+    sim = run_ok(&m, &split, &o);
+    ck_assert_int_eq(o.arrival[0], 8 + 1);
+    ck_assert_int_eq(o.cross[1][0][0], 0);
+    ck_assert_int_eq(o.cross[1][0][1], 9);
+    ck_assert_int_eq(o.arrival[1], 16);
+    ck_assert_uint_eq(sim_channel_elements(sim, 1, 1), 16);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(ports_all_overlap_ports_one_serialise)
+{
+    Script sc = { 3, { { 0, 1, { 0 }, 10, 0 }, { 0, 1, { 1 }, 10, 0 },
+                       { 0, 1, { 2 }, 10, 0 } } };
+    Observed o;
+    CubeMachine all = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+    Sim *sim = run_ok(&all, &sc, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 10);
+    sim_free(sim);
+    CubeMachine one = test_machine(3, 1, 0, 1);
+    sim = run_ok(&one, &sc, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 30);
+    ck_assert_int_eq(o.arrival[0], 10);
+    ck_assert_int_eq(o.arrival[1], 20);
+    ck_assert_int_eq(o.arrival[2], 30);
+    sim_free(sim);
+    CubeMachine two = test_machine(3, 2, 0, 1);
+    sim = run_ok(&two, &sc, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 20);
+    sim_free(sim);
+
+    /* receive ports: 1 and 2 both send to 0; with one port, 0 takes one
+     * element per cycle */
+    Script in = { 2, { { 1, 1, { 0 }, 10, 0 }, { 2, 1, { 1 }, 10, 0 } } };
+    sim = run_ok(&one, &in, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 20);
+    sim_free(sim);
+    sim = run_ok(&all, &in, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 10);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(deferred_post_and_oldest_first)
+{
+    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    Observed o;
+    /* compute(5) then send: leaves at 5 */
+    Script sc = { 1, { { 0, 1, { 0 }, 4, 5 } } };
+    Sim *sim = run_ok(&m, &sc, &o);
+    ck_assert_int_eq(o.arrival[0], 9);
+    sim_free(sim);
+
+    /* Node 0 posts at cycle 3 (after computing), node 1 routes through the
+     * same channel (1, dim 1)... no: node 0 -> 1 -> 3 posted at 3; node 1's
+     * message over (1, dim 1) posted at 0 is older and is never delayed. */
+    Script age = { 2, { { 0, 2, { 0, 1 }, 6, 3 }, { 1, 1, { 1 }, 6, 0 } } };
+    sim = run_ok(&m, &age, &o);
+    ck_assert_int_eq(o.arrival[1], 6);
+    ck_assert(o.id[1] < o.id[0]);           /* priority follows posting cycle */
+    ck_assert_int_eq(o.cross[0][1][0], 6);  /* waits for the older message */
+    ck_assert_int_eq(o.arrival[0], 12);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(zero_hop_message_is_local)
+{
+    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 5, 1);
+    Script sc = { 1, { { 2, 0, { 0 }, 4, 0 } } };
+    Observed o;
+    Sim *sim = run_ok(&m, &sc, &o);
+    ck_assert_int_eq(sim_stats(sim)->cycles, 0);
+    ck_assert_uint_eq(sim_stats(sim)->element_transfers, 0);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 1);
+    ck_assert_uint_eq(sim_node_memory(sim, 2)[32 + 3], 2003);
+    sim_free(sim);
+}
+END_TEST
+
+/* ---- misuse and deadlock --------------------------------------------- */
+
+static CubeStatus bad_dimension(CubeNode *node, const void *config)
+{
+    (void)config;
+    if (cube_address(node) == 1)
+        cube_exchange(node, 7, 0, 1, 0);
+    return CUBE_DONE;
+}
+
+static CubeStatus lonely_recv(CubeNode *node, const void *config)
+{
+    (void)config;
+    if (cube_address(node) == 2)
+        cube_recv(node, 3, 9, 0, 1);
+    return CUBE_DONE;
+}
+
+static CubeStatus unreceived_send(CubeNode *node, const void *config)
+{
+    (void)config;
+    if (cube_address(node) == 0) {
+        int d = 1;
+        cube_send(node, &d, 1, 0, 3, 4);
+    }
+    return CUBE_DONE;
+}
+
+static CubeStatus size_mismatch(CubeNode *node, const void *config)
+{
+    (void)config;
+    int d = 0;
+    if (cube_address(node) == 0)
+        cube_send(node, &d, 1, 0, 3, 0);
+    else if (cube_address(node) == 1)
+        cube_recv(node, 0, 0, 0, 2);
+    return CUBE_DONE;
+}
+
+static CubeStatus outside_memory(CubeNode *node, const void *config)
+{
+    (void)config;
+    cube_exchange(node, 0, MEMORY - 2, 3, 0);
+    return CUBE_DONE;
+}
+
+static void expect_failure(CubeStepFn fn, const char *message)
+{
+    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, MEMORY, 0);
+    GError *e = NULL;
+    ck_assert(!sim_run(sim, fn, NULL, &e));
+    ck_assert_str_eq(e->message, message);
+    g_error_free(e);
+    sim_free(sim);
+}
+
+START_TEST(misuse_and_deadlock_are_reported)
+{
+    expect_failure(bad_dimension, "node program error at node 1, step 0: "
+                   "exchange across dimension 7 (valid: 0..1)");
+    expect_failure(lonely_recv, "deadlock: node 2 in step 0 waits for 1 "
+                   "receive(s); the first from node 3 with tag 9 was never sent");
+    expect_failure(unreceived_send, "unreceived message: node 2 never "
+                   "received 3 elements sent by node 0 with tag 4");
+    expect_failure(size_mismatch, "node program error at node 1, step 0: "
+                   "message of 3 elements from node 0 (tag 0) does not match "
+                   "the receive of 2 elements");
+    expect_failure(outside_memory, "node program error at node 0, step 0: "
+                   "send of 3 elements at offset 254 is outside memory of "
+                   "256 elements");
+}
+END_TEST
+
+/* ---- reference simulator --------------------------------------------- */
+
+/* Cycle by cycle, straight from the README's rules: in each cycle, messages
+ * in priority order (posting cycle, then posting order), hops in order,
+ * each moves the next element of a hop if it has reached the hop's node
+ * (crossed the previous hop in an earlier cycle, or for hop 0, startup has
+ * passed), the channel is unused this cycle and the ports have room. */
+static void reference(const Script *sc, const uint64_t *priority, int n,
+                      int ports, CubeTime ts, CubeTime cross[][8][16])
+{
+    int order[MAX_MSGS];
+    for (int i = 0; i < sc->nmsg; i++)
+        order[i] = i;
+    for (int a = 0; a < sc->nmsg; a++)           /* sort by engine priority */
+        for (int b = a + 1; b < sc->nmsg; b++)
+            if (priority[order[b]] < priority[order[a]]) {
+                int t = order[a]; order[a] = order[b]; order[b] = t;
+            }
+    uint64_t done[MAX_MSGS][8] = { { 0 } };
+    uint32_t nodes = 1u << n;
+    int cap = ports == CUBE_PORTS_ALL ? n : ports;
+    int remaining = 0;
+    for (int i = 0; i < sc->nmsg; i++)
+        remaining += sc->msg[i].hops > 0 ? 1 : 0;
+    for (CubeTime t = 0; remaining > 0; t++) {
+        ck_assert(t < 100000);
+        g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint32_t)n);
+        g_autofree int *sent = g_new0(int, nodes);
+        g_autofree int *recvd = g_new0(int, nodes);
+        for (int oi = 0; oi < sc->nmsg; oi++) {
+            int i = order[oi];
+            const TestMsg *m = &sc->msg[i];
+            uint32_t u = m->source;
+            for (int h = 0; h < m->hops; h++) {
+                int d = m->path[h];
+                uint32_t v = u ^ (1u << d);
+                uint64_t e = done[i][h];
+                gboolean ready = e < m->count
+                    && (h == 0 ? t >= m->post + ts
+                               : (e < done[i][h - 1] && cross[i][h - 1][e] < t));
+                if (ready && !used[u * (uint32_t)n + (uint32_t)d]
+                    && sent[u] < cap && recvd[v] < cap) {
+                    used[u * (uint32_t)n + (uint32_t)d] = 1;
+                    sent[u]++;
+                    recvd[v]++;
+                    cross[i][h][e] = t;
+                    done[i][h]++;
+                    if (h == m->hops - 1 && done[i][h] == m->count)
+                        remaining--;
+                }
+                u = v;
+            }
+        }
+    }
+}
+
+START_TEST(random_messages_match_reference)
+{
+    GRand *rng = g_rand_new_with_seed(20261122);
+    for (int trial = 0; trial < 400; trial++) {
+        int n = 2 + g_rand_int_range(rng, 0, 3);
+        int portsel = g_rand_int_range(rng, 0, 3);
+        int ports = portsel == 0 ? CUBE_PORTS_ALL : portsel;
+        CubeTime ts = g_rand_int_range(rng, 0, 3);
+        CubeMachine m = test_machine(n, ports, ts, 1);
+        Script sc;
+        sc.nmsg = g_rand_int_range(rng, 1, MAX_MSGS + 1);
+        CubeTime last_post[32] = { 0 };
+        for (int i = 0; i < sc.nmsg; i++) {
+            TestMsg *msg = &sc.msg[i];
+            msg->source = (uint32_t)g_rand_int_range(rng, 0, 1 << n);
+            msg->hops = g_rand_int_range(rng, 1, 7);
+            for (int h = 0; h < msg->hops; h++)
+                msg->path[h] = g_rand_int_range(rng, 0, n);
+            msg->count = (uint64_t)g_rand_int_range(rng, 1, 9);
+            /* posting cycles never decrease within one node */
+            msg->post = last_post[msg->source] + g_rand_int_range(rng, 0, 4);
+            last_post[msg->source] = msg->post;
+        }
+        Observed o;
+        Sim *sim = run_ok(&m, &sc, &o);
+        static CubeTime ref[MAX_MSGS][8][16];
+        memset(ref, 0, sizeof ref);
+        reference(&sc, o.id, n, ports, ts, ref);
+        for (int i = 0; i < sc.nmsg; i++) {
+            for (int j = 0; j < sc.nmsg; j++)        /* priority = post cycle */
+                if (sc.msg[i].post < sc.msg[j].post)
+                    ck_assert(o.id[i] < o.id[j]);
+            for (int h = 0; h < sc.msg[i].hops; h++)
+                for (uint64_t e = 0; e < sc.msg[i].count; e++)
+                    ck_assert_msg(o.cross[i][h][e] == ref[i][h][e],
+                                  "trial %d message %d hop %d element %llu: "
+                                  "engine %lld, reference %lld", trial, i, h,
+                                  (unsigned long long)e,
+                                  (long long)o.cross[i][h][e],
+                                  (long long)ref[i][h][e]);
+        }
+        sim_free(sim);
+    }
+    g_rand_free(rng);
+}
+END_TEST
+
+/* ---- whole runs: conservation and determinism ------------------------ */
+
+static CubeReport *run_text(const char *text)
+{
+    GError *e = NULL;
+    g_autoptr(Scenario) s = scenario_load_data("test", text, &e);
+    ck_assert_msg(s != NULL, "%s", e ? e->message : "");
+    CubeRunOptions opt = { .dump_memory = TRUE };
+    CubeReport *r = cube_run(s, &opt, &e);
+    ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+    return r;
+}
+
+static char *json_without_wall(const CubeReport *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cube_report_print_json(r, f);
+    fclose(f);
+    char *w = strstr(buf, "\"wall_seconds\":");
+    ck_assert(w != NULL);
+    for (w += strlen("\"wall_seconds\":"); *w && *w != '}'; w++)
+        *w = '0';
+    return buf;
+}
+
+START_TEST(conservation_and_channel_sums)
+{
+    const char *texts[] = {
+        "[machine]\ntopology = cube\ndimensions = 6\n[algorithm]\n"
+        "name = exchange\nmethod = sequential\nelements-per-node = 5\n",
+        "[machine]\ntopology = cube\ndimensions = 6\nports = one\n[algorithm]\n"
+        "name = exchange\nmethod = all-port\nelements-per-node = 17\n",
+        "[machine]\ntopology = cube\ndimensions = 7\nstartup = 3\n[algorithm]\n"
+        "name = gray-to-binary\nelements-per-node = 20\n",
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
+        g_autoptr(CubeReport) r = run_text(texts[i]);
+        ck_assert(r->data_correct);
+        ck_assert(r->conserved);
+        uint64_t sum = 0;
+        for (int d = 0; d < r->machine.dimensions; d++)
+            sum += r->elements_up[d] + r->elements_down[d];
+        ck_assert_uint_eq(sum, r->element_transfers);
+    }
+}
+END_TEST
+
+START_TEST(determinism_byte_for_byte)
+{
+    const char *text =
+        "[machine]\ntopology = cube\ndimensions = 6\nports = 2\nstartup = 2\n"
+        "[algorithm]\nname = gray-to-binary\nmethod = concurrent\n"
+        "elements-per-node = 23\n";
+    g_autoptr(CubeReport) a = run_text(text);
+    g_autoptr(CubeReport) b = run_text(text);
+    g_autofree char *ja = json_without_wall(a);
+    g_autofree char *jb = json_without_wall(b);
+    ck_assert_str_eq(ja, jb);
+    ck_assert(strstr(ja, "\"memory\":[[") != NULL);
+}
+END_TEST
+
+static Suite *engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *t = tcase_create("timeline");
+    tcase_add_test(t, timeline_fit_and_merge);
+    tcase_add_test(t, timeline_counts_for_ports);
+    tcase_add_test(t, timeline_many_spans_binary_search);
+    suite_add_tcase(s, t);
+    t = tcase_create("model");
+    tcase_add_test(t, one_channel_k_cycles);
+    tcase_add_test(t, h_hops_k_plus_h_minus_1);
+    tcase_add_test(t, startup_paid_once_and_element_time);
+    tcase_add_test(t, contention_serialises_one_channel);
+    tcase_add_test(t, ports_all_overlap_ports_one_serialise);
+    tcase_add_test(t, deferred_post_and_oldest_first);
+    tcase_add_test(t, zero_hop_message_is_local);
+    tcase_add_test(t, misuse_and_deadlock_are_reported);
+    suite_add_tcase(s, t);
+    t = tcase_create("reference");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, random_messages_match_reference);
+    suite_add_tcase(s, t);
+    t = tcase_create("runs");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, conservation_and_channel_sums);
+    tcase_add_test(t, determinism_byte_for_byte);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    machine_set_program_path(argv[0]);
+    SRunner *sr = srunner_create(engine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
