@@ -36,7 +36,7 @@ LIB_SRC  := $(filter-out emu/main.c algorithms/bmmc/%,$(wildcard emu/*.c) \
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu.a
 PROGRAM  := $(BUILD)/cubemu
-TEST_SRC := $(wildcard tests/check_*.c)
+TEST_SRC := $(filter-out tests/check_bmmc_lib.c,$(wildcard tests/check_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
 

@@ -1,0 +1,310 @@
+/* check_gray.c -- Gray/binary conversion (Johnsson & Ho 1990, Section 4)
+ * and the dimension exchange, through the scenario runner.
+ *
+ * Asserted: correct final memory for n = 1..10, several K (some below
+ * n-1), both methods, both directions, every start dimension; exact cycle
+ * counts ((n-1)ceil(K/(n-1)) for concurrent, the Theorem 5 bound itself,
+ * and (n-1)K for sequential); the placements after every step of Figure 4
+ * and of Figure 5's three sequences; refused parameter combinations.
+ */
+#include "run.h"
+#include "graycode.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+static Scenario *scenario_for(const char *alg, const char *method, int n,
+                              long k, const char *extra_key,
+                              const char *extra_value)
+{
+    Scenario *s = scenario_new("test");
+    char buf[32];
+    scenario_put(s, "machine", "topology", "cube", "test");
+    g_snprintf(buf, sizeof buf, "%d", n);
+    scenario_put(s, "machine", "dimensions", buf, "test");
+    scenario_put(s, "algorithm", "name", alg, "test");
+    scenario_put(s, "algorithm", "method", method, "test");
+    g_snprintf(buf, sizeof buf, "%ld", k);
+    scenario_put(s, "algorithm", "elements-per-node", buf, "test");
+    if (extra_key) {
+        const char *dot = strchr(extra_key, '.');
+        g_autofree char *group = g_strndup(extra_key, (gsize)(dot - extra_key));
+        scenario_put(s, group, dot + 1, extra_value, "test");
+    }
+    return s;
+}
+
+static CubeReport *must_run(Scenario *s, const CubeRunOptions *opt)
+{
+    GError *e = NULL;
+    CubeReport *r = cube_run(s, opt, &e);
+    ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+    return r;
+}
+
+static double bound_value(const CubeReport *r, const char *prefix,
+                          gboolean *holds)
+{
+    for (guint i = 0; i < r->bounds->len; i++) {
+        const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
+        if (g_str_has_prefix(b->name, prefix)) {
+            *holds = b->holds;
+            return b->value;
+        }
+    }
+    ck_abort_msg("no bound '%s'", prefix);
+    return 0;
+}
+
+START_TEST(all_methods_all_directions_correct_and_exact)
+{
+    const long ks[] = { 1, 2, 3, 7, 33 };
+    const char *algs[] = { "gray-to-binary", "binary-to-gray" };
+    for (int n = 1; n <= 10; n++)
+        for (size_t ki = 0; ki < G_N_ELEMENTS(ks); ki++)
+            for (int a = 0; a < 2; a++) {
+                long k = ks[ki];
+                uint64_t nodes = 1ull << n;
+                uint64_t exchanges = (uint64_t)(n - 1) * nodes * (uint64_t)k / 2;
+                long t5 = n > 1 ? (n - 1) * ((k + n - 2) / (n - 1)) : 0;
+                /* concurrent */
+                g_autoptr(Scenario) s = scenario_for(algs[a], "concurrent", n, k,
+                                                     NULL, NULL);
+                g_autoptr(CubeReport) r = must_run(s, NULL);
+                ck_assert_msg(r->data_correct, "%s n=%d K=%ld: %s", algs[a], n,
+                              k, r->data_problem);
+                ck_assert_uint_eq(r->element_transfers, exchanges);
+                ck_assert_int_eq(r->cycles, t5);
+                ck_assert(cube_report_bounds_hold(r));
+                /* sequential, every start dimension */
+                for (int m = 0; m <= (n > 1 ? n - 2 : 0); m++) {
+                    char start[8];
+                    g_snprintf(start, sizeof start, "%d", m);
+                    g_autoptr(Scenario) sq = scenario_for(algs[a], "sequential",
+                        n, k, n > 1 ? "algorithm.start-dimension" : NULL, start);
+                    g_autoptr(CubeReport) rq = must_run(sq, NULL);
+                    ck_assert_msg(rq->data_correct, "%s seq n=%d K=%ld m=%d: %s",
+                                  algs[a], n, k, m, rq->data_problem);
+                    ck_assert_uint_eq(rq->element_transfers, exchanges);
+                    ck_assert_int_eq(rq->cycles, (n - 1) * k);
+                    if (n > 1) {
+                        gboolean holds;
+                        bound_value(rq, "Theorem 1", &holds);
+                        ck_assert(holds);
+                        bound_value(rq, "sequential", &holds);
+                        ck_assert(holds);
+                        double v = bound_value(rq, "Theorem 5", &holds);
+                        /* honest: sequential beats Theorem 5 only when
+                         * every set has one element */
+                        ck_assert_int_eq(holds, (n - 1) * k <= v);
+                    }
+                }
+            }
+}
+END_TEST
+
+START_TEST(startup_paid_per_step)
+{
+    g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
+                                         "machine.startup", "7");
+    g_autoptr(CubeReport) r = must_run(s, NULL);
+    ck_assert(r->data_correct);
+    ck_assert_int_eq(r->cycles, 5 * (7 + 10));
+    ck_assert(cube_report_bounds_hold(r));
+}
+END_TEST
+
+START_TEST(ports_one_is_reported_honestly)
+{
+    g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
+                                         "machine.ports", "one");
+    g_autoptr(CubeReport) r = must_run(s, NULL);
+    ck_assert(r->data_correct);
+    gboolean holds;
+    double t5 = bound_value(r, "Theorem 5", &holds);
+    ck_assert(r->cycles > t5);
+    ck_assert(!holds);
+}
+END_TEST
+
+/* ---- Figures 4 and 5: placements after every step --------------------- */
+
+typedef struct {
+    int count;
+    uint64_t last_id;
+    struct { int tag; uint32_t source; int dim; } x[4096];
+} Exchanges;
+
+static void record(void *data, const SimMessage *m, uint32_t node, int dim,
+                   uint64_t first, uint64_t count, CubeTime start)
+{
+    Exchanges *ex = data;
+    (void)first; (void)count; (void)start;
+    if (node != m->source || (ex->count > 0 && ex->last_id == m->id))
+        return;                                  /* hop 0, once */
+    ex->last_id = m->id;
+    ex->x[ex->count].tag = m->tag;
+    ex->x[ex->count].source = m->source;
+    ex->x[ex->count].dim = dim;
+    ex->count++;
+}
+
+/* Figure 4 and Figure 5 (n = 4): rows i = 0..15 stand for address G(i);
+ * each column is the data index held there after one more exchange. */
+static const int fig5_seq2[3][16] = {        /* dims 2, 1, 0 (= Figure 4) */
+    { 0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8 },
+    { 0, 1, 2, 3, 7, 6, 5, 4, 12, 13, 14, 15, 11, 10, 9, 8 },
+    { 0, 1, 3, 2, 6, 7, 5, 4, 12, 13, 15, 14, 10, 11, 9, 8 },
+};
+static const int fig5_seq1[3][16] = {        /* dims 1, 0, 2 */
+    { 0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12 },
+    { 0, 1, 3, 2, 6, 7, 5, 4, 8, 9, 11, 10, 14, 15, 13, 12 },
+    { 0, 1, 3, 2, 6, 7, 5, 4, 12, 13, 15, 14, 10, 11, 9, 8 },
+};
+static const int fig5_seq0[3][16] = {        /* dims 0, 2, 1 */
+    { 0, 1, 3, 2, 4, 5, 7, 6, 8, 9, 11, 10, 12, 13, 15, 14 },
+    { 0, 1, 3, 2, 4, 5, 7, 6, 14, 15, 13, 12, 10, 11, 9, 8 },
+    { 0, 1, 3, 2, 6, 7, 5, 4, 12, 13, 15, 14, 10, 11, 9, 8 },
+};
+static const int fig5_dims[3][3] = { { 2, 1, 0 }, { 1, 0, 2 }, { 0, 2, 1 } };
+
+/* Replay the recorded exchanges of one data set (tags with set s) step by
+ * step and compare every column with the figure. */
+static void replay(const Exchanges *ex, int set, int tag_stride,
+                   const int (*expected)[16], const int *dims)
+{
+    int held[16];
+    for (int i = 0; i < 16; i++)
+        held[gray_encode((uint64_t)i)] = i;
+    for (int t = 0; t < 3; t++) {
+        int next[16];
+        memcpy(next, held, sizeof next);
+        for (int j = 0; j < ex->count; j++) {
+            if (ex->x[j].tag != t * tag_stride + set)
+                continue;
+            ck_assert_int_eq(ex->x[j].dim, dims[t]);
+            next[ex->x[j].source ^ (1u << ex->x[j].dim)] = held[ex->x[j].source];
+        }
+        memcpy(held, next, sizeof held);
+        for (int i = 0; i < 16; i++)
+            ck_assert_msg(held[gray_encode((uint64_t)i)] == expected[t][i],
+                          "set %d step %d row %d: %d, figure says %d", set, t,
+                          i, held[gray_encode((uint64_t)i)], expected[t][i]);
+    }
+}
+
+START_TEST(figure4_and_figure5_sequences)
+{
+    static const SimObserver obs = { record, NULL };
+    const int (*figs[3])[16] = { fig5_seq2, fig5_seq1, fig5_seq0 };
+    for (int start = 2; start >= 0; start--) {
+        char m[4];
+        g_snprintf(m, sizeof m, "%d", start);
+        g_autoptr(Scenario) s = scenario_for("gray-to-binary", "sequential", 4,
+                                             1, "algorithm.start-dimension", m);
+        Exchanges *ex = g_new0(Exchanges, 1);
+        CubeRunOptions opt = { FALSE, &obs, ex };
+        g_autoptr(CubeReport) r = must_run(s, &opt);
+        ck_assert(r->data_correct);
+        ck_assert_int_eq(r->cycles, 3);
+        replay(ex, 0, 1, figs[2 - start], fig5_dims[2 - start]);
+        g_free(ex);
+    }
+    /* concurrent with K = 3: set s starts in dimension 2 - s, so the three
+     * sets run Seq 2, Seq 1 and Seq 0 of Figure 5 at once in 3 cycles */
+    g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 4, 3,
+                                         NULL, NULL);
+    Exchanges *ex = g_new0(Exchanges, 1);
+    CubeRunOptions opt = { FALSE, &obs, ex };
+    g_autoptr(CubeReport) r = must_run(s, &opt);
+    ck_assert(r->data_correct);
+    ck_assert_int_eq(r->cycles, 3);
+    for (int set = 0; set < 3; set++)
+        replay(ex, set, CUBE_MAX_DIMENSIONS, figs[set], fig5_dims[set]);
+    g_free(ex);
+}
+END_TEST
+
+/* ---- refused parameters ---------------------------------------------- */
+
+static void expect_refusal(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    CubeReport *r = cube_run(s, NULL, &e);
+    ck_assert(r == NULL);
+    ck_assert(g_error_matches(e, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert_str_eq(e->message, message);
+    g_error_free(e);
+}
+
+START_TEST(bad_parameters_refused)
+{
+    g_autoptr(Scenario) a = scenario_for("gray-to-binary", "concurrent", 4, 8,
+                                         "algorithm.start-dimension", "1");
+    expect_refusal(a, "test: start-dimension: applies to method sequential only");
+    g_autoptr(Scenario) b = scenario_for("gray-to-binary", "sequential", 4, 8,
+                                         "algorithm.start-dimension", "3");
+    expect_refusal(b, "test: start-dimension: 3 is not a dimension requiring "
+                   "communication (valid: 0..2 for n = 4)");
+    g_autoptr(Scenario) c = scenario_for("gray-to-binary", "fast", 4, 8, NULL, NULL);
+    expect_refusal(c, "test: method: unknown value 'fast' (valid: concurrent, "
+                   "sequential)");
+    g_autoptr(Scenario) d = scenario_for("exchange", "sequential", 4, 0, NULL, NULL);
+    expect_refusal(d, "test: elements-per-node: 0 is out of range "
+                   "(valid: 1..4294967296)");
+}
+END_TEST
+
+/* ---- exchange -------------------------------------------------------- */
+
+START_TEST(exchange_methods_exact)
+{
+    for (int n = 1; n <= 9; n++)
+        for (long k = 1; k <= 40; k += 13) {
+            g_autoptr(Scenario) s = scenario_for("exchange", "sequential", n, k,
+                                                 "machine.startup", "2");
+            g_autoptr(CubeReport) r = must_run(s, NULL);
+            ck_assert(r->data_correct);
+            ck_assert_int_eq(r->cycles, n * (2 + k));
+            ck_assert_uint_eq(r->messages, (uint64_t)n << n);
+            ck_assert(cube_report_bounds_hold(r));
+            g_autoptr(Scenario) a = scenario_for("exchange", "all-port", n, k,
+                                                 "machine.startup", "2");
+            g_autoptr(CubeReport) ra = must_run(a, NULL);
+            ck_assert(ra->data_correct);
+            ck_assert_int_eq(ra->cycles, 2 + (k + n - 1) / n);
+            ck_assert_uint_eq(ra->element_transfers, (uint64_t)k << n);
+            ck_assert(cube_report_bounds_hold(ra));
+        }
+}
+END_TEST
+
+static Suite *gray_suite(void)
+{
+    Suite *s = suite_create("gray");
+    TCase *t = tcase_create("conversion");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, all_methods_all_directions_correct_and_exact);
+    tcase_add_test(t, startup_paid_per_step);
+    tcase_add_test(t, ports_one_is_reported_honestly);
+    tcase_add_test(t, figure4_and_figure5_sequences);
+    tcase_add_test(t, bad_parameters_refused);
+    suite_add_tcase(s, t);
+    t = tcase_create("exchange");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, exchange_methods_exact);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    machine_set_program_path(argv[0]);
+    SRunner *sr = srunner_create(gray_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
