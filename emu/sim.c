@@ -1,24 +1,26 @@
 /* sim.c -- the discrete-event engine behind cube.h.
  *
- * Events are node steps, kept in a binary heap ordered by (cycle, sequence
- * number): equal cycles run in the order they were scheduled, so every run is
- * reproducible byte for byte. Initially every node is scheduled at cycle 0 in
- * address order.
+ * Events are node steps and deferred sends, popped in (cycle, insertion)
+ * order from queue.c: equal cycles run in the order they were scheduled,
+ * so every run is reproducible byte for byte. Initially every node is
+ * scheduled at cycle 0 in address order.
  *
  * Invariants:
- *  - A node is in exactly one state: scheduled (one event in the heap),
- *    running (inside its step function), waiting (pending_recvs > 0), or
- *    finished.
+ *  - A node is in exactly one state: scheduled (one step event queued),
+ *    running (inside its step function), waiting (receives not yet matched
+ *    or sends not yet posted), or finished.
  *  - All reservations made so far belong to messages posted at or before
- *    sim->now; a new message is posted at a node's clock >= now, so it is
- *    younger than every reserved message and may only fill around them
- *    (oldest-first arbitration, see sim.h).
+ *    sim->now; a new message is posted at sim->now, so it is younger than
+ *    every reserved message and may only fill around them (oldest-first
+ *    arbitration, see sim.h). A send issued at a later local clock (after
+ *    cube_compute) waits in the queue for its own cycle.
  *  - A message is matched to a receive at most once; its payload is written
  *    into the receiver's memory at the moment of matching, which happens
  *    only while the receiver is not running, so a step never sees its own
  *    receives land.
  */
 #include "sim.h"
+#include "queue.h"
 #include "timeline.h"
 
 #include <stdarg.h>
@@ -26,11 +28,16 @@
 
 G_DEFINE_QUARK(cube-sim-error-quark, cube_sim_error)
 
+/* Message buffers are pooled by size class: a class holds capacities
+ * (8 + j) * 2^s for s = 0..57, j = 0..7, so a buffer wastes under 1/8. */
+#define POOL_CLASSES (8 * 58)
+
 typedef struct Msg {
-    struct Msg *next;          /* in the destination's unexpected queue */
+    struct Msg *next;          /* in an early queue or a pool list */
     uint32_t source;
     int tag;
     size_t count;
+    unsigned cls;              /* pool size class */
     CubeTime arrival;          /* the last element reaches the destination */
     CubeWord data[];
 } Msg;
@@ -66,13 +73,6 @@ typedef struct Post {
 } Post;
 
 typedef struct {
-    CubeTime time;
-    uint64_t seq;
-    uint32_t node;
-    Post *post;                /* NULL: the node's next step */
-} Event;
-
-typedef struct {
     uint64_t first, count;     /* elements [first, first+count) */
     CubeTime start;            /* element `first` starts crossing here */
 } Run;
@@ -90,14 +90,13 @@ struct Sim {
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
 
-    Event *heap;
-    uint32_t heap_len, heap_cap;
-    uint64_t seq;
+    EventQueue *queue;
     CubeTime now;
     CubeNode *running;
 
     Run *run_a, *run_b;        /* routing scratch, reused */
     size_t run_cap;
+    Msg *pool[POOL_CLASSES];
 
     const SimObserver *observer;
     void *observer_data;
@@ -106,50 +105,42 @@ struct Sim {
     GError *error;             /* first program error; stops the run */
 };
 
-/* ---- event heap ------------------------------------------------------ */
+/* ---- message buffers -------------------------------------------------- */
 
-static gboolean event_before(const Event *a, const Event *b)
+static unsigned pool_class(size_t count, size_t *capacity)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+    if (count <= 8) {
+        *capacity = 8;
+        return 0;
+    }
+    unsigned s = (unsigned)(63 - __builtin_clzll((unsigned long long)count)) - 3;
+    size_t j = (count + ((size_t)1 << s) - 1) >> s;     /* 8..16 */
+    if (j == 16) {
+        s++;
+        j = 8;
+    }
+    *capacity = j << s;
+    return 8 * s + (unsigned)(j - 8) + 1;
 }
 
-static void sim_schedule(Sim *sim, uint32_t node, CubeTime time, Post *post)
+static Msg *msg_new(Sim *sim, size_t count)
 {
-    if (sim->heap_len == sim->heap_cap) {
-        sim->heap_cap = sim->heap_cap ? 2 * sim->heap_cap : 64;
-        sim->heap = g_renew(Event, sim->heap, sim->heap_cap);
-    }
-    Event e = { time, sim->seq++, node, post };
-    uint32_t i = sim->heap_len++;
-    while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
-        if (!event_before(&e, &sim->heap[parent]))
-            break;
-        sim->heap[i] = sim->heap[parent];
-        i = parent;
-    }
-    sim->heap[i] = e;
+    size_t capacity;
+    unsigned cls = pool_class(count, &capacity);
+    Msg *m = sim->pool[cls];
+    if (m)
+        sim->pool[cls] = m->next;
+    else
+        m = g_malloc(sizeof(Msg) + capacity * sizeof(CubeWord));
+    m->cls = cls;
+    m->count = count;
+    return m;
 }
 
-static Event sim_pop(Sim *sim)
+static void msg_free(Sim *sim, Msg *m)
 {
-    Event top = sim->heap[0];
-    Event last = sim->heap[--sim->heap_len];
-    uint32_t i = 0, len = sim->heap_len;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= len)
-            break;
-        if (c + 1 < len && event_before(&sim->heap[c + 1], &sim->heap[c]))
-            c++;
-        if (!event_before(&sim->heap[c], &last))
-            break;
-        sim->heap[i] = sim->heap[c];
-        i = c;
-    }
-    if (len > 0)
-        sim->heap[i] = last;
-    return top;
+    m->next = sim->pool[m->cls];
+    sim->pool[m->cls] = m;
 }
 
 /* ---- construction ---------------------------------------------------- */
@@ -160,7 +151,7 @@ uint64_t sim_bytes_needed(const CubeMachine *m, size_t memory_words,
     uint64_t nodes = machine_nodes(m);
     uint64_t channels = nodes * (uint64_t)m->dimensions;
     uint64_t per_node = memory_words * sizeof(CubeWord) + local_size
-                        + sizeof(CubeNode);
+                        + sizeof(CubeNode) + 2 * sizeof(QueueItem);
     /* Each channel keeps a couple of spans in steady state; messages in
      * flight hold at most about one memory's worth of payload. */
     uint64_t per_channel = sizeof(Timeline) + sizeof(uint64_t)
@@ -196,19 +187,20 @@ Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size)
         sim->send_port = g_new0(Timeline, sim->nodes);
         sim->recv_port = g_new0(Timeline, sim->nodes);
     }
+    sim->queue = queue_new();
     sim->stats.elements_up = g_new0(uint64_t, sim->n ? sim->n : 1);
     sim->stats.elements_down = g_new0(uint64_t, sim->n ? sim->n : 1);
     return sim;
 }
 
-static void node_drop_messages(CubeNode *node)
+static void drop_post(QueueItem *item, void *data)
 {
-    while (node->early_head) {
-        Msg *m = node->early_head;
-        node->early_head = m->next;
-        g_free(m);
+    Post *post = item->post;
+    (void)data;
+    if (post) {
+        g_free(post->msg);
+        g_free(post);
     }
-    node->early_tail = NULL;
 }
 
 void sim_free(Sim *sim)
@@ -224,15 +216,23 @@ void sim_free(Sim *sim)
             timeline_clear(&sim->recv_port[x]);
         }
     }
-    for (uint32_t i = 0; i < sim->heap_len; i++)
-        if (sim->heap[i].post) {
-            g_free(sim->heap[i].post->msg);
-            g_free(sim->heap[i].post);
-        }
+    queue_foreach(sim->queue, drop_post, NULL);
+    queue_free(sim->queue);
     for (uint32_t x = 0; x < sim->nodes; x++) {
-        node_drop_messages(&sim->node[x]);
-        g_free(sim->node[x].recv);
+        CubeNode *node = &sim->node[x];
+        while (node->early_head) {
+            Msg *m = node->early_head;
+            node->early_head = m->next;
+            g_free(m);
+        }
+        g_free(node->recv);
     }
+    for (unsigned c = 0; c < POOL_CLASSES; c++)
+        while (sim->pool[c]) {
+            Msg *m = sim->pool[c];
+            sim->pool[c] = m->next;
+            g_free(m);
+        }
     g_free(sim->send_port);
     g_free(sim->recv_port);
     g_free(sim->channel);
@@ -240,7 +240,6 @@ void sim_free(Sim *sim)
     g_free(sim->node);
     g_free(sim->local);
     g_free(sim->memory);
-    g_free(sim->heap);
     g_free(sim->run_a);
     g_free(sim->run_b);
     g_free(sim->stats.elements_up);
@@ -458,24 +457,17 @@ static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
 
 /* ---- matching -------------------------------------------------------- */
 
-static void node_after_wait(Sim *sim, CubeNode *node);
-
-/* Deliver m into the receive r of node (which is not running). */
-static gboolean node_deliver(Sim *sim, CubeNode *node, const Recv *r, Msg *m)
+/* Every receive and deferred send of the node's last step has completed. */
+static void node_after_wait(Sim *sim, CubeNode *node)
 {
-    sim->stats.events++;
-    if (m->count != r->count) {
-        node_fail(node, "message of %zu elements from node %u (tag %d) does "
-                  "not match the receive of %zu elements", m->count, m->source,
-                  m->tag, r->count);
-        g_free(m);
-        return FALSE;
+    if (node->returned_done) {
+        node->finished = TRUE;
+        if (node->wait_until > sim->stats.cycles)
+            sim->stats.cycles = node->wait_until;
+    } else {
+        queue_push(sim->queue, node->wait_until,
+                   (QueueItem){ node->address, NULL });
     }
-    memcpy(cube_memory(node) + r->offset, m->data, m->count * sizeof(CubeWord));
-    if (m->arrival > node->wait_until)
-        node->wait_until = m->arrival;
-    g_free(m);
-    return TRUE;
 }
 
 static void node_remove_recv(CubeNode *node, uint32_t i)
@@ -485,28 +477,58 @@ static void node_remove_recv(CubeNode *node, uint32_t i)
     node->nrecv--;
 }
 
-/* A message has been posted for `node`: match it with the first waiting
- * receive from the same (source, tag), or queue it. */
-static void node_offer(Sim *sim, CubeNode *node, Msg *m)
+/* Write a message's payload into the receive r of node (not running). */
+static gboolean node_deliver(Sim *sim, CubeNode *node, const Recv *r,
+                             uint32_t source, int tag, size_t count,
+                             CubeTime arrival, const CubeWord *data)
 {
-    if (node != sim->running) {
-        for (uint32_t i = 0; i < node->nrecv; i++) {
-            Recv r = node->recv[i];
-            if (r.source == m->source && r.tag == m->tag) {
-                node_remove_recv(node, i);
-                if (node_deliver(sim, node, &r, m) && node->nrecv == 0
-                    && node->deferred == 0)
-                    node_after_wait(sim, node);
-                return;
-            }
+    sim->stats.events++;
+    if (count != r->count)
+        return node_fail(node, "message of %zu elements from node %u (tag %d) "
+                         "does not match the receive of %zu elements", count,
+                         source, tag, r->count);
+    memcpy(cube_memory(node) + r->offset, data, count * sizeof(CubeWord));
+    if (arrival > node->wait_until)
+        node->wait_until = arrival;
+    return TRUE;
+}
+
+/* A message has been posted for `dest`: match it with the first waiting
+ * receive from the same (source, tag) and write it straight from `data`,
+ * or keep it in dest's early queue, in `owned` if given, else in a copy. */
+static void node_offer(Sim *sim, CubeNode *dest, uint32_t source, int tag,
+                       size_t count, CubeTime arrival, const CubeWord *data,
+                       Msg *owned)
+{
+    if (dest != sim->running) {
+        for (uint32_t i = 0; i < dest->nrecv; i++) {
+            Recv r = dest->recv[i];
+            if (r.source != source || r.tag != tag)
+                continue;
+            node_remove_recv(dest, i);
+            gboolean ok = node_deliver(sim, dest, &r, source, tag, count,
+                                       arrival, data);
+            if (owned)
+                msg_free(sim, owned);
+            if (ok && dest->nrecv == 0 && dest->deferred == 0)
+                node_after_wait(sim, dest);
+            return;
         }
     }
+    Msg *m = owned;
+    if (!m) {
+        m = msg_new(sim, count);
+        memcpy(m->data, data, count * sizeof(CubeWord));
+    }
+    m->source = source;
+    m->tag = tag;
+    m->arrival = arrival;
     m->next = NULL;
-    if (node->early_tail)
-        node->early_tail->next = m;
+    if (dest->early_tail)
+        dest->early_tail->next = m;
     else
-        node->early_head = m;
-    node->early_tail = m;
+        dest->early_head = m;
+    dest->early_tail = m;
 }
 
 /* After a step returned: match its receives against early messages. */
@@ -531,42 +553,33 @@ static void node_match_early(Sim *sim, CubeNode *node)
         if (node->early_tail == m)
             node->early_tail = prev;
         node_remove_recv(node, i);
-        if (!node_deliver(sim, node, &r, m))
+        gboolean ok = node_deliver(sim, node, &r, m->source, m->tag, m->count,
+                                   m->arrival, m->data);
+        msg_free(sim, m);
+        if (!ok)
             return;
-    }
-}
-
-/* Every receive of the node's last step has completed. */
-static void node_after_wait(Sim *sim, CubeNode *node)
-{
-    if (node->returned_done) {
-        node->finished = TRUE;
-        if (node->wait_until > sim->stats.cycles)
-            sim->stats.cycles = node->wait_until;
-    } else {
-        sim_schedule(sim, node->address, node->wait_until, NULL);
     }
 }
 
 /* ---- node API: operations -------------------------------------------- */
 
-/* Reserve the route of m, posted now by `node`, and offer it to dest. */
-static void sim_post(Sim *sim, CubeNode *node, Msg *m, const int *path,
-                     int hops, uint32_t dest)
+/* Reserve the route of a message posted now by `node` and offer it to
+ * dest. The payload is `data` (the sender's memory) or owned->data. */
+static void sim_post(Sim *sim, CubeNode *node, uint32_t dest, int tag,
+                     size_t count, const int *path, int hops,
+                     const CubeWord *data, Msg *owned)
 {
-    SimMessage info = { sim->stats.messages++, m->source, dest, m->tag,
-                        m->count, sim->now };
-    CubeTime left = sim->now;
-    if (hops == 0 || m->count == 0) {
-        /* A local copy, or an empty message: no channel time, no startup. */
-        m->arrival = left = sim->now;
-    } else {
-        m->arrival = sim_route(sim, &info, path, hops,
-                               sim->now + sim->machine.startup, &left);
-    }
+    SimMessage info = { sim->stats.messages++, node->address, dest, tag,
+                        count, sim->now };
+    CubeTime left = sim->now, arrival = sim->now;
+    /* A local copy, or an empty message: no channel time, no startup. */
+    if (hops > 0 && count > 0)
+        arrival = sim_route(sim, &info, path, hops,
+                            sim->now + sim->machine.startup, &left);
     if (left > node->wait_until)
         node->wait_until = left;
-    node_offer(sim, &sim->node[dest], m);
+    node_offer(sim, &sim->node[dest], node->address, tag, count, arrival,
+               data, owned);
 }
 
 void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
@@ -591,23 +604,22 @@ void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
     }
     if (!node_check_run(node, "send", offset, count))
         return;
-
-    Msg *m = g_malloc(sizeof(Msg) + count * sizeof(CubeWord));
-    m->source = node->address;
-    m->tag = tag;
-    m->count = count;
-    memcpy(m->data, cube_memory(node) + offset, count * sizeof(CubeWord));
+    const CubeWord *data = cube_memory(node) + offset;
     if (node->clock > sim->now) {
+        /* Capture the payload now: the program may change it after. */
         Post *post = g_new(Post, 1);
-        post->msg = m;
+        post->msg = msg_new(sim, count);
+        memcpy(post->msg->data, data, count * sizeof(CubeWord));
+        post->msg->source = node->address;
+        post->msg->tag = tag;
         post->dest = dest;
         post->hops = hops;
         memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
-        sim_schedule(sim, node->address, node->clock, post);
+        queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
         return;
     }
-    sim_post(sim, node, m, path, hops, dest);
+    sim_post(sim, node, dest, tag, count, path, hops, data, NULL);
 }
 
 void cube_recv(CubeNode *node, uint32_t source, int tag, size_t offset,
@@ -685,25 +697,32 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
     return TRUE;
 }
 
+static void sim_run_post(Sim *sim, CubeNode *node, Post *post)
+{
+    Msg *m = post->msg;
+    sim_post(sim, node, post->dest, m->tag, m->count, post->path, post->hops,
+             m->data, m);
+    g_free(post);
+    if (--node->deferred == 0 && node->nrecv == 0)
+        node_after_wait(sim, node);
+}
+
 gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
 {
     for (uint32_t x = 0; x < sim->nodes; x++)
-        sim_schedule(sim, x, 0, NULL);
-    while (sim->heap_len > 0 && !sim->error) {
-        Event e = sim_pop(sim);
-        CubeNode *node = &sim->node[e.node];
-        sim->now = e.time;
+        queue_push(sim->queue, 0, (QueueItem){ x, NULL });
+    CubeTime time;
+    QueueItem item;
+    while (!sim->error && queue_pop(sim->queue, &time, &item)) {
+        CubeNode *node = &sim->node[item.node];
+        sim->now = time;
         sim->stats.events++;
-        if (e.post) {
-            sim_post(sim, node, e.post->msg, e.post->path, e.post->hops,
-                     e.post->dest);
-            g_free(e.post);
-            if (--node->deferred == 0 && node->nrecv == 0)
-                node_after_wait(sim, node);
+        if (item.post) {
+            sim_run_post(sim, node, item.post);
             continue;
         }
-        node->clock = e.time;
-        node->wait_until = e.time;
+        node->clock = time;
+        node->wait_until = time;
         sim->running = node;
         CubeStatus status = step(node, config);
         sim->running = NULL;

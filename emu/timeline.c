@@ -21,7 +21,8 @@ void timeline_init(Timeline *tl)
 
 void timeline_clear(Timeline *tl)
 {
-    g_free(tl->span);
+    if (tl->span != tl->inline_span)
+        g_free(tl->span);
     timeline_init(tl);
 }
 
@@ -86,10 +87,21 @@ static void timeline_reserve(Timeline *tl, uint32_t extra)
     }
     if (tl->len + extra <= tl->cap)
         return;
-    uint32_t cap = tl->cap ? tl->cap : 2;
+    if (tl->cap == 0 && tl->len + extra <= 1) {
+        tl->span = tl->inline_span;
+        tl->cap = 1;
+        return;
+    }
+    uint32_t cap = tl->cap > 1 ? tl->cap : 4;
     while (cap < tl->len + extra)
         cap *= 2;
-    tl->span = g_renew(TimelineSpan, tl->span, cap);
+    if (tl->span == tl->inline_span || tl->span == NULL) {
+        TimelineSpan *heap = g_new(TimelineSpan, cap);
+        memcpy(heap, tl->inline_span, tl->len * sizeof *heap);
+        tl->span = heap;
+    } else {
+        tl->span = g_renew(TimelineSpan, tl->span, cap);
+    }
     tl->cap = cap;
 }
 

@@ -22,15 +22,20 @@ typedef struct {
     uint32_t count;
 } TimelineSpan;
 
+/* Most channels hold at most one span at a time, so the first lives inside
+ * the struct: no allocation and one cache line per channel. A Timeline must
+ * not be moved once used (span may point into it). */
 typedef struct {
-    TimelineSpan *span;
-    uint32_t head;      /* spans before head are dropped */
-    uint32_t len;       /* spans in use: span[head, len) */
+    TimelineSpan *span;       /* inline_span while cap <= 1 */
+    uint32_t head;            /* spans before head are dropped */
+    uint32_t len;             /* spans in use: span[head, len) */
     uint32_t cap;
+    TimelineSpan inline_span[1];
 } Timeline;
 
 #define TIMELINE_FOREVER INT64_MAX
 
+/* A zeroed Timeline is a valid empty one too. */
 void timeline_init(Timeline *tl);
 void timeline_clear(Timeline *tl);
 
