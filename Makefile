@@ -24,6 +24,9 @@ PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
+# make V=1 shows whole command lines.
+Q := $(if $(V),,@)
+
 ALG_DIRS := $(filter-out algorithms/bmmc/,$(sort $(dir $(wildcard algorithms/*/*.c))))
 CPPFLAGS += -Iemu -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
@@ -45,21 +48,25 @@ all: $(PROGRAM) $(TESTS) $(BENCH)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+	@$(if $(V),:,echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	$(Q)$(AR) rcs $@ $^
 
 $(PROGRAM): $(BUILD)/emu/main.o $(LIB)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS)
 
 $(BENCH): tests/bench.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
 
 # Dependencies: installed with apt-get when run as root, else the command
 # is printed. run, check and bench call this first.

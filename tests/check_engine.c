@@ -6,6 +6,7 @@
  * against an independent cycle-by-cycle reference simulator of the same
  * documented semantics on random message sets.
  */
+#include "queue.h"
 #include "sim.h"
 #include "timeline.h"
 #include "run.h"
@@ -77,6 +78,69 @@ START_TEST(timeline_many_spans_binary_search)
     ck_assert_int_eq(timeline_fit(&tl, 0, 4, 1), 997);  /* gaps are 3 long */
     ck_assert_int_eq(timeline_fit(&tl, 503, 1, 1), 507);
     timeline_clear(&tl);
+}
+END_TEST
+
+/* ---- event queue: (time, insertion order) ---------------------------- */
+
+static void check_queue_order(const CubeTime *times, int n)
+{
+    EventQueue *q = queue_new();
+    for (int i = 0; i < n; i++)
+        queue_push(q, times[i], (QueueItem){ (uint32_t)i, NULL });
+    ck_assert_uint_eq(queue_length(q), (size_t)n);
+    CubeTime prev_t = -1;
+    int prev_i = -1;
+    CubeTime t;
+    QueueItem item;
+    for (int k = 0; k < n; k++) {
+        ck_assert(queue_pop(q, &t, &item));
+        ck_assert_int_eq(t, times[item.node]);
+        ck_assert(t > prev_t || (t == prev_t && (int)item.node > prev_i));
+        prev_t = t;
+        prev_i = (int)item.node;
+    }
+    ck_assert(!queue_pop(q, &t, &item));
+    queue_free(q);
+}
+
+START_TEST(queue_ties_in_insertion_order)
+{
+    const CubeTime up[] = { 1, 1, 2, 2, 3, 3, 3 };
+    const CubeTime down[] = { 3, 3, 3, 2, 2, 1, 1 };
+    const CubeTime mixed[] = { 5, 0, 5, 0, 7, 5, 0, 7 };
+    check_queue_order(up, G_N_ELEMENTS(up));
+    check_queue_order(down, G_N_ELEMENTS(down));
+    check_queue_order(mixed, G_N_ELEMENTS(mixed));
+    GRand *rng = g_rand_new_with_seed(7);
+    CubeTime many[5000];
+    for (int i = 0; i < 5000; i++)
+        many[i] = g_rand_int_range(rng, 0, 50);
+    check_queue_order(many, 5000);
+    g_rand_free(rng);
+}
+END_TEST
+
+START_TEST(queue_interleaved_push_pop)
+{
+    EventQueue *q = queue_new();
+    CubeTime t;
+    QueueItem item;
+    queue_push(q, 10, (QueueItem){ 1, NULL });
+    queue_push(q, 10, (QueueItem){ 2, NULL });
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_uint_eq(item.node, 1);
+    queue_push(q, 10, (QueueItem){ 3, NULL });     /* same time, later push */
+    queue_push(q, 4, (QueueItem){ 4, NULL });      /* earlier time */
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_uint_eq(item.node, 4);
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_uint_eq(item.node, 2);
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_uint_eq(item.node, 3);
+    ck_assert_int_eq(t, 10);
+    ck_assert(!queue_pop(q, &t, &item));
+    queue_free(q);
 }
 END_TEST
 
@@ -612,6 +676,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, timeline_fit_and_merge);
     tcase_add_test(t, timeline_counts_for_ports);
     tcase_add_test(t, timeline_many_spans_binary_search);
+    tcase_add_test(t, queue_ties_in_insertion_order);
+    tcase_add_test(t, queue_interleaved_push_pop);
     suite_add_tcase(s, t);
     t = tcase_create("model");
     tcase_add_test(t, one_channel_k_cycles);

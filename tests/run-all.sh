@@ -39,7 +39,7 @@ if [ "$unit_only" != "--unit-only" ]; then
   p=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
   f=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
   if [ -z "$p" ]; then echo "FAIL tests/cli.sh: no summary (exit $rc)"; failed=$((failed + 1))
-  else passed=$((passed + p)); failed=$((failed + f)); echo "$last"; fi
+  else passed=$((passed + p)); failed=$((failed + f)); fi
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Black-box tests of the cubemu command line: exit statuses and the exact
+# messages for bad input (tmux's regress/ style). Ends with one line
+# "cli: N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+CUBEMU="$BUILD/cubemu"
+D=tests/data/cli
+passed=0
+failed=0
+out=""
+rc=0
+
+run() { out=$("$@" 2>&1); rc=$?; }
+ok() { echo "ok $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; printf '  got (exit %s):\n%s\n' "$rc" "$out" | head -n 30; failed=$((failed + 1)); }
+
+# expect NAME STATUS EXACT-OUTPUT -- COMMAND...
+expect() {
+  local name=$1 status=$2 text=$3; shift 4
+  run "$@"
+  if [ "$rc" = "$status" ] && [ "$out" = "$text" ]; then ok "$name"; else
+    printf '  expected (exit %s):\n%s\n' "$status" "$text"; bad "$name"; fi
+}
+# expect_has NAME STATUS SUBSTRING -- COMMAND...
+expect_has() {
+  local name=$1 status=$2 text=$3; shift 4
+  run "$@"
+  if [ "$rc" = "$status" ] && [[ "$out" == *"$text"* ]]; then ok "$name"; else
+    printf '  expected (exit %s) to contain:\n%s\n' "$status" "$text"; bad "$name"; fi
+}
+
+expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
+  "$CUBEMU" run $D/none.ini
+expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
+$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, topology, dimensions, ports, startup, element-time, flop-time, name, description)
+$D/bad-keys.ini:3: dimensions: '4x' is not an integer
+$D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
+  "$CUBEMU" run $D/bad-keys.ini
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange)" -- \
+  "$CUBEMU" run $D/unknown-algorithm.ini
+expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)" -- \
+  "$CUBEMU" run $D/impossible.ini
+expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 67108864 nodes with 4294967296 elements each would need" -- \
+  "$CUBEMU" run $D/too-large.ini
+expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube)" -- \
+  "$CUBEMU" run $D/no-preset.ini
+expect bad-expect 2 "cubemu run: $D/bad-expect.ini:7: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
+$D/bad-expect.ini:8: expect data: unknown value 'maybe' (valid: correct)" -- \
+  "$CUBEMU" run $D/bad-expect.ini
+expect bad-set 2 "cubemu run: --set 'dimensions=7': expected SECTION.KEY=VALUE, e.g. --set machine.dimensions=7" -- \
+  "$CUBEMU" run --set dimensions=7
+expect set-bad-number 2 "cubemu run: --set machine.dimensions=seven: dimensions: 'seven' is not an integer" -- \
+  "$CUBEMU" run --set machine.dimensions=seven
+expect set-out-of-range 2 "cubemu run: --set machine.dimensions=40: dimensions: 40 is out of range (valid: 1..26)" -- \
+  "$CUBEMU" run --set machine.dimensions=40
+expect unknown-option 2 "cubemu run: Unknown option --fast" -- "$CUBEMU" run --fast
+expect unknown-command 2 "cubemu: unknown command 'walk' (valid: run, check, list; see cubemu --help)" -- "$CUBEMU" walk
+expect two-scenarios 2 "cubemu run: one scenario at a time ('b.ini' is extra); use cubemu check for several" -- \
+  "$CUBEMU" run a.ini b.ini
+expect version 0 "cubemu 0.1.0" -- "$CUBEMU" --version
+expect_has help 0 "Without SCENARIO it runs the embedded default: gray-to-binary" -- "$CUBEMU" --help
+
+# check: one line per scenario and the summary; exit 1 on a failed expectation
+expect check-fails 1 "FAIL $D/failing.ini: $D/failing.ini:10: expected cycles < 12, measured 12
+ok   scenarios/paper/johnsson-ho-figure4.ini (cycles 3)
+1 passed, 1 failed" -- "$CUBEMU" check $D/failing.ini scenarios/paper/johnsson-ho-figure4.ini
+expect_has check-bad-input 2 "FAIL $D/none.ini: $D/none.ini: cannot read" -- "$CUBEMU" check $D/none.ini
+expect check-nothing 2 "cubemu check: no SCENARIO given (e.g. cubemu check scenarios/paper/*.ini)" -- "$CUBEMU" check
+
+# the default scenario and the rules for filling it in
+expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
+expect_has default-other-algorithm 0 "algorithm     exchange, method sequential, elements-per-node = 64" -- \
+  "$CUBEMU" run --set algorithm.name=exchange
+expect_has default-dimensions 0 "machine       cm200-8k (modified): cube, n = 7 (128 nodes)" -- \
+  "$CUBEMU" run --set machine.dimensions=7 --set algorithm.name=gray-to-binary
+expect_has default-cube-not-modified 0 "machine       cube: cube, n = 5 (32 nodes), ports = all" -- \
+  "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5
+expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (32 nodes), ports = 1" -- \
+  "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5 --set machine.ports=one
+expect_has list 0 "gray-to-binary: move element (i, j) from node G(i) to node i" -- "$CUBEMU" list
+expect_has list-presets 0 "cm200-64k    CM-200, 2048 nodes, 11-cube, all ports" -- "$CUBEMU" list
+
+# JSON: exactly the documented keys, and numbers that agree with each other
+run "$CUBEMU" run --json --dump-memory --set machine.preset=cube --set machine.dimensions=3 \
+  --set algorithm.name=exchange --set algorithm.elements-per-node=2
+if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+keys = ["cubemu", "scenario", "machine", "algorithm", "elements_per_node", "cycles",
+        "element_transfers", "messages", "max_channel_elements", "data_correct",
+        "bounds", "per_dimension", "details", "stats", "memory"]
+assert list(d.keys()) == keys, list(d.keys())
+assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "ports", "startup", "element_time"]
+assert d["algorithm"] == {"name": "exchange", "method": "sequential", "elements_per_node": 2}
+assert d["cycles"] == 6 and d["messages"] == 24 and d["element_transfers"] == 48
+assert d["data_correct"] is True
+assert all(set(b) == {"name", "kind", "value", "holds", "source"} for b in d["bounds"])
+assert [p["dimension"] for p in d["per_dimension"]] == [0, 1, 2]
+assert sum(p["elements_up"] + p["elements_down"] for p in d["per_dimension"]) == 48
+assert all(abs(p["utilisation"] - 16 / (6 * 8)) < 1e-12 for p in d["per_dimension"])
+assert set(d["stats"]) == {"events", "wall_seconds"}
+assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
+'; then ok json; else bad json; fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]
