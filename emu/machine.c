@@ -195,12 +195,15 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
         }
     }
 
+    /* A preset that failed to load has been reported; what it would have
+     * supplied is not missing on top of that. */
+    gboolean preset_failed = preset_name && !preset;
     const char *where;
     const char *topology = machine_value(s, preset, "topology", &where);
-    if (!topology) {
+    if (!topology && !preset_failed) {
         machine_problem(problems, "%s: [machine] needs a preset or a topology "
                         "(valid topologies: cube)", scenario_group_where(s, "machine"));
-    } else {
+    } else if (topology) {
         int t;
         GError *e = NULL;
         if (!scenario_parse_choice(topology, where, "topology",
@@ -212,7 +215,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     const char *dims = machine_value(s, preset, "dimensions", &where);
     long long n = 0;
     if (!dims) {
-        if (topology)
+        if (topology && !preset_failed)
             machine_problem(problems, "%s: [machine] needs dimensions%s%s%s",
                             scenario_group_where(s, "machine"),
                             preset_name ? " (the preset '" : "",
@@ -247,11 +250,13 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     machine_time(s, preset, "flop-time", 0, 0, &m->flop_time, problems);
 
     const char *name = machine_value(s, preset, "name", &where);
-    gboolean custom = preset && (scenario_get(s, "machine", "dimensions")
-                                 || scenario_get(s, "machine", "ports")
-                                 || scenario_get(s, "machine", "startup")
-                                 || scenario_get(s, "machine", "element-time")
-                                 || scenario_get(s, "machine", "flop-time"));
+    /* "(modified)" when an inline key overrides a value the preset sets;
+     * filling in what the preset leaves open (cube's dimensions) is not. */
+    gboolean custom = FALSE;
+    for (char **k = keys; preset && *k; k++)
+        if (strcmp(*k, "name") && strcmp(*k, "description")
+            && scenario_get(preset, "machine", *k))
+            custom = TRUE;
     if (!name)
         name = preset_name ? preset_name : "custom";
     m->name = custom && !scenario_get(s, "machine", "name")
