@@ -34,10 +34,12 @@ CPPFLAGS += -Iemu -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(filter-out emu/main.c algorithms/bmmc/%,$(wildcard emu/*.c) \
+LIB_SRC  := $(filter-out emu/main.c emu/cli.c emu/cmd_%.c algorithms/bmmc/%,$(wildcard emu/*.c) \
             $(wildcard algorithms/*.c algorithms/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu.a
+CLI_SRC  := emu/main.c emu/cli.c $(wildcard emu/cmd_*.c)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 PROGRAM  := $(BUILD)/cubemu
 TEST_SRC := $(filter-out tests/check_bmmc_lib.c,$(wildcard tests/check_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -54,7 +56,7 @@ $(BUILD)/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
 
-$(PROGRAM): $(BUILD)/emu/main.o $(LIB)
+$(PROGRAM): $(CLI_OBJ) $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
@@ -101,4 +103,4 @@ sanitize: deps
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/emu/main.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

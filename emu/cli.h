@@ -1,0 +1,39 @@
+/* cli.h -- the command line's shared pieces. Each command is one file
+ * (cmd_*.c) exporting one CliCommand, listed once in main.c.
+ *
+ * Exit status: 0 success; 1 a run finished but its data or an expectation
+ * failed; 2 bad input (a flag, a scenario file, a parameter, a machine too
+ * large) or a node program error. Every error message names the flag or
+ * the file and line.
+ */
+#ifndef CUBE_CLI_H
+#define CUBE_CLI_H
+
+#include <glib.h>
+#include <stdio.h>
+#include "scenario.h"
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
+
+#ifndef CUBEMU_VERSION
+#define CUBEMU_VERSION "0.1.0"
+#endif
+
+typedef struct {
+    const char *name;
+    const char *usage;                  /* one line, after "cubemu " */
+    int (*run)(int argc, char **argv);  /* argv[0] is the command name */
+} CliCommand;
+
+/* The embedded default scenario's text. */
+extern const char cli_default_scenario[];
+
+/* Load SCENARIO (or, with path NULL, the default filled in around the
+ * --set values as README "Using it" says) and apply the --set values. */
+Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
+void cli_print_error(const char *command, const GError *e);
+/* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
+gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
+                   char ***argv);
+
+#endif

@@ -1,0 +1,66 @@
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json] [--dump-memory]`: run one scenario and print a table or JSON. */
+#include "cli.h"
+#include "algorithm.h"
+#include "run.h"
+
+#include <string.h>
+
+static int cmd_run(int argc, char **argv)
+{
+    g_auto(GStrv) sets = NULL;
+    g_auto(GStrv) rest = NULL;
+    gboolean json = FALSE, dump = FALSE;
+    GOptionEntry entries[] = {
+        { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+          "Override or add a scenario key", "SECTION.KEY=VALUE" },
+        { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+        { "dump-memory", 0, 0, G_OPTION_ARG_NONE, &dump,
+          "Include every node's final memory", NULL },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
+          "[SCENARIO]" },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- run one scenario");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(ctx, "Without SCENARIO: the embedded "
+        "default (gray-to-binary, concurrent, K = 1024, cm200-8k).");
+    GError *e = NULL;
+    if (!cli_parse(ctx, "run", &argc, &argv))
+        return EXIT_INPUT;
+    if (rest && g_strv_length(rest) > 1) {
+        fprintf(stderr, "cubemu run: one scenario at a time ('%s' is extra); "
+                "use cubemu check for several\n", rest[1]);
+        return EXIT_INPUT;
+    }
+    g_autoptr(Scenario) s = cli_build_scenario(rest ? rest[0] : NULL, sets, &e);
+    g_autoptr(GPtrArray) expects = s ? scenario_expectations(s, &e) : NULL;
+    if (!expects) {
+        cli_print_error("run", e);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
+    CubeRunOptions options = { .dump_memory = dump };
+    g_autoptr(CubeReport) r = cube_run(s, &options, &e);
+    if (!r) {
+        cli_print_error("run", e);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
+    if (json)
+        cube_report_print_json(r, stdout);
+    else
+        cube_report_print_table(r, stdout);
+    if (!r->data_correct) {
+        fprintf(stderr, "cubemu run: %s: the final memory is wrong: %s\n",
+                r->scenario, r->data_problem);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+
+const CliCommand cli_command_run = {
+    .name = "run",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory]",
+    .run = cmd_run,
+};
