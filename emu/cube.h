@@ -69,7 +69,13 @@ void cube_exchange(CubeNode *node, int dimension, size_t offset, size_t count,
  * Advances the node's clock; operations posted afterwards start later. */
 void cube_compute(CubeNode *node, uint64_t flops);
 
-/* A phase or step marker ("round 5"), recorded in traces. Costs nothing. */
-void cube_mark(CubeNode *node, const char *label);
+/* A phase or step marker ("round 5"), printf-style, recorded in traces.
+ * Costs no simulated time, and is not even formatted unless a trace is
+ * being recorded. */
+void cube_mark(CubeNode *node, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 #endif

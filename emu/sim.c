@@ -663,12 +663,16 @@ void cube_compute(CubeNode *node, uint64_t flops)
         node->wait_until = node->clock;
 }
 
-void cube_mark(CubeNode *node, const char *label)
+void cube_mark(CubeNode *node, const char *format, ...)
 {
     Sim *sim = node->sim;
-    if (sim->observer && sim->observer->mark)
-        sim->observer->mark(sim->observer_data, node->address, node->clock,
-                            label);
+    if (!sim->observer || !sim->observer->mark)
+        return;
+    va_list ap;
+    va_start(ap, format);
+    g_autofree char *label = g_strdup_vprintf(format, ap);
+    va_end(ap);
+    sim->observer->mark(sim->observer_data, node->address, node->clock, label);
 }
 
 /* ---- the loop -------------------------------------------------------- */

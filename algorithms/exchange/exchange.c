@@ -48,9 +48,11 @@ static CubeStatus exchange_step(CubeNode *node, const void *config)
     const ExchangeConfig *c = config;
     unsigned t = cube_step(node);
     if (c->method == EXCHANGE_SEQUENTIAL) {
+        cube_mark(node, "dimension %u", t);
         cube_exchange(node, (int)t, 0, (size_t)c->k, (int)t);
         return t + 1 == (unsigned)c->n ? CUBE_DONE : CUBE_CONTINUE;
     }
+    cube_mark(node, "all dimensions");
     for (int d = 0; d < c->n; d++) {
         size_t offset, count;
         part_range(c, d, &offset, &count);

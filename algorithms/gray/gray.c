@@ -102,10 +102,12 @@ static CubeStatus gray_step(CubeNode *node, const void *config)
     uint32_t a = cube_address(node);
     if (c->method == GRAY_SEQUENTIAL) {
         int d = cyclic_dimension(c->start, t, n);
+        cube_mark(node, "step %u: dimension %d", t, d);
         uint64_t b = held_bits(a, n, done_before(c->start, t, n), c->to_binary);
         if ((b >> (d + 1)) & 1)
             cube_exchange(node, d, 0, (size_t)c->k, (int)t);
     } else {
+        cube_mark(node, "step %u", t);
         for (int s = 0; s < c->sets; s++) {
             size_t offset, count;
             set_range(c, s, &offset, &count);
