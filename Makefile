@@ -27,21 +27,21 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 # make V=1 shows whole command lines.
 Q := $(if $(V),,@)
 
-ALG_DIRS := $(filter-out algorithms/bmmc/,$(sort $(dir $(wildcard algorithms/*/*.c))))
+ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
 CPPFLAGS += -Iemu -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(filter-out emu/main.c emu/cli.c emu/cmd_%.c algorithms/bmmc/%,$(wildcard emu/*.c) \
+LIB_SRC  := $(filter-out emu/main.c emu/cli.c emu/cmd_%.c,$(wildcard emu/*.c) \
             $(wildcard algorithms/*.c algorithms/*/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu.a
 CLI_SRC  := emu/main.c emu/cli.c $(wildcard emu/cmd_*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 PROGRAM  := $(BUILD)/cubemu
-TEST_SRC := $(filter-out tests/check_bmmc_lib.c,$(wildcard tests/check_*.c))
+TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
 
