@@ -7,7 +7,8 @@
 #define CUBE_ALGORITHMS(X)                  \
     X(cube_algorithm_gray_to_binary)        \
     X(cube_algorithm_binary_to_gray)        \
-    X(cube_algorithm_exchange)
+    X(cube_algorithm_exchange)              \
+    X(cube_algorithm_bmmc)
 
 #define CUBE_DECLARE(a) extern const CubeAlgorithm a;
 CUBE_ALGORITHMS(CUBE_DECLARE)

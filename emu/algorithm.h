@@ -25,7 +25,9 @@
 #include "machine.h"
 #include "report.h"
 
-typedef enum { CUBE_PARAM_INT, CUBE_PARAM_CHOICE } CubeParamType;
+/* CUBE_PARAM_TEXT is taken as written; with fallback "" it is optional
+ * (cube_params_text gives NULL when absent). */
+typedef enum { CUBE_PARAM_INT, CUBE_PARAM_CHOICE, CUBE_PARAM_TEXT } CubeParamType;
 
 /* An integer parameter whose fallback is "auto" also accepts the word auto,
  * read back as CUBE_PARAM_AUTO: the algorithm picks the value and says which
@@ -77,6 +79,9 @@ const CubeAlgorithm *cube_algorithm_find(const char *name);
 /* Parameter access for prepare. Keys must be declared in params. */
 long long cube_params_int(const CubeParams *p, const char *key);
 int cube_params_choice(const CubeParams *p, const char *key);
+const char *cube_params_text(const CubeParams *p, const char *key);
+/* Whether the scenario gave the key (rather than the default applying). */
+gboolean cube_params_given(const CubeParams *p, const char *key);
 /* Index of the method in the algorithm's methods. */
 int cube_params_method(const CubeParams *p);
 /* Fail a parameter: "WHERE: KEY: message". Returns NULL for prepare. */

@@ -10,12 +10,14 @@ static void list_param(const CubeParamSpec *p)
     printf("      %-20s ", p->key);
     if (p->type == CUBE_PARAM_INT) {
         printf("integer %lld..%lld", p->min, p->max);
+    } else if (p->type == CUBE_PARAM_TEXT) {
+        printf("text");
     } else {
         g_autofree char *c = g_strjoinv("|", (char **)p->choices);
         printf("%s", c);
     }
-    printf(", default %s: %s\n", p->fallback ? p->fallback : "(required)",
-           p->help);
+    printf(", default %s: %s\n", !p->fallback ? "(required)"
+           : *p->fallback ? p->fallback : "(none)", p->help);
 }
 
 static int cmd_list(int argc, char **argv)

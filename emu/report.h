@@ -53,6 +53,7 @@ typedef struct CubeReport {
     CubeTime cycles;
     uint64_t element_transfers;
     uint64_t messages;
+    uint64_t elements_sent;       /* sum of message sizes (not in JSON) */
     uint64_t max_channel_elements;
     uint64_t *elements_up, *elements_down;   /* per dimension */
 

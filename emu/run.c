@@ -23,7 +23,8 @@ static const char *const run_groups[] = { "machine", "algorithm", "expect", NULL
 typedef struct {
     const CubeParamSpec *spec;
     char *text;
-    char *where;
+    char *where;                  /* the key's location, else its group's */
+    gboolean given;
     long long value;
 } ParamEntry;
 
@@ -71,6 +72,16 @@ long long cube_params_int(const CubeParams *p, const char *key)
 int cube_params_choice(const CubeParams *p, const char *key)
 {
     return (int)params_entry(p, key)->value;
+}
+
+const char *cube_params_text(const CubeParams *p, const char *key)
+{
+    return params_entry(p, key)->text;
+}
+
+gboolean cube_params_given(const CubeParams *p, const char *key)
+{
+    return params_entry(p, key)->given;
 }
 
 int cube_params_method(const CubeParams *p)
@@ -186,9 +197,15 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
             continue;
         }
         ParamEntry entry = { ps, g_strdup(text ? text : ps->fallback),
-                             g_strdup(text ? where : "default"), 0 };
+                             g_strdup(text ? where
+                                           : scenario_group_where(s, "algorithm")),
+                             text != NULL, 0 };
         gboolean ok;
-        if (ps->type == CUBE_PARAM_INT && ps->fallback
+        if (ps->type == CUBE_PARAM_TEXT) {
+            if (!text && !*ps->fallback)
+                g_clear_pointer(&entry.text, g_free);     /* optional, absent */
+            ok = TRUE;
+        } else if (ps->type == CUBE_PARAM_INT && ps->fallback
             && !strcmp(ps->fallback, "auto") && !strcmp(entry.text, "auto")) {
             entry.value = CUBE_PARAM_AUTO;
             ok = TRUE;
@@ -364,6 +381,8 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
     r->method = g_strdup(alg->methods[params->method].name);
     for (guint i = 0; i < params->entries->len; i++) {
         const ParamEntry *pe = &g_array_index(params->entries, ParamEntry, i);
+        if (!pe->text)
+            continue;
         CubeParamValue v = { g_strdup(pe->spec->key), g_strdup(pe->text),
                              pe->spec->type == CUBE_PARAM_INT
                                  && strcmp(pe->text, "auto") != 0,
@@ -375,6 +394,7 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
     r->cycles = st->cycles;
     r->element_transfers = st->element_transfers;
     r->messages = st->messages;
+    r->elements_sent = st->elements_sent;
     r->max_channel_elements = st->max_channel_elements;
     r->events = st->events;
     r->wall_seconds = wall;

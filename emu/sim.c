@@ -571,6 +571,7 @@ static void sim_post(Sim *sim, CubeNode *node, uint32_t dest, int tag,
 {
     SimMessage info = { sim->stats.messages++, node->address, dest, tag,
                         count, sim->now };
+    sim->stats.elements_sent += count;
     CubeTime left = sim->now, arrival = sim->now;
     /* A local copy, or an empty message: no channel time, no startup. */
     if (hops > 0 && count > 0)

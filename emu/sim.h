@@ -35,6 +35,7 @@ typedef struct {
     CubeTime cycles;              /* when the last node finished */
     uint64_t element_transfers;   /* element-hops over all channels */
     uint64_t messages;
+    uint64_t elements_sent;       /* sum of message sizes */
     uint64_t max_channel_elements;
     uint64_t events;              /* node steps, deferred posts, matches */
     uint64_t *elements_up;        /* per dimension: bit 0 -> bit 1 */

@@ -1,0 +1,215 @@
+/* check_bmmc.c -- the BMMC node program (Cormen 1997) on the emulated cube.
+ *
+ * Random nonsingular matrices and complements, n up to 24 index bits and
+ * p up to 11 processor bits, random layouts: the final memory must hold
+ * every element where A x ^ c puts it (the runner's independent check),
+ * Lemma 3's counts must hold, two-phase must send no index words and
+ * exactly P 2^rank(gamma) messages; naive sends N messages and N index
+ * words. Bad specifications are refused with exact messages.
+ */
+#include "run.h"
+#include "gf2.h"
+
+#include <check.h>
+#include <string.h>
+
+static Scenario *bmmc_scenario(int p, uint64_t elements, const char *matrix,
+                               const char *columns, const char *complement,
+                               const char *layout, const char *method)
+{
+    Scenario *s = scenario_new("test");
+    char buf[64];
+    scenario_put(s, "machine", "topology", "cube", "test");
+    g_snprintf(buf, sizeof buf, "%d", p);
+    scenario_put(s, "machine", "dimensions", buf, "test");
+    scenario_put(s, "algorithm", "name", "bmmc", "test");
+    g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, (guint64)elements);
+    scenario_put(s, "algorithm", "elements", buf, "test");
+    if (matrix)
+        scenario_put(s, "algorithm", "matrix", matrix, "test");
+    if (columns)
+        scenario_put(s, "algorithm", "columns", columns, "test");
+    if (complement)
+        scenario_put(s, "algorithm", "complement", complement, "test");
+    if (layout)
+        scenario_put(s, "algorithm", "layout", layout, "test");
+    if (method)
+        scenario_put(s, "algorithm", "method", method, "test");
+    return s;
+}
+
+static double detail(const CubeReport *r, const char *key)
+{
+    g_autofree char *field = g_strconcat("details.", key, NULL);
+    double v;
+    ck_assert_msg(cube_report_lookup(r, field, &v), "no %s", field);
+    return v;
+}
+
+static char *columns_text(const Gf2Matrix *A, int n)
+{
+    GString *s = g_string_new(NULL);
+    for (int j = 0; j < n; j++)
+        g_string_append_printf(s, "%s0x%" G_GINT64_MODIFIER "x", j ? "," : "",
+                               (guint64)A->col[j]);
+    return g_string_free(s, FALSE);
+}
+
+static void run_random(Gf2Rng *rng, int n, int p, const char *method)
+{
+    Gf2Matrix A;
+    gf2_random_nonsingular(&A, n, rng);
+    uint64_t c = gf2_rng_bits(rng, n);
+    int f = (int)(gf2_rng_next(rng) % (uint64_t)(n - p + 1));
+    g_autofree char *cols = columns_text(&A, n);
+    char comp[32], layout[16];
+    g_snprintf(comp, sizeof comp, "%" G_GUINT64_FORMAT, (guint64)c);
+    g_snprintf(layout, sizeof layout, "f:%d", f);
+    g_autoptr(Scenario) s = bmmc_scenario(p, (uint64_t)1 << n, NULL, cols, comp,
+                                          layout, method);
+    GError *e = NULL;
+    g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+    ck_assert_msg(r != NULL, "n=%d p=%d: %s", n, p, e ? e->message : "");
+    ck_assert_msg(r->data_correct, "n=%d p=%d f=%d %s: %s", n, p, f, method,
+                  r->data_problem);
+    ck_assert_msg(cube_report_bounds_hold(r), "n=%d p=%d f=%d: a bound fails",
+                  n, p, f);
+    double rounds = detail(r, "rounds");
+    ck_assert_int_eq((long long)rounds, 1LL << (long long)detail(r, "rank_gamma"));
+    if (!strcmp(method, "two-phase")) {
+        ck_assert_int_eq((long long)detail(r, "index_words_sent"), 0);
+        ck_assert_uint_eq(r->messages, (uint64_t)rounds << p);
+        ck_assert_uint_eq(r->elements_sent, (uint64_t)1 << n);
+        ck_assert_int_eq((long long)detail(r, "elements_per_message"),
+                         (1LL << n) / ((long long)rounds << p));
+    } else {
+        ck_assert_int_eq((long long)detail(r, "index_words_sent"), 1LL << n);
+        ck_assert_uint_eq(r->messages, (uint64_t)1 << n);
+    }
+}
+
+START_TEST(random_matrices_small)
+{
+    Gf2Rng rng;
+    gf2_rng_init(&rng, 0xb33c);
+    for (int trial = 0; trial < 120; trial++) {
+        int p = 1 + (int)(gf2_rng_next(&rng) % 6);
+        int n = p + (int)(gf2_rng_next(&rng) % 7);
+        run_random(&rng, n, p, trial % 4 == 0 ? "naive" : "two-phase");
+    }
+}
+END_TEST
+
+START_TEST(random_matrices_large)
+{
+    Gf2Rng rng;
+    gf2_rng_init(&rng, 0x24b1);
+    /* n up to 24 index bits, p up to 11 (the 2048-node CM-200) */
+    const int sizes[][2] = { { 24, 11 }, { 20, 11 }, { 18, 9 }, { 16, 11 },
+                             { 12, 11 }, { 11, 11 }, { 22, 4 } };
+    for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+        run_random(&rng, sizes[i][0], sizes[i][1], "two-phase");
+}
+END_TEST
+
+START_TEST(catalog_and_layouts)
+{
+    const char *names[] = { "identity", "bit-reversal", "vector-reversal",
+                            "gray", "gray-inverse", "shuffle", "unshuffle",
+                            "transpose:16x64" };
+    const char *layouts[] = { "processor-major", "processor-minor", "f:2" };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
+        for (size_t l = 0; l < G_N_ELEMENTS(layouts); l++)
+            for (int m = 0; m < 2; m++) {
+                g_autoptr(Scenario) s = bmmc_scenario(5, 1024, names[i], NULL,
+                    NULL, layouts[l], m ? "naive" : "two-phase");
+                GError *e = NULL;
+                g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+                ck_assert_msg(r && r->data_correct, "%s %s: %s", names[i],
+                              layouts[l], e ? e->message : r->data_problem);
+                ck_assert(cube_report_bounds_hold(r));
+            }
+    /* bit-reversal, processor-major: gamma is the antidiagonal's lower-left
+     * block, rank min(p, n-p) */
+    g_autoptr(Scenario) s = bmmc_scenario(5, 1024, "bit-reversal", NULL, NULL,
+                                          NULL, NULL);
+    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    ck_assert_int_eq((long long)detail(r, "rank_gamma"), 5);
+    ck_assert_int_eq((long long)detail(r, "elements_per_message"), 1);
+    /* vector-reversal touches no processor-bit mixing: one round */
+    g_autoptr(Scenario) v = bmmc_scenario(5, 1024, "vector-reversal", NULL,
+                                          NULL, NULL, NULL);
+    g_autoptr(CubeReport) rv = cube_run(v, NULL, NULL);
+    ck_assert_int_eq((long long)detail(rv, "rounds"), 1);
+    ck_assert_uint_eq(rv->messages, 32);
+}
+END_TEST
+
+START_TEST(descending_routing_same_data)
+{
+    g_autoptr(Scenario) a = bmmc_scenario(6, 4096, "bit-reversal", NULL, NULL,
+                                          NULL, NULL);
+    scenario_put(a, "algorithm", "routing", "descending", "test");
+    g_autoptr(CubeReport) r = cube_run(a, NULL, NULL);
+    ck_assert(r->data_correct);
+    ck_assert(cube_report_bounds_hold(r));
+}
+END_TEST
+
+static void refused(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    CubeReport *r = cube_run(s, NULL, &e);
+    ck_assert(r == NULL);
+    ck_assert_str_eq(e->message, message);
+    g_error_free(e);
+}
+
+START_TEST(bad_specifications_refused)
+{
+    g_autoptr(Scenario) a = bmmc_scenario(3, 100, "identity", NULL, NULL, NULL, NULL);
+    refused(a, "test: elements: 100 is not a power of two");
+    g_autoptr(Scenario) b = bmmc_scenario(5, 16, "identity", NULL, NULL, NULL, NULL);
+    refused(b, "test: elements: 16 elements are fewer than one per node (P = 32 nodes)");
+    g_autoptr(Scenario) c = bmmc_scenario(2, 16, NULL, NULL, NULL, NULL, NULL);
+    refused(c, "test: matrix: give exactly one of matrix and columns");
+    g_autoptr(Scenario) d = bmmc_scenario(2, 16, NULL, "1,2,3,8", NULL, NULL, NULL);
+    refused(d, "test: columns: singular over GF(2), rank 3 of 4: column 0 = "
+            "column 1 + column 2");
+    g_autoptr(Scenario) f = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,
+                                          "f:3", NULL);
+    refused(f, "test: layout: 'f:3' is not a layout (valid: processor-major, "
+            "processor-minor, f:F with F in 0..2 for n = 4, p = 2)");
+    g_autoptr(Scenario) g = bmmc_scenario(2, 16, "rotate", NULL, NULL, NULL, NULL);
+    GError *e = NULL;
+    ck_assert(cube_run(g, NULL, &e) == NULL);
+    ck_assert(g_str_has_prefix(e->message, "test: matrix: "));
+    ck_assert(strstr(e->message, "rotate") != NULL);
+    g_error_free(e);
+}
+END_TEST
+
+static Suite *bmmc_suite(void)
+{
+    Suite *s = suite_create("bmmc");
+    TCase *t = tcase_create("node program");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, random_matrices_small);
+    tcase_add_test(t, random_matrices_large);
+    tcase_add_test(t, catalog_and_layouts);
+    tcase_add_test(t, descending_routing_same_data);
+    tcase_add_test(t, bad_specifications_refused);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    machine_set_program_path(argv[0]);
+    SRunner *sr = srunner_create(bmmc_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
