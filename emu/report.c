@@ -382,11 +382,11 @@ void cube_report_print_table(const CubeReport *r, FILE *out)
                               "present once)"
                             : r->data_problem ? r->data_problem : "WRONG");
     if (r->bounds->len) {
-        fprintf(out, "\n  %-44s %-6s %12s %12s  %s\n", "bound", "kind", "value",
+        fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",
                 "measured", "holds");
         for (guint i = 0; i < r->bounds->len; i++) {
             const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
-            fprintf(out, "  %-44s %-6s ", b->name, cube_bound_kind_text(b->kind));
+            fprintf(out, "  %-60s %-6s ", b->name, cube_bound_kind_text(b->kind));
             char v[32], mv[32];
             fprintf(out, "%12s %12s  %s\n", number_text(v, b->value),
                     number_text(mv, b->measured), b->holds ? "yes" : "NO");
