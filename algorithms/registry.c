@@ -8,7 +8,8 @@
     X(cube_algorithm_gray_to_binary)        \
     X(cube_algorithm_binary_to_gray)        \
     X(cube_algorithm_exchange)              \
-    X(cube_algorithm_bmmc)
+    X(cube_algorithm_bmmc)                  \
+    X(cube_algorithm_reshape)
 
 #define CUBE_DECLARE(a) extern const CubeAlgorithm a;
 CUBE_ALGORITHMS(CUBE_DECLARE)

@@ -28,4 +28,29 @@ static inline int route_ecube(uint32_t from, uint32_t to, int n,
     return hops;
 }
 
+/* The length-three detour around the edge across dimension d, through the
+ * 2-cube of d and `via` (Johnsson & Ho, Theorem 3): via, d, via. */
+static inline int route_detour(int d, int via, int *path)
+{
+    path[0] = via;
+    path[1] = d;
+    path[2] = via;
+    return 3;
+}
+
+/* Two-path transfer of a run to the neighbour across dimension d: the first
+ * `direct` elements of memory[offset, offset+count) go over the edge, the
+ * rest over the length-three detour through dimension `via` (Theorem 3's
+ * pair of edge-disjoint paths in the 2-cube of d and via). The two parts
+ * are messages with tags tag and tag+1. The neighbour posts the matching
+ * two_path_recv with the same split. */
+void two_path_send(CubeNode *node, int d, int via, size_t offset,
+                   size_t count, size_t direct, int tag);
+void two_path_recv(CubeNode *node, int d, size_t offset, size_t count,
+                   size_t direct, int tag);
+/* The split that finishes first when both paths are free: the detour's
+ * elements arrive two cycles after the direct ones would, so the direct
+ * path takes ceil(count/2) + 1 (all of them when count <= 3). */
+size_t two_path_direct_share(size_t count);
+
 #endif

@@ -1,0 +1,811 @@
+/* reshape.c -- reshaping Gray-coded arrays on Boolean cubes (Johnsson & Ho
+ * 1990, Sections 2-3, Theorems 1-4).
+ *
+ * An array of shape U = (U_{d-1}, ..., U_0), every U_m = 2^{u_m}, is stored
+ * with each axis in binary-reflected Gray code: an element's address is the
+ * concatenation of its per-axis Gray codes, axis d-1 most significant. The
+ * top n address bits (or those listed in processor-bits) are the node, the
+ * rest the offset in its memory. Reshaping to V keeps the element's
+ * row-major index i (its payload) and changes its address.
+ *
+ * With b the binary digits of i, bit j of the address under U is
+ * b_j ^ b_{j+1}, except at the most significant bit of an axis, where it is
+ * b_j (Lemma 1). So U and V differ exactly in the bits j of
+ * D = (U~ u V~) - (U~ n V~) (Definition 3), and there by b_{j+1}: element i
+ * crosses dimension j iff b_{j+1} = 1 (Lemma 2), in any order. A node knows
+ * which element it holds at any moment from its address and the dimensions
+ * already done: held_index() below is Lemma 3 made computable.
+ *
+ * Methods (all node programs with node-local control):
+ *   sequential  one dimension of D_paddr per step, all K elements;
+ *   one-path    all K elements in one message along the dimensions they
+ *               need, pipelined: K + delta - 1 ([6], the previous best);
+ *   exchange    delta sets of ceil(K/delta), set m crossing d_{(m+t) mod
+ *               delta} in step t (Theorem 2);
+ *   two-path    the exchange schedule with every exchange split over the
+ *               edge and the length-three detour through dimension j+1, and
+ *               successive 2-cubes overlapped by two elements (Theorem 3);
+ *   pipelined   half the data on the direct path, half on a path where each
+ *               hop j is a detour through an unused more significant
+ *               dimension (Theorem 4, the short/long variant after its proof);
+ *   auto        the method with the smallest bound whose conditions hold.
+ * Moves in D_maddr are local, done first, and cost no channel time.
+ */
+#include "algorithm.h"
+#include "graycode.h"
+#include "routing.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Axes a shape may have: one address bit each at the least. */
+#define RESHAPE_MAX_AXES 64
+/* Address bits: an element's address and its index are one word. */
+#define RESHAPE_MAX_BITS 62
+
+enum { M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE, M_TWO_PATH, M_PIPELINED, M_AUTO,
+       M_COUNT };
+
+static const CubeMethod reshape_methods[] = {
+    { "auto", "the method with the smallest bound whose conditions hold" },
+    { "sequential", "one dimension of D_paddr per step, all K elements" },
+    { "one-path", "one pipelined message along all needed dimensions: "
+                  "K + delta - 1" },
+    { "exchange", "delta sets in cyclic dimension orders: "
+                  "delta ceil(K/delta) (Theorem 2)" },
+    { "two-path", "exchange with each step over the edge and the length-three "
+                  "path: delta ceil(K/(2 delta)) + 1 (Theorem 3)" },
+    { "pipelined", "short and long (detoured) paths at once: "
+                   "ceil(K/2) + 2 delta - 1 (Theorem 4)" },
+    { NULL, NULL }
+};
+/* methods[] index -> M_* */
+static const int method_of[] = { M_AUTO, M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE,
+                                 M_TWO_PATH, M_PIPELINED };
+
+static const char *const reshape_orders[] = { "descending", "ascending", NULL };
+
+static const CubeParamSpec reshape_params[] = {
+    { .key = "from", .type = CUBE_PARAM_TEXT, .fallback = NULL,
+      .help = "shape U: axis lengths, powers of two, axis d-1 first "
+              "(1x16, 32x4x16x8), or one number" },
+    { .key = "to", .type = CUBE_PARAM_TEXT, .fallback = NULL,
+      .help = "shape V, same total size" },
+    { .key = "processor-bits", .type = CUBE_PARAM_TEXT, .fallback = "",
+      .help = "address bits that form the node address, e.g. 7,6,5,4 "
+              "(default: the top n)" },
+    { .key = "order", .type = CUBE_PARAM_CHOICE, .fallback = "descending",
+      .choices = reshape_orders,
+      .help = "sequential: order of the dimensions of D_paddr" },
+    { NULL }
+};
+
+typedef struct {
+    int bits;                   /* B: address bits */
+    int n;                      /* node dimensions */
+    uint64_t k;                 /* elements per node */
+    uint64_t top_u, top_v;      /* most significant bit of every axis */
+    uint64_t D, Dp, Dm;         /* masks over address positions */
+    int delta;
+    int dp[RESHAPE_MAX_BITS];   /* D_paddr ascending: d_0 < d_1 < ... */
+    int proc_pos[CUBE_MAX_DIMENSIONS];  /* node dimension -> position */
+    int mem_pos[RESHAPE_MAX_BITS];      /* offset bit -> position */
+    int dim_of[RESHAPE_MAX_BITS];       /* position -> node dimension or -1 */
+    int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
+    gboolean uniform;           /* control bits the same for a node's K */
+    int method;                 /* M_* actually run */
+    int chosen_by_auto;
+    gboolean descending;
+    int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
+    int conditions_fail[M_COUNT];  /* why a method cannot run, 0 if it can */
+} Reshape;
+
+/* Why a method's conditions fail, for messages. */
+enum { OK = 0, NEED_UNIFORM, NEED_NONADJACENT, NEED_K_TWO_PATH,
+       NEED_UNUSED_ABOVE, NEED_K_PIPELINED };
+
+/* ---- addresses -------------------------------------------------------- */
+
+static uint64_t combine(const Reshape *r, uint64_t node, uint64_t offset)
+{
+    uint64_t a = 0;
+    for (int k = 0; k < r->n; k++)
+        a |= ((node >> k) & 1) << r->proc_pos[k];
+    for (int m = 0; m < r->bits - r->n; m++)
+        a |= ((offset >> m) & 1) << r->mem_pos[m];
+    return a;
+}
+
+static void split(const Reshape *r, uint64_t a, uint64_t *node, uint64_t *offset)
+{
+    *node = *offset = 0;
+    for (int k = 0; k < r->n; k++)
+        *node |= ((a >> r->proc_pos[k]) & 1) << k;
+    for (int m = 0; m < r->bits - r->n; m++)
+        *offset |= ((a >> r->mem_pos[m]) & 1) << m;
+}
+
+/* The index i held at address a once the dimensions in `done` (a subset
+ * of D) have been exchanged, starting from shape `top` (U's axis tops):
+ * a_j = b_j ^ b_{j+1} [j not an axis top] ^ b_{j+1} [j in done], solved
+ * from the most significant bit down (Lemma 1, Lemma 3). */
+static uint64_t held_index(const Reshape *r, uint64_t a, uint64_t top,
+                           uint64_t done)
+{
+    int hi = r->bits - 1;
+    uint64_t b = a & ((uint64_t)1 << hi);
+    for (int j = hi - 1; j >= 0; j--) {
+        uint64_t above = (b >> (j + 1)) & 1;
+        int toggle = !((top >> j) & 1) ^ (int)((done >> j) & 1);
+        b |= (((a >> j) & 1) ^ (toggle ? above : 0)) << j;
+    }
+    return b;
+}
+
+/* Does the element at (node, offset) cross position j, given `done`? */
+static int control(const Reshape *r, uint64_t node, uint64_t offset,
+                   uint64_t done, int j)
+{
+    uint64_t i = held_index(r, combine(r, node, offset), r->top_u, done);
+    return (int)((i >> (j + 1)) & 1);
+}
+
+/* ---- sets and sequences (sequential, exchange, two-path) ------------- */
+
+static int sets_of(const Reshape *r)
+{
+    return r->method == M_SEQUENTIAL ? 1 : r->delta;
+}
+
+static void set_range(const Reshape *r, int m, uint64_t *o, uint64_t *s)
+{
+    uint64_t sets = (uint64_t)sets_of(r);
+    uint64_t q = r->k / sets, rem = r->k % sets, um = (uint64_t)m;
+    *o = q * um + (um < rem ? um : rem);
+    *s = q + (um < rem ? 1 : 0);
+}
+
+/* Position crossed by set m in step t. */
+static int seq_dim(const Reshape *r, int m, int t)
+{
+    if (r->method == M_SEQUENTIAL)
+        return r->descending ? r->dp[r->delta - 1 - t] : r->dp[t];
+    return r->dp[(m + t) % r->delta];
+}
+
+static uint64_t done_before(const Reshape *r, int m, int t)
+{
+    uint64_t done = r->Dm;
+    for (int u = 0; u < t; u++)
+        done |= (uint64_t)1 << seq_dim(r, m, u);
+    return done;
+}
+
+static int tag_of(const Reshape *r, int m, int t, int kind)
+{
+    return ((t * sets_of(r) + m) << 3) | kind;
+}
+
+/* Exchange, for set m in step t, the offsets whose control bit is 1: the
+ * whole range at once when they are contiguous and all set, else gathered
+ * into the set's scratch and scattered back in the next step. */
+static void exchange_subset(CubeNode *node, const Reshape *r, int m, int t)
+{
+    uint64_t o, s, x = cube_address(node);
+    set_range(r, m, &o, &s);
+    int j = seq_dim(r, m, t), d = r->dim_of[j];
+    uint64_t done = done_before(r, m, t);
+    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    uint64_t count = 0;
+    for (uint64_t q = o; q < o + s; q++)
+        if (control(r, x, q, done, j))
+            scratch[o + count++] = mem[q];
+    if (count == 0)
+        return;
+    cube_exchange(node, d, (size_t)(r->k + o), (size_t)count, tag_of(r, m, t, 0));
+}
+
+static void scatter_subset(CubeNode *node, const Reshape *r, int m, int t)
+{
+    uint64_t o, s, x = cube_address(node), count = 0;
+    set_range(r, m, &o, &s);
+    int j = seq_dim(r, m, t);
+    uint64_t done = done_before(r, m, t);
+    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    for (uint64_t q = o; q < o + s; q++)
+        if (control(r, x, q, done, j))
+            mem[q] = scratch[o + count++];
+}
+
+/* ---- two-path (Theorem 3) -------------------------------------------- */
+
+/* The plan of set m at its holder h in step t: whether it moves (ctl),
+ * how many of this step's detour elements the previous holder already sent
+ * ahead (e_in), the direct and detour counts (x + y = set size), and how
+ * many of the direct elements continue at once onto the next step's
+ * detour (e_out). The detour's elements arrive two cycles after direct
+ * ones would, so a step with e_in early elements is balanced when
+ * y - e_in + 2 <= x, i.e. y = floor((S + e_in - 2) / 2): the first step
+ * (e_in = 0) sends ceil(S/2) + 1 direct, later ones ceil(S/2), as in the
+ * proof of Theorem 3. The e_out elements sit at direct positions
+ * x-1-e_out .. x-2, so they reach h's partner in the last cycles of the
+ * step and cross the next 2-cube's detour then ("two elements ... during
+ * the last two cycles"). */
+typedef struct {
+    int ctl;
+    uint64_t e_in, x, y, e_out;
+    uint64_t ein[2], m2[2];     /* offsets of the early elements */
+} TwoPath;
+
+static uint64_t detour_for(uint64_t s, uint64_t e)
+{
+    return s + e >= 2 ? (s + e - 2) / 2 : 0;
+}
+
+static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
+{
+    return t < r->delta && control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
+}
+
+static uint64_t tp_partner(const Reshape *r, int m, uint64_t h, int t)
+{
+    return h ^ ((uint64_t)1 << r->dim_of[seq_dim(r, m, t)]);
+}
+
+static int offset_in(uint64_t q, const uint64_t *list, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (list[i] == q)
+            return 1;
+    return 0;
+}
+
+static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
+{
+    TwoPath p = { 0 };
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    p.ctl = tp_ctl(r, m, h, t);
+    if (!p.ctl)
+        return p;
+    if (t > 0 && tp_ctl(r, m, h, t - 1)) {
+        TwoPath prev = tp_plan(r, m, tp_partner(r, m, h, t - 1), t - 1);
+        p.e_in = prev.e_out;
+        memcpy(p.ein, prev.m2, sizeof p.ein);
+    }
+    p.y = detour_for(s, p.e_in);
+    p.x = s - p.y;
+    uint64_t g = tp_partner(r, m, h, t);
+    if (tp_ctl(r, m, g, t + 1)) {
+        uint64_t e = p.x >= 3 ? 2 : p.x >= 2 ? 1 : 0;
+        while (e > 0 && e > detour_for(s, e))
+            e--;
+        p.e_out = e;
+    }
+    /* the early elements of the next step: the first offsets of the set
+     * that are not already ahead */
+    uint64_t n = 0;
+    for (uint64_t q = o; n < p.e_out; q++)
+        if (!offset_in(q, p.ein, p.e_in))
+            p.m2[n++] = q;
+    return p;
+}
+
+/* The offsets of set m at holder h in step t that h itself sends, in the
+ * order detour R, direct M1, direct M3 (M2 is p.m2, E_in is gone). */
+static uint64_t tp_rest(const Reshape *r, int m, const TwoPath *p,
+                        uint64_t *rest)
+{
+    uint64_t o, s, n = 0;
+    set_range(r, m, &o, &s);
+    for (uint64_t q = o; q < o + s; q++)
+        if (!offset_in(q, p->ein, p->e_in) && !offset_in(q, p->m2, p->e_out))
+            rest[n++] = q;
+    return n;
+}
+
+enum { TP_M1, TP_M2, TP_M3, TP_R };
+
+static void tp_send(CubeNode *node, const Reshape *r, int m, int t)
+{
+    uint64_t h = cube_address(node);
+    TwoPath p = tp_plan(r, m, h, t);
+    if (!p.ctl)
+        return;
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    int j = seq_dim(r, m, t), d = r->dim_of[j], via = r->dim_of[j + 1];
+    CubeWord *mem = cube_memory(node), *scratch = mem + r->k + o;
+    g_autofree uint64_t *rest = g_new(uint64_t, s);
+    uint64_t nrest = tp_rest(r, m, &p, rest);
+    uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
+    g_assert(nrest == nr + nm1 + 1);
+    /* scratch: [M1 | M2 | M3 | R] */
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < nm1; i++)
+        scratch[at++] = mem[rest[nr + i]];
+    for (uint64_t i = 0; i < p.e_out; i++)
+        scratch[at++] = mem[p.m2[i]];
+    scratch[at++] = mem[rest[nr + nm1]];
+    for (uint64_t i = 0; i < nr; i++)
+        scratch[at++] = mem[rest[i]];
+    size_t base = (size_t)(r->k + o);
+    int path[4];
+    if (nm1)
+        cube_send(node, &d, 1, base, (size_t)nm1, tag_of(r, m, t, TP_M1));
+    if (p.e_out) {
+        /* straight on through the partner onto the next 2-cube's detour */
+        int j2 = seq_dim(r, m, t + 1);
+        path[0] = d;
+        route_detour(r->dim_of[j2], r->dim_of[j2 + 1], path + 1);
+        cube_send(node, path, 4, base + (size_t)nm1, (size_t)p.e_out,
+                  tag_of(r, m, t, TP_M2));
+    }
+    cube_send(node, &d, 1, base + (size_t)(nm1 + p.e_out), 1,
+              tag_of(r, m, t, TP_M3));
+    if (nr)
+        cube_send(node, path, route_detour(d, via, path),
+                  base + (size_t)(nm1 + p.e_out + 1), (size_t)nr,
+                  tag_of(r, m, t, TP_R));
+}
+
+/* Receives of node g for set m in step t: what its partner h sends, plus
+ * the early elements h's previous holder sent ahead. Scratch layout at g:
+ * [E_in | R | M1 | M3]. */
+static void tp_recv(CubeNode *node, const Reshape *r, int m, int t, int post)
+{
+    uint64_t g = cube_address(node);
+    if (!tp_ctl(r, m, g, t))
+        return;
+    uint64_t h = tp_partner(r, m, g, t);
+    TwoPath p = tp_plan(r, m, h, t);
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    CubeWord *mem = cube_memory(node), *scratch = mem + r->k + o;
+    g_autofree uint64_t *rest = g_new(uint64_t, s);
+    uint64_t nrest = tp_rest(r, m, &p, rest);
+    uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
+    (void)nrest;
+    size_t base = (size_t)(r->k + o);
+    if (post) {
+        if (p.e_in) {
+            uint64_t prev = tp_partner(r, m, h, t - 1);
+            cube_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
+                      (size_t)p.e_in);
+        }
+        if (nr)
+            cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R),
+                      base + (size_t)p.e_in, (size_t)nr);
+        if (nm1)
+            cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
+                      base + (size_t)(p.e_in + nr), (size_t)nm1);
+        cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
+                  base + (size_t)(p.e_in + nr + nm1), 1);
+        return;
+    }
+    /* scatter, in the order received */
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < p.e_in; i++)
+        mem[p.ein[i]] = scratch[at++];
+    for (uint64_t i = 0; i < nr; i++)
+        mem[rest[i]] = scratch[at++];
+    for (uint64_t i = 0; i < nm1 + 1; i++)
+        mem[rest[nr + i]] = scratch[at++];
+}
+
+/* ---- the node program ------------------------------------------------- */
+
+static void local_moves(CubeNode *node, const Reshape *r)
+{
+    if (!r->Dm)
+        return;
+    uint64_t x = cube_address(node);
+    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    for (uint64_t q = 0; q < r->k; q++) {
+        uint64_t a = combine(r, x, q);
+        uint64_t i = held_index(r, a, r->top_u, 0), moved = a, px, off;
+        for (int j = 0; j < r->bits; j++)
+            if (((r->Dm >> j) & 1) && ((i >> (j + 1)) & 1))
+                moved ^= (uint64_t)1 << j;
+        split(r, moved, &px, &off);
+        scratch[off] = mem[q];
+    }
+    memcpy(mem, scratch, r->k * sizeof *mem);
+}
+
+/* Node mask of the dimensions the node's data crosses (uniform control). */
+static uint64_t crossing_mask(const Reshape *r, uint64_t a, uint64_t done)
+{
+    uint64_t i = held_index(r, a, r->top_u, done), mask = 0;
+    for (int t = 0; t < r->delta; t++)
+        if ((i >> (r->dp[t] + 1)) & 1)
+            mask |= (uint64_t)1 << r->dim_of[r->dp[t]];
+    return mask;
+}
+
+/* one-path and pipelined: every node's K elements go to one node. */
+static void whole_send(CubeNode *node, const Reshape *r)
+{
+    uint64_t x = cube_address(node);
+    uint64_t mask = crossing_mask(r, combine(r, x, 0), r->Dm);
+    /* our final data comes from the node the final holder's index names */
+    uint64_t back = crossing_mask(r, combine(r, x, 0), r->D);
+    int shortp[CUBE_MAX_DIMENSIONS], longp[3 * CUBE_MAX_DIMENSIONS];
+    int hs = 0, hl = 0;
+    for (int t = r->delta - 1; t >= 0; t--) {
+        int d = r->dim_of[r->dp[t]];
+        if (!((mask >> d) & 1))
+            continue;
+        shortp[hs++] = d;
+        if (r->method == M_PIPELINED)
+            hl += route_detour(d, r->dim_of[r->via[r->dp[t]]], longp + hl);
+    }
+    uint64_t first = r->method == M_PIPELINED
+                         ? (r->k + 1) / 2 + (uint64_t)r->delta : r->k;
+    if (first > r->k)
+        first = r->k;
+    uint32_t from = (uint32_t)(x ^ back);
+    if (mask == 0 && back == 0)
+        return;
+    cube_send(node, shortp, hs, 0, (size_t)first, 0);
+    cube_recv(node, from, 0, 0, (size_t)first);
+    if (first < r->k) {
+        cube_send(node, longp, hl, (size_t)first, (size_t)(r->k - first), 1);
+        cube_recv(node, from, 1, (size_t)first, (size_t)(r->k - first));
+    }
+}
+
+static CubeStatus reshape_step(CubeNode *node, const void *config)
+{
+    const Reshape *r = config;
+    int t = (int)cube_step(node);
+    if (t == 0)
+        local_moves(node, r);
+    if (r->delta == 0)
+        return CUBE_DONE;
+    if (r->method == M_ONE_PATH || r->method == M_PIPELINED) {
+        if (t == 0) {
+            cube_mark(node, "%s", r->method == M_ONE_PATH ? "one path"
+                                                           : "short and long paths");
+            whole_send(node, r);
+            return CUBE_CONTINUE;
+        }
+        return CUBE_DONE;
+    }
+    int sets = sets_of(r);
+    for (int m = 0; m < sets && t > 0; m++) {
+        if (r->method == M_TWO_PATH)
+            tp_recv(node, r, m, t - 1, 0);
+        else
+            scatter_subset(node, r, m, t - 1);
+    }
+    if (t == r->delta)
+        return CUBE_DONE;
+    cube_mark(node, "step %d", t);
+    for (int m = 0; m < sets; m++) {
+        if (r->method == M_TWO_PATH) {
+            tp_send(node, r, m, t);
+            tp_recv(node, r, m, t, 1);
+        } else {
+            exchange_subset(node, r, m, t);
+        }
+    }
+    return CUBE_CONTINUE;
+}
+
+/* ---- bounds ---------------------------------------------------------- */
+
+static double method_bound(const Reshape *r, int method, double ts)
+{
+    double k = (double)r->k, dl = r->delta;
+    if (r->delta == 0)
+        return 0;
+    switch (method) {
+    case M_SEQUENTIAL: return dl * (ts + k);
+    case M_ONE_PATH: return ts + k + dl - 1;
+    case M_EXCHANGE: return dl * (ts + ceil(k / dl));
+    case M_TWO_PATH: return dl * (ts + ceil(k / (2 * dl))) + 1;
+    case M_PIPELINED: return ts + ceil(k / 2) + 2 * dl - 1;
+    }
+    return INFINITY;
+}
+
+static const char *const bound_name[] = {
+    [M_SEQUENTIAL] = "sequential: delta (Ts + K)",
+    [M_ONE_PATH] = "one-path: Ts + K + delta - 1",
+    [M_EXCHANGE] = "Theorem 2: delta (Ts + ceil(K/delta))",
+    [M_TWO_PATH] = "Theorem 3: delta (Ts + ceil(K/(2 delta))) + 1",
+    [M_PIPELINED] = "Theorem 4: Ts + ceil(K/2) + 2 delta - 1",
+};
+
+static const char *const bound_source[] = {
+    [M_SEQUENTIAL] = "one exchange of K elements per dimension of D_paddr",
+    [M_ONE_PATH] = "Johnsson & Ho, Section 5: the previously best algorithm [6]",
+    [M_EXCHANGE] = "Johnsson & Ho, Theorem 2",
+    [M_TWO_PATH] = "Johnsson & Ho, Theorem 3",
+    [M_PIPELINED] = "Johnsson & Ho, Theorem 4",
+};
+
+static const char *const condition_text[] = {
+    [NEED_UNIFORM] = "every dimension above one requiring communication must "
+                     "be a processor dimension (so a node's K elements move "
+                     "together; give other processor-bits)",
+    [NEED_NONADJACENT] = "no two elements of D_paddr may differ by one "
+                         "(Theorem 3)",
+    [NEED_K_TWO_PATH] = "K > 2 delta (Theorem 3)",
+    [NEED_UNUSED_ABOVE] = "every dimension requiring communication needs a "
+                          "more significant processor dimension not requiring "
+                          "communication, a different one for each "
+                          "(Theorem 4)",
+    [NEED_K_PIPELINED] = "K >= 2 delta (Theorem 4)",
+};
+
+/* ---- setup ----------------------------------------------------------- */
+
+static gboolean parse_shape(const char *text, int *e, int *d)
+{
+    g_auto(GStrv) parts = g_strsplit(text, "x", -1);
+    int n = (int)g_strv_length(parts);
+    if (n == 0 || n > RESHAPE_MAX_AXES)
+        return FALSE;
+    for (int i = 0; i < n; i++) {
+        char *end;
+        long long v = g_ascii_strtoll(parts[i], &end, 10);
+        if (!*parts[i] || *end || v < 1 || (v & (v - 1)) || v > (1LL << 62))
+            return FALSE;
+        e[n - 1 - i] = __builtin_ctzll((unsigned long long)v);  /* axis 0 last */
+    }
+    *d = n;
+    return TRUE;
+}
+
+/* Most significant bit of every axis but the top one (U~ of Definition
+ * 3), as a mask. Axes of length 1 own no bit; a top at B-1 (below a
+ * length-1 top axis, as in 1x16) is the address's top bit, which is b_{B-1}
+ * under every shape, so it is left out: no exchange is controlled by a bit
+ * above the address. */
+static uint64_t axis_tops(const int *e, int d)
+{
+    uint64_t mask = 0;
+    int sum = 0, bits = 0;
+    for (int k = 0; k < d; k++)
+        bits += e[k];
+    for (int k = 0; k < d - 1; k++) {
+        sum += e[k];
+        if (sum >= 1 && sum < bits)
+            mask |= (uint64_t)1 << (sum - 1);
+    }
+    return mask;
+}
+
+static void conditions(Reshape *r)
+{
+    memset(r->conditions_fail, 0, sizeof r->conditions_fail);
+    for (int mth = M_ONE_PATH; mth <= M_PIPELINED; mth++)
+        if (mth != M_EXCHANGE && !r->uniform)
+            r->conditions_fail[mth] = NEED_UNIFORM;
+    for (int t = 0; t + 1 < r->delta; t++)
+        if (r->dp[t + 1] == r->dp[t] + 1 && !r->conditions_fail[M_TWO_PATH])
+            r->conditions_fail[M_TWO_PATH] = NEED_NONADJACENT;
+    if (!r->conditions_fail[M_TWO_PATH] && r->delta > 0
+        && !(r->k > 2 * (uint64_t)r->delta))
+        r->conditions_fail[M_TWO_PATH] = NEED_K_TWO_PATH;
+    /* Theorem 4 pairs every dimension j of D_paddr with its own unused
+     * more significant dimension: the detours are "disjoint with all other
+     * edges". One unused dimension shared by two of them would carry both
+     * detours (twice each), more than K/2 per channel. Greedy from the top,
+     * taking the lowest free dimension above j, finds such a matching
+     * whenever one exists (the candidate sets are nested suffixes). */
+    uint64_t taken = 0;
+    for (int t = r->delta - 1; t >= 0 && !r->conditions_fail[M_PIPELINED]; t--) {
+        int j = r->dp[t], found = -1;
+        for (int u = j + 1; u < r->bits && found < 0; u++)
+            if (r->dim_of[u] >= 0 && !((r->D >> u) & 1) && !((taken >> u) & 1))
+                found = u;
+        if (found < 0) {
+            r->conditions_fail[M_PIPELINED] = NEED_UNUSED_ABOVE;
+        } else {
+            r->via[j] = found;
+            taken |= (uint64_t)1 << found;
+        }
+    }
+    if (!r->conditions_fail[M_PIPELINED] && r->k < 2 * (uint64_t)r->delta)
+        r->conditions_fail[M_PIPELINED] = NEED_K_PIPELINED;
+}
+
+static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
+                             CubeLayout *layout, GError **error)
+{
+    g_autofree Reshape *r = g_new0(Reshape, 1);
+    const char *from = cube_params_text(p, "from"), *to = cube_params_text(p, "to");
+    if (!parse_shape(from, r->u, &r->du))
+        return cube_params_fail(p, error, "from", "'%s' is not a shape (axis "
+                                "lengths that are powers of two, axis d-1 "
+                                "first, joined by x: 1x16, 32x4x16x8)", from);
+    if (!parse_shape(to, r->v, &r->dv))
+        return cube_params_fail(p, error, "to", "'%s' is not a shape (axis "
+                                "lengths that are powers of two, axis d-1 "
+                                "first, joined by x: 4x4)", to);
+    int bu = 0, bv = 0;
+    for (int k = 0; k < r->du; k++)
+        bu += r->u[k];
+    for (int k = 0; k < r->dv; k++)
+        bv += r->v[k];
+    if (bu != bv)
+        return cube_params_fail(p, error, "to", "%s has 2^%d elements, %s has "
+                                "2^%d: a reshape keeps the size", to, bv, from, bu);
+    if (bu > RESHAPE_MAX_BITS)
+        return cube_params_fail(p, error, "from", "2^%d elements is more than "
+                                "cubemu addresses (2^%d)", bu, RESHAPE_MAX_BITS);
+    r->bits = bu;
+    r->n = m->dimensions;
+    if (bu < r->n)
+        return cube_params_fail(p, error, "from", "%s has 2^%d elements, fewer "
+                                "than the %u nodes", from, bu, 1u << r->n);
+    r->k = (uint64_t)1 << (bu - r->n);
+
+    /* processor positions */
+    for (int j = 0; j < RESHAPE_MAX_BITS; j++)
+        r->dim_of[j] = -1;
+    const char *pbits = cube_params_text(p, "processor-bits");
+    uint64_t pmask = 0;
+    if (pbits) {
+        g_auto(GStrv) parts = g_strsplit(pbits, ",", -1);
+        int count = 0;
+        for (char **q = parts; *q; q++) {
+            char *end;
+            g_strstrip(*q);
+            long v = strtol(*q, &end, 10);
+            if (!**q || *end || v < 0 || v >= bu || ((pmask >> v) & 1))
+                return cube_params_fail(p, error, "processor-bits", "'%s' is "
+                                        "not a list of %d distinct address "
+                                        "bits in 0..%d", pbits, r->n, bu - 1);
+            pmask |= (uint64_t)1 << v;
+            count++;
+        }
+        if (count != r->n)
+            return cube_params_fail(p, error, "processor-bits", "lists %d bits; "
+                                    "the machine has %d dimensions", count, r->n);
+    } else {
+        for (int k = 0; k < r->n; k++)
+            pmask |= (uint64_t)1 << (bu - r->n + k);
+    }
+    int np = 0, nm = 0;
+    for (int j = 0; j < bu; j++) {
+        if ((pmask >> j) & 1) {
+            r->dim_of[j] = np;
+            r->proc_pos[np++] = j;
+        } else {
+            r->mem_pos[nm++] = j;
+        }
+    }
+
+    uint64_t tu = axis_tops(r->u, r->du), tv = axis_tops(r->v, r->dv);
+    uint64_t top_bit = (uint64_t)1 << (bu - 1);
+    r->top_u = tu | top_bit;
+    r->top_v = tv | top_bit;
+    r->D = tu ^ tv;
+    r->Dp = r->D & pmask;
+    r->Dm = r->D & ~pmask;
+    for (int j = 0; j < bu; j++)
+        if ((r->Dp >> j) & 1)
+            r->dp[r->delta++] = j;
+    int max_mem = nm ? r->mem_pos[nm - 1] : -1;
+    r->uniform = r->delta == 0 || max_mem < r->dp[0];
+    r->descending = cube_params_choice(p, "order") == 0;
+    conditions(r);
+
+    int method = method_of[cube_params_method(p)];
+    double ts = (double)m->startup;
+    if (method == M_AUTO) {
+        double best = INFINITY;
+        for (int mth = M_SEQUENTIAL; mth <= M_PIPELINED; mth++)
+            if (!r->conditions_fail[mth] && method_bound(r, mth, ts) < best) {
+                best = method_bound(r, mth, ts);
+                method = mth;
+            }
+        r->chosen_by_auto = 1;
+    } else if (r->conditions_fail[method]) {
+        return cube_params_fail(p, error, "method", "%s cannot run for %s -> "
+                                "%s: %s", reshape_methods[cube_params_method(p)].name,
+                                from, to, condition_text[r->conditions_fail[method]]);
+    }
+    if (cube_params_given(p, "order") && method != M_SEQUENTIAL)
+        return cube_params_fail(p, error, "order", "applies to method "
+                                "sequential only");
+    r->method = method;
+    layout->elements_per_node = (size_t)r->k;
+    layout->memory_words = (size_t)(2 * r->k);
+    layout->local_size = 0;
+    return g_steal_pointer(&r);
+}
+
+/* The row-major index of the element at address a under a shape: split
+ * the address into its axes and decode each axis's Gray code on its own
+ * (Definition 2) -- a reference that shares nothing with held_index(). */
+static uint64_t index_at(uint64_t a, const int *e, int d)
+{
+    uint64_t i = 0;
+    int lo = 0;
+    for (int k = 0; k < d; k++) {
+        uint64_t field = e[k] ? (a >> lo) & (((uint64_t)1 << e[k]) - 1) : 0;
+        i |= gray_decode(field) << lo;
+        lo += e[k];
+    }
+    return i;
+}
+
+static void reshape_init(const void *config, uint32_t x, CubeWord *memory)
+{
+    const Reshape *r = config;
+    for (uint64_t q = 0; q < r->k; q++)
+        memory[q] = index_at(combine(r, x, q), r->u, r->du);
+}
+
+static void reshape_expect(const void *config, uint32_t x, CubeWord *expected)
+{
+    const Reshape *r = config;
+    for (uint64_t q = 0; q < r->k; q++)
+        expected[q] = index_at(combine(r, x, q), r->v, r->dv);
+}
+
+static void mask_list(const Reshape *r, uint64_t mask, long long *out, int *n)
+{
+    *n = 0;
+    for (int j = r->bits - 1; j >= 0; j--)
+        if ((mask >> j) & 1)
+            out[(*n)++] = j;
+}
+
+static void reshape_report(const void *config, CubeReport *rep)
+{
+    const Reshape *r = config;
+    double ts = (double)rep->machine.startup, tau = (double)rep->machine.element_time;
+    long long list[RESHAPE_MAX_BITS];
+    int n;
+    mask_list(r, r->D, list, &n);
+    cube_report_detail_list(rep, "D", list, (size_t)n);
+    mask_list(r, r->Dp, list, &n);
+    cube_report_detail_list(rep, "D_paddr", list, (size_t)n);
+    mask_list(r, r->Dm, list, &n);
+    cube_report_detail_list(rep, "D_maddr", list, (size_t)n);
+    cube_report_detail_int(rep, "delta", r->delta);
+    uint64_t total = (uint64_t)1 << r->bits;
+    cube_report_detail_int(rep, "local_moves",
+                           (long long)((uint64_t)__builtin_popcountll(r->Dm) * total / 2));
+    cube_report_detail_int(rep, "total_exchanges",
+                           (long long)((uint64_t)__builtin_popcountll(r->D) * total / 2));
+    cube_report_detail_text(rep, "chosen", reshape_methods[
+        r->method == M_SEQUENTIAL ? 1 : r->method == M_ONE_PATH ? 2
+        : r->method == M_EXCHANGE ? 3 : r->method == M_TWO_PATH ? 4 : 5].name);
+    if (r->delta == 0) {
+        cube_report_cycle_bound(rep, "no processor dimension needs "
+                                "communication", CUBE_BOUND_EXACT, 0,
+                                "Johnsson & Ho, Definition 3: D_paddr is empty");
+        return;
+    }
+    cube_report_cycle_bound(rep, "Theorem 1: Ts + ceil(K/2)", CUBE_BOUND_LOWER,
+                            ts + ceil((double)r->k / 2) * tau,
+                            "Johnsson & Ho, Theorem 1 (lower bound K/2)");
+    /* The paper counts element transfers; with element-time tau every
+     * transfer term scales by tau. */
+    double bound = method_bound(r, r->method, 0);
+    double steps = r->method == M_SEQUENTIAL || r->method == M_EXCHANGE
+                   || r->method == M_TWO_PATH ? r->delta : 1;
+    cube_report_cycle_bound(rep, bound_name[r->method], CUBE_BOUND_UPPER,
+                            steps * ts + bound * tau, bound_source[r->method]);
+}
+
+const CubeAlgorithm cube_algorithm_reshape = {
+    .name = "reshape",
+    .summary = "change the shape of a Gray-coded array, keeping bits in place",
+    .source = "Johnsson & Ho 1990, Sections 2-3, Theorems 1-4",
+    .methods = reshape_methods,
+    .params = reshape_params,
+    .prepare = reshape_prepare,
+    .release = g_free,
+    .init = reshape_init,
+    .step = reshape_step,
+    .expect = reshape_expect,
+    .report = reshape_report,
+};

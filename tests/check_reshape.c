@@ -1,0 +1,321 @@
+/* check_reshape.c -- reshaping Gray-coded arrays (Johnsson & Ho 1990,
+ * Sections 2-3).
+ *
+ * Asserted: Definition 3's D for Figure 2; Figure 3's placements after each
+ * exchange in both orders; random shapes on n = 2..10 where every method
+ * leaves the same, correct memory; sequential, one-path and exchange
+ * within Theorem 1's lower bound and their own upper bounds on every shape,
+ * Theorem 2's bound met exactly; two-path and pipelined exactly at their
+ * bounds for one communicating dimension; refused conditions with exact
+ * messages.
+ */
+#include "run.h"
+#include "graycode.h"
+
+#include <check.h>
+#include <string.h>
+
+static Scenario *reshape_scenario(int n, const char *from, const char *to,
+                                  const char *method)
+{
+    Scenario *s = scenario_new("test");
+    char buf[16];
+    scenario_put(s, "machine", "topology", "cube", "test");
+    g_snprintf(buf, sizeof buf, "%d", n);
+    scenario_put(s, "machine", "dimensions", buf, "test");
+    scenario_put(s, "algorithm", "name", "reshape", "test");
+    scenario_put(s, "algorithm", "from", from, "test");
+    scenario_put(s, "algorithm", "to", to, "test");
+    if (method)
+        scenario_put(s, "algorithm", "method", method, "test");
+    return s;
+}
+
+static const CubeDetail *detail(const CubeReport *r, const char *key)
+{
+    for (guint i = 0; i < r->details->len; i++) {
+        const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
+        if (!strcmp(d->key, key))
+            return d;
+    }
+    ck_abort_msg("no detail %s", key);
+    return NULL;
+}
+
+static void assert_list(const CubeReport *r, const char *key,
+                        const long long *want, guint n)
+{
+    const CubeDetail *d = detail(r, key);
+    ck_assert_uint_eq(d->list->len, n);
+    for (guint i = 0; i < n; i++)
+        ck_assert_int_eq(g_array_index(d->list, long long, i), want[i]);
+}
+
+static const CubeBound *bound(const CubeReport *r, CubeBoundKind kind)
+{
+    for (guint i = 0; i < r->bounds->len; i++)
+        if (g_array_index(r->bounds, CubeBound, i).kind == kind)
+            return &g_array_index(r->bounds, CubeBound, i);
+    return NULL;
+}
+
+START_TEST(figure2_d)
+{
+    /* U = 2^5 x 2^2 x 2^4 x 2^3, V = 2^3 x 2^2 x 2^4 x 2^5: D = {10,6,4,2};
+     * on a 9-cube the top 9 of the 14 address bits are the node. */
+    g_autoptr(Scenario) s = reshape_scenario(9, "32x4x16x8", "8x4x16x32",
+                                             "exchange");
+    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    ck_assert(r && r->data_correct);
+    const long long d[] = { 10, 6, 4, 2 }, dp[] = { 10, 6 }, dm[] = { 4, 2 };
+    assert_list(r, "D", d, 4);
+    assert_list(r, "D_paddr", dp, 2);
+    assert_list(r, "D_maddr", dm, 2);
+    ck_assert_int_eq(detail(r, "delta")->i, 2);
+    ck_assert_int_eq(detail(r, "total_exchanges")->i, 4 * 16384 / 2);
+    ck_assert_int_eq(detail(r, "local_moves")->i, 2 * 16384 / 2);
+    ck_assert_int_eq(r->cycles, 2 * 16);      /* Theorem 2, K = 32 */
+}
+END_TEST
+
+/* ---- Figure 3 -------------------------------------------------------- */
+
+typedef struct {
+    int count;
+    uint64_t last_id;
+    struct { int tag; uint32_t source; int dim; } x[256];
+} Exchanges;
+
+static void record(void *data, const SimMessage *m, uint32_t node, int dim,
+                   uint64_t first, uint64_t count, CubeTime start)
+{
+    Exchanges *ex = data;
+    (void)first; (void)count; (void)start;
+    if (node != m->source || (ex->count > 0 && ex->last_id == m->id))
+        return;
+    ex->last_id = m->id;
+    ex->x[ex->count].tag = m->tag;
+    ex->x[ex->count].source = m->source;
+    ex->x[ex->count].dim = dim;
+    ex->count++;
+}
+
+START_TEST(figure3_both_orders)
+{
+    /* rows i at address G(i); columns after each exchange (Figure 3) */
+    static const int one_then_zero[2][8] = {
+        { 0, 1, 2, 3, 7, 6, 5, 4 }, { 0, 1, 3, 2, 6, 7, 5, 4 } };
+    static const int zero_then_one[2][8] = {
+        { 0, 1, 3, 2, 4, 5, 7, 6 }, { 0, 1, 3, 2, 6, 7, 5, 4 } };
+    static const SimObserver obs = { record, NULL };
+    const char *orders[] = { "descending", "ascending" };
+    const int (*cols[])[8] = { one_then_zero, zero_then_one };
+    const int dims[][2] = { { 1, 0 }, { 0, 1 } };
+    for (int o = 0; o < 2; o++) {
+        g_autoptr(Scenario) s = reshape_scenario(3, "8", "2x2x2", "sequential");
+        scenario_put(s, "algorithm", "order", orders[o], "test");
+        Exchanges *ex = g_new0(Exchanges, 1);
+        CubeRunOptions opt = { TRUE, &obs, ex };
+        g_autoptr(CubeReport) r = cube_run(s, &opt, NULL);
+        ck_assert(r && r->data_correct);
+        ck_assert_int_eq(r->cycles, 2);
+        int held[8];
+        for (int i = 0; i < 8; i++)
+            held[gray_encode((uint64_t)i)] = i;
+        for (int t = 0; t < 2; t++) {
+            int next[8];
+            memcpy(next, held, sizeof next);
+            for (int k = 0; k < ex->count; k++)
+                if (ex->x[k].tag == t << 3) {
+                    ck_assert_int_eq(ex->x[k].dim, dims[o][t]);
+                    next[ex->x[k].source ^ (1u << ex->x[k].dim)] =
+                        held[ex->x[k].source];
+                }
+            memcpy(held, next, sizeof held);
+            for (int i = 0; i < 8; i++)
+                ck_assert_int_eq(held[gray_encode((uint64_t)i)], cols[o][t][i]);
+        }
+        /* --dump-memory: node x ends with element x (binary code) */
+        for (int x = 0; x < 8; x++)
+            ck_assert_uint_eq(r->memory[x], (uint64_t)x);
+        g_free(ex);
+    }
+}
+END_TEST
+
+/* ---- random shapes --------------------------------------------------- */
+
+/* A random shape of 2^bits elements: each bit position 1..bits-1 starts a
+ * new axis with probability 0.3. */
+static char *shape(int bits, GRand *rng)
+{
+    GString *s = g_string_new(NULL);
+    int hi = bits;
+    for (int c = bits - 1; c >= 0; c--) {
+        if (c > 0 && g_rand_double(rng) >= 0.3)
+            continue;
+        g_string_append_printf(s, "%s%llu", s->len ? "x" : "", 1ULL << (hi - c));
+        hi = c;
+    }
+    return g_string_free(s, FALSE);
+}
+
+START_TEST(random_shapes_all_methods)
+{
+    const char *methods[] = { "sequential", "one-path", "exchange", "two-path",
+                              "pipelined", "auto" };
+    GRand *rng = g_rand_new_with_seed(1990);
+    int ran_two_path = 0, ran_pipelined = 0;
+    for (int trial = 0; trial < 120; trial++) {
+        int n = g_rand_int_range(rng, 2, 11);
+        int bits = n + g_rand_int_range(rng, 0, 5);
+        g_autofree char *from = shape(bits, rng);
+        g_autofree char *to = shape(bits, rng);
+        g_autofree CubeWord *first = NULL;
+        size_t words = 0;
+        for (size_t m = 0; m < G_N_ELEMENTS(methods); m++) {
+            g_autoptr(Scenario) s = reshape_scenario(n, from, to, methods[m]);
+            CubeRunOptions opt = { .dump_memory = TRUE };
+            GError *e = NULL;
+            g_autoptr(CubeReport) r = cube_run(s, &opt, &e);
+            if (!r) {                         /* conditions do not hold */
+                ck_assert_msg(m == 3 || m == 4, "%s %s -> %s: %s", methods[m],
+                              from, to, e->message);
+                ck_assert(strstr(e->message, "cannot run") != NULL);
+                g_error_free(e);
+                continue;
+            }
+            ran_two_path += m == 3;
+            ran_pipelined += m == 4;
+            ck_assert_msg(r->data_correct, "%s n=%d %s -> %s: %s", methods[m],
+                          n, from, to, r->data_problem);
+            words = (size_t)(r->elements_per_node << n);
+            if (!first)
+                first = g_memdup2(r->memory, words * sizeof(CubeWord));
+            else
+                ck_assert(memcmp(first, r->memory, words * sizeof(CubeWord)) == 0);
+            const CubeBound *lo = bound(r, CUBE_BOUND_LOWER);
+            if (lo)
+                ck_assert(lo->holds);
+            if (m <= 2)     /* sequential, one-path, exchange: always */
+                ck_assert_msg(cube_report_bounds_hold(r), "%s n=%d %s -> %s: "
+                              "cycles %lld", methods[m], n, from, to,
+                              (long long)r->cycles);
+            if (m == 2 && bound(r, CUBE_BOUND_UPPER))  /* Theorem 2: exact */
+                ck_assert_int_eq(r->cycles, (CubeTime)bound(r, CUBE_BOUND_UPPER)->value);
+        }
+    }
+    ck_assert(ran_two_path > 10 && ran_pipelined > 10);
+    g_rand_free(rng);
+}
+END_TEST
+
+START_TEST(one_dimension_two_path_and_pipelined_exact)
+{
+    /* 2^(8+k) -> (2^(3+k... )): one communicating processor dimension;
+     * Theorems 3 and 4 give ceil(K/2) + 1 */
+    for (int k = 3; k <= 7; k++) {
+        char from[32], to[32];
+        g_snprintf(from, sizeof from, "%llu", 1ULL << (8 + k));
+        g_snprintf(to, sizeof to, "%dx%llu", 4, 1ULL << (6 + k));
+        for (int m = 0; m < 2; m++) {
+            g_autoptr(Scenario) s = reshape_scenario(8, from, to,
+                                                     m ? "pipelined" : "two-path");
+            g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+            ck_assert(r && r->data_correct);
+            ck_assert_int_eq(detail(r, "delta")->i, 1);
+            ck_assert_int_eq(r->cycles, (1 << (k - 1)) + 1);
+            ck_assert(cube_report_bounds_hold(r));
+        }
+    }
+}
+END_TEST
+
+static void refused(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    ck_assert(cube_run(s, NULL, &e) == NULL);
+    ck_assert_str_eq(e->message, message);
+    g_error_free(e);
+}
+
+START_TEST(conditions_refused)
+{
+    g_autoptr(Scenario) a = reshape_scenario(4, "256", "2x2x2x32", "two-path");
+    refused(a, "test: method: two-path cannot run for 256 -> 2x2x2x32: no two "
+            "elements of D_paddr may differ by one (Theorem 3)");
+    g_autoptr(Scenario) b = reshape_scenario(4, "1x16", "4x4", "two-path");
+    refused(b, "test: method: two-path cannot run for 1x16 -> 4x4: K > 2 delta "
+            "(Theorem 3)");
+    g_autoptr(Scenario) c = reshape_scenario(3, "4x8x8", "2x4x2x4x4", "pipelined");
+    refused(c, "test: method: pipelined cannot run for 4x8x8 -> 2x4x2x4x4: every "
+            "dimension requiring communication needs a more significant "
+            "processor dimension not requiring communication, a different one "
+            "for each (Theorem 4)");
+    g_autoptr(Scenario) d = reshape_scenario(4, "1x16", "4x5", NULL);
+    refused(d, "test: to: '4x5' is not a shape (axis lengths that are powers of "
+            "two, axis d-1 first, joined by x: 4x4)");
+    g_autoptr(Scenario) e = reshape_scenario(4, "1x16", "4x8", NULL);
+    refused(e, "test: to: 4x8 has 2^5 elements, 1x16 has 2^4: a reshape keeps "
+            "the size");
+    g_autoptr(Scenario) f = reshape_scenario(5, "16", "4x4", NULL);
+    refused(f, "test: from: 16 has 2^4 elements, fewer than the 32 nodes");
+    g_autoptr(Scenario) g = reshape_scenario(4, "1x16", "4x4", "exchange");
+    scenario_put(g, "algorithm", "order", "ascending", "test");
+    refused(g, "test: order: applies to method sequential only");
+}
+END_TEST
+
+START_TEST(processor_bits_and_local_moves)
+{
+    /* processor bits in the middle: memory bits above communicating ones,
+     * so only sequential and exchange (per-element control) may run */
+    g_autoptr(Scenario) s = reshape_scenario(3, "64", "2x4x8", "exchange");
+    scenario_put(s, "algorithm", "processor-bits", "1,2,4", "test");
+    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    ck_assert(r && r->data_correct);
+    g_autoptr(Scenario) q = reshape_scenario(3, "64", "2x4x8", "sequential");
+    scenario_put(q, "algorithm", "processor-bits", "1,2,4", "test");
+    g_autoptr(CubeReport) rq = cube_run(q, NULL, NULL);
+    ck_assert(rq && rq->data_correct);
+    g_autoptr(Scenario) o = reshape_scenario(3, "64", "2x4x8", "one-path");
+    scenario_put(o, "algorithm", "processor-bits", "1,2,4", "test");
+    GError *e = NULL;
+    ck_assert(cube_run(o, NULL, &e) == NULL);
+    ck_assert(strstr(e->message, "must be a processor dimension") != NULL);
+    g_error_free(e);
+    /* everything local: D_paddr empty, zero cycles, moves counted */
+    g_autoptr(Scenario) l = reshape_scenario(2, "64", "4x16", NULL);
+    g_autoptr(CubeReport) rl = cube_run(l, NULL, NULL);
+    ck_assert(rl && rl->data_correct);
+    ck_assert_int_eq(rl->cycles, 0);
+    ck_assert_int_eq(detail(rl, "delta")->i, 0);
+    ck_assert_int_eq(detail(rl, "local_moves")->i, 32);
+}
+END_TEST
+
+static Suite *reshape_suite(void)
+{
+    Suite *s = suite_create("reshape");
+    TCase *t = tcase_create("reshape");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, figure2_d);
+    tcase_add_test(t, figure3_both_orders);
+    tcase_add_test(t, random_shapes_all_methods);
+    tcase_add_test(t, one_dimension_two_path_and_pipelined_exact);
+    tcase_add_test(t, conditions_refused);
+    tcase_add_test(t, processor_bits_and_local_moves);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    machine_set_program_path(argv[0]);
+    SRunner *sr = srunner_create(reshape_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
