@@ -533,10 +533,10 @@ static const char *const condition_text[] = {
     [NEED_NONADJACENT] = "no two elements of D_paddr may differ by one "
                          "(Theorem 3)",
     [NEED_K_TWO_PATH] = "K > 2 delta (Theorem 3)",
-    [NEED_UNUSED_ABOVE] = "every dimension requiring communication needs a "
-                          "more significant processor dimension not requiring "
-                          "communication, a different one for each "
-                          "(Theorem 4)",
+    [NEED_UNUSED_ABOVE] = "every dimension j requiring communication needs "
+                          "its own more significant processor dimension u not "
+                          "requiring communication, with no axis boundary "
+                          "between j+1 and u (Theorem 4, through Lemma 4)",
     [NEED_K_PIPELINED] = "K >= 2 delta (Theorem 4)",
 };
 
@@ -599,9 +599,22 @@ static void conditions(Reshape *r)
     uint64_t taken = 0;
     for (int t = r->delta - 1; t >= 0 && !r->conditions_fail[M_PIPELINED]; t--) {
         int j = r->dp[t], found = -1;
-        for (int u = j + 1; u < r->bits && found < 0; u++)
+        /* Lemma 4 (complementing u complements b_{j+1}) needs the chain
+         * b_q = a_q ^ b_{q+1} unbroken for j < q < u at stage j, when the
+         * dimensions of D_paddr above j are done (descending order). */
+        uint64_t done = r->Dm;
+        for (int h = t + 1; h < r->delta; h++)
+            done |= (uint64_t)1 << r->dp[h];
+        for (int u = j + 1; u < r->bits && found < 0; u++) {
+            if (u > j + 1) {
+                int q = u - 1;
+                int toggle = !((r->top_u >> q) & 1) ^ (int)((done >> q) & 1);
+                if (!toggle)
+                    break;
+            }
             if (r->dim_of[u] >= 0 && !((r->D >> u) & 1) && !((taken >> u) & 1))
                 found = u;
+        }
         if (found < 0) {
             r->conditions_fail[M_PIPELINED] = NEED_UNUSED_ABOVE;
         } else {
