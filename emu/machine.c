@@ -112,22 +112,9 @@ void machine_clear(CubeMachine *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Add "msg" as one more line of the collected error text. */
-static void machine_problem(GString *problems, const char *fmt, ...)
-    G_GNUC_PRINTF(2, 3);
-static void machine_problem(GString *problems, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (problems->len)
-        g_string_append_c(problems, '\n');
-    g_string_append_vprintf(problems, fmt, ap);
-    va_end(ap);
-}
-
 static void machine_take_error(GString *problems, GError *e)
 {
-    machine_problem(problems, "%s", e->message);
+    scenario_problem(problems, "%s", e->message);
     g_error_free(e);
 }
 
@@ -172,7 +159,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     for (char **k = keys; *k; k++)
         if (!g_strv_contains(machine_keys, *k)) {
             g_autofree char *valid = g_strjoinv(", ", (char **)machine_keys);
-            machine_problem(problems, "%s: unknown key '%s' in [machine] "
+            scenario_problem(problems, "%s: unknown key '%s' in [machine] "
                             "(valid: %s)", scenario_where(s, "machine", *k),
                             *k, valid);
         }
@@ -182,14 +169,14 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
         GError *e = NULL;
         preset = machine_preset_load(preset_name, &e);
         if (!preset) {
-            machine_problem(problems, "%s: preset: %s",
+            scenario_problem(problems, "%s: preset: %s",
                             scenario_where(s, "machine", "preset"), e->message);
             g_error_free(e);
         } else {
             g_auto(GStrv) pkeys = scenario_keys(preset, "machine");
             for (char **k = pkeys; *k; k++)
                 if (!g_strv_contains(machine_keys, *k) || !strcmp(*k, "preset"))
-                    machine_problem(problems, "%s: key '%s' is not allowed "
+                    scenario_problem(problems, "%s: key '%s' is not allowed "
                                     "in a preset", scenario_where(preset,
                                     "machine", *k), *k);
         }
@@ -201,7 +188,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     const char *where;
     const char *topology = machine_value(s, preset, "topology", &where);
     if (!topology && !preset_failed) {
-        machine_problem(problems, "%s: [machine] needs a preset or a topology "
+        scenario_problem(problems, "%s: [machine] needs a preset or a topology "
                         "(valid topologies: cube)", scenario_group_where(s, "machine"));
     } else if (topology) {
         int t;
@@ -216,7 +203,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     long long n = 0;
     if (!dims) {
         if (topology && !preset_failed)
-            machine_problem(problems, "%s: [machine] needs dimensions%s%s%s",
+            scenario_problem(problems, "%s: [machine] needs dimensions%s%s%s",
                             scenario_group_where(s, "machine"),
                             preset_name ? " (the preset '" : "",
                             preset_name ? preset_name : "",
@@ -239,7 +226,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
         else if (!scenario_parse_int(ports, where, "ports", 1,
                                      CUBE_MAX_DIMENSIONS, &k, &e)) {
             g_autofree char *msg = g_strdup_printf("%s (or: all, one)", e->message);
-            machine_problem(problems, "%s", msg);
+            scenario_problem(problems, "%s", msg);
             g_error_free(e);
         } else
             m->ports = (int)k;

@@ -111,18 +111,6 @@ const CubeAlgorithm *cube_algorithm_find(const char *name)
     return NULL;
 }
 
-static void run_problem(GString *problems, const char *fmt, ...)
-    G_GNUC_PRINTF(2, 3);
-static void run_problem(GString *problems, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (problems->len)
-        g_string_append_c(problems, '\n');
-    g_string_append_vprintf(problems, fmt, ap);
-    va_end(ap);
-}
-
 static char *algorithm_names(void)
 {
     GString *s = g_string_new(NULL);
@@ -137,14 +125,14 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
     const char *name = scenario_get(s, "algorithm", "name");
     if (!name) {
         g_autofree char *valid = algorithm_names();
-        run_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
+        scenario_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
                     scenario_group_where(s, "algorithm"), valid);
         return NULL;
     }
     const CubeAlgorithm *alg = cube_algorithm_find(name);
     if (!alg) {
         g_autofree char *valid = algorithm_names();
-        run_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
+        scenario_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
                     scenario_where(s, "algorithm", "name"), name, valid);
         return NULL;
     }
@@ -164,7 +152,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
     if (method && !scenario_parse_choice(method, p->method_where, "method",
                                          (const char *const *)methods->pdata,
                                          &p->method, &e)) {
-        run_problem(problems, "%s", e->message);
+        scenario_problem(problems, "%s", e->message);
         g_clear_error(&e);
     }
     g_ptr_array_free(methods, TRUE);
@@ -180,7 +168,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
             GString *valid = g_string_new("name, method");
             for (const CubeParamSpec *ps = alg->params; ps->key; ps++)
                 g_string_append_printf(valid, ", %s", ps->key);
-            run_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
+            scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
                         "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
                         alg->name, valid->str);
             g_string_free(valid, TRUE);
@@ -191,7 +179,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
         const char *text = scenario_get(s, "algorithm", ps->key);
         const char *where = scenario_where(s, "algorithm", ps->key);
         if (!text && !ps->fallback) {
-            run_problem(problems, "%s: [algorithm] %s needs %s (%s)",
+            scenario_problem(problems, "%s: [algorithm] %s needs %s (%s)",
                         scenario_group_where(s, "algorithm"), alg->name,
                         ps->key, ps->help);
             continue;
@@ -219,7 +207,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
             entry.value = choice;
         }
         if (!ok) {
-            run_problem(problems, "%s", e->message);
+            scenario_problem(problems, "%s", e->message);
             g_clear_error(&e);
         }
         g_array_append_val(p->entries, entry);
@@ -309,14 +297,14 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
     g_auto(GStrv) groups = scenario_groups(s);
     for (char **g = groups; *g; g++)
         if (!g_strv_contains(run_groups, *g))
-            run_problem(problems, "%s: unknown group [%s] (valid: machine, "
+            scenario_problem(problems, "%s: unknown group [%s] (valid: machine, "
                         "algorithm, expect)", scenario_group_where(s, *g), *g);
 
     CubeMachine machine;
     GError *e = NULL;
     gboolean have_machine = machine_from_scenario(s, &machine, &e);
     if (!have_machine) {
-        run_problem(problems, "%s", e->message);
+        scenario_problem(problems, "%s", e->message);
         g_clear_error(&e);
     }
     g_autoptr(CubeParams) params = params_resolve(s, problems);

@@ -640,3 +640,13 @@ gboolean scenario_parse_choice(const char *text, const char *where,
                 text != NULL ? text : "", valid);
     return FALSE;
 }
+
+void scenario_problem(GString *problems, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (problems->len)
+        g_string_append_c(problems, '\n');
+    g_string_append_vprintf(problems, fmt, ap);
+    va_end(ap);
+}

@@ -88,6 +88,10 @@ void expectation_free(Expectation *e);
 const char *expect_op_text(ExpectOp op);
 gboolean expect_op_holds(ExpectOp op, double measured, double expected);
 
+/* Collecting every problem in an input before failing: append one line
+ * to `problems` (which the caller turns into one GError). */
+void scenario_problem(GString *problems, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 /* Typed reading through a location. Each fails with
  * "WHERE: KEY: reason (valid: ...)" and returns FALSE. */
 gboolean scenario_parse_int(const char *text, const char *where,

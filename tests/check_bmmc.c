@@ -11,6 +11,7 @@
 #include "gf2.h"
 
 #include <check.h>
+#include "check_main.h"
 #include <string.h>
 
 static Scenario *bmmc_scenario(int p, uint64_t elements, const char *matrix,
@@ -203,13 +204,4 @@ static Suite *bmmc_suite(void)
     return s;
 }
 
-int main(int argc, char **argv)
-{
-    (void)argc;
-    machine_set_program_path(argv[0]);
-    SRunner *sr = srunner_create(bmmc_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CUBE_CHECK_MAIN(bmmc_suite)

@@ -12,6 +12,7 @@
 #include "run.h"
 
 #include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -701,13 +702,4 @@ static Suite *engine_suite(void)
     return s;
 }
 
-int main(int argc, char **argv)
-{
-    (void)argc;
-    machine_set_program_path(argv[0]);
-    SRunner *sr = srunner_create(engine_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CUBE_CHECK_MAIN(engine_suite)

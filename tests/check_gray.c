@@ -11,6 +11,7 @@
 #include "graycode.h"
 
 #include <check.h>
+#include "check_main.h"
 #include <math.h>
 #include <string.h>
 
@@ -298,13 +299,4 @@ static Suite *gray_suite(void)
     return s;
 }
 
-int main(int argc, char **argv)
-{
-    (void)argc;
-    machine_set_program_path(argv[0]);
-    SRunner *sr = srunner_create(gray_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CUBE_CHECK_MAIN(gray_suite)

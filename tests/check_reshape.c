@@ -14,6 +14,7 @@
 #include "graycode.h"
 
 #include <check.h>
+#include "check_main.h"
 #include <string.h>
 
 static Scenario *reshape_scenario(int n, const char *from, const char *to,
@@ -317,13 +318,4 @@ static Suite *reshape_suite(void)
     return s;
 }
 
-int main(int argc, char **argv)
-{
-    (void)argc;
-    machine_set_program_path(argv[0]);
-    SRunner *sr = srunner_create(reshape_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CUBE_CHECK_MAIN(reshape_suite)
