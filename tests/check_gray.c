@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "exchanges.h"
 #include <math.h>
 #include <string.h>
 
@@ -131,25 +132,6 @@ END_TEST
 
 /* ---- Figures 4 and 5: placements after every step --------------------- */
 
-typedef struct {
-    int count;
-    uint64_t last_id;
-    struct { int tag; uint32_t source; int dim; } x[4096];
-} Exchanges;
-
-static void record(void *data, const SimMessage *m, uint32_t node, int dim,
-                   uint64_t first, uint64_t count, CubeTime start)
-{
-    Exchanges *ex = data;
-    (void)first; (void)count; (void)start;
-    if (node != m->source || (ex->count > 0 && ex->last_id == m->id))
-        return;                                  /* hop 0, once */
-    ex->last_id = m->id;
-    ex->x[ex->count].tag = m->tag;
-    ex->x[ex->count].source = m->source;
-    ex->x[ex->count].dim = dim;
-    ex->count++;
-}
 
 /* Figure 4 and Figure 5 (n = 4): rows i = 0..15 stand for address G(i);
  * each column is the data index held there after one more exchange. */
@@ -197,7 +179,6 @@ static void replay(const Exchanges *ex, int set, int tag_stride,
 
 START_TEST(figure4_and_figure5_sequences)
 {
-    static const SimObserver obs = { record, NULL };
     const int (*figs[3])[16] = { fig5_seq2, fig5_seq1, fig5_seq0 };
     for (int start = 2; start >= 0; start--) {
         char m[4];
@@ -205,7 +186,7 @@ START_TEST(figure4_and_figure5_sequences)
         g_autoptr(Scenario) s = scenario_for("gray-to-binary", "sequential", 4,
                                              1, "algorithm.start-dimension", m);
         Exchanges *ex = g_new0(Exchanges, 1);
-        CubeRunOptions opt = { FALSE, &obs, ex };
+        CubeRunOptions opt = { FALSE, &exchanges_observer, ex };
         g_autoptr(CubeReport) r = must_run(s, &opt);
         ck_assert(r->data_correct);
         ck_assert_int_eq(r->cycles, 3);
@@ -217,7 +198,7 @@ START_TEST(figure4_and_figure5_sequences)
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 4, 3,
                                          NULL, NULL);
     Exchanges *ex = g_new0(Exchanges, 1);
-    CubeRunOptions opt = { FALSE, &obs, ex };
+    CubeRunOptions opt = { FALSE, &exchanges_observer, ex };
     g_autoptr(CubeReport) r = must_run(s, &opt);
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 3);

@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "exchanges.h"
 #include <string.h>
 
 static Scenario *reshape_scenario(int n, const char *from, const char *to,
@@ -82,25 +83,6 @@ END_TEST
 
 /* ---- Figure 3 -------------------------------------------------------- */
 
-typedef struct {
-    int count;
-    uint64_t last_id;
-    struct { int tag; uint32_t source; int dim; } x[256];
-} Exchanges;
-
-static void record(void *data, const SimMessage *m, uint32_t node, int dim,
-                   uint64_t first, uint64_t count, CubeTime start)
-{
-    Exchanges *ex = data;
-    (void)first; (void)count; (void)start;
-    if (node != m->source || (ex->count > 0 && ex->last_id == m->id))
-        return;
-    ex->last_id = m->id;
-    ex->x[ex->count].tag = m->tag;
-    ex->x[ex->count].source = m->source;
-    ex->x[ex->count].dim = dim;
-    ex->count++;
-}
 
 START_TEST(figure3_both_orders)
 {
@@ -109,7 +91,6 @@ START_TEST(figure3_both_orders)
         { 0, 1, 2, 3, 7, 6, 5, 4 }, { 0, 1, 3, 2, 6, 7, 5, 4 } };
     static const int zero_then_one[2][8] = {
         { 0, 1, 3, 2, 4, 5, 7, 6 }, { 0, 1, 3, 2, 6, 7, 5, 4 } };
-    static const SimObserver obs = { record, NULL };
     const char *orders[] = { "descending", "ascending" };
     const int (*cols[])[8] = { one_then_zero, zero_then_one };
     const int dims[][2] = { { 1, 0 }, { 0, 1 } };
@@ -117,7 +98,7 @@ START_TEST(figure3_both_orders)
         g_autoptr(Scenario) s = reshape_scenario(3, "8", "2x2x2", "sequential");
         scenario_put(s, "algorithm", "order", orders[o], "test");
         Exchanges *ex = g_new0(Exchanges, 1);
-        CubeRunOptions opt = { TRUE, &obs, ex };
+        CubeRunOptions opt = { TRUE, &exchanges_observer, ex };
         g_autoptr(CubeReport) r = cube_run(s, &opt, NULL);
         ck_assert(r && r->data_correct);
         ck_assert_int_eq(r->cycles, 2);
