@@ -7,7 +7,9 @@
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
-# link; the SDL2 viewer, when it exists, links on its own line.
+# link, with the trace format and its exporters (traces/*.c, no SDL); the
+# SDL2 viewer and plots (traces/sdl/*.c) are compiled with SDL's flags and
+# linked only into the program and tests/view_check, on their own line.
 
 VERSION  := 0.1.0
 BUILD    ?= build
@@ -16,49 +18,66 @@ OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
 PKGS     := glib-2.0
-DEPS_PKGS := glib-2.0 sdl2 check
-APT_PKGS := libglib2.0-dev libsdl2-dev check pkg-config
+DEPS_PKGS := glib-2.0 sdl2 SDL2_ttf SDL2_image check
+# giflib has no pkg-config file, and the viewer's font is not a library:
+# make deps checks these files instead.
+DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+APT_PKGS := libglib2.0-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
+            libgif-dev fonts-dejavu-core check pkg-config
+SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+SDL_CFLAGS   := $(shell pkg-config --cflags $(SDL_PKGS) 2>/dev/null)
+SDL_LIBS     := $(shell pkg-config --libs $(SDL_PKGS) 2>/dev/null) -lgif
 
 # make V=1 shows whole command lines.
 Q := $(if $(V),,@)
 
 ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
-CPPFLAGS += -Iemu -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
+CPPFLAGS += -Iemu -Itraces -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
 LIB_SRC  := $(filter-out emu/main.c emu/cli.c emu/cmd_%.c,$(wildcard emu/*.c) \
-            $(wildcard algorithms/*.c algorithms/*/*.c))
+            $(wildcard algorithms/*.c algorithms/*/*.c) $(wildcard traces/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu.a
 CLI_SRC  := emu/main.c emu/cli.c $(wildcard emu/cmd_*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
+SDL_SRC  := $(wildcard traces/sdl/*.c)
+SDL_OBJ  := $(SDL_SRC:%.c=$(BUILD)/%.o)
 PROGRAM  := $(BUILD)/cubemu
+VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
 
 .PHONY: all run check test unit scenarios bench sanitize deps clean
-all: $(PROGRAM) $(TESTS) $(BENCH)
+all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),:,echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+$(SDL_OBJ): CFLAGS += $(SDL_CFLAGS)
+
 $(LIB): $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
 
-$(PROGRAM): $(CLI_OBJ) $(LIB)
+$(PROGRAM): $(CLI_OBJ) $(SDL_OBJ) $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
+
+$(VIEW_CHECK): tests/view_check.c $(SDL_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SDL_CFLAGS) $< $(SDL_OBJ) $(LIB) -o $@ $(LDLIBS) $(SDL_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -73,7 +92,7 @@ $(BENCH): tests/bench.c $(LIB)
 # Dependencies: installed with apt-get when run as root, else the command
 # is printed. run, check and bench call this first.
 deps:
-	@if pkg-config --exists $(DEPS_PKGS) 2>/dev/null; then :; \
+	@if pkg-config --exists $(DEPS_PKGS) 2>/dev/null && ls $(DEPS_FILES) >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
 	  echo "installing $(APT_PKGS)"; \
 	  (apt-get install -y $(APT_PKGS) || (apt-get update && apt-get install -y $(APT_PKGS))); \
@@ -103,4 +122,4 @@ sanitize: deps
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d)

@@ -1,7 +1,8 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json] [--dump-memory]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json] [--dump-memory] [--trace FILE]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
+#include "trace.h"
 
 #include <string.h>
 
@@ -9,6 +10,7 @@ static int cmd_run(int argc, char **argv)
 {
     g_auto(GStrv) sets = NULL;
     g_auto(GStrv) rest = NULL;
+    g_autofree char *trace_path = NULL;
     gboolean json = FALSE, dump = FALSE;
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -16,6 +18,9 @@ static int cmd_run(int argc, char **argv)
         { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
         { "dump-memory", 0, 0, G_OPTION_ARG_NONE, &dump,
           "Include every node's final memory", NULL },
+        { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
+          "Record every channel's busy intervals and the marks (traces/FORMAT.md)",
+          "FILE" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
         { NULL }
@@ -39,12 +44,25 @@ static int cmd_run(int argc, char **argv)
         g_error_free(e);
         return EXIT_INPUT;
     }
-    CubeRunOptions options = { .dump_memory = dump };
+    g_autoptr(TraceRecorder) recorder = trace_path ? trace_recorder_new() : NULL;
+    CubeRunOptions options = {
+        .dump_memory = dump,
+        .observer = recorder ? trace_recorder_observer() : NULL,
+        .observer_data = recorder,
+    };
     g_autoptr(CubeReport) r = cube_run(s, &options, &e);
     if (!r) {
         cli_print_error("run", e);
         g_error_free(e);
         return EXIT_INPUT;
+    }
+    if (recorder) {
+        g_autoptr(Trace) t = trace_recorder_finish(recorder, r, &e);
+        if (!t || !trace_save(t, trace_path, &e)) {
+            cli_print_error("run", e);
+            g_error_free(e);
+            return EXIT_INPUT;
+        }
     }
     if (json)
         cube_report_print_json(r, stdout);
@@ -61,6 +79,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory] [--trace FILE]",
     .run = cmd_run,
 };

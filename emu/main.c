@@ -9,7 +9,10 @@
 #define CLI_COMMANDS(X) \
     X(cli_command_run)  \
     X(cli_command_check) \
-    X(cli_command_list)
+    X(cli_command_list) \
+    X(cli_command_trace) \
+    X(cli_command_view) \
+    X(cli_command_sweep)
 
 #define CLI_DECLARE(c) extern const CliCommand c;
 CLI_COMMANDS(CLI_DECLARE)
@@ -19,8 +22,15 @@ static const CliCommand *const commands[] = { CLI_COMMANDS(CLI_ENTRY) NULL };
 static const char usage_text[] =
     "Usage:\n"
     "  cubemu run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory]\n"
+    "             [--trace FILE]\n"
     "  cubemu check SCENARIO... [--set SECTION.KEY=VALUE]...\n"
     "  cubemu list\n"
+    "  cubemu trace export TRACE --format chrome|paje|csv [-o OUT] [--window CYCLES]\n"
+    "  cubemu trace info TRACE\n"
+    "  cubemu view [TRACE|SCENARIO] [--view graph|matrix] [--at CYCLE] [--window CYCLES]\n"
+    "              [--size WxH] [--png OUT.png] [--gif OUT.gif] [--frames DIR]\n"
+    "  cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
+    "               [--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--png OUT.png]\n"
     "  cubemu --help | --version\n"
     "\n"
     "run    runs one scenario and prints a table (or JSON with --json).\n"
@@ -30,9 +40,18 @@ static const char usage_text[] =
     "       default fills in only what is not given (a --set algorithm.name\n"
     "       drops the default's other [algorithm] keys, a --set machine.preset\n"
     "       or machine.topology drops its [machine]).\n"
+    "       With --trace FILE it records every channel's busy intervals and\n"
+    "       the programs' phase marks (traces/FORMAT.md).\n"
     "check  runs each scenario and evaluates its [expect]; prints one line per\n"
     "       scenario and 'N passed, N failed'; exit status 1 if any failed.\n"
     "list   algorithms, their methods and parameters, and machine presets.\n"
+    "trace  converts a trace for Perfetto (chrome), ViTE (paje) or a\n"
+    "       spreadsheet (csv: utilisation per window, dimension, direction).\n"
+    "view   plays a trace, or runs a scenario and plays it, in a window:\n"
+    "       space play/pause, left/right step, +/- speed, Home/End, g/m\n"
+    "       graph/matrix view, q quit. --png/--gif/--frames need no display.\n"
+    "sweep  runs a scenario for every combination of --vary values; writes a\n"
+    "       CSV of every numeric field and plots cycles against the bounds.\n"
     "\n"
     "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input.\n";
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
-# scenarios/ through `cubemu check`, and the command-line regression script.
+# scenarios/ through `cubemu check`, the command-line regression script and
+# the traces/viewer script (tests/traces.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -41,6 +42,16 @@ if [ "$unit_only" != "--unit-only" ]; then
   if [ -z "$p" ]; then echo "FAIL tests/cli.sh: no summary (exit $rc)"; failed=$((failed + 1))
   else passed=$((passed + p)); failed=$((failed + f)); fi
 fi
+
+# Traces, exports, the headless viewer and sweeps: also with --unit-only, so
+# that make sanitize runs the viewer and the trace reader under ASan/UBSan.
+out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+last=$(printf '%s\n' "$out" | tail -n 1)
+p=$(sed -nE 's/^traces: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
+f=$(sed -nE 's/^traces: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
+if [ -z "$p" ]; then echo "FAIL tests/traces.sh: no summary (exit $rc)"; failed=$((failed + 1))
+else passed=$((passed + p)); failed=$((failed + f)); fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

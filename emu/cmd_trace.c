@@ -1,0 +1,148 @@
+/* cmd_trace.c -- `cubemu trace export FILE --format chrome|paje|csv [-o OUT]
+ * [--window CYCLES]` and `cubemu trace info FILE`: read a trace written by
+ * `cubemu run --trace` and convert or summarise it. Any bad file or flag is
+ * "cubemu trace: WHAT: reason" and exit status 2.
+ */
+#include "cli.h"
+#include "export.h"
+
+#include <errno.h>
+#include <string.h>
+
+static int trace_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static int trace_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cubemu trace: %s\n", what);
+    return EXIT_INPUT;
+}
+
+static int trace_error(GError *e)
+{
+    cli_print_error("trace", e);
+    g_error_free(e);
+    return EXIT_INPUT;
+}
+
+static int trace_export_command(int argc, char **argv)
+{
+    g_autofree char *format = NULL, *output = NULL;
+    gint64 window = 0;
+    g_auto(GStrv) rest = NULL;
+    GOptionEntry entries[] = {
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+          "chrome (Perfetto), paje (ViTE) or csv", "FORMAT" },
+        { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+          "Write here instead of standard output", "OUT" },
+        { "window", 'w', 0, G_OPTION_ARG_INT64, &window,
+          "csv: cycles per row (default: one element-time, at most "
+          G_STRINGIFY(TRACE_CSV_MAX_ROWS) " rows)", "CYCLES" },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
+          "TRACE" },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- convert a trace");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!cli_parse(ctx, "trace", &argc, &argv))
+        return EXIT_INPUT;
+    if (!rest || !rest[0])
+        return trace_fail("export: no TRACE given (e.g. cubemu trace export "
+                          "run.trace --format chrome -o run.json)");
+    if (rest[1])
+        return trace_fail("export: one TRACE at a time ('%s' is extra)", rest[1]);
+    if (!format)
+        return trace_fail("export: --format is required (valid: chrome, paje, csv)");
+    int f = -1;
+    for (int i = 0; trace_export_format_names[i]; i++)
+        if (!strcmp(format, trace_export_format_names[i]))
+            f = i;
+    if (f < 0)
+        return trace_fail("--format %s: unknown format (valid: chrome, paje, csv)",
+                          format);
+    if (window < 0)
+        return trace_fail("--window %" G_GINT64_FORMAT ": must be a positive "
+                          "number of cycles", (gint64)window);
+    if (window && f != TRACE_EXPORT_CSV)
+        return trace_fail("--window applies to --format csv only");
+    GError *e = NULL;
+    g_autoptr(Trace) t = trace_load(rest[0], &e);
+    if (!t)
+        return trace_error(e);
+    FILE *out = stdout;
+    if (output && !(out = fopen(output, "w")))
+        return trace_fail("%s: cannot write: %s", output, g_strerror(errno));
+    gboolean ok = trace_export(t, (TraceExportFormat)f, window, out,
+                               output ? output : "standard output", &e);
+    if (output && fclose(out) != 0 && ok) {
+        ok = FALSE;
+        g_set_error(&e, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+                    "%s: cannot write: %s", output, g_strerror(errno));
+    }
+    if (!ok && output)
+        remove(output);           /* no half-written file left behind */
+    return ok ? EXIT_OK : trace_error(e);
+}
+
+static int trace_info_command(int argc, char **argv)
+{
+    g_auto(GStrv) rest = NULL;
+    GOptionEntry entries[] = {
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
+          "TRACE" },
+        { NULL }
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new("- summarise a trace");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!cli_parse(ctx, "trace", &argc, &argv))
+        return EXIT_INPUT;
+    if (!rest || !rest[0] || rest[1])
+        return trace_fail("info: give exactly one TRACE");
+    GError *e = NULL;
+    g_autoptr(Trace) t = trace_load(rest[0], &e);
+    if (!t)
+        return trace_error(e);
+    g_autofree char *title = trace_title(t);
+    printf("%s\n", title);
+    printf("  format version   %u.%u\n", t->version_major, t->version_minor);
+    for (guint i = 0; i < t->info->len; i++) {
+        const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
+        printf("  %-16s %s\n", in->key, in->value);
+    }
+    printf("  nodes            %u\n", t->nodes);
+    printf("  dimensions       %u\n", t->dimensions);
+    printf("  element time     %" G_GINT64_FORMAT "\n", (gint64)t->element_time);
+    printf("  cycles           %" G_GINT64_FORMAT "\n", (gint64)t->cycles);
+    printf("  element transfers %" G_GUINT64_FORMAT "\n", (guint64)t->element_transfers);
+    printf("  channels         %u\n", t->channels->len);
+    printf("  messages         %u\n", t->messages->len);
+    printf("  busy records     %u\n", t->busy->len);
+    printf("  labels           %u\n", t->labels->len);
+    printf("  marks            %u\n", t->marks->len);
+    return EXIT_OK;
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fputs("Usage:\n"
+              "  cubemu trace export TRACE --format chrome|paje|csv [-o OUT] "
+              "[--window CYCLES]\n"
+              "  cubemu trace info TRACE\n", out);
+        return argc < 2 ? EXIT_INPUT : EXIT_OK;
+    }
+    if (!strcmp(argv[1], "export"))
+        return trace_export_command(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info"))
+        return trace_info_command(argc - 1, argv + 1);
+    return trace_fail("unknown subcommand '%s' (valid: export, info)", argv[1]);
+}
+
+const CliCommand cli_command_trace = {
+    .name = "trace",
+    .usage = "trace export TRACE --format chrome|paje|csv [-o OUT] [--window CYCLES] | trace info TRACE",
+    .run = cmd_trace,
+};

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Black-box tests of traces, exports, the headless viewer and sweeps:
+# `cubemu run --trace`, `cubemu trace export|info`, `cubemu view --png/--gif/
+# --frames` (no display needed), `cubemu sweep`, and the exact messages for
+# bad input. Pixels are checked with $BUILD/tests/view_check, which knows
+# where the renderer draws each channel. Ends with one line
+# "traces: N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+CUBEMU="$BUILD/cubemu"
+CHECK="$BUILD/tests/view_check"
+D=tests/data/traces
+T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-traces.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+unset DISPLAY WAYLAND_DISPLAY SDL_VIDEODRIVER
+passed=0
+failed=0
+out=""
+rc=0
+
+run() { out=$("$@" 2>&1); rc=$?; }
+ok() { echo "ok $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; printf '  got (exit %s):\n%s\n' "$rc" "$out" | head -n 30; failed=$((failed + 1)); }
+
+# expect NAME STATUS EXACT-OUTPUT -- COMMAND...
+expect() {
+  local name=$1 status=$2 text=$3; shift 4
+  run "$@"
+  if [ "$rc" = "$status" ] && [ "$out" = "$text" ]; then ok "$name"; else
+    printf '  expected (exit %s):\n%s\n' "$status" "$text"; bad "$name"; fi
+}
+# expect_has NAME STATUS SUBSTRING -- COMMAND...
+expect_has() {
+  local name=$1 status=$2 text=$3; shift 4
+  run "$@"
+  if [ "$rc" = "$status" ] && [[ "$out" == *"$text"* ]]; then ok "$name"; else
+    printf '  expected (exit %s) to contain:\n%s\n' "$status" "$text"; bad "$name"; fi
+}
+# check NAME COMMAND...: passes when COMMAND exits 0
+check() { local name=$1; shift; run "$@"; if [ "$rc" = 0 ]; then ok "$name"; else bad "$name"; fi; }
+
+# ---- recording ------------------------------------------------------------
+blank_wall() { sed -E 's/"wall_seconds":[0-9.e+-]+/"wall_seconds":0/'; }
+run "$CUBEMU" run $D/gray-sequential-4.ini --json
+plain=$(printf '%s' "$out" | blank_wall)
+run "$CUBEMU" run $D/gray-sequential-4.ini --json --trace "$T/g4.trace"
+traced=$(printf '%s' "$out" | blank_wall)
+if [ "$rc" = 0 ] && [ -s "$T/g4.trace" ] && [ "$plain" = "$traced" ]; then ok run-trace-same-report
+else bad run-trace-same-report; fi
+check run-trace-exchange "$CUBEMU" run $D/exchange-3.ini --trace "$T/x3.trace"
+expect_has trace-info 0 "  busy records     24" -- "$CUBEMU" trace info "$T/x3.trace"
+
+# ---- exports --------------------------------------------------------------
+check export-chrome "$CUBEMU" trace export "$T/x3.trace" --format chrome -o "$T/x3.json"
+if python3 - "$T/x3.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+slices = [e for e in ev if e["ph"] == "X"]
+assert len(slices) == 24, len(slices)
+assert all(e["dur"] == 15 and e["ts"] == 17 * (e["tid"] % 3) + 2 for e in slices)
+assert {e["pid"] for e in slices} == set(range(8))
+assert sum(e["args"]["elements"] for e in slices) == 120
+assert [e["name"] for e in ev if e["ph"] == "i"] == ["dimension 0", "dimension 1", "dimension 2"]
+EOF
+then ok chrome-json-parses; else bad chrome-json-parses; fi
+run "$CUBEMU" trace export "$T/x3.trace" --format paje
+if [ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | head -n 1)" = "%EventDef PajeDefineContainerType 0" ] \
+   && [ "$(printf '%s\n' "$out" | grep -c '^7 .*V_busy$')" = 24 ] \
+   && [ "$(printf '%s\n' "$out" | grep -c '^8 ')" = 24 ]; then ok paje-header-and-counts
+else bad paje-header-and-counts; fi
+run "$CUBEMU" trace export "$T/g4.trace" --format csv --window 4
+if [ "$rc" = 0 ] && printf '%s\n' "$out" | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert len(rows) == 6, len(rows)                        # 24 cycles / 4
+cols = [c for c in rows[0] if c.endswith("_elements")]
+assert sum(int(r[c]) for r in rows for c in cols) == 192  # element_transfers
+assert sum(int(r["elements"]) for r in rows) == 192
+'; then ok csv-sums; else bad csv-sums; fi
+
+# ---- headless views: a busy and an idle channel, read back from the PNG ----
+check png-graph "$CUBEMU" view "$T/g4.trace" --png "$T/g.png" --at 3 --window 1
+check png-graph-pixels "$CHECK" busy-idle "$T/g4.trace" "$T/g.png" graph 1280x800 3 1
+check png-matrix "$CUBEMU" view "$T/g4.trace" --view matrix --size 900x600 --png "$T/m.png" --at 3 --window 1
+check png-matrix-pixels "$CHECK" busy-idle "$T/g4.trace" "$T/m.png" matrix 900x600 3 1
+check png-scenario "$CUBEMU" view $D/exchange-3.ini --png "$T/x.png" --at 10 --window 5
+check png-scenario-pixels "$CHECK" busy-idle "$T/x3.trace" "$T/x.png" graph 1280x800 10 5
+check gif "$CUBEMU" view "$T/g4.trace" --gif "$T/g.gif" --size 640x420 --frame-count 12
+check gif-frames "$CHECK" gif "$T/g.gif" 640x420 2
+check frames "$CUBEMU" view "$T/x3.trace" --frames "$T/frames" --frame-count 5 --size 700x450
+if [ "$(ls "$T/frames" | wc -l)" = 5 ]; then ok frames-count; else out=$(ls "$T/frames"); bad frames-count; fi
+check frame-size "$CHECK" png-size "$T/frames/frame-00004.png" 700x450
+# A topology the viewer has never seen: placed by coordinates from the table.
+check mesh-trace "$CHECK" make-mesh "$T/mesh.trace" 8
+check mesh-png "$CUBEMU" view "$T/mesh.trace" --png "$T/mesh.png" --at 2 --window 1
+check mesh-pixels "$CHECK" busy-idle "$T/mesh.trace" "$T/mesh.png" graph 1280x800 2 1
+# The window's own loop, driven by keys, on SDL's dummy driver.
+check keys env SDL_VIDEODRIVER=dummy "$CUBEMU" view "$T/g4.trace" \
+  --keys "Space,Right,Right,Left,+,-,[,],Home,End,M,G,Space,Q"
+expect no-display 2 "cubemu view: cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are unset; without a display, use --png, --gif or --frames)" -- \
+  "$CUBEMU" view "$T/g4.trace"
+
+# ---- sweeps ---------------------------------------------------------------
+check sweep "$CUBEMU" sweep $D/gray-sequential-4.ini --vary algorithm.elements-per-node=4,8,16,32 \
+  --vary algorithm.method=concurrent,sequential --csv "$T/s.csv" --png "$T/s.png" --size 800x500
+if python3 - "$T/s.csv" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 8, len(rows)
+assert [r["algorithm.elements-per-node"] for r in rows] == ["4"] * 2 + ["8"] * 2 + ["16"] * 2 + ["32"] * 2
+assert all(r["data_correct"] == "1" for r in rows)
+for r in rows:
+    k = int(r["algorithm.elements-per-node"])
+    assert int(r["cycles"]) == (3 * k if r["algorithm.method"] == "sequential" else 3 * ((k + 2) // 3)), r
+    assert int(r["element_transfers"]) == 3 * 16 * k // 2
+    assert float(r["bound.Theorem 5: (n-1)(Ts + ceil(K/(n-1)))"]) == 3 * ((k + 2) // 3)
+EOF
+then ok sweep-csv-rows; else out=$(cat "$T/s.csv"); bad sweep-csv-rows; fi
+check sweep-png-size "$CHECK" png-size "$T/s.png" 800x500
+check sweep-one-key "$CUBEMU" sweep --set machine.preset=cube --set machine.dimensions=5 \
+  --vary algorithm.elements-per-node=8,16,24 --csv "$T/k.csv" --png "$T/k.png"
+if [ "$(wc -l < "$T/k.csv")" = 4 ]; then ok sweep-one-key-rows; else out=$(cat "$T/k.csv"); bad sweep-one-key-rows; fi
+check sweep-one-key-png "$CHECK" png-size "$T/k.png" 1000x620
+
+# ---- bad input: the file or flag named, exit 2, no crash -------------------
+expect missing-trace 2 "cubemu trace: $T/none.trace: cannot read: No such file or directory" -- \
+  "$CUBEMU" trace export "$T/none.trace" --format csv
+head -c 100 "$T/x3.trace" > "$T/cut.trace"
+expect truncated 2 "cubemu trace: $T/cut.trace: truncated: 100 bytes, the trace header alone is 104" -- \
+  "$CUBEMU" trace export "$T/cut.trace" --format chrome
+size=$(wc -c < "$T/x3.trace")
+head -c $((size - 10)) "$T/x3.trace" > "$T/short.trace"
+expect_has truncated-records 2 "cubemu trace: $T/short.trace: truncated or corrupt: the header announces" -- \
+  "$CUBEMU" trace info "$T/short.trace"
+python3 -c '
+import sys
+b = bytearray(open(sys.argv[1], "rb").read()); b[500] ^= 0x10
+open(sys.argv[2], "wb").write(b)' "$T/x3.trace" "$T/flip.trace"
+expect_has corrupt 2 "cubemu trace: $T/flip.trace: corrupt: checksum mismatch" -- \
+  "$CUBEMU" trace export "$T/flip.trace" --format paje
+expect not-a-trace 2 "cubemu trace: $D/not-a-trace.bin: not a cubemu trace (it does not begin with the trace magic; see traces/FORMAT.md)" -- \
+  "$CUBEMU" trace info $D/not-a-trace.bin
+expect view-not-a-trace 2 "cubemu view: $D/not-a-trace.bin: not a cubemu trace (it does not begin with the trace magic; see traces/FORMAT.md)" -- \
+  "$CUBEMU" view $D/not-a-trace.bin --png "$T/n.png"
+expect view-truncated 2 "cubemu view: $T/cut.trace: truncated: 100 bytes, the trace header alone is 104" -- \
+  "$CUBEMU" view "$T/cut.trace" --png "$T/n.png"
+expect unknown-format 2 "cubemu trace: --format xml: unknown format (valid: chrome, paje, csv)" -- \
+  "$CUBEMU" trace export "$T/x3.trace" --format xml
+expect no-format 2 "cubemu trace: export: --format is required (valid: chrome, paje, csv)" -- \
+  "$CUBEMU" trace export "$T/x3.trace"
+expect window-not-csv 2 "cubemu trace: --window applies to --format csv only" -- \
+  "$CUBEMU" trace export "$T/x3.trace" --format chrome --window 5
+expect unknown-subcommand 2 "cubemu trace: unknown subcommand 'convert' (valid: export, info)" -- \
+  "$CUBEMU" trace convert "$T/x3.trace"
+expect unwritable 2 "cubemu run: /nonexistent/x.trace: cannot write: No such file or directory" -- \
+  "$CUBEMU" run $D/exchange-3.ini --trace /nonexistent/x.trace
+expect at-beyond 2 "cubemu view: --at 99: the run's cycles are 0..50" -- \
+  "$CUBEMU" view "$T/x3.trace" --png "$T/n.png" --at 99
+expect bad-view 2 "cubemu view: --view tree: unknown view (valid: graph, matrix)" -- \
+  "$CUBEMU" view "$T/x3.trace" --view tree
+expect bad-size 2 "cubemu view: --size 10x10: expected WIDTHxHEIGHT within 640x420..8192x8192" -- \
+  "$CUBEMU" view "$T/x3.trace" --size 10x10
+expect graph-too-big 2 "cubemu view: --view graph: the graph view draws cubes up to 6 dimensions (64 nodes); this is the matrix view" -- \
+  "$CUBEMU" view --set machine.preset=cube --set machine.dimensions=7 --set algorithm.elements-per-node=6 --view graph --png "$T/n.png"
+expect view-set-on-trace 2 "cubemu view: --set applies to scenarios; $T/x3.trace is a trace" -- \
+  "$CUBEMU" view "$T/x3.trace" --set machine.dimensions=4
+expect view-bad-scenario 2 "cubemu view: $D/none.ini: cannot read: No such file or directory" -- \
+  "$CUBEMU" view $D/none.ini --png "$T/n.png"
+expect sweep-nothing 2 "cubemu sweep: nothing to vary (e.g. --vary algorithm.elements-per-node=16,32,64)" -- \
+  "$CUBEMU" sweep
+expect sweep-bad-vary 2 "cubemu sweep: --vary 'elements=4': expected SECTION.KEY=V1,V2,..., e.g. --vary algorithm.elements-per-node=16,32,64" -- \
+  "$CUBEMU" sweep --vary elements=4
+expect sweep-twice 2 "cubemu sweep: --vary algorithm.method: given twice; list all its values in one --vary" -- \
+  "$CUBEMU" sweep --vary algorithm.method=concurrent --vary algorithm.method=sequential
+expect_has sweep-bad-y 2 "cubemu sweep: --y speed: no run has this numeric output field (e.g. cycles, element_transfers, messages, details.KEY)" -- \
+  "$CUBEMU" sweep --set machine.preset=cube --set machine.dimensions=3 --vary algorithm.elements-per-node=2,4 --png "$T/n.png" --y speed
+"$CUBEMU" run --set machine.preset=cube --set machine.dimensions=1 --set machine.element-time=100000000 \
+  --set algorithm.name=exchange --set algorithm.elements-per-node=1 --trace "$T/slow.trace" > /dev/null
+expect csv-too-many-rows 2 "cubemu trace: --window 1: 100000000 cycles would be more than 10000000 rows; use a wider window" -- \
+  "$CUBEMU" trace export "$T/slow.trace" --format csv --window 1 -o "$T/slow.csv"
+if [ ! -e "$T/slow.csv" ]; then ok csv-no-partial-file; else bad csv-no-partial-file; fi
+expect_has sweep-bad-run 2 "cubemu sweep: machine.dimensions=40: --set machine.dimensions=40: dimensions: 40 is out of range (valid: 1..26)" -- \
+  "$CUBEMU" sweep --set machine.preset=cube --vary machine.dimensions=3,40
+
+echo "traces: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,64 @@
+/* render.h -- one frame of the channel-utilisation animation, drawn on a
+ * software canvas: header, graph or matrix view, per-dimension bars, the
+ * timeline with its cursor and a status line.
+ *
+ * The renderer knows no algorithm and no topology beyond what a trace
+ * says: nodes are placed by the cube's classic drawing when the trace's
+ * topology is "cube", else by coordinates inferred from the channel table
+ * (dimension and direction, as for k-d meshes), else on a circle.
+ * The window of a frame is the `window` cycles ending with `cycle`: a
+ * channel's colour is the share of those cycles it was busy.
+ */
+#ifndef CUBE_RENDER_H
+#define CUBE_RENDER_H
+
+#include "draw.h"
+#include "trace.h"
+
+typedef enum { VIEW_GRAPH, VIEW_MATRIX } ViewKind;
+
+typedef struct {
+    CubeTime cycle;               /* the last cycle of the window */
+    CubeTime window;              /* cycles in the window, >= 1 */
+    ViewKind kind;
+    gboolean playing;
+    double speed;                 /* cycles per second, for the header */
+    int mouse_x, mouse_y;         /* -1 when outside the window */
+    const char *notice;           /* a passing message, or NULL */
+} ViewState;
+
+/* Smallest canvas the layout fits in. */
+#define RENDER_MIN_WIDTH 640
+#define RENDER_MIN_HEIGHT 420
+
+typedef struct Render Render;
+
+/* The trace must outlive the renderer. */
+Render *render_new(const Trace *t, int width, int height, GError **error);
+void render_free(Render *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Render, render_free)
+gboolean render_resize(Render *r, int width, int height, GError **error);
+Canvas *render_canvas(Render *r);
+void render_frame(Render *r, const ViewState *s);
+
+/* Can this trace be drawn as a graph? If not, *why says why. */
+gboolean render_graph_available(const Render *r, const char **why);
+/* A pixel at the middle of channel c's drawing in the given view; FALSE
+ * if the view does not show it. */
+gboolean render_channel_point(Render *r, ViewKind kind, uint32_t channel,
+                              int *x, int *y);
+/* The cycle under a point of the timeline, FALSE if (x, y) is not on it. */
+gboolean render_timeline_cycle(Render *r, int x, int y, CubeTime *cycle);
+/* The last cycle the cursor can reach. */
+CubeTime render_last_cycle(const Trace *t);
+/* The window when none is given: one fortieth of the run, at least one
+ * element-time. */
+CubeTime render_default_window(const Trace *t);
+
+/* The colour of a channel busy this share (0..1) of the window. */
+Color render_heat(double fraction);
+/* Every flat colour the renderer uses, heat scale first (for the GIF
+ * palette); returns how many were written, at most max. */
+int render_palette(Color *colors, int max);
+
+#endif
