@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* The scenario `cubemu run` uses when given none. */
@@ -22,6 +23,16 @@ const char cli_default_scenario[] =
 void cli_print_error(const char *command, const GError *e)
 {
     fprintf(stderr, "cubemu %s: %s\n", command, e->message);
+}
+
+int cli_fail(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cubemu %s: %s\n", command, what);
+    return EXIT_INPUT;
 }
 
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,

@@ -32,6 +32,8 @@ extern const char cli_default_scenario[];
  * --set values as README "Using it" says) and apply the --set values. */
 Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
 void cli_print_error(const char *command, const GError *e);
+/* Print "cubemu COMMAND: message" and return EXIT_INPUT. */
+int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv);

@@ -42,17 +42,6 @@ typedef struct {
     CubeReport *report;
 } Run;
 
-static int sweep_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static int sweep_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *what = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "cubemu sweep: %s\n", what);
-    return EXIT_INPUT;
-}
-
 static gboolean number_value(const char *s, double *v)
 {
     char *end;
@@ -517,9 +506,9 @@ static int cmd_sweep(int argc, char **argv)
     if (!cli_parse(ctx, "sweep", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
-        return sweep_fail("one scenario at a time ('%s' is extra)", rest[1]);
+        return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);
     if (!vary_flags)
-        return sweep_fail("nothing to vary (e.g. --vary algorithm.elements-per-node=16,32,64)");
+        return cli_fail("sweep", "nothing to vary (e.g. --vary algorithm.elements-per-node=16,32,64)");
     PlotRequest q = { .path = rest ? rest[0] : NULL, .png = png,
                       .y_field = y_field ? y_field : "cycles", .x_key = x_key,
                       .width = SWEEP_DEFAULT_WIDTH, .height = SWEEP_DEFAULT_HEIGHT,
@@ -535,14 +524,14 @@ static int cmd_sweep(int argc, char **argv)
         }
         if (*end || w < SWEEP_MIN_SIZE || h < SWEEP_MIN_SIZE || w > SWEEP_MAX_SIZE
             || h > SWEEP_MAX_SIZE)
-            return sweep_fail("--size %s: expected WIDTHxHEIGHT within %dx%d..%dx%d",
+            return cli_fail("sweep", "--size %s: expected WIDTHxHEIGHT within %dx%d..%dx%d",
                               size, SWEEP_MIN_SIZE, SWEEP_MIN_SIZE, SWEEP_MAX_SIZE,
                               SWEEP_MAX_SIZE);
         q.width = (int)w;
         q.height = (int)h;
     }
     if (linear && (log_x || log_y))
-        return sweep_fail("--linear contradicts --log-x/--log-y");
+        return cli_fail("sweep", "--linear contradicts --log-x/--log-y");
 
     g_autoptr(GArray) varies = g_array_new(FALSE, FALSE, sizeof(Vary));
     g_array_set_clear_func(varies, vary_clear);
@@ -550,10 +539,10 @@ static int cmd_sweep(int argc, char **argv)
     guint64 total = 1;
     for (char **f = vary_flags; *f; f++) {
         if (!vary_parse(*f, varies, problem))
-            return sweep_fail("%s", problem->str);
+            return cli_fail("sweep", "%s", problem->str);
         total *= g_strv_length(g_array_index(varies, Vary, varies->len - 1).values);
         if (total > SWEEP_MAX_RUNS)
-            return sweep_fail("--vary: %" G_GUINT64_FORMAT "+ combinations, more "
+            return cli_fail("sweep", "--vary: %" G_GUINT64_FORMAT "+ combinations, more "
                               "than the %d runs a sweep may make", (guint64)total,
                               SWEEP_MAX_RUNS);
     }

@@ -9,17 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-static int trace_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static int trace_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *what = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "cubemu trace: %s\n", what);
-    return EXIT_INPUT;
-}
-
 static int trace_error(GError *e)
 {
     cli_print_error("trace", e);
@@ -49,31 +38,31 @@ static int trace_export_command(int argc, char **argv)
     if (!cli_parse(ctx, "trace", &argc, &argv))
         return EXIT_INPUT;
     if (!rest || !rest[0])
-        return trace_fail("export: no TRACE given (e.g. cubemu trace export "
+        return cli_fail("trace", "export: no TRACE given (e.g. cubemu trace export "
                           "run.trace --format chrome -o run.json)");
     if (rest[1])
-        return trace_fail("export: one TRACE at a time ('%s' is extra)", rest[1]);
+        return cli_fail("trace", "export: one TRACE at a time ('%s' is extra)", rest[1]);
     if (!format)
-        return trace_fail("export: --format is required (valid: chrome, paje, csv)");
+        return cli_fail("trace", "export: --format is required (valid: chrome, paje, csv)");
     int f = -1;
     for (int i = 0; trace_export_format_names[i]; i++)
         if (!strcmp(format, trace_export_format_names[i]))
             f = i;
     if (f < 0)
-        return trace_fail("--format %s: unknown format (valid: chrome, paje, csv)",
+        return cli_fail("trace", "--format %s: unknown format (valid: chrome, paje, csv)",
                           format);
     if (window < 0)
-        return trace_fail("--window %" G_GINT64_FORMAT ": must be a positive "
+        return cli_fail("trace", "--window %" G_GINT64_FORMAT ": must be a positive "
                           "number of cycles", (gint64)window);
     if (window && f != TRACE_EXPORT_CSV)
-        return trace_fail("--window applies to --format csv only");
+        return cli_fail("trace", "--window applies to --format csv only");
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(rest[0], &e);
     if (!t)
         return trace_error(e);
     FILE *out = stdout;
     if (output && !(out = fopen(output, "w")))
-        return trace_fail("%s: cannot write: %s", output, g_strerror(errno));
+        return cli_fail("trace", "%s: cannot write: %s", output, g_strerror(errno));
     gboolean ok = trace_export(t, (TraceExportFormat)f, window, out,
                                output ? output : "standard output", &e);
     if (output && fclose(out) != 0 && ok) {
@@ -99,7 +88,7 @@ static int trace_info_command(int argc, char **argv)
     if (!cli_parse(ctx, "trace", &argc, &argv))
         return EXIT_INPUT;
     if (!rest || !rest[0] || rest[1])
-        return trace_fail("info: give exactly one TRACE");
+        return cli_fail("trace", "info: give exactly one TRACE");
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(rest[0], &e);
     if (!t)
@@ -138,7 +127,7 @@ static int cmd_trace(int argc, char **argv)
         return trace_export_command(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info"))
         return trace_info_command(argc - 1, argv + 1);
-    return trace_fail("unknown subcommand '%s' (valid: export, info)", argv[1]);
+    return cli_fail("trace", "unknown subcommand '%s' (valid: export, info)", argv[1]);
 }
 
 const CliCommand cli_command_trace = {

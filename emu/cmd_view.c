@@ -11,17 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int view_fail(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-static int view_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *what = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "cubemu view: %s\n", what);
-    return EXIT_INPUT;
-}
-
 /* A trace if the file begins with the trace magic (or is not text at
  * all); a scenario if it is named *.ini or is text. */
 static gboolean view_is_trace(const char *path)
@@ -129,7 +118,7 @@ static int cmd_view(int argc, char **argv)
     if (!cli_parse(ctx, "view", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
-        return view_fail("one trace or scenario at a time ('%s' is extra)", rest[1]);
+        return cli_fail("view", "one trace or scenario at a time ('%s' is extra)", rest[1]);
 
     ViewOptions o = {
         .view = VIEW_AUTO, .at = at == G_MININT64 ? -1 : at, .window = window,
@@ -142,28 +131,28 @@ static int cmd_view(int argc, char **argv)
     else if (view && !strcmp(view, "matrix"))
         o.view = VIEW_AS_MATRIX;
     else if (view)
-        return view_fail("--view %s: unknown view (valid: graph, matrix)", view);
+        return cli_fail("view", "--view %s: unknown view (valid: graph, matrix)", view);
     if (size && !parse_size(size, &o.width, &o.height))
-        return view_fail("--size %s: expected WIDTHxHEIGHT within %dx%d..%dx%d",
+        return cli_fail("view", "--size %s: expected WIDTHxHEIGHT within %dx%d..%dx%d",
                          size, view_min_width(), view_min_height(),
                          VIEW_MAX_SIZE, VIEW_MAX_SIZE);
     if (window < 0)
-        return view_fail("--window %" G_GINT64_FORMAT ": must be a positive "
+        return cli_fail("view", "--window %" G_GINT64_FORMAT ": must be a positive "
                          "number of cycles", (gint64)window);
     if (frame_count < 1 || frame_count > VIEW_MAX_FRAMES)
-        return view_fail("--frame-count %d: out of range (valid: 1..%d)",
+        return cli_fail("view", "--frame-count %d: out of range (valid: 1..%d)",
                          frame_count, VIEW_MAX_FRAMES);
     if (fps < 1 || fps > VIEW_MAX_FPS)
-        return view_fail("--fps %d: out of range (valid: 1..%d)", fps, VIEW_MAX_FPS);
+        return cli_fail("view", "--fps %d: out of range (valid: 1..%d)", fps, VIEW_MAX_FPS);
     if (at != G_MININT64 && at < 0)
-        return view_fail("--at %" G_GINT64_FORMAT ": must be a cycle >= 0", (gint64)at);
+        return cli_fail("view", "--at %" G_GINT64_FORMAT ": must be a cycle >= 0", (gint64)at);
 
     const char *path = rest ? rest[0] : NULL;
     GError *e = NULL;
     g_autoptr(Trace) t = NULL;
     if (path && view_is_trace(path)) {
         if (sets)
-            return view_fail("--set applies to scenarios; %s is a trace", path);
+            return cli_fail("view", "--set applies to scenarios; %s is a trace", path);
         t = trace_load(path, &e);
     } else {
         t = view_record(path, sets, &e);
@@ -175,7 +164,7 @@ static int cmd_view(int argc, char **argv)
     }
     CubeTime last = t->cycles > 0 ? t->cycles - 1 : 0;
     if (at > last)
-        return view_fail("--at %" G_GINT64_FORMAT ": the run's cycles are 0..%"
+        return cli_fail("view", "--at %" G_GINT64_FORMAT ": the run's cycles are 0..%"
                          G_GINT64_FORMAT, (gint64)at, (gint64)last);
     if (!view_run(t, &o, &e)) {
         cli_print_error("view", e);

@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "report_json.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,20 +618,6 @@ static CubeReport *run_text(const char *text)
     CubeReport *r = cube_run(s, &opt, &e);
     ck_assert_msg(r != NULL, "%s", e ? e->message : "");
     return r;
-}
-
-static char *json_without_wall(const CubeReport *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cube_report_print_json(r, f);
-    fclose(f);
-    char *w = strstr(buf, "\"wall_seconds\":");
-    ck_assert(w != NULL);
-    for (w += strlen("\"wall_seconds\":"); *w && *w != '}'; w++)
-        *w = '0';
-    return buf;
 }
 
 START_TEST(conservation_and_channel_sums)

@@ -16,6 +16,7 @@
 #include "trace.h"
 
 #include <check.h>
+#include "report_json.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,20 +63,6 @@ static GBytes *trace_bytes(const Trace *t)
     ck_assert_msg(trace_write(t, f, "memory", &e), "%s", e ? e->message : "");
     fclose(f);
     return g_bytes_new_take(buf, len);
-}
-
-static char *json_without_wall(const CubeReport *r)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cube_report_print_json(r, f);
-    fclose(f);
-    char *w = strstr(buf, "\"wall_seconds\":");
-    ck_assert(w != NULL);
-    for (w += strlen("\"wall_seconds\":"); *w && *w != '}'; w++)
-        *w = '0';
-    return buf;
 }
 
 /* Scenarios with contention (ports = one splits messages into runs),

@@ -6,29 +6,7 @@ set -u
 BUILD=${BUILD:-build}
 CUBEMU="$BUILD/cubemu"
 D=tests/data/cli
-passed=0
-failed=0
-out=""
-rc=0
-
-run() { out=$("$@" 2>&1); rc=$?; }
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; printf '  got (exit %s):\n%s\n' "$rc" "$out" | head -n 30; failed=$((failed + 1)); }
-
-# expect NAME STATUS EXACT-OUTPUT -- COMMAND...
-expect() {
-  local name=$1 status=$2 text=$3; shift 4
-  run "$@"
-  if [ "$rc" = "$status" ] && [ "$out" = "$text" ]; then ok "$name"; else
-    printf '  expected (exit %s):\n%s\n' "$status" "$text"; bad "$name"; fi
-}
-# expect_has NAME STATUS SUBSTRING -- COMMAND...
-expect_has() {
-  local name=$1 status=$2 text=$3; shift 4
-  run "$@"
-  if [ "$rc" = "$status" ] && [[ "$out" == *"$text"* ]]; then ok "$name"; else
-    printf '  expected (exit %s) to contain:\n%s\n' "$status" "$text"; bad "$name"; fi
-}
+. "$(dirname "$0")/expect.sh"
 
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini

@@ -9,6 +9,17 @@ unit_only=${1:-}
 passed=0
 failed=0
 
+# tally NAME PREFIX: add the counts of the last line of $out, which must read
+# "PREFIXN passed, N failed"; a missing summary counts as one failure.
+tally() {
+  local last p f
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(sed -nE "s/^$2([0-9]+) passed, ([0-9]+) failed\$/\\1/p" <<<"$last")
+  f=$(sed -nE "s/^$2([0-9]+) passed, ([0-9]+) failed\$/\\2/p" <<<"$last")
+  if [ -z "$p" ]; then echo "FAIL $1: no summary (exit $rc)"; failed=$((failed + 1))
+  else passed=$((passed + p)); failed=$((failed + f)); fi
+}
+
 for t in "$BUILD"/tests/check_*; do
   [ -x "$t" ] || continue
   out=$("$t" 2>&1); rc=$?
@@ -28,30 +39,18 @@ if [ "$unit_only" != "--unit-only" ]; then
   mapfile -t scen < <(find scenarios -name '*.ini' | sort)
   out=$("$BUILD"/cubemu check "${scen[@]}" 2>&1); rc=$?
   printf '%s\n' "$out"
-  last=$(printf '%s\n' "$out" | tail -n 1)
-  p=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
-  f=$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
-  if [ -z "$p" ]; then echo "FAIL cubemu check: no summary (exit $rc)"; failed=$((failed + 1))
-  else passed=$((passed + p)); failed=$((failed + f)); fi
+  tally "cubemu check" ""
 
   out=$(BUILD="$BUILD" tests/cli.sh 2>&1); rc=$?
   printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-  last=$(printf '%s\n' "$out" | tail -n 1)
-  p=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
-  f=$(sed -nE 's/^cli: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
-  if [ -z "$p" ]; then echo "FAIL tests/cli.sh: no summary (exit $rc)"; failed=$((failed + 1))
-  else passed=$((passed + p)); failed=$((failed + f)); fi
+  tally tests/cli.sh "cli: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so
 # that make sanitize runs the viewer and the trace reader under ASan/UBSan.
 out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-last=$(printf '%s\n' "$out" | tail -n 1)
-p=$(sed -nE 's/^traces: ([0-9]+) passed, ([0-9]+) failed$/\1/p' <<<"$last")
-f=$(sed -nE 's/^traces: ([0-9]+) passed, ([0-9]+) failed$/\2/p' <<<"$last")
-if [ -z "$p" ]; then echo "FAIL tests/traces.sh: no summary (exit $rc)"; failed=$((failed + 1))
-else passed=$((passed + p)); failed=$((failed + f)); fi
+tally tests/traces.sh "traces: "
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -13,31 +13,7 @@ D=tests/data/traces
 T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-traces.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 unset DISPLAY WAYLAND_DISPLAY SDL_VIDEODRIVER
-passed=0
-failed=0
-out=""
-rc=0
-
-run() { out=$("$@" 2>&1); rc=$?; }
-ok() { echo "ok $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; printf '  got (exit %s):\n%s\n' "$rc" "$out" | head -n 30; failed=$((failed + 1)); }
-
-# expect NAME STATUS EXACT-OUTPUT -- COMMAND...
-expect() {
-  local name=$1 status=$2 text=$3; shift 4
-  run "$@"
-  if [ "$rc" = "$status" ] && [ "$out" = "$text" ]; then ok "$name"; else
-    printf '  expected (exit %s):\n%s\n' "$status" "$text"; bad "$name"; fi
-}
-# expect_has NAME STATUS SUBSTRING -- COMMAND...
-expect_has() {
-  local name=$1 status=$2 text=$3; shift 4
-  run "$@"
-  if [ "$rc" = "$status" ] && [[ "$out" == *"$text"* ]]; then ok "$name"; else
-    printf '  expected (exit %s) to contain:\n%s\n' "$status" "$text"; bad "$name"; fi
-}
-# check NAME COMMAND...: passes when COMMAND exits 0
-check() { local name=$1; shift; run "$@"; if [ "$rc" = 0 ]; then ok "$name"; else bad "$name"; fi; }
+. "$(dirname "$0")/expect.sh"
 
 # ---- recording ------------------------------------------------------------
 blank_wall() { sed -E 's/"wall_seconds":[0-9.e+-]+/"wall_seconds":0/'; }
