@@ -52,7 +52,6 @@ struct CubeNode {
     Sim *sim;
     uint32_t address;
     unsigned step;
-    gboolean finished;
     gboolean returned_done;
     CubeTime clock;            /* local time while running */
     CubeTime wait_until;       /* completion of everything posted */
@@ -461,7 +460,6 @@ static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
 static void node_after_wait(Sim *sim, CubeNode *node)
 {
     if (node->returned_done) {
-        node->finished = TRUE;
         if (node->wait_until > sim->stats.cycles)
             sim->stats.cycles = node->wait_until;
     } else {

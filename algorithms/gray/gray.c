@@ -29,7 +29,6 @@ typedef struct {
     uint64_t k;
     int method;
     int start;              /* sequential: first dimension */
-    int sets;               /* concurrent: n-1 sets (0 when n = 1) */
 } GrayConfig;
 
 enum { GRAY_CONCURRENT, GRAY_SEQUENTIAL };
@@ -87,7 +86,8 @@ static uint32_t done_before(int first, unsigned t, int n)
 
 static void set_range(const GrayConfig *c, int s, size_t *offset, size_t *count)
 {
-    uint64_t q = c->k / (uint64_t)c->sets, r = c->k % (uint64_t)c->sets;
+    uint64_t sets = (uint64_t)(c->n - 1);
+    uint64_t q = c->k / sets, r = c->k % sets;
     *offset = (size_t)(q * (uint64_t)s + ((uint64_t)s < r ? (uint64_t)s : r));
     *count = (size_t)(q + ((uint64_t)s < r ? 1 : 0));
 }
@@ -108,7 +108,7 @@ static CubeStatus gray_step(CubeNode *node, const void *config)
             cube_exchange(node, d, 0, (size_t)c->k, (int)t);
     } else {
         cube_mark(node, "step %u", t);
-        for (int s = 0; s < c->sets; s++) {
+        for (int s = 0; s < n - 1; s++) {
             size_t offset, count;
             set_range(c, s, &offset, &count);
             if (count == 0)
@@ -145,7 +145,6 @@ static void *gray_prepare(const CubeMachine *m, const CubeParams *p,
     c->k = (uint64_t)cube_params_int(p, "elements-per-node");
     c->method = method;
     c->start = start == CUBE_PARAM_AUTO ? n - 2 : (int)start;
-    c->sets = n - 1;
     layout->memory_words = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
@@ -202,7 +201,7 @@ static void gray_report(const void *config, CubeReport *r)
     }
     double sets_size = ceil(k / (n - 1));
     if (c->method == GRAY_CONCURRENT) {
-        cube_report_detail_int(r, "sets", c->sets);
+        cube_report_detail_int(r, "sets", n - 1);
         cube_report_detail_int(r, "set_size", (long long)sets_size);
     } else {
         cube_report_detail_int(r, "start_dimension", c->start);

@@ -94,7 +94,6 @@ typedef struct {
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
     gboolean uniform;           /* control bits the same for a node's K */
     int method;                 /* M_* actually run */
-    int chosen_by_auto;
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
     int conditions_fail[M_COUNT];  /* why a method cannot run, 0 if it can */
@@ -717,7 +716,6 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
                 best = method_bound(r, mth, ts);
                 method = mth;
             }
-        r->chosen_by_auto = 1;
     } else if (r->conditions_fail[method]) {
         return cube_params_fail(p, error, "method", "%s cannot run for %s -> "
                                 "%s: %s", reshape_methods[cube_params_method(p)].name,
@@ -788,9 +786,9 @@ static void reshape_report(const void *config, CubeReport *rep)
                            (long long)((uint64_t)__builtin_popcountll(r->Dm) * total / 2));
     cube_report_detail_int(rep, "total_exchanges",
                            (long long)((uint64_t)__builtin_popcountll(r->D) * total / 2));
-    cube_report_detail_text(rep, "chosen", reshape_methods[
-        r->method == M_SEQUENTIAL ? 1 : r->method == M_ONE_PATH ? 2
-        : r->method == M_EXCHANGE ? 3 : r->method == M_TWO_PATH ? 4 : 5].name);
+    for (size_t i = 0; i < G_N_ELEMENTS(method_of); i++)
+        if (method_of[i] == r->method)
+            cube_report_detail_text(rep, "chosen", reshape_methods[i].name);
     if (r->delta == 0) {
         cube_report_cycle_bound(rep, "no processor dimension needs "
                                 "communication", CUBE_BOUND_EXACT, 0,
