@@ -3,12 +3,13 @@
  *
  * Asserted: Definition 3's D for Figure 2; Figure 3's placements after each
  * exchange in both orders; random shapes on n = 2..10 where every method
- * leaves the same, correct memory; sequential, one-path, exchange and
- * pipelined within Theorem 1's lower bound and their own upper bounds on
- * every shape where they run,
+ * leaves the same, correct memory; every method within Theorem 1's lower
+ * bound and its own upper bound on every shape where it runs (two-path: Theorem 3 where every step
+ * boundary overlaps, the proof's bound before the overlap elsewhere);
  * Theorem 2's bound met exactly; two-path and pipelined exactly at their
- * bounds for one communicating dimension; refused conditions with exact
- * messages.
+ * bounds for one communicating dimension; Theorem 3 exactly with delta = 2
+ * for K = 16..256; the relays-differ example; refused conditions with
+ * exact messages.
  */
 #include "run.h"
 #include "graycode.h"
@@ -149,6 +150,7 @@ START_TEST(random_shapes_all_methods)
                               "pipelined", "auto" };
     GRand *rng = g_rand_new_with_seed(1990);
     int ran_two_path = 0, ran_pipelined = 0;
+    int two_path_overlapped = 0, two_path_lost = 0;
     for (int trial = 0; trial < 120; trial++) {
         int n = g_rand_int_range(rng, 2, 11);
         int bits = n + g_rand_int_range(rng, 0, 5);
@@ -180,15 +182,30 @@ START_TEST(random_shapes_all_methods)
             const CubeBound *lo = bound(r, CUBE_BOUND_LOWER);
             if (lo)
                 ck_assert(lo->holds);
-            if (m <= 2 || m == 4)   /* all but two-path: always */
-                ck_assert_msg(cube_report_bounds_hold(r), "%s n=%d %s -> %s: "
-                              "cycles %lld", methods[m], n, from, to,
-                              (long long)r->cycles);
+            ck_assert_msg(cube_report_bounds_hold(r), "%s n=%d %s -> %s: "
+                          "cycles %lld", methods[m], n, from, to,
+                          (long long)r->cycles);
+            if (m == 3 && detail(r, "delta")->i > 0) {
+                /* two-path: Theorem 3 exactly where every step boundary
+                 * overlaps, else the proof's bound before the overlap */
+                long long dl = detail(r, "delta")->i, k = r->elements_per_node;
+                long long h = (k + 2 * dl - 1) / (2 * dl);
+                long long lost = detail(r, "boundaries_without_overlap")->i;
+                const CubeBound *up = bound(r, CUBE_BOUND_UPPER);
+                ck_assert(lost >= 0 && lost <= dl - 1);
+                ck_assert_int_eq((long long)up->value,
+                                 lost ? dl * (h + 1) : dl * h + 1);
+                ck_assert(strncmp(up->name, lost ? "Theorem 3 without"
+                                                 : "Theorem 3:", 10) == 0);
+                two_path_overlapped += dl >= 2 && !lost;
+                two_path_lost += lost > 0;
+            }
             if (m == 2 && bound(r, CUBE_BOUND_UPPER))  /* Theorem 2: exact */
                 ck_assert_int_eq(r->cycles, (CubeTime)bound(r, CUBE_BOUND_UPPER)->value);
         }
     }
     ck_assert(ran_two_path > 10 && ran_pipelined > 10);
+    ck_assert(two_path_overlapped > 0 && two_path_lost > 0);
     g_rand_free(rng);
 }
 END_TEST
@@ -211,6 +228,41 @@ START_TEST(one_dimension_two_path_and_pipelined_exact)
             ck_assert(cube_report_bounds_hold(r));
         }
     }
+}
+END_TEST
+
+/* Theorem 3 with delta = 2 where successive 2-cubes share their relays:
+ * the proof's overlap applies and the bound is met exactly for every K. */
+START_TEST(two_path_theorem3_exact_delta2)
+{
+    for (int a = 1; a <= 16; a *= 2) {
+        g_autofree char *from = g_strdup_printf("8x2x8x4x4x2x%d", a);
+        g_autofree char *to = g_strdup_printf("4x2x16x4x4x2x%d", a);
+        g_autoptr(Scenario) s = reshape_scenario(8, from, to, "two-path");
+        g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+        ck_assert(r && r->data_correct);
+        ck_assert_int_eq(detail(r, "delta")->i, 2);
+        ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 0);
+        ck_assert_int_eq(r->cycles, 16 * a / 2 + 1);   /* K/2 + 1 */
+        ck_assert(cube_report_bounds_hold(r));
+    }
+}
+END_TEST
+
+/* Where the relays differ (the set that crossed dimension 5 first meets
+ * the 2-cube {3, 4} with its pairs swapped), the early elements would
+ * cross the other set's direct stream; cubemu leaves that boundary
+ * unoverlapped and pays one cycle over Theorem 3's 5. */
+START_TEST(two_path_relays_differ)
+{
+    g_autoptr(Scenario) s = reshape_scenario(5, "256", "4x4x16", "two-path");
+    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    ck_assert(r && r->data_correct);
+    ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 1);
+    ck_assert_int_eq(r->cycles, 6);
+    const CubeBound *up = bound(r, CUBE_BOUND_UPPER);
+    ck_assert_int_eq((long long)up->value, 6);
+    ck_assert(up->holds);
 }
 END_TEST
 
@@ -293,6 +345,8 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, figure3_both_orders);
     tcase_add_test(t, random_shapes_all_methods);
     tcase_add_test(t, one_dimension_two_path_and_pipelined_exact);
+    tcase_add_test(t, two_path_theorem3_exact_delta2);
+    tcase_add_test(t, two_path_relays_differ);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);
     suite_add_tcase(s, t);
