@@ -24,7 +24,8 @@
  *               delta} in step t (Theorem 2);
  *   two-path    the exchange schedule with every exchange split over the
  *               edge and the length-three detour through dimension j+1, and
- *               successive 2-cubes overlapped by two elements (Theorem 3);
+ *               successive 2-cubes overlapped by two elements (Theorem 3)
+ *               at every step boundary where their relays agree;
  *   pipelined   half the data on the direct path, half on a path where each
  *               hop j is a detour through an unused more significant
  *               dimension (Theorem 4, the short/long variant after its proof);
