@@ -263,6 +263,7 @@ START_TEST(two_path_relays_differ)
     const CubeBound *up = bound(r, CUBE_BOUND_UPPER);
     ck_assert_int_eq((long long)up->value, 6);
     ck_assert(up->holds);
+    ck_assert_int_eq(detail(r, "theorem3_cycles")->i, 5);
 }
 END_TEST
 

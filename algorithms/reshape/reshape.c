@@ -890,6 +890,10 @@ static void reshape_report(const void *config, CubeReport *rep)
     if (r->method == M_TWO_PATH) {
         cube_report_detail_int(rep, "boundaries_without_overlap", r->no_overlap);
         if (r->no_overlap) {
+            /* Theorem 3's figure, which this schedule does not guarantee */
+            double k = (double)r->k, dl = r->delta;
+            cube_report_detail_int(rep, "theorem3_cycles", (long long)
+                                   (steps * ts + (dl * ceil(k / (2 * dl)) + 1) * tau));
             cube_report_cycle_bound(rep, "Theorem 3 without the overlap: delta "
                                     "(Ts + ceil(K/(2 delta)) + 1)",
                                     CUBE_BOUND_UPPER, steps * ts + bound * tau,
