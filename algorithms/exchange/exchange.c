@@ -125,11 +125,6 @@ static void exchange_report(const void *config, CubeReport *r)
                       "every element crosses one channel per exchange");
 }
 
-static void exchange_release(void *config)
-{
-    g_free(config);
-}
-
 const CubeAlgorithm cube_algorithm_exchange = {
     .name = "exchange",
     .summary = "every node exchanges K elements with each neighbour",
@@ -137,7 +132,7 @@ const CubeAlgorithm cube_algorithm_exchange = {
     .methods = exchange_methods,
     .params = exchange_params,
     .prepare = exchange_prepare,
-    .release = exchange_release,
+    .release = g_free,
     .init = exchange_init,
     .step = exchange_step,
     .expect = exchange_expect,

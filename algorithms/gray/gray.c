@@ -225,11 +225,6 @@ static void gray_report(const void *config, CubeReport *r)
                                 "K elements)");
 }
 
-static void gray_release(void *config)
-{
-    g_free(config);
-}
-
 const CubeAlgorithm cube_algorithm_gray_to_binary = {
     .name = "gray-to-binary",
     .summary = "move element (i, j) from node G(i) to node i",
@@ -237,7 +232,7 @@ const CubeAlgorithm cube_algorithm_gray_to_binary = {
     .methods = gray_methods,
     .params = gray_params,
     .prepare = gray_prepare_to_binary,
-    .release = gray_release,
+    .release = g_free,
     .init = gray_init,
     .step = gray_step,
     .expect = gray_expect,
@@ -251,7 +246,7 @@ const CubeAlgorithm cube_algorithm_binary_to_gray = {
     .methods = gray_methods,
     .params = gray_params,
     .prepare = gray_prepare_to_gray,
-    .release = gray_release,
+    .release = g_free,
     .init = gray_init,
     .step = gray_step,
     .expect = gray_expect,

@@ -95,7 +95,6 @@ typedef struct {
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
     gboolean uniform;           /* control bits the same for a node's K */
     uint64_t overlap;           /* two-path: bit t, step t overlaps step t+1 */
-    int no_overlap;             /* two-path: boundaries that cannot */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -244,6 +243,21 @@ static uint64_t detour_for(uint64_t s, uint64_t e)
     return s + e >= 2 ? (s + e - 2) / 2 : 0;
 }
 
+/* Early elements a set of s can send ahead, at most e: no more than the
+ * next step's detour carries. */
+static uint64_t early_fit(uint64_t s, uint64_t e)
+{
+    while (e > 0 && e > detour_for(s, e))
+        e--;
+    return e;
+}
+
+/* Step boundaries two-path cannot overlap (see tp_overlaps). */
+static int tp_lost(const Reshape *r)
+{
+    return r->delta - 1 - __builtin_popcountll(r->overlap);
+}
+
 static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
 {
     return t < r->delta && control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
@@ -287,22 +301,16 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
     } else if (t > 0 && ((r->overlap >> (t - 1)) & 1)) {
         /* the set stayed here in step t-1: h sends the early elements
          * itself, on the detour, in the last cycles of step t-1 */
-        uint64_t e = 2;
-        while (e > 0 && e > detour_for(s, e))
-            e--;
-        p.e_in = e;
+        p.e_in = early_fit(s, 2);
         p.self = 1;
-        for (uint64_t i = 0; i < e; i++)
+        for (uint64_t i = 0; i < p.e_in; i++)
             p.ein[i] = o + i;
     }
     p.y = detour_for(s, p.e_in);
     p.x = s - p.y;
     uint64_t g = tp_partner(r, m, h, t);
     if (((r->overlap >> t) & 1) && tp_ctl(r, m, g, t + 1)) {
-        uint64_t e = p.x >= 3 ? 2 : p.x >= 2 ? 1 : 0;
-        while (e > 0 && e > detour_for(s, e))
-            e--;
-        p.e_out = e;
+        p.e_out = early_fit(s, p.x >= 3 ? 2 : p.x >= 2 ? 1 : 0);
     }
     /* the early elements of the next step: the first offsets of the set
      * that are not already ahead */
@@ -548,7 +556,7 @@ static double method_bound(const Reshape *r, int method, double ts)
     case M_TWO_PATH:
         /* Theorem 3 when every step boundary overlaps; else the bound its
          * proof gives before the overlap, delta (ceil(K/(2 delta)) + 1) */
-        return r->no_overlap ? dl * (ts + ceil(k / (2 * dl)) + 1)
+        return tp_lost(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
                              : dl * (ts + ceil(k / (2 * dl))) + 1;
     case M_PIPELINED: return ts + ceil(k / 2) + 2 * dl - 1;
     }
@@ -605,20 +613,14 @@ static int tp_relays_differ(const Reshape *r, int m, int t)
 
 static void tp_overlaps(Reshape *r)
 {
-    int chosen = r->method;     /* decided later, from this method's bound */
-    r->method = M_TWO_PATH;     /* the sets and orders of two-path */
     r->overlap = 0;
-    r->no_overlap = 0;
     for (int t = 0; t + 1 < r->delta; t++) {
         int differ = 0;
         for (int m = 0; m < r->delta && !differ; m++)
             differ = tp_relays_differ(r, m, t);
-        if (differ)
-            r->no_overlap++;
-        else
+        if (!differ)
             r->overlap |= (uint64_t)1 << t;
     }
-    r->method = chosen;
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -788,8 +790,10 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
     r->uniform = r->delta == 0 || max_mem < r->dp[0];
     r->descending = cube_params_choice(p, "order") == 0;
     conditions(r);
-    if (!r->conditions_fail[M_TWO_PATH])
+    if (!r->conditions_fail[M_TWO_PATH]) {
+        r->method = M_TWO_PATH;     /* its sets and orders; chosen below */
         tp_overlaps(r);
+    }
 
     int method = method_of[cube_params_method(p)];
     double ts = (double)m->startup;
@@ -888,8 +892,8 @@ static void reshape_report(const void *config, CubeReport *rep)
     double steps = r->method == M_SEQUENTIAL || r->method == M_EXCHANGE
                    || r->method == M_TWO_PATH ? r->delta : 1;
     if (r->method == M_TWO_PATH) {
-        cube_report_detail_int(rep, "boundaries_without_overlap", r->no_overlap);
-        if (r->no_overlap) {
+        cube_report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
+        if (tp_lost(r)) {
             /* Theorem 3's figure, which this schedule does not guarantee */
             double k = (double)r->k, dl = r->delta;
             cube_report_detail_int(rep, "theorem3_cycles", (long long)
