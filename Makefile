@@ -37,17 +37,18 @@ SDL_LIBS     := $(shell pkg-config --libs $(SDL_PKGS) 2>/dev/null) -lgif
 Q := $(if $(V),,@)
 
 ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
-CPPFLAGS += -Iemu -Itraces -Ialgorithms/common $(addprefix -I,$(ALG_DIRS)) \
+CPPFLAGS += -Iemu -Imachines -Irun -Itraces -Ialgorithms -Ialgorithms/common \
+            $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(filter-out emu/main.c emu/cli.c emu/cmd_%.c,$(wildcard emu/*.c) \
-            $(wildcard algorithms/*.c algorithms/*/*.c) $(wildcard traces/*.c))
+LIB_SRC  := $(wildcard emu/*.c machines/*.c run/*.c algorithms/*.c algorithms/*/*.c \
+              traces/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu.a
-CLI_SRC  := emu/main.c emu/cli.c $(wildcard emu/cmd_*.c)
+CLI_SRC  := $(wildcard cli/*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SDL_SRC  := $(wildcard traces/sdl/*.c)
 SDL_OBJ  := $(SDL_SRC:%.c=$(BUILD)/%.o)

@@ -1,18 +1,18 @@
 /* registry.c -- every algorithm cubemu knows, one line each.
- * To add one: write algorithms/NAME/NAME.c defining a CubeAlgorithm and add
- * its line to CUBE_ALGORITHMS (the Makefile finds the folder by itself).
+ * To add one: write algorithms/NAME/NAME.c defining a Algorithm and add
+ * its line to ALGORITHM_LIST (the Makefile finds the folder by itself).
  */
 #include "algorithm.h"
 
-#define CUBE_ALGORITHMS(X)                  \
-    X(cube_algorithm_gray_to_binary)        \
-    X(cube_algorithm_binary_to_gray)        \
-    X(cube_algorithm_exchange)              \
-    X(cube_algorithm_bmmc)                  \
-    X(cube_algorithm_reshape)
+#define ALGORITHM_LIST(X)                  \
+    X(algorithm_gray_to_binary)        \
+    X(algorithm_binary_to_gray)        \
+    X(algorithm_exchange)              \
+    X(algorithm_bmmc)                  \
+    X(algorithm_reshape)
 
-#define CUBE_DECLARE(a) extern const CubeAlgorithm a;
-CUBE_ALGORITHMS(CUBE_DECLARE)
+#define ALGORITHM_DECLARE(a) extern const Algorithm a;
+ALGORITHM_LIST(ALGORITHM_DECLARE)
 
-#define CUBE_ENTRY(a) &a,
-const CubeAlgorithm *const cube_algorithms[] = { CUBE_ALGORITHMS(CUBE_ENTRY) NULL };
+#define ALGORITHM_ENTRY(a) &a,
+const Algorithm *const algorithm_registry[] = { ALGORITHM_LIST(ALGORITHM_ENTRY) NULL };

@@ -10,15 +10,15 @@
 #include <string.h>
 
 typedef struct {
-    CubeTime time;
+    Tick time;
     QueueItem *item;
     size_t head, len, cap;      /* live items: item[head, len) */
 } Bucket;
 
 struct EventQueue {
-    CubeTime *times;            /* min-heap of distinct times */
+    Tick *times;            /* min-heap of distinct times */
     size_t ntimes, captimes;
-    GHashTable *by_time;        /* CubeTime* -> Bucket* */
+    GHashTable *by_time;        /* Tick* -> Bucket* */
     Bucket *last;               /* bucket pushed to last (cache) */
     GPtrArray *spare;           /* empty buckets for reuse */
     size_t length;
@@ -50,11 +50,11 @@ void queue_free(EventQueue *q)
     g_free(q);
 }
 
-static void times_push(EventQueue *q, CubeTime t)
+static void times_push(EventQueue *q, Tick t)
 {
     if (q->ntimes == q->captimes) {
         q->captimes = q->captimes ? 2 * q->captimes : 16;
-        q->times = g_renew(CubeTime, q->times, q->captimes);
+        q->times = g_renew(Tick, q->times, q->captimes);
     }
     size_t i = q->ntimes++;
     while (i > 0 && q->times[(i - 1) / 2] > t) {
@@ -66,7 +66,7 @@ static void times_push(EventQueue *q, CubeTime t)
 
 static void times_pop(EventQueue *q)
 {
-    CubeTime last = q->times[--q->ntimes];
+    Tick last = q->times[--q->ntimes];
     size_t i = 0, n = q->ntimes;
     for (;;) {
         size_t c = 2 * i + 1;
@@ -83,7 +83,7 @@ static void times_pop(EventQueue *q)
         q->times[i] = last;
 }
 
-static Bucket *queue_bucket(EventQueue *q, CubeTime time)
+static Bucket *queue_bucket(EventQueue *q, Tick time)
 {
     if (q->last && q->last->time == time)
         return q->last;
@@ -101,7 +101,7 @@ static Bucket *queue_bucket(EventQueue *q, CubeTime time)
     return b;
 }
 
-void queue_push(EventQueue *q, CubeTime time, QueueItem item)
+void queue_push(EventQueue *q, Tick time, QueueItem item)
 {
     Bucket *b = queue_bucket(q, time);
     if (b->len == b->cap) {
@@ -119,11 +119,11 @@ void queue_push(EventQueue *q, CubeTime time, QueueItem item)
     q->length++;
 }
 
-gboolean queue_pop(EventQueue *q, CubeTime *time, QueueItem *item)
+gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
 {
     if (q->ntimes == 0)
         return FALSE;
-    CubeTime t = q->times[0];
+    Tick t = q->times[0];
     Bucket *b = q->last && q->last->time == t
                     ? q->last : g_hash_table_lookup(q->by_time, &t);
     *time = t;

@@ -11,7 +11,7 @@
 #define CUBE_QUEUE_H
 
 #include <glib.h>
-#include "cube.h"
+#include "node.h"
 
 typedef struct {
     uint32_t node;
@@ -22,9 +22,9 @@ typedef struct EventQueue EventQueue;
 
 EventQueue *queue_new(void);
 void queue_free(EventQueue *q);
-void queue_push(EventQueue *q, CubeTime time, QueueItem item);
+void queue_push(EventQueue *q, Tick time, QueueItem item);
 /* FALSE when empty. */
-gboolean queue_pop(EventQueue *q, CubeTime *time, QueueItem *item);
+gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item);
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

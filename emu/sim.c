@@ -1,4 +1,4 @@
-/* sim.c -- the discrete-event engine behind cube.h.
+/* sim.c -- the discrete-event engine behind node.h.
  *
  * Events are node steps and deferred sends, popped in (cycle, insertion)
  * order from queue.c: equal cycles run in the order they were scheduled,
@@ -13,7 +13,7 @@
  *    sim->now; a new message is posted at sim->now, so it is younger than
  *    every reserved message and may only fill around them (oldest-first
  *    arbitration, see sim.h). A send issued at a later local clock (after
- *    cube_compute) waits in the queue for its own cycle.
+ *    node_compute) waits in the queue for its own cycle.
  *  - A message is matched to a receive at most once; its payload is written
  *    into the receiver's memory at the moment of matching, which happens
  *    only while the receiver is not running, so a step never sees its own
@@ -26,7 +26,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-G_DEFINE_QUARK(cube-sim-error-quark, cube_sim_error)
+G_DEFINE_QUARK(sim-error-quark, sim_error)
 
 /* Message buffers are pooled by size class: a class holds capacities
  * (8 + j) * 2^s for s = 0..57, j = 0..7, so a buffer wastes under 1/8. */
@@ -38,8 +38,8 @@ typedef struct Msg {
     int tag;
     size_t count;
     unsigned cls;              /* pool size class */
-    CubeTime arrival;          /* the last element reaches the destination */
-    CubeWord data[];
+    Tick arrival;          /* the last element reaches the destination */
+    Word data[];
 } Msg;
 
 typedef struct {
@@ -48,13 +48,13 @@ typedef struct {
     size_t offset, count;
 } Recv;
 
-struct CubeNode {
+struct Node {
     Sim *sim;
     uint32_t address;
     unsigned step;
     gboolean returned_done;
-    CubeTime clock;            /* local time while running */
-    CubeTime wait_until;       /* completion of everything posted */
+    Tick clock;            /* local time while running */
+    Tick wait_until;       /* completion of everything posted */
     Recv *recv;                /* posted and not yet matched, in order */
     uint32_t nrecv, caprecv;
     uint32_t deferred;         /* sends waiting for their posting cycle */
@@ -68,30 +68,30 @@ typedef struct Post {
     Msg *msg;
     uint32_t dest;
     int hops;
-    int path[CUBE_MAX_HOPS];
+    int path[NODE_MAX_HOPS];
 } Post;
 
 typedef struct {
     uint64_t first, count;     /* elements [first, first+count) */
-    CubeTime start;            /* element `first` starts crossing here */
+    Tick start;            /* element `first` starts crossing here */
 } Run;
 
 struct Sim {
-    CubeMachine machine;
+    Machine machine;
     uint32_t nodes;
     int n;
     size_t memory_words, local_size;
-    CubeWord *memory;
+    Word *memory;
     unsigned char *local;
-    CubeNode *node;
+    Node *node;
     Timeline *channel;         /* node * n + dim: outgoing channel */
     uint64_t *channel_count;   /* elements carried, same index */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
 
     EventQueue *queue;
-    CubeTime now;
-    CubeNode *running;
+    Tick now;
+    Node *running;
 
     Run *run_a, *run_b;        /* routing scratch, reused */
     size_t run_cap;
@@ -130,7 +130,7 @@ static Msg *msg_new(Sim *sim, size_t count)
     if (m)
         sim->pool[cls] = m->next;
     else
-        m = g_malloc(sizeof(Msg) + capacity * sizeof(CubeWord));
+        m = g_malloc(sizeof(Msg) + capacity * sizeof(Word));
     m->cls = cls;
     m->count = count;
     return m;
@@ -144,24 +144,24 @@ static void msg_free(Sim *sim, Msg *m)
 
 /* ---- construction ---------------------------------------------------- */
 
-uint64_t sim_bytes_needed(const CubeMachine *m, size_t memory_words,
+uint64_t sim_bytes_needed(const Machine *m, size_t memory_words,
                           size_t local_size)
 {
     uint64_t nodes = machine_nodes(m);
     uint64_t channels = nodes * (uint64_t)m->dimensions;
-    uint64_t per_node = memory_words * sizeof(CubeWord) + local_size
-                        + sizeof(CubeNode) + 2 * sizeof(QueueItem);
+    uint64_t per_node = memory_words * sizeof(Word) + local_size
+                        + sizeof(Node) + 2 * sizeof(QueueItem);
     /* Each channel keeps a couple of spans in steady state; messages in
      * flight hold at most about one memory's worth of payload. */
     uint64_t per_channel = sizeof(Timeline) + sizeof(uint64_t)
                            + 2 * sizeof(TimelineSpan);
-    uint64_t ports = m->ports == CUBE_PORTS_ALL ? 0
+    uint64_t ports = m->ports == MACHINE_PORTS_ALL ? 0
                      : 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan));
     return nodes * per_node + channels * per_channel + ports
-           + nodes * memory_words * sizeof(CubeWord);
+           + nodes * memory_words * sizeof(Word);
 }
 
-Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size)
+Sim *sim_new(const Machine *m, size_t memory_words, size_t local_size)
 {
     Sim *sim = g_new0(Sim, 1);
     sim->machine = *m;
@@ -171,9 +171,9 @@ Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size)
     sim->nodes = machine_nodes(m);
     sim->memory_words = memory_words;
     sim->local_size = local_size;
-    sim->memory = g_new0(CubeWord, (size_t)sim->nodes * memory_words);
+    sim->memory = g_new0(Word, (size_t)sim->nodes * memory_words);
     sim->local = local_size ? g_malloc0((size_t)sim->nodes * local_size) : NULL;
-    sim->node = g_new0(CubeNode, sim->nodes);
+    sim->node = g_new0(Node, sim->nodes);
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
@@ -181,7 +181,7 @@ Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size)
     size_t channels = (size_t)sim->nodes * (size_t)sim->n;
     sim->channel = g_new0(Timeline, channels ? channels : 1);
     sim->channel_count = g_new0(uint64_t, channels ? channels : 1);
-    if (m->ports != CUBE_PORTS_ALL && m->ports < m->dimensions) {
+    if (m->ports != MACHINE_PORTS_ALL && m->ports < m->dimensions) {
         sim->port_capacity = (uint32_t)m->ports;
         sim->send_port = g_new0(Timeline, sim->nodes);
         sim->recv_port = g_new0(Timeline, sim->nodes);
@@ -218,7 +218,7 @@ void sim_free(Sim *sim)
     queue_foreach(sim->queue, drop_post, NULL);
     queue_free(sim->queue);
     for (uint32_t x = 0; x < sim->nodes; x++) {
-        CubeNode *node = &sim->node[x];
+        Node *node = &sim->node[x];
         while (node->early_head) {
             Msg *m = node->early_head;
             node->early_head = m->next;
@@ -249,7 +249,7 @@ void sim_free(Sim *sim)
     g_free(sim);
 }
 
-CubeWord *sim_node_memory(Sim *sim, uint32_t node)
+Word *sim_node_memory(Sim *sim, uint32_t node)
 {
     return sim->memory + (size_t)node * sim->memory_words;
 }
@@ -272,17 +272,17 @@ uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int dim)
 
 /* ---- node API: queries ----------------------------------------------- */
 
-uint32_t cube_address(const CubeNode *node) { return node->address; }
-int cube_dimensions(const CubeNode *node) { return node->sim->n; }
-unsigned cube_step(const CubeNode *node) { return node->step; }
-size_t cube_memory_words(const CubeNode *node) { return node->sim->memory_words; }
+uint32_t node_address(const Node *node) { return node->address; }
+int node_dimensions(const Node *node) { return node->sim->n; }
+unsigned node_step(const Node *node) { return node->step; }
+size_t node_memory_words(const Node *node) { return node->sim->memory_words; }
 
-CubeWord *cube_memory(CubeNode *node)
+Word *node_memory(Node *node)
 {
     return sim_node_memory(node->sim, node->address);
 }
 
-void *cube_local(CubeNode *node)
+void *node_local(Node *node)
 {
     Sim *sim = node->sim;
     return sim->local ? sim->local + (size_t)node->address * sim->local_size
@@ -291,7 +291,7 @@ void *cube_local(CubeNode *node)
 
 /* Record the first misuse; the run stops after the current step. */
 G_GNUC_PRINTF(2, 3)
-static gboolean node_fail(CubeNode *node, const char *fmt, ...)
+static gboolean node_fail(Node *node, const char *fmt, ...)
 {
     Sim *sim = node->sim;
     if (sim->error)
@@ -302,13 +302,13 @@ static gboolean node_fail(CubeNode *node, const char *fmt, ...)
     va_end(ap);
     /* Outside its step call a node's counter already names the next step. */
     unsigned step = node == sim->running ? node->step : node->step - 1;
-    g_set_error(&sim->error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_PROGRAM,
+    g_set_error(&sim->error, SIM_ERROR, SIM_ERROR_PROGRAM,
                 "node program error at node %u, step %u: %s",
                 node->address, step, what);
     return FALSE;
 }
 
-static gboolean node_check_run(CubeNode *node, const char *op, size_t offset,
+static gboolean node_check_run(Node *node, const char *op, size_t offset,
                                size_t count)
 {
     size_t words = node->sim->memory_words;
@@ -335,12 +335,12 @@ static void sim_grow_runs(Sim *sim, size_t need)
 /* Earliest t >= from at which one element may cross: the channel and, with
  * a port limit, the sending node's and receiving node's ports are free for
  * one element-time. */
-static CubeTime hop_fit(Timeline **res, int nres, uint32_t capacity,
-                        CubeTime from, CubeTime tau)
+static Tick hop_fit(Timeline **res, int nres, uint32_t capacity,
+                        Tick from, Tick tau)
 {
-    CubeTime t = from;
+    Tick t = from;
     for (;;) {
-        CubeTime t0 = t;
+        Tick t0 = t;
         t = timeline_fit(res[0], t, tau, 1);
         for (int r = 1; r < nres; r++)
             t = timeline_fit(res[r], t, tau, capacity);
@@ -349,12 +349,12 @@ static CubeTime hop_fit(Timeline **res, int nres, uint32_t capacity,
     }
 }
 
-static CubeTime hop_free_until(Timeline **res, int nres, uint32_t capacity,
-                               CubeTime t)
+static Tick hop_free_until(Timeline **res, int nres, uint32_t capacity,
+                               Tick t)
 {
-    CubeTime until = timeline_free_until(res[0], t, 1);
+    Tick until = timeline_free_until(res[0], t, 1);
     for (int r = 1; r < nres; r++) {
-        CubeTime u = timeline_free_until(res[r], t, capacity);
+        Tick u = timeline_free_until(res[r], t, capacity);
         if (u < until)
             until = u;
     }
@@ -367,19 +367,19 @@ static CubeTime hop_free_until(Timeline **res, int nres, uint32_t capacity,
  * everything already reserved is older). Returns the cycle the last
  * element reaches the destination; *left is when the last element has left
  * the source. */
-static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
-                          int hops, CubeTime ready, CubeTime *left)
+static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
+                          int hops, Tick ready, Tick *left)
 {
     uint32_t source = msg->source;
     uint64_t count = msg->count;
-    const CubeTime tau = sim->machine.element_time;
+    const Tick tau = sim->machine.element_time;
     sim_grow_runs(sim, 1);
     gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
     Run *in = sim->run_a, *out = sim->run_b;
     size_t nin = 1;
     in[0] = (Run){ 0, count, ready };
     uint32_t u = source;
-    CubeTime end = ready;
+    Tick end = ready;
 
     for (int h = 0; h < hops; h++) {
         int d = path[h];
@@ -395,27 +395,27 @@ static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
             timeline_prune(res[r], sim->now);
 
         size_t nout = 0;
-        CubeTime prev_end = INT64_MIN;
+        Tick prev_end = INT64_MIN;
         for (size_t i = 0; i < nin; i++) {
             uint64_t k = 0;
             while (k < in[i].count) {
-                CubeTime want = in[i].start + (CubeTime)k * tau;
+                Tick want = in[i].start + (Tick)k * tau;
                 if (want < prev_end)
                     want = prev_end;
-                CubeTime t = hop_fit(res, nres, sim->port_capacity, want, tau);
-                CubeTime until = hop_free_until(res, nres, sim->port_capacity, t);
+                Tick t = hop_fit(res, nres, sim->port_capacity, want, tau);
+                Tick until = hop_free_until(res, nres, sim->port_capacity, t);
                 uint64_t take = in[i].count - k;
                 if (until != TIMELINE_FOREVER
                     && (uint64_t)((until - t) / tau) < take)
                     take = (uint64_t)((until - t) / tau);
-                CubeTime stop = t + (CubeTime)take * tau;
+                Tick stop = t + (Tick)take * tau;
                 for (int r = 0; r < nres; r++)
                     timeline_take(res[r], t, stop);
                 if (sim->observer && sim->observer->channel_busy)
                     sim->observer->channel_busy(sim->observer_data, msg, u, d,
                                                 in[i].first + k, take, t);
                 if (nout > 0 && out[nout - 1].start
-                                    + (CubeTime)out[nout - 1].count * tau == t) {
+                                    + (Tick)out[nout - 1].count * tau == t) {
                     out[nout - 1].count += take;
                 } else {
                     sim_grow_runs(sim, nout + 1);
@@ -457,7 +457,7 @@ static CubeTime sim_route(Sim *sim, const SimMessage *msg, const int *path,
 /* ---- matching -------------------------------------------------------- */
 
 /* Every receive and deferred send of the node's last step has completed. */
-static void node_after_wait(Sim *sim, CubeNode *node)
+static void node_after_wait(Sim *sim, Node *node)
 {
     if (node->returned_done) {
         if (node->wait_until > sim->stats.cycles)
@@ -468,7 +468,7 @@ static void node_after_wait(Sim *sim, CubeNode *node)
     }
 }
 
-static void node_remove_recv(CubeNode *node, uint32_t i)
+static void node_remove_recv(Node *node, uint32_t i)
 {
     memmove(node->recv + i, node->recv + i + 1,
             (node->nrecv - i - 1) * sizeof *node->recv);
@@ -476,16 +476,16 @@ static void node_remove_recv(CubeNode *node, uint32_t i)
 }
 
 /* Write a message's payload into the receive r of node (not running). */
-static gboolean node_deliver(Sim *sim, CubeNode *node, const Recv *r,
+static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                              uint32_t source, int tag, size_t count,
-                             CubeTime arrival, const CubeWord *data)
+                             Tick arrival, const Word *data)
 {
     sim->stats.events++;
     if (count != r->count)
         return node_fail(node, "message of %zu elements from node %u (tag %d) "
                          "does not match the receive of %zu elements", count,
                          source, tag, r->count);
-    memcpy(cube_memory(node) + r->offset, data, count * sizeof(CubeWord));
+    memcpy(node_memory(node) + r->offset, data, count * sizeof(Word));
     if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
@@ -494,8 +494,8 @@ static gboolean node_deliver(Sim *sim, CubeNode *node, const Recv *r,
 /* A message has been posted for `dest`: match it with the first waiting
  * receive from the same (source, tag) and write it straight from `data`,
  * or keep it in dest's early queue, in `owned` if given, else in a copy. */
-static void node_offer(Sim *sim, CubeNode *dest, uint32_t source, int tag,
-                       size_t count, CubeTime arrival, const CubeWord *data,
+static void node_offer(Sim *sim, Node *dest, uint32_t source, int tag,
+                       size_t count, Tick arrival, const Word *data,
                        Msg *owned)
 {
     if (dest != sim->running) {
@@ -516,7 +516,7 @@ static void node_offer(Sim *sim, CubeNode *dest, uint32_t source, int tag,
     Msg *m = owned;
     if (!m) {
         m = msg_new(sim, count);
-        memcpy(m->data, data, count * sizeof(CubeWord));
+        memcpy(m->data, data, count * sizeof(Word));
     }
     m->source = source;
     m->tag = tag;
@@ -530,7 +530,7 @@ static void node_offer(Sim *sim, CubeNode *dest, uint32_t source, int tag,
 }
 
 /* After a step returned: match its receives against early messages. */
-static void node_match_early(Sim *sim, CubeNode *node)
+static void node_match_early(Sim *sim, Node *node)
 {
     uint32_t i = 0;
     while (i < node->nrecv) {
@@ -563,14 +563,14 @@ static void node_match_early(Sim *sim, CubeNode *node)
 
 /* Reserve the route of a message posted now by `node` and offer it to
  * dest. The payload is `data` (the sender's memory) or owned->data. */
-static void sim_post(Sim *sim, CubeNode *node, uint32_t dest, int tag,
+static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t count, const int *path, int hops,
-                     const CubeWord *data, Msg *owned)
+                     const Word *data, Msg *owned)
 {
     SimMessage info = { sim->stats.messages++, node->address, dest, tag,
                         count, sim->now };
     sim->stats.elements_sent += count;
-    CubeTime left = sim->now, arrival = sim->now;
+    Tick left = sim->now, arrival = sim->now;
     /* A local copy, or an empty message: no channel time, no startup. */
     if (hops > 0 && count > 0)
         arrival = sim_route(sim, &info, path, hops,
@@ -581,15 +581,15 @@ static void sim_post(Sim *sim, CubeNode *node, uint32_t dest, int tag,
                data, owned);
 }
 
-void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
+void node_send(Node *node, const int *path, int hops, size_t offset,
                size_t count, int tag)
 {
     Sim *sim = node->sim;
     if (sim->error)
         return;
-    if (hops < 0 || hops > CUBE_MAX_HOPS) {
+    if (hops < 0 || hops > NODE_MAX_HOPS) {
         node_fail(node, "send path of %d hops (valid: 0..%d)", hops,
-                  CUBE_MAX_HOPS);
+                  NODE_MAX_HOPS);
         return;
     }
     uint32_t dest = node->address;
@@ -603,12 +603,12 @@ void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
     }
     if (!node_check_run(node, "send", offset, count))
         return;
-    const CubeWord *data = cube_memory(node) + offset;
+    const Word *data = node_memory(node) + offset;
     if (node->clock > sim->now) {
         /* Capture the payload now: the program may change it after. */
         Post *post = g_new(Post, 1);
         post->msg = msg_new(sim, count);
-        memcpy(post->msg->data, data, count * sizeof(CubeWord));
+        memcpy(post->msg->data, data, count * sizeof(Word));
         post->msg->source = node->address;
         post->msg->tag = tag;
         post->dest = dest;
@@ -621,7 +621,7 @@ void cube_send(CubeNode *node, const int *path, int hops, size_t offset,
     sim_post(sim, node, dest, tag, count, path, hops, data, NULL);
 }
 
-void cube_recv(CubeNode *node, uint32_t source, int tag, size_t offset,
+void node_recv(Node *node, uint32_t source, int tag, size_t offset,
                size_t count)
 {
     Sim *sim = node->sim;
@@ -641,7 +641,7 @@ void cube_recv(CubeNode *node, uint32_t source, int tag, size_t offset,
     node->recv[node->nrecv++] = (Recv){ source, tag, offset, count };
 }
 
-void cube_exchange(CubeNode *node, int dimension, size_t offset, size_t count,
+void node_exchange(Node *node, int dimension, size_t offset, size_t count,
                    int tag)
 {
     if (dimension < 0 || dimension >= node->sim->n) {
@@ -649,20 +649,20 @@ void cube_exchange(CubeNode *node, int dimension, size_t offset, size_t count,
                   dimension, node->sim->n - 1);
         return;
     }
-    cube_send(node, &dimension, 1, offset, count, tag);
-    cube_recv(node, node->address ^ ((uint32_t)1 << dimension), tag, offset,
+    node_send(node, &dimension, 1, offset, count, tag);
+    node_recv(node, node->address ^ ((uint32_t)1 << dimension), tag, offset,
               count);
 }
 
-void cube_compute(CubeNode *node, uint64_t flops)
+void node_compute(Node *node, uint64_t flops)
 {
     Sim *sim = node->sim;
-    node->clock += (CubeTime)flops * sim->machine.flop_time;
+    node->clock += (Tick)flops * sim->machine.flop_time;
     if (node->clock > node->wait_until)
         node->wait_until = node->clock;
 }
 
-void cube_mark(CubeNode *node, const char *format, ...)
+void node_mark(Node *node, const char *format, ...)
 {
     Sim *sim = node->sim;
     if (!sim->observer || !sim->observer->mark)
@@ -679,9 +679,9 @@ void cube_mark(CubeNode *node, const char *format, ...)
 static gboolean sim_check_quiet(Sim *sim, GError **error)
 {
     for (uint32_t x = 0; x < sim->nodes; x++) {
-        CubeNode *node = &sim->node[x];
+        Node *node = &sim->node[x];
         if (node->nrecv > 0) {
-            g_set_error(error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_DEADLOCK,
+            g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "deadlock: node %u in step %u waits for %u "
                         "receive(s); the first from node %u with tag %d "
                         "was never sent", x, node->step - 1, node->nrecv,
@@ -689,7 +689,7 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
             return FALSE;
         }
         if (node->early_head) {
-            g_set_error(error, CUBE_SIM_ERROR, CUBE_SIM_ERROR_DEADLOCK,
+            g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "unreceived message: node %u never received %zu "
                         "elements sent by node %u with tag %d", x,
                         node->early_head->count, node->early_head->source,
@@ -700,7 +700,7 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
     return TRUE;
 }
 
-static void sim_run_post(Sim *sim, CubeNode *node, Post *post)
+static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
     sim_post(sim, node, post->dest, m->tag, m->count, post->path, post->hops,
@@ -710,14 +710,14 @@ static void sim_run_post(Sim *sim, CubeNode *node, Post *post)
         node_after_wait(sim, node);
 }
 
-gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
+gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
 {
     for (uint32_t x = 0; x < sim->nodes; x++)
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
-    CubeTime time;
+    Tick time;
     QueueItem item;
     while (!sim->error && queue_pop(sim->queue, &time, &item)) {
-        CubeNode *node = &sim->node[item.node];
+        Node *node = &sim->node[item.node];
         sim->now = time;
         sim->stats.events++;
         if (item.post) {
@@ -727,10 +727,10 @@ gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error)
         node->clock = time;
         node->wait_until = time;
         sim->running = node;
-        CubeStatus status = step(node, config);
+        NodeStatus status = step(node, config);
         sim->running = NULL;
         node->step++;
-        node->returned_done = status == CUBE_DONE;
+        node->returned_done = status == NODE_DONE;
         node_match_early(sim, node);
         if (sim->error)
             break;

@@ -1,5 +1,5 @@
 /* sim.h -- the discrete-event engine that runs node programs on an
- * emulated Boolean cube (the backend behind cube.h).
+ * emulated Boolean cube (the backend behind node.h).
  *
  * Machine model (README "The machine model" is the long form):
  *  - time in integer cycles; a directed channel carries one element per
@@ -24,15 +24,15 @@
 #define CUBE_SIM_H
 
 #include <glib.h>
-#include "cube.h"
+#include "node.h"
 #include "machine.h"
 
 typedef struct Sim Sim;
 
-typedef CubeStatus (*CubeStepFn)(CubeNode *node, const void *config);
+typedef NodeStatus (*NodeStepFn)(Node *node, const void *config);
 
 typedef struct {
-    CubeTime cycles;              /* when the last node finished */
+    Tick cycles;              /* when the last node finished */
     uint64_t element_transfers;   /* element-hops over all channels */
     uint64_t messages;
     uint64_t elements_sent;       /* sum of message sizes */
@@ -49,7 +49,7 @@ typedef struct {
     uint32_t source, dest;
     int tag;
     uint64_t count;
-    CubeTime posted;
+    Tick posted;
 } SimMessage;
 
 typedef struct {
@@ -57,34 +57,34 @@ typedef struct {
      * `node` across `dimension` during [start, start + count*element-time). */
     void (*channel_busy)(void *data, const SimMessage *m, uint32_t node,
                          int dimension, uint64_t first, uint64_t count,
-                         CubeTime start);
-    void (*mark)(void *data, uint32_t node, CubeTime time, const char *label);
+                         Tick start);
+    void (*mark)(void *data, uint32_t node, Tick time, const char *label);
 } SimObserver;
 
 /* Bytes the engine will allocate for this machine; callers refuse a run
  * that would not fit before calling sim_new. */
-uint64_t sim_bytes_needed(const CubeMachine *m, size_t memory_words,
+uint64_t sim_bytes_needed(const Machine *m, size_t memory_words,
                           size_t local_size);
 
 /* The machine is copied. Memory and local state start zeroed. */
-Sim *sim_new(const CubeMachine *m, size_t memory_words, size_t local_size);
+Sim *sim_new(const Machine *m, size_t memory_words, size_t local_size);
 void sim_free(Sim *sim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sim, sim_free)
 
-CubeWord *sim_node_memory(Sim *sim, uint32_t node);
+Word *sim_node_memory(Sim *sim, uint32_t node);
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data);
 
 /* Run every node's program to completion. FALSE with *error set when a node
  * program misused the API or the run deadlocked (receives never matched,
  * messages never received); the message names the node and step. */
-gboolean sim_run(Sim *sim, CubeStepFn step, const void *config, GError **error);
+gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error);
 
 const SimStats *sim_stats(const Sim *sim);
 /* Elements carried by the directed channel leaving `node` across `dim`. */
 uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int dim);
 
-#define CUBE_SIM_ERROR (cube_sim_error_quark())
-GQuark cube_sim_error_quark(void);
-enum { CUBE_SIM_ERROR_PROGRAM = 1, CUBE_SIM_ERROR_DEADLOCK };
+#define SIM_ERROR (sim_error_quark())
+GQuark sim_error_quark(void);
+enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK };
 
 #endif

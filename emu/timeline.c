@@ -26,7 +26,7 @@ void timeline_clear(Timeline *tl)
     timeline_init(tl);
 }
 
-void timeline_prune(Timeline *tl, CubeTime now)
+void timeline_prune(Timeline *tl, Tick now)
 {
     while (tl->head < tl->len && tl->span[tl->head].end <= now)
         tl->head++;
@@ -35,7 +35,7 @@ void timeline_prune(Timeline *tl, CubeTime now)
 }
 
 /* Index of the first live span whose end is after t (len if none). */
-static uint32_t timeline_first_after(const Timeline *tl, CubeTime t)
+static uint32_t timeline_first_after(const Timeline *tl, Tick t)
 {
     uint32_t lo = tl->head, hi = tl->len;
     if (hi - lo <= TIMELINE_LINEAR_SCAN) {
@@ -53,10 +53,10 @@ static uint32_t timeline_first_after(const Timeline *tl, CubeTime t)
     return lo;
 }
 
-CubeTime timeline_fit(const Timeline *tl, CubeTime from, CubeTime dur,
+Tick timeline_fit(const Timeline *tl, Tick from, Tick dur,
                       uint32_t capacity)
 {
-    CubeTime t = from;
+    Tick t = from;
     for (uint32_t i = timeline_first_after(tl, t); i < tl->len; i++) {
         const TimelineSpan *s = &tl->span[i];
         if (s->start >= t + dur)
@@ -67,7 +67,7 @@ CubeTime timeline_fit(const Timeline *tl, CubeTime from, CubeTime dur,
     return t;
 }
 
-CubeTime timeline_free_until(const Timeline *tl, CubeTime t, uint32_t capacity)
+Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
 {
     for (uint32_t i = timeline_first_after(tl, t); i < tl->len; i++) {
         const TimelineSpan *s = &tl->span[i];
@@ -129,7 +129,7 @@ static void timeline_merge(Timeline *tl, uint32_t from, uint32_t to)
     }
 }
 
-void timeline_take(Timeline *tl, CubeTime start, CubeTime end)
+void timeline_take(Timeline *tl, Tick start, Tick end)
 {
     g_assert(start < end);
     /* Fast path: after everything reserved so far (the common case). */
@@ -157,15 +157,15 @@ void timeline_take(Timeline *tl, CubeTime start, CubeTime end)
     TimelineSpan *out = room <= G_N_ELEMENTS(small) ? small
                                                     : g_new(TimelineSpan, room);
     uint32_t n = 0;
-    CubeTime cur = start;
+    Tick cur = start;
     for (uint32_t k = i; k < j; k++) {
         const TimelineSpan *s = &tl->span[k];
         if (s->start < cur)                     /* untouched head of s */
             out[n++] = (TimelineSpan){ s->start, cur, s->count };
         else if (s->start > cur)                /* idle gap before s */
             out[n++] = (TimelineSpan){ cur, s->start, 1 };
-        CubeTime lo = s->start > cur ? s->start : cur;
-        CubeTime hi = s->end < end ? s->end : end;
+        Tick lo = s->start > cur ? s->start : cur;
+        Tick hi = s->end < end ? s->end : end;
         out[n++] = (TimelineSpan){ lo, hi, s->count + 1 };
         if (s->end > end)                       /* untouched tail of s */
             out[n++] = (TimelineSpan){ end, s->end, s->count };

@@ -15,10 +15,10 @@
 #define CUBE_TIMELINE_H
 
 #include <stdint.h>
-#include "cube.h"
+#include "node.h"
 
 typedef struct {
-    CubeTime start, end;
+    Tick start, end;
     uint32_t count;
 } TimelineSpan;
 
@@ -40,17 +40,17 @@ void timeline_init(Timeline *tl);
 void timeline_clear(Timeline *tl);
 
 /* Drop spans that end at or before `now`. */
-void timeline_prune(Timeline *tl, CubeTime now);
+void timeline_prune(Timeline *tl, Tick now);
 
 /* Earliest t >= from such that [t, t+dur) has a free unit. */
-CubeTime timeline_fit(const Timeline *tl, CubeTime from, CubeTime dur,
+Tick timeline_fit(const Timeline *tl, Tick from, Tick dur,
                       uint32_t capacity);
 
 /* Given [t, ...) free, the first time >= t at which the resource is full,
  * or TIMELINE_FOREVER. */
-CubeTime timeline_free_until(const Timeline *tl, CubeTime t, uint32_t capacity);
+Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity);
 
 /* Take one unit over [start, end). The caller has checked there is room. */
-void timeline_take(Timeline *tl, CubeTime start, CubeTime end);
+void timeline_take(Timeline *tl, Tick start, Tick end);
 
 #endif

@@ -55,7 +55,7 @@ static void bench_child(const BenchCase *c, int fd)
     scenario_put(s, "algorithm", "elements-per-node", buf, "bench");
     GError *e = NULL;
     gint64 t0 = g_get_monotonic_time();
-    g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+    g_autoptr(Report) r = run_scenario(s, NULL, &e);
     res.total_seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
     if (!r) {
         fprintf(stderr, "bench: %s\n", e->message);
@@ -65,7 +65,7 @@ static void bench_child(const BenchCase *c, int fd)
         res.events = r->events;
         res.transfers = r->element_transfers;
         res.run_seconds = r->wall_seconds;
-        res.ok = r->data_correct && cube_report_bounds_hold(r);
+        res.ok = r->data_correct && report_bounds_hold(r);
     }
     if (write(fd, &res, sizeof res) != (ssize_t)sizeof res)
         _exit(3);

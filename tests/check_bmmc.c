@@ -39,11 +39,11 @@ static Scenario *bmmc_scenario(int p, uint64_t elements, const char *matrix,
     return s;
 }
 
-static double detail(const CubeReport *r, const char *key)
+static double detail(const Report *r, const char *key)
 {
     g_autofree char *field = g_strconcat("details.", key, NULL);
     double v;
-    ck_assert_msg(cube_report_lookup(r, field, &v), "no %s", field);
+    ck_assert_msg(report_lookup(r, field, &v), "no %s", field);
     return v;
 }
 
@@ -69,11 +69,11 @@ static void run_random(Gf2Rng *rng, int n, int p, const char *method)
     g_autoptr(Scenario) s = bmmc_scenario(p, (uint64_t)1 << n, NULL, cols, comp,
                                           layout, method);
     GError *e = NULL;
-    g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+    g_autoptr(Report) r = run_scenario(s, NULL, &e);
     ck_assert_msg(r != NULL, "n=%d p=%d: %s", n, p, e ? e->message : "");
     ck_assert_msg(r->data_correct, "n=%d p=%d f=%d %s: %s", n, p, f, method,
                   r->data_problem);
-    ck_assert_msg(cube_report_bounds_hold(r), "n=%d p=%d f=%d: a bound fails",
+    ck_assert_msg(report_bounds_hold(r), "n=%d p=%d f=%d: a bound fails",
                   n, p, f);
     double rounds = detail(r, "rounds");
     ck_assert_int_eq((long long)rounds, 1LL << (long long)detail(r, "rank_gamma"));
@@ -125,22 +125,22 @@ START_TEST(catalog_and_layouts)
                 g_autoptr(Scenario) s = bmmc_scenario(5, 1024, names[i], NULL,
                     NULL, layouts[l], m ? "naive" : "two-phase");
                 GError *e = NULL;
-                g_autoptr(CubeReport) r = cube_run(s, NULL, &e);
+                g_autoptr(Report) r = run_scenario(s, NULL, &e);
                 ck_assert_msg(r && r->data_correct, "%s %s: %s", names[i],
                               layouts[l], e ? e->message : r->data_problem);
-                ck_assert(cube_report_bounds_hold(r));
+                ck_assert(report_bounds_hold(r));
             }
     /* bit-reversal, processor-major: gamma is the antidiagonal's lower-left
      * block, rank min(p, n-p) */
     g_autoptr(Scenario) s = bmmc_scenario(5, 1024, "bit-reversal", NULL, NULL,
                                           NULL, NULL);
-    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert_int_eq((long long)detail(r, "rank_gamma"), 5);
     ck_assert_int_eq((long long)detail(r, "elements_per_message"), 1);
     /* vector-reversal touches no processor-bit mixing: one round */
     g_autoptr(Scenario) v = bmmc_scenario(5, 1024, "vector-reversal", NULL,
                                           NULL, NULL, NULL);
-    g_autoptr(CubeReport) rv = cube_run(v, NULL, NULL);
+    g_autoptr(Report) rv = run_scenario(v, NULL, NULL);
     ck_assert_int_eq((long long)detail(rv, "rounds"), 1);
     ck_assert_uint_eq(rv->messages, 32);
 }
@@ -151,16 +151,16 @@ START_TEST(descending_routing_same_data)
     g_autoptr(Scenario) a = bmmc_scenario(6, 4096, "bit-reversal", NULL, NULL,
                                           NULL, NULL);
     scenario_put(a, "algorithm", "routing", "descending", "test");
-    g_autoptr(CubeReport) r = cube_run(a, NULL, NULL);
+    g_autoptr(Report) r = run_scenario(a, NULL, NULL);
     ck_assert(r->data_correct);
-    ck_assert(cube_report_bounds_hold(r));
+    ck_assert(report_bounds_hold(r));
 }
 END_TEST
 
 static void refused(Scenario *s, const char *message)
 {
     GError *e = NULL;
-    CubeReport *r = cube_run(s, NULL, &e);
+    Report *r = run_scenario(s, NULL, &e);
     ck_assert(r == NULL);
     ck_assert_str_eq(e->message, message);
     g_error_free(e);
@@ -183,7 +183,7 @@ START_TEST(bad_specifications_refused)
             "processor-minor, f:F with F in 0..2 for n = 4, p = 2)");
     g_autoptr(Scenario) g = bmmc_scenario(2, 16, "rotate", NULL, NULL, NULL, NULL);
     GError *e = NULL;
-    ck_assert(cube_run(g, NULL, &e) == NULL);
+    ck_assert(run_scenario(g, NULL, &e) == NULL);
     ck_assert(g_str_has_prefix(e->message, "test: matrix: "));
     ck_assert(strstr(e->message, "rotate") != NULL);
     g_error_free(e);

@@ -85,15 +85,15 @@ END_TEST
 
 /* ---- event queue: (time, insertion order) ---------------------------- */
 
-static void check_queue_order(const CubeTime *times, int n)
+static void check_queue_order(const Tick *times, int n)
 {
     EventQueue *q = queue_new();
     for (int i = 0; i < n; i++)
         queue_push(q, times[i], (QueueItem){ (uint32_t)i, NULL });
     ck_assert_uint_eq(queue_length(q), (size_t)n);
-    CubeTime prev_t = -1;
+    Tick prev_t = -1;
     int prev_i = -1;
-    CubeTime t;
+    Tick t;
     QueueItem item;
     for (int k = 0; k < n; k++) {
         ck_assert(queue_pop(q, &t, &item));
@@ -108,14 +108,14 @@ static void check_queue_order(const CubeTime *times, int n)
 
 START_TEST(queue_ties_in_insertion_order)
 {
-    const CubeTime up[] = { 1, 1, 2, 2, 3, 3, 3 };
-    const CubeTime down[] = { 3, 3, 3, 2, 2, 1, 1 };
-    const CubeTime mixed[] = { 5, 0, 5, 0, 7, 5, 0, 7 };
+    const Tick up[] = { 1, 1, 2, 2, 3, 3, 3 };
+    const Tick down[] = { 3, 3, 3, 2, 2, 1, 1 };
+    const Tick mixed[] = { 5, 0, 5, 0, 7, 5, 0, 7 };
     check_queue_order(up, G_N_ELEMENTS(up));
     check_queue_order(down, G_N_ELEMENTS(down));
     check_queue_order(mixed, G_N_ELEMENTS(mixed));
     GRand *rng = g_rand_new_with_seed(7);
-    CubeTime many[5000];
+    Tick many[5000];
     for (int i = 0; i < 5000; i++)
         many[i] = g_rand_int_range(rng, 0, 50);
     check_queue_order(many, 5000);
@@ -126,7 +126,7 @@ END_TEST
 START_TEST(queue_interleaved_push_pop)
 {
     EventQueue *q = queue_new();
-    CubeTime t;
+    Tick t;
     QueueItem item;
     queue_push(q, 10, (QueueItem){ 1, NULL });
     queue_push(q, 10, (QueueItem){ 2, NULL });
@@ -156,7 +156,7 @@ typedef struct {
     int hops;
     int path[8];
     uint64_t count;
-    CubeTime post;               /* posting cycle, via cube_compute */
+    Tick post;               /* posting cycle, via node_compute */
 } TestMsg;
 
 typedef struct {
@@ -173,41 +173,41 @@ static uint32_t msg_dest(const TestMsg *m)
 }
 
 /* Every node posts its messages in script order at their posting cycles
- * (flop-time = 1 makes cube_compute(c) advance the clock by c) and
+ * (flop-time = 1 makes node_compute(c) advance the clock by c) and
  * receives the ones addressed to it. */
-static CubeStatus script_step(CubeNode *node, const void *config)
+static NodeStatus script_step(Node *node, const void *config)
 {
     const Script *sc = config;
-    uint32_t me = cube_address(node);
-    CubeTime clock = 0;
+    uint32_t me = node_address(node);
+    Tick clock = 0;
     for (int i = 0; i < sc->nmsg; i++) {
         const TestMsg *m = &sc->msg[i];
         if (m->source == me) {
             if (m->post > clock) {
-                cube_compute(node, (uint64_t)(m->post - clock));
+                node_compute(node, (uint64_t)(m->post - clock));
                 clock = m->post;
             }
-            cube_send(node, m->path, m->hops, 0, m->count, i);
+            node_send(node, m->path, m->hops, 0, m->count, i);
         }
         if (msg_dest(m) == me)
-            cube_recv(node, m->source, i, 32 + 8 * (size_t)i, m->count);
+            node_recv(node, m->source, i, 32 + 8 * (size_t)i, m->count);
     }
-    return CUBE_DONE;
+    return NODE_DONE;
 }
 
 typedef struct {
-    CubeTime arrival[MAX_MSGS];
+    Tick arrival[MAX_MSGS];
     uint64_t id[MAX_MSGS];
     /* crossing cycle of element e on hop h, per message */
-    CubeTime cross[MAX_MSGS][8][16];
+    Tick cross[MAX_MSGS][8][16];
     int hop_seen[MAX_MSGS];
     uint32_t at_node[MAX_MSGS];
-    CubeTime tau;
+    Tick tau;
 } Observed;
 
 static void observe_busy(void *data, const SimMessage *m, uint32_t node,
                          int dim, uint64_t first, uint64_t count,
-                         CubeTime start)
+                         Tick start)
 {
     Observed *o = data;
     int i = m->tag;
@@ -222,20 +222,20 @@ static void observe_busy(void *data, const SimMessage *m, uint32_t node,
     int h = o->hop_seen[i] - 1;
     for (uint64_t e = 0; e < count; e++) {
         if (h < 8 && first + e < 16)
-            o->cross[i][h][first + e] = start + (CubeTime)e * o->tau;
-        CubeTime end = start + (CubeTime)(e + 1) * o->tau;
+            o->cross[i][h][first + e] = start + (Tick)e * o->tau;
+        Tick end = start + (Tick)(e + 1) * o->tau;
         if (end > o->arrival[i])
             o->arrival[i] = end;
     }
 }
 
-static CubeMachine test_machine(int n, int ports, CubeTime ts, CubeTime tau)
+static Machine test_machine(int n, int ports, Tick ts, Tick tau)
 {
-    CubeMachine m = { (char *)"test", (char *)"cube", n, ports, ts, tau, 1 };
+    Machine m = { (char *)"test", (char *)"cube", n, ports, ts, tau, 1 };
     return m;
 }
 
-static Sim *run_script(const CubeMachine *m, const Script *sc, Observed *o,
+static Sim *run_script(const Machine *m, const Script *sc, Observed *o,
                        GError **error)
 {
     memset(o, 0, sizeof *o);
@@ -253,7 +253,7 @@ static Sim *run_script(const CubeMachine *m, const Script *sc, Observed *o,
     return sim;
 }
 
-static Sim *run_ok(const CubeMachine *m, const Script *sc, Observed *o)
+static Sim *run_ok(const Machine *m, const Script *sc, Observed *o)
 {
     GError *e = NULL;
     Sim *sim = run_script(m, sc, o, &e);
@@ -265,12 +265,12 @@ static Sim *run_ok(const CubeMachine *m, const Script *sc, Observed *o)
 START_TEST(one_channel_k_cycles)
 {
     for (uint64_t k = 1; k <= 40; k += 13) {
-        CubeMachine m = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+        Machine m = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
         Script sc = { 1, { { 5, 1, { 1 }, k, 0 } } };
         Observed o;
         Sim *sim = run_ok(&m, &sc, &o);
-        ck_assert_int_eq(o.arrival[0], (CubeTime)k);
-        ck_assert_int_eq(sim_stats(sim)->cycles, (CubeTime)k);
+        ck_assert_int_eq(o.arrival[0], (Tick)k);
+        ck_assert_int_eq(sim_stats(sim)->cycles, (Tick)k);
         ck_assert_uint_eq(sim_stats(sim)->element_transfers, k);
         ck_assert_uint_eq(sim_channel_elements(sim, 5, 1), k);
         /* node 5 = 101: bit 1 is 0, so the elements go "up" */
@@ -278,7 +278,7 @@ START_TEST(one_channel_k_cycles)
         ck_assert_uint_eq(sim_stats(sim)->elements_down[1], 0);
         sim_free(sim);
     }
-    CubeMachine m = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+    Machine m = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
     Script sc = { 1, { { 5, 1, { 0 }, 7, 0 } } };   /* bit 0 of 5 is 1: down */
     Observed o;
     Sim *sim = run_ok(&m, &sc, &o);
@@ -296,17 +296,17 @@ START_TEST(h_hops_k_plus_h_minus_1)
     int path[] = { 0, 1, 2, 3, 4 };
     for (int h = 1; h <= 5; h++) {
         for (uint64_t k = 1; k <= 9; k += 4) {
-            CubeMachine m = test_machine(5, CUBE_PORTS_ALL, 0, 1);
+            Machine m = test_machine(5, MACHINE_PORTS_ALL, 0, 1);
             Script sc = { 1, { { 0, h, { 0 }, k, 0 } } };
             memcpy(sc.msg[0].path, path, sizeof path);
             Observed o;
             Sim *sim = run_ok(&m, &sc, &o);
-            ck_assert_int_eq(o.arrival[0], (CubeTime)k + h - 1);
+            ck_assert_int_eq(o.arrival[0], (Tick)k + h - 1);
             ck_assert_uint_eq(sim_stats(sim)->element_transfers, k * (uint64_t)h);
             /* element e crosses hop j in cycle e + j */
             for (int j = 0; j < h; j++)
                 for (uint64_t e = 0; e < k; e++)
-                    ck_assert_int_eq(o.cross[0][j][e], (CubeTime)(e + (uint64_t)j));
+                    ck_assert_int_eq(o.cross[0][j][e], (Tick)(e + (uint64_t)j));
             sim_free(sim);
         }
     }
@@ -315,7 +315,7 @@ END_TEST
 
 START_TEST(startup_paid_once_and_element_time)
 {
-    CubeMachine m = test_machine(4, CUBE_PORTS_ALL, 10, 3);
+    Machine m = test_machine(4, MACHINE_PORTS_ALL, 10, 3);
     Script sc = { 1, { { 0, 4, { 0, 1, 2, 3 }, 6, 0 } } };
     Observed o;
     Sim *sim = run_ok(&m, &sc, &o);
@@ -334,7 +334,7 @@ END_TEST
 
 START_TEST(contention_serialises_one_channel)
 {
-    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
     /* same source, same channel: the second waits for the first */
     Script sc = { 2, { { 0, 1, { 0 }, 8, 0 }, { 0, 1, { 0 }, 8, 0 } } };
     Observed o;
@@ -365,18 +365,18 @@ START_TEST(ports_all_overlap_ports_one_serialise)
     Script sc = { 3, { { 0, 1, { 0 }, 10, 0 }, { 0, 1, { 1 }, 10, 0 },
                        { 0, 1, { 2 }, 10, 0 } } };
     Observed o;
-    CubeMachine all = test_machine(3, CUBE_PORTS_ALL, 0, 1);
+    Machine all = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
     Sim *sim = run_ok(&all, &sc, &o);
     ck_assert_int_eq(sim_stats(sim)->cycles, 10);
     sim_free(sim);
-    CubeMachine one = test_machine(3, 1, 0, 1);
+    Machine one = test_machine(3, 1, 0, 1);
     sim = run_ok(&one, &sc, &o);
     ck_assert_int_eq(sim_stats(sim)->cycles, 30);
     ck_assert_int_eq(o.arrival[0], 10);
     ck_assert_int_eq(o.arrival[1], 20);
     ck_assert_int_eq(o.arrival[2], 30);
     sim_free(sim);
-    CubeMachine two = test_machine(3, 2, 0, 1);
+    Machine two = test_machine(3, 2, 0, 1);
     sim = run_ok(&two, &sc, &o);
     ck_assert_int_eq(sim_stats(sim)->cycles, 20);
     sim_free(sim);
@@ -395,7 +395,7 @@ END_TEST
 
 START_TEST(deferred_post_and_oldest_first)
 {
-    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
     Observed o;
     /* compute(5) then send: leaves at 5 */
     Script sc = { 1, { { 0, 1, { 0 }, 4, 5 } } };
@@ -418,7 +418,7 @@ END_TEST
 
 START_TEST(zero_hop_message_is_local)
 {
-    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 5, 1);
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 5, 1);
     Script sc = { 1, { { 2, 0, { 0 }, 4, 0 } } };
     Observed o;
     Sim *sim = run_ok(&m, &sc, &o);
@@ -432,53 +432,53 @@ END_TEST
 
 /* ---- misuse and deadlock --------------------------------------------- */
 
-static CubeStatus bad_dimension(CubeNode *node, const void *config)
+static NodeStatus bad_dimension(Node *node, const void *config)
 {
     (void)config;
-    if (cube_address(node) == 1)
-        cube_exchange(node, 7, 0, 1, 0);
-    return CUBE_DONE;
+    if (node_address(node) == 1)
+        node_exchange(node, 7, 0, 1, 0);
+    return NODE_DONE;
 }
 
-static CubeStatus lonely_recv(CubeNode *node, const void *config)
+static NodeStatus lonely_recv(Node *node, const void *config)
 {
     (void)config;
-    if (cube_address(node) == 2)
-        cube_recv(node, 3, 9, 0, 1);
-    return CUBE_DONE;
+    if (node_address(node) == 2)
+        node_recv(node, 3, 9, 0, 1);
+    return NODE_DONE;
 }
 
-static CubeStatus unreceived_send(CubeNode *node, const void *config)
+static NodeStatus unreceived_send(Node *node, const void *config)
 {
     (void)config;
-    if (cube_address(node) == 0) {
+    if (node_address(node) == 0) {
         int d = 1;
-        cube_send(node, &d, 1, 0, 3, 4);
+        node_send(node, &d, 1, 0, 3, 4);
     }
-    return CUBE_DONE;
+    return NODE_DONE;
 }
 
-static CubeStatus size_mismatch(CubeNode *node, const void *config)
+static NodeStatus size_mismatch(Node *node, const void *config)
 {
     (void)config;
     int d = 0;
-    if (cube_address(node) == 0)
-        cube_send(node, &d, 1, 0, 3, 0);
-    else if (cube_address(node) == 1)
-        cube_recv(node, 0, 0, 0, 2);
-    return CUBE_DONE;
+    if (node_address(node) == 0)
+        node_send(node, &d, 1, 0, 3, 0);
+    else if (node_address(node) == 1)
+        node_recv(node, 0, 0, 0, 2);
+    return NODE_DONE;
 }
 
-static CubeStatus outside_memory(CubeNode *node, const void *config)
+static NodeStatus outside_memory(Node *node, const void *config)
 {
     (void)config;
-    cube_exchange(node, 0, MEMORY - 2, 3, 0);
-    return CUBE_DONE;
+    node_exchange(node, 0, MEMORY - 2, 3, 0);
+    return NODE_DONE;
 }
 
-static void expect_failure(CubeStepFn fn, const char *message)
+static void expect_failure(NodeStepFn fn, const char *message)
 {
-    CubeMachine m = test_machine(2, CUBE_PORTS_ALL, 0, 1);
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
     Sim *sim = sim_new(&m, MEMORY, 0);
     GError *e = NULL;
     ck_assert(!sim_run(sim, fn, NULL, &e));
@@ -512,7 +512,7 @@ END_TEST
  * (crossed the previous hop in an earlier cycle, or for hop 0, startup has
  * passed), the channel is unused this cycle and the ports have room. */
 static void reference(const Script *sc, const uint64_t *priority, int n,
-                      int ports, CubeTime ts, CubeTime cross[][8][16])
+                      int ports, Tick ts, Tick cross[][8][16])
 {
     int order[MAX_MSGS];
     for (int i = 0; i < sc->nmsg; i++)
@@ -524,11 +524,11 @@ static void reference(const Script *sc, const uint64_t *priority, int n,
             }
     uint64_t done[MAX_MSGS][8] = { { 0 } };
     uint32_t nodes = 1u << n;
-    int cap = ports == CUBE_PORTS_ALL ? n : ports;
+    int cap = ports == MACHINE_PORTS_ALL ? n : ports;
     int remaining = 0;
     for (int i = 0; i < sc->nmsg; i++)
         remaining += sc->msg[i].hops > 0 ? 1 : 0;
-    for (CubeTime t = 0; remaining > 0; t++) {
+    for (Tick t = 0; remaining > 0; t++) {
         ck_assert(t < 100000);
         g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint32_t)n);
         g_autofree int *sent = g_new0(int, nodes);
@@ -566,12 +566,12 @@ START_TEST(random_messages_match_reference)
     for (int trial = 0; trial < 400; trial++) {
         int n = 2 + g_rand_int_range(rng, 0, 3);
         int portsel = g_rand_int_range(rng, 0, 3);
-        int ports = portsel == 0 ? CUBE_PORTS_ALL : portsel;
-        CubeTime ts = g_rand_int_range(rng, 0, 3);
-        CubeMachine m = test_machine(n, ports, ts, 1);
+        int ports = portsel == 0 ? MACHINE_PORTS_ALL : portsel;
+        Tick ts = g_rand_int_range(rng, 0, 3);
+        Machine m = test_machine(n, ports, ts, 1);
         Script sc;
         sc.nmsg = g_rand_int_range(rng, 1, MAX_MSGS + 1);
-        CubeTime last_post[32] = { 0 };
+        Tick last_post[32] = { 0 };
         for (int i = 0; i < sc.nmsg; i++) {
             TestMsg *msg = &sc.msg[i];
             msg->source = (uint32_t)g_rand_int_range(rng, 0, 1 << n);
@@ -585,7 +585,7 @@ START_TEST(random_messages_match_reference)
         }
         Observed o;
         Sim *sim = run_ok(&m, &sc, &o);
-        static CubeTime ref[MAX_MSGS][8][16];
+        static Tick ref[MAX_MSGS][8][16];
         memset(ref, 0, sizeof ref);
         reference(&sc, o.id, n, ports, ts, ref);
         for (int i = 0; i < sc.nmsg; i++) {
@@ -609,13 +609,13 @@ END_TEST
 
 /* ---- whole runs: conservation and determinism ------------------------ */
 
-static CubeReport *run_text(const char *text)
+static Report *run_text(const char *text)
 {
     GError *e = NULL;
     g_autoptr(Scenario) s = scenario_load_data("test", text, &e);
     ck_assert_msg(s != NULL, "%s", e ? e->message : "");
-    CubeRunOptions opt = { .dump_memory = TRUE };
-    CubeReport *r = cube_run(s, &opt, &e);
+    RunOptions opt = { .dump_memory = TRUE };
+    Report *r = run_scenario(s, &opt, &e);
     ck_assert_msg(r != NULL, "%s", e ? e->message : "");
     return r;
 }
@@ -631,7 +631,7 @@ START_TEST(conservation_and_channel_sums)
         "name = gray-to-binary\nelements-per-node = 20\n",
     };
     for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
-        g_autoptr(CubeReport) r = run_text(texts[i]);
+        g_autoptr(Report) r = run_text(texts[i]);
         ck_assert(r->data_correct);
         ck_assert(r->conserved);
         uint64_t sum = 0;
@@ -648,8 +648,8 @@ START_TEST(determinism_byte_for_byte)
         "[machine]\ntopology = cube\ndimensions = 6\nports = 2\nstartup = 2\n"
         "[algorithm]\nname = gray-to-binary\nmethod = concurrent\n"
         "elements-per-node = 23\n";
-    g_autoptr(CubeReport) a = run_text(text);
-    g_autoptr(CubeReport) b = run_text(text);
+    g_autoptr(Report) a = run_text(text);
+    g_autoptr(Report) b = run_text(text);
     g_autofree char *ja = json_without_wall(a);
     g_autofree char *jb = json_without_wall(b);
     ck_assert_str_eq(ja, jb);

@@ -37,19 +37,19 @@ static Scenario *scenario_for(const char *alg, const char *method, int n,
     return s;
 }
 
-static CubeReport *must_run(Scenario *s, const CubeRunOptions *opt)
+static Report *must_run(Scenario *s, const RunOptions *opt)
 {
     GError *e = NULL;
-    CubeReport *r = cube_run(s, opt, &e);
+    Report *r = run_scenario(s, opt, &e);
     ck_assert_msg(r != NULL, "%s", e ? e->message : "");
     return r;
 }
 
-static double bound_value(const CubeReport *r, const char *prefix,
+static double bound_value(const Report *r, const char *prefix,
                           gboolean *holds)
 {
     for (guint i = 0; i < r->bounds->len; i++) {
-        const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
         if (g_str_has_prefix(b->name, prefix)) {
             *holds = b->holds;
             return b->value;
@@ -73,19 +73,19 @@ START_TEST(all_methods_all_directions_correct_and_exact)
                 /* concurrent */
                 g_autoptr(Scenario) s = scenario_for(algs[a], "concurrent", n, k,
                                                      NULL, NULL);
-                g_autoptr(CubeReport) r = must_run(s, NULL);
+                g_autoptr(Report) r = must_run(s, NULL);
                 ck_assert_msg(r->data_correct, "%s n=%d K=%ld: %s", algs[a], n,
                               k, r->data_problem);
                 ck_assert_uint_eq(r->element_transfers, exchanges);
                 ck_assert_int_eq(r->cycles, t5);
-                ck_assert(cube_report_bounds_hold(r));
+                ck_assert(report_bounds_hold(r));
                 /* sequential, every start dimension */
                 for (int m = 0; m <= (n > 1 ? n - 2 : 0); m++) {
                     char start[8];
                     g_snprintf(start, sizeof start, "%d", m);
                     g_autoptr(Scenario) sq = scenario_for(algs[a], "sequential",
                         n, k, n > 1 ? "algorithm.start-dimension" : NULL, start);
-                    g_autoptr(CubeReport) rq = must_run(sq, NULL);
+                    g_autoptr(Report) rq = must_run(sq, NULL);
                     ck_assert_msg(rq->data_correct, "%s seq n=%d K=%ld m=%d: %s",
                                   algs[a], n, k, m, rq->data_problem);
                     ck_assert_uint_eq(rq->element_transfers, exchanges);
@@ -110,10 +110,10 @@ START_TEST(startup_paid_per_step)
 {
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
                                          "machine.startup", "7");
-    g_autoptr(CubeReport) r = must_run(s, NULL);
+    g_autoptr(Report) r = must_run(s, NULL);
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 5 * (7 + 10));
-    ck_assert(cube_report_bounds_hold(r));
+    ck_assert(report_bounds_hold(r));
 }
 END_TEST
 
@@ -121,7 +121,7 @@ START_TEST(ports_one_is_reported_honestly)
 {
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
                                          "machine.ports", "one");
-    g_autoptr(CubeReport) r = must_run(s, NULL);
+    g_autoptr(Report) r = must_run(s, NULL);
     ck_assert(r->data_correct);
     gboolean holds;
     double t5 = bound_value(r, "Theorem 5", &holds);
@@ -186,8 +186,8 @@ START_TEST(figure4_and_figure5_sequences)
         g_autoptr(Scenario) s = scenario_for("gray-to-binary", "sequential", 4,
                                              1, "algorithm.start-dimension", m);
         Exchanges *ex = g_new0(Exchanges, 1);
-        CubeRunOptions opt = { FALSE, &exchanges_observer, ex };
-        g_autoptr(CubeReport) r = must_run(s, &opt);
+        RunOptions opt = { FALSE, &exchanges_observer, ex };
+        g_autoptr(Report) r = must_run(s, &opt);
         ck_assert(r->data_correct);
         ck_assert_int_eq(r->cycles, 3);
         replay(ex, 0, 1, figs[2 - start], fig5_dims[2 - start]);
@@ -198,8 +198,8 @@ START_TEST(figure4_and_figure5_sequences)
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 4, 3,
                                          NULL, NULL);
     Exchanges *ex = g_new0(Exchanges, 1);
-    CubeRunOptions opt = { FALSE, &exchanges_observer, ex };
-    g_autoptr(CubeReport) r = must_run(s, &opt);
+    RunOptions opt = { FALSE, &exchanges_observer, ex };
+    g_autoptr(Report) r = must_run(s, &opt);
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 3);
     for (int set = 0; set < 3; set++)
@@ -213,9 +213,9 @@ END_TEST
 static void expect_refusal(Scenario *s, const char *message)
 {
     GError *e = NULL;
-    CubeReport *r = cube_run(s, NULL, &e);
+    Report *r = run_scenario(s, NULL, &e);
     ck_assert(r == NULL);
-    ck_assert(g_error_matches(e, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(e, SCENARIO_ERROR, SCENARIO_ERROR_INPUT));
     ck_assert_str_eq(e->message, message);
     g_error_free(e);
 }
@@ -246,18 +246,18 @@ START_TEST(exchange_methods_exact)
         for (long k = 1; k <= 40; k += 13) {
             g_autoptr(Scenario) s = scenario_for("exchange", "sequential", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(CubeReport) r = must_run(s, NULL);
+            g_autoptr(Report) r = must_run(s, NULL);
             ck_assert(r->data_correct);
             ck_assert_int_eq(r->cycles, n * (2 + k));
             ck_assert_uint_eq(r->messages, (uint64_t)n << n);
-            ck_assert(cube_report_bounds_hold(r));
+            ck_assert(report_bounds_hold(r));
             g_autoptr(Scenario) a = scenario_for("exchange", "all-port", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(CubeReport) ra = must_run(a, NULL);
+            g_autoptr(Report) ra = must_run(a, NULL);
             ck_assert(ra->data_correct);
             ck_assert_int_eq(ra->cycles, 2 + (k + n - 1) / n);
             ck_assert_uint_eq(ra->element_transfers, (uint64_t)k << n);
-            ck_assert(cube_report_bounds_hold(ra));
+            ck_assert(report_bounds_hold(ra));
         }
 }
 END_TEST

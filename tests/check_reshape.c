@@ -35,10 +35,10 @@ static Scenario *reshape_scenario(int n, const char *from, const char *to,
     return s;
 }
 
-static const CubeDetail *detail(const CubeReport *r, const char *key)
+static const Detail *detail(const Report *r, const char *key)
 {
     for (guint i = 0; i < r->details->len; i++) {
-        const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
+        const Detail *d = &g_array_index(r->details, Detail, i);
         if (!strcmp(d->key, key))
             return d;
     }
@@ -46,20 +46,20 @@ static const CubeDetail *detail(const CubeReport *r, const char *key)
     return NULL;
 }
 
-static void assert_list(const CubeReport *r, const char *key,
+static void assert_list(const Report *r, const char *key,
                         const long long *want, guint n)
 {
-    const CubeDetail *d = detail(r, key);
+    const Detail *d = detail(r, key);
     ck_assert_uint_eq(d->list->len, n);
     for (guint i = 0; i < n; i++)
         ck_assert_int_eq(g_array_index(d->list, long long, i), want[i]);
 }
 
-static const CubeBound *bound(const CubeReport *r, CubeBoundKind kind)
+static const Bound *bound(const Report *r, BoundKind kind)
 {
     for (guint i = 0; i < r->bounds->len; i++)
-        if (g_array_index(r->bounds, CubeBound, i).kind == kind)
-            return &g_array_index(r->bounds, CubeBound, i);
+        if (g_array_index(r->bounds, Bound, i).kind == kind)
+            return &g_array_index(r->bounds, Bound, i);
     return NULL;
 }
 
@@ -69,7 +69,7 @@ START_TEST(figure2_d)
      * on a 9-cube the top 9 of the 14 address bits are the node. */
     g_autoptr(Scenario) s = reshape_scenario(9, "32x4x16x8", "8x4x16x32",
                                              "exchange");
-    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert(r && r->data_correct);
     const long long d[] = { 10, 6, 4, 2 }, dp[] = { 10, 6 }, dm[] = { 4, 2 };
     assert_list(r, "D", d, 4);
@@ -99,8 +99,8 @@ START_TEST(figure3_both_orders)
         g_autoptr(Scenario) s = reshape_scenario(3, "8", "2x2x2", "sequential");
         scenario_put(s, "algorithm", "order", orders[o], "test");
         Exchanges *ex = g_new0(Exchanges, 1);
-        CubeRunOptions opt = { TRUE, &exchanges_observer, ex };
-        g_autoptr(CubeReport) r = cube_run(s, &opt, NULL);
+        RunOptions opt = { TRUE, &exchanges_observer, ex };
+        g_autoptr(Report) r = run_scenario(s, &opt, NULL);
         ck_assert(r && r->data_correct);
         ck_assert_int_eq(r->cycles, 2);
         int held[8];
@@ -156,13 +156,13 @@ START_TEST(random_shapes_all_methods)
         int bits = n + g_rand_int_range(rng, 0, 5);
         g_autofree char *from = shape(bits, rng);
         g_autofree char *to = shape(bits, rng);
-        g_autofree CubeWord *first = NULL;
+        g_autofree Word *first = NULL;
         size_t words = 0;
         for (size_t m = 0; m < G_N_ELEMENTS(methods); m++) {
             g_autoptr(Scenario) s = reshape_scenario(n, from, to, methods[m]);
-            CubeRunOptions opt = { .dump_memory = TRUE };
+            RunOptions opt = { .dump_memory = TRUE };
             GError *e = NULL;
-            g_autoptr(CubeReport) r = cube_run(s, &opt, &e);
+            g_autoptr(Report) r = run_scenario(s, &opt, &e);
             if (!r) {                         /* conditions do not hold */
                 ck_assert_msg(m == 3 || m == 4, "%s %s -> %s: %s", methods[m],
                               from, to, e->message);
@@ -176,13 +176,13 @@ START_TEST(random_shapes_all_methods)
                           n, from, to, r->data_problem);
             words = (size_t)(r->elements_per_node << n);
             if (!first)
-                first = g_memdup2(r->memory, words * sizeof(CubeWord));
+                first = g_memdup2(r->memory, words * sizeof(Word));
             else
-                ck_assert(memcmp(first, r->memory, words * sizeof(CubeWord)) == 0);
-            const CubeBound *lo = bound(r, CUBE_BOUND_LOWER);
+                ck_assert(memcmp(first, r->memory, words * sizeof(Word)) == 0);
+            const Bound *lo = bound(r, BOUND_LOWER);
             if (lo)
                 ck_assert(lo->holds);
-            ck_assert_msg(cube_report_bounds_hold(r), "%s n=%d %s -> %s: "
+            ck_assert_msg(report_bounds_hold(r), "%s n=%d %s -> %s: "
                           "cycles %lld", methods[m], n, from, to,
                           (long long)r->cycles);
             if (m == 3 && detail(r, "delta")->i > 0) {
@@ -191,7 +191,7 @@ START_TEST(random_shapes_all_methods)
                 long long dl = detail(r, "delta")->i, k = r->elements_per_node;
                 long long h = (k + 2 * dl - 1) / (2 * dl);
                 long long lost = detail(r, "boundaries_without_overlap")->i;
-                const CubeBound *up = bound(r, CUBE_BOUND_UPPER);
+                const Bound *up = bound(r, BOUND_UPPER);
                 ck_assert(lost >= 0 && lost <= dl - 1);
                 ck_assert_int_eq((long long)up->value,
                                  lost ? dl * (h + 1) : dl * h + 1);
@@ -200,8 +200,8 @@ START_TEST(random_shapes_all_methods)
                 two_path_overlapped += dl >= 2 && !lost;
                 two_path_lost += lost > 0;
             }
-            if (m == 2 && bound(r, CUBE_BOUND_UPPER))  /* Theorem 2: exact */
-                ck_assert_int_eq(r->cycles, (CubeTime)bound(r, CUBE_BOUND_UPPER)->value);
+            if (m == 2 && bound(r, BOUND_UPPER))  /* Theorem 2: exact */
+                ck_assert_int_eq(r->cycles, (Tick)bound(r, BOUND_UPPER)->value);
         }
     }
     ck_assert(ran_two_path > 10 && ran_pipelined > 10);
@@ -221,11 +221,11 @@ START_TEST(one_dimension_two_path_and_pipelined_exact)
         for (int m = 0; m < 2; m++) {
             g_autoptr(Scenario) s = reshape_scenario(8, from, to,
                                                      m ? "pipelined" : "two-path");
-            g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+            g_autoptr(Report) r = run_scenario(s, NULL, NULL);
             ck_assert(r && r->data_correct);
             ck_assert_int_eq(detail(r, "delta")->i, 1);
             ck_assert_int_eq(r->cycles, (1 << (k - 1)) + 1);
-            ck_assert(cube_report_bounds_hold(r));
+            ck_assert(report_bounds_hold(r));
         }
     }
 }
@@ -239,12 +239,12 @@ START_TEST(two_path_theorem3_exact_delta2)
         g_autofree char *from = g_strdup_printf("8x2x8x4x4x2x%d", a);
         g_autofree char *to = g_strdup_printf("4x2x16x4x4x2x%d", a);
         g_autoptr(Scenario) s = reshape_scenario(8, from, to, "two-path");
-        g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+        g_autoptr(Report) r = run_scenario(s, NULL, NULL);
         ck_assert(r && r->data_correct);
         ck_assert_int_eq(detail(r, "delta")->i, 2);
         ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 0);
         ck_assert_int_eq(r->cycles, 16 * a / 2 + 1);   /* K/2 + 1 */
-        ck_assert(cube_report_bounds_hold(r));
+        ck_assert(report_bounds_hold(r));
     }
 }
 END_TEST
@@ -256,11 +256,11 @@ END_TEST
 START_TEST(two_path_relays_differ)
 {
     g_autoptr(Scenario) s = reshape_scenario(5, "256", "4x4x16", "two-path");
-    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert(r && r->data_correct);
     ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 1);
     ck_assert_int_eq(r->cycles, 6);
-    const CubeBound *up = bound(r, CUBE_BOUND_UPPER);
+    const Bound *up = bound(r, BOUND_UPPER);
     ck_assert_int_eq((long long)up->value, 6);
     ck_assert(up->holds);
     ck_assert_int_eq(detail(r, "theorem3_cycles")->i, 5);
@@ -270,7 +270,7 @@ END_TEST
 static void refused(Scenario *s, const char *message)
 {
     GError *e = NULL;
-    ck_assert(cube_run(s, NULL, &e) == NULL);
+    ck_assert(run_scenario(s, NULL, &e) == NULL);
     ck_assert_str_eq(e->message, message);
     g_error_free(e);
 }
@@ -292,7 +292,7 @@ START_TEST(conditions_refused)
      * bit 7 is an axis boundary that breaks Lemma 4's chain for j = 6 */
     g_autoptr(Scenario) c2 = reshape_scenario(8, "2x8x128", "2x4x256", "pipelined");
     GError *err = NULL;
-    ck_assert(cube_run(c2, NULL, &err) == NULL);
+    ck_assert(run_scenario(c2, NULL, &err) == NULL);
     ck_assert(strstr(err->message, "no axis boundary between j+1 and u") != NULL);
     g_error_free(err);
     g_autoptr(Scenario) d = reshape_scenario(4, "1x16", "4x5", NULL);
@@ -315,21 +315,21 @@ START_TEST(processor_bits_and_local_moves)
      * so only sequential and exchange (per-element control) may run */
     g_autoptr(Scenario) s = reshape_scenario(3, "64", "2x4x8", "exchange");
     scenario_put(s, "algorithm", "processor-bits", "1,2,4", "test");
-    g_autoptr(CubeReport) r = cube_run(s, NULL, NULL);
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert(r && r->data_correct);
     g_autoptr(Scenario) q = reshape_scenario(3, "64", "2x4x8", "sequential");
     scenario_put(q, "algorithm", "processor-bits", "1,2,4", "test");
-    g_autoptr(CubeReport) rq = cube_run(q, NULL, NULL);
+    g_autoptr(Report) rq = run_scenario(q, NULL, NULL);
     ck_assert(rq && rq->data_correct);
     g_autoptr(Scenario) o = reshape_scenario(3, "64", "2x4x8", "one-path");
     scenario_put(o, "algorithm", "processor-bits", "1,2,4", "test");
     GError *e = NULL;
-    ck_assert(cube_run(o, NULL, &e) == NULL);
+    ck_assert(run_scenario(o, NULL, &e) == NULL);
     ck_assert(strstr(e->message, "must be a processor dimension") != NULL);
     g_error_free(e);
     /* everything local: D_paddr empty, zero cycles, moves counted */
     g_autoptr(Scenario) l = reshape_scenario(2, "64", "4x16", NULL);
-    g_autoptr(CubeReport) rl = cube_run(l, NULL, NULL);
+    g_autoptr(Report) rl = run_scenario(l, NULL, NULL);
     ck_assert(rl && rl->data_correct);
     ck_assert_int_eq(rl->cycles, 0);
     ck_assert_int_eq(detail(rl, "delta")->i, 0);

@@ -1,4 +1,4 @@
-/* check_scenario.c -- unit tests for emu/scenario.c.
+/* check_scenario.c -- unit tests for run/scenario.c.
  *
  * Data files live in tests/data/scenario/ relative to the working directory,
  * or in $CUBEMU_TEST_DATA/scenario/ when that variable is set.
@@ -33,8 +33,8 @@ static char *load_fail(const char *path) {
     Scenario *s = scenario_load_file(path, &err);
     ck_assert_ptr_null(s);
     ck_assert_ptr_nonnull(err);
-    ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                              CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                              SCENARIO_ERROR_INPUT));
     char *msg = g_strdup(err->message);
     g_error_free(err);
     return msg;
@@ -45,8 +45,8 @@ static char *data_fail(const char *text) {
     Scenario *s = scenario_load_data("t.ini", text, &err);
     ck_assert_ptr_null(s);
     ck_assert_ptr_nonnull(err);
-    ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                              CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                              SCENARIO_ERROR_INPUT));
     char *msg = g_strdup(err->message);
     g_error_free(err);
     return msg;
@@ -357,8 +357,8 @@ START_TEST(test_set_malformed) {
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *err = NULL;
         ck_assert_msg(!scenario_apply_set(s, bad[i], &err), "%s", bad[i]);
-        ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                                  CUBE_SCENARIO_ERROR_INPUT));
+        ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                                  SCENARIO_ERROR_INPUT));
         g_autofree char *want = g_strdup_printf(
             "--set '%s': expected SECTION.KEY=VALUE, "
             "e.g. --set machine.dimensions=7", bad[i]);
@@ -443,8 +443,8 @@ START_TEST(test_expectations_errors) {
     ck_assert(scenario_apply_set(s, "expect.bare=<", &err));
     GPtrArray *xs = scenario_expectations(s, &err);
     ck_assert_ptr_null(xs);
-    ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                              CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                              SCENARIO_ERROR_INPUT));
     g_autofree char *path = data_path("expect-bad.ini");
 #define CMP "(valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)"
     g_autofree char *want = g_strdup_printf(
@@ -503,8 +503,8 @@ static void int_bad(const char *text, long long min, long long max,
     ck_assert_msg(!scenario_parse_int(text, "f:1", "dimensions", min, max,
                                       &v, &err), "%s", text);
     ck_assert_int_eq(v, -12345);
-    ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                              CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                              SCENARIO_ERROR_INPUT));
     ck_assert_str_eq(err->message, want);
     g_error_free(err);
 }
@@ -562,8 +562,8 @@ START_TEST(test_parse_choice) {
     ck_assert(!scenario_parse_choice("Naive", "f:2", "method", methods,
                                      &idx, &err));
     ck_assert_int_eq(idx, -1);
-    ck_assert(g_error_matches(err, CUBE_SCENARIO_ERROR,
-                              CUBE_SCENARIO_ERROR_INPUT));
+    ck_assert(g_error_matches(err, SCENARIO_ERROR,
+                              SCENARIO_ERROR_INPUT));
     ck_assert_str_eq(err->message,
                      "f:2: method: unknown value 'Naive' "
                      "(valid: concurrent, pipelined, naive)");

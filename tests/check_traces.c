@@ -30,7 +30,7 @@ static Scenario *scenario_text(const char *text)
 }
 
 typedef struct {
-    CubeReport *report;
+    Report *report;
     Trace *trace;
 } Recorded;
 
@@ -38,10 +38,10 @@ static Recorded record(const char *text)
 {
     g_autoptr(Scenario) s = scenario_text(text);
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
-    CubeRunOptions opt = { .observer = trace_recorder_observer(),
+    RunOptions opt = { .observer = trace_recorder_observer(),
                            .observer_data = rec };
     GError *e = NULL;
-    Recorded r = { cube_run(s, &opt, &e), NULL };
+    Recorded r = { run_scenario(s, &opt, &e), NULL };
     ck_assert_msg(r.report != NULL, "%s", e ? e->message : "");
     r.trace = trace_recorder_finish(rec, r.report, &e);
     ck_assert_msg(r.trace != NULL, "%s", e ? e->message : "");
@@ -50,7 +50,7 @@ static Recorded record(const char *text)
 
 static void recorded_clear(Recorded *r)
 {
-    cube_report_free(r->report);
+    report_free(r->report);
     trace_free(r->trace);
 }
 
@@ -86,7 +86,7 @@ START_TEST(trace_matches_run_statistics)
 {
     Recorded r = record(scenarios[_i]);
     const Trace *t = r.trace;
-    const CubeReport *rep = r.report;
+    const Report *rep = r.report;
     int n = rep->machine.dimensions;
     ck_assert_uint_eq(t->nodes, 1u << n);
     ck_assert_uint_eq(t->channels->len, (1u << n) * (unsigned)n);
@@ -104,7 +104,7 @@ START_TEST(trace_matches_run_statistics)
         (c->direction > 0 ? up : down)[c->dimension] += b->count;
         per_channel[b->channel] += b->count;
         total += b->count;
-        ck_assert_int_le(b->start + (CubeTime)b->count * t->element_time, t->cycles);
+        ck_assert_int_le(b->start + (Tick)b->count * t->element_time, t->cycles);
     }
     ck_assert_uint_eq(total, rep->element_transfers);
     ck_assert_uint_eq(total, t->element_transfers);
@@ -122,7 +122,7 @@ START_TEST(trace_matches_run_statistics)
     for (guint c = 0; c < t->channels->len; c++) {
         ck_assert_uint_eq(trace_index_elements(x, c), per_channel[c]);
         ck_assert_int_eq(trace_index_busy(x, c, 0, t->cycles),
-                         (CubeTime)per_channel[c] * t->element_time);
+                         (Tick)per_channel[c] * t->element_time);
     }
     g_free(up);
     g_free(down);
@@ -143,8 +143,8 @@ START_TEST(exchange_intervals_exact)
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         const TraceChannel *c = &g_array_index(t->channels, TraceChannel, b->channel);
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
-        CubeTime step = 2 + 5 * 3;
-        ck_assert_int_eq(b->start, (CubeTime)c->dimension * step + 2);
+        Tick step = 2 + 5 * 3;
+        ck_assert_int_eq(b->start, (Tick)c->dimension * step + 2);
         ck_assert_uint_eq(b->first, 0);
         ck_assert_uint_eq(b->count, 5);
         ck_assert_uint_eq(m->source, c->source);
@@ -167,14 +167,14 @@ START_TEST(recording_changes_nothing)
 {
     g_autoptr(Scenario) s = scenario_text(scenarios[_i]);
     GError *e = NULL;
-    CubeRunOptions plain = { .dump_memory = TRUE };
-    g_autoptr(CubeReport) a = cube_run(s, &plain, &e);
+    RunOptions plain = { .dump_memory = TRUE };
+    g_autoptr(Report) a = run_scenario(s, &plain, &e);
     ck_assert_msg(a != NULL, "%s", e ? e->message : "");
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
-    CubeRunOptions traced = { .dump_memory = TRUE,
+    RunOptions traced = { .dump_memory = TRUE,
                               .observer = trace_recorder_observer(),
                               .observer_data = rec };
-    g_autoptr(CubeReport) b = cube_run(s, &traced, &e);
+    g_autoptr(Report) b = run_scenario(s, &traced, &e);
     ck_assert_msg(b != NULL, "%s", e ? e->message : "");
     g_autofree char *ja = json_without_wall(a);
     g_autofree char *jb = json_without_wall(b);
@@ -446,7 +446,7 @@ END_TEST
 
 /* ---- exports ----------------------------------------------------------- */
 
-static char *export_text(const Trace *t, TraceExportFormat f, CubeTime window)
+static char *export_text(const Trace *t, TraceExportFormat f, Tick window)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -470,7 +470,7 @@ static guint count_lines(const char *text, const char *prefix, const char *conta
 START_TEST(csv_sums_equal_element_transfers)
 {
     Recorded r = record(scenarios[_i]);
-    const CubeTime windows[] = { 0, 1, 2, 7, 1000000 };
+    const Tick windows[] = { 0, 1, 2, 7, 1000000 };
     for (guint w = 0; w < G_N_ELEMENTS(windows); w++) {
         g_autofree char *csv = export_text(r.trace, TRACE_EXPORT_CSV, windows[w]);
         g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
@@ -492,7 +492,7 @@ START_TEST(csv_sums_equal_element_transfers)
                 }
             }
         }
-        CubeTime window = windows[w] ? windows[w] : trace_export_default_window(r.trace);
+        Tick window = windows[w] ? windows[w] : trace_export_default_window(r.trace);
         ck_assert_uint_eq(rows, (guint)((r.trace->cycles + window - 1) / window));
         ck_assert_uint_eq(sum, r.report->element_transfers);
         ck_assert_uint_eq(total, r.report->element_transfers);

@@ -18,7 +18,7 @@ typedef struct {
 
 static inline void exchanges_record(void *data, const SimMessage *m,
                                     uint32_t node, int dim, uint64_t first,
-                                    uint64_t count, CubeTime start)
+                                    uint64_t count, Tick start)
 {
     Exchanges *ex = data;
     (void)first; (void)count; (void)start;

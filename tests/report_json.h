@@ -9,12 +9,12 @@
 #include <string.h>
 #include "report.h"
 
-static inline char *json_without_wall(const CubeReport *r)
+static inline char *json_without_wall(const Report *r)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    cube_report_print_json(r, f);
+    report_print_json(r, f);
     fclose(f);
     char *w = strstr(buf, "\"wall_seconds\":");
     ck_assert(w != NULL);

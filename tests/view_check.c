@@ -66,13 +66,13 @@ static Color surface_pixel(SDL_Surface *s, int x, int y)
 /* A channel whose drawn middle shows `want` in our own rendering of the
  * frame (so nothing else is drawn over it there). */
 static int64_t find_channel(Render *r, const Trace *t, ViewKind kind,
-                            CubeTime from, CubeTime to, gboolean busy,
+                            Tick from, Tick to, gboolean busy,
                             int *x, int *y)
 {
     g_autoptr(TraceIndex) ix = trace_index_new(t);
     Color want = render_heat(busy ? 1.0 : 0.0);
     for (guint c = 0; c < t->channels->len; c++) {
-        CubeTime b = trace_index_busy(ix, c, from, to);
+        Tick b = trace_index_busy(ix, c, from, to);
         if (busy ? b != to - from : b != 0)
             continue;
         if (render_channel_point(r, kind, c, x, y)
@@ -88,7 +88,7 @@ static int busy_idle(char **argv)
     ViewKind kind = !strcmp(argv[3], "graph") ? VIEW_GRAPH : VIEW_MATRIX;
     if (!parse_size(argv[4], &w, &h))
         return usage();
-    CubeTime cycle = atoll(argv[5]), window = atoll(argv[6]);
+    Tick cycle = atoll(argv[5]), window = atoll(argv[6]);
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(argv[1], &e);
     if (!t) {
@@ -105,7 +105,7 @@ static int busy_idle(char **argv)
     ViewState s = { .cycle = cycle, .window = window, .kind = kind,
                     .mouse_x = -1, .mouse_y = -1 };
     render_frame(r, &s);
-    CubeTime to = MIN(cycle + 1, MAX(t->cycles, 1)), from = MAX(to - window, 0);
+    Tick to = MIN(cycle + 1, MAX(t->cycles, 1)), from = MAX(to - window, 0);
     int bx, by, ix, iy;
     int64_t busy = find_channel(r, t, kind, from, to, TRUE, &bx, &by);
     int64_t idle = find_channel(r, t, kind, from, to, FALSE, &ix, &iy);

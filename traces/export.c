@@ -77,7 +77,7 @@ static void export_chrome(const Trace *t, FILE *out)
                 ",\"message_elements\":%" G_GUINT64_FORMAT ",\"posted\":%"
                 G_GINT64_FORMAT ",\"hops\":%u}}", SEP(), b->message, m->source,
                 m->dest, (gint64)b->start,
-                (gint64)((CubeTime)b->count * t->element_time), ch->source,
+                (gint64)((Tick)b->count * t->element_time), ch->source,
                 b->channel, (guint64)m->id, m->source, m->dest, m->tag,
                 (guint64)b->first, (guint64)b->count, (guint64)m->count,
                 (gint64)m->posted, m->hops);
@@ -149,7 +149,7 @@ static const char paje_header[] =
 typedef enum { PE_MARK, PE_IDLE, PE_BUSY, PE_LINK_START, PE_LINK_END } PajeKind;
 
 typedef struct {
-    CubeTime time;
+    Tick time;
     PajeKind kind;
     uint32_t a, b;                /* channel or message or mark; node */
 } PajeEvent;
@@ -195,15 +195,15 @@ static void export_paje(const Trace *t, FILE *out)
 
     GArray *ev = g_array_new(FALSE, FALSE, sizeof(PajeEvent));
     guint nm = t->messages->len;
-    CubeTime *link_start = g_new(CubeTime, nm ? nm : 1);
-    CubeTime *link_end = g_new(CubeTime, nm ? nm : 1);
+    Tick *link_start = g_new(Tick, nm ? nm : 1);
+    Tick *link_end = g_new(Tick, nm ? nm : 1);
     for (guint m = 0; m < nm; m++) {
         link_start[m] = G_MAXINT64;
         link_end[m] = -1;
     }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        CubeTime end = b->start + (CubeTime)b->count * t->element_time;
+        Tick end = b->start + (Tick)b->count * t->element_time;
         PajeEvent busy = { b->start, PE_BUSY, b->channel, 0 };
         PajeEvent idle = { end, PE_IDLE, b->channel, 0 };
         g_array_append_val(ev, busy);
@@ -273,30 +273,30 @@ static void export_paje(const Trace *t, FILE *out)
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-CubeTime trace_export_default_window(const Trace *t)
+Tick trace_export_default_window(const Trace *t)
 {
-    CubeTime w = t->element_time;
-    CubeTime rows_cap = (t->cycles + TRACE_CSV_MAX_ROWS - 1) / TRACE_CSV_MAX_ROWS;
+    Tick w = t->element_time;
+    Tick rows_cap = (t->cycles + TRACE_CSV_MAX_ROWS - 1) / TRACE_CSV_MAX_ROWS;
     return MAX(w, rows_cap);
 }
 
 /* Elements of b that start crossing within [w0, w1): element i starts at
  * start + i * element_time. */
-static uint64_t elements_starting(const TraceBusy *b, CubeTime tau,
-                                  CubeTime w0, CubeTime w1)
+static uint64_t elements_starting(const TraceBusy *b, Tick tau,
+                                  Tick w0, Tick w1)
 {
-    CubeTime lo = w0 <= b->start ? 0 : (w0 - b->start + tau - 1) / tau;
-    CubeTime hi = w1 <= b->start ? 0 : (w1 - b->start + tau - 1) / tau;
-    lo = MIN(lo, (CubeTime)b->count);
-    hi = MIN(hi, (CubeTime)b->count);
+    Tick lo = w0 <= b->start ? 0 : (w0 - b->start + tau - 1) / tau;
+    Tick hi = w1 <= b->start ? 0 : (w1 - b->start + tau - 1) / tau;
+    lo = MIN(lo, (Tick)b->count);
+    hi = MIN(hi, (Tick)b->count);
     return hi > lo ? (uint64_t)(hi - lo) : 0;
 }
 
-static void export_csv(const Trace *t, CubeTime window, FILE *out)
+static void export_csv(const Trace *t, Tick window, FILE *out)
 {
     g_autoptr(TraceIndex) x = trace_index_new(t);
     guint ng = trace_index_groups(x);
-    CubeTime rows = (t->cycles + window - 1) / window;
+    Tick rows = (t->cycles + window - 1) / window;
     fputs("window_start,window_end", out);
     for (guint g = 0; g < ng; g++) {
         int d, dir;
@@ -316,24 +316,24 @@ static void export_csv(const Trace *t, CubeTime window, FILE *out)
      * touches: rows x groups counters. */
     gsize cells = (gsize)rows * ng;
     uint64_t *elements = g_new0(uint64_t, cells ? cells : 1);
-    CubeTime *busy = g_new0(CubeTime, cells ? cells : 1);
-    CubeTime tau = t->element_time;
+    Tick *busy = g_new0(Tick, cells ? cells : 1);
+    Tick tau = t->element_time;
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         guint g = trace_index_group_of(x, b->channel);
-        CubeTime end = b->start + (CubeTime)b->count * tau;
-        for (CubeTime r = b->start / window; r < rows && r * window < end; r++) {
-            CubeTime w0 = r * window, w1 = MIN(w0 + window, t->cycles);
+        Tick end = b->start + (Tick)b->count * tau;
+        for (Tick r = b->start / window; r < rows && r * window < end; r++) {
+            Tick w0 = r * window, w1 = MIN(w0 + window, t->cycles);
             elements[(gsize)r * ng + g] += elements_starting(b, tau, w0, w1);
             busy[(gsize)r * ng + g] += MIN(end, w1) - MAX(b->start, w0);
         }
     }
-    for (CubeTime r = 0; r < rows; r++) {
-        CubeTime w0 = r * window, w1 = MIN(w0 + window, t->cycles);
+    for (Tick r = 0; r < rows; r++) {
+        Tick w0 = r * window, w1 = MIN(w0 + window, t->cycles);
         fprintf(out, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, (gint64)w0,
                 (gint64)w1);
         uint64_t all_elements = 0;
-        CubeTime all_busy = 0;
+        Tick all_busy = 0;
         for (guint g = 0; g < ng; g++) {
             all_elements += elements[(gsize)r * ng + g];
             fprintf(out, ",%" G_GUINT64_FORMAT, (guint64)elements[(gsize)r * ng + g]);
@@ -355,13 +355,13 @@ static void export_csv(const Trace *t, CubeTime window, FILE *out)
 }
 
 gboolean trace_export(const Trace *t, TraceExportFormat format,
-                      CubeTime window, FILE *out, const char *name,
+                      Tick window, FILE *out, const char *name,
                       GError **error)
 {
     errno = 0;
     if (format == TRACE_EXPORT_CSV && window > 0
         && (t->cycles + window - 1) / window > TRACE_CSV_ROW_LIMIT) {
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_INPUT,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
                     "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
                     " cycles would be more than %d rows; use a wider window",
                     (gint64)window, (gint64)t->cycles, TRACE_CSV_ROW_LIMIT);
@@ -375,7 +375,7 @@ gboolean trace_export(const Trace *t, TraceExportFormat format,
         break;
     }
     if (fflush(out) != 0 || ferror(out)) {
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", name,
                     g_strerror(errno ? errno : EIO));
         return FALSE;

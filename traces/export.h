@@ -34,8 +34,8 @@ extern const char *const trace_export_format_names[];
 /* window <= 0 picks the default above (csv only). FALSE with *error for a
  * write error or a window beyond TRACE_CSV_ROW_LIMIT rows. */
 gboolean trace_export(const Trace *t, TraceExportFormat format,
-                      CubeTime window, FILE *out, const char *name,
+                      Tick window, FILE *out, const char *name,
                       GError **error);
-CubeTime trace_export_default_window(const Trace *t);
+Tick trace_export_default_window(const Trace *t);
 
 #endif

@@ -233,7 +233,7 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
         w->failed = TRUE;
     gboolean ok = !w->failed && fflush(out) == 0 && !ferror(out);
     if (!ok)
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", name, g_strerror(errno));
     g_free(w);
     return ok;
@@ -243,13 +243,13 @@ gboolean trace_save(const Trace *t, const char *path, GError **error)
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", path, g_strerror(errno));
         return FALSE;
     }
     gboolean ok = trace_write(t, f, path, error);
     if (fclose(f) != 0 && ok) {
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", path, g_strerror(errno));
         ok = FALSE;
     }
@@ -283,7 +283,7 @@ static gboolean fail(GError **error, int code, const char *name,
     va_start(ap, fmt);
     g_autofree char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    g_set_error(error, CUBE_TRACE_ERROR, code, "%s: %s", name, what);
+    g_set_error(error, TRACE_ERROR, code, "%s: %s", name, what);
     return FALSE;
 }
 
@@ -323,23 +323,23 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
                              uint64_t counts[5], GError **error)
 {
     if (!trace_looks_like_trace(c->p, c->len))
-        return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+        return fail(error, TRACE_ERROR_INPUT, name,
                     "not a cubemu trace (it does not begin with the trace "
                     "magic; see traces/FORMAT.md)");
     if (c->len < 12)
-        return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+        return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated: %zu bytes, the trace header alone is %d",
                     (size_t)c->len, TRACE_FIXED_HEADER);
     c->pos = sizeof trace_magic;
     t->version_major = (unsigned)get_u(c, 2);
     t->version_minor = (unsigned)get_u(c, 2);
     if (t->version_major != TRACE_VERSION_MAJOR)
-        return fail(error, CUBE_TRACE_ERROR_VERSION, name,
+        return fail(error, TRACE_ERROR_VERSION, name,
                     "trace format version %u.%u is not supported (this "
                     "cubemu reads version %d.x; re-record the trace with it)",
                     t->version_major, t->version_minor, TRACE_VERSION_MAJOR);
     if (c->len < TRACE_FIXED_HEADER + TRACE_CRC_BYTES)
-        return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+        return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated: %zu bytes, the trace header alone is %d",
                     (size_t)c->len, TRACE_FIXED_HEADER);
     uint64_t header = get_u(c, 4);
@@ -347,14 +347,14 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
     t->dimensions = (uint32_t)get_u(c, 4);
     t->ports = (int)(int32_t)get_u(c, 4);
     uint64_t ninfo = get_u(c, 4);
-    t->element_time = (CubeTime)get_u(c, 8);
-    t->startup = (CubeTime)get_u(c, 8);
-    t->cycles = (CubeTime)get_u(c, 8);
+    t->element_time = (Tick)get_u(c, 8);
+    t->startup = (Tick)get_u(c, 8);
+    t->cycles = (Tick)get_u(c, 8);
     t->element_transfers = get_u(c, 8);
     for (int i = 0; i < 5; i++)
         counts[i] = get_u(c, 8);
     if (header < TRACE_FIXED_HEADER || header > c->len - TRACE_CRC_BYTES)
-        return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+        return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated or corrupt: the header claims %" G_GUINT64_FORMAT
                     " bytes, the file has %zu", (guint64)header, (size_t)c->len);
     for (uint64_t i = 0; i < ninfo; i++) {
@@ -362,7 +362,7 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
         char *value = key ? get_text(c, (gsize)header) : NULL;
         if (!value) {
             g_free(key);
-            return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+            return fail(error, TRACE_ERROR_INPUT, name,
                         "corrupt header: string %" G_GUINT64_FORMAT " of %"
                         G_GUINT64_FORMAT " does not fit or is not UTF-8",
                         (guint64)i + 1, (guint64)ninfo);
@@ -381,7 +381,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
                                     TRACE_BUSY_BYTES, 2, TRACE_MARK_BYTES };
     for (int s = 0; s < 5; s++) {
         if (!section_fits(c, counts[s], sizes[s]))
-            return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+            return fail(error, TRACE_ERROR_INPUT, name,
                         "truncated or corrupt: the header announces %"
                         G_GUINT64_FORMAT " entries in the %s, more than the "
                         "%zu bytes left can hold", (guint64)counts[s],
@@ -405,7 +405,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
                 TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
                 m->id = get_u(c, 8);
                 m->count = get_u(c, 8);
-                m->posted = (CubeTime)get_u(c, 8);
+                m->posted = (Tick)get_u(c, 8);
                 m->source = (uint32_t)get_u(c, 4);
                 m->dest = (uint32_t)get_u(c, 4);
                 m->tag = (int32_t)(uint32_t)get_u(c, 4);
@@ -416,7 +416,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
             g_array_set_size(t->busy, (guint)counts[s]);
             for (guint i = 0; i < t->busy->len; i++) {
                 TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-                b->start = (CubeTime)get_u(c, 8);
+                b->start = (Tick)get_u(c, 8);
                 b->first = get_u(c, 8);
                 b->count = get_u(c, 8);
                 b->channel = (uint32_t)get_u(c, 4);
@@ -427,7 +427,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
             for (uint64_t i = 0; i < counts[s]; i++) {
                 char *l = get_text(c, c->len - TRACE_CRC_BYTES);
                 if (!l)
-                    return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+                    return fail(error, TRACE_ERROR_INPUT, name,
                                 "truncated or corrupt: label %" G_GUINT64_FORMAT
                                 " of %" G_GUINT64_FORMAT " does not fit or is "
                                 "not UTF-8", (guint64)i + 1, (guint64)counts[s]);
@@ -438,7 +438,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
             g_array_set_size(t->marks, (guint)counts[s]);
             for (guint i = 0; i < t->marks->len; i++) {
                 TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-                m->time = (CubeTime)get_u(c, 8);
+                m->time = (Tick)get_u(c, 8);
                 m->label = (uint32_t)get_u(c, 4);
                 m->node = (uint32_t)get_u(c, 4);
                 m->nodes = (uint32_t)get_u(c, 4);
@@ -449,7 +449,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
     }
     gsize left = c->len - TRACE_CRC_BYTES - c->pos;
     if (left && t->version_minor <= TRACE_VERSION_MINOR)
-        return fail(error, CUBE_TRACE_ERROR_INPUT, name,
+        return fail(error, TRACE_ERROR_INPUT, name,
                     "corrupt: %zu bytes after the marks that the header does "
                     "not account for", (size_t)left);
     return TRUE;
@@ -459,7 +459,7 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
  * message. */
 static gboolean validate(const Trace *t, const char *name, GError **error)
 {
-#define BAD(...) fail(error, CUBE_TRACE_ERROR_INPUT, name, "corrupt: " __VA_ARGS__)
+#define BAD(...) fail(error, TRACE_ERROR_INPUT, name, "corrupt: " __VA_ARGS__)
     const char *topology = trace_info(t, "topology");
     if (!topology || !*topology)
         return BAD("the header names no topology");
@@ -519,7 +519,7 @@ static gboolean validate(const Trace *t, const char *name, GError **error)
             const TraceBusy *p = &g_array_index(t->busy, TraceBusy, i - 1);
             if (p->channel > b->channel
                 || (p->channel == b->channel
-                    && p->start + (CubeTime)p->count * t->element_time > b->start))
+                    && p->start + (Tick)p->count * t->element_time > b->start))
                 return BAD("busy records %u and %u are out of order or "
                            "overlap on one channel", i - 1, i);
         }
@@ -559,7 +559,7 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
     c.pos = len - TRACE_CRC_BYTES;
     uint32_t have = (uint32_t)get_u(&c, 4);
     if (want != have) {
-        fail(error, CUBE_TRACE_ERROR_INPUT, name, "corrupt: checksum mismatch "
+        fail(error, TRACE_ERROR_INPUT, name, "corrupt: checksum mismatch "
              "(stored %08x, computed %08x)", have, want);
         return NULL;
     }
@@ -580,7 +580,7 @@ static guint8 *read_all(const char *path, gsize *len, GError **error)
         g_byte_array_append(buf, chunk, (guint)n);
     if (!f || ferror(f)) {
         int why = errno;
-        g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot read: %s", path, g_strerror(why));
         if (f)
             fclose(f);

@@ -19,7 +19,7 @@
 struct TraceIndex {
     const Trace *trace;
     guint *first;                 /* channels + 1 */
-    CubeTime *prefix;             /* per busy record */
+    Tick *prefix;             /* per busy record */
     uint64_t *elements;           /* per channel */
     uint64_t *messages;           /* per channel */
     guint *out_first, *in_first;  /* nodes + 1 */
@@ -29,13 +29,13 @@ struct TraceIndex {
     guint *group_size;
     guint *group_of;              /* per channel */
     guint phases;
-    CubeTime *phase_time;         /* distinct mark times, increasing */
+    Tick *phase_time;         /* distinct mark times, increasing */
     uint32_t *phase_label, *phase_nodes;
 };
 
-static CubeTime busy_duration(const TraceIndex *x, const TraceBusy *b)
+static Tick busy_duration(const TraceIndex *x, const TraceBusy *b)
 {
-    return (CubeTime)b->count * x->trace->element_time;
+    return (Tick)b->count * x->trace->element_time;
 }
 
 /* Adjacency in compressed rows: the channels of node v are
@@ -99,7 +99,7 @@ static void index_groups(TraceIndex *x)
     g_free(size_of_key);
 }
 
-static guint marks_until(const Trace *t, CubeTime time);
+static guint marks_until(const Trace *t, Tick time);
 
 /* Replay the marks in time order, keeping every node's current label and
  * how many nodes each label has; after each distinct time, the label with
@@ -108,7 +108,7 @@ static void index_phases(TraceIndex *x)
 {
     const Trace *t = x->trace;
     guint nm = t->marks->len, nl = t->labels->len;
-    x->phase_time = g_new(CubeTime, nm + 1);
+    x->phase_time = g_new(Tick, nm + 1);
     x->phase_label = g_new(uint32_t, nm + 1);
     x->phase_nodes = g_new(uint32_t, nm + 1);
     guint distinct = 0;
@@ -122,7 +122,7 @@ static void index_phases(TraceIndex *x)
         current[v] = UINT32_MAX;
     guint i = 0;
     while (i < nm) {
-        CubeTime time = g_array_index(t->marks, TraceMark, i).time;
+        Tick time = g_array_index(t->marks, TraceMark, i).time;
         for (; i < nm && g_array_index(t->marks, TraceMark, i).time == time; i++) {
             const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
             for (uint32_t v = m->node; v - m->node < m->nodes; v++) {
@@ -160,7 +160,7 @@ TraceIndex *trace_index_new(const Trace *t)
     x->trace = t;
     guint nch = t->channels->len, nb = t->busy->len;
     x->first = g_new0(guint, (gsize)nch + 1);
-    x->prefix = g_new(CubeTime, nb ? nb : 1);
+    x->prefix = g_new(Tick, nb ? nb : 1);
     x->elements = g_new0(uint64_t, nch ? nch : 1);
     x->messages = g_new0(uint64_t, nch ? nch : 1);
     for (guint i = 0; i < nb; i++) {
@@ -170,7 +170,7 @@ TraceIndex *trace_index_new(const Trace *t)
     for (guint c = 0; c < nch; c++)
         x->first[c + 1] += x->first[c];
     for (guint c = 0; c < nch; c++) {
-        CubeTime sum = 0;
+        Tick sum = 0;
         for (guint i = x->first[c]; i < x->first[c + 1]; i++) {
             const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
             x->prefix[i] = sum;
@@ -211,7 +211,7 @@ void trace_index_free(TraceIndex *x)
 }
 
 /* Number of records of channel c that start before t. */
-static guint records_before(const TraceIndex *x, uint32_t c, CubeTime t)
+static guint records_before(const TraceIndex *x, uint32_t c, Tick t)
 {
     guint lo = x->first[c], hi = x->first[c + 1];
     while (lo < hi) {
@@ -225,7 +225,7 @@ static guint records_before(const TraceIndex *x, uint32_t c, CubeTime t)
 }
 
 /* Busy cycles of channel c before cycle t. */
-static CubeTime busy_before(const TraceIndex *x, uint32_t c, CubeTime t)
+static Tick busy_before(const TraceIndex *x, uint32_t c, Tick t)
 {
     guint k = records_before(x, c, t);
     if (!k)
@@ -235,8 +235,8 @@ static CubeTime busy_before(const TraceIndex *x, uint32_t c, CubeTime t)
     return x->prefix[i] + MIN(t - b->start, busy_duration(x, b));
 }
 
-CubeTime trace_index_busy(const TraceIndex *x, uint32_t channel,
-                          CubeTime from, CubeTime to)
+Tick trace_index_busy(const TraceIndex *x, uint32_t channel,
+                          Tick from, Tick to)
 {
     if (channel >= x->trace->channels->len || to <= from)
         return 0;
@@ -244,7 +244,7 @@ CubeTime trace_index_busy(const TraceIndex *x, uint32_t channel,
 }
 
 const TraceBusy *trace_index_at(const TraceIndex *x, uint32_t channel,
-                                CubeTime t)
+                                Tick t)
 {
     if (channel >= x->trace->channels->len)
         return NULL;
@@ -304,7 +304,7 @@ guint trace_index_group_of(const TraceIndex *x, uint32_t channel)
 }
 
 /* Number of marks at or before t. */
-static guint marks_until(const Trace *t, CubeTime time)
+static guint marks_until(const Trace *t, Tick time)
 {
     guint lo = 0, hi = t->marks->len;
     while (lo < hi) {
@@ -317,7 +317,7 @@ static guint marks_until(const Trace *t, CubeTime time)
     return lo;
 }
 
-const char *trace_index_phase(const TraceIndex *x, CubeTime t,
+const char *trace_index_phase(const TraceIndex *x, Tick t,
                               uint32_t *nodes)
 {
     guint lo = 0, hi = x->phases;
@@ -333,7 +333,7 @@ const char *trace_index_phase(const TraceIndex *x, CubeTime t,
     return lo ? x->trace->labels->pdata[x->phase_label[lo - 1]] : NULL;
 }
 
-const char *trace_index_phase_begun(const TraceIndex *x, CubeTime t,
+const char *trace_index_phase_begun(const TraceIndex *x, Tick t,
                                     uint32_t *nodes)
 {
     const Trace *tr = x->trace;
@@ -342,7 +342,7 @@ const char *trace_index_phase_begun(const TraceIndex *x, CubeTime t,
         *nodes = 0;
     if (!end || g_array_index(tr->marks, TraceMark, end - 1).time != t)
         return NULL;
-    CubeTime when = t;
+    Tick when = t;
     guint begin = end - 1;
     while (begin > 0 && g_array_index(tr->marks, TraceMark, begin - 1).time == when)
         begin--;
@@ -364,7 +364,7 @@ const char *trace_index_phase_begun(const TraceIndex *x, CubeTime t,
 }
 
 const char *trace_index_node_phase(const TraceIndex *x, uint32_t node,
-                                   CubeTime t)
+                                   Tick t)
 {
     const Trace *tr = x->trace;
     for (guint i = marks_until(tr, t); i > 0; i--) {

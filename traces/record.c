@@ -62,7 +62,7 @@ void trace_recorder_free(TraceRecorder *r)
 
 static void recorder_channel_busy(void *data, const SimMessage *m,
                                   uint32_t node, int dimension, uint64_t first,
-                                  uint64_t count, CubeTime start)
+                                  uint64_t count, Tick start)
 {
     TraceRecorder *r = data;
     uint32_t raw = node * CUBE_MAX_DIMENSIONS + (uint32_t)dimension;
@@ -109,7 +109,7 @@ static uint32_t recorder_label(TraceRecorder *r, const char *label)
     return r->labels->len - 1;
 }
 
-static void recorder_mark(void *data, uint32_t node, CubeTime time,
+static void recorder_mark(void *data, uint32_t node, Tick time,
                           const char *label)
 {
     TraceRecorder *r = data;
@@ -202,20 +202,20 @@ static void recorder_merge_marks(GArray *marks)
     g_array_set_size(marks, out + 1);
 }
 
-static char *recorder_parameters(const CubeReport *report)
+static char *recorder_parameters(const Report *report)
 {
     GString *s = g_string_new(NULL);
     for (guint i = 0; i < report->params->len; i++) {
-        const CubeParamValue *v = &g_array_index(report->params, CubeParamValue, i);
+        const ParamValue *v = &g_array_index(report->params, ParamValue, i);
         g_string_append_printf(s, "%s%s = %s", i ? ", " : "", v->key, v->text);
     }
     return g_string_free(s, FALSE);
 }
 
-Trace *trace_recorder_finish(TraceRecorder *r, const CubeReport *report,
+Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
                              GError **error)
 {
-    const CubeMachine *m = &report->machine;
+    const Machine *m = &report->machine;
     g_autoptr(Trace) t = trace_new();
     if (!trace_channel_table(m, t->channels, error))
         return NULL;

@@ -98,7 +98,7 @@ const char *trace_direction_name(int direction)
 
 /* The cube: channel node * n + d leaves node across dimension d, so the
  * recorder finds a channel's index from what the engine reports. */
-static void cube_channels(const CubeMachine *m, GArray *channels)
+static void cube_channels(const Machine *m, GArray *channels)
 {
     uint32_t nodes = machine_nodes(m);
     g_array_set_size(channels, 0);
@@ -110,17 +110,17 @@ static void cube_channels(const CubeMachine *m, GArray *channels)
         }
 }
 
-gboolean trace_channel_table(const CubeMachine *m, GArray *channels,
+gboolean trace_channel_table(const Machine *m, GArray *channels,
                              GError **error)
 {
     if (!g_strcmp0(m->topology, "cube")) {
         cube_channels(m, channels);
         return TRUE;
     }
-    g_set_error(error, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_INPUT,
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
                 "topology '%s' has no channel table for traces (valid: cube)",
                 m->topology ? m->topology : "");
     return FALSE;
 }
 
-G_DEFINE_QUARK(cube-trace-error-quark, cube_trace_error)
+G_DEFINE_QUARK(trace-error-quark, trace_error)

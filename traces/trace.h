@@ -38,20 +38,20 @@ typedef struct {
 typedef struct {
     uint64_t id;                  /* posting order = arbitration priority */
     uint64_t count;               /* elements */
-    CubeTime posted;
+    Tick posted;
     uint32_t source, dest;
     int32_t tag;
     uint32_t hops;                /* channels crossed */
 } TraceMessage;
 
 typedef struct {
-    CubeTime start;
+    Tick start;
     uint64_t first, count;        /* elements [first, first+count) */
     uint32_t channel, message;    /* indices into channels, messages */
 } TraceBusy;
 
 typedef struct {
-    CubeTime time;
+    Tick time;
     uint32_t label;               /* index into labels */
     uint32_t node, nodes;         /* nodes [node, node + nodes) */
 } TraceMark;
@@ -64,8 +64,8 @@ typedef struct {
     unsigned version_major, version_minor;
     uint32_t nodes;
     uint32_t dimensions;
-    int ports;                    /* CUBE_PORTS_ALL or k */
-    CubeTime element_time, startup, cycles;
+    int ports;                    /* MACHINE_PORTS_ALL or k */
+    Tick element_time, startup, cycles;
     uint64_t element_transfers;
     GArray *info;                 /* TraceInfo: topology, machine, ... */
     GArray *channels;             /* TraceChannel */
@@ -96,27 +96,27 @@ typedef struct TraceRecorder TraceRecorder;
 TraceRecorder *trace_recorder_new(void);
 void trace_recorder_free(TraceRecorder *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraceRecorder, trace_recorder_free)
-/* Pass these to cube_run through CubeRunOptions. */
+/* Pass these to run_scenario through RunOptions. */
 const SimObserver *trace_recorder_observer(void);
 /* The recorded run as a Trace, its header taken from the run's report.
  * The recorder is emptied. NULL with *error set when the machine's
  * topology has no channel table. */
-Trace *trace_recorder_finish(TraceRecorder *r, const CubeReport *report,
+Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
                              GError **error);
 
 /* The directed channels of a machine, in the order busy records index
  * them; FALSE with *error for a topology without a table. */
-gboolean trace_channel_table(const CubeMachine *m, GArray *channels,
+gboolean trace_channel_table(const Machine *m, GArray *channels,
                              GError **error);
 
 /* ---- files ------------------------------------------------------------ */
 
-#define CUBE_TRACE_ERROR (cube_trace_error_quark())
-GQuark cube_trace_error_quark(void);
+#define TRACE_ERROR (trace_error_quark())
+GQuark trace_error_quark(void);
 enum {
-    CUBE_TRACE_ERROR_INPUT = 1,   /* not a trace, truncated, corrupt */
-    CUBE_TRACE_ERROR_VERSION,     /* another major version */
-    CUBE_TRACE_ERROR_IO           /* cannot read or write the file */
+    TRACE_ERROR_INPUT = 1,   /* not a trace, truncated, corrupt */
+    TRACE_ERROR_VERSION,     /* another major version */
+    TRACE_ERROR_IO           /* cannot read or write the file */
 };
 
 /* Messages name the file: "PATH: reason". */
@@ -143,11 +143,11 @@ TraceIndex *trace_index_new(const Trace *t);
 void trace_index_free(TraceIndex *x);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraceIndex, trace_index_free)
 /* Cycles channel c was busy within [from, to). */
-CubeTime trace_index_busy(const TraceIndex *x, uint32_t channel,
-                          CubeTime from, CubeTime to);
+Tick trace_index_busy(const TraceIndex *x, uint32_t channel,
+                          Tick from, Tick to);
 /* The record occupying channel c at cycle t, or NULL. */
 const TraceBusy *trace_index_at(const TraceIndex *x, uint32_t channel,
-                                CubeTime t);
+                                Tick t);
 /* Elements and messages channel c carried over the whole run. */
 uint64_t trace_index_elements(const TraceIndex *x, uint32_t channel);
 uint64_t trace_index_messages(const TraceIndex *x, uint32_t channel);
@@ -165,14 +165,14 @@ guint trace_index_group_of(const TraceIndex *x, uint32_t channel);
 /* The phase at cycle t: every node is in the phase it marked last (at or
  * before t); this is the phase the most nodes are in, *nodes of them.
  * NULL before the first mark. */
-const char *trace_index_phase(const TraceIndex *x, CubeTime t,
+const char *trace_index_phase(const TraceIndex *x, Tick t,
                               uint32_t *nodes);
 /* Of the labels marked at exactly cycle t, the one the most nodes gave
  * (NULL if none): what began then, for a timeline. */
-const char *trace_index_phase_begun(const TraceIndex *x, CubeTime t,
+const char *trace_index_phase_begun(const TraceIndex *x, Tick t,
                                     uint32_t *nodes);
 /* The latest label node v gave at or before t, or NULL. */
 const char *trace_index_node_phase(const TraceIndex *x, uint32_t node,
-                                   CubeTime t);
+                                   Tick t);
 
 #endif

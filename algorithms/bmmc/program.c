@@ -42,7 +42,7 @@ typedef struct {
 
 enum { BMMC_TWO_PHASE, BMMC_NAIVE };
 
-static const CubeMethod bmmc_methods[] = {
+static const AlgorithmMethod bmmc_methods[] = {
     { "two-phase", "W locally in Gray-code order, then 2^rank(gamma) rounds "
                    "of Sendrecv_replace (Section 5)" },
     { "naive", "every element sent on its own with its index" },
@@ -51,23 +51,23 @@ static const CubeMethod bmmc_methods[] = {
 
 static const char *const bmmc_routings[] = { "ascending", "descending", NULL };
 
-static const CubeParamSpec bmmc_params[] = {
-    { .key = "elements", .type = CUBE_PARAM_INT, .fallback = NULL,
+static const ParamSpec bmmc_params[] = {
+    { .key = "elements", .type = PARAM_INT, .fallback = NULL,
       .min = 1, .max = 1LL << 40, .help = "N, total elements, a power of two "
       "with at least one per node" },
-    { .key = "matrix", .type = CUBE_PARAM_TEXT, .fallback = "",
+    { .key = "matrix", .type = PARAM_TEXT, .fallback = "",
       .help = "a named permutation: identity, bit-reversal, vector-reversal, "
               "gray, gray-inverse, shuffle, unshuffle, transpose:QxR" },
-    { .key = "columns", .type = CUBE_PARAM_TEXT, .fallback = "",
+    { .key = "columns", .type = PARAM_TEXT, .fallback = "",
       .help = "explicit A: columns c0,c1,... (column j as a decimal or 0x "
               "word, row 0 the least significant bit)" },
-    { .key = "complement", .type = CUBE_PARAM_TEXT, .fallback = "",
+    { .key = "complement", .type = PARAM_TEXT, .fallback = "",
       .help = "the complement vector c (a word; default: the named "
               "permutation's, else 0)" },
-    { .key = "layout", .type = CUBE_PARAM_TEXT, .fallback = "processor-major",
+    { .key = "layout", .type = PARAM_TEXT, .fallback = "processor-major",
       .help = "processor-major, processor-minor, or f:F (processor bits at "
               "index bits F..F+p-1)" },
-    { .key = "routing", .type = CUBE_PARAM_CHOICE, .fallback = "ascending",
+    { .key = "routing", .type = PARAM_CHOICE, .fallback = "ascending",
       .choices = bmmc_routings, .help = "dimension order of e-cube paths" },
     { NULL }
 };
@@ -79,39 +79,39 @@ static uint64_t apply(const Gf2Matrix *A, uint64_t c, uint64_t x)
 
 /* ---- the node programs ----------------------------------------------- */
 
-static CubeStatus two_phase_step(CubeNode *node, const BmmcConfig *c)
+static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
 {
-    unsigned t = cube_step(node);
-    uint64_t k = cube_address(node);
-    CubeWord *data = cube_memory(node), *temp = data + c->m;
+    unsigned t = node_step(node);
+    uint64_t k = node_address(node);
+    Word *data = node_memory(node), *temp = data + c->m;
     uint64_t rounds = bmmc_plan_rounds(c->plan);
     if (t == 0) {
-        cube_mark(node, "phase 1: local permutation W");
+        node_mark(node, "phase 1: local permutation W");
         bmmc_plan_intraprocessor(c->plan, k, data, temp);
     } else {
         bmmc_plan_place_received(c->plan, k, t - 1, temp, data);
     }
     if (t == rounds)
-        return CUBE_DONE;
-    cube_mark(node, "round %u", t);
+        return NODE_DONE;
+    node_mark(node, "round %u", t);
     uint64_t epm = bmmc_plan_elements_per_message(c->plan);
     size_t offset = (size_t)(c->m + bmmc_plan_message_offset(c->plan, t));
     uint64_t target = bmmc_plan_target_proc(c->plan, k, t);
     uint64_t source = bmmc_plan_source_proc(c->plan, k, t);
     int path[CUBE_MAX_DIMENSIONS];
     int hops = route_ecube((uint32_t)k, (uint32_t)target, c->p, c->routing, path);
-    cube_send(node, path, hops, offset, (size_t)epm, (int)t);
-    cube_recv(node, (uint32_t)source, (int)t, offset, (size_t)epm);
-    return CUBE_CONTINUE;
+    node_send(node, path, hops, offset, (size_t)epm, (int)t);
+    node_recv(node, (uint32_t)source, (int)t, offset, (size_t)epm);
+    return NODE_CONTINUE;
 }
 
-static CubeStatus naive_step(CubeNode *node, const BmmcConfig *c)
+static NodeStatus naive_step(Node *node, const BmmcConfig *c)
 {
-    uint64_t k = cube_address(node);
-    CubeWord *data = cube_memory(node);
-    CubeWord *out = data + c->m, *in = out + 2 * c->m;
-    if (cube_step(node) == 0) {
-        cube_mark(node, "naive: every element on its own");
+    uint64_t k = node_address(node);
+    Word *data = node_memory(node);
+    Word *out = data + c->m, *in = out + 2 * c->m;
+    if (node_step(node) == 0) {
+        node_mark(node, "naive: every element on its own");
         for (uint64_t o = 0; o < c->m; o++) {
             uint64_t x = bmmc_layout_index(c->n, c->p, c->f, k, o);
             uint64_t proc, off;
@@ -121,7 +121,7 @@ static CubeStatus naive_step(CubeNode *node, const BmmcConfig *c)
             int path[CUBE_MAX_DIMENSIONS];
             int hops = route_ecube((uint32_t)k, (uint32_t)proc, c->p, c->routing,
                                    path);
-            cube_send(node, path, hops, (size_t)(c->m + 2 * o), 2, 0);
+            node_send(node, path, hops, (size_t)(c->m + 2 * o), 2, 0);
         }
         /* One receive per element this node will hold, from the node that
          * holds its source; where it lands is read from the index. */
@@ -130,9 +130,9 @@ static CubeStatus naive_step(CubeNode *node, const BmmcConfig *c)
             uint64_t proc, off;
             bmmc_layout_locate(c->n, c->p, c->f, apply(&c->Ainv, c->cinv, y),
                                &proc, &off);
-            cube_recv(node, (uint32_t)proc, 0, (size_t)(3 * c->m + 2 * o), 2);
+            node_recv(node, (uint32_t)proc, 0, (size_t)(3 * c->m + 2 * o), 2);
         }
-        return CUBE_CONTINUE;
+        return NODE_CONTINUE;
     }
     for (uint64_t j = 0; j < c->m; j++) {
         uint64_t proc, off;
@@ -140,10 +140,10 @@ static CubeStatus naive_step(CubeNode *node, const BmmcConfig *c)
                            &proc, &off);
         data[off] = in[2 * j + 1];
     }
-    return CUBE_DONE;
+    return NODE_DONE;
 }
 
-static CubeStatus bmmc_step(CubeNode *node, const void *config)
+static NodeStatus bmmc_step(Node *node, const void *config)
 {
     const BmmcConfig *c = config;
     return c->method == BMMC_NAIVE ? naive_step(node, c) : two_phase_step(node, c);
@@ -192,48 +192,48 @@ static const char *without_key(const char *message, const char *key)
                ? message + len + 2 : message;
 }
 
-static void *bmmc_prepare(const CubeMachine *m, const CubeParams *p,
-                          CubeLayout *layout, GError **error)
+static void *bmmc_prepare(const Machine *m, const Params *p,
+                          MemoryLayout *layout, GError **error)
 {
     g_autoptr(GError) e = NULL;
-    long long elements = cube_params_int(p, "elements");
+    long long elements = params_int(p, "elements");
     int pbits = m->dimensions;
     if (elements & (elements - 1))
-        return cube_params_fail(p, error, "elements", "%lld is not a power of "
+        return params_fail(p, error, "elements", "%lld is not a power of "
                                 "two", elements);
     int n = __builtin_ctzll((unsigned long long)elements);
     if (n < pbits)
-        return cube_params_fail(p, error, "elements", "%lld elements are "
+        return params_fail(p, error, "elements", "%lld elements are "
                                 "fewer than one per node (P = %u nodes)",
                                 elements, 1u << pbits);
-    const char *matrix = cube_params_text(p, "matrix");
-    const char *columns = cube_params_text(p, "columns");
+    const char *matrix = params_text(p, "matrix");
+    const char *columns = params_text(p, "columns");
     if (!matrix == !columns)
-        return cube_params_fail(p, error, matrix ? "columns" : "matrix",
+        return params_fail(p, error, matrix ? "columns" : "matrix",
                                 "give exactly one of matrix and columns");
 
     g_autoptr(BmmcConfig) c = g_new0(BmmcConfig, 1);
     c->n = n;
     c->p = pbits;
-    c->method = cube_params_method(p);
-    c->routing = cube_params_choice(p, "routing") == 0 ? ROUTE_ASCENDING
+    c->method = params_method(p);
+    c->routing = params_choice(p, "routing") == 0 ? ROUTE_ASCENDING
                                                       : ROUTE_DESCENDING;
     c->m = (uint64_t)1 << (n - pbits);
     if (matrix && !bmmc_catalog_named(matrix, n, &c->A, &c->c, &e))
-        return cube_params_fail(p, error, "matrix", "%s",
+        return params_fail(p, error, "matrix", "%s",
                                 without_key(e->message, "matrix"));
     if (columns && !bmmc_catalog_parse_columns(columns, n, &c->A, &e))
-        return cube_params_fail(p, error, "columns", "%s",
+        return params_fail(p, error, "columns", "%s",
                                 without_key(e->message, "columns"));
-    const char *complement = cube_params_text(p, "complement");
+    const char *complement = params_text(p, "complement");
     if (complement && !bmmc_catalog_parse_complement(complement, n, &c->c, &e))
-        return cube_params_fail(p, error, "complement", "%s",
+        return params_fail(p, error, "complement", "%s",
                                 without_key(e->message, "complement"));
-    if (!parse_layout(cube_params_text(p, "layout"), n, pbits, &c->f))
-        return cube_params_fail(p, error, "layout", "'%s' is not a layout "
+    if (!parse_layout(params_text(p, "layout"), n, pbits, &c->f))
+        return params_fail(p, error, "layout", "'%s' is not a layout "
                                 "(valid: processor-major, processor-minor, "
                                 "f:F with F in 0..%d for n = %d, p = %d)",
-                                cube_params_text(p, "layout"), n - pbits, n,
+                                params_text(p, "layout"), n - pbits, n,
                                 pbits);
     uint64_t cinv;
     Gf2Matrix Ainv = c->A;
@@ -241,7 +241,7 @@ static void *bmmc_prepare(const CubeMachine *m, const CubeParams *p,
     if (rc == 0)
         rc = bmmc_plan_new(n, pbits, c->A.col, c->c, c->f, &c->plan);
     if (rc != 0)
-        return cube_params_fail(p, error, matrix ? "matrix" : "columns", "%s",
+        return params_fail(p, error, matrix ? "matrix" : "columns", "%s",
                                 bmmc_strerror(rc));
     c->Ainv = Ainv;
     c->cinv = cinv;
@@ -251,7 +251,7 @@ static void *bmmc_prepare(const CubeMachine *m, const CubeParams *p,
     return g_steal_pointer(&c);
 }
 
-static void bmmc_init(const void *config, uint32_t x, CubeWord *memory)
+static void bmmc_init(const void *config, uint32_t x, Word *memory)
 {
     const BmmcConfig *c = config;
     for (uint64_t o = 0; o < c->m; o++)
@@ -261,7 +261,7 @@ static void bmmc_init(const void *config, uint32_t x, CubeWord *memory)
 /* Node k, offset o must hold the element whose target index lives there:
  * y from the layout, x = A^-1 (y ^ c) -- the permutation's own inverse
  * (Lemma 1), not the factorisation the node program used. */
-static void bmmc_expect(const void *config, uint32_t k, CubeWord *expected)
+static void bmmc_expect(const void *config, uint32_t k, Word *expected)
 {
     const BmmcConfig *c = config;
     for (uint64_t o = 0; o < c->m; o++) {
@@ -311,10 +311,10 @@ static void lemma3_counts(const BmmcConfig *c, double *targets,
     }
 }
 
-static void bmmc_report(const void *config, CubeReport *r)
+static void bmmc_report(const void *config, Report *r)
 {
     const BmmcConfig *c = config;
-    const CubeMachine *m = &r->machine;
+    const Machine *m = &r->machine;
     double ts = (double)m->startup, tau = (double)m->element_time;
     uint64_t nodes = (uint64_t)1 << c->p, total = (uint64_t)1 << c->n;
     uint64_t rounds = bmmc_plan_rounds(c->plan);
@@ -325,36 +325,36 @@ static void bmmc_report(const void *config, CubeReport *r)
     for (int j = 0; j < c->n; j++)
         cols[j] = (long long)c->A.col[j];
 
-    cube_report_detail_int(r, "n", c->n);
-    cube_report_detail_int(r, "p", c->p);
-    cube_report_detail_int(r, "layout_f", c->f);
-    cube_report_detail_list(r, "columns", cols, (size_t)c->n);
-    cube_report_detail_int(r, "complement", (long long)c->c);
-    cube_report_detail_int(r, "rank_gamma", bmmc_plan_rank_gamma(c->plan));
-    cube_report_detail_int(r, "rounds", (long long)rounds);
-    cube_report_detail_int(r, "elements_per_message",
+    report_detail_int(r, "n", c->n);
+    report_detail_int(r, "p", c->p);
+    report_detail_int(r, "layout_f", c->f);
+    report_detail_list(r, "columns", cols, (size_t)c->n);
+    report_detail_int(r, "complement", (long long)c->c);
+    report_detail_int(r, "rank_gamma", bmmc_plan_rank_gamma(c->plan));
+    report_detail_int(r, "rounds", (long long)rounds);
+    report_detail_int(r, "elements_per_message",
                            (long long)(c->method == BMMC_NAIVE ? 1 : epm));
-    cube_report_detail_int(r, "messages_per_node",
+    report_detail_int(r, "messages_per_node",
                            (long long)(r->messages / nodes));
-    cube_report_detail_int(r, "index_words_sent", (long long)index_words);
+    report_detail_int(r, "index_words_sent", (long long)index_words);
 
     double targets, per_target;
     uint64_t busiest_remote;
     lemma3_counts(c, &targets, &per_target, &busiest_remote);
-    cube_report_bound(r, "Lemma 3: target processors per node = 2^rank(gamma)",
-                      CUBE_BOUND_EXACT, (double)rounds, targets,
+    report_bound(r, "Lemma 3: target processors per node = 2^rank(gamma)",
+                      BOUND_EXACT, (double)rounds, targets,
                       "Cormen 1997, Lemma 3 (counted from A x ^ c for every "
                       "element; -1 if nodes differ)");
-    cube_report_bound(r, "Lemma 3: elements to each target = N/(2^rank(gamma) P)",
-                      CUBE_BOUND_EXACT, (double)epm, per_target,
+    report_bound(r, "Lemma 3: elements to each target = N/(2^rank(gamma) P)",
+                      BOUND_EXACT, (double)epm, per_target,
                       "Cormen 1997, Lemma 3 (counted from A x ^ c; -1 if "
                       "counts differ)");
     if (c->method == BMMC_TWO_PHASE) {
-        cube_report_bound(r, "messages = P 2^rank(gamma)", CUBE_BOUND_EXACT,
+        report_bound(r, "messages = P 2^rank(gamma)", BOUND_EXACT,
                           (double)(nodes * rounds), (double)r->messages,
                           "Cormen 1997, Section 5: one Sendrecv_replace per "
                           "node per round");
-        cube_report_bound(r, "index words sent = 0", CUBE_BOUND_EXACT, 0,
+        report_bound(r, "index words sent = 0", BOUND_EXACT, 0,
                           (double)index_words,
                           "Cormen 1997, Section 1: data only, no indices");
         /* Every round whose target is another node must push its epm
@@ -368,28 +368,28 @@ static void bmmc_report(const void *config, CubeReport *r)
             if (t > lower)
                 lower = t;
         }
-        cube_report_cycle_bound(r, "communication: sum over remote rounds of "
-                                "Ts + N/(2^rank(gamma) P)", CUBE_BOUND_LOWER,
+        report_cycle_bound(r, "communication: sum over remote rounds of "
+                                "Ts + N/(2^rank(gamma) P)", BOUND_LOWER,
                                 lower, "Section 5: rounds follow one another "
                                 "on each node");
     } else {
-        cube_report_bound(r, "messages = N", CUBE_BOUND_EXACT, (double)total,
+        report_bound(r, "messages = N", BOUND_EXACT, (double)total,
                           (double)r->messages, "naive: one message per element");
-        cube_report_bound(r, "index words sent = N", CUBE_BOUND_EXACT,
+        report_bound(r, "index words sent = N", BOUND_EXACT,
                           (double)total, (double)index_words,
                           "naive: every element carries its index");
         int lanes = machine_port_limit(m);
         double lower = busiest_remote
             ? ts + ceil(2.0 * (double)busiest_remote / (lanes ? lanes : 1)) * tau
             : 0;
-        cube_report_cycle_bound(r, "communication: Ts + 2 (remote elements) "
-                                "/ ports", CUBE_BOUND_LOWER, lower,
+        report_cycle_bound(r, "communication: Ts + 2 (remote elements) "
+                                "/ ports", BOUND_LOWER, lower,
                                 "the busiest node's words leave over its "
                                 "ports");
     }
 }
 
-const CubeAlgorithm cube_algorithm_bmmc = {
+const Algorithm algorithm_bmmc = {
     .name = "bmmc",
     .summary = "BMMC permutation y = A x XOR c of N elements on P nodes",
     .source = "Cormen 1997, Sections 3-6, Lemma 3, Appendices A-C",

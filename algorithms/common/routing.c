@@ -1,25 +1,25 @@
 /* routing.c -- the two-path transfer primitive (see routing.h). */
 #include "routing.h"
 
-void two_path_send(CubeNode *node, int d, int via, size_t offset,
+void two_path_send(Node *node, int d, int via, size_t offset,
                    size_t count, size_t direct, int tag)
 {
     int path[3];
     if (direct > 0)
-        cube_send(node, &d, 1, offset, direct, tag);
+        node_send(node, &d, 1, offset, direct, tag);
     if (count > direct)
-        cube_send(node, path, route_detour(d, via, path), offset + direct,
+        node_send(node, path, route_detour(d, via, path), offset + direct,
                   count - direct, tag + 1);
 }
 
-void two_path_recv(CubeNode *node, int d, size_t offset, size_t count,
+void two_path_recv(Node *node, int d, size_t offset, size_t count,
                    size_t direct, int tag)
 {
-    uint32_t from = cube_address(node) ^ ((uint32_t)1 << d);
+    uint32_t from = node_address(node) ^ ((uint32_t)1 << d);
     if (direct > 0)
-        cube_recv(node, from, tag, offset, direct);
+        node_recv(node, from, tag, offset, direct);
     if (count > direct)
-        cube_recv(node, from, tag + 1, offset + direct, count - direct);
+        node_recv(node, from, tag + 1, offset + direct, count - direct);
 }
 
 size_t two_path_direct_share(size_t count)

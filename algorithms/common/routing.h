@@ -1,6 +1,6 @@
 /* routing.h -- paths on the Boolean cube, shared by node programs.
  *
- * A path is a sequence of dimensions for cube_send. Dimension-ordered
+ * A path is a sequence of dimensions for node_send. Dimension-ordered
  * (e-cube) routing corrects the differing address bits one at a time in a
  * fixed order, so it is minimal and deadlock-free; ascending order is the
  * classic e-cube, descending the mirror image.
@@ -9,7 +9,7 @@
 #define CUBE_ROUTING_H
 
 #include <stdint.h>
-#include "cube.h"
+#include "node.h"
 
 typedef enum { ROUTE_ASCENDING, ROUTE_DESCENDING } RouteOrder;
 
@@ -44,9 +44,9 @@ static inline int route_detour(int d, int via, int *path)
  * pair of edge-disjoint paths in the 2-cube of d and via). The two parts
  * are messages with tags tag and tag+1. The neighbour posts the matching
  * two_path_recv with the same split. */
-void two_path_send(CubeNode *node, int d, int via, size_t offset,
+void two_path_send(Node *node, int d, int via, size_t offset,
                    size_t count, size_t direct, int tag);
-void two_path_recv(CubeNode *node, int d, size_t offset, size_t count,
+void two_path_recv(Node *node, int d, size_t offset, size_t count,
                    size_t direct, int tag);
 /* The split that finishes first when both paths are free: the detour's
  * elements arrive two cycles after the direct ones would, so the direct

@@ -22,14 +22,14 @@ typedef struct {
 
 enum { EXCHANGE_SEQUENTIAL, EXCHANGE_ALL_PORT };
 
-static const CubeMethod exchange_methods[] = {
+static const AlgorithmMethod exchange_methods[] = {
     { "sequential", "dimensions 0..n-1 in turn, all K elements each time" },
     { "all-port", "K split into n parts, part d across dimension d, at once" },
     { NULL, NULL }
 };
 
-static const CubeParamSpec exchange_params[] = {
-    { .key = "elements-per-node", .type = CUBE_PARAM_INT, .fallback = "64",
+static const ParamSpec exchange_params[] = {
+    { .key = "elements-per-node", .type = PARAM_INT, .fallback = "64",
       .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
     { NULL }
 };
@@ -43,46 +43,46 @@ static void part_range(const ExchangeConfig *c, int d, size_t *offset,
     *count = (size_t)(q + ((uint64_t)d < r ? 1 : 0));
 }
 
-static CubeStatus exchange_step(CubeNode *node, const void *config)
+static NodeStatus exchange_step(Node *node, const void *config)
 {
     const ExchangeConfig *c = config;
-    unsigned t = cube_step(node);
+    unsigned t = node_step(node);
     if (c->method == EXCHANGE_SEQUENTIAL) {
-        cube_mark(node, "dimension %u", t);
-        cube_exchange(node, (int)t, 0, (size_t)c->k, (int)t);
-        return t + 1 == (unsigned)c->n ? CUBE_DONE : CUBE_CONTINUE;
+        node_mark(node, "dimension %u", t);
+        node_exchange(node, (int)t, 0, (size_t)c->k, (int)t);
+        return t + 1 == (unsigned)c->n ? NODE_DONE : NODE_CONTINUE;
     }
-    cube_mark(node, "all dimensions");
+    node_mark(node, "all dimensions");
     for (int d = 0; d < c->n; d++) {
         size_t offset, count;
         part_range(c, d, &offset, &count);
         if (count > 0)
-            cube_exchange(node, d, offset, count, d);
+            node_exchange(node, d, offset, count, d);
     }
-    return CUBE_DONE;
+    return NODE_DONE;
 }
 
-static void *exchange_prepare(const CubeMachine *m, const CubeParams *p,
-                              CubeLayout *layout, GError **error)
+static void *exchange_prepare(const Machine *m, const Params *p,
+                              MemoryLayout *layout, GError **error)
 {
     (void)error;
     ExchangeConfig *c = g_new0(ExchangeConfig, 1);
     c->n = m->dimensions;
-    c->k = (uint64_t)cube_params_int(p, "elements-per-node");
-    c->method = cube_params_method(p);
+    c->k = (uint64_t)params_int(p, "elements-per-node");
+    c->method = params_method(p);
     layout->memory_words = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
 }
 
-static void exchange_init(const void *config, uint32_t x, CubeWord *memory)
+static void exchange_init(const void *config, uint32_t x, Word *memory)
 {
     const ExchangeConfig *c = config;
     for (uint64_t j = 0; j < c->k; j++)
         memory[j] = (uint64_t)x * c->k + j;
 }
 
-static void exchange_expect(const void *config, uint32_t x, CubeWord *expected)
+static void exchange_expect(const void *config, uint32_t x, Word *expected)
 {
     const ExchangeConfig *c = config;
     if (c->method == EXCHANGE_SEQUENTIAL) {
@@ -100,32 +100,32 @@ static void exchange_expect(const void *config, uint32_t x, CubeWord *expected)
     }
 }
 
-static void exchange_report(const void *config, CubeReport *r)
+static void exchange_report(const void *config, Report *r)
 {
     const ExchangeConfig *c = config;
     double ts = (double)r->machine.startup, tau = (double)r->machine.element_time;
     double k = (double)c->k, n = c->n;
     if (c->method == EXCHANGE_SEQUENTIAL) {
-        cube_report_cycle_bound(r, "n(Ts + K)", CUBE_BOUND_EXACT,
+        report_cycle_bound(r, "n(Ts + K)", BOUND_EXACT,
                                 n * (ts + k * tau),
                                 "n exchanges of K elements, one dimension "
                                 "at a time");
     } else {
-        cube_report_cycle_bound(r, "Ts + ceil(K/n) with ports = all",
-                                CUBE_BOUND_EXACT, ts + ceil(k / n) * tau,
+        report_cycle_bound(r, "Ts + ceil(K/n) with ports = all",
+                                BOUND_EXACT, ts + ceil(k / n) * tau,
                                 "n concurrent exchanges of at most ceil(K/n) "
                                 "elements");
     }
     uint64_t nodes = (uint64_t)1 << c->n;
-    cube_report_bound(r, "element transfers",
-                      CUBE_BOUND_EXACT,
+    report_bound(r, "element transfers",
+                      BOUND_EXACT,
                       (double)(c->method == EXCHANGE_SEQUENTIAL ? (uint64_t)c->n : 1)
                           * (double)(nodes * c->k),
                       (double)r->element_transfers,
                       "every element crosses one channel per exchange");
 }
 
-const CubeAlgorithm cube_algorithm_exchange = {
+const Algorithm algorithm_exchange = {
     .name = "exchange",
     .summary = "every node exchanges K elements with each neighbour",
     .source = "dimension exchange (butterfly); cubemu's speed benchmark",

@@ -33,7 +33,7 @@ typedef struct {
 
 enum { GRAY_CONCURRENT, GRAY_SEQUENTIAL };
 
-static const CubeMethod gray_methods[] = {
+static const AlgorithmMethod gray_methods[] = {
     { "concurrent", "n-1 sets, each in its own cyclic dimension order "
                     "(Figure 5, Theorem 5)" },
     { "sequential", "one dimension per step with all K elements "
@@ -41,10 +41,10 @@ static const CubeMethod gray_methods[] = {
     { NULL, NULL }
 };
 
-static const CubeParamSpec gray_params[] = {
-    { .key = "elements-per-node", .type = CUBE_PARAM_INT, .fallback = "64",
+static const ParamSpec gray_params[] = {
+    { .key = "elements-per-node", .type = PARAM_INT, .fallback = "64",
       .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
-    { .key = "start-dimension", .type = CUBE_PARAM_INT, .fallback = "auto",
+    { .key = "start-dimension", .type = PARAM_INT, .fallback = "auto",
       .min = 0, .max = CUBE_MAX_DIMENSIONS,
       .help = "sequential only: first exchange dimension, 0..n-2 (auto: n-2, "
               "as in Figure 4)" },
@@ -92,22 +92,22 @@ static void set_range(const GrayConfig *c, int s, size_t *offset, size_t *count)
     *count = (size_t)(q + ((uint64_t)s < r ? 1 : 0));
 }
 
-static CubeStatus gray_step(CubeNode *node, const void *config)
+static NodeStatus gray_step(Node *node, const void *config)
 {
     const GrayConfig *c = config;
-    unsigned t = cube_step(node);
+    unsigned t = node_step(node);
     int n = c->n;
     if (n < 2)
-        return CUBE_DONE;                 /* no dimension needs communication */
-    uint32_t a = cube_address(node);
+        return NODE_DONE;                 /* no dimension needs communication */
+    uint32_t a = node_address(node);
     if (c->method == GRAY_SEQUENTIAL) {
         int d = cyclic_dimension(c->start, t, n);
-        cube_mark(node, "step %u: dimension %d", t, d);
+        node_mark(node, "step %u: dimension %d", t, d);
         uint64_t b = held_bits(a, n, done_before(c->start, t, n), c->to_binary);
         if ((b >> (d + 1)) & 1)
-            cube_exchange(node, d, 0, (size_t)c->k, (int)t);
+            node_exchange(node, d, 0, (size_t)c->k, (int)t);
     } else {
-        cube_mark(node, "step %u", t);
+        node_mark(node, "step %u", t);
         for (int s = 0; s < n - 1; s++) {
             size_t offset, count;
             set_range(c, s, &offset, &count);
@@ -117,115 +117,115 @@ static CubeStatus gray_step(CubeNode *node, const void *config)
             int d = cyclic_dimension(first, t, n);
             uint64_t b = held_bits(a, n, done_before(first, t, n), c->to_binary);
             if ((b >> (d + 1)) & 1)
-                cube_exchange(node, d, offset, count,
+                node_exchange(node, d, offset, count,
                               (int)(t * CUBE_MAX_DIMENSIONS + (unsigned)s));
         }
     }
-    return t + 1 == (unsigned)(n - 1) ? CUBE_DONE : CUBE_CONTINUE;
+    return t + 1 == (unsigned)(n - 1) ? NODE_DONE : NODE_CONTINUE;
 }
 
-static void *gray_prepare(const CubeMachine *m, const CubeParams *p,
-                          CubeLayout *layout, gboolean to_binary,
+static void *gray_prepare(const Machine *m, const Params *p,
+                          MemoryLayout *layout, gboolean to_binary,
                           GError **error)
 {
-    long long start = cube_params_int(p, "start-dimension");
-    int method = cube_params_method(p);
+    long long start = params_int(p, "start-dimension");
+    int method = params_method(p);
     int n = m->dimensions;
-    if (method == GRAY_CONCURRENT && start != CUBE_PARAM_AUTO)
-        return cube_params_fail(p, error, "start-dimension",
+    if (method == GRAY_CONCURRENT && start != PARAM_AUTO)
+        return params_fail(p, error, "start-dimension",
                                 "applies to method sequential only");
-    if (start != CUBE_PARAM_AUTO && start > n - 2)
-        return cube_params_fail(p, error, "start-dimension",
+    if (start != PARAM_AUTO && start > n - 2)
+        return params_fail(p, error, "start-dimension",
                                 "%lld is not a dimension requiring "
                                 "communication (valid: 0..%d for n = %d)",
                                 start, n - 2, n);
     GrayConfig *c = g_new0(GrayConfig, 1);
     c->to_binary = to_binary;
     c->n = n;
-    c->k = (uint64_t)cube_params_int(p, "elements-per-node");
+    c->k = (uint64_t)params_int(p, "elements-per-node");
     c->method = method;
-    c->start = start == CUBE_PARAM_AUTO ? n - 2 : (int)start;
+    c->start = start == PARAM_AUTO ? n - 2 : (int)start;
     layout->memory_words = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
 }
 
-static void *gray_prepare_to_binary(const CubeMachine *m, const CubeParams *p,
-                                    CubeLayout *layout, GError **error)
+static void *gray_prepare_to_binary(const Machine *m, const Params *p,
+                                    MemoryLayout *layout, GError **error)
 {
     return gray_prepare(m, p, layout, TRUE, error);
 }
 
-static void *gray_prepare_to_gray(const CubeMachine *m, const CubeParams *p,
-                                  CubeLayout *layout, GError **error)
+static void *gray_prepare_to_gray(const Machine *m, const Params *p,
+                                  MemoryLayout *layout, GError **error)
 {
     return gray_prepare(m, p, layout, FALSE, error);
 }
 
 /* Logical processor whose data node x holds in the Gray-code placement. */
-static void fill(uint64_t i, uint64_t k, CubeWord *memory)
+static void fill(uint64_t i, uint64_t k, Word *memory)
 {
     for (uint64_t j = 0; j < k; j++)
         memory[j] = i * k + j;
 }
 
-static void gray_init(const void *config, uint32_t x, CubeWord *memory)
+static void gray_init(const void *config, uint32_t x, Word *memory)
 {
     const GrayConfig *c = config;
     fill(c->to_binary ? gray_decode(x) : x, c->k, memory);
 }
 
-static void gray_expect(const void *config, uint32_t x, CubeWord *expected)
+static void gray_expect(const void *config, uint32_t x, Word *expected)
 {
     const GrayConfig *c = config;
     fill(c->to_binary ? x : gray_decode(x), c->k, expected);
 }
 
-static void gray_report(const void *config, CubeReport *r)
+static void gray_report(const void *config, Report *r)
 {
     const GrayConfig *c = config;
-    const CubeMachine *m = &r->machine;
+    const Machine *m = &r->machine;
     double ts = (double)m->startup, tau = (double)m->element_time;
     double k = (double)c->k;
     int n = c->n;
     uint64_t nodes = (uint64_t)1 << n;
 
-    cube_report_detail_int(r, "dimensions_requiring_communication", n - 1);
-    cube_report_detail_int(r, "total_exchanges",
+    report_detail_int(r, "dimensions_requiring_communication", n - 1);
+    report_detail_int(r, "total_exchanges",
                            (long long)((uint64_t)(n - 1) * nodes * c->k / 2));
     if (n < 2) {
-        cube_report_cycle_bound(r, "no communication (n = 1)", CUBE_BOUND_EXACT,
+        report_cycle_bound(r, "no communication (n = 1)", BOUND_EXACT,
                                 0, "Section 4: only dimensions 0..n-2 need "
                                 "communication");
         return;
     }
     double sets_size = ceil(k / (n - 1));
     if (c->method == GRAY_CONCURRENT) {
-        cube_report_detail_int(r, "sets", n - 1);
-        cube_report_detail_int(r, "set_size", (long long)sets_size);
+        report_detail_int(r, "sets", n - 1);
+        report_detail_int(r, "set_size", (long long)sets_size);
     } else {
-        cube_report_detail_int(r, "start_dimension", c->start);
+        report_detail_int(r, "start_dimension", c->start);
     }
-    cube_report_cycle_bound(r, "Theorem 1: Ts + ceil(K/2)", CUBE_BOUND_LOWER,
+    report_cycle_bound(r, "Theorem 1: Ts + ceil(K/2)", BOUND_LOWER,
                             ts + ceil(k / 2) * tau,
                             "Johnsson & Ho, Theorem 1 (lower bound K/2)");
-    cube_report_cycle_bound(r, "Conjecture 1: Ts + K(n-1)/n", CUBE_BOUND_LOWER,
+    report_cycle_bound(r, "Conjecture 1: Ts + K(n-1)/n", BOUND_LOWER,
                             ts + ceil(k * (n - 1) / n) * tau,
                             "Johnsson & Ho, Conjecture 1 (unproven lower "
                             "bound K(n-1)/n)");
-    cube_report_cycle_bound(r, "Theorem 5: (n-1)(Ts + ceil(K/(n-1)))",
-                            CUBE_BOUND_UPPER,
+    report_cycle_bound(r, "Theorem 5: (n-1)(Ts + ceil(K/(n-1)))",
+                            BOUND_UPPER,
                             (n - 1) * (ts + sets_size * tau),
                             "Johnsson & Ho, Theorem 5 (n-1 steps of "
                             "ceil(K/(n-1)) element transfers)");
     if (c->method == GRAY_SEQUENTIAL)
-        cube_report_cycle_bound(r, "sequential: (n-1)(Ts + K)",
-                                CUBE_BOUND_UPPER, (n - 1) * (ts + k * tau),
+        report_cycle_bound(r, "sequential: (n-1)(Ts + K)",
+                                BOUND_UPPER, (n - 1) * (ts + k * tau),
                                 "Johnsson & Ho, Figure 4 (n-1 exchanges of "
                                 "K elements)");
 }
 
-const CubeAlgorithm cube_algorithm_gray_to_binary = {
+const Algorithm algorithm_gray_to_binary = {
     .name = "gray-to-binary",
     .summary = "move element (i, j) from node G(i) to node i",
     .source = "Johnsson & Ho 1990, Section 4, Figures 4-5, Theorem 5",
@@ -239,7 +239,7 @@ const CubeAlgorithm cube_algorithm_gray_to_binary = {
     .report = gray_report,
 };
 
-const CubeAlgorithm cube_algorithm_binary_to_gray = {
+const Algorithm algorithm_binary_to_gray = {
     .name = "binary-to-gray",
     .summary = "move element (i, j) from node i to node G(i)",
     .source = "Johnsson & Ho 1990, Section 4, Theorem 5",

@@ -47,7 +47,7 @@
 enum { M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE, M_TWO_PATH, M_PIPELINED, M_AUTO,
        M_COUNT };
 
-static const CubeMethod reshape_methods[] = {
+static const AlgorithmMethod reshape_methods[] = {
     { "auto", "the method with the smallest bound whose conditions hold" },
     { "sequential", "one dimension of D_paddr per step, all K elements" },
     { "one-path", "one pipelined message along all needed dimensions: "
@@ -66,16 +66,16 @@ static const int method_of[] = { M_AUTO, M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE,
 
 static const char *const reshape_orders[] = { "descending", "ascending", NULL };
 
-static const CubeParamSpec reshape_params[] = {
-    { .key = "from", .type = CUBE_PARAM_TEXT, .fallback = NULL,
+static const ParamSpec reshape_params[] = {
+    { .key = "from", .type = PARAM_TEXT, .fallback = NULL,
       .help = "shape U: axis lengths, powers of two, axis d-1 first "
               "(1x16, 32x4x16x8), or one number" },
-    { .key = "to", .type = CUBE_PARAM_TEXT, .fallback = NULL,
+    { .key = "to", .type = PARAM_TEXT, .fallback = NULL,
       .help = "shape V, same total size" },
-    { .key = "processor-bits", .type = CUBE_PARAM_TEXT, .fallback = "",
+    { .key = "processor-bits", .type = PARAM_TEXT, .fallback = "",
       .help = "address bits that form the node address, e.g. 7,6,5,4 "
               "(default: the top n)" },
-    { .key = "order", .type = CUBE_PARAM_CHOICE, .fallback = "descending",
+    { .key = "order", .type = PARAM_CHOICE, .fallback = "descending",
       .choices = reshape_orders,
       .help = "sequential: order of the dimensions of D_paddr" },
     { NULL }
@@ -190,29 +190,29 @@ static int tag_of(const Reshape *r, int m, int t, int kind)
 /* Exchange, for set m in step t, the offsets whose control bit is 1: the
  * whole range at once when they are contiguous and all set, else gathered
  * into the set's scratch and scattered back in the next step. */
-static void exchange_subset(CubeNode *node, const Reshape *r, int m, int t)
+static void exchange_subset(Node *node, const Reshape *r, int m, int t)
 {
-    uint64_t o, s, x = cube_address(node);
+    uint64_t o, s, x = node_address(node);
     set_range(r, m, &o, &s);
     int j = seq_dim(r, m, t), d = r->dim_of[j];
     uint64_t done = done_before(r, m, t);
-    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    Word *mem = node_memory(node), *scratch = mem + r->k;
     uint64_t count = 0;
     for (uint64_t q = o; q < o + s; q++)
         if (control(r, x, q, done, j))
             scratch[o + count++] = mem[q];
     if (count == 0)
         return;
-    cube_exchange(node, d, (size_t)(r->k + o), (size_t)count, tag_of(r, m, t, 0));
+    node_exchange(node, d, (size_t)(r->k + o), (size_t)count, tag_of(r, m, t, 0));
 }
 
-static void scatter_subset(CubeNode *node, const Reshape *r, int m, int t)
+static void scatter_subset(Node *node, const Reshape *r, int m, int t)
 {
-    uint64_t o, s, x = cube_address(node), count = 0;
+    uint64_t o, s, x = node_address(node), count = 0;
     set_range(r, m, &o, &s);
     int j = seq_dim(r, m, t);
     uint64_t done = done_before(r, m, t);
-    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    Word *mem = node_memory(node), *scratch = mem + r->k;
     for (uint64_t q = o; q < o + s; q++)
         if (control(r, x, q, done, j))
             mem[q] = scratch[o + count++];
@@ -339,9 +339,9 @@ enum { TP_M1, TP_M2, TP_M3, TP_R };
 /* A set idle at h in step t that crosses in step t+1 sends its early
  * elements now, on the next step's detour. Posted after every set's own
  * messages, so they take the detour's last free cycles of step t. */
-static void tp_send_ahead(CubeNode *node, const Reshape *r, int m, int t)
+static void tp_send_ahead(Node *node, const Reshape *r, int m, int t)
 {
-    uint64_t h = cube_address(node);
+    uint64_t h = node_address(node);
     if (t + 1 >= r->delta || tp_ctl(r, m, h, t))
         return;
     TwoPath nx = tp_plan(r, m, h, t + 1);
@@ -349,20 +349,20 @@ static void tp_send_ahead(CubeNode *node, const Reshape *r, int m, int t)
         return;
     int j = seq_dim(r, m, t + 1), path[3];
     route_detour(r->dim_of[j], r->dim_of[j + 1], path);
-    cube_send(node, path, 3, (size_t)nx.ein[0], (size_t)nx.e_in,
+    node_send(node, path, 3, (size_t)nx.ein[0], (size_t)nx.e_in,
               tag_of(r, m, t, TP_M2));
 }
 
-static void tp_send(CubeNode *node, const Reshape *r, int m, int t)
+static void tp_send(Node *node, const Reshape *r, int m, int t)
 {
-    uint64_t h = cube_address(node);
+    uint64_t h = node_address(node);
     TwoPath p = tp_plan(r, m, h, t);
     if (!p.ctl)
         return;
     uint64_t o, s;
     set_range(r, m, &o, &s);
     int j = seq_dim(r, m, t), d = r->dim_of[j], via = r->dim_of[j + 1];
-    CubeWord *mem = cube_memory(node), *scratch = mem + r->k + o;
+    Word *mem = node_memory(node), *scratch = mem + r->k + o;
     g_autofree uint64_t *rest = g_new(uint64_t, s);
     uint64_t nrest = tp_rest(r, m, &p, rest);
     uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
@@ -379,19 +379,19 @@ static void tp_send(CubeNode *node, const Reshape *r, int m, int t)
     size_t base = (size_t)(r->k + o);
     int path[4];
     if (nm1)
-        cube_send(node, &d, 1, base, (size_t)nm1, tag_of(r, m, t, TP_M1));
+        node_send(node, &d, 1, base, (size_t)nm1, tag_of(r, m, t, TP_M1));
     if (p.e_out) {
         /* straight on through the partner onto the next 2-cube's detour */
         int j2 = seq_dim(r, m, t + 1);
         path[0] = d;
         route_detour(r->dim_of[j2], r->dim_of[j2 + 1], path + 1);
-        cube_send(node, path, 4, base + (size_t)nm1, (size_t)p.e_out,
+        node_send(node, path, 4, base + (size_t)nm1, (size_t)p.e_out,
                   tag_of(r, m, t, TP_M2));
     }
-    cube_send(node, &d, 1, base + (size_t)(nm1 + p.e_out), 1,
+    node_send(node, &d, 1, base + (size_t)(nm1 + p.e_out), 1,
               tag_of(r, m, t, TP_M3));
     if (nr)
-        cube_send(node, path, route_detour(d, via, path),
+        node_send(node, path, route_detour(d, via, path),
                   base + (size_t)(nm1 + p.e_out + 1), (size_t)nr,
                   tag_of(r, m, t, TP_R));
 }
@@ -399,16 +399,16 @@ static void tp_send(CubeNode *node, const Reshape *r, int m, int t)
 /* Receives of node g for set m in step t: what its partner h sends, plus
  * the early elements h's previous holder sent ahead. Scratch layout at g:
  * [E_in | R | M1 | M3]. */
-static void tp_recv(CubeNode *node, const Reshape *r, int m, int t, int post)
+static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
 {
-    uint64_t g = cube_address(node);
+    uint64_t g = node_address(node);
     if (!tp_ctl(r, m, g, t))
         return;
     uint64_t h = tp_partner(r, m, g, t);
     TwoPath p = tp_plan(r, m, h, t);
     uint64_t o, s;
     set_range(r, m, &o, &s);
-    CubeWord *mem = cube_memory(node), *scratch = mem + r->k + o;
+    Word *mem = node_memory(node), *scratch = mem + r->k + o;
     g_autofree uint64_t *rest = g_new(uint64_t, s);
     uint64_t nrest = tp_rest(r, m, &p, rest);
     uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
@@ -417,16 +417,16 @@ static void tp_recv(CubeNode *node, const Reshape *r, int m, int t, int post)
     if (post) {
         if (p.e_in) {
             uint64_t prev = p.self ? h : tp_partner(r, m, h, t - 1);
-            cube_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
+            node_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
                       (size_t)p.e_in);
         }
         if (nr)
-            cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R),
+            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R),
                       base + (size_t)p.e_in, (size_t)nr);
         if (nm1)
-            cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
+            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
                       base + (size_t)(p.e_in + nr), (size_t)nm1);
-        cube_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
+        node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
                   base + (size_t)(p.e_in + nr + nm1), 1);
         return;
     }
@@ -442,12 +442,12 @@ static void tp_recv(CubeNode *node, const Reshape *r, int m, int t, int post)
 
 /* ---- the node program ------------------------------------------------- */
 
-static void local_moves(CubeNode *node, const Reshape *r)
+static void local_moves(Node *node, const Reshape *r)
 {
     if (!r->Dm)
         return;
-    uint64_t x = cube_address(node);
-    CubeWord *mem = cube_memory(node), *scratch = mem + r->k;
+    uint64_t x = node_address(node);
+    Word *mem = node_memory(node), *scratch = mem + r->k;
     for (uint64_t q = 0; q < r->k; q++) {
         uint64_t a = combine(r, x, q);
         uint64_t i = held_index(r, a, r->top_u, 0), moved = a, px, off;
@@ -471,9 +471,9 @@ static uint64_t crossing_mask(const Reshape *r, uint64_t a, uint64_t done)
 }
 
 /* one-path and pipelined: every node's K elements go to one node. */
-static void whole_send(CubeNode *node, const Reshape *r)
+static void whole_send(Node *node, const Reshape *r)
 {
-    uint64_t x = cube_address(node);
+    uint64_t x = node_address(node);
     uint64_t mask = crossing_mask(r, combine(r, x, 0), r->Dm);
     /* our final data comes from the node the final holder's index names */
     uint64_t back = crossing_mask(r, combine(r, x, 0), r->D);
@@ -494,30 +494,30 @@ static void whole_send(CubeNode *node, const Reshape *r)
     uint32_t from = (uint32_t)(x ^ back);
     if (mask == 0 && back == 0)
         return;
-    cube_send(node, shortp, hs, 0, (size_t)first, 0);
-    cube_recv(node, from, 0, 0, (size_t)first);
+    node_send(node, shortp, hs, 0, (size_t)first, 0);
+    node_recv(node, from, 0, 0, (size_t)first);
     if (first < r->k) {
-        cube_send(node, longp, hl, (size_t)first, (size_t)(r->k - first), 1);
-        cube_recv(node, from, 1, (size_t)first, (size_t)(r->k - first));
+        node_send(node, longp, hl, (size_t)first, (size_t)(r->k - first), 1);
+        node_recv(node, from, 1, (size_t)first, (size_t)(r->k - first));
     }
 }
 
-static CubeStatus reshape_step(CubeNode *node, const void *config)
+static NodeStatus reshape_step(Node *node, const void *config)
 {
     const Reshape *r = config;
-    int t = (int)cube_step(node);
+    int t = (int)node_step(node);
     if (t == 0)
         local_moves(node, r);
     if (r->delta == 0)
-        return CUBE_DONE;
+        return NODE_DONE;
     if (r->method == M_ONE_PATH || r->method == M_PIPELINED) {
         if (t == 0) {
-            cube_mark(node, "%s", r->method == M_ONE_PATH ? "one path"
+            node_mark(node, "%s", r->method == M_ONE_PATH ? "one path"
                                                            : "short and long paths");
             whole_send(node, r);
-            return CUBE_CONTINUE;
+            return NODE_CONTINUE;
         }
-        return CUBE_DONE;
+        return NODE_DONE;
     }
     int sets = sets_of(r);
     for (int m = 0; m < sets && t > 0; m++) {
@@ -527,8 +527,8 @@ static CubeStatus reshape_step(CubeNode *node, const void *config)
             scatter_subset(node, r, m, t - 1);
     }
     if (t == r->delta)
-        return CUBE_DONE;
-    cube_mark(node, "step %d", t);
+        return NODE_DONE;
+    node_mark(node, "step %d", t);
     for (int m = 0; m < sets; m++) {
         if (r->method == M_TWO_PATH) {
             tp_send(node, r, m, t);
@@ -539,7 +539,7 @@ static CubeStatus reshape_step(CubeNode *node, const void *config)
     }
     for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
         tp_send_ahead(node, r, m, t);
-    return CUBE_CONTINUE;
+    return NODE_CONTINUE;
 }
 
 /* ---- bounds ---------------------------------------------------------- */
@@ -709,17 +709,17 @@ static void conditions(Reshape *r)
         r->conditions_fail[M_PIPELINED] = NEED_K_PIPELINED;
 }
 
-static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
-                             CubeLayout *layout, GError **error)
+static void *reshape_prepare(const Machine *m, const Params *p,
+                             MemoryLayout *layout, GError **error)
 {
     g_autofree Reshape *r = g_new0(Reshape, 1);
-    const char *from = cube_params_text(p, "from"), *to = cube_params_text(p, "to");
+    const char *from = params_text(p, "from"), *to = params_text(p, "to");
     if (!parse_shape(from, r->u, &r->du))
-        return cube_params_fail(p, error, "from", "'%s' is not a shape (axis "
+        return params_fail(p, error, "from", "'%s' is not a shape (axis "
                                 "lengths that are powers of two, axis d-1 "
                                 "first, joined by x: 1x16, 32x4x16x8)", from);
     if (!parse_shape(to, r->v, &r->dv))
-        return cube_params_fail(p, error, "to", "'%s' is not a shape (axis "
+        return params_fail(p, error, "to", "'%s' is not a shape (axis "
                                 "lengths that are powers of two, axis d-1 "
                                 "first, joined by x: 4x4)", to);
     int bu = 0, bv = 0;
@@ -728,22 +728,22 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
     for (int k = 0; k < r->dv; k++)
         bv += r->v[k];
     if (bu != bv)
-        return cube_params_fail(p, error, "to", "%s has 2^%d elements, %s has "
+        return params_fail(p, error, "to", "%s has 2^%d elements, %s has "
                                 "2^%d: a reshape keeps the size", to, bv, from, bu);
     if (bu > RESHAPE_MAX_BITS)
-        return cube_params_fail(p, error, "from", "2^%d elements is more than "
+        return params_fail(p, error, "from", "2^%d elements is more than "
                                 "cubemu addresses (2^%d)", bu, RESHAPE_MAX_BITS);
     r->bits = bu;
     r->n = m->dimensions;
     if (bu < r->n)
-        return cube_params_fail(p, error, "from", "%s has 2^%d elements, fewer "
+        return params_fail(p, error, "from", "%s has 2^%d elements, fewer "
                                 "than the %u nodes", from, bu, 1u << r->n);
     r->k = (uint64_t)1 << (bu - r->n);
 
     /* processor positions */
     for (int j = 0; j < RESHAPE_MAX_BITS; j++)
         r->dim_of[j] = -1;
-    const char *pbits = cube_params_text(p, "processor-bits");
+    const char *pbits = params_text(p, "processor-bits");
     uint64_t pmask = 0;
     if (pbits) {
         g_auto(GStrv) parts = g_strsplit(pbits, ",", -1);
@@ -753,14 +753,14 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
             g_strstrip(*q);
             long v = strtol(*q, &end, 10);
             if (!**q || *end || v < 0 || v >= bu || ((pmask >> v) & 1))
-                return cube_params_fail(p, error, "processor-bits", "'%s' is "
+                return params_fail(p, error, "processor-bits", "'%s' is "
                                         "not a list of %d distinct address "
                                         "bits in 0..%d", pbits, r->n, bu - 1);
             pmask |= (uint64_t)1 << v;
             count++;
         }
         if (count != r->n)
-            return cube_params_fail(p, error, "processor-bits", "lists %d bits; "
+            return params_fail(p, error, "processor-bits", "lists %d bits; "
                                     "the machine has %d dimensions", count, r->n);
     } else {
         for (int k = 0; k < r->n; k++)
@@ -788,14 +788,14 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
             r->dp[r->delta++] = j;
     int max_mem = nm ? r->mem_pos[nm - 1] : -1;
     r->uniform = r->delta == 0 || max_mem < r->dp[0];
-    r->descending = cube_params_choice(p, "order") == 0;
+    r->descending = params_choice(p, "order") == 0;
     conditions(r);
     if (!r->conditions_fail[M_TWO_PATH]) {
         r->method = M_TWO_PATH;     /* its sets and orders; chosen below */
         tp_overlaps(r);
     }
 
-    int method = method_of[cube_params_method(p)];
+    int method = method_of[params_method(p)];
     double ts = (double)m->startup;
     if (method == M_AUTO) {
         double best = INFINITY;
@@ -805,12 +805,12 @@ static void *reshape_prepare(const CubeMachine *m, const CubeParams *p,
                 method = mth;
             }
     } else if (r->conditions_fail[method]) {
-        return cube_params_fail(p, error, "method", "%s cannot run for %s -> "
-                                "%s: %s", reshape_methods[cube_params_method(p)].name,
+        return params_fail(p, error, "method", "%s cannot run for %s -> "
+                                "%s: %s", reshape_methods[params_method(p)].name,
                                 from, to, condition_text[r->conditions_fail[method]]);
     }
-    if (cube_params_given(p, "order") && method != M_SEQUENTIAL)
-        return cube_params_fail(p, error, "order", "applies to method "
+    if (params_given(p, "order") && method != M_SEQUENTIAL)
+        return params_fail(p, error, "order", "applies to method "
                                 "sequential only");
     r->method = method;
     layout->elements_per_node = (size_t)r->k;
@@ -834,14 +834,14 @@ static uint64_t index_at(uint64_t a, const int *e, int d)
     return i;
 }
 
-static void reshape_init(const void *config, uint32_t x, CubeWord *memory)
+static void reshape_init(const void *config, uint32_t x, Word *memory)
 {
     const Reshape *r = config;
     for (uint64_t q = 0; q < r->k; q++)
         memory[q] = index_at(combine(r, x, q), r->u, r->du);
 }
 
-static void reshape_expect(const void *config, uint32_t x, CubeWord *expected)
+static void reshape_expect(const void *config, uint32_t x, Word *expected)
 {
     const Reshape *r = config;
     for (uint64_t q = 0; q < r->k; q++)
@@ -856,34 +856,34 @@ static void mask_list(const Reshape *r, uint64_t mask, long long *out, int *n)
             out[(*n)++] = j;
 }
 
-static void reshape_report(const void *config, CubeReport *rep)
+static void reshape_report(const void *config, Report *rep)
 {
     const Reshape *r = config;
     double ts = (double)rep->machine.startup, tau = (double)rep->machine.element_time;
     long long list[RESHAPE_MAX_BITS];
     int n;
     mask_list(r, r->D, list, &n);
-    cube_report_detail_list(rep, "D", list, (size_t)n);
+    report_detail_list(rep, "D", list, (size_t)n);
     mask_list(r, r->Dp, list, &n);
-    cube_report_detail_list(rep, "D_paddr", list, (size_t)n);
+    report_detail_list(rep, "D_paddr", list, (size_t)n);
     mask_list(r, r->Dm, list, &n);
-    cube_report_detail_list(rep, "D_maddr", list, (size_t)n);
-    cube_report_detail_int(rep, "delta", r->delta);
+    report_detail_list(rep, "D_maddr", list, (size_t)n);
+    report_detail_int(rep, "delta", r->delta);
     uint64_t total = (uint64_t)1 << r->bits;
-    cube_report_detail_int(rep, "local_moves",
+    report_detail_int(rep, "local_moves",
                            (long long)((uint64_t)__builtin_popcountll(r->Dm) * total / 2));
-    cube_report_detail_int(rep, "total_exchanges",
+    report_detail_int(rep, "total_exchanges",
                            (long long)((uint64_t)__builtin_popcountll(r->D) * total / 2));
     for (size_t i = 0; i < G_N_ELEMENTS(method_of); i++)
         if (method_of[i] == r->method)
-            cube_report_detail_text(rep, "chosen", reshape_methods[i].name);
+            report_detail_text(rep, "chosen", reshape_methods[i].name);
     if (r->delta == 0) {
-        cube_report_cycle_bound(rep, "no processor dimension needs "
-                                "communication", CUBE_BOUND_EXACT, 0,
+        report_cycle_bound(rep, "no processor dimension needs "
+                                "communication", BOUND_EXACT, 0,
                                 "Johnsson & Ho, Definition 3: D_paddr is empty");
         return;
     }
-    cube_report_cycle_bound(rep, "Theorem 1: Ts + ceil(K/2)", CUBE_BOUND_LOWER,
+    report_cycle_bound(rep, "Theorem 1: Ts + ceil(K/2)", BOUND_LOWER,
                             ts + ceil((double)r->k / 2) * tau,
                             "Johnsson & Ho, Theorem 1 (lower bound K/2)");
     /* The paper counts element transfers; with element-time tau every
@@ -892,26 +892,26 @@ static void reshape_report(const void *config, CubeReport *rep)
     double steps = r->method == M_SEQUENTIAL || r->method == M_EXCHANGE
                    || r->method == M_TWO_PATH ? r->delta : 1;
     if (r->method == M_TWO_PATH) {
-        cube_report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
+        report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
         if (tp_lost(r)) {
             /* Theorem 3's figure, which this schedule does not guarantee */
             double k = (double)r->k, dl = r->delta;
-            cube_report_detail_int(rep, "theorem3_cycles", (long long)
+            report_detail_int(rep, "theorem3_cycles", (long long)
                                    (steps * ts + (dl * ceil(k / (2 * dl)) + 1) * tau));
-            cube_report_cycle_bound(rep, "Theorem 3 without the overlap: delta "
+            report_cycle_bound(rep, "Theorem 3 without the overlap: delta "
                                     "(Ts + ceil(K/(2 delta)) + 1)",
-                                    CUBE_BOUND_UPPER, steps * ts + bound * tau,
+                                    BOUND_UPPER, steps * ts + bound * tau,
                                     "Johnsson & Ho, proof of Theorem 3 (the "
                                     "overlap needs the same relays in "
                                     "successive 2-cubes; see README)");
             return;
         }
     }
-    cube_report_cycle_bound(rep, bound_name[r->method], CUBE_BOUND_UPPER,
+    report_cycle_bound(rep, bound_name[r->method], BOUND_UPPER,
                             steps * ts + bound * tau, bound_source[r->method]);
 }
 
-const CubeAlgorithm cube_algorithm_reshape = {
+const Algorithm algorithm_reshape = {
     .name = "reshape",
     .summary = "change the shape of a Gray-coded array, keeping bits in place",
     .source = "Johnsson & Ho 1990, Sections 2-3, Theorems 1-4",

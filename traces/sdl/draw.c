@@ -25,11 +25,11 @@ static const int font_points[CANVAS_FONTS] = { 11, 13, 17 };
 /* Vertices a polygon may have: discs use this many, and lines four. */
 #define DRAW_MAX_POINTS 64
 
-G_DEFINE_QUARK(cube-draw-error-quark, cube_draw_error)
+G_DEFINE_QUARK(draw-error-quark, draw_error)
 
 static gboolean draw_fail(GError **error, const char *what)
 {
-    g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED, "%s: %s",
+    g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED, "%s: %s",
                 what, SDL_GetError());
     return FALSE;
 }
@@ -42,7 +42,7 @@ gboolean draw_start(gboolean headless, GError **error)
         return draw_fail(error, "cannot start SDL");
     if (TTF_Init() != 0) {
         SDL_Quit();
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot start SDL_ttf: %s", TTF_GetError());
         return FALSE;
     }
@@ -80,7 +80,7 @@ char *draw_font_path(GError **error)
     if (env && *env) {
         if (g_file_test(env, G_FILE_TEST_IS_REGULAR))
             return g_strdup(env);
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "CUBEMU_FONT=%s: no such font file", env);
         return NULL;
     }
@@ -88,7 +88,7 @@ char *draw_font_path(GError **error)
         return g_strdup(FONT_DEFAULT_PATH);
     char *found = font_search(FONT_ROOT, FONT_SEARCH_DEPTH);
     if (!found)
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "no font: %s not found under %s (install fonts-dejavu-core, "
                     "e.g. with make deps, or set CUBEMU_FONT to a .ttf file)",
                     FONT_FILE, FONT_ROOT);
@@ -104,7 +104,7 @@ gboolean canvas_init(Canvas *c, int width, int height, GError **error)
     for (int i = 0; i < CANVAS_FONTS; i++) {
         c->font[i] = TTF_OpenFont(font, font_points[i]);
         if (!c->font[i]) {
-            g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+            g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                         "%s: cannot load font: %s", font, TTF_GetError());
             canvas_clear(c);
             return FALSE;
@@ -144,7 +144,7 @@ gboolean canvas_resize(Canvas *c, int width, int height, GError **error)
 gboolean canvas_save_png(const Canvas *c, const char *path, GError **error)
 {
     if (IMG_SavePNG(c->surface, path) != 0) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "%s: cannot write: %s", path, IMG_GetError());
         return FALSE;
     }

@@ -61,8 +61,8 @@ void draw_text_vertical(Canvas *c, FontSize size, int x, int y, Color color,
 Color draw_mix(Color a, Color b, double t);
 Color draw_pixel(const Canvas *c, int x, int y);
 
-#define CUBE_DRAW_ERROR (cube_draw_error_quark())
-GQuark cube_draw_error_quark(void);
-enum { CUBE_DRAW_ERROR_FAILED = 1 };
+#define DRAW_ERROR (draw_error_quark())
+GQuark draw_error_quark(void);
+enum { DRAW_ERROR_FAILED = 1 };
 
 #endif

@@ -33,7 +33,7 @@ struct GifOut {
 
 static gboolean gif_fail(GifOut *g, int code, GError **error)
 {
-    g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+    g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                 "%s: cannot write the GIF: %s", g->path, GifErrorString(code));
     return FALSE;
 }
@@ -109,7 +109,7 @@ GifOut *gif_out_open(const char *path, int width, int height, int delay,
     if (!g->gif) {
         if (fd >= 0)
             close(fd);
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "%s: cannot write: %s", path,
                     fd < 0 ? g_strerror(errno) : GifErrorString(code));
         g_free(g->path);

@@ -129,21 +129,21 @@ struct Render {
     /* timeline */
     SDL_Rect plot;                /* the histogram inside the timeline */
     double *histogram;            /* per plot column: utilisation */
-    CubeTime *mark_times;         /* distinct, sorted */
+    Tick *mark_times;         /* distinct, sorted */
     guint mark_time_count;
 
     /* per frame */
     double *util;                 /* per channel, in the window */
 };
 
-CubeTime render_last_cycle(const Trace *t)
+Tick render_last_cycle(const Trace *t)
 {
     return t->cycles > 0 ? t->cycles - 1 : 0;
 }
 
-CubeTime render_default_window(const Trace *t)
+Tick render_default_window(const Trace *t)
 {
-    CubeTime w = (t->cycles + RENDER_WINDOW_DIVISIONS - 1) / RENDER_WINDOW_DIVISIONS;
+    Tick w = (t->cycles + RENDER_WINDOW_DIVISIONS - 1) / RENDER_WINDOW_DIVISIONS;
     return MAX(w, t->element_time);
 }
 
@@ -492,27 +492,27 @@ static void timeline_layout(Render *r)
 static void timeline_marks(Render *r)
 {
     const Trace *t = r->trace;
-    r->mark_times = g_new(CubeTime, t->marks->len + 1);
+    r->mark_times = g_new(Tick, t->marks->len + 1);
     for (guint i = 0; i < t->marks->len; i++) {
-        CubeTime time = g_array_index(t->marks, TraceMark, i).time;
+        Tick time = g_array_index(t->marks, TraceMark, i).time;
         if (!r->mark_time_count || r->mark_times[r->mark_time_count - 1] != time)
             r->mark_times[r->mark_time_count++] = time;
     }
 }
 
-static int timeline_x(const Render *r, CubeTime cycle)
+static int timeline_x(const Render *r, Tick cycle)
 {
-    CubeTime span = MAX(r->trace->cycles, 1);
+    Tick span = MAX(r->trace->cycles, 1);
     return r->plot.x + (int)((double)cycle * r->plot.w / span);
 }
 
-gboolean render_timeline_cycle(Render *r, int x, int y, CubeTime *cycle)
+gboolean render_timeline_cycle(Render *r, int x, int y, Tick *cycle)
 {
     if (y < r->timeline.y || y >= r->timeline.y + r->timeline.h
         || x < r->plot.x - MARGIN || x >= r->plot.x + r->plot.w + MARGIN)
         return FALSE;
     double f = (double)(x - r->plot.x) / MAX(r->plot.w, 1);
-    CubeTime c = (CubeTime)floor(f * (double)r->trace->cycles);
+    Tick c = (Tick)floor(f * (double)r->trace->cycles);
     *cycle = CLAMP(c, 0, render_last_cycle(r->trace));
     return TRUE;
 }
@@ -708,7 +708,7 @@ static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
 }
 
 static char *hover_text(const Render *r, const ViewState *s, Hover h,
-                        CubeTime from, CubeTime to)
+                        Tick from, Tick to)
 {
     const Trace *t = r->trace;
     char name[40];
@@ -745,7 +745,7 @@ static char *hover_text(const Render *r, const ViewState *s, Hover h,
         const uint32_t *out = trace_index_out(r->index, v, &nout);
         const uint32_t *in = trace_index_in(r->index, v, &nin);
         uint64_t sent = 0, received = 0;
-        CubeTime busy_out = 0;
+        Tick busy_out = 0;
         for (guint i = 0; i < nout; i++) {
             sent += trace_index_elements(r->index, out[i]);
             busy_out += trace_index_busy(r->index, out[i], from, to);
@@ -788,7 +788,7 @@ static void text_fit(Render *r, FontSize size, int x, int y, int width,
     draw_text(&r->canvas, size, x, y, ALIGN_LEFT, color, s->str);
 }
 
-static void draw_header(Render *r, const ViewState *s, CubeTime from, CubeTime to)
+static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
 {
     Canvas *c = &r->canvas;
     draw_rect(c, 0, 0, r->width, HEADER_HEIGHT, C_PANEL);
@@ -1027,16 +1027,16 @@ static void draw_side(Render *r)
 }
 
 /* Round step for about `want` ticks over span: 1, 2 or 5 times 10^k. */
-static CubeTime nice_step(CubeTime span, int want)
+static Tick nice_step(Tick span, int want)
 {
     double raw = (double)MAX(span, 1) / MAX(want, 1);
     double p = pow(10, floor(log10(raw)));
     double m = raw / p;
     double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-    return MAX((CubeTime)step, 1);
+    return MAX((Tick)step, 1);
 }
 
-static void draw_timeline(Render *r, const ViewState *s, CubeTime from, CubeTime to)
+static void draw_timeline(Render *r, const ViewState *s, Tick from, Tick to)
 {
     Canvas *c = &r->canvas;
     const Trace *t = r->trace;
@@ -1066,9 +1066,9 @@ static void draw_timeline(Render *r, const ViewState *s, CubeTime from, CubeTime
         }
     }
     /* Cycle ticks. */
-    CubeTime step = nice_step(t->cycles, MAX(p->w / 90, 2));
+    Tick step = nice_step(t->cycles, MAX(p->w / 90, 2));
     char text[32];
-    for (CubeTime k = 0; k <= t->cycles; k += step) {
+    for (Tick k = 0; k <= t->cycles; k += step) {
         int x = timeline_x(r, k);
         draw_rect(c, x, p->y + p->h, 1, 4, C_TEXT_DIM);
         g_snprintf(text, sizeof text, "%" G_GINT64_FORMAT, (gint64)k);
@@ -1082,9 +1082,9 @@ void render_frame(Render *r, const ViewState *s)
 {
     const Trace *t = r->trace;
     Canvas *c = &r->canvas;
-    CubeTime window = MAX(s->window, 1);
-    CubeTime to = MIN(s->cycle + 1, MAX(t->cycles, 1));
-    CubeTime from = MAX(to - window, 0);
+    Tick window = MAX(s->window, 1);
+    Tick to = MIN(s->cycle + 1, MAX(t->cycles, 1));
+    Tick from = MAX(to - window, 0);
     double span = (double)MAX(to - from, 1);
     for (guint ch = 0; ch < t->channels->len; ch++)
         r->util[ch] = trace_index_busy(r->index, ch, from, to) / span;

@@ -18,8 +18,8 @@
 typedef enum { VIEW_GRAPH, VIEW_MATRIX } ViewKind;
 
 typedef struct {
-    CubeTime cycle;               /* the last cycle of the window */
-    CubeTime window;              /* cycles in the window, >= 1 */
+    Tick cycle;               /* the last cycle of the window */
+    Tick window;              /* cycles in the window, >= 1 */
     ViewKind kind;
     gboolean playing;
     double speed;                 /* cycles per second, for the header */
@@ -48,12 +48,12 @@ gboolean render_graph_available(const Render *r, const char **why);
 gboolean render_channel_point(Render *r, ViewKind kind, uint32_t channel,
                               int *x, int *y);
 /* The cycle under a point of the timeline, FALSE if (x, y) is not on it. */
-gboolean render_timeline_cycle(Render *r, int x, int y, CubeTime *cycle);
+gboolean render_timeline_cycle(Render *r, int x, int y, Tick *cycle);
 /* The last cycle the cursor can reach. */
-CubeTime render_last_cycle(const Trace *t);
+Tick render_last_cycle(const Trace *t);
 /* The window when none is given: one fortieth of the run, at least one
  * element-time. */
-CubeTime render_default_window(const Trace *t);
+Tick render_default_window(const Trace *t);
 
 /* The colour of a channel busy this share (0..1) of the window. */
 Color render_heat(double fraction);

@@ -51,10 +51,10 @@ static ViewKind view_initial_kind(const Render *r, const ViewOptions *o,
 
 /* ---- headless ---------------------------------------------------------- */
 
-static CubeTime frame_cycle(const Trace *t, int i, int frames)
+static Tick frame_cycle(const Trace *t, int i, int frames)
 {
-    CubeTime last = render_last_cycle(t);
-    return frames > 1 ? (CubeTime)llround((double)i * last / (frames - 1)) : last;
+    Tick last = render_last_cycle(t);
+    return frames > 1 ? (Tick)llround((double)i * last / (frames - 1)) : last;
 }
 
 static gboolean view_headless(const Trace *t, const ViewOptions *o, GError **error)
@@ -70,7 +70,7 @@ static gboolean view_headless(const Trace *t, const ViewOptions *o, GError **err
         .mouse_x = -1, .mouse_y = -1,
     };
     if (o->view == VIEW_AS_GRAPH && s.kind != VIEW_GRAPH) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "--view graph: %s", notice);
         return FALSE;
     }
@@ -83,7 +83,7 @@ static gboolean view_headless(const Trace *t, const ViewOptions *o, GError **err
     if (!o->gif && !o->frames)
         return TRUE;
     if (o->frames && g_mkdir_with_parents(o->frames, 0777) != 0) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "%s: cannot create the folder: %s", o->frames,
                     g_strerror(errno));
         return FALSE;
@@ -100,7 +100,7 @@ static gboolean view_headless(const Trace *t, const ViewOptions *o, GError **err
     /* Unless a window was given, each frame covers at least the cycles
      * since the previous one, so no activity falls between frames. */
     if (o->window <= 0 && o->frame_count > 1) {
-        CubeTime spacing = (render_last_cycle(t) + o->frame_count - 2) / (o->frame_count - 1);
+        Tick spacing = (render_last_cycle(t) + o->frame_count - 2) / (o->frame_count - 1);
         s.window = MAX(s.window, spacing);
     }
     gboolean ok = TRUE;
@@ -137,19 +137,19 @@ static void viewer_notice(Viewer *v, const char *text)
     v->notice_until = SDL_GetTicks() + VIEW_NOTICE_MS;
 }
 
-static void viewer_seek(Viewer *v, CubeTime cycle)
+static void viewer_seek(Viewer *v, Tick cycle)
 {
     v->state.cycle = CLAMP(cycle, 0, render_last_cycle(v->trace));
     v->position = (double)v->state.cycle;
 }
 
 /* The previous or next time any node marked a phase. */
-static CubeTime viewer_mark(const Viewer *v, int direction)
+static Tick viewer_mark(const Viewer *v, int direction)
 {
     const GArray *marks = v->trace->marks;
-    CubeTime now = v->state.cycle, best = direction < 0 ? 0 : render_last_cycle(v->trace);
+    Tick now = v->state.cycle, best = direction < 0 ? 0 : render_last_cycle(v->trace);
     for (guint i = 0; i < marks->len; i++) {
-        CubeTime t = g_array_index(marks, TraceMark, i).time;
+        Tick t = g_array_index(marks, TraceMark, i).time;
         if (direction < 0 && t < now && t > best)
             best = t;
         if (direction > 0 && t > now && t < best)
@@ -238,7 +238,7 @@ static gboolean viewer_present(Viewer *v, SDL_Window *win, GError **error)
 {
     SDL_Surface *ws = SDL_GetWindowSurface(win);
     if (!ws) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot draw in the window: %s", SDL_GetError());
         return FALSE;
     }
@@ -254,14 +254,14 @@ static gboolean view_window(const Trace *t, const ViewOptions *o, GError **error
 {
     if (!g_getenv("DISPLAY") && !g_getenv("WAYLAND_DISPLAY")
         && !g_getenv("SDL_VIDEODRIVER")) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot open a window: no display (DISPLAY and "
                     "WAYLAND_DISPLAY are unset; without a display, use --png, "
                     "--gif or --frames)");
         return FALSE;
     }
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot open a window: %s (without a display, use --png, "
                     "--gif or --frames)", SDL_GetError());
         return FALSE;
@@ -272,7 +272,7 @@ static gboolean view_window(const Trace *t, const ViewOptions *o, GError **error
     const char *driver = SDL_GetCurrentVideoDriver();
     if (driver && (!strcmp(driver, "offscreen") || !strcmp(driver, "dummy"))
         && !g_getenv("SDL_VIDEODRIVER")) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot open a window: no display (without one, use "
                     "--png, --gif or --frames)");
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
@@ -284,7 +284,7 @@ static gboolean view_window(const Trace *t, const ViewOptions *o, GError **error
                                        SDL_WINDOWPOS_UNDEFINED, o->width, o->height,
                                        SDL_WINDOW_RESIZABLE);
     if (!win) {
-        g_set_error(error, CUBE_DRAW_ERROR, CUBE_DRAW_ERROR_FAILED,
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "cannot open a window: %s", SDL_GetError());
         SDL_QuitSubSystem(SDL_INIT_VIDEO);
         return FALSE;
@@ -334,14 +334,14 @@ static gboolean view_window(const Trace *t, const ViewOptions *o, GError **error
                     v.state.mouse_x = e.motion.x;
                     v.state.mouse_y = e.motion.y;
                     if (v.dragging) {
-                        CubeTime c;
+                        Tick c;
                         if (render_timeline_cycle(v.render, e.motion.x,
                                                   e.motion.y, &c))
                             viewer_seek(&v, c);
                     }
                     break;
                 case SDL_MOUSEBUTTONDOWN: {
-                    CubeTime c;
+                    Tick c;
                     if (render_timeline_cycle(v.render, e.button.x, e.button.y, &c)) {
                         viewer_seek(&v, c);
                         v.dragging = TRUE;
@@ -365,12 +365,12 @@ static gboolean view_window(const Trace *t, const ViewOptions *o, GError **error
         last = now;
         if (v.state.playing) {
             v.position += v.state.speed * dt;
-            CubeTime end = render_last_cycle(t);
+            Tick end = render_last_cycle(t);
             if (v.position >= (double)end) {
                 v.position = (double)end;
                 v.state.playing = FALSE;
             }
-            v.state.cycle = (CubeTime)v.position;
+            v.state.cycle = (Tick)v.position;
             dirty = TRUE;
         }
         if (v.state.notice && SDL_TICKS_PASSED(SDL_GetTicks(), v.notice_until)) {

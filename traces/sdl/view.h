@@ -25,8 +25,8 @@ typedef enum { VIEW_AUTO, VIEW_AS_GRAPH, VIEW_AS_MATRIX } ViewChoice;
 
 typedef struct {
     ViewChoice view;
-    CubeTime at;                  /* --png cycle; < 0: the middle of the run */
-    CubeTime window;              /* <= 0: the renderer's default */
+    Tick at;                  /* --png cycle; < 0: the middle of the run */
+    Tick window;              /* <= 0: the renderer's default */
     int width, height;
     const char *png, *gif, *frames;   /* headless outputs, any of them */
     int frame_count, fps;

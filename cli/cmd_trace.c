@@ -67,7 +67,7 @@ static int trace_export_command(int argc, char **argv)
                                output ? output : "standard output", &e);
     if (output && fclose(out) != 0 && ok) {
         ok = FALSE;
-        g_set_error(&e, CUBE_TRACE_ERROR, CUBE_TRACE_ERROR_IO,
+        g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", output, g_strerror(errno));
     }
     if (!ok && output)

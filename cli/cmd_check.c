@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The first failed expectation as text, or NULL if all hold. */
-static char *evaluate(const CubeReport *r, GPtrArray *expects)
+static char *evaluate(const Report *r, GPtrArray *expects)
 {
     for (guint i = 0; i < expects->len; i++) {
         const Expectation *x = expects->pdata[i];
@@ -18,18 +18,18 @@ static char *evaluate(const CubeReport *r, GPtrArray *expects)
             break;
         case EXPECT_BOUNDS_HOLD:
             for (guint b = 0; b < r->bounds->len; b++) {
-                const CubeBound *bd = &g_array_index(r->bounds, CubeBound, b);
+                const Bound *bd = &g_array_index(r->bounds, Bound, b);
                 if (!bd->holds)
                     return g_strdup_printf("%s: bounds = hold, but %s bound "
                                            "'%s' = %.17g does not hold "
                                            "(measured %.17g)", x->where,
-                                           cube_bound_kind_text(bd->kind),
+                                           bound_kind_text(bd->kind),
                                            bd->name, bd->value, bd->measured);
             }
             break;
         case EXPECT_NUMERIC: {
             double v;
-            if (!cube_report_lookup(r, x->field, &v))
+            if (!report_lookup(r, x->field, &v))
                 return g_strdup_printf("%s: %s: no such numeric output field",
                                        x->where, x->field);
             if (!expect_op_holds(x->op, v, x->value))
@@ -69,7 +69,7 @@ static int cmd_check(int argc, char **argv)
     for (char **f = files; *f; f++) {
         g_autoptr(Scenario) s = cli_build_scenario(*f, sets, &e);
         g_autoptr(GPtrArray) expects = s ? scenario_expectations(s, &e) : NULL;
-        g_autoptr(CubeReport) r = expects ? cube_run(s, NULL, &e) : NULL;
+        g_autoptr(Report) r = expects ? run_scenario(s, NULL, &e) : NULL;
         if (!r) {
             printf("FAIL %s: %s\n", *f, e->message);
             g_clear_error(&e);

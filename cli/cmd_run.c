@@ -45,12 +45,12 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     g_autoptr(TraceRecorder) recorder = trace_path ? trace_recorder_new() : NULL;
-    CubeRunOptions options = {
+    RunOptions options = {
         .dump_memory = dump,
         .observer = recorder ? trace_recorder_observer() : NULL,
         .observer_data = recorder,
     };
-    g_autoptr(CubeReport) r = cube_run(s, &options, &e);
+    g_autoptr(Report) r = run_scenario(s, &options, &e);
     if (!r) {
         cli_print_error("run", e);
         g_error_free(e);
@@ -65,9 +65,9 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (json)
-        cube_report_print_json(r, stdout);
+        report_print_json(r, stdout);
     else
-        cube_report_print_table(r, stdout);
+        report_print_table(r, stdout);
     if (!r->data_correct) {
         fprintf(stderr, "cubemu run: %s: the final memory is wrong: %s\n",
                 r->scenario, r->data_problem);

@@ -36,11 +36,11 @@ static Trace *view_record(const char *path, char **sets, GError **error)
     if (!s)
         return NULL;
     g_autoptr(TraceRecorder) recorder = trace_recorder_new();
-    CubeRunOptions options = {
+    RunOptions options = {
         .observer = trace_recorder_observer(),
         .observer_data = recorder,
     };
-    g_autoptr(CubeReport) r = cube_run(s, &options, error);
+    g_autoptr(Report) r = run_scenario(s, &options, error);
     if (!r)
         return NULL;
     if (!r->data_correct)
@@ -162,7 +162,7 @@ static int cmd_view(int argc, char **argv)
         g_error_free(e);
         return EXIT_INPUT;
     }
-    CubeTime last = t->cycles > 0 ? t->cycles - 1 : 0;
+    Tick last = t->cycles > 0 ? t->cycles - 1 : 0;
     if (at > last)
         return cli_fail("view", "--at %" G_GINT64_FORMAT ": the run's cycles are 0..%"
                          G_GINT64_FORMAT, (gint64)at, (gint64)last);

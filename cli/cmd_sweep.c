@@ -39,7 +39,7 @@ typedef struct {
 
 typedef struct {
     guint *choice;                /* per Vary: index into its values */
-    CubeReport *report;
+    Report *report;
 } Run;
 
 static gboolean number_value(const char *s, double *v)
@@ -148,7 +148,7 @@ static GPtrArray *csv_columns(const Run *runs, guint nruns)
     GPtrArray *columns = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint k = 0; k < nruns; k++) {
-        const CubeReport *r = runs[k].report;
+        const Report *r = runs[k].report;
         for (guint i = 0; i < G_N_ELEMENTS(top_fields); i++)
             add_column(columns, seen, top_fields[i]);
         for (int d = 0; d < r->machine.dimensions; d++) {
@@ -161,12 +161,12 @@ static GPtrArray *csv_columns(const Run *runs, guint nruns)
         }
         for (guint i = 0; i < r->bounds->len; i++) {
             g_autofree char *f = g_strdup_printf("bound.%s",
-                                                 g_array_index(r->bounds, CubeBound, i).name);
+                                                 g_array_index(r->bounds, Bound, i).name);
             add_column(columns, seen, f);
         }
         for (guint i = 0; i < r->details->len; i++) {
-            const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
-            if (d->type == CUBE_DETAIL_INT || d->type == CUBE_DETAIL_DOUBLE) {
+            const Detail *d = &g_array_index(r->details, Detail, i);
+            if (d->type == DETAIL_INT || d->type == DETAIL_DOUBLE) {
                 g_autofree char *f = g_strdup_printf("details.%s", d->key);
                 add_column(columns, seen, f);
             }
@@ -175,11 +175,11 @@ static GPtrArray *csv_columns(const Run *runs, guint nruns)
     return columns;
 }
 
-static gboolean field_value(const CubeReport *r, const char *field, double *v)
+static gboolean field_value(const Report *r, const char *field, double *v)
 {
     if (g_str_has_prefix(field, "bound.")) {
         for (guint i = 0; i < r->bounds->len; i++) {
-            const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
+            const Bound *b = &g_array_index(r->bounds, Bound, i);
             if (!strcmp(b->name, field + strlen("bound."))) {
                 *v = b->value;
                 return TRUE;
@@ -187,7 +187,7 @@ static gboolean field_value(const CubeReport *r, const char *field, double *v)
         }
         return FALSE;
     }
-    return cube_report_lookup(r, field, v);
+    return report_lookup(r, field, v);
 }
 
 static void csv_number(FILE *out, double v)
@@ -203,7 +203,7 @@ static gboolean write_csv(const char *path, const GArray *varies,
 {
     FILE *out = fopen(path, "w");
     if (!out) {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: cannot write: %s", path, g_strerror(errno));
         return FALSE;
     }
@@ -236,7 +236,7 @@ static gboolean write_csv(const char *path, const GArray *varies,
     gboolean ok = fflush(out) == 0 && !ferror(out);
     ok = fclose(out) == 0 && ok;
     if (!ok)
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: cannot write: %s", path, g_strerror(errno));
     return ok;
 }
@@ -362,7 +362,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
             xi = (int)i;
     }
     if (q->x_key && xi < 0) {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "--x %s: not a varied key", q->x_key);
         return FALSE;
     }
@@ -380,7 +380,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
         for (char **s = xv->values; *s; s++)
             g_ptr_array_add(p->x_names, *s);
     }
-    const CubeReport *first = runs[0].report;
+    const Report *first = runs[0].report;
     g_autofree char *title = scenario_title(q->path);
     p->title = title ? g_strdup(title)
                      : g_strdup_printf("%s, %s", first->algorithm, first->machine.name);
@@ -396,7 +396,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
                                                           g_free, NULL);
     for (guint k = 0; k < nruns; k++) {
         const Run *run = &runs[k];
-        const CubeReport *r = run->report;
+        const Report *r = run->report;
         double x = categories ? (double)run->choice[xi] : 0;
         if (!categories)
             number_value(xv->values[run->choice[xi]], &x);
@@ -417,7 +417,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
          * of the other keys. */
         g_autofree char *others = run_label(varies, run, xi, mi);
         for (guint i = 0; i < r->bounds->len; i++) {
-            const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
+            const Bound *b = &g_array_index(r->bounds, Bound, i);
             g_autofree char *bname = *others ? g_strdup_printf("%s [%s]", b->name, others)
                                              : g_strdup(b->name);
             PlotSeries *s = series_for(p, by_name, bname, TRUE);
@@ -435,7 +435,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
         measured += s->dashed ? 0 : s->x->len;
     }
     if (!measured) {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "--y %s: no run has this numeric output field (e.g. cycles, "
                     "element_transfers, messages, details.KEY)", q->y_field);
         return FALSE;
@@ -573,7 +573,7 @@ static int cmd_sweep(int argc, char **argv)
         GError *e = NULL;
         g_autoptr(Scenario) s = cli_build_scenario(q.path, (char **)all->pdata, &e);
         if (s)
-            run->report = cube_run(s, NULL, &e);
+            run->report = run_scenario(s, NULL, &e);
         if (!run->report) {
             fprintf(stderr, "cubemu sweep: %s: %s\n", label, e->message);
             g_error_free(e);
@@ -598,7 +598,7 @@ static int cmd_sweep(int argc, char **argv)
     }
     for (guint k = 0; k < nruns; k++) {
         g_free(runs[k].choice);
-        cube_report_free(runs[k].report);
+        report_free(runs[k].report);
     }
     g_free(runs);
     return status;

@@ -40,7 +40,7 @@
  * boundary) so that its message stays readable. */
 #define SCENARIO_ECHO_MAX 60
 
-G_DEFINE_QUARK(cube-scenario-error-quark, cube_scenario_error)
+G_DEFINE_QUARK(scenario-error-quark, scenario_error)
 
 typedef struct {
     char *key;
@@ -363,7 +363,7 @@ static Scenario *load_text(const char *name, const char *text, size_t len,
         int lineno = 1;
         for (const char *p = text; p < bad; p++)
             if (*p == '\n') lineno++;
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s:%d: not UTF-8 text", name, lineno);
         return NULL;
     }
@@ -386,8 +386,8 @@ static Scenario *load_text(const char *name, const char *text, size_t len,
     g_free(ld.group);
 
     if (ld.problems->len > 0) {
-        g_set_error_literal(error, CUBE_SCENARIO_ERROR,
-                            CUBE_SCENARIO_ERROR_INPUT, ld.problems->str);
+        g_set_error_literal(error, SCENARIO_ERROR,
+                            SCENARIO_ERROR_INPUT, ld.problems->str);
         g_string_free(ld.problems, TRUE);
         scenario_free(ld.s);
         return NULL;
@@ -409,7 +409,7 @@ Scenario *scenario_load_file(const char *path, GError **error) {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         int e = errno;
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: cannot read: %s", path, g_strerror(e));
         return NULL;
     }
@@ -430,10 +430,10 @@ Scenario *scenario_load_file(const char *path, GError **error) {
 
     Scenario *s = NULL;
     if (e != 0)
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: cannot read: %s", path, g_strerror(e));
     else if (too_big)
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: cannot read: larger than %d bytes", path,
                     SCENARIO_MAX_FILE);
     else
@@ -463,7 +463,7 @@ gboolean scenario_apply_set(Scenario *s, const char *assignment,
             return TRUE;
         }
     }
-    g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "--set '%s': expected SECTION.KEY=VALUE, "
                 "e.g. --set machine.dimensions=7", assignment);
     return FALSE;
@@ -570,8 +570,8 @@ GPtrArray *scenario_expectations(const Scenario *s, GError **error) {
         expectation_free(x);
     }
     if (problems->len > 0) {
-        g_set_error_literal(error, CUBE_SCENARIO_ERROR,
-                            CUBE_SCENARIO_ERROR_INPUT, problems->str);
+        g_set_error_literal(error, SCENARIO_ERROR,
+                            SCENARIO_ERROR_INPUT, problems->str);
         g_ptr_array_free(out, TRUE);
         return NULL;
     }
@@ -609,12 +609,12 @@ gboolean scenario_parse_int(const char *text, const char *where,
     errno = 0;
     long long v = ok ? g_ascii_strtoll(text, &end, base) : 0;
     if (!ok || end == text || *end != '\0') {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s'%s' is not an integer", pre, text);
         return FALSE;
     }
     if (errno == ERANGE || v < min || v > max) {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s%s is out of range (valid: %lld..%lld)", pre, text,
                     min, max);
         return FALSE;
@@ -635,7 +635,7 @@ gboolean scenario_parse_choice(const char *text, const char *where,
     }
     g_autofree char *pre = prefix(where, key);
     g_autofree char *valid = g_strjoinv(", ", (char **)choices);
-    g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "%sunknown value '%s' (valid: %s)", pre,
                 text != NULL ? text : "", valid);
     return FALSE;

@@ -1,9 +1,9 @@
 /* run.h -- run one scenario: machine, algorithm, engine, verification.
  *
  * Errors: bad input of any kind (scenario keys, parameters, a machine too
- * large for memory) comes back in CUBE_SCENARIO_ERROR and means exit
+ * large for memory) comes back in SCENARIO_ERROR and means exit
  * status 2; a node program that misuses the API or deadlocks comes back in
- * CUBE_SIM_ERROR. Either way no report is produced.
+ * SIM_ERROR. Either way no report is produced.
  */
 #ifndef CUBE_RUN_H
 #define CUBE_RUN_H
@@ -16,13 +16,13 @@ typedef struct {
     gboolean dump_memory;         /* keep the final memory in the report */
     const SimObserver *observer;  /* traces; may be NULL */
     void *observer_data;
-} CubeRunOptions;
+} RunOptions;
 
-CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
+Report *run_scenario(const Scenario *s, const RunOptions *options,
                      GError **error);
 
 /* Bytes this process may use: $CUBEMU_MEMORY_LIMIT (bytes) if set, else
  * 80% of physical memory. */
-uint64_t cube_memory_limit(void);
+uint64_t run_memory_limit(void);
 
 #endif

@@ -20,9 +20,9 @@
 
 typedef struct Scenario Scenario;
 
-#define CUBE_SCENARIO_ERROR (cube_scenario_error_quark())
-GQuark cube_scenario_error_quark(void);
-enum { CUBE_SCENARIO_ERROR_INPUT = 1 };   /* any bad input: exit status 2 */
+#define SCENARIO_ERROR (scenario_error_quark())
+GQuark scenario_error_quark(void);
+enum { SCENARIO_ERROR_INPUT = 1 };   /* any bad input: exit status 2 */
 
 /* An empty scenario named `name` ("default", or a path). */
 Scenario *scenario_new(const char *name);

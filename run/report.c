@@ -14,14 +14,14 @@
 
 static void bound_clear(gpointer p)
 {
-    CubeBound *b = p;
+    Bound *b = p;
     g_free(b->name);
     g_free(b->source);
 }
 
 static void detail_clear(gpointer p)
 {
-    CubeDetail *d = p;
+    Detail *d = p;
     g_free(d->key);
     g_free(d->text);
     if (d->list)
@@ -30,24 +30,24 @@ static void detail_clear(gpointer p)
 
 static void param_clear(gpointer p)
 {
-    CubeParamValue *v = p;
+    ParamValue *v = p;
     g_free(v->key);
     g_free(v->text);
 }
 
-CubeReport *cube_report_new(void)
+Report *report_new(void)
 {
-    CubeReport *r = g_new0(CubeReport, 1);
-    r->params = g_array_new(FALSE, TRUE, sizeof(CubeParamValue));
+    Report *r = g_new0(Report, 1);
+    r->params = g_array_new(FALSE, TRUE, sizeof(ParamValue));
     g_array_set_clear_func(r->params, param_clear);
-    r->bounds = g_array_new(FALSE, TRUE, sizeof(CubeBound));
+    r->bounds = g_array_new(FALSE, TRUE, sizeof(Bound));
     g_array_set_clear_func(r->bounds, bound_clear);
-    r->details = g_array_new(FALSE, TRUE, sizeof(CubeDetail));
+    r->details = g_array_new(FALSE, TRUE, sizeof(Detail));
     g_array_set_clear_func(r->details, detail_clear);
     return r;
 }
 
-void cube_report_free(CubeReport *r)
+void report_free(Report *r)
 {
     if (!r)
         return;
@@ -65,78 +65,78 @@ void cube_report_free(CubeReport *r)
     g_free(r);
 }
 
-const char *cube_bound_kind_text(CubeBoundKind kind)
+const char *bound_kind_text(BoundKind kind)
 {
     switch (kind) {
-    case CUBE_BOUND_UPPER: return "upper";
-    case CUBE_BOUND_LOWER: return "lower";
-    case CUBE_BOUND_EXACT: return "exact";
+    case BOUND_UPPER: return "upper";
+    case BOUND_LOWER: return "lower";
+    case BOUND_EXACT: return "exact";
     }
     return "?";
 }
 
-void cube_report_bound(CubeReport *r, const char *name, CubeBoundKind kind,
+void report_bound(Report *r, const char *name, BoundKind kind,
                        double value, double measured, const char *source)
 {
-    CubeBound b = { g_strdup(name), kind, value, measured, FALSE,
+    Bound b = { g_strdup(name), kind, value, measured, FALSE,
                     g_strdup(source) };
     switch (kind) {
-    case CUBE_BOUND_UPPER: b.holds = measured <= value; break;
-    case CUBE_BOUND_LOWER: b.holds = measured >= value; break;
-    case CUBE_BOUND_EXACT: b.holds = measured == value; break;
+    case BOUND_UPPER: b.holds = measured <= value; break;
+    case BOUND_LOWER: b.holds = measured >= value; break;
+    case BOUND_EXACT: b.holds = measured == value; break;
     }
     g_array_append_val(r->bounds, b);
 }
 
-void cube_report_cycle_bound(CubeReport *r, const char *name,
-                             CubeBoundKind kind, double value,
+void report_cycle_bound(Report *r, const char *name,
+                             BoundKind kind, double value,
                              const char *source)
 {
-    cube_report_bound(r, name, kind, value, (double)r->cycles, source);
+    report_bound(r, name, kind, value, (double)r->cycles, source);
 }
 
-static CubeDetail *report_detail(CubeReport *r, const char *key,
-                                 CubeDetailType type)
+static Detail *report_detail(Report *r, const char *key,
+                                 DetailType type)
 {
-    CubeDetail d = { g_strdup(key), type, 0, 0, NULL, NULL };
+    Detail d = { g_strdup(key), type, 0, 0, NULL, NULL };
     g_array_append_val(r->details, d);
-    return &g_array_index(r->details, CubeDetail, r->details->len - 1);
+    return &g_array_index(r->details, Detail, r->details->len - 1);
 }
 
-void cube_report_detail_int(CubeReport *r, const char *key, long long v)
+void report_detail_int(Report *r, const char *key, long long v)
 {
-    report_detail(r, key, CUBE_DETAIL_INT)->i = v;
+    report_detail(r, key, DETAIL_INT)->i = v;
 }
 
-void cube_report_detail_double(CubeReport *r, const char *key, double v)
+void report_detail_double(Report *r, const char *key, double v)
 {
-    report_detail(r, key, CUBE_DETAIL_DOUBLE)->d = v;
+    report_detail(r, key, DETAIL_DOUBLE)->d = v;
 }
 
-void cube_report_detail_text(CubeReport *r, const char *key, const char *v)
+void report_detail_text(Report *r, const char *key, const char *v)
 {
-    report_detail(r, key, CUBE_DETAIL_TEXT)->text = g_strdup(v);
+    report_detail(r, key, DETAIL_TEXT)->text = g_strdup(v);
 }
 
-void cube_report_detail_list(CubeReport *r, const char *key,
+void report_detail_list(Report *r, const char *key,
                              const long long *v, size_t n)
 {
-    CubeDetail *d = report_detail(r, key, CUBE_DETAIL_INT_LIST);
+    Detail *d = report_detail(r, key, DETAIL_INT_LIST);
     d->list = g_array_sized_new(FALSE, FALSE, sizeof(long long), (guint)n);
     g_array_append_vals(d->list, v, (guint)n);
 }
 
-gboolean cube_report_bounds_hold(const CubeReport *r)
+gboolean report_bounds_hold(const Report *r)
 {
     for (guint i = 0; i < r->bounds->len; i++)
-        if (!g_array_index(r->bounds, CubeBound, i).holds)
+        if (!g_array_index(r->bounds, Bound, i).holds)
             return FALSE;
     return TRUE;
 }
 
 /* Elements carried / (cycles x channels of the dimension): each dimension
  * has 2^n directed channels (2^(n-1) edges, two directions). */
-double cube_report_utilisation(const CubeReport *r, int dim)
+double report_utilisation(const Report *r, int dim)
 {
     double capacity = (double)r->cycles * (double)machine_nodes(&r->machine);
     if (capacity <= 0)
@@ -145,7 +145,7 @@ double cube_report_utilisation(const CubeReport *r, int dim)
            * (double)r->machine.element_time / capacity;
 }
 
-gboolean cube_report_lookup(const CubeReport *r, const char *field,
+gboolean report_lookup(const Report *r, const char *field,
                             double *value)
 {
     struct { const char *name; double v; } top[] = {
@@ -168,12 +168,12 @@ gboolean cube_report_lookup(const CubeReport *r, const char *field,
     if (g_str_has_prefix(field, "details.")) {
         const char *key = field + strlen("details.");
         for (guint i = 0; i < r->details->len; i++) {
-            const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
+            const Detail *d = &g_array_index(r->details, Detail, i);
             if (strcmp(d->key, key))
                 continue;
-            if (d->type == CUBE_DETAIL_INT)
+            if (d->type == DETAIL_INT)
                 *value = (double)d->i;
-            else if (d->type == CUBE_DETAIL_DOUBLE)
+            else if (d->type == DETAIL_DOUBLE)
                 *value = d->d;
             else
                 return FALSE;
@@ -192,7 +192,7 @@ gboolean cube_report_lookup(const CubeReport *r, const char *field,
         else if (!strcmp(end, ".elements_down"))
             *value = (double)r->elements_down[d];
         else if (!strcmp(end, ".utilisation"))
-            *value = cube_report_utilisation(r, (int)d);
+            *value = report_utilisation(r, (int)d);
         else
             return FALSE;
         return TRUE;
@@ -241,19 +241,19 @@ static void json_key(FILE *out, const char *key)
     fputc(':', out);
 }
 
-static void json_details(const CubeReport *r, FILE *out)
+static void json_details(const Report *r, FILE *out)
 {
     fputc('{', out);
     for (guint i = 0; i < r->details->len; i++) {
-        const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
+        const Detail *d = &g_array_index(r->details, Detail, i);
         if (i)
             fputc(',', out);
         json_key(out, d->key);
         switch (d->type) {
-        case CUBE_DETAIL_INT: fprintf(out, "%lld", d->i); break;
-        case CUBE_DETAIL_DOUBLE: json_number(out, d->d); break;
-        case CUBE_DETAIL_TEXT: json_string(out, d->text); break;
-        case CUBE_DETAIL_INT_LIST:
+        case DETAIL_INT: fprintf(out, "%lld", d->i); break;
+        case DETAIL_DOUBLE: json_number(out, d->d); break;
+        case DETAIL_TEXT: json_string(out, d->text); break;
+        case DETAIL_INT_LIST:
             fputc('[', out);
             for (guint j = 0; j < d->list->len; j++)
                 fprintf(out, "%s%lld", j ? "," : "",
@@ -265,10 +265,10 @@ static void json_details(const CubeReport *r, FILE *out)
     fputc('}', out);
 }
 
-void cube_report_print_json(const CubeReport *r, FILE *out)
+void report_print_json(const Report *r, FILE *out)
 {
     char ports[16];
-    const CubeMachine *m = &r->machine;
+    const Machine *m = &r->machine;
     fputs("{\"cubemu\":", out);
     json_string(out, CUBEMU_VERSION);
     fputs(",\"scenario\":", out);
@@ -279,7 +279,7 @@ void cube_report_print_json(const CubeReport *r, FILE *out)
     json_string(out, m->topology);
     fprintf(out, ",\"dimensions\":%d,\"nodes\":%u,\"ports\":", m->dimensions,
             machine_nodes(m));
-    if (m->ports == CUBE_PORTS_ALL)
+    if (m->ports == MACHINE_PORTS_ALL)
         json_string(out, machine_ports_text(m, ports));
     else
         fprintf(out, "%d", m->ports);
@@ -291,7 +291,7 @@ void cube_report_print_json(const CubeReport *r, FILE *out)
     fputs(",\"method\":", out);
     json_string(out, r->method);
     for (guint i = 0; i < r->params->len; i++) {
-        const CubeParamValue *v = &g_array_index(r->params, CubeParamValue, i);
+        const ParamValue *v = &g_array_index(r->params, ParamValue, i);
         fputc(',', out);
         json_key(out, v->key);
         if (v->is_int)
@@ -310,11 +310,11 @@ void cube_report_print_json(const CubeReport *r, FILE *out)
 
     fputs("\"bounds\":[", out);
     for (guint i = 0; i < r->bounds->len; i++) {
-        const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
         fputs(i ? ",{\"name\":" : "{\"name\":", out);
         json_string(out, b->name);
         fputs(",\"kind\":", out);
-        json_string(out, cube_bound_kind_text(b->kind));
+        json_string(out, bound_kind_text(b->kind));
         fputs(",\"value\":", out);
         json_number(out, b->value);
         fprintf(out, ",\"holds\":%s,\"source\":", b->holds ? "true" : "false");
@@ -326,7 +326,7 @@ void cube_report_print_json(const CubeReport *r, FILE *out)
         fprintf(out, "%s{\"dimension\":%d,\"elements_up\":%" G_GUINT64_FORMAT
                 ",\"elements_down\":%" G_GUINT64_FORMAT ",\"utilisation\":",
                 d ? "," : "", d, r->elements_up[d], r->elements_down[d]);
-        json_number(out, cube_report_utilisation(r, d));
+        json_number(out, report_utilisation(r, d));
         fputc('}', out);
     }
     fputs("],\"details\":", out);
@@ -356,10 +356,10 @@ static const char *number_text(char buf[32], double v)
     return buf;
 }
 
-void cube_report_print_table(const CubeReport *r, FILE *out)
+void report_print_table(const Report *r, FILE *out)
 {
     char ports[16];
-    const CubeMachine *m = &r->machine;
+    const Machine *m = &r->machine;
     fprintf(out, "scenario      %s\n", r->scenario);
     fprintf(out, "machine       %s: %s, n = %d (%u nodes), ports = %s, "
             "startup = %lld, element-time = %lld\n", m->name, m->topology,
@@ -367,7 +367,7 @@ void cube_report_print_table(const CubeReport *r, FILE *out)
             (long long)m->startup, (long long)m->element_time);
     fprintf(out, "algorithm     %s, method %s", r->algorithm, r->method);
     for (guint i = 0; i < r->params->len; i++) {
-        const CubeParamValue *v = &g_array_index(r->params, CubeParamValue, i);
+        const ParamValue *v = &g_array_index(r->params, ParamValue, i);
         fprintf(out, ", %s = %s", v->key, v->text);
     }
     fprintf(out, "\n\n");
@@ -385,8 +385,8 @@ void cube_report_print_table(const CubeReport *r, FILE *out)
         fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",
                 "measured", "holds");
         for (guint i = 0; i < r->bounds->len; i++) {
-            const CubeBound *b = &g_array_index(r->bounds, CubeBound, i);
-            fprintf(out, "  %-60s %-6s ", b->name, cube_bound_kind_text(b->kind));
+            const Bound *b = &g_array_index(r->bounds, Bound, i);
+            fprintf(out, "  %-60s %-6s ", b->name, bound_kind_text(b->kind));
             char v[32], mv[32];
             fprintf(out, "%12s %12s  %s\n", number_text(v, b->value),
                     number_text(mv, b->measured), b->holds ? "yes" : "NO");
@@ -396,17 +396,17 @@ void cube_report_print_table(const CubeReport *r, FILE *out)
     if (r->details->len) {
         fprintf(out, "\n  details\n");
         for (guint i = 0; i < r->details->len; i++) {
-            const CubeDetail *d = &g_array_index(r->details, CubeDetail, i);
+            const Detail *d = &g_array_index(r->details, Detail, i);
             fprintf(out, "    %-22s ", d->key);
             switch (d->type) {
-            case CUBE_DETAIL_INT: fprintf(out, "%lld", d->i); break;
-            case CUBE_DETAIL_DOUBLE: {
+            case DETAIL_INT: fprintf(out, "%lld", d->i); break;
+            case DETAIL_DOUBLE: {
                 char v[32];
                 fputs(number_text(v, d->d), out);
                 break;
             }
-            case CUBE_DETAIL_TEXT: fputs(d->text, out); break;
-            case CUBE_DETAIL_INT_LIST:
+            case DETAIL_TEXT: fputs(d->text, out); break;
+            case DETAIL_INT_LIST:
                 fputc('{', out);
                 for (guint j = 0; j < d->list->len; j++)
                     fprintf(out, "%s%lld", j ? ", " : "",
@@ -422,7 +422,7 @@ void cube_report_print_table(const CubeReport *r, FILE *out)
     for (int d = 0; d < m->dimensions; d++)
         fprintf(out, "  %-9d %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
                 " %11.4f\n", d, r->elements_up[d], r->elements_down[d],
-                cube_report_utilisation(r, d));
+                report_utilisation(r, d));
     fprintf(out, "\n  events %" G_GUINT64_FORMAT ", wall %.3f s\n", r->events,
             r->wall_seconds);
     if (r->memory) {

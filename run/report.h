@@ -1,7 +1,7 @@
 /* report.h -- the result of one run: measured counts, bounds, details,
  * and the two ways to print it (a table for people, JSON for programs).
  *
- * Algorithms add bounds and details through the cube_report_* functions;
+ * Algorithms add bounds and details through the report_* functions;
  * everything else is filled by the runner.
  */
 #ifndef CUBE_REPORT_H
@@ -9,48 +9,48 @@
 
 #include <glib.h>
 #include <stdio.h>
-#include "cube.h"
+#include "node.h"
 #include "machine.h"
 
-typedef enum { CUBE_BOUND_UPPER, CUBE_BOUND_LOWER, CUBE_BOUND_EXACT } CubeBoundKind;
+typedef enum { BOUND_UPPER, BOUND_LOWER, BOUND_EXACT } BoundKind;
 
 typedef struct {
     char *name;
-    CubeBoundKind kind;
+    BoundKind kind;
     double value;
     double measured;
     gboolean holds;
     char *source;
-} CubeBound;
+} Bound;
 
-typedef enum { CUBE_DETAIL_INT, CUBE_DETAIL_DOUBLE, CUBE_DETAIL_TEXT,
-               CUBE_DETAIL_INT_LIST } CubeDetailType;
+typedef enum { DETAIL_INT, DETAIL_DOUBLE, DETAIL_TEXT,
+               DETAIL_INT_LIST } DetailType;
 
 typedef struct {
     char *key;
-    CubeDetailType type;
+    DetailType type;
     long long i;
     double d;
     char *text;
-    GArray *list;                 /* long long, for CUBE_DETAIL_INT_LIST */
-} CubeDetail;
+    GArray *list;                 /* long long, for DETAIL_INT_LIST */
+} Detail;
 
 typedef struct {
     char *key;                    /* as in the scenario: "elements-per-node" */
     char *text;
     gboolean is_int;
     long long value;
-} CubeParamValue;
+} ParamValue;
 
-typedef struct CubeReport {
+typedef struct Report {
     char *scenario;               /* path or "default" */
-    CubeMachine machine;
+    Machine machine;
     char *algorithm;
     char *method;
-    GArray *params;               /* CubeParamValue */
+    GArray *params;               /* ParamValue */
     uint64_t elements_per_node;
 
-    CubeTime cycles;
+    Tick cycles;
     uint64_t element_transfers;
     uint64_t messages;
     uint64_t elements_sent;       /* sum of message sizes (not in JSON) */
@@ -62,44 +62,44 @@ typedef struct CubeReport {
     gboolean conserved;
     char *data_problem;           /* first mismatch, or NULL */
 
-    GArray *bounds;               /* CubeBound */
-    GArray *details;              /* CubeDetail */
+    GArray *bounds;               /* Bound */
+    GArray *details;              /* Detail */
 
     uint64_t events;
     double wall_seconds;
 
-    CubeWord *memory;             /* nodes x K, only with --dump-memory */
-} CubeReport;
+    Word *memory;             /* nodes x K, only with --dump-memory */
+} Report;
 
-CubeReport *cube_report_new(void);
-void cube_report_free(CubeReport *r);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(CubeReport, cube_report_free)
+Report *report_new(void);
+void report_free(Report *r);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
 
 /* For algorithms' report callbacks. */
-void cube_report_bound(CubeReport *r, const char *name, CubeBoundKind kind,
+void report_bound(Report *r, const char *name, BoundKind kind,
                        double value, double measured, const char *source);
 /* A bound on the measured cycle count. */
-void cube_report_cycle_bound(CubeReport *r, const char *name,
-                             CubeBoundKind kind, double value,
+void report_cycle_bound(Report *r, const char *name,
+                             BoundKind kind, double value,
                              const char *source);
-void cube_report_detail_int(CubeReport *r, const char *key, long long v);
-void cube_report_detail_double(CubeReport *r, const char *key, double v);
-void cube_report_detail_text(CubeReport *r, const char *key, const char *v);
-void cube_report_detail_list(CubeReport *r, const char *key,
+void report_detail_int(Report *r, const char *key, long long v);
+void report_detail_double(Report *r, const char *key, double v);
+void report_detail_text(Report *r, const char *key, const char *v);
+void report_detail_list(Report *r, const char *key,
                              const long long *v, size_t n);
 
 /* A numeric output field by name: cycles, element_transfers, messages,
  * max_channel_elements, elements_per_node, machine.nodes,
  * machine.dimensions, stats.events, details.KEY (int or double), or
  * per_dimension.D.elements_up / .elements_down / .utilisation. */
-gboolean cube_report_lookup(const CubeReport *r, const char *field,
+gboolean report_lookup(const Report *r, const char *field,
                             double *value);
-gboolean cube_report_bounds_hold(const CubeReport *r);
-double cube_report_utilisation(const CubeReport *r, int dim);
+gboolean report_bounds_hold(const Report *r);
+double report_utilisation(const Report *r, int dim);
 
-void cube_report_print_table(const CubeReport *r, FILE *out);
-void cube_report_print_json(const CubeReport *r, FILE *out);
+void report_print_table(const Report *r, FILE *out);
+void report_print_json(const Report *r, FILE *out);
 
-const char *cube_bound_kind_text(CubeBoundKind kind);
+const char *bound_kind_text(BoundKind kind);
 
 #endif

@@ -78,7 +78,7 @@ char **machine_preset_names(void)
 Scenario *machine_preset_load(const char *name, GError **error)
 {
     if (!*name || strchr(name, '/') || strchr(name, '.')) {
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "'%s' is not a preset name", name);
         return NULL;
     }
@@ -91,21 +91,21 @@ Scenario *machine_preset_load(const char *name, GError **error)
     }
     g_auto(GStrv) names = machine_preset_names();
     g_autofree char *valid = g_strjoinv(", ", names);
-    g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "unknown machine preset '%s' (valid: %s)", name,
                 *valid ? valid : "none found; set CUBEMU_MACHINES");
     return NULL;
 }
 
-const char *machine_ports_text(const CubeMachine *m, char buf[16])
+const char *machine_ports_text(const Machine *m, char buf[16])
 {
-    if (m->ports == CUBE_PORTS_ALL)
+    if (m->ports == MACHINE_PORTS_ALL)
         return "all";
     g_snprintf(buf, 16, "%d", m->ports);
     return buf;
 }
 
-void machine_clear(CubeMachine *m)
+void machine_clear(Machine *m)
 {
     g_free(m->name);
     g_free(m->topology);
@@ -135,20 +135,20 @@ static const char *machine_value(const Scenario *s, const Scenario *preset,
 }
 
 static void machine_time(const Scenario *s, const Scenario *preset,
-                         const char *key, long long min, CubeTime fallback,
-                         CubeTime *out, GString *problems)
+                         const char *key, long long min, Tick fallback,
+                         Tick *out, GString *problems)
 {
     const char *where;
     const char *v = machine_value(s, preset, key, &where);
     long long x = fallback;
     GError *e = NULL;
-    if (v && !scenario_parse_int(v, where, key, min, CUBE_MAX_TIME_PARAMETER,
+    if (v && !scenario_parse_int(v, where, key, min, MACHINE_MAX_TIME,
                                  &x, &e))
         machine_take_error(problems, e);
     *out = x;
 }
 
-gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
+gboolean machine_from_scenario(const Scenario *s, Machine *m,
                                GError **error)
 {
     g_autoptr(GString) problems = g_string_new(NULL);
@@ -217,7 +217,7 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
     m->dimensions = (int)n;
 
     const char *ports = machine_value(s, preset, "ports", &where);
-    m->ports = CUBE_PORTS_ALL;
+    m->ports = MACHINE_PORTS_ALL;
     if (ports && strcmp(ports, "all") != 0) {
         long long k;
         GError *e = NULL;
@@ -250,8 +250,8 @@ gboolean machine_from_scenario(const Scenario *s, CubeMachine *m,
                   ? g_strdup_printf("%s (modified)", name) : g_strdup(name);
 
     if (problems->len) {
-        g_set_error_literal(error, CUBE_SCENARIO_ERROR,
-                            CUBE_SCENARIO_ERROR_INPUT, problems->str);
+        g_set_error_literal(error, SCENARIO_ERROR,
+                            SCENARIO_ERROR_INPUT, problems->str);
         machine_clear(m);
         return FALSE;
     }

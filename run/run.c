@@ -21,15 +21,15 @@ static const char *const run_groups[] = { "machine", "algorithm", "expect", NULL
 #define RUN_MEMORY_SHARE 0.8
 
 typedef struct {
-    const CubeParamSpec *spec;
+    const ParamSpec *spec;
     char *text;
     char *where;                  /* the key's location, else its group's */
     gboolean given;
     long long value;
 } ParamEntry;
 
-struct CubeParams {
-    const CubeAlgorithm *algorithm;
+struct Params {
+    const Algorithm *algorithm;
     int method;
     char *method_where;
     GArray *entries;              /* ParamEntry, in spec order */
@@ -42,7 +42,7 @@ static void param_entry_clear(gpointer p)
     g_free(e->where);
 }
 
-static void params_free(CubeParams *p)
+static void params_free(Params *p)
 {
     if (!p)
         return;
@@ -51,9 +51,9 @@ static void params_free(CubeParams *p)
         g_array_unref(p->entries);
     g_free(p);
 }
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(CubeParams, params_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Params, params_free)
 
-static const ParamEntry *params_entry(const CubeParams *p, const char *key)
+static const ParamEntry *params_entry(const Params *p, const char *key)
 {
     for (guint i = 0; i < p->entries->len; i++) {
         const ParamEntry *e = &g_array_index(p->entries, ParamEntry, i);
@@ -64,32 +64,32 @@ static const ParamEntry *params_entry(const CubeParams *p, const char *key)
             p->algorithm->name, key);
 }
 
-long long cube_params_int(const CubeParams *p, const char *key)
+long long params_int(const Params *p, const char *key)
 {
     return params_entry(p, key)->value;
 }
 
-int cube_params_choice(const CubeParams *p, const char *key)
+int params_choice(const Params *p, const char *key)
 {
     return (int)params_entry(p, key)->value;
 }
 
-const char *cube_params_text(const CubeParams *p, const char *key)
+const char *params_text(const Params *p, const char *key)
 {
     return params_entry(p, key)->text;
 }
 
-gboolean cube_params_given(const CubeParams *p, const char *key)
+gboolean params_given(const Params *p, const char *key)
 {
     return params_entry(p, key)->given;
 }
 
-int cube_params_method(const CubeParams *p)
+int params_method(const Params *p)
 {
     return p->method;
 }
 
-void *cube_params_fail(const CubeParams *p, GError **error, const char *key,
+void *params_fail(const Params *p, GError **error, const char *key,
                        const char *fmt, ...)
 {
     va_list ap;
@@ -98,14 +98,14 @@ void *cube_params_fail(const CubeParams *p, GError **error, const char *key,
     va_end(ap);
     const char *where = !strcmp(key, "method") ? p->method_where
                                                 : params_entry(p, key)->where;
-    g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "%s: %s: %s", where, key, what);
     return NULL;
 }
 
-const CubeAlgorithm *cube_algorithm_find(const char *name)
+const Algorithm *algorithm_find(const char *name)
 {
-    for (const CubeAlgorithm *const *a = cube_algorithms; *a; a++)
+    for (const Algorithm *const *a = algorithm_registry; *a; a++)
         if (!strcmp((*a)->name, name))
             return *a;
     return NULL;
@@ -114,13 +114,13 @@ const CubeAlgorithm *cube_algorithm_find(const char *name)
 static char *algorithm_names(void)
 {
     GString *s = g_string_new(NULL);
-    for (const CubeAlgorithm *const *a = cube_algorithms; *a; a++)
+    for (const Algorithm *const *a = algorithm_registry; *a; a++)
         g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*a)->name);
     return g_string_free(s, FALSE);
 }
 
 /* Resolve [algorithm] into params; every problem goes to `problems`. */
-static CubeParams *params_resolve(const Scenario *s, GString *problems)
+static Params *params_resolve(const Scenario *s, GString *problems)
 {
     const char *name = scenario_get(s, "algorithm", "name");
     if (!name) {
@@ -129,20 +129,20 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
                     scenario_group_where(s, "algorithm"), valid);
         return NULL;
     }
-    const CubeAlgorithm *alg = cube_algorithm_find(name);
+    const Algorithm *alg = algorithm_find(name);
     if (!alg) {
         g_autofree char *valid = algorithm_names();
         scenario_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
                     scenario_where(s, "algorithm", "name"), name, valid);
         return NULL;
     }
-    CubeParams *p = g_new0(CubeParams, 1);
+    Params *p = g_new0(Params, 1);
     p->algorithm = alg;
     p->entries = g_array_new(FALSE, TRUE, sizeof(ParamEntry));
     g_array_set_clear_func(p->entries, param_entry_clear);
 
     GPtrArray *methods = g_ptr_array_new();
-    for (const CubeMethod *m = alg->methods; m->name; m++)
+    for (const AlgorithmMethod *m = alg->methods; m->name; m++)
         g_ptr_array_add(methods, (gpointer)m->name);
     g_ptr_array_add(methods, NULL);
     const char *method = scenario_get(s, "algorithm", "method");
@@ -162,11 +162,11 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
         if (!strcmp(*k, "name") || !strcmp(*k, "method"))
             continue;
         gboolean known = FALSE;
-        for (const CubeParamSpec *ps = alg->params; ps->key; ps++)
+        for (const ParamSpec *ps = alg->params; ps->key; ps++)
             known |= !strcmp(ps->key, *k);
         if (!known) {
             GString *valid = g_string_new("name, method");
-            for (const CubeParamSpec *ps = alg->params; ps->key; ps++)
+            for (const ParamSpec *ps = alg->params; ps->key; ps++)
                 g_string_append_printf(valid, ", %s", ps->key);
             scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
                         "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
@@ -175,7 +175,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
         }
     }
 
-    for (const CubeParamSpec *ps = alg->params; ps->key; ps++) {
+    for (const ParamSpec *ps = alg->params; ps->key; ps++) {
         const char *text = scenario_get(s, "algorithm", ps->key);
         const char *where = scenario_where(s, "algorithm", ps->key);
         if (!text && !ps->fallback) {
@@ -189,15 +189,15 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
                                            : scenario_group_where(s, "algorithm")),
                              text != NULL, 0 };
         gboolean ok;
-        if (ps->type == CUBE_PARAM_TEXT) {
+        if (ps->type == PARAM_TEXT) {
             if (!text && !*ps->fallback)
                 g_clear_pointer(&entry.text, g_free);     /* optional, absent */
             ok = TRUE;
-        } else if (ps->type == CUBE_PARAM_INT && ps->fallback
+        } else if (ps->type == PARAM_INT && ps->fallback
             && !strcmp(ps->fallback, "auto") && !strcmp(entry.text, "auto")) {
-            entry.value = CUBE_PARAM_AUTO;
+            entry.value = PARAM_AUTO;
             ok = TRUE;
-        } else if (ps->type == CUBE_PARAM_INT) {
+        } else if (ps->type == PARAM_INT) {
             ok = scenario_parse_int(entry.text, entry.where, ps->key, ps->min,
                                     ps->max, &entry.value, &e);
         } else {
@@ -215,7 +215,7 @@ static CubeParams *params_resolve(const Scenario *s, GString *problems)
     return p;
 }
 
-uint64_t cube_memory_limit(void)
+uint64_t run_memory_limit(void)
 {
     const char *env = g_getenv("CUBEMU_MEMORY_LIMIT");
     if (env && *env)
@@ -255,7 +255,7 @@ static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k)
 {
     Fingerprint f = { 0, 0 };
     for (uint32_t x = 0; x < nodes; x++) {
-        const CubeWord *mem = sim_node_memory(sim, x);
+        const Word *mem = sim_node_memory(sim, x);
         for (size_t j = 0; j < k; j++) {
             f.a += mix_a(mem[j]);
             f.b += mix_b(mem[j]);
@@ -264,15 +264,15 @@ static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k)
     return f;
 }
 
-static void run_verify(CubeReport *r, Sim *sim, const CubeAlgorithm *alg,
+static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
                        const void *config, uint32_t nodes, size_t k,
                        Fingerprint before)
 {
-    g_autofree CubeWord *expected = g_new(CubeWord, k ? k : 1);
+    g_autofree Word *expected = g_new(Word, k ? k : 1);
     r->placement_correct = TRUE;
     for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
         alg->expect(config, x, expected);
-        const CubeWord *mem = sim_node_memory(sim, x);
+        const Word *mem = sim_node_memory(sim, x);
         for (size_t j = 0; j < k; j++)
             if (mem[j] != expected[j]) {
                 r->placement_correct = FALSE;
@@ -290,7 +290,7 @@ static void run_verify(CubeReport *r, Sim *sim, const CubeAlgorithm *alg,
     r->data_correct = r->placement_correct && r->conserved;
 }
 
-CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
+Report *run_scenario(const Scenario *s, const RunOptions *options,
                      GError **error)
 {
     g_autoptr(GString) problems = g_string_new(NULL);
@@ -300,24 +300,24 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
             scenario_problem(problems, "%s: unknown group [%s] (valid: machine, "
                         "algorithm, expect)", scenario_group_where(s, *g), *g);
 
-    CubeMachine machine;
+    Machine machine;
     GError *e = NULL;
     gboolean have_machine = machine_from_scenario(s, &machine, &e);
     if (!have_machine) {
         scenario_problem(problems, "%s", e->message);
         g_clear_error(&e);
     }
-    g_autoptr(CubeParams) params = params_resolve(s, problems);
+    g_autoptr(Params) params = params_resolve(s, problems);
     if (problems->len) {
-        g_set_error_literal(error, CUBE_SCENARIO_ERROR,
-                            CUBE_SCENARIO_ERROR_INPUT, problems->str);
+        g_set_error_literal(error, SCENARIO_ERROR,
+                            SCENARIO_ERROR_INPUT, problems->str);
         if (have_machine)
             machine_clear(&machine);
         return NULL;
     }
 
-    const CubeAlgorithm *alg = params->algorithm;
-    CubeLayout layout = { 0, 0, 0 };
+    const Algorithm *alg = params->algorithm;
+    MemoryLayout layout = { 0, 0, 0 };
     void *config = alg->prepare(&machine, params, &layout, error);
     if (!config) {
         machine_clear(&machine);
@@ -329,13 +329,13 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
     uint64_t need = sim_bytes_needed(&machine, layout.memory_words,
                                      layout.local_size)
                     + (options && options->dump_memory
-                       ? (uint64_t)nodes * layout.elements_per_node * sizeof(CubeWord)
+                       ? (uint64_t)nodes * layout.elements_per_node * sizeof(Word)
                        : 0);
-    uint64_t limit = cube_memory_limit();
+    uint64_t limit = run_memory_limit();
     if (need > limit) {
         g_autofree char *need_text = bytes_text(need);
         g_autofree char *limit_text = bytes_text(limit);
-        g_set_error(error, CUBE_SCENARIO_ERROR, CUBE_SCENARIO_ERROR_INPUT,
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: machine too large: %u nodes with %zu elements each "
                     "would need %s, more than the %s this run may use "
                     "(set CUBEMU_MEMORY_LIMIT in bytes to change the limit)",
@@ -362,7 +362,7 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
         return NULL;
     }
 
-    CubeReport *r = cube_report_new();
+    Report *r = report_new();
     r->scenario = g_strdup(scenario_name(s));
     r->machine = machine;                 /* the report owns it now */
     r->algorithm = g_strdup(alg->name);
@@ -371,8 +371,8 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
         const ParamEntry *pe = &g_array_index(params->entries, ParamEntry, i);
         if (!pe->text)
             continue;
-        CubeParamValue v = { g_strdup(pe->spec->key), g_strdup(pe->text),
-                             pe->spec->type == CUBE_PARAM_INT
+        ParamValue v = { g_strdup(pe->spec->key), g_strdup(pe->text),
+                             pe->spec->type == PARAM_INT
                                  && strcmp(pe->text, "auto") != 0,
                              pe->value };
         g_array_append_val(r->params, v);
@@ -393,10 +393,10 @@ CubeReport *cube_run(const Scenario *s, const CubeRunOptions *options,
     run_verify(r, sim, alg, config, nodes, layout.elements_per_node, before);
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node;
-        r->memory = g_new(CubeWord, (size_t)nodes * (k ? k : 1));
+        r->memory = g_new(Word, (size_t)nodes * (k ? k : 1));
         for (uint32_t x = 0; x < nodes; x++)
             memcpy(r->memory + (size_t)x * k, sim_node_memory(sim, x),
-                   k * sizeof(CubeWord));
+                   k * sizeof(Word));
     }
     alg->report(config, r);
     alg->release(config);

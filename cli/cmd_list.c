@@ -5,12 +5,12 @@
 
 #include <string.h>
 
-static void list_param(const CubeParamSpec *p)
+static void list_param(const ParamSpec *p)
 {
     printf("      %-20s ", p->key);
-    if (p->type == CUBE_PARAM_INT) {
+    if (p->type == PARAM_INT) {
         printf("integer %lld..%lld", p->min, p->max);
-    } else if (p->type == CUBE_PARAM_TEXT) {
+    } else if (p->type == PARAM_TEXT) {
         printf("text");
     } else {
         g_autofree char *c = g_strjoinv("|", (char **)p->choices);
@@ -27,14 +27,14 @@ static int cmd_list(int argc, char **argv)
         return EXIT_INPUT;
     }
     printf("Algorithms\n");
-    for (const CubeAlgorithm *const *a = cube_algorithms; *a; a++) {
+    for (const Algorithm *const *a = algorithm_registry; *a; a++) {
         printf("  %s: %s\n    (%s)\n", (*a)->name, (*a)->summary, (*a)->source);
         printf("    methods:\n");
-        for (const CubeMethod *m = (*a)->methods; m->name; m++)
+        for (const AlgorithmMethod *m = (*a)->methods; m->name; m++)
             printf("      %-20s %s%s\n", m->name, m->summary,
                    m == (*a)->methods ? " [default]" : "");
         printf("    parameters:\n");
-        for (const CubeParamSpec *p = (*a)->params; p->key; p++)
+        for (const ParamSpec *p = (*a)->params; p->key; p++)
             list_param(p);
     }
     printf("\nMachine presets (machines/)\n");
