@@ -8,10 +8,12 @@
  *   prepare  validate parameters against the machine, build the read-only
  *            configuration every node shares, and say how much memory a
  *            node needs (MemoryLayout);
- *   init     fill one node's memory before the run;
+ *   init     fill one node's memory before the run (memory_elements x
+ *            element_words words);
  *   step     the node program (node.h);
- *   expect   the result one node must hold in memory[0, K), computed
- *            independently of the node program;
+ *   expect   the result one node must hold in memory[0, K) (K elements,
+ *            K x element_words words), computed independently of the
+ *            node program;
  *   report   bounds and details for the measured run.
  *
  * init and expect see one node at a time, so on MPI each rank can set up
@@ -49,10 +51,12 @@ typedef struct {
 } AlgorithmMethod;
 
 typedef struct {
-    size_t memory_words;          /* words of memory per node */
+    size_t memory_elements;       /* elements of memory per node */
     size_t elements_per_node;     /* K: memory[0, K) is verified */
     size_t local_size;            /* bytes of private state per node */
+    ElementType element;
 } MemoryLayout;
+
 
 /* The resolved [algorithm] values, each with its location. */
 typedef struct Params Params;
@@ -61,6 +65,7 @@ typedef struct Algorithm {
     const char *name;
     const char *summary;
     const char *source;           /* paper and section */
+    unsigned topologies;          /* bit TopologyKind set: runs there */
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
     void *(*prepare)(const Machine *machine, const Params *params,

@@ -127,12 +127,6 @@ static void csv_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static const char *const top_fields[] = {
-    "cycles", "element_transfers", "messages", "max_channel_elements",
-    "elements_per_node", "machine.nodes", "machine.dimensions",
-    "machine.startup", "machine.element_time", "stats.events",
-};
-
 static void add_column(GPtrArray *columns, GHashTable *seen, const char *name)
 {
     if (g_hash_table_contains(seen, name))
@@ -148,29 +142,9 @@ static GPtrArray *csv_columns(const Run *runs, guint nruns)
     GPtrArray *columns = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
     for (guint k = 0; k < nruns; k++) {
-        const Report *r = runs[k].report;
-        for (guint i = 0; i < G_N_ELEMENTS(top_fields); i++)
-            add_column(columns, seen, top_fields[i]);
-        for (int d = 0; d < r->machine.dimensions; d++) {
-            static const char *const parts[] = { "elements_up", "elements_down",
-                                                 "utilisation" };
-            for (guint p = 0; p < G_N_ELEMENTS(parts); p++) {
-                g_autofree char *f = g_strdup_printf("per_dimension.%d.%s", d, parts[p]);
-                add_column(columns, seen, f);
-            }
-        }
-        for (guint i = 0; i < r->bounds->len; i++) {
-            g_autofree char *f = g_strdup_printf("bound.%s",
-                                                 g_array_index(r->bounds, Bound, i).name);
-            add_column(columns, seen, f);
-        }
-        for (guint i = 0; i < r->details->len; i++) {
-            const Detail *d = &g_array_index(r->details, Detail, i);
-            if (d->type == DETAIL_INT || d->type == DETAIL_DOUBLE) {
-                g_autofree char *f = g_strdup_printf("details.%s", d->key);
-                add_column(columns, seen, f);
-            }
-        }
+        g_auto(GStrv) fields = report_fields(runs[k].report);
+        for (char **f = fields; *f; f++)
+            add_column(columns, seen, *f);
     }
     return columns;
 }

@@ -3,13 +3,22 @@
  * A node program is a step function, called by the backend once per step
  * with the handle of one node. Inside the call the program reads its own
  * address, its own memory and its step number, and posts operations:
- * exchanges, sends, receives, local computation and phase marks. When every
+ * sends, receives, exchanges, local work and phase marks. When every
  * operation posted in a step has completed, the backend calls the program
  * again for the next step, until it returns NODE_DONE.
  *
+ * The API names links and destinations, never a topology's internals: a
+ * node knows its address, the node count and which of its links lead where
+ * (node_neighbour); what a link means (a cube dimension, +x on a mesh, the
+ * channel to node j) is the algorithm's business, decided in its prepare
+ * from the machine description (machines/topology.h).
+ *
+ * Memory is an array of elements of node_element_words 64-bit words each
+ * (a complex double is two words); offsets and counts are in elements.
+ *
  * Rules that make the same source run emulated and on MPI (one rank a node):
  *  - A program never touches another node's memory; it names other nodes
- *    only as the source of a receive.
+ *    only as destinations and as the source of a receive.
  *  - A send copies its elements at the moment it is posted; the program may
  *    overwrite them at once.
  *  - A receive writes its elements when it completes, never during the step
@@ -19,55 +28,74 @@
  *    to receives in posting order (MPI's non-overtaking rule).
  * On MPI a step is: Isend/Irecv for each operation, then Waitall.
  *
- * Misuse (a dimension out of range, a run outside memory, a path too long)
- * does not abort: the backend records the first such error, stops the run
- * and reports it with the node and step.
+ * Misuse (a link that does not exist, a run outside memory) does not abort:
+ * the backend records the first such error, stops the run and reports it
+ * with the node and step.
  */
-#ifndef CUBE_H
-#define CUBE_H
+#ifndef CUBE_NODE_H
+#define CUBE_NODE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint64_t Word;     /* one element: a real 64-bit payload */
-typedef int64_t Tick;      /* time in cycles */
+typedef uint64_t Word;         /* one 64-bit word of an element's payload */
+typedef int64_t Tick;          /* time in ticks (the papers' cycles) */
 typedef struct Node Node;
 
 typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;
 
-/* Longest path a message may take. A path longer than twice the largest
- * cube's diameter would only be a detour; 64 keeps the per-message scratch
- * on the stack. */
-#define NODE_MAX_HOPS 64
+/* No node: node_neighbour across a link the node does not have. */
+#define NODE_NONE UINT32_MAX
+
+/* Longest explicit path node_send takes. Four times the diameter of a
+ * 2^26-node ring is still below this; a longer path is a program error,
+ * not a route. */
+#define NODE_MAX_HOPS (1 << 28)
 
 /* What the node may know about itself and the machine. */
 uint32_t node_address(const Node *node);
-int node_dimensions(const Node *node);
-unsigned node_step(const Node *node);          /* 0 on the first call */
+uint32_t node_count(const Node *node);
+int node_links(const Node *node);                   /* link indices 0..links-1 */
+uint32_t node_neighbour(const Node *node, int link); /* or NODE_NONE */
+unsigned node_step(const Node *node);               /* 0 on the first call */
 Word *node_memory(Node *node);
-size_t node_memory_words(const Node *node);
-void *node_local(Node *node);                  /* private state, zeroed at start */
+size_t node_memory_elements(const Node *node);
+size_t node_element_words(const Node *node);
+void *node_local(Node *node);                       /* private state, zeroed at start */
 
-/* Send memory[offset, offset+count) along an explicit path of dimensions,
- * hop i crossing dimension path[i]. The destination is the source address
- * with the path's dimensions flipped in turn. */
-void node_send(Node *node, const int *path, int hops,
-               size_t offset, size_t count, int tag);
+/* Send memory[offset, offset+count) along an explicit path of links, hop i
+ * crossing link path[i] of the node it has reached. One link: a neighbour
+ * message; more: a router message (machine.h prices them). */
+void node_send(Node *node, const int *path, int hops, size_t offset,
+               size_t count, int tag);
+
+/* Send memory[offset, offset+count) to node dest along the topology's
+ * default route: a router message (on the complete graph, a neighbour
+ * message over the direct channel). To the node itself: a local copy. */
+void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
+                  int tag);
 
 /* Receive count elements sent by node `source` with `tag` into
  * memory[offset, offset+count). The sizes must agree. */
-void node_recv(Node *node, uint32_t source, int tag,
-               size_t offset, size_t count);
+void node_recv(Node *node, uint32_t source, int tag, size_t offset,
+               size_t count);
 
-/* Sendrecv_replace with the neighbour across `dimension`: send
+/* Sendrecv_replace with the neighbour across `link`: send
  * memory[offset, offset+count) to it and receive its block of the same size
- * into the same offsets. */
-void node_exchange(Node *node, int dimension, size_t offset, size_t count,
-                   int tag);
+ * (it sends hers back across its own link to this node) into the same
+ * offsets. */
+void node_exchange(Node *node, int link, size_t offset, size_t count, int tag);
 
-/* Local work: flops floating-point operations, flop-time cycles each.
- * Advances the node's clock; operations posted afterwards start later. */
+/* Local work. node_compute: flops floating-point operations at the
+ * machine's flop-time each; node_busy: an explicit number of ticks;
+ * node_kernel: a named library kernel of the given shape (up to three
+ * extents, unused ones 0) timed by the machine's rate for that name, or
+ * flops x flop-time if it has none (machines/kernel.h). Each advances the
+ * node's clock: operations posted afterwards start later. */
 void node_compute(Node *node, uint64_t flops);
+void node_busy(Node *node, Tick ticks);
+void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
+                 uint64_t flops);
 
 /* A phase or step marker ("round 5"), printf-style, recorded in traces.
  * Costs no simulated time, and is not even formatted unless a trace is

@@ -1,9 +1,9 @@
 /* sim.c -- the discrete-event engine behind node.h.
  *
- * Events are node steps and deferred sends, popped in (cycle, insertion)
- * order from queue.c: equal cycles run in the order they were scheduled,
+ * Events are node steps and deferred sends, popped in (tick, insertion)
+ * order from queue.c: equal ticks run in the order they were scheduled,
  * so every run is reproducible byte for byte. Initially every node is
- * scheduled at cycle 0 in address order.
+ * scheduled at tick 0 in address order.
  *
  * Invariants:
  *  - A node is in exactly one state: scheduled (one step event queued),
@@ -13,13 +13,21 @@
  *    sim->now; a new message is posted at sim->now, so it is younger than
  *    every reserved message and may only fill around them (oldest-first
  *    arbitration, see sim.h). A send issued at a later local clock (after
- *    node_compute) waits in the queue for its own cycle.
+ *    local work) waits in the queue for its own tick.
  *  - A message is matched to a receive at most once; its payload is written
  *    into the receiver's memory at the moment of matching, which happens
  *    only while the receiver is not running, so a step never sees its own
- *    receives land.
+ *    receives land. Matching is by (destination, source, tag) in match.c.
+ *  - Channel state exists for every (node, link) of a dense topology (the
+ *    cube, meshes) and only for channels in use on the complete graph,
+ *    where P^2 channels could not be allocated; there, with one port per
+ *    direction, the ports alone decide (a channel is only ever used by
+ *    elements leaving its node, which the send port already serialises),
+ *    so no channel timeline is kept at all.
  */
 #include "sim.h"
+#include "kernel.h"
+#include "match.h"
 #include "queue.h"
 #include "timeline.h"
 
@@ -29,20 +37,22 @@
 G_DEFINE_QUARK(sim-error-quark, sim_error)
 
 /* Message buffers are pooled by size class: a class holds capacities
- * (8 + j) * 2^s for s = 0..57, j = 0..7, so a buffer wastes under 1/8. */
+ * (8 + j) * 2^s words for s = 0..57, j = 0..7, so a buffer wastes under
+ * 1/8. */
 #define POOL_CLASSES (8 * 58)
 
 typedef struct Msg {
-    struct Msg *next;          /* in an early queue or a pool list */
-    uint32_t source;
-    int tag;
-    size_t count;
+    MatchItem item;            /* in an early list; seq = message id */
+    struct Msg *next_free;     /* in a pool list */
+    size_t count;              /* elements */
     unsigned cls;              /* pool size class */
-    Tick arrival;          /* the last element reaches the destination */
+    Tick arrival;              /* the last element reaches the destination */
     Word data[];
 } Msg;
 
-typedef struct {
+typedef struct Recv {
+    MatchItem item;            /* in a waiting list; seq = posting order */
+    struct Recv *next_free;
     uint32_t source;
     int tag;
     size_t offset, count;
@@ -53,49 +63,65 @@ struct Node {
     uint32_t address;
     unsigned step;
     gboolean returned_done;
-    Tick clock;            /* local time while running */
-    Tick wait_until;       /* completion of everything posted */
-    Recv *recv;                /* posted and not yet matched, in order */
-    uint32_t nrecv, caprecv;
-    uint32_t deferred;         /* sends waiting for their posting cycle */
-    Msg *early_head, *early_tail;   /* arrived before their receive */
+    Tick clock;                /* local time while running */
+    Tick wait_until;           /* completion of everything posted */
+    Tick compute;              /* ticks of local work so far */
+    Recv **posted;             /* receives posted in the running step */
+    uint32_t nposted, capposted;
+    uint32_t nrecv;            /* receives waiting for their message */
+    uint32_t nearly;           /* messages waiting for their receive */
+    uint32_t deferred;         /* sends waiting for their posting tick */
 };
 
 /* A send posted after local computation moved the node's clock past the
- * engine's time: reserved when the engine reaches that cycle, so that its
- * priority is that of its own posting cycle. */
+ * engine's time: reserved when the engine reaches that tick, so that its
+ * priority is that of its own posting tick. */
 typedef struct Post {
     Msg *msg;
     uint32_t dest;
+    int tag;
+    MessageClass cls;
     int hops;
-    int path[NODE_MAX_HOPS];
+    int path[];
 } Post;
 
 typedef struct {
     uint64_t first, count;     /* elements [first, first+count) */
-    Tick start;            /* element `first` starts crossing here */
+    Tick start;                /* element `first` starts crossing here */
 } Run;
+
+typedef struct {
+    Timeline tl;               /* must not move: see timeline.h */
+    uint64_t count;            /* elements carried */
+    uint64_t key;              /* node * links + link (sparse table key) */
+} Channel;
 
 struct Sim {
     Machine machine;
+    const Topology *topo;      /* &machine.topology */
     uint32_t nodes;
-    int n;
-    size_t memory_words, local_size;
+    int links;
+    size_t memory_elements, element_words, local_size;
     Word *memory;
     unsigned char *local;
     Node *node;
-    Timeline *channel;         /* node * n + dim: outgoing channel */
-    uint64_t *channel_count;   /* elements carried, same index */
+    Channel *channel;          /* dense: node * links + link */
+    GHashTable *sparse;        /* sparse: &key -> Channel* */
+    gboolean channels_implied; /* sparse with one port: no channel timeline */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
 
     EventQueue *queue;
+    MatchTable match;
     Tick now;
     Node *running;
+    uint64_t recv_seq;
 
     Run *run_a, *run_b;        /* routing scratch, reused */
     size_t run_cap;
+    int *route;                /* default-route scratch, diameter long */
     Msg *pool[POOL_CLASSES];
+    Recv *free_recv;
 
     const SimObserver *observer;
     void *observer_data;
@@ -106,14 +132,14 @@ struct Sim {
 
 /* ---- message buffers -------------------------------------------------- */
 
-static unsigned pool_class(size_t count, size_t *capacity)
+static unsigned pool_class(size_t words, size_t *capacity)
 {
-    if (count <= 8) {
+    if (words <= 8) {
         *capacity = 8;
         return 0;
     }
-    unsigned s = (unsigned)(63 - __builtin_clzll((unsigned long long)count)) - 3;
-    size_t j = (count + ((size_t)1 << s) - 1) >> s;     /* 8..16 */
+    unsigned s = (unsigned)(63 - __builtin_clzll((unsigned long long)words)) - 3;
+    size_t j = (words + ((size_t)1 << s) - 1) >> s;     /* 8..16 */
     if (j == 16) {
         s++;
         j = 8;
@@ -125,10 +151,10 @@ static unsigned pool_class(size_t count, size_t *capacity)
 static Msg *msg_new(Sim *sim, size_t count)
 {
     size_t capacity;
-    unsigned cls = pool_class(count, &capacity);
+    unsigned cls = pool_class(count * sim->element_words, &capacity);
     Msg *m = sim->pool[cls];
     if (m)
-        sim->pool[cls] = m->next;
+        sim->pool[cls] = m->next_free;
     else
         m = g_malloc(sizeof(Msg) + capacity * sizeof(Word));
     m->cls = cls;
@@ -138,57 +164,93 @@ static Msg *msg_new(Sim *sim, size_t count)
 
 static void msg_free(Sim *sim, Msg *m)
 {
-    m->next = sim->pool[m->cls];
+    m->next_free = sim->pool[m->cls];
     sim->pool[m->cls] = m;
+}
+
+static Recv *recv_new(Sim *sim)
+{
+    Recv *r = sim->free_recv;
+    if (r)
+        sim->free_recv = r->next_free;
+    else
+        r = g_new(Recv, 1);
+    return r;
+}
+
+static void recv_free(Sim *sim, Recv *r)
+{
+    r->next_free = sim->free_recv;
+    sim->free_recv = r;
 }
 
 /* ---- construction ---------------------------------------------------- */
 
-uint64_t sim_bytes_needed(const Machine *m, size_t memory_words,
-                          size_t local_size)
+static gboolean sim_dense(const Machine *m)
 {
-    uint64_t nodes = machine_nodes(m);
-    uint64_t channels = nodes * (uint64_t)m->dimensions;
-    uint64_t per_node = memory_words * sizeof(Word) + local_size
-                        + sizeof(Node) + 2 * sizeof(QueueItem);
-    /* Each channel keeps a couple of spans in steady state; messages in
-     * flight hold at most about one memory's worth of payload. */
-    uint64_t per_channel = sizeof(Timeline) + sizeof(uint64_t)
-                           + 2 * sizeof(TimelineSpan);
-    uint64_t ports = m->ports == MACHINE_PORTS_ALL ? 0
-                     : 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan));
-    return nodes * per_node + channels * per_channel + ports
-           + nodes * memory_words * sizeof(Word);
+    return m->topology.ops->kind != TOPOLOGY_COMPLETE;
 }
 
-Sim *sim_new(const Machine *m, size_t memory_words, size_t local_size)
+uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)
+{
+    uint64_t nodes = machine_nodes(m);
+    uint64_t words = layout->memory_elements * layout->element_words;
+    uint64_t per_node = words * sizeof(Word) + layout->local_size
+                        + sizeof(Node) + 2 * sizeof(QueueItem)
+                        + 2 * sizeof(Tick);
+    /* Each channel keeps a couple of spans in steady state; messages in
+     * flight hold at most about one memory's worth of payload. A sparse
+     * topology allocates channels as they are used. */
+    uint64_t channels = sim_dense(m) ? nodes * (uint64_t)m->topology.links : 0;
+    uint64_t per_channel = sizeof(Channel) + 2 * sizeof(TimelineSpan);
+    uint64_t ports = machine_ports_limited(m)
+                     ? 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan))
+                     : 0;
+    uint64_t per_link = (uint64_t)m->topology.links * 3 * sizeof(uint64_t);
+    return nodes * per_node + channels * per_channel + ports + per_link
+           + nodes * words * sizeof(Word);
+}
+
+Sim *sim_new(const Machine *m, const SimLayout *layout)
 {
     Sim *sim = g_new0(Sim, 1);
-    sim->machine = *m;
-    sim->machine.name = g_strdup(m->name);
-    sim->machine.topology = g_strdup(m->topology);
-    sim->n = m->dimensions;
+    machine_copy(&sim->machine, m);
+    sim->topo = &sim->machine.topology;
     sim->nodes = machine_nodes(m);
-    sim->memory_words = memory_words;
-    sim->local_size = local_size;
-    sim->memory = g_new0(Word, (size_t)sim->nodes * memory_words);
-    sim->local = local_size ? g_malloc0((size_t)sim->nodes * local_size) : NULL;
+    sim->links = m->topology.links;
+    sim->memory_elements = layout->memory_elements;
+    sim->element_words = layout->element_words ? layout->element_words : 1;
+    sim->local_size = layout->local_size;
+    sim->memory = g_new0(Word, (size_t)sim->nodes * sim->memory_elements
+                                   * sim->element_words);
+    sim->local = sim->local_size
+                     ? g_malloc0((size_t)sim->nodes * sim->local_size) : NULL;
     sim->node = g_new0(Node, sim->nodes);
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
     }
-    size_t channels = (size_t)sim->nodes * (size_t)sim->n;
-    sim->channel = g_new0(Timeline, channels ? channels : 1);
-    sim->channel_count = g_new0(uint64_t, channels ? channels : 1);
-    if (m->ports != MACHINE_PORTS_ALL && m->ports < m->dimensions) {
+    if (machine_ports_limited(m)) {
         sim->port_capacity = (uint32_t)m->ports;
         sim->send_port = g_new0(Timeline, sim->nodes);
         sim->recv_port = g_new0(Timeline, sim->nodes);
     }
+    if (sim_dense(m)) {
+        size_t channels = (size_t)sim->nodes * (size_t)sim->links;
+        sim->channel = g_new0(Channel, channels ? channels : 1);
+    } else {
+        sim->sparse = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                            NULL);
+        sim->channels_implied = sim->port_capacity == 1;
+    }
+    sim->route = g_new(int, sim->topo->diameter + 1);
     sim->queue = queue_new();
-    sim->stats.elements_up = g_new0(uint64_t, sim->n ? sim->n : 1);
-    sim->stats.elements_down = g_new0(uint64_t, sim->n ? sim->n : 1);
+    match_init(&sim->match);
+    sim->stats.link_up = g_new0(uint64_t, sim->links);
+    sim->stats.link_down = g_new0(uint64_t, sim->links);
+    sim->stats.link_busy = g_new0(uint64_t, sim->links);
+    sim->stats.compute = g_new0(Tick, sim->nodes);
+    sim->stats.finished = g_new0(Tick, sim->nodes);
     return sim;
 }
 
@@ -202,13 +264,37 @@ static void drop_post(QueueItem *item, void *data)
     }
 }
 
+static void free_channel(gpointer key, gpointer value, gpointer data)
+{
+    Channel *c = value;
+    (void)key;
+    (void)data;
+    timeline_clear(&c->tl);
+    g_free(c);
+}
+
+static void free_items(MatchItem *item, gsize offset)
+{
+    while (item) {
+        MatchItem *next = item->next;
+        g_free((char *)item - offset);
+        item = next;
+    }
+}
+
 void sim_free(Sim *sim)
 {
     if (!sim)
         return;
-    size_t channels = (size_t)sim->nodes * (size_t)sim->n;
-    for (size_t c = 0; c < channels; c++)
-        timeline_clear(&sim->channel[c]);
+    if (sim->channel) {
+        size_t channels = (size_t)sim->nodes * (size_t)sim->links;
+        for (size_t c = 0; c < channels; c++)
+            timeline_clear(&sim->channel[c].tl);
+    }
+    if (sim->sparse) {
+        g_hash_table_foreach(sim->sparse, free_channel, NULL);
+        g_hash_table_destroy(sim->sparse);
+    }
     if (sim->send_port) {
         for (uint32_t x = 0; x < sim->nodes; x++) {
             timeline_clear(&sim->send_port[x]);
@@ -217,41 +303,53 @@ void sim_free(Sim *sim)
     }
     queue_foreach(sim->queue, drop_post, NULL);
     queue_free(sim->queue);
+    for (size_t i = 0; i <= sim->match.mask && sim->match.slot; i++) {
+        MatchSlot *s = &sim->match.slot[i];
+        if (!s->used)
+            continue;
+        free_items(s->recv_head, G_STRUCT_OFFSET(Recv, item));
+        free_items(s->msg_head, G_STRUCT_OFFSET(Msg, item));
+    }
+    match_clear(&sim->match);
     for (uint32_t x = 0; x < sim->nodes; x++) {
         Node *node = &sim->node[x];
-        while (node->early_head) {
-            Msg *m = node->early_head;
-            node->early_head = m->next;
-            g_free(m);
-        }
-        g_free(node->recv);
+        for (uint32_t i = 0; i < node->nposted; i++)
+            g_free(node->posted[i]);
+        g_free(node->posted);
     }
     for (unsigned c = 0; c < POOL_CLASSES; c++)
         while (sim->pool[c]) {
             Msg *m = sim->pool[c];
-            sim->pool[c] = m->next;
+            sim->pool[c] = m->next_free;
             g_free(m);
         }
+    while (sim->free_recv) {
+        Recv *r = sim->free_recv;
+        sim->free_recv = r->next_free;
+        g_free(r);
+    }
     g_free(sim->send_port);
     g_free(sim->recv_port);
     g_free(sim->channel);
-    g_free(sim->channel_count);
+    g_free(sim->route);
     g_free(sim->node);
     g_free(sim->local);
     g_free(sim->memory);
     g_free(sim->run_a);
     g_free(sim->run_b);
-    g_free(sim->stats.elements_up);
-    g_free(sim->stats.elements_down);
-    g_free(sim->machine.name);
-    g_free(sim->machine.topology);
+    g_free(sim->stats.link_up);
+    g_free(sim->stats.link_down);
+    g_free(sim->stats.link_busy);
+    g_free(sim->stats.compute);
+    g_free(sim->stats.finished);
+    machine_clear(&sim->machine);
     g_clear_error(&sim->error);
     g_free(sim);
 }
 
 Word *sim_node_memory(Sim *sim, uint32_t node)
 {
-    return sim->memory + (size_t)node * sim->memory_words;
+    return sim->memory + (size_t)node * sim->memory_elements * sim->element_words;
 }
 
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
@@ -265,17 +363,46 @@ const SimStats *sim_stats(const Sim *sim)
     return &sim->stats;
 }
 
-uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int dim)
+/* The channel leaving `node` on `link`; created on first use when sparse,
+ * NULL only when looking up (create = FALSE) an unused sparse channel. */
+static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
+                            gboolean create)
 {
-    return sim->channel_count[(size_t)node * sim->n + dim];
+    uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
+    if (sim->channel)
+        return &sim->channel[key];
+    Channel *c = g_hash_table_lookup(sim->sparse, &key);
+    if (!c && create) {
+        c = g_new0(Channel, 1);
+        c->key = key;
+        g_hash_table_insert(sim->sparse, &c->key, c);
+    }
+    return c;
+}
+
+uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link)
+{
+    const Channel *c = sim_channel(sim, node, link, FALSE);
+    return c ? c->count : 0;
 }
 
 /* ---- node API: queries ----------------------------------------------- */
 
 uint32_t node_address(const Node *node) { return node->address; }
-int node_dimensions(const Node *node) { return node->sim->n; }
+uint32_t node_count(const Node *node) { return node->sim->nodes; }
+int node_links(const Node *node) { return node->sim->links; }
 unsigned node_step(const Node *node) { return node->step; }
-size_t node_memory_words(const Node *node) { return node->sim->memory_words; }
+size_t node_memory_elements(const Node *node) { return node->sim->memory_elements; }
+size_t node_element_words(const Node *node) { return node->sim->element_words; }
+
+uint32_t node_neighbour(const Node *node, int link)
+{
+    const Sim *sim = node->sim;
+    if (link < 0 || link >= sim->links)
+        return NODE_NONE;
+    uint32_t v = topology_neighbour(sim->topo, node->address, link);
+    return v == TOPOLOGY_NONE ? NODE_NONE : v;
+}
 
 Word *node_memory(Node *node)
 {
@@ -311,10 +438,10 @@ static gboolean node_fail(Node *node, const char *fmt, ...)
 static gboolean node_check_run(Node *node, const char *op, size_t offset,
                                size_t count)
 {
-    size_t words = node->sim->memory_words;
-    if (offset > words || count > words - offset)
+    size_t elements = node->sim->memory_elements;
+    if (offset > elements || count > elements - offset)
         return node_fail(node, "%s of %zu elements at offset %zu is outside "
-                         "memory of %zu elements", op, count, offset, words);
+                         "memory of %zu elements", op, count, offset, elements);
     return TRUE;
 }
 
@@ -332,67 +459,106 @@ static void sim_grow_runs(Sim *sim, size_t need)
     sim->run_cap = cap;
 }
 
-/* Earliest t >= from at which one element may cross: the channel and, with
- * a port limit, the sending node's and receiving node's ports are free for
- * one element-time. */
-static Tick hop_fit(Timeline **res, int nres, uint32_t capacity,
-                        Tick from, Tick tau)
+/* The resources one element of a hop needs: res[0] the channel (capacity
+ * one) unless implied by the ports, then the sending and receiving ports
+ * (capacity k) when limited. */
+typedef struct {
+    Timeline *res[3];
+    uint32_t cap[3];
+    int n;
+} Hop;
+
+/* Earliest t >= from at which one element may cross: every resource of
+ * the hop is free for one element-time. */
+static Tick hop_fit(const Hop *hop, Tick from, Tick tau)
 {
     Tick t = from;
     for (;;) {
         Tick t0 = t;
-        t = timeline_fit(res[0], t, tau, 1);
-        for (int r = 1; r < nres; r++)
-            t = timeline_fit(res[r], t, tau, capacity);
+        for (int r = 0; r < hop->n; r++)
+            t = timeline_fit(hop->res[r], t, tau, hop->cap[r]);
         if (t == t0)
             return t;
     }
 }
 
-static Tick hop_free_until(Timeline **res, int nres, uint32_t capacity,
-                               Tick t)
+static Tick hop_free_until(const Hop *hop, Tick t)
 {
-    Tick until = timeline_free_until(res[0], t, 1);
-    for (int r = 1; r < nres; r++) {
-        Tick u = timeline_free_until(res[r], t, capacity);
+    Tick until = TIMELINE_FOREVER;
+    for (int r = 0; r < hop->n; r++) {
+        Tick u = timeline_free_until(hop->res[r], t, hop->cap[r]);
         if (u < until)
             until = u;
     }
     return until;
 }
 
+/* Reserve the startup of a message whose startups hold the port: on the
+ * source's sending port when ports are limited, else on its first
+ * channel (with all ports, every channel has its own port). Returns when
+ * the startup ends. */
+static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, Channel *first,
+                             int link, Tick ts)
+{
+    Timeline *res;
+    uint32_t cap;
+    if (sim->send_port) {
+        res = &sim->send_port[msg->source];
+        cap = sim->port_capacity;
+    } else {
+        res = &first->tl;
+        cap = 1;
+    }
+    timeline_prune(res, sim->now);
+    Tick s = timeline_fit(res, sim->now, ts, cap);
+    timeline_take(res, s, s + ts);
+    if (sim->observer && sim->observer->startup)
+        sim->observer->startup(sim->observer_data, msg, link, s, ts);
+    return s + ts;
+}
+
 /* Reserve a message's route. Elements are numbered 0..count-1 and keep
  * their order on every channel; each hop takes the earliest free slots at
  * or after the element's arrival at that node (oldest-first arbitration:
- * everything already reserved is older). Returns the cycle the last
+ * everything already reserved is older). Returns the tick the last
  * element reaches the destination; *left is when the last element has left
  * the source. */
 static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
-                          int hops, Tick ready, Tick *left)
+                      int hops, Tick *left)
 {
-    uint32_t source = msg->source;
+    const MachinePrice *price = machine_price(&sim->machine, msg->cls);
+    const Tick tau = msg->element_time;
     uint64_t count = msg->count;
-    const Tick tau = sim->machine.element_time;
+    uint32_t u = msg->source;
+    Tick ready = sim->now + price->startup;
+    if (price->startup > 0 && sim->machine.startup_holds_port)
+        ready = sim_hold_startup(sim, msg, sim_channel(sim, u, path[0], TRUE),
+                                 path[0], price->startup);
+
     sim_grow_runs(sim, 1);
     gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
     Run *in = sim->run_a, *out = sim->run_b;
     size_t nin = 1;
     in[0] = (Run){ 0, count, ready };
-    uint32_t u = source;
     Tick end = ready;
 
     for (int h = 0; h < hops; h++) {
-        int d = path[h];
-        uint32_t v = u ^ ((uint32_t)1 << d);
-        size_t c = (size_t)u * sim->n + d;
-        Timeline *res[3] = { &sim->channel[c], NULL, NULL };
-        int nres = 1;
-        if (sim->send_port) {
-            res[nres++] = &sim->send_port[u];
-            res[nres++] = &sim->recv_port[v];
+        int link = path[h];
+        uint32_t v = topology_neighbour(sim->topo, u, link);
+        Channel *ch = sim_channel(sim, u, link, TRUE);
+        Hop hop = { .n = 0 };
+        if (!sim->channels_implied) {
+            hop.res[hop.n] = &ch->tl;
+            hop.cap[hop.n++] = 1;
         }
-        for (int r = 0; r < nres; r++)
-            timeline_prune(res[r], sim->now);
+        if (sim->send_port) {
+            hop.res[hop.n] = &sim->send_port[u];
+            hop.cap[hop.n++] = sim->port_capacity;
+            hop.res[hop.n] = &sim->recv_port[v];
+            hop.cap[hop.n++] = sim->port_capacity;
+        }
+        for (int r = 0; r < hop.n; r++)
+            timeline_prune(hop.res[r], sim->now);
 
         size_t nout = 0;
         Tick prev_end = INT64_MIN;
@@ -402,18 +568,18 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
                 Tick want = in[i].start + (Tick)k * tau;
                 if (want < prev_end)
                     want = prev_end;
-                Tick t = hop_fit(res, nres, sim->port_capacity, want, tau);
-                Tick until = hop_free_until(res, nres, sim->port_capacity, t);
+                Tick t = hop_fit(&hop, want, tau);
+                Tick until = hop_free_until(&hop, t);
                 uint64_t take = in[i].count - k;
                 if (until != TIMELINE_FOREVER
                     && (uint64_t)((until - t) / tau) < take)
                     take = (uint64_t)((until - t) / tau);
                 Tick stop = t + (Tick)take * tau;
-                for (int r = 0; r < nres; r++)
-                    timeline_take(res[r], t, stop);
+                for (int r = 0; r < hop.n; r++)
+                    timeline_take(hop.res[r], t, stop);
                 if (sim->observer && sim->observer->channel_busy)
-                    sim->observer->channel_busy(sim->observer_data, msg, u, d,
-                                                in[i].first + k, take, t);
+                    sim->observer->channel_busy(sim->observer_data, msg, u,
+                                                link, in[i].first + k, take, t);
                 if (nout > 0 && out[nout - 1].start
                                     + (Tick)out[nout - 1].count * tau == t) {
                     out[nout - 1].count += take;
@@ -427,14 +593,16 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
                 k += take;
             }
         }
-        sim->channel_count[c] += count;
-        if (sim->channel_count[c] > sim->stats.max_channel_elements)
-            sim->stats.max_channel_elements = sim->channel_count[c];
-        if ((u >> d) & 1)
-            sim->stats.elements_down[d] += count;
+        ch->count += count;
+        if (ch->count > sim->stats.max_channel_elements)
+            sim->stats.max_channel_elements = ch->count;
+        if (topology_direction(sim->topo, u, link) < 0)
+            sim->stats.link_down[link] += count;
         else
-            sim->stats.elements_up[d] += count;
+            sim->stats.link_up[link] += count;
+        sim->stats.link_busy[link] += count * (uint64_t)tau;
         sim->stats.element_transfers += count;
+        sim->stats.class_transfers[msg->cls] += count;
 
         end = prev_end;
         if (h == 0)
@@ -449,8 +617,6 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
         nin = nout;
         u = v;
     }
-    if (hops == 0)
-        *left = ready;
     return end;
 }
 
@@ -460,19 +626,13 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
 static void node_after_wait(Sim *sim, Node *node)
 {
     if (node->returned_done) {
+        sim->stats.finished[node->address] = node->wait_until;
         if (node->wait_until > sim->stats.cycles)
             sim->stats.cycles = node->wait_until;
     } else {
         queue_push(sim->queue, node->wait_until,
                    (QueueItem){ node->address, NULL });
     }
-}
-
-static void node_remove_recv(Node *node, uint32_t i)
-{
-    memmove(node->recv + i, node->recv + i + 1,
-            (node->nrecv - i - 1) * sizeof *node->recv);
-    node->nrecv--;
 }
 
 /* Write a message's payload into the receive r of node (not running). */
@@ -485,7 +645,8 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
         return node_fail(node, "message of %zu elements from node %u (tag %d) "
                          "does not match the receive of %zu elements", count,
                          source, tag, r->count);
-    memcpy(node_memory(node) + r->offset, data, count * sizeof(Word));
+    size_t w = sim->element_words;
+    memcpy(node_memory(node) + r->offset * w, data, count * w * sizeof(Word));
     if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
@@ -493,92 +654,128 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
 
 /* A message has been posted for `dest`: match it with the first waiting
  * receive from the same (source, tag) and write it straight from `data`,
- * or keep it in dest's early queue, in `owned` if given, else in a copy. */
+ * or keep it in the early list, in `owned` if given, else in a copy. */
 static void node_offer(Sim *sim, Node *dest, uint32_t source, int tag,
-                       size_t count, Tick arrival, const Word *data,
-                       Msg *owned)
+                       uint64_t id, size_t count, Tick arrival,
+                       const Word *data, Msg *owned)
 {
-    if (dest != sim->running) {
-        for (uint32_t i = 0; i < dest->nrecv; i++) {
-            Recv r = dest->recv[i];
-            if (r.source != source || r.tag != tag)
-                continue;
-            node_remove_recv(dest, i);
-            gboolean ok = node_deliver(sim, dest, &r, source, tag, count,
-                                       arrival, data);
-            if (owned)
-                msg_free(sim, owned);
-            if (ok && dest->nrecv == 0 && dest->deferred == 0)
-                node_after_wait(sim, dest);
-            return;
-        }
+    MatchSlot *slot = match_slot(&sim->match, dest->address, source, tag);
+    if (dest != sim->running && slot->recv_head) {
+        Recv *r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
+        match_release(&sim->match, slot);
+        dest->nrecv--;
+        gboolean ok = node_deliver(sim, dest, r, source, tag, count, arrival,
+                                   data);
+        recv_free(sim, r);
+        if (owned)
+            msg_free(sim, owned);
+        if (ok && dest->nrecv == 0 && dest->deferred == 0)
+            node_after_wait(sim, dest);
+        return;
     }
     Msg *m = owned;
     if (!m) {
         m = msg_new(sim, count);
-        memcpy(m->data, data, count * sizeof(Word));
+        memcpy(m->data, data, count * sim->element_words * sizeof(Word));
     }
-    m->source = source;
-    m->tag = tag;
+    m->item.seq = id;
     m->arrival = arrival;
-    m->next = NULL;
-    if (dest->early_tail)
-        dest->early_tail->next = m;
-    else
-        dest->early_head = m;
-    dest->early_tail = m;
+    match_push(&slot->msg_head, &slot->msg_tail, &m->item);
+    dest->nearly++;
 }
 
-/* After a step returned: match its receives against early messages. */
-static void node_match_early(Sim *sim, Node *node)
+/* After a step returned: match its receives, in posting order, against
+ * early messages; the rest wait. */
+static void node_match_posted(Sim *sim, Node *node)
 {
-    uint32_t i = 0;
-    while (i < node->nrecv) {
-        Recv r = node->recv[i];
-        Msg *prev = NULL, *m = node->early_head;
-        while (m && !(m->source == r.source && m->tag == r.tag)) {
-            prev = m;
-            m = m->next;
-        }
+    for (uint32_t i = 0; i < node->nposted; i++) {
+        Recv *r = node->posted[i];
+        MatchSlot *slot = match_slot(&sim->match, node->address, r->source,
+                                     r->tag);
+        Msg *m = (Msg *)match_pop(&slot->msg_head, &slot->msg_tail);
         if (!m) {
-            i++;
+            match_push(&slot->recv_head, &slot->recv_tail, &r->item);
+            node->nrecv++;
             continue;
         }
-        if (prev)
-            prev->next = m->next;
-        else
-            node->early_head = m->next;
-        if (node->early_tail == m)
-            node->early_tail = prev;
-        node_remove_recv(node, i);
-        gboolean ok = node_deliver(sim, node, &r, m->source, m->tag, m->count,
+        match_release(&sim->match, slot);
+        node->nearly--;
+        gboolean ok = node_deliver(sim, node, r, r->source, r->tag, m->count,
                                    m->arrival, m->data);
         msg_free(sim, m);
-        if (!ok)
-            return;
+        recv_free(sim, r);
+        if (!ok) {
+            for (uint32_t j = i + 1; j < node->nposted; j++)
+                recv_free(sim, node->posted[j]);
+            break;
+        }
     }
+    node->nposted = 0;
 }
 
 /* ---- node API: operations -------------------------------------------- */
 
+static SimMessage sim_message(Sim *sim, uint32_t source, uint32_t dest,
+                              int tag, size_t count, MessageClass cls)
+{
+    SimMessage info = { sim->stats.messages++, source, dest, tag, count,
+                        sim->now, cls,
+                        machine_price(&sim->machine, cls)->element_time };
+    sim->stats.elements_sent += count;
+    sim->stats.class_messages[cls]++;
+    sim->stats.class_elements[cls] += count;
+    return info;
+}
+
 /* Reserve the route of a message posted now by `node` and offer it to
  * dest. The payload is `data` (the sender's memory) or owned->data. */
 static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
-                     size_t count, const int *path, int hops,
+                     size_t count, MessageClass cls, const int *path, int hops,
                      const Word *data, Msg *owned)
 {
-    SimMessage info = { sim->stats.messages++, node->address, dest, tag,
-                        count, sim->now };
-    sim->stats.elements_sent += count;
+    SimMessage info = sim_message(sim, node->address, dest, tag, count, cls);
     Tick left = sim->now, arrival = sim->now;
     /* A local copy, or an empty message: no channel time, no startup. */
     if (hops > 0 && count > 0)
-        arrival = sim_route(sim, &info, path, hops,
-                            sim->now + sim->machine.startup, &left);
+        arrival = sim_route(sim, &info, path, hops, &left);
     if (left > node->wait_until)
         node->wait_until = left;
-    node_offer(sim, &sim->node[dest], node->address, tag, count, arrival,
-               data, owned);
+    node_offer(sim, &sim->node[dest], node->address, tag, info.id, count,
+               arrival, data, owned);
+}
+
+/* Post now, or defer to the node's clock if local work moved it ahead. */
+static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
+                     size_t offset, size_t count, MessageClass cls,
+                     const int *path, int hops)
+{
+    if (!node_check_run(node, "send", offset, count))
+        return;
+    const Word *data = node_memory(node) + offset * sim->element_words;
+    if (node->clock > sim->now) {
+        /* Capture the payload now: the program may change it after. */
+        Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
+        post->msg = msg_new(sim, count);
+        memcpy(post->msg->data, data, count * sim->element_words * sizeof(Word));
+        post->dest = dest;
+        post->tag = tag;
+        post->cls = cls;
+        post->hops = hops;
+        memcpy(post->path, path, (size_t)hops * sizeof *path);
+        node->deferred++;
+        queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
+        return;
+    }
+    sim_post(sim, node, dest, tag, count, cls, path, hops, data, NULL);
+}
+
+/* One link: a neighbour message; several, or the default route: router,
+ * where the topology prices the router apart. */
+static MessageClass sim_class(const Sim *sim, int hops, gboolean routed)
+{
+    if ((routed || hops != 1) && topology_has_class(sim->topo->ops, CLASS_ROUTER))
+        return CLASS_ROUTER;
+    return CLASS_NEIGHBOUR;
 }
 
 void node_send(Node *node, const int *path, int hops, size_t offset,
@@ -594,31 +791,33 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
     }
     uint32_t dest = node->address;
     for (int h = 0; h < hops; h++) {
-        if (path[h] < 0 || path[h] >= sim->n) {
-            node_fail(node, "send path hop %d crosses dimension %d (valid: "
-                      "0..%d)", h, path[h], sim->n - 1);
+        uint32_t next = path[h] < 0 || path[h] >= sim->links ? TOPOLOGY_NONE
+                        : topology_neighbour(sim->topo, dest, path[h]);
+        if (next == TOPOLOGY_NONE) {
+            node_fail(node, "send path hop %d: node %u has no link %d (valid: "
+                      "0..%d where the node has them)", h, dest, path[h],
+                      sim->links - 1);
             return;
         }
-        dest ^= (uint32_t)1 << path[h];
+        dest = next;
     }
-    if (!node_check_run(node, "send", offset, count))
+    sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
+             path, hops);
+}
+
+void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
+                  int tag)
+{
+    Sim *sim = node->sim;
+    if (sim->error)
         return;
-    const Word *data = node_memory(node) + offset;
-    if (node->clock > sim->now) {
-        /* Capture the payload now: the program may change it after. */
-        Post *post = g_new(Post, 1);
-        post->msg = msg_new(sim, count);
-        memcpy(post->msg->data, data, count * sizeof(Word));
-        post->msg->source = node->address;
-        post->msg->tag = tag;
-        post->dest = dest;
-        post->hops = hops;
-        memcpy(post->path, path, (size_t)hops * sizeof *path);
-        node->deferred++;
-        queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
+    if (dest >= sim->nodes) {
+        node_fail(node, "send to node %u (valid: 0..%u)", dest, sim->nodes - 1);
         return;
     }
-    sim_post(sim, node, dest, tag, count, path, hops, data, NULL);
+    int hops = topology_route(sim->topo, node->address, dest, sim->route);
+    sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
+             sim->route, hops);
 }
 
 void node_recv(Node *node, uint32_t source, int tag, size_t offset,
@@ -634,32 +833,51 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
     }
     if (!node_check_run(node, "receive", offset, count))
         return;
-    if (node->nrecv == node->caprecv) {
-        node->caprecv = node->caprecv ? 2 * node->caprecv : 4;
-        node->recv = g_renew(Recv, node->recv, node->caprecv);
+    if (node->nposted == node->capposted) {
+        node->capposted = node->capposted ? 2 * node->capposted : 4;
+        node->posted = g_renew(Recv *, node->posted, node->capposted);
     }
-    node->recv[node->nrecv++] = (Recv){ source, tag, offset, count };
+    Recv *r = recv_new(sim);
+    *r = (Recv){ .item = { NULL, sim->recv_seq++ }, .source = source,
+                 .tag = tag, .offset = offset, .count = count };
+    node->posted[node->nposted++] = r;
 }
 
-void node_exchange(Node *node, int dimension, size_t offset, size_t count,
-                   int tag)
+void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
-    if (dimension < 0 || dimension >= node->sim->n) {
-        node_fail(node, "exchange across dimension %d (valid: 0..%d)",
-                  dimension, node->sim->n - 1);
+    uint32_t nb = node_neighbour(node, link);
+    if (nb == NODE_NONE) {
+        node_fail(node, "exchange across link %d: node %u has no such link "
+                  "(valid: 0..%d where the node has them)", link,
+                  node->address, node->sim->links - 1);
         return;
     }
-    node_send(node, &dimension, 1, offset, count, tag);
-    node_recv(node, node->address ^ ((uint32_t)1 << dimension), tag, offset,
-              count);
+    node_send(node, &link, 1, offset, count, tag);
+    node_recv(node, nb, tag, offset, count);
+}
+
+void node_busy(Node *node, Tick ticks)
+{
+    if (ticks < 0) {
+        node_fail(node, "busy for %lld ticks (valid: 0 or more)",
+                  (long long)ticks);
+        return;
+    }
+    node->clock += ticks;
+    node->compute += ticks;
+    if (node->clock > node->wait_until)
+        node->wait_until = node->clock;
 }
 
 void node_compute(Node *node, uint64_t flops)
 {
-    Sim *sim = node->sim;
-    node->clock += (Tick)flops * sim->machine.flop_time;
-    if (node->clock > node->wait_until)
-        node->wait_until = node->clock;
+    node_busy(node, (Tick)flops * node->sim->machine.flop_time);
+}
+
+void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
+                 uint64_t flops)
+{
+    node_busy(node, kernel_ticks(&node->sim->machine, kernel, shape, flops));
 }
 
 void node_mark(Node *node, const char *format, ...)
@@ -676,24 +894,44 @@ void node_mark(Node *node, const char *format, ...)
 
 /* ---- the loop -------------------------------------------------------- */
 
+/* The oldest waiting receive (want_recv) or early message of node x. */
+static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
+                                   gboolean want_recv, const MatchSlot **where)
+{
+    const MatchItem *best = NULL;
+    for (size_t i = 0; i <= sim->match.mask; i++) {
+        const MatchSlot *s = &sim->match.slot[i];
+        if (!s->used || s->dest != x)
+            continue;
+        const MatchItem *it = want_recv ? s->recv_head : s->msg_head;
+        if (it && (!best || it->seq < best->seq)) {
+            best = it;
+            *where = s;
+        }
+    }
+    return best;
+}
+
 static gboolean sim_check_quiet(Sim *sim, GError **error)
 {
     for (uint32_t x = 0; x < sim->nodes; x++) {
         Node *node = &sim->node[x];
+        const MatchSlot *s = NULL;
         if (node->nrecv > 0) {
+            sim_oldest(sim, x, TRUE, &s);
             g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "deadlock: node %u in step %u waits for %u "
                         "receive(s); the first from node %u with tag %d "
                         "was never sent", x, node->step - 1, node->nrecv,
-                        node->recv[0].source, node->recv[0].tag);
+                        s->source, s->tag);
             return FALSE;
         }
-        if (node->early_head) {
+        if (node->nearly > 0) {
+            const Msg *m = (const Msg *)sim_oldest(sim, x, FALSE, &s);
             g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "unreceived message: node %u never received %zu "
-                        "elements sent by node %u with tag %d", x,
-                        node->early_head->count, node->early_head->source,
-                        node->early_head->tag);
+                        "elements sent by node %u with tag %d", x, m->count,
+                        s->source, s->tag);
             return FALSE;
         }
     }
@@ -703,8 +941,8 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
 static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
-    sim_post(sim, node, post->dest, m->tag, m->count, post->path, post->hops,
-             m->data, m);
+    sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
+             post->hops, m->data, m);
     g_free(post);
     if (--node->deferred == 0 && node->nrecv == 0)
         node_after_wait(sim, node);
@@ -731,12 +969,14 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         sim->running = NULL;
         node->step++;
         node->returned_done = status == NODE_DONE;
-        node_match_early(sim, node);
+        node_match_posted(sim, node);
         if (sim->error)
             break;
         if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }
+    for (uint32_t x = 0; x < sim->nodes; x++)
+        sim->stats.compute[x] = sim->node[x].compute;
     if (sim->error) {
         g_propagate_error(error, sim->error);
         sim->error = NULL;

@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
+#include <math.h>
+
+#include "kernel.h"
 
 #ifndef CUBEMU_SOURCE_DIR
 #define CUBEMU_SOURCE_DIR "."
@@ -16,12 +19,28 @@
 
 static char *machine_program_dir;   /* set once by main, read-only after */
 
+/* Keys every topology takes; each topology's own keys are in
+ * topology_keys, and kernel.NAME keys are open-ended. */
 static const char *const machine_keys[] = {
-    "preset", "topology", "dimensions", "ports", "startup", "element-time",
-    "flop-time", "name", "description", NULL
+    "preset", "name", "description", "topology", "ports", "startup",
+    "element-time", "neighbour.startup", "neighbour.element-time",
+    "router.startup", "router.element-time", "startup-holds-port",
+    "flop-time", "tick-seconds", NULL
 };
 
-static const char *const machine_topologies[] = { "cube", NULL };
+/* The keys that describe one topology's shape, by TopologyKind. */
+static const char *const topology_keys[][3] = {
+    [TOPOLOGY_CUBE] = { "dimensions", NULL },
+    [TOPOLOGY_MESH] = { "shape", "wrap", NULL },
+    [TOPOLOGY_COMPLETE] = { "processors", NULL },
+};
+
+static const char *const yes_no[] = { "no", "yes", NULL };
+
+/* A tick shorter than this or longer than this is surely a typo (an
+ * attosecond, an hour). */
+#define MACHINE_MIN_TICK_SECONDS 1e-18
+#define MACHINE_MAX_TICK_SECONDS 3600.0
 
 void machine_set_program_path(const char *argv0)
 {
@@ -105,12 +124,50 @@ const char *machine_ports_text(const Machine *m, char buf[16])
     return buf;
 }
 
+gboolean machine_ports_limited(const Machine *m)
+{
+    int per_node = m->topology.ops->kind == TOPOLOGY_COMPLETE
+                       ? m->topology.links - 1 : m->topology.links;
+    return m->ports != MACHINE_PORTS_ALL && m->ports < per_node;
+}
+
+gboolean machine_uniform_price(const Machine *m)
+{
+    return m->price[CLASS_NEIGHBOUR].startup == m->price[CLASS_ROUTER].startup
+           && m->price[CLASS_NEIGHBOUR].element_time
+                  == m->price[CLASS_ROUTER].element_time;
+}
+
+const MachineKernel *machine_kernel(const Machine *m, const char *name)
+{
+    for (int i = 0; i < m->nkernels; i++)
+        if (!strcmp(m->kernel[i].name, name))
+            return &m->kernel[i];
+    return NULL;
+}
+
 void machine_clear(Machine *m)
 {
     g_free(m->name);
-    g_free(m->topology);
+    for (int i = 0; i < m->nkernels; i++)
+        g_free(m->kernel[i].name);
     memset(m, 0, sizeof *m);
 }
+
+void machine_copy(Machine *dst, const Machine *src)
+{
+    *dst = *src;
+    dst->name = g_strdup(src->name);
+    for (int i = 0; i < src->nkernels; i++)
+        dst->kernel[i].name = g_strdup(src->kernel[i].name);
+}
+
+/* Where a machine's values come from: the scenario's [machine] on top of
+ * its preset's. Problems are collected, each with its location. */
+typedef struct {
+    const Scenario *s, *preset;
+    GString *problems;
+} MachineInput;
 
 static void machine_take_error(GString *problems, GError *e)
 {
@@ -119,50 +176,224 @@ static void machine_take_error(GString *problems, GError *e)
 }
 
 /* The value of key from the scenario, else from the preset, with where. */
-static const char *machine_value(const Scenario *s, const Scenario *preset,
-                                 const char *key, const char **where)
+static const char *machine_value(const MachineInput *in, const char *key,
+                                 const char **where)
 {
-    const char *v = scenario_get(s, "machine", key);
+    const char *v = scenario_get(in->s, "machine", key);
     if (v) {
-        *where = scenario_where(s, "machine", key);
+        *where = scenario_where(in->s, "machine", key);
         return v;
     }
-    if (preset && (v = scenario_get(preset, "machine", key))) {
-        *where = scenario_where(preset, "machine", key);
+    if (in->preset && (v = scenario_get(in->preset, "machine", key))) {
+        *where = scenario_where(in->preset, "machine", key);
         return v;
     }
     return NULL;
 }
 
-static void machine_time(const Scenario *s, const Scenario *preset,
-                         const char *key, long long min, Tick fallback,
-                         Tick *out, GString *problems)
+static gboolean machine_int(const MachineInput *in, const char *key,
+                            long long min, long long max, long long *out)
 {
     const char *where;
-    const char *v = machine_value(s, preset, key, &where);
-    long long x = fallback;
+    const char *v = machine_value(in, key, &where);
     GError *e = NULL;
-    if (v && !scenario_parse_int(v, where, key, min, MACHINE_MAX_TIME,
-                                 &x, &e))
-        machine_take_error(problems, e);
-    *out = x;
+    if (!v)
+        return FALSE;
+    if (!scenario_parse_int(v, where, key, min, max, out, &e)) {
+        machine_take_error(in->problems, e);
+        return FALSE;
+    }
+    return TRUE;
 }
 
-gboolean machine_from_scenario(const Scenario *s, Machine *m,
-                               GError **error)
+/* A class's startup or element-time: its own key, else the plain key, the
+ * scenario's before the preset's (a scenario's plain key overrides a
+ * preset's class key), else the fallback. */
+static Tick machine_class_time(const MachineInput *in, MessageClass c,
+                               const char *what, long long min, Tick fallback)
+{
+    g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
+    const Scenario *layers[2] = { in->s, in->preset };
+    for (int l = 0; l < 2; l++) {
+        if (!layers[l])
+            continue;
+        const char *keys[2] = { own, what };
+        for (int k = 0; k < 2; k++) {
+            const char *v = scenario_get(layers[l], "machine", keys[k]);
+            if (!v)
+                continue;
+            long long x = fallback;
+            GError *e = NULL;
+            if (!scenario_parse_int(v, scenario_where(layers[l], "machine",
+                                    keys[k]), keys[k], min, MACHINE_MAX_TIME,
+                                    &x, &e))
+                machine_take_error(in->problems, e);
+            return x;
+        }
+    }
+    return fallback;
+}
+
+/* Keys of `group` of one layer that are not machine keys, not the
+ * topology's own keys, and not kernel.NAME. */
+static void machine_check_keys(const MachineInput *in, const Scenario *layer,
+                               const TopologyOps *topology)
+{
+    g_auto(GStrv) keys = scenario_keys(layer, "machine");
+    for (char **k = keys; *k; k++) {
+        const char *where = scenario_where(layer, "machine", *k);
+        if (layer == in->preset && !strcmp(*k, "preset")) {
+            scenario_problem(in->problems, "%s: key 'preset' is not allowed "
+                             "in a preset", where);
+            continue;
+        }
+        if (g_str_has_prefix(*k, "kernel.") && (*k)[7])
+            continue;
+        if (g_strv_contains(machine_keys, *k)) {
+            MessageClass c = g_str_has_prefix(*k, "router.") ? CLASS_ROUTER
+                             : CLASS_NEIGHBOUR;
+            if (topology && strchr(*k, '.') && !topology_has_class(topology, c))
+                scenario_problem(in->problems, "%s: '%s': topology %s has no "
+                                 "%s class (every destination is a neighbour; "
+                                 "price messages with startup and "
+                                 "element-time)", where, *k, topology->name,
+                                 message_class_name(c));
+            continue;
+        }
+        const TopologyOps *owner = NULL;
+        for (const TopologyOps *const *t = topology_registry; *t; t++)
+            if (g_strv_contains(topology_keys[(*t)->kind], *k))
+                owner = *t;
+        if (owner && topology && owner != topology) {
+            g_autofree char *own = g_strjoinv(", ",
+                                              (char **)topology_keys[topology->kind]);
+            scenario_problem(in->problems, "%s: '%s' describes a %s; this "
+                             "machine's topology is %s (its keys: %s)", where,
+                             *k, owner->name, topology->name, own);
+        } else if (!owner) {
+            GString *valid = g_string_new(NULL);
+            for (const char *const *m = machine_keys; *m; m++)
+                g_string_append_printf(valid, "%s, ", *m);
+            for (const TopologyOps *const *t = topology_registry; *t; t++)
+                for (const char *const *tk = topology_keys[(*t)->kind]; *tk; tk++)
+                    g_string_append_printf(valid, "%s, ", *tk);
+            g_string_append(valid, "kernel.NAME");
+            scenario_problem(in->problems, "%s: unknown key '%s' in [machine] "
+                             "(valid: %s)", where, *k, valid->str);
+            g_string_free(valid, TRUE);
+        }
+    }
+}
+
+/* Build the topology from its keys; FALSE (problems reported) if it
+ * cannot be built. */
+static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
+                                 Topology *t, const char *group_where)
+{
+    const char *where;
+    char *why = NULL;
+    gboolean ok = FALSE;
+    switch (ops->kind) {
+    case TOPOLOGY_CUBE: {
+        long long n;
+        if (!machine_value(in, "dimensions", &where)) {
+            scenario_problem(in->problems, "%s: [machine] needs dimensions "
+                             "(topology cube)", group_where);
+            return FALSE;
+        }
+        if (!machine_int(in, "dimensions", 1, TOPOLOGY_CUBE_MAX_DIMENSIONS, &n))
+            return FALSE;
+        ok = topology_cube_init(t, (int)n, &why);
+        break;
+    }
+    case TOPOLOGY_MESH: {
+        const char *shape = machine_value(in, "shape", &where);
+        int axes;
+        uint32_t side[TOPOLOGY_MAX_AXES];
+        if (!shape) {
+            scenario_problem(in->problems, "%s: [machine] needs shape (topology "
+                             "mesh: S_{k-1}x...xS_0, e.g. 16x16x16)", group_where);
+            return FALSE;
+        }
+        if (!topology_parse_shape(shape, &axes, side, &why)) {
+            scenario_problem(in->problems, "%s: shape: %s", where, why);
+            g_free(why);
+            return FALSE;
+        }
+        const char *wrap_where;
+        const char *wrap = machine_value(in, "wrap", &wrap_where);
+        int w = 0;
+        GError *e = NULL;
+        if (wrap && !scenario_parse_choice(wrap, wrap_where, "wrap", yes_no,
+                                           &w, &e)) {
+            machine_take_error(in->problems, e);
+            return FALSE;
+        }
+        ok = topology_mesh_init(t, axes, side, w == 1, &why);
+        break;
+    }
+    case TOPOLOGY_COMPLETE: {
+        long long p;
+        if (!machine_value(in, "processors", &where)) {
+            scenario_problem(in->problems, "%s: [machine] needs processors "
+                             "(topology complete)", group_where);
+            return FALSE;
+        }
+        if (!machine_int(in, "processors", 2, TOPOLOGY_MAX_NODES, &p))
+            return FALSE;
+        ok = topology_complete_init(t, (uint32_t)p, &why);
+        break;
+    }
+    }
+    if (!ok) {
+        scenario_problem(in->problems, "%s: %s", where, why);
+        g_free(why);
+    }
+    return ok;
+}
+
+static void machine_kernels(const MachineInput *in, Machine *m)
+{
+    const Scenario *layers[2] = { in->preset, in->s };
+    for (int l = 0; l < 2; l++) {
+        if (!layers[l])
+            continue;
+        g_auto(GStrv) keys = scenario_keys(layers[l], "machine");
+        for (char **k = keys; *k; k++) {
+            if (!g_str_has_prefix(*k, "kernel.") || !(*k)[7])
+                continue;
+            const char *name = *k + 7;
+            const char *where = scenario_where(layers[l], "machine", *k);
+            const KernelRate *rate;
+            double arg;
+            char *why = NULL;
+            if (!kernel_rate_parse(scenario_get(layers[l], "machine", *k),
+                                   &rate, &arg, &why)) {
+                scenario_problem(in->problems, "%s: %s: %s", where, *k, why);
+                g_free(why);
+                continue;
+            }
+            MachineKernel *mk = (MachineKernel *)machine_kernel(m, name);
+            if (!mk) {
+                if (m->nkernels == MACHINE_MAX_KERNELS) {
+                    scenario_problem(in->problems, "%s: more than %d kernels",
+                                     where, MACHINE_MAX_KERNELS);
+                    continue;
+                }
+                mk = &m->kernel[m->nkernels++];
+                mk->name = g_strdup(name);
+            }
+            mk->rate = rate;
+            mk->arg = arg;
+        }
+    }
+}
+
+gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
 {
     g_autoptr(GString) problems = g_string_new(NULL);
     g_autoptr(Scenario) preset = NULL;
     memset(m, 0, sizeof *m);
-
-    g_auto(GStrv) keys = scenario_keys(s, "machine");
-    for (char **k = keys; *k; k++)
-        if (!g_strv_contains(machine_keys, *k)) {
-            g_autofree char *valid = g_strjoinv(", ", (char **)machine_keys);
-            scenario_problem(problems, "%s: unknown key '%s' in [machine] "
-                            "(valid: %s)", scenario_where(s, "machine", *k),
-                            *k, valid);
-        }
 
     const char *preset_name = scenario_get(s, "machine", "preset");
     if (preset_name) {
@@ -170,53 +401,38 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m,
         preset = machine_preset_load(preset_name, &e);
         if (!preset) {
             scenario_problem(problems, "%s: preset: %s",
-                            scenario_where(s, "machine", "preset"), e->message);
+                             scenario_where(s, "machine", "preset"), e->message);
             g_error_free(e);
-        } else {
-            g_auto(GStrv) pkeys = scenario_keys(preset, "machine");
-            for (char **k = pkeys; *k; k++)
-                if (!g_strv_contains(machine_keys, *k) || !strcmp(*k, "preset"))
-                    scenario_problem(problems, "%s: key '%s' is not allowed "
-                                    "in a preset", scenario_where(preset,
-                                    "machine", *k), *k);
         }
     }
-
+    MachineInput in = { s, preset, problems };
     /* A preset that failed to load has been reported; what it would have
      * supplied is not missing on top of that. */
     gboolean preset_failed = preset_name && !preset;
+
     const char *where;
-    const char *topology = machine_value(s, preset, "topology", &where);
-    if (!topology && !preset_failed) {
+    const char *topology = machine_value(&in, "topology", &where);
+    const TopologyOps *ops = NULL;
+    if (topology) {
+        ops = topology_find(topology);
+        if (!ops) {
+            g_autofree char *valid = topology_names();
+            scenario_problem(problems, "%s: topology: unknown topology '%s' "
+                             "(valid: %s)", where, topology, valid);
+        }
+    } else if (!preset_failed) {
+        g_autofree char *valid = topology_names();
         scenario_problem(problems, "%s: [machine] needs a preset or a topology "
-                        "(valid topologies: cube)", scenario_group_where(s, "machine"));
-    } else if (topology) {
-        int t;
-        GError *e = NULL;
-        if (!scenario_parse_choice(topology, where, "topology",
-                                   machine_topologies, &t, &e))
-            machine_take_error(problems, e);
+                         "(valid topologies: %s)",
+                         scenario_group_where(s, "machine"), valid);
     }
-    m->topology = g_strdup(topology ? topology : "cube");
+    machine_check_keys(&in, s, ops);
+    if (preset)
+        machine_check_keys(&in, preset, ops);
+    gboolean have_topology = ops && machine_topology(&in, ops, &m->topology,
+                                     scenario_group_where(s, "machine"));
 
-    const char *dims = machine_value(s, preset, "dimensions", &where);
-    long long n = 0;
-    if (!dims) {
-        if (topology && !preset_failed)
-            scenario_problem(problems, "%s: [machine] needs dimensions%s%s%s",
-                            scenario_group_where(s, "machine"),
-                            preset_name ? " (the preset '" : "",
-                            preset_name ? preset_name : "",
-                            preset_name ? "' leaves them to the scenario)" : "");
-    } else {
-        GError *e = NULL;
-        if (!scenario_parse_int(dims, where, "dimensions", 1,
-                                CUBE_MAX_DIMENSIONS, &n, &e))
-            machine_take_error(problems, e);
-    }
-    m->dimensions = (int)n;
-
-    const char *ports = machine_value(s, preset, "ports", &where);
+    const char *ports = machine_value(&in, "ports", &where);
     m->ports = MACHINE_PORTS_ALL;
     if (ports && strcmp(ports, "all") != 0) {
         long long k;
@@ -224,22 +440,50 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m,
         if (!strcmp(ports, "one"))
             m->ports = 1;
         else if (!scenario_parse_int(ports, where, "ports", 1,
-                                     CUBE_MAX_DIMENSIONS, &k, &e)) {
-            g_autofree char *msg = g_strdup_printf("%s (or: all, one)", e->message);
-            scenario_problem(problems, "%s", msg);
+                                     TOPOLOGY_MAX_NODES, &k, &e)) {
+            scenario_problem(problems, "%s (or: all, one)", e->message);
             g_error_free(e);
         } else
             m->ports = (int)k;
     }
 
-    machine_time(s, preset, "startup", 0, 0, &m->startup, problems);
-    machine_time(s, preset, "element-time", 1, 1, &m->element_time, problems);
-    machine_time(s, preset, "flop-time", 0, 0, &m->flop_time, problems);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        m->price[c].startup = machine_class_time(&in, c, "startup", 0, 0);
+        m->price[c].element_time = machine_class_time(&in, c, "element-time",
+                                                      1, 1);
+    }
+    const char *holds = machine_value(&in, "startup-holds-port", &where);
+    int hold = 1;
+    GError *e = NULL;
+    if (holds && !scenario_parse_choice(holds, where, "startup-holds-port",
+                                        yes_no, &hold, &e))
+        machine_take_error(problems, e);
+    m->startup_holds_port = hold == 1;
 
-    const char *name = machine_value(s, preset, "name", &where);
+    long long flop = 0;
+    machine_int(&in, "flop-time", 0, MACHINE_MAX_TIME, &flop);
+    m->flop_time = flop;
+
+    const char *tick = machine_value(&in, "tick-seconds", &where);
+    if (tick) {
+        char *end;
+        double v = g_ascii_strtod(tick, &end);
+        if (end == tick || *end || !isfinite(v) || v < MACHINE_MIN_TICK_SECONDS
+            || v > MACHINE_MAX_TICK_SECONDS)
+            scenario_problem(problems, "%s: tick-seconds: '%s' is not a tick "
+                             "length (valid: a number of seconds in %g..%g, "
+                             "e.g. 1e-7)", where, tick, MACHINE_MIN_TICK_SECONDS,
+                             MACHINE_MAX_TICK_SECONDS);
+        else
+            m->tick_seconds = v;
+    }
+    machine_kernels(&in, m);
+
+    const char *name = machine_value(&in, "name", &where);
     /* "(modified)" when an inline key overrides a value the preset sets;
      * filling in what the preset leaves open (cube's dimensions) is not. */
     gboolean custom = FALSE;
+    g_auto(GStrv) keys = scenario_keys(s, "machine");
     for (char **k = keys; preset && *k; k++)
         if (strcmp(*k, "name") && strcmp(*k, "description")
             && scenario_get(preset, "machine", *k))
@@ -249,9 +493,12 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m,
     m->name = custom && !scenario_get(s, "machine", "name")
                   ? g_strdup_printf("%s (modified)", name) : g_strdup(name);
 
-    if (problems->len) {
-        g_set_error_literal(error, SCENARIO_ERROR,
-                            SCENARIO_ERROR_INPUT, problems->str);
+    if (problems->len || !have_topology) {
+        if (!problems->len)
+            scenario_problem(problems, "%s: no topology",
+                             scenario_group_where(s, "machine"));
+        g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                            problems->str);
         machine_clear(m);
         return FALSE;
     }

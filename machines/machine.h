@@ -1,9 +1,22 @@
-/* machine.h -- the emulated machine's parameters and the presets in
- * machines/ (one INI file each, [machine] group).
+/* machine.h -- the emulated machine: a topology (topology.h), its ports,
+ * the price of a message in each class, local work, and the length of a
+ * tick. Presets are INI files in machines/ (one [machine] group each).
  *
- * A scenario's [machine] group may name a preset and override any of its
- * keys inline, or give everything inline. Keys: preset, topology,
- * dimensions, ports, startup, element-time, flop-time.
+ * Keys of [machine] (a scenario may name a preset and override any key):
+ *   preset, name, description
+ *   topology = cube | mesh | complete
+ *     cube:     dimensions = n
+ *     mesh:     shape = S_{k-1}x...xS_0, wrap = no | yes
+ *     complete: processors = P
+ *   ports = all | one | k          at most k channels out and k in busy
+ *   startup, element-time          both message classes; then
+ *   neighbour.startup, neighbour.element-time, router.startup,
+ *   router.element-time            one class (topologies with that class)
+ *   startup-holds-port = yes | no  does a startup occupy a sending port?
+ *   flop-time                      ticks per flop of node_compute
+ *   tick-seconds                   length of a tick: reports show seconds
+ *   kernel.NAME = RATE             ticks of node_kernel(NAME) (kernel.h)
+ * Time inside the engine is always an exact integer number of ticks.
  */
 #ifndef CUBE_MACHINE_H
 #define CUBE_MACHINE_H
@@ -11,49 +24,86 @@
 #include <glib.h>
 #include "node.h"
 #include "scenario.h"
+#include "topology.h"
 
-/* ports = all: a node may use all n outgoing and n incoming channels in
- * one cycle (the CM-200). */
+/* ports = all: a node may use all its links at once, in and out. */
 #define MACHINE_PORTS_ALL 0
 
-/* Node addresses are uint32_t and channel indices address * n + d must fit
- * a uint32_t as well; 2^26 nodes x 26 dimensions < 2^32. Memory refuses
- * anything near this long before. */
-#define CUBE_MAX_DIMENSIONS 26
-
 /* Startup, element-time and flop-time beyond this are surely typos, and
- * keeping them small keeps every cycle count far from overflow. */
+ * keeping them small keeps every tick count far from overflow. */
 #define MACHINE_MAX_TIME 1000000000LL
 
+/* At most this many named kernels per machine (a machine models a handful
+ * of library routines, not a library). */
+#define MACHINE_MAX_KERNELS 16
+
 typedef struct {
-    char *name;             /* preset name, or "custom" */
-    char *topology;         /* "cube" */
-    int dimensions;         /* n: 2^n nodes */
-    int ports;              /* MACHINE_PORTS_ALL or k >= 1 per direction */
-    Tick startup;       /* Ts, cycles paid once per message */
-    Tick element_time;  /* cycles to move one element over one channel */
-    Tick flop_time;     /* cycles per floating-point operation */
+    Tick startup;                 /* Ts: ticks paid once per message */
+    Tick element_time;            /* ticks per element per channel */
+} MachinePrice;
+
+typedef struct KernelRate KernelRate;
+
+typedef struct {
+    char *name;                   /* as node programs name it: "matvec" */
+    const KernelRate *rate;       /* kernel.h */
+    double arg;                   /* the rate's parameter, if it takes one */
+} MachineKernel;
+
+typedef struct {
+    char *name;                   /* preset name, or "custom" */
+    Topology topology;
+    int ports;                    /* MACHINE_PORTS_ALL or k >= 1 */
+    gboolean startup_holds_port;
+    MachinePrice price[CLASS_COUNT];
+    Tick flop_time;               /* ticks per flop */
+    double tick_seconds;          /* 0: ticks only */
+    int nkernels;
+    MachineKernel kernel[MACHINE_MAX_KERNELS];
 } Machine;
 
 /* Read the [machine] group of s (preset first, then inline keys). Every
- * problem found is reported, with its location. */
-gboolean machine_from_scenario(const Scenario *s, Machine *m,
-                               GError **error);
+ * problem found is reported, with its location, before anything large is
+ * allocated. */
+gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error);
 void machine_clear(Machine *m);
+/* A deep copy (names are duplicated). */
+void machine_copy(Machine *dst, const Machine *src);
 
 static inline uint32_t machine_nodes(const Machine *m)
 {
-    return (uint32_t)1 << m->dimensions;
+    return m->topology.nodes;
 }
 
-/* Ports a node may use in one direction in one cycle. */
+static inline const char *machine_topology_name(const Machine *m)
+{
+    return m->topology.ops->name;
+}
+
+/* Channels of one direction a node may use at once; links when unlimited. */
 static inline int machine_port_limit(const Machine *m)
 {
-    return m->ports == MACHINE_PORTS_ALL || m->ports > m->dimensions
-               ? m->dimensions : m->ports;
+    return m->ports == MACHINE_PORTS_ALL || m->ports > m->topology.links
+               ? m->topology.links : m->ports;
 }
 
-/* "all" or the number, in a static or caller buffer of 16 bytes. */
+/* Is the port limit below what the node's links allow (so ports must be
+ * modelled as a resource of their own)? */
+gboolean machine_ports_limited(const Machine *m);
+
+static inline const MachinePrice *machine_price(const Machine *m,
+                                                MessageClass c)
+{
+    return &m->price[c];
+}
+
+/* Do both classes cost the same? */
+gboolean machine_uniform_price(const Machine *m);
+
+/* The kernel a node program names, or NULL (then flops x flop-time). */
+const MachineKernel *machine_kernel(const Machine *m, const char *name);
+
+/* "all" or the number, in a caller buffer of 16 bytes. */
 const char *machine_ports_text(const Machine *m, char buf[16]);
 
 /* Where presets are looked up: $CUBEMU_MACHINES, then machines/ beside the

@@ -1,10 +1,13 @@
 /* report.c -- run results: builders, field lookup, table and JSON output.
  *
- * The JSON object has exactly the keys documented in README "JSON output";
- * algorithm-specific values go under "details" only.
+ * The JSON object has exactly the keys documented in README "JSON output"
+ * (schema REPORT_SCHEMA), built with json-glib; algorithm-specific values
+ * go under "details" only. Keys keep insertion order, so the same run
+ * prints the same bytes.
  */
 #include "report.h"
 
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -56,8 +59,9 @@ void report_free(Report *r)
     g_free(r->algorithm);
     g_free(r->method);
     g_array_unref(r->params);
-    g_free(r->elements_up);
-    g_free(r->elements_down);
+    g_free(r->link_up);
+    g_free(r->link_down);
+    g_free(r->link_busy);
     g_free(r->data_problem);
     g_array_unref(r->bounds);
     g_array_unref(r->details);
@@ -134,36 +138,115 @@ gboolean report_bounds_hold(const Report *r)
     return TRUE;
 }
 
-/* Elements carried / (cycles x channels of the dimension): each dimension
- * has 2^n directed channels (2^(n-1) edges, two directions). */
-double report_utilisation(const Report *r, int dim)
+const char *element_type_name(ElementType type)
 {
-    double capacity = (double)r->cycles * (double)machine_nodes(&r->machine);
-    if (capacity <= 0)
-        return 0;
-    return (double)(r->elements_up[dim] + r->elements_down[dim])
-           * (double)r->machine.element_time / capacity;
+    switch (type) {
+    case ELEMENT_WORD: return "word";
+    case ELEMENT_DOUBLE: return "double";
+    case ELEMENT_COMPLEX: return "complex";
+    }
+    return "?";
 }
 
-gboolean report_lookup(const Report *r, const char *field,
-                            double *value)
+static double word_double(Word w)
 {
-    struct { const char *name; double v; } top[] = {
-        { "cycles", (double)r->cycles },
-        { "element_transfers", (double)r->element_transfers },
-        { "messages", (double)r->messages },
-        { "max_channel_elements", (double)r->max_channel_elements },
-        { "elements_per_node", (double)r->elements_per_node },
-        { "machine.nodes", (double)machine_nodes(&r->machine) },
-        { "machine.dimensions", r->machine.dimensions },
-        { "machine.startup", (double)r->machine.startup },
-        { "machine.element_time", (double)r->machine.element_time },
-        { "stats.events", (double)r->events },
+    double d;
+    memcpy(&d, &w, sizeof d);
+    return d;
+}
+
+char *element_text(ElementType type, const Word *words)
+{
+    char re[G_ASCII_DTOSTR_BUF_SIZE], im[G_ASCII_DTOSTR_BUF_SIZE];
+    switch (type) {
+    case ELEMENT_WORD:
+        return g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)words[0]);
+    case ELEMENT_DOUBLE:
+        return g_strdup(g_ascii_formatd(re, sizeof re, "%.17g",
+                                        word_double(words[0])));
+    case ELEMENT_COMPLEX: {
+        double b = word_double(words[1]);
+        g_ascii_formatd(re, sizeof re, "%.17g", word_double(words[0]));
+        g_ascii_formatd(im, sizeof im, "%.17g", fabs(b));
+        return g_strdup_printf("%s%s%si", re, signbit(b) ? "-" : "+", im);
+    }
+    }
+    return g_strdup("?");
+}
+
+void report_take_stats(Report *r, const SimStats *st)
+{
+    int links = r->machine.topology.links;
+    uint32_t nodes = machine_nodes(&r->machine);
+    r->cycles = st->cycles;
+    r->element_transfers = st->element_transfers;
+    r->messages = st->messages;
+    r->elements_sent = st->elements_sent;
+    r->max_channel_elements = st->max_channel_elements;
+    r->events = st->events;
+    memcpy(r->class_messages, st->class_messages, sizeof r->class_messages);
+    memcpy(r->class_elements, st->class_elements, sizeof r->class_elements);
+    memcpy(r->class_transfers, st->class_transfers, sizeof r->class_transfers);
+    r->link_up = g_memdup2(st->link_up, sizeof(uint64_t) * (size_t)links);
+    r->link_down = g_memdup2(st->link_down, sizeof(uint64_t) * (size_t)links);
+    r->link_busy = g_memdup2(st->link_busy, sizeof(uint64_t) * (size_t)links);
+    double compute = 0, comm = 0;
+    for (uint32_t x = 0; x < nodes; x++) {
+        Tick c = st->compute[x], w = st->finished[x] - st->compute[x];
+        compute += (double)c;
+        comm += (double)w;
+        r->compute_max = MAX(r->compute_max, c);
+        r->communication_max = MAX(r->communication_max, w);
+    }
+    r->compute_mean = compute / nodes;
+    r->communication_mean = comm / nodes;
+}
+
+double report_utilisation(const Report *r, int link)
+{
+    double capacity = (double)r->cycles
+                      * (double)topology_link_channels(&r->machine.topology, link);
+    if (capacity <= 0)
+        return 0;
+    return (double)r->link_busy[link] / capacity;
+}
+
+double report_seconds(const Report *r, Tick ticks)
+{
+    return (double)ticks * r->machine.tick_seconds;
+}
+
+static gboolean report_is_cube(const Report *r)
+{
+    return r->machine.topology.ops->kind == TOPOLOGY_CUBE;
+}
+
+gboolean report_lookup(const Report *r, const char *field, double *value)
+{
+    const Machine *m = &r->machine;
+    struct { const char *name; double v; gboolean present; } top[] = {
+        { "cycles", (double)r->cycles, TRUE },
+        { "seconds", report_seconds(r, r->cycles), m->tick_seconds > 0 },
+        { "element_transfers", (double)r->element_transfers, TRUE },
+        { "messages", (double)r->messages, TRUE },
+        { "max_channel_elements", (double)r->max_channel_elements, TRUE },
+        { "elements_per_node", (double)r->elements_per_node, TRUE },
+        { "machine.nodes", (double)machine_nodes(m), TRUE },
+        { "machine.dimensions", m->topology.axes, report_is_cube(r) },
+        { "machine.diameter", m->topology.diameter, TRUE },
+        { "machine.startup", (double)m->price[CLASS_NEIGHBOUR].startup, TRUE },
+        { "machine.element_time",
+          (double)m->price[CLASS_NEIGHBOUR].element_time, TRUE },
+        { "stats.events", (double)r->events, TRUE },
+        { "time.compute.max", (double)r->compute_max, TRUE },
+        { "time.compute.mean", r->compute_mean, TRUE },
+        { "time.communication.max", (double)r->communication_max, TRUE },
+        { "time.communication.mean", r->communication_mean, TRUE },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(top); i++)
         if (!strcmp(field, top[i].name)) {
             *value = top[i].v;
-            return TRUE;
+            return top[i].present;
         }
     if (g_str_has_prefix(field, "details.")) {
         const char *key = field + strlen("details.");
@@ -181,18 +264,39 @@ gboolean report_lookup(const Report *r, const char *field,
         }
         return FALSE;
     }
-    if (g_str_has_prefix(field, "per_dimension.")) {
-        const char *p = field + strlen("per_dimension.");
+    if (g_str_has_prefix(field, "per_class.")) {
+        const char *p = field + strlen("per_class.");
+        for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+            const char *name = message_class_name(c);
+            size_t len = strlen(name);
+            if (strncmp(p, name, len) || p[len] != '.'
+                || !topology_has_class(m->topology.ops, c))
+                continue;
+            const char *what = p + len + 1;
+            if (!strcmp(what, "messages"))
+                *value = (double)r->class_messages[c];
+            else if (!strcmp(what, "elements"))
+                *value = (double)r->class_elements[c];
+            else if (!strcmp(what, "element_transfers"))
+                *value = (double)r->class_transfers[c];
+            else
+                return FALSE;
+            return TRUE;
+        }
+        return FALSE;
+    }
+    if (g_str_has_prefix(field, "per_link.")) {
+        const char *p = field + strlen("per_link.");
         char *end;
-        long d = strtol(p, &end, 10);
-        if (end == p || *end != '.' || d < 0 || d >= r->machine.dimensions)
+        long l = strtol(p, &end, 10);
+        if (end == p || *end != '.' || l < 0 || l >= m->topology.links)
             return FALSE;
         if (!strcmp(end, ".elements_up"))
-            *value = (double)r->elements_up[d];
+            *value = (double)r->link_up[l];
         else if (!strcmp(end, ".elements_down"))
-            *value = (double)r->elements_down[d];
+            *value = (double)r->link_down[l];
         else if (!strcmp(end, ".utilisation"))
-            *value = report_utilisation(r, (int)d);
+            *value = report_utilisation(r, (int)l);
         else
             return FALSE;
         return TRUE;
@@ -200,152 +304,314 @@ gboolean report_lookup(const Report *r, const char *field,
     return FALSE;
 }
 
+/* Per-link columns only up to this many links: a sweep over a large
+ * complete graph would otherwise get P columns per run. */
+#define REPORT_FIELDS_MAX_LINKS 64
+
+char **report_fields(const Report *r)
+{
+    static const char *const top[] = {
+        "cycles", "seconds", "element_transfers", "messages",
+        "max_channel_elements", "elements_per_node", "machine.nodes",
+        "machine.dimensions", "machine.diameter", "machine.startup",
+        "machine.element_time", "stats.events", "time.compute.max",
+        "time.compute.mean", "time.communication.max",
+        "time.communication.mean", NULL
+    };
+    GPtrArray *f = g_ptr_array_new();
+    double v;
+    for (const char *const *t = top; *t; t++)
+        if (report_lookup(r, *t, &v))
+            g_ptr_array_add(f, g_strdup(*t));
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        if (!topology_has_class(r->machine.topology.ops, c))
+            continue;
+        static const char *const parts[] = { "messages", "elements",
+                                             "element_transfers" };
+        for (size_t i = 0; i < G_N_ELEMENTS(parts); i++)
+            g_ptr_array_add(f, g_strdup_printf("per_class.%s.%s",
+                                               message_class_name(c), parts[i]));
+    }
+    int links = r->machine.topology.links;
+    for (int l = 0; l < links && links <= REPORT_FIELDS_MAX_LINKS; l++) {
+        static const char *const parts[] = { "elements_up", "elements_down",
+                                             "utilisation" };
+        for (size_t i = 0; i < G_N_ELEMENTS(parts); i++)
+            g_ptr_array_add(f, g_strdup_printf("per_link.%d.%s", l, parts[i]));
+    }
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        if (d->type == DETAIL_INT || d->type == DETAIL_DOUBLE)
+            g_ptr_array_add(f, g_strdup_printf("details.%s", d->key));
+    }
+    for (guint i = 0; i < r->bounds->len; i++)
+        g_ptr_array_add(f, g_strdup_printf("bound.%s",
+                        g_array_index(r->bounds, Bound, i).name));
+    g_ptr_array_add(f, NULL);
+    return (char **)g_ptr_array_free(f, FALSE);
+}
+
 /* ---- JSON ------------------------------------------------------------ */
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\t': fputs("\\t", out); break;
-        case '\r': fputs("\\r", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_number(FILE *out, double v)
-{
-    if (!isfinite(v))
-        fputs("null", out);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(out, "%.0f", v);
-    else
-        fprintf(out, "%.17g", v);
-}
-
 /* "elements-per-node" -> "elements_per_node": JSON keys use underscores. */
-static void json_key(FILE *out, const char *key)
+static void json_key(JsonBuilder *b, const char *key)
 {
     g_autofree char *k = g_strdup(key);
     g_strdelimit(k, "-", '_');
-    json_string(out, k);
-    fputc(':', out);
+    json_builder_set_member_name(b, k);
 }
 
-static void json_details(const Report *r, FILE *out)
+/* An integral double prints as an integer, anything else exactly. */
+static void json_number(JsonBuilder *b, double v)
 {
-    fputc('{', out);
+    if (!isfinite(v))
+        json_builder_add_null_value(b);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        json_builder_add_int_value(b, (gint64)v);
+    else
+        json_builder_add_double_value(b, v);
+}
+
+static void json_int(JsonBuilder *b, const char *key, gint64 v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_int_value(b, v);
+}
+
+static void json_text(JsonBuilder *b, const char *key, const char *v)
+{
+    json_builder_set_member_name(b, key);
+    json_builder_add_string_value(b, v);
+}
+
+static void json_machine(JsonBuilder *b, const Machine *m)
+{
+    const Topology *t = &m->topology;
+    char ports[16];
+    json_builder_set_member_name(b, "machine");
+    json_builder_begin_object(b);
+    json_text(b, "name", m->name);
+    json_text(b, "topology", t->ops->name);
+    switch (t->ops->kind) {
+    case TOPOLOGY_CUBE:
+        json_int(b, "dimensions", t->axes);
+        break;
+    case TOPOLOGY_MESH: {
+        g_autofree char *shape = topology_shape_text(t);
+        json_text(b, "shape", shape);
+        json_builder_set_member_name(b, "wrap");
+        json_builder_add_boolean_value(b, t->wrap);
+        break;
+    }
+    case TOPOLOGY_COMPLETE:
+        json_int(b, "processors", t->nodes);
+        break;
+    }
+    json_int(b, "nodes", t->nodes);
+    json_int(b, "links", t->links);
+    json_int(b, "diameter", t->diameter);
+    json_builder_set_member_name(b, "ports");
+    if (m->ports == MACHINE_PORTS_ALL)
+        json_builder_add_string_value(b, machine_ports_text(m, ports));
+    else
+        json_builder_add_int_value(b, m->ports);
+    json_int(b, "startup", m->price[CLASS_NEIGHBOUR].startup);
+    json_int(b, "element_time", m->price[CLASS_NEIGHBOUR].element_time);
+    json_builder_set_member_name(b, "pricing");
+    json_builder_begin_object(b);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        if (!topology_has_class(t->ops, c))
+            continue;
+        json_builder_set_member_name(b, message_class_name(c));
+        json_builder_begin_object(b);
+        json_int(b, "startup", m->price[c].startup);
+        json_int(b, "element_time", m->price[c].element_time);
+        json_builder_end_object(b);
+    }
+    json_builder_end_object(b);
+    json_builder_set_member_name(b, "startup_holds_port");
+    json_builder_add_boolean_value(b, m->startup_holds_port);
+    json_int(b, "flop_time", m->flop_time);
+    if (m->tick_seconds > 0) {
+        json_builder_set_member_name(b, "tick_seconds");
+        json_builder_add_double_value(b, m->tick_seconds);
+    }
+    json_builder_end_object(b);
+}
+
+static void json_details(JsonBuilder *b, const Report *r)
+{
+    json_builder_set_member_name(b, "details");
+    json_builder_begin_object(b);
     for (guint i = 0; i < r->details->len; i++) {
         const Detail *d = &g_array_index(r->details, Detail, i);
-        if (i)
-            fputc(',', out);
-        json_key(out, d->key);
+        json_key(b, d->key);
         switch (d->type) {
-        case DETAIL_INT: fprintf(out, "%lld", d->i); break;
-        case DETAIL_DOUBLE: json_number(out, d->d); break;
-        case DETAIL_TEXT: json_string(out, d->text); break;
+        case DETAIL_INT: json_builder_add_int_value(b, d->i); break;
+        case DETAIL_DOUBLE: json_number(b, d->d); break;
+        case DETAIL_TEXT: json_builder_add_string_value(b, d->text); break;
         case DETAIL_INT_LIST:
-            fputc('[', out);
+            json_builder_begin_array(b);
             for (guint j = 0; j < d->list->len; j++)
-                fprintf(out, "%s%lld", j ? "," : "",
-                        g_array_index(d->list, long long, j));
-            fputc(']', out);
+                json_builder_add_int_value(b, g_array_index(d->list, long long, j));
+            json_builder_end_array(b);
             break;
         }
     }
-    fputc('}', out);
+    json_builder_end_object(b);
+}
+
+static void json_element(JsonBuilder *b, ElementType type, const Word *w)
+{
+    switch (type) {
+    case ELEMENT_WORD:
+        json_builder_add_int_value(b, (gint64)w[0]);
+        break;
+    case ELEMENT_DOUBLE:
+        json_number(b, word_double(w[0]));
+        break;
+    case ELEMENT_COMPLEX:
+        json_builder_begin_array(b);
+        json_number(b, word_double(w[0]));
+        json_number(b, word_double(w[1]));
+        json_builder_end_array(b);
+        break;
+    }
+}
+
+static JsonNode *report_json(const Report *r)
+{
+    const Machine *m = &r->machine;
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_text(b, "cubemu", CUBEMU_VERSION);
+    json_int(b, "schema", REPORT_SCHEMA);
+    json_text(b, "scenario", r->scenario);
+    json_machine(b, m);
+
+    json_builder_set_member_name(b, "algorithm");
+    json_builder_begin_object(b);
+    json_text(b, "name", r->algorithm);
+    json_text(b, "method", r->method);
+    for (guint i = 0; i < r->params->len; i++) {
+        const ParamValue *v = &g_array_index(r->params, ParamValue, i);
+        json_key(b, v->key);
+        if (v->is_int)
+            json_builder_add_int_value(b, v->value);
+        else
+            json_builder_add_string_value(b, v->text);
+    }
+    json_builder_end_object(b);
+
+    json_text(b, "element", element_type_name(r->element));
+    json_int(b, "elements_per_node", (gint64)r->elements_per_node);
+    json_int(b, "cycles", r->cycles);
+    if (m->tick_seconds > 0) {
+        json_builder_set_member_name(b, "seconds");
+        json_builder_add_double_value(b, report_seconds(r, r->cycles));
+    }
+    json_int(b, "element_transfers", (gint64)r->element_transfers);
+    json_int(b, "messages", (gint64)r->messages);
+    json_int(b, "max_channel_elements", (gint64)r->max_channel_elements);
+    json_builder_set_member_name(b, "data_correct");
+    json_builder_add_boolean_value(b, r->data_correct);
+
+    json_builder_set_member_name(b, "bounds");
+    json_builder_begin_array(b);
+    for (guint i = 0; i < r->bounds->len; i++) {
+        const Bound *bd = &g_array_index(r->bounds, Bound, i);
+        json_builder_begin_object(b);
+        json_text(b, "name", bd->name);
+        json_text(b, "kind", bound_kind_text(bd->kind));
+        json_builder_set_member_name(b, "value");
+        json_number(b, bd->value);
+        json_builder_set_member_name(b, "holds");
+        json_builder_add_boolean_value(b, bd->holds);
+        json_text(b, "source", bd->source);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "per_class");
+    json_builder_begin_array(b);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        if (!topology_has_class(m->topology.ops, c))
+            continue;
+        json_builder_begin_object(b);
+        json_text(b, "class", message_class_name(c));
+        json_int(b, "messages", (gint64)r->class_messages[c]);
+        json_int(b, "elements", (gint64)r->class_elements[c]);
+        json_int(b, "element_transfers", (gint64)r->class_transfers[c]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "per_link");
+    json_builder_begin_array(b);
+    for (int l = 0; l < m->topology.links; l++) {
+        char name[TOPOLOGY_LINK_NAME_MAX];
+        topology_link_name(&m->topology, l, name, sizeof name);
+        json_builder_begin_object(b);
+        json_int(b, "link", l);
+        json_text(b, "name", name);
+        json_int(b, "elements_up", (gint64)r->link_up[l]);
+        json_int(b, "elements_down", (gint64)r->link_down[l]);
+        json_builder_set_member_name(b, "utilisation");
+        json_number(b, report_utilisation(r, l));
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
+    json_builder_set_member_name(b, "time");
+    json_builder_begin_object(b);
+    const char *names[2] = { "compute", "communication" };
+    Tick max[2] = { r->compute_max, r->communication_max };
+    double mean[2] = { r->compute_mean, r->communication_mean };
+    for (int i = 0; i < 2; i++) {
+        json_builder_set_member_name(b, names[i]);
+        json_builder_begin_object(b);
+        json_int(b, "max", max[i]);
+        json_builder_set_member_name(b, "mean");
+        json_number(b, mean[i]);
+        json_builder_end_object(b);
+    }
+    json_builder_end_object(b);
+
+    json_details(b, r);
+    json_builder_set_member_name(b, "stats");
+    json_builder_begin_object(b);
+    json_int(b, "events", (gint64)r->events);
+    json_builder_set_member_name(b, "wall_seconds");
+    json_builder_add_double_value(b, r->wall_seconds);
+    json_builder_end_object(b);
+    if (r->memory) {
+        size_t w = element_words(r->element);
+        json_builder_set_member_name(b, "memory");
+        json_builder_begin_array(b);
+        uint32_t nodes = machine_nodes(m);
+        for (uint32_t x = 0; x < nodes; x++) {
+            json_builder_begin_array(b);
+            for (uint64_t j = 0; j < r->elements_per_node; j++)
+                json_element(b, r->element,
+                             r->memory + (x * r->elements_per_node + j) * w);
+            json_builder_end_array(b);
+        }
+        json_builder_end_array(b);
+    }
+    json_builder_end_object(b);
+    return json_builder_get_root(b);
 }
 
 void report_print_json(const Report *r, FILE *out)
 {
-    char ports[16];
-    const Machine *m = &r->machine;
-    fputs("{\"cubemu\":", out);
-    json_string(out, CUBEMU_VERSION);
-    fputs(",\"scenario\":", out);
-    json_string(out, r->scenario);
-    fputs(",\"machine\":{\"name\":", out);
-    json_string(out, m->name);
-    fputs(",\"topology\":", out);
-    json_string(out, m->topology);
-    fprintf(out, ",\"dimensions\":%d,\"nodes\":%u,\"ports\":", m->dimensions,
-            machine_nodes(m));
-    if (m->ports == MACHINE_PORTS_ALL)
-        json_string(out, machine_ports_text(m, ports));
-    else
-        fprintf(out, "%d", m->ports);
-    fprintf(out, ",\"startup\":%lld,\"element_time\":%lld},",
-            (long long)m->startup, (long long)m->element_time);
-
-    fputs("\"algorithm\":{\"name\":", out);
-    json_string(out, r->algorithm);
-    fputs(",\"method\":", out);
-    json_string(out, r->method);
-    for (guint i = 0; i < r->params->len; i++) {
-        const ParamValue *v = &g_array_index(r->params, ParamValue, i);
-        fputc(',', out);
-        json_key(out, v->key);
-        if (v->is_int)
-            fprintf(out, "%lld", v->value);
-        else
-            json_string(out, v->text);
-    }
-    fputs("},", out);
-
-    fprintf(out, "\"elements_per_node\":%" G_GUINT64_FORMAT ",\"cycles\":%lld,"
-            "\"element_transfers\":%" G_GUINT64_FORMAT ",\"messages\":%"
-            G_GUINT64_FORMAT ",\"max_channel_elements\":%" G_GUINT64_FORMAT
-            ",\"data_correct\":%s,", r->elements_per_node,
-            (long long)r->cycles, r->element_transfers, r->messages,
-            r->max_channel_elements, r->data_correct ? "true" : "false");
-
-    fputs("\"bounds\":[", out);
-    for (guint i = 0; i < r->bounds->len; i++) {
-        const Bound *b = &g_array_index(r->bounds, Bound, i);
-        fputs(i ? ",{\"name\":" : "{\"name\":", out);
-        json_string(out, b->name);
-        fputs(",\"kind\":", out);
-        json_string(out, bound_kind_text(b->kind));
-        fputs(",\"value\":", out);
-        json_number(out, b->value);
-        fprintf(out, ",\"holds\":%s,\"source\":", b->holds ? "true" : "false");
-        json_string(out, b->source);
-        fputc('}', out);
-    }
-    fputs("],\"per_dimension\":[", out);
-    for (int d = 0; d < m->dimensions; d++) {
-        fprintf(out, "%s{\"dimension\":%d,\"elements_up\":%" G_GUINT64_FORMAT
-                ",\"elements_down\":%" G_GUINT64_FORMAT ",\"utilisation\":",
-                d ? "," : "", d, r->elements_up[d], r->elements_down[d]);
-        json_number(out, report_utilisation(r, d));
-        fputc('}', out);
-    }
-    fputs("],\"details\":", out);
-    json_details(r, out);
-    fprintf(out, ",\"stats\":{\"events\":%" G_GUINT64_FORMAT
-            ",\"wall_seconds\":%.6f}", r->events, r->wall_seconds);
-    if (r->memory) {
-        fputs(",\"memory\":[", out);
-        uint32_t nodes = machine_nodes(m);
-        for (uint32_t x = 0; x < nodes; x++) {
-            fputs(x ? ",[" : "[", out);
-            for (uint64_t j = 0; j < r->elements_per_node; j++)
-                fprintf(out, "%s%" G_GUINT64_FORMAT, j ? "," : "",
-                        (guint64)r->memory[x * r->elements_per_node + j]);
-            fputc(']', out);
-        }
-        fputc(']', out);
-    }
-    fputs("}\n", out);
+    JsonNode *root = report_json(r);
+    g_autoptr(JsonGenerator) g = json_generator_new();
+    json_generator_set_root(g, root);
+    gsize len;
+    g_autofree char *text = json_generator_to_data(g, &len);
+    fwrite(text, 1, len, out);
+    fputc('\n', out);
+    json_node_unref(root);
 }
 
 /* ---- table ----------------------------------------------------------- */
@@ -356,27 +622,74 @@ static const char *number_text(char buf[32], double v)
     return buf;
 }
 
+/* " (1.23 ms)" for a machine with tick-seconds, else "". */
+static char *seconds_text(const Report *r, double ticks)
+{
+    if (r->machine.tick_seconds <= 0)
+        return g_strdup("");
+    double s = ticks * r->machine.tick_seconds;
+    static const struct { double scale; const char *unit; } units[] = {
+        { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "us" }, { 1e-9, "ns" },
+    };
+    size_t u = 0;
+    while (u + 1 < G_N_ELEMENTS(units) && fabs(s) < units[u].scale && s != 0)
+        u++;
+    return g_strdup_printf(" (%.4g %s)", s / units[u].scale, units[u].unit);
+}
+
+static void print_machine(const Report *r, FILE *out)
+{
+    const Machine *m = &r->machine;
+    const Topology *t = &m->topology;
+    char ports[16];
+    fprintf(out, "machine       %s: %s", m->name, t->ops->name);
+    if (t->ops->kind == TOPOLOGY_CUBE)
+        fprintf(out, ", n = %d", t->axes);
+    else if (t->ops->kind == TOPOLOGY_MESH) {
+        g_autofree char *shape = topology_shape_text(t);
+        fprintf(out, " %s%s", shape, t->wrap ? " (torus)" : "");
+    }
+    fprintf(out, " (%u nodes, diameter %u), ports = %s", t->nodes, t->diameter,
+            machine_ports_text(m, ports));
+    if (machine_uniform_price(m) || !topology_has_class(t->ops, CLASS_ROUTER))
+        fprintf(out, ", startup = %lld, element-time = %lld",
+                (long long)m->price[0].startup, (long long)m->price[0].element_time);
+    else
+        for (MessageClass c = 0; c < CLASS_COUNT; c++)
+            fprintf(out, ", %s startup = %lld, element-time = %lld",
+                    message_class_name(c), (long long)m->price[c].startup,
+                    (long long)m->price[c].element_time);
+    if (m->price[0].startup > 0 || m->price[1].startup > 0)
+        fprintf(out, m->startup_holds_port ? ", startups hold a port"
+                                           : ", startups only delay");
+    if (m->tick_seconds > 0)
+        fprintf(out, ", tick = %g s", m->tick_seconds);
+    fputc('\n', out);
+}
+
 void report_print_table(const Report *r, FILE *out)
 {
-    char ports[16];
     const Machine *m = &r->machine;
     fprintf(out, "scenario      %s\n", r->scenario);
-    fprintf(out, "machine       %s: %s, n = %d (%u nodes), ports = %s, "
-            "startup = %lld, element-time = %lld\n", m->name, m->topology,
-            m->dimensions, machine_nodes(m), machine_ports_text(m, ports),
-            (long long)m->startup, (long long)m->element_time);
+    print_machine(r, out);
     fprintf(out, "algorithm     %s, method %s", r->algorithm, r->method);
     for (guint i = 0; i < r->params->len; i++) {
         const ParamValue *v = &g_array_index(r->params, ParamValue, i);
         fprintf(out, ", %s = %s", v->key, v->text);
     }
     fprintf(out, "\n\n");
-    fprintf(out, "  cycles                %lld\n", (long long)r->cycles);
+    g_autofree char *secs = seconds_text(r, (double)r->cycles);
+    fprintf(out, "  cycles                %lld%s\n", (long long)r->cycles, secs);
     fprintf(out, "  element transfers     %" G_GUINT64_FORMAT "\n",
             r->element_transfers);
     fprintf(out, "  messages              %" G_GUINT64_FORMAT "\n", r->messages);
     fprintf(out, "  max channel elements  %" G_GUINT64_FORMAT "\n",
             r->max_channel_elements);
+    g_autofree char *cs = seconds_text(r, (double)r->compute_max);
+    g_autofree char *ws = seconds_text(r, (double)r->communication_max);
+    fprintf(out, "  compute (max node)    %lld%s\n", (long long)r->compute_max, cs);
+    fprintf(out, "  communication (max)   %lld%s\n",
+            (long long)r->communication_max, ws);
     fprintf(out, "  data                  %s\n",
             r->data_correct ? "correct (placement verified, every element "
                               "present once)"
@@ -417,22 +730,37 @@ void report_print_table(const Report *r, FILE *out)
             fputc('\n', out);
         }
     }
-    fprintf(out, "\n  %-9s %14s %14s %11s\n", "dimension", "elements up",
+    if (topology_has_class(m->topology.ops, CLASS_ROUTER)) {
+        fprintf(out, "\n  %-9s %14s %14s %17s\n", "class", "messages",
+                "elements", "element transfers");
+        for (MessageClass c = 0; c < CLASS_COUNT; c++)
+            fprintf(out, "  %-9s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+                    " %17" G_GUINT64_FORMAT "\n", message_class_name(c),
+                    r->class_messages[c], r->class_elements[c],
+                    r->class_transfers[c]);
+    }
+    fprintf(out, "\n  %-12s %14s %14s %11s\n", "link", "elements up",
             "elements down", "utilisation");
-    for (int d = 0; d < m->dimensions; d++)
-        fprintf(out, "  %-9d %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
-                " %11.4f\n", d, r->elements_up[d], r->elements_down[d],
-                report_utilisation(r, d));
+    for (int l = 0; l < m->topology.links; l++) {
+        char name[TOPOLOGY_LINK_NAME_MAX];
+        topology_link_name(&m->topology, l, name, sizeof name);
+        fprintf(out, "  %-12s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT
+                " %11.4f\n", name, r->link_up[l], r->link_down[l],
+                report_utilisation(r, l));
+    }
     fprintf(out, "\n  events %" G_GUINT64_FORMAT ", wall %.3f s\n", r->events,
             r->wall_seconds);
     if (r->memory) {
-        fprintf(out, "\n  memory (node: payloads in offset order)\n");
+        size_t w = element_words(r->element);
+        fprintf(out, "\n  memory (node: elements in offset order)\n");
         uint32_t nodes = machine_nodes(m);
         for (uint32_t x = 0; x < nodes; x++) {
             fprintf(out, "    %u:", x);
-            for (uint64_t j = 0; j < r->elements_per_node; j++)
-                fprintf(out, " %" G_GUINT64_FORMAT,
-                        (guint64)r->memory[x * r->elements_per_node + j]);
+            for (uint64_t j = 0; j < r->elements_per_node; j++) {
+                g_autofree char *e = element_text(
+                    r->element, r->memory + (x * r->elements_per_node + j) * w);
+                fprintf(out, " %s", e);
+            }
             fputc('\n', out);
         }
     }

@@ -11,6 +11,29 @@
 #include <stdio.h>
 #include "node.h"
 #include "machine.h"
+#include "sim.h"
+
+/* The "schema" field of the JSON report: bumped whenever a field changes
+ * meaning or goes away (README "JSON output" lists what changed). */
+#define REPORT_SCHEMA 2
+
+/* What one element is: its width in 64-bit words and how it prints. A
+ * channel moves one element per element-time whatever its width (the
+ * papers count elements, not bytes). */
+typedef enum {
+    ELEMENT_WORD = 0,             /* one 64-bit integer (the default) */
+    ELEMENT_DOUBLE,               /* one IEEE double */
+    ELEMENT_COMPLEX               /* two doubles: real, imaginary */
+} ElementType;
+
+static inline size_t element_words(ElementType e)
+{
+    return e == ELEMENT_COMPLEX ? 2 : 1;
+}
+
+/* "123", "1.5", "1.5-2i" (exact: %.17g); free with g_free. */
+char *element_text(ElementType type, const Word *words);
+const char *element_type_name(ElementType type);
 
 typedef enum { BOUND_UPPER, BOUND_LOWER, BOUND_EXACT } BoundKind;
 
@@ -49,13 +72,22 @@ typedef struct Report {
     char *method;
     GArray *params;               /* ParamValue */
     uint64_t elements_per_node;
+    ElementType element;
 
     Tick cycles;
     uint64_t element_transfers;
     uint64_t messages;
     uint64_t elements_sent;       /* sum of message sizes (not in JSON) */
     uint64_t max_channel_elements;
-    uint64_t *elements_up, *elements_down;   /* per dimension */
+    uint64_t class_messages[CLASS_COUNT];
+    uint64_t class_elements[CLASS_COUNT];
+    uint64_t class_transfers[CLASS_COUNT];
+    /* Per link index: elements up, down, and ticks its channels were busy. */
+    uint64_t *link_up, *link_down, *link_busy;
+    /* Per node, summarised: ticks of local work, and the rest of the
+     * node's time until it finished (communication and waiting). */
+    Tick compute_max, communication_max;
+    double compute_mean, communication_mean;
 
     gboolean data_correct;        /* placement and conservation */
     gboolean placement_correct;
@@ -68,12 +100,15 @@ typedef struct Report {
     uint64_t events;
     double wall_seconds;
 
-    Word *memory;             /* nodes x K, only with --dump-memory */
+    Word *memory;             /* nodes x K elements, only with --dump-memory */
 } Report;
 
 Report *report_new(void);
 void report_free(Report *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
+
+/* Copy the engine's statistics (the runner does this). */
+void report_take_stats(Report *r, const SimStats *st);
 
 /* For algorithms' report callbacks. */
 void report_bound(Report *r, const char *name, BoundKind kind,
@@ -88,14 +123,22 @@ void report_detail_text(Report *r, const char *key, const char *v);
 void report_detail_list(Report *r, const char *key,
                              const long long *v, size_t n);
 
-/* A numeric output field by name: cycles, element_transfers, messages,
- * max_channel_elements, elements_per_node, machine.nodes,
- * machine.dimensions, stats.events, details.KEY (int or double), or
- * per_dimension.D.elements_up / .elements_down / .utilisation. */
-gboolean report_lookup(const Report *r, const char *field,
-                            double *value);
+/* A numeric output field by name: cycles, seconds (with tick-seconds),
+ * element_transfers, messages, max_channel_elements, elements_per_node,
+ * machine.nodes, machine.dimensions, machine.diameter, machine.startup,
+ * machine.element_time, stats.events, details.KEY (int or double),
+ * per_link.L.elements_up / .elements_down / .utilisation,
+ * per_class.CLASS.messages / .elements / .element_transfers,
+ * time.compute.max / .mean, time.communication.max / .mean. */
+gboolean report_lookup(const Report *r, const char *field, double *value);
+/* The numeric fields report_lookup knows for this report, in output order
+ * (for sweeps' CSV columns); free with g_strfreev. */
+char **report_fields(const Report *r);
 gboolean report_bounds_hold(const Report *r);
-double report_utilisation(const Report *r, int dim);
+/* Busy ticks / (cycles x channels of link l). */
+double report_utilisation(const Report *r, int link);
+/* Ticks in seconds, or 0 without tick-seconds. */
+double report_seconds(const Report *r, Tick ticks);
 
 void report_print_table(const Report *r, FILE *out);
 void report_print_json(const Report *r, FILE *out);

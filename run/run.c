@@ -251,14 +251,19 @@ static inline uint64_t mix_b(uint64_t x)
 
 typedef struct { uint64_t a, b; } Fingerprint;
 
-static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k)
+/* An element of w words hashes as one item: its words chained through
+ * the mixer, so an element is the unit that is lost or duplicated. */
+static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k, size_t w)
 {
     Fingerprint f = { 0, 0 };
     for (uint32_t x = 0; x < nodes; x++) {
         const Word *mem = sim_node_memory(sim, x);
         for (size_t j = 0; j < k; j++) {
-            f.a += mix_a(mem[j]);
-            f.b += mix_b(mem[j]);
+            uint64_t e = mem[j * w];
+            for (size_t i = 1; i < w; i++)
+                e = mix_a(e) ^ mem[j * w + i];
+            f.a += mix_a(e);
+            f.b += mix_b(e);
         }
     }
     return f;
@@ -266,24 +271,26 @@ static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k)
 
 static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
                        const void *config, uint32_t nodes, size_t k,
-                       Fingerprint before)
+                       ElementType type, Fingerprint before)
 {
-    g_autofree Word *expected = g_new(Word, k ? k : 1);
+    size_t w = element_words(type);
+    g_autofree Word *expected = g_new(Word, k ? k * w : 1);
     r->placement_correct = TRUE;
     for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
         alg->expect(config, x, expected);
         const Word *mem = sim_node_memory(sim, x);
         for (size_t j = 0; j < k; j++)
-            if (mem[j] != expected[j]) {
+            if (memcmp(mem + j * w, expected + j * w, w * sizeof(Word))) {
+                g_autofree char *held = element_text(type, mem + j * w);
+                g_autofree char *want = element_text(type, expected + j * w);
                 r->placement_correct = FALSE;
                 r->data_problem = g_strdup_printf(
-                    "WRONG: node %u offset %zu holds %" G_GUINT64_FORMAT
-                    ", the reference says %" G_GUINT64_FORMAT, x, j,
-                    (guint64)mem[j], (guint64)expected[j]);
+                    "WRONG: node %u offset %zu holds %s, the reference says "
+                    "%s", x, j, held, want);
                 break;
             }
     }
-    Fingerprint after = fingerprint(sim, nodes, k);
+    Fingerprint after = fingerprint(sim, nodes, k, w);
     r->conserved = after.a == before.a && after.b == before.b;
     if (!r->conserved && !r->data_problem)
         r->data_problem = g_strdup("WRONG: elements were lost or duplicated");
@@ -317,19 +324,35 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     }
 
     const Algorithm *alg = params->algorithm;
-    MemoryLayout layout = { 0, 0, 0 };
+    if (!((alg->topologies >> machine.topology.ops->kind) & 1)) {
+        GString *valid = g_string_new(NULL);
+        for (const TopologyOps *const *t = topology_registry; *t; t++)
+            if ((alg->topologies >> (*t)->kind) & 1)
+                g_string_append_printf(valid, "%s%s", valid->len ? ", " : "",
+                                       (*t)->name);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: algorithm '%s' does not run on topology '%s' (it "
+                    "runs on: %s)", scenario_where(s, "algorithm", "name"),
+                    alg->name, machine_topology_name(&machine), valid->str);
+        g_string_free(valid, TRUE);
+        machine_clear(&machine);
+        return NULL;
+    }
+    MemoryLayout layout = { 0, 0, 0, ELEMENT_WORD };
     void *config = alg->prepare(&machine, params, &layout, error);
     if (!config) {
         machine_clear(&machine);
         return NULL;
     }
-    g_assert(layout.elements_per_node <= layout.memory_words);
+    g_assert(layout.elements_per_node <= layout.memory_elements);
 
     uint32_t nodes = machine_nodes(&machine);
-    uint64_t need = sim_bytes_needed(&machine, layout.memory_words,
-                                     layout.local_size)
+    size_t w = element_words(layout.element);
+    SimLayout sim_layout = { layout.memory_elements, w, layout.local_size };
+    uint64_t need = sim_bytes_needed(&machine, &sim_layout)
                     + (options && options->dump_memory
-                       ? (uint64_t)nodes * layout.elements_per_node * sizeof(Word)
+                       ? (uint64_t)nodes * layout.elements_per_node * w
+                             * sizeof(Word)
                        : 0);
     uint64_t limit = run_memory_limit();
     if (need > limit) {
@@ -339,19 +362,19 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
                     "%s: machine too large: %u nodes with %zu elements each "
                     "would need %s, more than the %s this run may use "
                     "(set CUBEMU_MEMORY_LIMIT in bytes to change the limit)",
-                    scenario_name(s), nodes, layout.memory_words, need_text,
+                    scenario_name(s), nodes, layout.memory_elements, need_text,
                     limit_text);
         alg->release(config);
         machine_clear(&machine);
         return NULL;
     }
 
-    g_autoptr(Sim) sim = sim_new(&machine, layout.memory_words, layout.local_size);
+    g_autoptr(Sim) sim = sim_new(&machine, &sim_layout);
     if (options && options->observer)
         sim_set_observer(sim, options->observer, options->observer_data);
     for (uint32_t x = 0; x < nodes; x++)
         alg->init(config, x, sim_node_memory(sim, x));
-    Fingerprint before = fingerprint(sim, nodes, layout.elements_per_node);
+    Fingerprint before = fingerprint(sim, nodes, layout.elements_per_node, w);
 
     gint64 t0 = g_get_monotonic_time();
     gboolean ok = sim_run(sim, alg->step, config, error);
@@ -378,6 +401,7 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         g_array_append_val(r->params, v);
     }
     r->elements_per_node = layout.elements_per_node;
+    r->element = layout.element;
     const SimStats *st = sim_stats(sim);
     r->cycles = st->cycles;
     r->element_transfers = st->element_transfers;
@@ -386,13 +410,12 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->max_channel_elements = st->max_channel_elements;
     r->events = st->events;
     r->wall_seconds = wall;
-    int n = machine.dimensions;
-    r->elements_up = g_memdup2(st->elements_up, sizeof(uint64_t) * (n ? n : 1));
-    r->elements_down = g_memdup2(st->elements_down, sizeof(uint64_t) * (n ? n : 1));
+    report_take_stats(r, st);
 
-    run_verify(r, sim, alg, config, nodes, layout.elements_per_node, before);
+    run_verify(r, sim, alg, config, nodes, layout.elements_per_node,
+               layout.element, before);
     if (options && options->dump_memory) {
-        size_t k = layout.elements_per_node;
+        size_t k = layout.elements_per_node * w;
         r->memory = g_new(Word, (size_t)nodes * (k ? k : 1));
         for (uint32_t x = 0; x < nodes; x++)
             memcpy(r->memory + (size_t)x * k, sim_node_memory(sim, x),

@@ -203,7 +203,7 @@ START_TEST(figure4_and_figure5_sequences)
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 3);
     for (int set = 0; set < 3; set++)
-        replay(ex, set, CUBE_MAX_DIMENSIONS, figs[set], fig5_dims[set]);
+        replay(ex, set, TOPOLOGY_CUBE_MAX_DIMENSIONS, figs[set], fig5_dims[set]);
     g_free(ex);
 }
 END_TEST

@@ -11,7 +11,7 @@ D=tests/data/cli
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini
 expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
-$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, topology, dimensions, ports, startup, element-time, flop-time, name, description)
+$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
@@ -50,11 +50,11 @@ expect check-nothing 2 "cubemu check: no SCENARIO given (e.g. cubemu check scena
 expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
 expect_has default-other-algorithm 0 "algorithm     exchange, method sequential, elements-per-node = 64" -- \
   "$CUBEMU" run --set algorithm.name=exchange
-expect_has default-dimensions 0 "machine       cm200-8k (modified): cube, n = 7 (128 nodes)" -- \
+expect_has default-dimensions 0 "machine       cm200-8k (modified): cube, n = 7 (128 nodes, diameter 7)" -- \
   "$CUBEMU" run --set machine.dimensions=7 --set algorithm.name=gray-to-binary
-expect_has default-cube-not-modified 0 "machine       cube: cube, n = 5 (32 nodes), ports = all" -- \
+expect_has default-cube-not-modified 0 "machine       cube: cube, n = 5 (32 nodes, diameter 5), ports = all" -- \
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5
-expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (32 nodes), ports = 1" -- \
+expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (32 nodes, diameter 5), ports = 1" -- \
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5 --set machine.ports=one
 expect_has list 0 "gray-to-binary: move element (i, j) from node G(i) to node i" -- "$CUBEMU" list
 expect_has list-presets 0 "cm200-64k    CM-200, 2048 nodes, 11-cube, all ports" -- "$CUBEMU" list
@@ -65,18 +65,30 @@ run "$CUBEMU" run --json --dump-memory --set machine.preset=cube --set machine.d
 if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-keys = ["cubemu", "scenario", "machine", "algorithm", "elements_per_node", "cycles",
-        "element_transfers", "messages", "max_channel_elements", "data_correct",
-        "bounds", "per_dimension", "details", "stats", "memory"]
+keys = ["cubemu", "schema", "scenario", "machine", "algorithm", "element",
+        "elements_per_node", "cycles", "element_transfers", "messages",
+        "max_channel_elements", "data_correct", "bounds", "per_class", "per_link",
+        "time", "details", "stats", "memory"]
 assert list(d.keys()) == keys, list(d.keys())
-assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "ports", "startup", "element_time"]
+assert d["schema"] == 2 and d["element"] == "word"
+assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "links",
+    "diameter", "ports", "startup", "element_time", "pricing", "startup_holds_port",
+    "flop_time"], list(d["machine"].keys())
+assert d["machine"]["pricing"] == {"neighbour": {"startup": 0, "element_time": 1},
+                                   "router": {"startup": 0, "element_time": 1}}
 assert d["algorithm"] == {"name": "exchange", "method": "sequential", "elements_per_node": 2}
 assert d["cycles"] == 6 and d["messages"] == 24 and d["element_transfers"] == 48
 assert d["data_correct"] is True
 assert all(set(b) == {"name", "kind", "value", "holds", "source"} for b in d["bounds"])
-assert [p["dimension"] for p in d["per_dimension"]] == [0, 1, 2]
-assert sum(p["elements_up"] + p["elements_down"] for p in d["per_dimension"]) == 48
-assert all(abs(p["utilisation"] - 16 / (6 * 8)) < 1e-12 for p in d["per_dimension"])
+assert [p["link"] for p in d["per_link"]] == [0, 1, 2]
+assert [p["name"] for p in d["per_link"]] == ["dimension 0", "dimension 1", "dimension 2"]
+assert sum(p["elements_up"] + p["elements_down"] for p in d["per_link"]) == 48
+assert all(abs(p["utilisation"] - 16 / (6 * 8)) < 1e-12 for p in d["per_link"])
+assert d["per_class"] == [{"class": "neighbour", "messages": 24, "elements": 48,
+                           "element_transfers": 48},
+                          {"class": "router", "messages": 0, "elements": 0,
+                           "element_transfers": 0}]
+assert d["time"] == {"compute": {"max": 0, "mean": 0}, "communication": {"max": 6, "mean": 6}}
 assert set(d["stats"]) == {"events", "wall_seconds"}
 assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
 '; then ok json; else bad json; fi

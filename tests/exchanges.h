@@ -32,6 +32,6 @@ static inline void exchanges_record(void *data, const SimMessage *m,
     ex->count++;
 }
 
-static const SimObserver exchanges_observer = { exchanges_record, NULL };
+static const SimObserver exchanges_observer = { .channel_busy = exchanges_record };
 
 #endif

@@ -18,8 +18,11 @@ static inline char *json_without_wall(const Report *r)
     fclose(f);
     char *w = strstr(buf, "\"wall_seconds\":");
     ck_assert(w != NULL);
-    for (w += strlen("\"wall_seconds\":"); *w && *w != '}'; w++)
-        *w = '0';
+    w += strlen("\"wall_seconds\":");
+    char *end = strchr(w, '}');
+    ck_assert(end != NULL);
+    *w = '0';                           /* the number becomes "0" */
+    memmove(w + 1, end, strlen(end) + 1);
     return buf;
 }
 

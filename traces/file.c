@@ -30,7 +30,7 @@ static const guint8 trace_magic[8] = { 0x89, 'C', 'U', 'B', 'E', 'T', 'R', '\n' 
 /* The largest machine cubemu can run (machine.h); a header claiming more
  * nodes is corrupt, and believing it would make the viewer allocate per
  * node for nothing. Dimensions: a node address has at most 64 bits. */
-#define TRACE_MAX_NODES ((uint32_t)1 << CUBE_MAX_DIMENSIONS)
+#define TRACE_MAX_NODES ((uint32_t)1 << TOPOLOGY_CUBE_MAX_DIMENSIONS)
 #define TRACE_MAX_DIMENSIONS 64
 
 /* Output is staged in a buffer this large, so the checksum runs over

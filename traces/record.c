@@ -5,7 +5,7 @@
  *  - messages holds one entry per message that used a channel, appended
  *    when its first interval arrives (the engine reserves a message's
  *    whole route in one go, so its intervals arrive together);
- *  - busy[i].channel is a raw key node * CUBE_MAX_DIMENSIONS + dimension
+ *  - busy[i].channel is a raw key node * TOPOLOGY_CUBE_MAX_DIMENSIONS + dimension
  *    until finish, when it becomes an index into the channel table;
  *  - marks are already merged where consecutive calls gave the same
  *    (time, label) for consecutive nodes, so a 2^16-node step costs one
@@ -65,7 +65,7 @@ static void recorder_channel_busy(void *data, const SimMessage *m,
                                   uint64_t count, Tick start)
 {
     TraceRecorder *r = data;
-    uint32_t raw = node * CUBE_MAX_DIMENSIONS + (uint32_t)dimension;
+    uint32_t raw = node * TOPOLOGY_CUBE_MAX_DIMENSIONS + (uint32_t)dimension;  /* cube only for now */
     if (!r->have_message || m->id != r->last_id) {
         TraceMessage tm = { m->id, m->count, m->posted, m->source, m->dest,
                             m->tag, 0 };
@@ -220,13 +220,13 @@ Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
     if (!trace_channel_table(m, t->channels, error))
         return NULL;
     t->nodes = machine_nodes(m);
-    t->dimensions = (uint32_t)m->dimensions;
+    t->dimensions = (uint32_t)m->topology.axes;
     t->ports = m->ports;
-    t->element_time = m->element_time;
-    t->startup = m->startup;
+    t->element_time = m->price[CLASS_NEIGHBOUR].element_time;
+    t->startup = m->price[CLASS_NEIGHBOUR].startup;
     t->cycles = report->cycles;
     t->element_transfers = report->element_transfers;
-    trace_set_info(t, "topology", m->topology);
+    trace_set_info(t, "topology", machine_topology_name(m));
     trace_set_info(t, "machine", m->name);
     trace_set_info(t, "scenario", report->scenario);
     trace_set_info(t, "algorithm", report->algorithm);
@@ -238,9 +238,9 @@ Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
     /* Raw keys to table indices: the cube table is node-major. */
     for (guint i = 0; i < r->busy->len; i++) {
         TraceBusy *b = &g_array_index(r->busy, TraceBusy, i);
-        uint32_t node = b->channel / CUBE_MAX_DIMENSIONS;
-        uint32_t dim = b->channel % CUBE_MAX_DIMENSIONS;
-        b->channel = node * (uint32_t)m->dimensions + dim;
+        uint32_t node = b->channel / TOPOLOGY_CUBE_MAX_DIMENSIONS;
+        uint32_t dim = b->channel % TOPOLOGY_CUBE_MAX_DIMENSIONS;
+        b->channel = node * (uint32_t)m->topology.axes + dim;
     }
     r->busy = recorder_sort_busy(r->busy, t->channels->len);
     recorder_merge_marks(r->marks);

@@ -103,7 +103,7 @@ static void cube_channels(const Machine *m, GArray *channels)
     uint32_t nodes = machine_nodes(m);
     g_array_set_size(channels, 0);
     for (uint32_t x = 0; x < nodes; x++)
-        for (int d = 0; d < m->dimensions; d++) {
+        for (int d = 0; d < m->topology.axes; d++) {
             TraceChannel c = { x, x ^ ((uint32_t)1 << d), (uint16_t)d,
                                (int8_t)(((x >> d) & 1) ? -1 : 1) };
             g_array_append_val(channels, c);
@@ -113,13 +113,13 @@ static void cube_channels(const Machine *m, GArray *channels)
 gboolean trace_channel_table(const Machine *m, GArray *channels,
                              GError **error)
 {
-    if (!g_strcmp0(m->topology, "cube")) {
+    if (m->topology.ops->kind == TOPOLOGY_CUBE) {
         cube_channels(m, channels);
         return TRUE;
     }
     g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
                 "topology '%s' has no channel table for traces (valid: cube)",
-                m->topology ? m->topology : "");
+                machine_topology_name(m));
     return FALSE;
 }
 

@@ -98,7 +98,7 @@ static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
     size_t offset = (size_t)(c->m + bmmc_plan_message_offset(c->plan, t));
     uint64_t target = bmmc_plan_target_proc(c->plan, k, t);
     uint64_t source = bmmc_plan_source_proc(c->plan, k, t);
-    int path[CUBE_MAX_DIMENSIONS];
+    int path[TOPOLOGY_CUBE_MAX_DIMENSIONS];
     int hops = route_ecube((uint32_t)k, (uint32_t)target, c->p, c->routing, path);
     node_send(node, path, hops, offset, (size_t)epm, (int)t);
     node_recv(node, (uint32_t)source, (int)t, offset, (size_t)epm);
@@ -118,7 +118,7 @@ static NodeStatus naive_step(Node *node, const BmmcConfig *c)
             bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A, c->c, x), &proc, &off);
             out[2 * o] = x;
             out[2 * o + 1] = data[o];
-            int path[CUBE_MAX_DIMENSIONS];
+            int path[TOPOLOGY_CUBE_MAX_DIMENSIONS];
             int hops = route_ecube((uint32_t)k, (uint32_t)proc, c->p, c->routing,
                                    path);
             node_send(node, path, hops, (size_t)(c->m + 2 * o), 2, 0);
@@ -197,7 +197,7 @@ static void *bmmc_prepare(const Machine *m, const Params *p,
 {
     g_autoptr(GError) e = NULL;
     long long elements = params_int(p, "elements");
-    int pbits = m->dimensions;
+    int pbits = m->topology.axes;
     if (elements & (elements - 1))
         return params_fail(p, error, "elements", "%lld is not a power of "
                                 "two", elements);
@@ -246,7 +246,7 @@ static void *bmmc_prepare(const Machine *m, const Params *p,
     c->Ainv = Ainv;
     c->cinv = cinv;
     layout->elements_per_node = (size_t)c->m;
-    layout->memory_words = (size_t)c->m * (c->method == BMMC_NAIVE ? 5 : 2);
+    layout->memory_elements = (size_t)c->m * (c->method == BMMC_NAIVE ? 5 : 2);
     layout->local_size = 0;
     return g_steal_pointer(&c);
 }
@@ -315,7 +315,8 @@ static void bmmc_report(const void *config, Report *r)
 {
     const BmmcConfig *c = config;
     const Machine *m = &r->machine;
-    double ts = (double)m->startup, tau = (double)m->element_time;
+    const MachinePrice *price = machine_price(m, CLASS_ROUTER);
+    double ts = (double)price->startup, tau = (double)price->element_time;
     uint64_t nodes = (uint64_t)1 << c->p, total = (uint64_t)1 << c->n;
     uint64_t rounds = bmmc_plan_rounds(c->plan);
     uint64_t epm = bmmc_plan_elements_per_message(c->plan);
@@ -393,6 +394,7 @@ const Algorithm algorithm_bmmc = {
     .name = "bmmc",
     .summary = "BMMC permutation y = A x XOR c of N elements on P nodes",
     .source = "Cormen 1997, Sections 3-6, Lemma 3, Appendices A-C",
+    .topologies = 1u << TOPOLOGY_CUBE,
     .methods = bmmc_methods,
     .params = bmmc_params,
     .prepare = bmmc_prepare,

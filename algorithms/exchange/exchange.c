@@ -67,10 +67,10 @@ static void *exchange_prepare(const Machine *m, const Params *p,
 {
     (void)error;
     ExchangeConfig *c = g_new0(ExchangeConfig, 1);
-    c->n = m->dimensions;
+    c->n = m->topology.axes;
     c->k = (uint64_t)params_int(p, "elements-per-node");
     c->method = params_method(p);
-    layout->memory_words = layout->elements_per_node = (size_t)c->k;
+    layout->memory_elements = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
 }
@@ -103,7 +103,9 @@ static void exchange_expect(const void *config, uint32_t x, Word *expected)
 static void exchange_report(const void *config, Report *r)
 {
     const ExchangeConfig *c = config;
-    double ts = (double)r->machine.startup, tau = (double)r->machine.element_time;
+    /* Every message crosses one link: the neighbour class's price. */
+    const MachinePrice *price = machine_price(&r->machine, CLASS_NEIGHBOUR);
+    double ts = (double)price->startup, tau = (double)price->element_time;
     double k = (double)c->k, n = c->n;
     if (c->method == EXCHANGE_SEQUENTIAL) {
         report_cycle_bound(r, "n(Ts + K)", BOUND_EXACT,
@@ -129,6 +131,7 @@ const Algorithm algorithm_exchange = {
     .name = "exchange",
     .summary = "every node exchanges K elements with each neighbour",
     .source = "dimension exchange (butterfly); cubemu's speed benchmark",
+    .topologies = 1u << TOPOLOGY_CUBE,
     .methods = exchange_methods,
     .params = exchange_params,
     .prepare = exchange_prepare,

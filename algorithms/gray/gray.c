@@ -45,7 +45,7 @@ static const ParamSpec gray_params[] = {
     { .key = "elements-per-node", .type = PARAM_INT, .fallback = "64",
       .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
     { .key = "start-dimension", .type = PARAM_INT, .fallback = "auto",
-      .min = 0, .max = CUBE_MAX_DIMENSIONS,
+      .min = 0, .max = TOPOLOGY_CUBE_MAX_DIMENSIONS,
       .help = "sequential only: first exchange dimension, 0..n-2 (auto: n-2, "
               "as in Figure 4)" },
     { NULL }
@@ -118,7 +118,7 @@ static NodeStatus gray_step(Node *node, const void *config)
             uint64_t b = held_bits(a, n, done_before(first, t, n), c->to_binary);
             if ((b >> (d + 1)) & 1)
                 node_exchange(node, d, offset, count,
-                              (int)(t * CUBE_MAX_DIMENSIONS + (unsigned)s));
+                              (int)(t * TOPOLOGY_CUBE_MAX_DIMENSIONS + (unsigned)s));
         }
     }
     return t + 1 == (unsigned)(n - 1) ? NODE_DONE : NODE_CONTINUE;
@@ -130,7 +130,7 @@ static void *gray_prepare(const Machine *m, const Params *p,
 {
     long long start = params_int(p, "start-dimension");
     int method = params_method(p);
-    int n = m->dimensions;
+    int n = m->topology.axes;
     if (method == GRAY_CONCURRENT && start != PARAM_AUTO)
         return params_fail(p, error, "start-dimension",
                                 "applies to method sequential only");
@@ -145,7 +145,7 @@ static void *gray_prepare(const Machine *m, const Params *p,
     c->k = (uint64_t)params_int(p, "elements-per-node");
     c->method = method;
     c->start = start == PARAM_AUTO ? n - 2 : (int)start;
-    layout->memory_words = layout->elements_per_node = (size_t)c->k;
+    layout->memory_elements = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
 }
@@ -185,7 +185,9 @@ static void gray_report(const void *config, Report *r)
 {
     const GrayConfig *c = config;
     const Machine *m = &r->machine;
-    double ts = (double)m->startup, tau = (double)m->element_time;
+    /* Every message crosses one link: the neighbour class's price. */
+    const MachinePrice *price = machine_price(m, CLASS_NEIGHBOUR);
+    double ts = (double)price->startup, tau = (double)price->element_time;
     double k = (double)c->k;
     int n = c->n;
     uint64_t nodes = (uint64_t)1 << n;
@@ -229,6 +231,7 @@ const Algorithm algorithm_gray_to_binary = {
     .name = "gray-to-binary",
     .summary = "move element (i, j) from node G(i) to node i",
     .source = "Johnsson & Ho 1990, Section 4, Figures 4-5, Theorem 5",
+    .topologies = 1u << TOPOLOGY_CUBE,
     .methods = gray_methods,
     .params = gray_params,
     .prepare = gray_prepare_to_binary,
@@ -243,6 +246,7 @@ const Algorithm algorithm_binary_to_gray = {
     .name = "binary-to-gray",
     .summary = "move element (i, j) from node i to node G(i)",
     .source = "Johnsson & Ho 1990, Section 4, Theorem 5",
+    .topologies = 1u << TOPOLOGY_CUBE,
     .methods = gray_methods,
     .params = gray_params,
     .prepare = gray_prepare_to_gray,

@@ -89,7 +89,7 @@ typedef struct {
     uint64_t D, Dp, Dm;         /* masks over address positions */
     int delta;
     int dp[RESHAPE_MAX_BITS];   /* D_paddr ascending: d_0 < d_1 < ... */
-    int proc_pos[CUBE_MAX_DIMENSIONS];  /* node dimension -> position */
+    int proc_pos[TOPOLOGY_CUBE_MAX_DIMENSIONS];  /* node dimension -> position */
     int mem_pos[RESHAPE_MAX_BITS];      /* offset bit -> position */
     int dim_of[RESHAPE_MAX_BITS];       /* position -> node dimension or -1 */
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
@@ -477,7 +477,7 @@ static void whole_send(Node *node, const Reshape *r)
     uint64_t mask = crossing_mask(r, combine(r, x, 0), r->Dm);
     /* our final data comes from the node the final holder's index names */
     uint64_t back = crossing_mask(r, combine(r, x, 0), r->D);
-    int shortp[CUBE_MAX_DIMENSIONS], longp[3 * CUBE_MAX_DIMENSIONS];
+    int shortp[TOPOLOGY_CUBE_MAX_DIMENSIONS], longp[3 * TOPOLOGY_CUBE_MAX_DIMENSIONS];
     int hs = 0, hl = 0;
     for (int t = r->delta - 1; t >= 0; t--) {
         int d = r->dim_of[r->dp[t]];
@@ -734,7 +734,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
         return params_fail(p, error, "from", "2^%d elements is more than "
                                 "cubemu addresses (2^%d)", bu, RESHAPE_MAX_BITS);
     r->bits = bu;
-    r->n = m->dimensions;
+    r->n = m->topology.axes;
     if (bu < r->n)
         return params_fail(p, error, "from", "%s has 2^%d elements, fewer "
                                 "than the %u nodes", from, bu, 1u << r->n);
@@ -796,7 +796,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     }
 
     int method = method_of[params_method(p)];
-    double ts = (double)m->startup;
+    double ts = (double)machine_price(m, CLASS_NEIGHBOUR)->startup;
     if (method == M_AUTO) {
         double best = INFINITY;
         for (int mth = M_SEQUENTIAL; mth <= M_PIPELINED; mth++)
@@ -814,7 +814,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
                                 "sequential only");
     r->method = method;
     layout->elements_per_node = (size_t)r->k;
-    layout->memory_words = (size_t)(2 * r->k);
+    layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
     return g_steal_pointer(&r);
 }
@@ -859,7 +859,8 @@ static void mask_list(const Reshape *r, uint64_t mask, long long *out, int *n)
 static void reshape_report(const void *config, Report *rep)
 {
     const Reshape *r = config;
-    double ts = (double)rep->machine.startup, tau = (double)rep->machine.element_time;
+    const MachinePrice *price = machine_price(&rep->machine, CLASS_NEIGHBOUR);
+    double ts = (double)price->startup, tau = (double)price->element_time;
     long long list[RESHAPE_MAX_BITS];
     int n;
     mask_list(r, r->D, list, &n);
@@ -915,6 +916,7 @@ const Algorithm algorithm_reshape = {
     .name = "reshape",
     .summary = "change the shape of a Gray-coded array, keeping bits in place",
     .source = "Johnsson & Ho 1990, Sections 2-3, Theorems 1-4",
+    .topologies = 1u << TOPOLOGY_CUBE,
     .methods = reshape_methods,
     .params = reshape_params,
     .prepare = reshape_prepare,

@@ -1,0 +1,53 @@
+/* match.h -- receives and early messages matched by (destination, source,
+ * tag) in constant time.
+ *
+ * Every key has two FIFO lists: receives posted and not yet matched, and
+ * messages that arrived before their receive. At most one of the two is
+ * non-empty at any time (a new item on one side is matched against the
+ * other first), and items within a list keep posting order, which is MPI's
+ * non-overtaking rule. Keys live in an open-addressing table with linear
+ * probing; a key whose lists are both empty is removed (backward-shift
+ * deletion, no tombstones), so the table holds only outstanding keys and
+ * an all-to-all that posts P - 1 receives per node costs O(1) per receive.
+ */
+#ifndef CUBE_MATCH_H
+#define CUBE_MATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A list item: a posted receive or an early message. The engine embeds
+ * this at the start of its own structs (intrusive, as list.h does). */
+typedef struct MatchItem {
+    struct MatchItem *next;
+    uint64_t seq;                 /* posting order, for error messages */
+} MatchItem;
+
+typedef struct {
+    uint32_t dest, source;
+    int32_t tag;
+    uint32_t used;
+    MatchItem *recv_head, *recv_tail;
+    MatchItem *msg_head, *msg_tail;
+} MatchSlot;
+
+typedef struct {
+    MatchSlot *slot;
+    size_t mask;                  /* capacity - 1, capacity a power of two */
+    size_t count;
+} MatchTable;
+
+void match_init(MatchTable *t);
+void match_clear(MatchTable *t);
+
+/* The slot of a key, created empty if absent. Valid until the next
+ * match_slot or match_release. */
+MatchSlot *match_slot(MatchTable *t, uint32_t dest, uint32_t source,
+                      int32_t tag);
+/* Remove the slot if both its lists are empty. */
+void match_release(MatchTable *t, MatchSlot *s);
+
+void match_push(MatchItem **head, MatchItem **tail, MatchItem *item);
+MatchItem *match_pop(MatchItem **head, MatchItem **tail);
+
+#endif

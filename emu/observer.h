@@ -1,0 +1,37 @@
+/* observer.h -- what the engine tells an observer (traces/record.c) about
+ * a run: every run of elements reserved on a channel, every startup that
+ * holds a port, and every phase mark. This is the whole interface between
+ * the engine and the traces; an observer only reads, so it cannot change
+ * a simulated result.
+ */
+#ifndef CUBE_OBSERVER_H
+#define CUBE_OBSERVER_H
+
+#include <stdint.h>
+#include "node.h"
+#include "topology.h"
+
+typedef struct {
+    uint64_t id;                  /* posting order = arbitration priority */
+    uint32_t source, dest;
+    int tag;
+    uint64_t count;               /* elements */
+    Tick posted;
+    MessageClass cls;             /* how it was sent: its price */
+    Tick element_time;            /* ticks per element, from its class */
+} SimMessage;
+
+typedef struct {
+    /* Elements [first, first+count) of message m cross the channel leaving
+     * `node` on `link` during [start, start + count * m->element_time). */
+    void (*channel_busy)(void *data, const SimMessage *m, uint32_t node,
+                         int link, uint64_t first, uint64_t count, Tick start);
+    /* Message m's startup holds a sending port of its source (or, with
+     * ports = all, its first channel, on `link`) during [start, start +
+     * duration). Only when the machine's startups hold ports. */
+    void (*startup)(void *data, const SimMessage *m, int link, Tick start,
+                    Tick duration);
+    void (*mark)(void *data, uint32_t node, Tick time, const char *label);
+} SimObserver;
+
+#endif

@@ -1,0 +1,124 @@
+/* topology.c -- the table of topologies and what they share: link names,
+ * directions, coordinates and the shape syntax. One line per topology in
+ * topology_registry; the behaviour of each is in its own file.
+ */
+#include "topology.h"
+
+#include <string.h>
+
+extern const TopologyOps topology_cube_ops, topology_mesh_ops,
+    topology_complete_ops;
+
+const TopologyOps *const topology_registry[] = {
+    &topology_cube_ops,
+    &topology_mesh_ops,
+    &topology_complete_ops,
+    NULL
+};
+
+const TopologyOps *topology_find(const char *name)
+{
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        if (!strcmp((*t)->name, name))
+            return *t;
+    return NULL;
+}
+
+char *topology_names(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*t)->name);
+    return g_string_free(s, FALSE);
+}
+
+void topology_link_name(const Topology *t, int link, char *buf, size_t size)
+{
+    t->ops->link_name(t, link, buf, size);
+}
+
+int topology_direction(const Topology *t, uint32_t node, int link)
+{
+    return t->ops->direction(t, node, link);
+}
+
+uint32_t topology_link_channels(const Topology *t, int link)
+{
+    switch (t->ops->kind) {
+    case TOPOLOGY_CUBE:
+        return t->nodes;
+    case TOPOLOGY_COMPLETE:
+        return t->nodes - 1;
+    case TOPOLOGY_MESH: {
+        uint32_t s = t->side[link / 2];
+        return t->wrap && s > 2 ? t->nodes : t->nodes / s * (s - 1);
+    }
+    }
+    return 0;
+}
+
+gboolean topology_has_class(const TopologyOps *ops, MessageClass c)
+{
+    return (ops->classes >> c) & 1;
+}
+
+const char *message_class_name(MessageClass c)
+{
+    return c == CLASS_NEIGHBOUR ? "neighbour" : "router";
+}
+
+void topology_coords(const Topology *t, uint32_t node, uint32_t *c)
+{
+    for (int i = 0; i < t->axes; i++)
+        c[i] = node / t->stride[i] % t->side[i];
+}
+
+uint32_t topology_address(const Topology *t, const uint32_t *c)
+{
+    uint32_t a = 0;
+    for (int i = 0; i < t->axes; i++)
+        a += c[i] * t->stride[i];
+    return a;
+}
+
+gboolean topology_parse_shape(const char *text, int *axes, uint32_t *side,
+                              char **why)
+{
+    g_auto(GStrv) parts = g_strsplit(text, "x", -1);
+    int k = (int)g_strv_length(parts);
+    if (k == 0 || k > TOPOLOGY_MAX_AXES) {
+        *why = g_strdup_printf("'%s' is not a shape (valid: sides separated "
+                               "by x, highest axis first, at most %d axes, "
+                               "e.g. 16x16x16)", text, TOPOLOGY_MAX_AXES);
+        return FALSE;
+    }
+    for (int i = 0; i < k; i++) {
+        const char *p = parts[k - 1 - i];     /* axis 0 is written last */
+        char *end;
+        guint64 v = 0;
+        if (*p < '0' || *p > '9'
+            || (v = g_ascii_strtoull(p, &end, 10), *end != '\0')) {
+            *why = g_strdup_printf("'%s' is not a shape: '%s' is not a side "
+                                   "(valid: sides separated by x, e.g. 8x4)",
+                                   text, p);
+            return FALSE;
+        }
+        if (v < 2 || v > TOPOLOGY_MAX_NODES) {
+            *why = g_strdup_printf("'%s': side %s of axis %d is out of range "
+                                   "(valid: 2..%u)", text, p, i,
+                                   TOPOLOGY_MAX_NODES);
+            return FALSE;
+        }
+        side[i] = (uint32_t)v;
+    }
+    *axes = k;
+    return TRUE;
+}
+
+char *topology_shape_text(const Topology *t)
+{
+    GString *s = g_string_new(NULL);
+    for (int i = t->axes - 1; i >= 0; i--)
+        g_string_append_printf(s, "%u%s", t->side[i], i ? "x" : "");
+    return g_string_free(s, FALSE);
+}
