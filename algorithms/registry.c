@@ -9,7 +9,8 @@
     X(algorithm_binary_to_gray)        \
     X(algorithm_exchange)              \
     X(algorithm_bmmc)                  \
-    X(algorithm_reshape)
+    X(algorithm_reshape)                   \
+    X(algorithm_shift)
 
 #define ALGORITHM_DECLARE(a) extern const Algorithm a;
 ALGORITHM_LIST(ALGORITHM_DECLARE)
