@@ -15,13 +15,13 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
 expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)" -- \
   "$CUBEMU" run $D/impossible.ini
 expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 67108864 nodes with 4294967296 elements each would need" -- \
   "$CUBEMU" run $D/too-large.ini
-expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube)" -- \
+expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, torus-16x16)" -- \
   "$CUBEMU" run $D/no-preset.ini
 expect bad-expect 2 "cubemu run: $D/bad-expect.ini:7: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
 $D/bad-expect.ini:8: expect data: unknown value 'maybe' (valid: correct)" -- \
@@ -58,6 +58,26 @@ expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5 --set machine.ports=one
 expect_has list 0 "gray-to-binary: move element (i, j) from node G(i) to node i" -- "$CUBEMU" list
 expect_has list-presets 0 "cm200-64k    CM-200, 2048 nodes, 11-cube, all ports" -- "$CUBEMU" list
+
+# Machines (issue #10): bad descriptions refused with the file and line
+expect mesh-side-one 2 "cubemu run: $D/mesh-side-one.ini:3: shape: '8x1x4': side 1 of axis 1 is out of range (valid: 2..67108864)" -- \
+  "$CUBEMU" run $D/mesh-side-one.ini
+expect complete-one 2 "cubemu run: $D/complete-one.ini:3: processors: 1 is out of range (valid: 2..67108864)" -- \
+  "$CUBEMU" run $D/complete-one.ini
+expect complete-router 2 "cubemu run: $D/complete-router.ini:4: 'router.startup': topology complete has no router class (every destination is a neighbour; price messages with startup and element-time)" -- \
+  "$CUBEMU" run $D/complete-router.ini
+expect unknown-topology 2 "cubemu run: $D/unknown-topology.ini:2: topology: unknown topology 'hypertorus' (valid: cube, mesh, complete)" -- \
+  "$CUBEMU" run $D/unknown-topology.ini
+expect mesh-too-many-nodes 2 "cubemu run: $D/mesh-too-many-nodes.ini:3: more than 67108864 nodes" -- \
+  "$CUBEMU" run $D/mesh-too-many-nodes.ini
+expect_has mesh-too-large 2 "cubemu run: $D/mesh-too-large.ini: machine too large: 67108864 nodes with 1000000 elements each would need" -- \
+  "$CUBEMU" run $D/mesh-too-large.ini
+expect mesh-with-dimensions 2 "cubemu run: $D/mesh-with-dimensions.ini:4: 'dimensions' describes a cube; this machine's topology is mesh (its keys: shape, wrap)" -- \
+  "$CUBEMU" run $D/mesh-with-dimensions.ini
+expect wrong-topology 2 "cubemu run: $D/wrong-topology.ini:4: algorithm 'gray-to-binary' does not run on topology 'mesh' (it runs on: cube)" -- \
+  "$CUBEMU" run $D/wrong-topology.ini
+expect bad-tick 2 "cubemu run: --set machine.tick-seconds=fast: tick-seconds: 'fast' is not a tick length (valid: a number of seconds in 1e-18..3600, e.g. 1e-7)" -- \
+  "$CUBEMU" run --set machine.tick-seconds=fast
 
 # JSON: exactly the documented keys, and numbers that agree with each other
 run "$CUBEMU" run --json --dump-memory --set machine.preset=cube --set machine.dimensions=3 \
