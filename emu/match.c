@@ -52,17 +52,28 @@ static void match_grow(MatchTable *t)
     g_free(old);
 }
 
-MatchSlot *match_slot(MatchTable *t, uint32_t dest, uint32_t source,
-                      int32_t tag)
+MatchSlot *match_slot(MatchTable *t, MatchLocal *local, uint32_t dest,
+                      uint32_t source, int32_t tag)
 {
+    MatchSlot *own = &local->slot;
+    if (own->used && own->source == source && own->tag == tag)
+        return own;
     size_t i = match_hash(dest, source, tag) & t->mask;
-    for (;; i = (i + 1) & t->mask) {
-        MatchSlot *s = &t->slot[i];
-        if (!s->used)
-            break;
-        if (s->dest == dest && s->source == source && s->tag == tag)
-            return s;
+    if (local->in_table > 0)
+        for (;; i = (i + 1) & t->mask) {
+            MatchSlot *s = &t->slot[i];
+            if (!s->used)
+                break;
+            if (s->dest == dest && s->source == source && s->tag == tag)
+                return s;
+        }
+    if (!own->used) {
+        *own = (MatchSlot){ dest, source, tag, 1, NULL, NULL, NULL, NULL };
+        return own;
     }
+    while (local->in_table == 0 && t->slot[i].used)   /* not probed above */
+        i = (i + 1) & t->mask;
+    local->in_table++;
     if (2 * (t->count + 1) > t->mask + 1) {
         match_grow(t);
         i = match_hash(dest, source, tag) & t->mask;
@@ -74,10 +85,15 @@ MatchSlot *match_slot(MatchTable *t, uint32_t dest, uint32_t source,
     return &t->slot[i];
 }
 
-void match_release(MatchTable *t, MatchSlot *s)
+void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s)
 {
     if (s->recv_head || s->msg_head)
         return;
+    if (s == &local->slot) {
+        s->used = 0;
+        return;
+    }
+    local->in_table--;
     size_t i = (size_t)(s - t->slot), j = i;
     t->slot[i].used = 0;
     t->count--;

@@ -9,6 +9,12 @@
  * probing; a key whose lists are both empty is removed (backward-shift
  * deletion, no tombstones), so the table holds only outstanding keys and
  * an all-to-all that posts P - 1 receives per node costs O(1) per receive.
+ *
+ * Most nodes have one outstanding key at a time (a step's exchange), and
+ * the table is large and touched at random: so each destination first
+ * keeps one key in a slot of its own (MatchLocal, beside the node's other
+ * state, already in cache), and only further keys go to the table. A key
+ * lives in exactly one place.
  */
 #ifndef CUBE_MATCH_H
 #define CUBE_MATCH_H
@@ -31,6 +37,12 @@ typedef struct {
     MatchItem *msg_head, *msg_tail;
 } MatchSlot;
 
+/* A destination's own slot, and how many of its keys are in the table. */
+typedef struct {
+    MatchSlot slot;
+    uint32_t in_table;
+} MatchLocal;
+
 typedef struct {
     MatchSlot *slot;
     size_t mask;                  /* capacity - 1, capacity a power of two */
@@ -40,12 +52,13 @@ typedef struct {
 void match_init(MatchTable *t);
 void match_clear(MatchTable *t);
 
-/* The slot of a key, created empty if absent. Valid until the next
- * match_slot or match_release. */
-MatchSlot *match_slot(MatchTable *t, uint32_t dest, uint32_t source,
-                      int32_t tag);
+/* The slot of a key of destination dest (whose own slot is local),
+ * created empty if absent. Valid until the next match_slot or
+ * match_release. */
+MatchSlot *match_slot(MatchTable *t, MatchLocal *local, uint32_t dest,
+                      uint32_t source, int32_t tag);
 /* Remove the slot if both its lists are empty. */
-void match_release(MatchTable *t, MatchSlot *s);
+void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s);
 
 void match_push(MatchItem **head, MatchItem **tail, MatchItem *item);
 MatchItem *match_pop(MatchItem **head, MatchItem **tail);

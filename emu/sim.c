@@ -71,6 +71,7 @@ struct Node {
     uint32_t nrecv;            /* receives waiting for their message */
     uint32_t nearly;           /* messages waiting for their receive */
     uint32_t deferred;         /* sends waiting for their posting tick */
+    MatchLocal match;          /* its own key of the match table */
 };
 
 /* A send posted after local computation moved the node's clock past the
@@ -303,8 +304,9 @@ void sim_free(Sim *sim)
     }
     queue_foreach(sim->queue, drop_post, NULL);
     queue_free(sim->queue);
-    for (size_t i = 0; i <= sim->match.mask && sim->match.slot; i++) {
-        MatchSlot *s = &sim->match.slot[i];
+    for (size_t i = 0; i <= sim->match.mask + sim->nodes; i++) {
+        MatchSlot *s = i <= sim->match.mask ? &sim->match.slot[i]
+                       : &sim->node[i - sim->match.mask - 1].match.slot;
         if (!s->used)
             continue;
         free_items(s->recv_head, G_STRUCT_OFFSET(Recv, item));
@@ -659,10 +661,11 @@ static void node_offer(Sim *sim, Node *dest, uint32_t source, int tag,
                        uint64_t id, size_t count, Tick arrival,
                        const Word *data, Msg *owned)
 {
-    MatchSlot *slot = match_slot(&sim->match, dest->address, source, tag);
+    MatchSlot *slot = match_slot(&sim->match, &dest->match, dest->address,
+                                 source, tag);
     if (dest != sim->running && slot->recv_head) {
         Recv *r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
-        match_release(&sim->match, slot);
+        match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
         gboolean ok = node_deliver(sim, dest, r, source, tag, count, arrival,
                                    data);
@@ -690,15 +693,15 @@ static void node_match_posted(Sim *sim, Node *node)
 {
     for (uint32_t i = 0; i < node->nposted; i++) {
         Recv *r = node->posted[i];
-        MatchSlot *slot = match_slot(&sim->match, node->address, r->source,
-                                     r->tag);
+        MatchSlot *slot = match_slot(&sim->match, &node->match, node->address,
+                                     r->source, r->tag);
         Msg *m = (Msg *)match_pop(&slot->msg_head, &slot->msg_tail);
         if (!m) {
             match_push(&slot->recv_head, &slot->recv_tail, &r->item);
             node->nrecv++;
             continue;
         }
-        match_release(&sim->match, slot);
+        match_release(&sim->match, &node->match, slot);
         node->nearly--;
         gboolean ok = node_deliver(sim, node, r, r->source, r->tag, m->count,
                                    m->arrival, m->data);
@@ -899,8 +902,9 @@ static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
                                    gboolean want_recv, const MatchSlot **where)
 {
     const MatchItem *best = NULL;
-    for (size_t i = 0; i <= sim->match.mask; i++) {
-        const MatchSlot *s = &sim->match.slot[i];
+    for (size_t i = 0; i <= sim->match.mask + 1; i++) {
+        const MatchSlot *s = i <= sim->match.mask ? &sim->match.slot[i]
+                                                  : &sim->node[x].match.slot;
         if (!s->used || s->dest != x)
             continue;
         const MatchItem *it = want_recv ? s->recv_head : s->msg_head;
