@@ -525,6 +525,45 @@ START_TEST(local_work_and_kernels)
 }
 END_TEST
 
+/* An all-to-all: every node posts P - 1 receives (in descending source
+ * order, against ascending sends) and P - 1 sends; every block lands in
+ * its place. Exercises the match table with many keys per destination. */
+static NodeStatus all_to_all(Node *node, const void *config)
+{
+    (void)config;
+    uint32_t me = node_address(node), p = node_count(node);
+    for (uint32_t k = 1; k < p; k++) {
+        uint32_t to = (me + k) % p;
+        node_send_to(node, to, to, 1, 7);
+    }
+    for (uint32_t from = p; from-- > 0;)
+        if (from != me)
+            node_recv(node, from, 7, p + from, 1);
+    return NODE_DONE;
+}
+
+START_TEST(all_to_all_many_keys_per_node)
+{
+    Topology t = complete(64);
+    Machine m = tmachine(&t, 1, 0, 1, TRUE);
+    SimLayout layout = { 128, 1, 0 };
+    Sim *sim = sim_new(&m, &layout);
+    for (uint32_t x = 0; x < 64; x++)
+        for (uint32_t j = 0; j < 64; j++)
+            sim_node_memory(sim, x)[j] = x * 1000 + j;
+    GError *e = NULL;
+    ck_assert(sim_run(sim, all_to_all, NULL, &e));
+    for (uint32_t x = 0; x < 64; x++)
+        for (uint32_t y = 0; y < 64; y++)
+            if (y != x)
+                ck_assert_uint_eq(sim_node_memory(sim, x)[64 + y], y * 1000 + x);
+    /* one port each way: 63 elements out and in per node */
+    ck_assert_int_eq(sim_stats(sim)->cycles, 63);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 64 * 63);
+    sim_free(sim);
+}
+END_TEST
+
 /* ---- reference simulator on meshes, tori and complete graphs ----------- */
 
 /* Cycle by cycle from the README's rules (startups that only delay, one
@@ -682,6 +721,7 @@ static Suite *topology_suite(void)
     tcase_add_test(t, complete_graph_receiving_port);
     tcase_add_test(t, wide_elements);
     tcase_add_test(t, local_work_and_kernels);
+    tcase_add_test(t, all_to_all_many_keys_per_node);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
     tcase_set_timeout(t, 60);
