@@ -739,9 +739,14 @@ void report_print_table(const Report *r, FILE *out)
                     r->class_messages[c], r->class_elements[c],
                     r->class_transfers[c]);
     }
-    fprintf(out, "\n  %-12s %14s %14s %11s\n", "link", "elements up",
-            "elements down", "utilisation");
+    /* A large complete graph has a link per node: show the busy ones. */
+    gboolean busy_only = m->topology.links > REPORT_FIELDS_MAX_LINKS;
+    fprintf(out, "\n  %-12s %14s %14s %11s%s\n", "link", "elements up",
+            "elements down", "utilisation",
+            busy_only ? "   (links that carried nothing are not shown)" : "");
     for (int l = 0; l < m->topology.links; l++) {
+        if (busy_only && r->link_up[l] + r->link_down[l] == 0)
+            continue;
         char name[TOPOLOGY_LINK_NAME_MAX];
         topology_link_name(&m->topology, l, name, sizeof name);
         fprintf(out, "  %-12s %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT

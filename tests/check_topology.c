@@ -405,6 +405,20 @@ START_TEST(startup_holds_the_port)
     sim = trun(&all, &sc, &o, 1);
     ck_assert_int_eq(sim_stats(sim)->cycles, 20 + 7);
     sim_free(sim);
+    /* a torus node with one port sends over two different links: the
+     * second startup waits for the first message */
+    TScript tor = { .topo = mesh("4x4", TRUE), .nmsg = 2 };
+    tor.msg[0] = (TMsg){ .source = 5, .hops = 1, .path = { 0 }, .count = 6 };
+    tor.msg[1] = (TMsg){ .source = 5, .hops = 1, .path = { 3 }, .count = 6 };
+    Machine t1 = tmachine(&tor.topo, 1, 9, 1, TRUE);
+    sim = trun(&t1, &tor, &o, 1);
+    ck_assert_int_eq(o.arrival[0], 9 + 6);
+    ck_assert_int_eq(o.arrival[1], 2 * (9 + 6));
+    sim_free(sim);
+    Machine t2 = tmachine(&tor.topo, 2, 9, 1, TRUE);
+    sim = trun(&t2, &tor, &o, 1);
+    ck_assert_int_eq(o.arrival[1], 9 + 6);          /* two ports: overlap */
+    sim_free(sim);
     /* two messages over one cube channel with all ports: the second's
      * startup waits for the first message to leave the channel */
     TScript cube = { .nmsg = 2 };
