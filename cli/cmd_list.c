@@ -29,6 +29,11 @@ static int cmd_list(int argc, char **argv)
     printf("Algorithms\n");
     for (const Algorithm *const *a = algorithm_registry; *a; a++) {
         printf("  %s: %s\n    (%s)\n", (*a)->name, (*a)->summary, (*a)->source);
+        printf("    runs on:");
+        for (const TopologyOps *const *t = topology_registry; *t; t++)
+            if (((*a)->topologies >> (*t)->kind) & 1)
+                printf(" %s", (*t)->name);
+        printf("\n");
         printf("    methods:\n");
         for (const AlgorithmMethod *m = (*a)->methods; m->name; m++)
             printf("      %-20s %s%s\n", m->name, m->summary,
@@ -37,12 +42,15 @@ static int cmd_list(int argc, char **argv)
         for (const ParamSpec *p = (*a)->params; p->key; p++)
             list_param(p);
     }
+    printf("\nTopologies (machines/)\n");
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        printf("  %-14s %s\n", (*t)->name, (*t)->summary);
     printf("\nMachine presets (machines/)\n");
     g_auto(GStrv) names = machine_preset_names();
     for (char **n = names; *n; n++) {
         g_autoptr(Scenario) p = machine_preset_load(*n, NULL);
         const char *d = p ? scenario_get(p, "machine", "description") : NULL;
-        printf("  %-12s %s\n", *n, d ? d : "");
+        printf("  %-14s %s\n", *n, d ? d : "");
     }
     return EXIT_OK;
 }

@@ -57,7 +57,7 @@ expect_has default-cube-not-modified 0 "machine       cube: cube, n = 5 (32 node
 expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (32 nodes, diameter 5), ports = 1" -- \
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5 --set machine.ports=one
 expect_has list 0 "gray-to-binary: move element (i, j) from node G(i) to node i" -- "$CUBEMU" list
-expect_has list-presets 0 "cm200-64k    CM-200, 2048 nodes, 11-cube, all ports" -- "$CUBEMU" list
+expect_has list-presets 0 "cm200-64k      CM-200, 2048 nodes, 11-cube, all ports" -- "$CUBEMU" list
 
 # Machines (issue #10): bad descriptions refused with the file and line
 expect mesh-side-one 2 "cubemu run: $D/mesh-side-one.ini:3: shape: '8x1x4': side 1 of axis 1 is out of range (valid: 2..67108864)" -- \
