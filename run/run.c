@@ -402,15 +402,8 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     }
     r->elements_per_node = layout.elements_per_node;
     r->element = layout.element;
-    const SimStats *st = sim_stats(sim);
-    r->cycles = st->cycles;
-    r->element_transfers = st->element_transfers;
-    r->messages = st->messages;
-    r->elements_sent = st->elements_sent;
-    r->max_channel_elements = st->max_channel_elements;
-    r->events = st->events;
     r->wall_seconds = wall;
-    report_take_stats(r, st);
+    report_take_stats(r, sim_stats(sim));
 
     run_verify(r, sim, alg, config, nodes, layout.elements_per_node,
                layout.element, before);
