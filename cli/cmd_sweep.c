@@ -11,7 +11,7 @@
  */
 #include "cli.h"
 #include "run.h"
-#include "sdl/plot.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -462,7 +462,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
     p->log_y = q->log_y || (!q->linear && lo > 0 && hi / lo >= SWEEP_LOG_Y_RATIO);
     if (categories)
         p->log_x = FALSE;
-    return plot_save_png(p, q->png, q->width, q->height, error);
+    return plot_save(p, q->png, q->width, q->height, error);
 }
 
 /* ---- the command -------------------------------------------------------- */
