@@ -7,9 +7,10 @@
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
-# link, with the trace format and its exporters (traces/*.c, no SDL); the
-# SDL2 viewer and plots (traces/sdl/*.c) are compiled with SDL's flags and
-# linked only into the program and tests/view_check, on their own line.
+# link, with the trace format, its exporters and the sweep plots (traces/*.c,
+# cairo, no SDL); the SDL2 viewer (traces/sdl/*.c) is compiled with SDL's
+# flags and linked only into the program and tests/view_check, on their own
+# line.
 
 VERSION  := 0.1.0
 BUILD    ?= build
@@ -17,13 +18,14 @@ CC       ?= cc
 OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
-PKGS     := glib-2.0 json-glib-1.0
-DEPS_PKGS := glib-2.0 json-glib-1.0 sdl2 SDL2_ttf SDL2_image check
-# giflib has no pkg-config file, and the viewer's font is not a library:
-# make deps checks these files instead.
+PKGS     := glib-2.0 json-glib-1.0 cairo
+DEPS_PKGS := glib-2.0 json-glib-1.0 cairo sdl2 SDL2_ttf SDL2_image check
+# giflib has no pkg-config file, and the font of the viewer and the plots is
+# not a library: make deps checks these files instead.
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-APT_PKGS := libglib2.0-dev libjson-glib-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev \
-            libgif-dev fonts-dejavu-core check pkg-config
+APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libsdl2-dev \
+            libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
+            pkg-config
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -116,8 +118,10 @@ bench: deps
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
 	$(BENCH) $(PROGRAM)
 
+# tests/lsan.supp: fontconfig's own state, which cairo's text starts.
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  $(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
 
 clean:

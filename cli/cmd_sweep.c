@@ -1,9 +1,9 @@
 /* cmd_sweep.c -- `cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,...
- * [--vary ...] [--set ...] [--csv OUT.csv] [--png OUT.png]`: run a scenario
- * for every combination of the varied values, write every numeric output
- * field of every run as CSV, and plot a measured field (cycles) against
- * the first numeric varied key, one line per value of the others (e.g.
- * per method), with the reported bounds dashed.
+ * [--vary ...] [--set ...] [--csv OUT.csv] [--plot OUT.png|svg|pdf]`: run a
+ * scenario for every combination of the varied values, write every numeric
+ * output field of every run as CSV, and plot a measured field (cycles)
+ * against the first numeric varied key, one line per value of the others
+ * (e.g. per method), with the reported bounds dashed.
  *
  * Runs go in the order of the --vary flags, the first varying slowest.
  * Bad input names the flag or the combination: "cubemu sweep: WHAT:
@@ -11,7 +11,7 @@
  */
 #include "cli.h"
 #include "run.h"
-#include "sdl/plot.h"
+#include "plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -317,7 +317,7 @@ static void ratio_of(const Plot *p, gboolean want_x, double *lo, double *hi)
 }
 
 typedef struct {
-    const char *path, *png, *y_field, *x_key;
+    const char *path, *out, *y_field, *x_key;
     int width, height;
     gboolean log_x, log_y, linear;
 } PlotRequest;
@@ -436,7 +436,7 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
     p->log_y = q->log_y || (!q->linear && lo > 0 && hi / lo >= SWEEP_LOG_Y_RATIO);
     if (categories)
         p->log_x = FALSE;
-    return plot_save_png(p, q->png, q->width, q->height, error);
+    return plot_save(p, q->out, q->width, q->height, error);
 }
 
 /* ---- the command -------------------------------------------------------- */
@@ -444,8 +444,8 @@ static gboolean write_plot(const PlotRequest *q, const GArray *varies,
 static int cmd_sweep(int argc, char **argv)
 {
     g_auto(GStrv) vary_flags = NULL, sets = NULL, rest = NULL;
-    g_autofree char *csv = NULL, *png = NULL, *size = NULL, *y_field = NULL,
-                    *x_key = NULL;
+    g_autofree char *csv = NULL, *plot = NULL, *png = NULL, *size = NULL,
+                    *y_field = NULL, *x_key = NULL;
     gboolean log_x = FALSE, log_y = FALSE, linear = FALSE;
     GOptionEntry entries[] = {
         { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary_flags,
@@ -456,14 +456,17 @@ static int cmd_sweep(int argc, char **argv)
         { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
           "One row per run: the varied keys, then every numeric output field",
           "OUT.csv" },
+        { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot,
+          "Plot the measured field and the bounds, as PNG, SVG or PDF by the "
+          "extension", "OUT.png|svg|pdf" },
         { "png", 0, 0, G_OPTION_ARG_FILENAME, &png,
-          "Plot the measured field and the bounds", "OUT.png" },
+          "Same as --plot, for a .png file", "OUT.png" },
         { "y", 0, 0, G_OPTION_ARG_STRING, &y_field,
           "Field to plot (default cycles; bounds are drawn for cycles)", "FIELD" },
         { "x", 0, 0, G_OPTION_ARG_STRING, &x_key,
           "Varied key for the x axis (default: the first numeric one)", "KEY" },
         { "size", 0, 0, G_OPTION_ARG_STRING, &size,
-          "Image size (default 1000x620)", "WxH" },
+          "Plot size in pixels, points for PDF (default 1000x620)", "WxH" },
         { "log-x", 0, 0, G_OPTION_ARG_NONE, &log_x, "Logarithmic x axis", NULL },
         { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, "Logarithmic y axis", NULL },
         { "linear", 0, 0, G_OPTION_ARG_NONE, &linear,
@@ -476,14 +479,22 @@ static int cmd_sweep(int argc, char **argv)
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx,
         "Example: cubemu sweep --vary algorithm.elements-per-node=16,32,64,128 \\\n"
-        "           --vary algorithm.method=concurrent,sequential --csv k.csv --png k.png");
+        "           --vary algorithm.method=concurrent,sequential --csv k.csv --plot k.svg");
     if (!cli_parse(ctx, "sweep", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);
     if (!vary_flags)
         return cli_fail("sweep", "nothing to vary (e.g. --vary algorithm.elements-per-node=16,32,64)");
-    PlotRequest q = { .path = rest ? rest[0] : NULL, .png = png,
+    if (png && plot)
+        return cli_fail("sweep", "--png and --plot: give one (--png is --plot for a .png file)");
+    if (png && plot_format_of(png) != PLOT_FORMAT_PNG)
+        return cli_fail("sweep", "--png %s: expected a .png file (--plot also writes "
+                        ".svg and .pdf)", png);
+    if (plot && plot_format_of(plot) == PLOT_FORMAT_UNKNOWN)
+        return cli_fail("sweep", "--plot %s: unknown plot format (valid extensions: %s)",
+                        plot, PLOT_EXTENSIONS);
+    PlotRequest q = { .path = rest ? rest[0] : NULL, .out = plot ? plot : png,
                       .y_field = y_field ? y_field : "cycles", .x_key = x_key,
                       .width = SWEEP_DEFAULT_WIDTH, .height = SWEEP_DEFAULT_HEIGHT,
                       .log_x = log_x, .log_y = log_y, .linear = linear };
@@ -563,7 +574,7 @@ static int cmd_sweep(int argc, char **argv)
     if (status != EXIT_INPUT) {
         GError *e = NULL;
         gboolean ok = (!csv || write_csv(csv, varies, runs, nruns, &e))
-                      && (!png || write_plot(&q, varies, runs, nruns, &e));
+                      && (!q.out || write_plot(&q, varies, runs, nruns, &e));
         if (!ok) {
             cli_print_error("sweep", e);
             g_error_free(e);
@@ -581,6 +592,6 @@ static int cmd_sweep(int argc, char **argv)
 const CliCommand cli_command_sweep = {
     .name = "sweep",
     .usage = "sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...] "
-             "[--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--png OUT.png]",
+             "[--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--plot OUT.png|svg|pdf]",
     .run = cmd_sweep,
 };

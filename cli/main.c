@@ -30,7 +30,7 @@ static const char usage_text[] =
     "  cubemu view [TRACE|SCENARIO] [--view graph|matrix] [--at CYCLE] [--window CYCLES]\n"
     "              [--size WxH] [--png OUT.png] [--gif OUT.gif] [--frames DIR]\n"
     "  cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
-    "               [--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--png OUT.png]\n"
+    "               [--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--plot OUT.png|svg|pdf]\n"
     "  cubemu --help | --version\n"
     "\n"
     "run    runs one scenario and prints a table (or JSON with --json).\n"

@@ -99,6 +99,56 @@ check sweep-one-key "$CUBEMU" sweep --set machine.preset=cube --set machine.dime
 if [ "$(wc -l < "$T/k.csv")" = 4 ]; then ok sweep-one-key-rows; else out=$(cat "$T/k.csv"); bad sweep-one-key-rows; fi
 check sweep-one-key-png "$CHECK" png-size "$T/k.png" 1000x620
 
+# ---- plots through cairo: the format by the extension, the same bytes on
+# every run -----------------------------------------------------------------
+sweep_plot() {
+  "$CUBEMU" sweep $D/gray-sequential-4.ini --vary algorithm.elements-per-node=4,8,16,32 \
+    --vary algorithm.method=concurrent,sequential --csv "$T/p.csv" "$@"
+}
+check sweep-svg sweep_plot --plot "$T/p.svg" --size 800x500
+# One stroked path per series through its one point per K: a solid line per
+# method, a dashed one per distinct bound (bounds equal at every K are drawn
+# once), counted from the CSV. Legend samples (two points), the grid and the
+# frame (thin) and glyphs (filled) are not series.
+if python3 - "$T/p.svg" "$T/p.csv" <<'EOF'
+import csv, re, sys, xml.etree.ElementTree as ET
+svg = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == svg + "svg", root.tag
+assert (root.get("width"), root.get("height")) == ("800px", "500px"), root.attrib
+rows = list(csv.DictReader(open(sys.argv[2])))
+ks = sorted({int(r["algorithm.elements-per-node"]) for r in rows})
+methods = {r["algorithm.method"] for r in rows}
+bounds = {tuple(next(r[c] for r in rows if int(r["algorithm.elements-per-node"]) == k and r[c])
+                for k in ks)
+          for c in rows[0] if c.startswith("bound.")}
+dashed = []
+for p in root.iter(svg + "path"):
+    style = dict(kv.split(":", 1) for kv in p.get("style", "").split(";") if kv)
+    if (style.get("fill") == "none" and float(style.get("stroke-width", "0")) > 1
+            and len(re.findall("[ML]", p.get("d", ""))) == len(ks)):
+        dashed.append("stroke-dasharray" in style)
+assert len(methods) == 2 and len(bounds) == 4, (methods, bounds)
+assert dashed.count(False) == len(methods), dashed
+assert dashed.count(True) == len(bounds), dashed
+EOF
+then ok sweep-svg-series; else out=$(head -c 2000 "$T/p.svg"); bad sweep-svg-series; fi
+check sweep-pdf sweep_plot --plot "$T/p.pdf"
+# A blank page from cairo is under 1 KB; lines, text and the embedded font
+# subset make several.
+pdf_min=4096
+if [ "$(head -c 5 "$T/p.pdf")" = "%PDF-" ] && [ "$(wc -c < "$T/p.pdf")" -gt $pdf_min ]; then
+  ok sweep-pdf-header-size
+else out=$(head -c 200 "$T/p.pdf"); bad sweep-pdf-header-size; fi
+check sweep-plot-png sweep_plot --plot "$T/p.png"
+check sweep-plot-png-size "$CHECK" png-size "$T/p.png" 1000x620
+for ext in svg png pdf; do
+  sweep_plot --plot "$T/one.$ext" > /dev/null 2>&1
+  sweep_plot --plot "$T/two.$ext" > /dev/null 2>&1
+  run cmp "$T/one.$ext" "$T/two.$ext"
+  if [ "$rc" = 0 ]; then ok "sweep-$ext-same-bytes"; else bad "sweep-$ext-same-bytes"; fi
+done
+
 # ---- bad input: the file or flag named, exit 2, no crash -------------------
 expect missing-trace 2 "cubemu trace: $T/none.trace: cannot read: No such file or directory" -- \
   "$CUBEMU" trace export "$T/none.trace" --format csv
@@ -151,6 +201,15 @@ expect sweep-twice 2 "cubemu sweep: --vary algorithm.method: given twice; list a
   "$CUBEMU" sweep --vary algorithm.method=concurrent --vary algorithm.method=sequential
 expect_has sweep-bad-y 2 "cubemu sweep: --y speed: no run has this numeric output field (e.g. cycles, element_transfers, messages, details.KEY)" -- \
   "$CUBEMU" sweep --set machine.preset=cube --set machine.dimensions=3 --vary algorithm.elements-per-node=2,4 --png "$T/n.png" --y speed
+expect sweep-plot-gif 2 "cubemu sweep: --plot $T/out.gif: unknown plot format (valid extensions: .png, .svg, .pdf)" -- \
+  "$CUBEMU" sweep --vary algorithm.elements-per-node=2,4 --plot "$T/out.gif"
+if [ ! -e "$T/out.gif" ]; then ok sweep-plot-gif-no-file; else bad sweep-plot-gif-no-file; fi
+expect sweep-png-not-png 2 "cubemu sweep: --png $T/out.svg: expected a .png file (--plot also writes .svg and .pdf)" -- \
+  "$CUBEMU" sweep --vary algorithm.elements-per-node=2,4 --png "$T/out.svg"
+expect sweep-png-and-plot 2 "cubemu sweep: --png and --plot: give one (--png is --plot for a .png file)" -- \
+  "$CUBEMU" sweep --vary algorithm.elements-per-node=2,4 --png "$T/a.png" --plot "$T/b.pdf"
+expect_has sweep-plot-unwritable 2 "cubemu sweep: /nonexistent/p.svg: cannot write: No such file or directory" -- \
+  "$CUBEMU" sweep --vary algorithm.elements-per-node=2,4 --plot /nonexistent/p.svg
 "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=1 --set machine.element-time=100000000 \
   --set algorithm.name=exchange --set algorithm.elements-per-node=1 --trace "$T/slow.trace" > /dev/null
 expect csv-too-many-rows 2 "cubemu trace: --window 1: 100000000 cycles would be more than 10000000 rows; use a wider window" -- \

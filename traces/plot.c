@@ -1,0 +1,707 @@
+/* plot.c -- line plots drawn with cairo (plot.h).
+ *
+ * Invariant: the axis ranges enclose every finite point of every series
+ * (positive points only on a log axis) and both ends of an axis are ticks,
+ * so nothing is drawn outside the frame and each end can be read off.
+ *
+ * One drawing serves every format: the layout is computed from cairo's
+ * text extents with hinted metrics off, so PNG, SVG and PDF place every
+ * line and label at the same coordinates. Units are pixels in PNG and SVG
+ * and points in PDF, x right, y down.
+ */
+#include "plot.h"
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* About this many ticks per axis; log axes thin powers of two to at most
+ * PLOT_MAX_LOG_TICKS, and switch to decades beyond PLOT_LOG2_SPAN. */
+#define PLOT_TICKS 6
+#define PLOT_MAX_LOG_TICKS 10
+#define PLOT_LOG2_SPAN 16
+/* The legend takes at most this share of the width. */
+#define PLOT_LEGEND_SHARE 0.4
+/* Around the figure, and between the titles and the frame. */
+#define PLOT_MARGIN 16
+/* Between a tick, a line sample or a frame and its text. */
+#define PLOT_PAD 6
+#define PLOT_TICK 5
+/* Below the title, so that its descenders clear the subtitle. */
+#define PLOT_TITLE_GAP 2
+/* A legend entry's line sample, its distance from the legend's left
+ * edge, and the space above the first entry and below the last. */
+#define PLOT_LEGEND_SAMPLE 28
+#define PLOT_LEGEND_INSET 8
+#define PLOT_LEGEND_PAD 5
+/* The frame never shrinks below this, however long the labels. */
+#define PLOT_MIN_AREA 10
+/* Room for a tick label: a number in %.3g, or a category name (cut). */
+#define PLOT_LABEL_MAX 64
+/* Offset of a pixel's centre from its corner. */
+#define PLOT_PIXEL_CENTRE 0.5
+/* Marker radius; line widths, dash lengths. Bounds are thinner than the
+ * measured lines and drawn after them, so a bound a method meets exactly
+ * shows as dashes on its line, the line's colour at their edges. */
+#define PLOT_MARKER 4.5
+#define PLOT_MEASURED_WIDTH 2.5
+#define PLOT_BOUND_WIDTH 2.0
+#define PLOT_THIN_WIDTH 1.0
+#define PLOT_DASH 7.0
+#define PLOT_LEGEND_DASH 5.0
+
+/* Text: DejaVu Sans (fonts-dejavu-core), found through fontconfig by
+ * cairo's text API. Sizes, in pixels (points in a PDF), are the smallest
+ * DejaVu Sans keeps legible on screen and in a scaled-down PNG. */
+#define PLOT_FONT_FAMILY "DejaVu Sans"
+typedef enum { FONT_SMALL, FONT_NORMAL, FONT_LARGE, PLOT_FONTS } PlotFont;
+static const double font_sizes[PLOT_FONTS] = { 11, 13, 17 };
+typedef enum { ALIGN_LEFT, ALIGN_CENTER, ALIGN_RIGHT } Align;
+
+/* cairo's PDF surface stamps the time of the run as the creation date; a
+ * fixed date (the Unix epoch, the usual "no date") keeps two runs' PDFs
+ * byte-identical, as the PNG and SVG are. */
+#define PLOT_PDF_DATE "1970-01-01T00:00:00Z"
+
+typedef guint32 Color;             /* 0xRRGGBB */
+#define P_BACKGROUND 0xffffffu
+#define P_FRAME 0x333333u
+#define P_GRID 0xe3e3e3u
+#define P_TEXT 0x111111u
+#define P_TEXT_DIM 0x555555u
+
+/* Measured lines in strong hues, bounds in hues none of those use, so a
+ * bound is never mistaken for a measurement. */
+static const Color measured_colors[] = { 0x1f5fbfu, 0xd9480fu, 0x2b8a3eu,
+                                         0x862e9cu };
+static const Color bound_colors[] = { 0x868e96u, 0xf59f00u, 0x1098adu,
+                                      0xe64980u, 0x82c91eu, 0x8d6e63u,
+                                      0x343a40u };
+
+/* Marker outlines in units of PLOT_MARKER, x and y alternating: the
+ * triangle and the diamond reach a little further than the disc and the
+ * square so that all four look about the same size. */
+static const double marker_triangle[] = { 0, -1.2, 1.1, 0.8, -1.1, 0.8 };
+static const double marker_diamond[] = { 0, -1.3, 1.3, 0, 0, 1.3, -1.3, 0 };
+enum { MARKER_DISC, MARKER_SQUARE, MARKER_TRIANGLE, MARKER_DIAMOND, MARKERS };
+
+G_DEFINE_QUARK(plot-error-quark, plot_error)
+
+Plot *plot_new(void)
+{
+    Plot *p = g_new0(Plot, 1);
+    p->series = g_ptr_array_new();
+    return p;
+}
+
+void plot_free(Plot *p)
+{
+    if (!p)
+        return;
+    for (guint i = 0; i < p->series->len; i++) {
+        PlotSeries *s = p->series->pdata[i];
+        g_free(s->name);
+        g_array_unref(s->x);
+        g_array_unref(s->y);
+        g_free(s);
+    }
+    g_ptr_array_unref(p->series);
+    if (p->x_names)
+        g_ptr_array_unref(p->x_names);
+    g_free(p->title);
+    g_free(p->subtitle);
+    g_free(p->xlabel);
+    g_free(p->ylabel);
+    g_free(p);
+}
+
+PlotSeries *plot_add_series(Plot *p, const char *name, gboolean dashed)
+{
+    PlotSeries *s = g_new0(PlotSeries, 1);
+    s->name = g_strdup(name);
+    s->dashed = dashed;
+    s->x = g_array_new(FALSE, FALSE, sizeof(double));
+    s->y = g_array_new(FALSE, FALSE, sizeof(double));
+    g_ptr_array_add(p->series, s);
+    return s;
+}
+
+void plot_series_add(PlotSeries *s, double x, double y)
+{
+    g_array_append_val(s->x, x);
+    g_array_append_val(s->y, y);
+}
+
+PlotFormat plot_format_of(const char *path)
+{
+    static const struct {
+        const char *extension;
+        PlotFormat format;
+    } formats[] = {
+        { ".png", PLOT_FORMAT_PNG },
+        { ".svg", PLOT_FORMAT_SVG },
+        { ".pdf", PLOT_FORMAT_PDF },
+    };
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    for (guint i = 0; dot && i < G_N_ELEMENTS(formats); i++)
+        if (!g_ascii_strcasecmp(dot, formats[i].extension))
+            return formats[i].format;
+    return PLOT_FORMAT_UNKNOWN;
+}
+
+/* ---- axes -------------------------------------------------------------- */
+
+typedef struct {
+    gboolean log;
+    double lo, hi;                /* data units */
+    GArray *ticks;                /* double */
+    int pixel0, pixels;           /* first pixel and length on the page */
+    gboolean flip;                /* y grows upwards */
+} Axis;
+
+static double axis_f(const Axis *a, double v)
+{
+    return a->log ? log2(v) : v;
+}
+
+/* Where V lies on the page. The ends of the axis are the centres of its
+ * first and last pixel, where the frame's thin lines are drawn, so that
+ * data at either end sits exactly on the frame. */
+static double axis_pixel(const Axis *a, double v)
+{
+    double t = (axis_f(a, v) - axis_f(a, a->lo)) / (axis_f(a, a->hi) - axis_f(a, a->lo));
+    return a->pixel0 + PLOT_PIXEL_CENTRE + (a->flip ? 1 - t : t) * a->pixels;
+}
+
+static void axis_range(Axis *a, double lo, double hi, gboolean from_zero)
+{
+    a->ticks = g_array_new(FALSE, FALSE, sizeof(double));
+    if (a->log) {
+        double e0 = floor(log2(lo)), e1 = ceil(log2(hi));
+        if (e1 <= e0)
+            e1 = e0 + 1;
+        if (e1 - e0 > PLOT_LOG2_SPAN) {
+            /* decades */
+            double d0 = floor(log10(lo)), d1 = ceil(log10(hi));
+            if (d1 <= d0)
+                d1 = d0 + 1;
+            double step = ceil((d1 - d0) / PLOT_MAX_LOG_TICKS);
+            double top = d0 + step * ceil((d1 - d0) / step);
+            for (double d = d0; d <= top + 1e-9; d += step) {
+                double v = pow(10, d);
+                g_array_append_val(a->ticks, v);
+            }
+            a->lo = pow(10, d0);
+            a->hi = pow(10, top);
+        } else {
+            double step = ceil((e1 - e0) / PLOT_MAX_LOG_TICKS);
+            double top = e0 + step * ceil((e1 - e0) / step);
+            for (double e = e0; e <= top + 1e-9; e += step) {
+                double v = exp2(e);
+                g_array_append_val(a->ticks, v);
+            }
+            a->lo = exp2(e0);
+            a->hi = exp2(top);
+        }
+        return;
+    }
+    if (from_zero && lo > 0)
+        lo = 0;
+    if (hi <= lo)
+        hi = lo + 1;
+    double raw = (hi - lo) / PLOT_TICKS;
+    double p = pow(10, floor(log10(raw)));
+    double m = raw / p;
+    double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+    a->lo = floor(lo / step) * step;
+    a->hi = ceil(hi / step) * step;
+    for (double v = a->lo; v <= a->hi + step * 1e-6; v += step) {
+        double t = fabs(v) < step * 1e-9 ? 0 : v;
+        g_array_append_val(a->ticks, t);
+    }
+}
+
+static void number_text(char *buf, gsize size, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e7)
+        g_snprintf(buf, size, "%.0f", v);
+    else
+        g_snprintf(buf, size, "%.3g", v);
+}
+
+static gboolean finite_for(const Axis *a, double v)
+{
+    return isfinite(v) && (!a->log || v > 0);
+}
+
+/* Both axes over every point: categories when x values are named, else
+ * from the data; y starts at zero when linear. */
+static void axes_range(const Plot *p, Axis *ax, Axis *ay)
+{
+    double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+    for (guint i = 0; i < p->series->len; i++) {
+        const PlotSeries *s = p->series->pdata[i];
+        for (guint k = 0; k < s->x->len; k++) {
+            double vx = g_array_index(s->x, double, k), vy = g_array_index(s->y, double, k);
+            if (!finite_for(ax, vx) || !finite_for(ay, vy))
+                continue;
+            x0 = MIN(x0, vx); x1 = MAX(x1, vx);
+            y0 = MIN(y0, vy); y1 = MAX(y1, vy);
+        }
+    }
+    if (x0 > x1) {
+        x0 = y0 = 1;
+        x1 = y1 = 2;
+    }
+    if (p->x_names) {
+        ax->log = FALSE;
+        ax->lo = -0.5;
+        ax->hi = p->x_names->len - 0.5;
+        ax->ticks = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint i = 0; i < p->x_names->len; i++) {
+            double v = i;
+            g_array_append_val(ax->ticks, v);
+        }
+    } else {
+        axis_range(ax, x0, x1, FALSE);
+    }
+    axis_range(ay, y0, y1, TRUE);
+}
+
+/* ---- pen: colours, lines and text on a cairo context ------------------- */
+
+static void pen_color(cairo_t *cr, Color c)
+{
+    cairo_set_source_rgb(cr, ((c >> 16) & 0xff) / 255.0, ((c >> 8) & 0xff) / 255.0,
+                         (c & 0xff) / 255.0);
+}
+
+/* The centre of the pixel V falls in: a one-unit line there covers that
+ * pixel column or row exactly (not half of two), so thin lines stay sharp
+ * in the PNG. */
+static double pen_snap(double v)
+{
+    return floor(v) + PLOT_PIXEL_CENTRE;
+}
+
+/* Solid with dash 0, else dash on, dash off along the path. */
+static void pen_stroke_style(cairo_t *cr, double width, double dash)
+{
+    cairo_set_line_width(cr, width);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    cairo_set_dash(cr, &dash, dash > 0 ? 1 : 0, 0);
+}
+
+static void pen_line(cairo_t *cr, double x0, double y0, double x1, double y1,
+                     Color color)
+{
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, x1, y1);
+    pen_stroke_style(cr, PLOT_THIN_WIDTH, 0);
+    pen_color(cr, color);
+    cairo_stroke(cr);
+}
+
+/* The outline of a W x H box whose top left pixel is (x, y). */
+static void pen_frame(cairo_t *cr, int x, int y, int w, int h, Color color)
+{
+    cairo_rectangle(cr, pen_snap(x), pen_snap(y), w - 1, h - 1);
+    pen_stroke_style(cr, PLOT_THIN_WIDTH, 0);
+    pen_color(cr, color);
+    cairo_stroke(cr);
+}
+
+static void pen_font(cairo_t *cr, PlotFont f)
+{
+    cairo_set_font_size(cr, font_sizes[f]);
+}
+
+static double pen_text_width(cairo_t *cr, PlotFont f, const char *text)
+{
+    cairo_text_extents_t e;
+    pen_font(cr, f);
+    cairo_text_extents(cr, text, &e);
+    return e.x_advance;
+}
+
+/* Ascent plus descent: the height of a line of text without its gap. */
+static double pen_font_height(cairo_t *cr, PlotFont f)
+{
+    cairo_font_extents_t e;
+    pen_font(cr, f);
+    cairo_font_extents(cr, &e);
+    return e.ascent + e.descent;
+}
+
+/* Text with its top at y, aligned at x. */
+static void pen_text(cairo_t *cr, PlotFont f, double x, double y, Align align,
+                     Color color, const char *text)
+{
+    double w = pen_text_width(cr, f, text);
+    cairo_font_extents_t e;
+    cairo_font_extents(cr, &e);
+    cairo_move_to(cr, align == ALIGN_LEFT ? x : align == ALIGN_CENTER ? x - w / 2 : x - w,
+                  y + e.ascent);
+    pen_color(cr, color);
+    cairo_show_text(cr, text);
+    cairo_new_path(cr);
+}
+
+/* Text turned a quarter counter-clockwise, centred on (x, y). */
+static void pen_text_vertical(cairo_t *cr, PlotFont f, double x, double y,
+                              Color color, const char *text)
+{
+    double w = pen_text_width(cr, f, text), h = pen_font_height(cr, f);
+    cairo_save(cr);
+    cairo_translate(cr, x, y);
+    cairo_rotate(cr, -G_PI / 2);
+    pen_text(cr, f, -w / 2, -h / 2, ALIGN_LEFT, color, text);
+    cairo_restore(cr);
+}
+
+/* Text cut to WIDTH with an ellipsis where it does not fit. */
+static void pen_text_cut(cairo_t *cr, PlotFont f, double x, double y, double width,
+                         Color color, const char *text)
+{
+    g_autoptr(GString) s = g_string_new(text);
+    for (glong n = g_utf8_strlen(text, -1) - 1;
+         n > 0 && pen_text_width(cr, f, s->str) > width; n--) {
+        g_string_truncate(s, 0);
+        g_string_append_len(s, text, g_utf8_offset_to_pointer(text, n) - text);
+        g_string_append(s, "…");
+    }
+    pen_text(cr, f, x, y, ALIGN_LEFT, color, s->str);
+}
+
+/* A centred line of text, cut at the margins if too wide; returns the
+ * y below it. */
+static double pen_heading(cairo_t *cr, PlotFont f, int W, double y, Color color,
+                          const char *text)
+{
+    if (pen_text_width(cr, f, text) <= W - 2 * PLOT_MARGIN)
+        pen_text(cr, f, W / 2.0, y, ALIGN_CENTER, color, text);
+    else
+        pen_text_cut(cr, f, PLOT_MARGIN, y, W - 2 * PLOT_MARGIN, color, text);
+    return y + pen_font_height(cr, f);
+}
+
+/* A closed outline of POINTS (x, y) pairs in units of PLOT_MARKER. */
+static void pen_outline(cairo_t *cr, double x, double y, const double *outline,
+                        guint points)
+{
+    cairo_move_to(cr, x + PLOT_MARKER * outline[0], y + PLOT_MARKER * outline[1]);
+    for (guint i = 1; i < points; i++)
+        cairo_line_to(cr, x + PLOT_MARKER * outline[2 * i], y + PLOT_MARKER * outline[2 * i + 1]);
+    cairo_close_path(cr);
+}
+
+static void pen_marker(cairo_t *cr, int shape, double x, double y, Color color)
+{
+    double r = PLOT_MARKER;
+    cairo_new_path(cr);
+    switch (shape % MARKERS) {
+    case MARKER_DISC:
+        cairo_arc(cr, x, y, r, 0, 2 * G_PI);
+        break;
+    case MARKER_SQUARE:
+        cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+        break;
+    case MARKER_TRIANGLE:
+        pen_outline(cr, x, y, marker_triangle, G_N_ELEMENTS(marker_triangle) / 2);
+        break;
+    default:
+        pen_outline(cr, x, y, marker_diamond, G_N_ELEMENTS(marker_diamond) / 2);
+        break;
+    }
+    pen_color(cr, color);
+    cairo_fill(cr);
+}
+
+/* ---- the plot ---------------------------------------------------------- */
+
+/* A series' colour, and its marker shape: the k-th measured series gets
+ * the k-th colour and shape, the k-th bound the k-th bound colour. */
+static Color series_color(const Plot *p, guint i, int *shape)
+{
+    int measured = 0, bounds = 0;
+    for (guint k = 0; k < i; k++)
+        ((PlotSeries *)p->series->pdata[k])->dashed ? bounds++ : measured++;
+    const PlotSeries *s = p->series->pdata[i];
+    *shape = measured;
+    return s->dashed ? bound_colors[bounds % G_N_ELEMENTS(bound_colors)]
+                     : measured_colors[measured % G_N_ELEMENTS(measured_colors)];
+}
+
+/* Title and subtitle; returns the y where the frame may start. */
+static double draw_titles(const Plot *p, cairo_t *cr, int W)
+{
+    double y = PLOT_MARGIN / 2.0;
+    if (p->title)
+        y = pen_heading(cr, FONT_LARGE, W, y, P_TEXT, p->title) + PLOT_TITLE_GAP;
+    if (p->subtitle)
+        y = pen_heading(cr, FONT_NORMAL, W, y, P_TEXT_DIM, p->subtitle);
+    return y + PLOT_MARGIN;
+}
+
+/* The legend's width: its longest name and a line sample, within its
+ * share of the figure. */
+static int legend_width(const Plot *p, cairo_t *cr, int W)
+{
+    double text = 0;
+    for (guint i = 0; i < p->series->len; i++)
+        text = MAX(text, pen_text_width(cr, FONT_SMALL,
+                                        ((PlotSeries *)p->series->pdata[i])->name));
+    int w = (int)ceil(PLOT_LEGEND_INSET + PLOT_LEGEND_SAMPLE + PLOT_PAD + text + PLOT_PAD);
+    return MIN(w, (int)(W * PLOT_LEGEND_SHARE));
+}
+
+/* Grid, ticks, tick labels, frame and axis labels. */
+static void draw_axes(const Plot *p, cairo_t *cr, const Axis *ax, const Axis *ay)
+{
+    char text[PLOT_LABEL_MAX];
+    double fs = pen_font_height(cr, FONT_SMALL);
+    int left = ax->pixel0, top = ay->pixel0, bottom = top + ay->pixels;
+    for (guint i = 0; i < ax->ticks->len; i++) {
+        double v = g_array_index(ax->ticks, double, i);
+        double px = pen_snap(axis_pixel(ax, v));
+        pen_line(cr, px, top, px, bottom, P_GRID);
+        pen_line(cr, px, bottom, px, bottom + PLOT_TICK, P_FRAME);
+        if (p->x_names)
+            g_strlcpy(text, p->x_names->pdata[i], sizeof text);
+        else
+            number_text(text, sizeof text, v);
+        pen_text(cr, FONT_SMALL, px, bottom + PLOT_PAD, ALIGN_CENTER, P_TEXT, text);
+    }
+    for (guint i = 0; i < ay->ticks->len; i++) {
+        double v = g_array_index(ay->ticks, double, i);
+        double py = pen_snap(axis_pixel(ay, v));
+        pen_line(cr, left, py, left + ax->pixels, py, P_GRID);
+        pen_line(cr, left - PLOT_TICK, py, left, py, P_FRAME);
+        number_text(text, sizeof text, v);
+        pen_text(cr, FONT_SMALL, left - PLOT_TICK - PLOT_PAD / 2.0, py - fs / 2,
+                 ALIGN_RIGHT, P_TEXT, text);
+    }
+    pen_frame(cr, left, top, ax->pixels + 1, ay->pixels + 1, P_FRAME);
+    if (p->xlabel)
+        pen_text(cr, FONT_NORMAL, left + ax->pixels / 2.0, bottom + PLOT_PAD + fs + PLOT_TICK,
+                 ALIGN_CENTER, P_TEXT, p->xlabel);
+    if (p->ylabel)
+        pen_text_vertical(cr, FONT_NORMAL, PLOT_MARGIN + pen_font_height(cr, FONT_NORMAL) / 2,
+                          top + ay->pixels / 2.0, P_TEXT, p->ylabel);
+}
+
+/* One series: its runs of plottable points as one line each (a point off
+ * a log axis breaks the line), then markers unless it is a bound. Points
+ * are joined in the order given. */
+static void draw_series(const Plot *p, guint i, cairo_t *cr, const Axis *ax, const Axis *ay)
+{
+    const PlotSeries *s = p->series->pdata[i];
+    int shape;
+    Color color = series_color(p, i, &shape);
+    gboolean pen_down = FALSE;
+    for (guint k = 0; k < s->x->len; k++) {
+        double x = g_array_index(s->x, double, k), y = g_array_index(s->y, double, k);
+        if (!finite_for(ax, x) || !finite_for(ay, y)) {
+            pen_down = FALSE;
+            continue;
+        }
+        if (pen_down)
+            cairo_line_to(cr, axis_pixel(ax, x), axis_pixel(ay, y));
+        else
+            cairo_move_to(cr, axis_pixel(ax, x), axis_pixel(ay, y));
+        pen_down = TRUE;
+    }
+    pen_stroke_style(cr, s->dashed ? PLOT_BOUND_WIDTH : PLOT_MEASURED_WIDTH,
+                     s->dashed ? PLOT_DASH : 0);
+    pen_color(cr, color);
+    cairo_stroke(cr);
+    for (guint k = 0; !s->dashed && k < s->x->len; k++) {
+        double x = g_array_index(s->x, double, k), y = g_array_index(s->y, double, k);
+        if (finite_for(ax, x) && finite_for(ay, y))
+            pen_marker(cr, shape, axis_pixel(ax, x), axis_pixel(ay, y), color);
+    }
+}
+
+/* Legend at (x, y), W wide: measured first, then bounds, as drawn. */
+static void draw_legend(const Plot *p, cairo_t *cr, int x, int y, int w)
+{
+    double fs = pen_font_height(cr, FONT_SMALL);
+    int row = (int)ceil(fs) + PLOT_PAD;
+    int h = (int)p->series->len * row + 2 * PLOT_LEGEND_PAD;
+    cairo_rectangle(cr, x, y, w, h);
+    pen_color(cr, P_BACKGROUND);
+    cairo_fill(cr);
+    pen_frame(cr, x, y, w, h, P_GRID);
+    double ly = y + PLOT_LEGEND_PAD;
+    double sample = x + PLOT_LEGEND_INSET, text = sample + PLOT_LEGEND_SAMPLE + PLOT_PAD;
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < p->series->len; i++) {
+            const PlotSeries *s = p->series->pdata[i];
+            if (s->dashed != (pass == 1))
+                continue;
+            int shape;
+            Color color = series_color(p, i, &shape);
+            double mid = ly + row / 2.0;
+            cairo_move_to(cr, sample, mid);
+            cairo_line_to(cr, sample + PLOT_LEGEND_SAMPLE, mid);
+            pen_stroke_style(cr, s->dashed ? PLOT_BOUND_WIDTH : PLOT_MEASURED_WIDTH,
+                             s->dashed ? PLOT_LEGEND_DASH : 0);
+            pen_color(cr, color);
+            cairo_stroke(cr);
+            if (!s->dashed)
+                pen_marker(cr, shape, sample + PLOT_LEGEND_SAMPLE / 2.0, mid, color);
+            pen_text_cut(cr, FONT_SMALL, text, ly + (row - fs) / 2, x + w - PLOT_PAD - text,
+                         P_TEXT, s->name);
+            ly += row;
+        }
+}
+
+static void plot_draw(const Plot *p, cairo_t *cr, int W, int H)
+{
+    cairo_select_font_face(cr, PLOT_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+                           CAIRO_FONT_WEIGHT_NORMAL);
+    /* Unhinted metrics: text widths, hence the layout, do not depend on
+     * the surface; greyscale antialiasing whatever fontconfig's user
+     * settings say, so the PNG is the same on every machine with the
+     * same fonts. */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
+    cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+    cairo_set_font_options(cr, fo);
+    cairo_font_options_destroy(fo);
+
+    pen_color(cr, P_BACKGROUND);
+    cairo_paint(cr);
+    int top = (int)ceil(draw_titles(p, cr, W));
+
+    Axis ax = { .log = p->log_x }, ay = { .log = p->log_y, .flip = TRUE };
+    axes_range(p, &ax, &ay);
+    int legend_w = legend_width(p, cr, W);
+    char text[PLOT_LABEL_MAX];
+    double tick_w = 0;
+    for (guint i = 0; i < ay.ticks->len; i++) {
+        number_text(text, sizeof text, g_array_index(ay.ticks, double, i));
+        tick_w = MAX(tick_w, pen_text_width(cr, FONT_SMALL, text));
+    }
+    double fs = pen_font_height(cr, FONT_SMALL), fn = pen_font_height(cr, FONT_NORMAL);
+    /* Left of the frame: the y label, the tick labels, the ticks; below
+     * it: ticks, tick labels, the x label; right: the legend. */
+    int left = (int)ceil(PLOT_MARGIN + fn + PLOT_PAD + tick_w + PLOT_PAD / 2.0 + PLOT_TICK);
+    int right = W - PLOT_MARGIN - legend_w - PLOT_MARGIN;
+    int bottom = (int)floor(H - PLOT_MARGIN - fn - fs - PLOT_PAD - PLOT_TICK);
+    ax.pixel0 = left;
+    ax.pixels = MAX(right - left, PLOT_MIN_AREA);
+    ay.pixel0 = top;
+    ay.pixels = MAX(bottom - top, PLOT_MIN_AREA);
+
+    draw_axes(p, cr, &ax, &ay);
+    /* Measured lines first, then the dashed bounds over them, so a bound
+     * a method meets exactly still shows (dashes on the line). */
+    for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < p->series->len; i++)
+            if (((PlotSeries *)p->series->pdata[i])->dashed == (pass == 1))
+                draw_series(p, i, cr, &ax, &ay);
+    draw_legend(p, cr, W - PLOT_MARGIN - legend_w, top, legend_w);
+    g_array_unref(ax.ticks);
+    g_array_unref(ay.ticks);
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+/* Where cairo's stream writers put their bytes: our own FILE, so that a
+ * failure reports errno's reason rather than cairo's generic one. */
+typedef struct {
+    FILE *file;
+    int error_number;             /* errno of the first failed write, or 0 */
+} PlotOutput;
+
+static cairo_status_t output_write(void *closure, const unsigned char *data,
+                                   unsigned int length)
+{
+    PlotOutput *out = closure;
+    if (fwrite(data, 1, length, out->file) == length)
+        return CAIRO_STATUS_SUCCESS;
+    if (!out->error_number)
+        out->error_number = errno ? errno : EIO;
+    return CAIRO_STATUS_WRITE_ERROR;
+}
+
+static cairo_surface_t *plot_surface(const Plot *p, PlotFormat format, PlotOutput *out,
+                                     int width, int height)
+{
+    cairo_surface_t *s;
+    switch (format) {
+    case PLOT_FORMAT_SVG:
+        s = cairo_svg_surface_create_for_stream(output_write, out, width, height);
+        /* Pixels, like the PNG, rather than cairo's default points. */
+        cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+        return s;
+    case PLOT_FORMAT_PDF:
+        s = cairo_pdf_surface_create_for_stream(output_write, out, width, height);
+        cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, PLOT_PDF_DATE);
+        if (p->title)
+            cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, p->title);
+        return s;
+    default:
+        /* Opaque: the PNG has no alpha channel to confuse a viewer. */
+        return cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height);
+    }
+}
+
+/* Draw on a surface of FORMAT and finish it into OUT. */
+static cairo_status_t plot_render(const Plot *p, PlotFormat format, PlotOutput *out,
+                                  int width, int height)
+{
+    cairo_surface_t *s = plot_surface(p, format, out, width, height);
+    cairo_t *cr = cairo_create(s);
+    plot_draw(p, cr, width, height);
+    cairo_status_t status = cairo_status(cr);
+    cairo_destroy(cr);
+    if (status == CAIRO_STATUS_SUCCESS && format == PLOT_FORMAT_PNG)
+        status = cairo_surface_write_to_png_stream(s, output_write, out);
+    /* Vector surfaces write the rest of the document here. */
+    cairo_surface_finish(s);
+    if (status == CAIRO_STATUS_SUCCESS)
+        status = cairo_surface_status(s);
+    cairo_surface_destroy(s);
+    return status;
+}
+
+gboolean plot_save(const Plot *p, const char *path, int width, int height,
+                   GError **error)
+{
+    g_return_val_if_fail(p && path && width > 0 && height > 0, FALSE);
+    PlotFormat format = plot_format_of(path);
+    if (format == PLOT_FORMAT_UNKNOWN) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_FORMAT,
+                    "%s: unknown plot format (valid extensions: %s)", path, PLOT_EXTENSIONS);
+        return FALSE;
+    }
+    PlotOutput out = { .file = g_fopen(path, "wb") };
+    if (!out.file) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot write: %s",
+                    path, g_strerror(errno));
+        return FALSE;
+    }
+    cairo_status_t status = plot_render(p, format, &out, width, height);
+    if (fflush(out.file) != 0 && !out.error_number)
+        out.error_number = errno;
+    if (fclose(out.file) != 0 && !out.error_number)
+        out.error_number = errno;
+    if (status == CAIRO_STATUS_SUCCESS && !out.error_number)
+        return TRUE;
+    if (out.error_number)
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot write: %s",
+                    path, g_strerror(out.error_number));
+    else
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot draw: %s",
+                    path, cairo_status_to_string(status));
+    g_unlink(path);
+    return FALSE;
+}
