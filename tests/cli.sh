@@ -15,7 +15,7 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
 expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)" -- \
   "$CUBEMU" run $D/impossible.ini
