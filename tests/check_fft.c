@@ -6,7 +6,8 @@
  * Section 5 (Theorem 10); on random index shapes, mesh shapes (the cube
  * among them), bit permutations and orders, the mapping is a bijection,
  * every step is one sd(i, 2^j), the cost is the diameter (Theorem 18) and
- * the measured cycles equal the cost; real FFTs match the direct DFT and
+ * the measured cycles equal the cost, and (timed through the engine's
+ * observer) every step sd(i, w) takes exactly w cycles; real FFTs match the direct DFT and
  * FFTW within 1e-9 in both orders; broadcasts from random sources take
  * the diameter (Lemmas 3-5, Theorem 6); refusals with exact messages.
  */
@@ -318,6 +319,73 @@ START_TEST(broadcasts_take_the_diameter)
 }
 END_TEST
 
+/* Per-step timing from the engine's observer: a message's tag is its FFT
+ * step; a step spans from its first message's posting to the end of its
+ * last element's last hop. */
+#define STEP_MAX TOPOLOGY_MAX_AXES
+typedef struct {
+    Tick first_posted[STEP_MAX], last_end[STEP_MAX];
+} StepTimes;
+
+static void step_channel_busy(void *data, const SimMessage *m, uint32_t node,
+                              int link, uint64_t first, uint64_t count,
+                              Tick start)
+{
+    (void)node;
+    (void)link;
+    (void)first;
+    StepTimes *t = data;
+    ck_assert(m->tag >= 0 && m->tag < STEP_MAX);
+    Tick end = start + (Tick)count * m->element_time;
+    t->first_posted[m->tag] = MIN(t->first_posted[m->tag], m->posted);
+    t->last_end[m->tag] = MAX(t->last_end[m->tag], end);
+}
+
+/* Each sd(i, w) takes exactly w cycles, and the steps follow one another
+ * without overlap: step s starts when step s - 1 ends. */
+static void assert_step_times(Scenario *s)
+{
+    StepTimes times;
+    for (int t = 0; t < STEP_MAX; t++) {
+        times.first_posted[t] = G_MAXINT64;
+        times.last_end[t] = 0;
+    }
+    const SimObserver observer = { .channel_busy = step_channel_busy };
+    RunOptions options = { FALSE, &observer, &times };
+    g_autoptr(Report) r = run_scenario(s, &options, NULL);
+    ck_assert(r && r->data_correct);
+    guint steps = detail(r, "steps")->list->len / COLUMNS;
+    Tick at = 0;
+    for (guint t = 0; t < steps; t++) {
+        ck_assert_int_eq(times.first_posted[t], at);
+        at = times.last_end[t];
+        ck_assert_int_eq(at - times.first_posted[t],
+                         step_field(r, t, COL_CYCLES));
+        ck_assert_int_eq(step_field(r, t, COL_CYCLES),
+                         step_field(r, t, COL_DISTANCE));
+    }
+    ck_assert_int_eq(at, r->cycles);
+}
+
+START_TEST(each_step_takes_its_distance)
+{
+    static const struct { const char *mesh, *shape, *mapping, *order; } cases[] = {
+        { "16x16x16", "64x64", "identical", "post" },         /* Figure 3 */
+        { "16x16x16", "64x64", "shuffle", "post" },           /* Figure 5 */
+        { "16x16x16", "64x64", "shuffle", "pre" },
+        { "8x4x16", "32x16", "permutation:5,0,8,3,6,1,2,7,4", "pre" },
+        { "cube:10", "32x32", "permutation:9,0,8,1,7,2,6,3,5,4", "post" },
+        { "1024", "32x32", "identical", "post" },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft", cases[c].shape);
+        scenario_put(s, "algorithm", "mapping", cases[c].mapping, "test");
+        scenario_put(s, "algorithm", "order", cases[c].order, "test");
+        assert_step_times(s);
+    }
+}
+END_TEST
+
 static void refused(Scenario *s, const char *message)
 {
     GError *e = NULL;
@@ -368,6 +436,7 @@ static Suite *fft_suite(void)
     tcase_add_test(t, random_permutations_cost_the_diameter);
     tcase_add_test(t, random_ffts_match_the_reference);
     tcase_add_test(t, large_ffts_match_fftw);
+    tcase_add_test(t, each_step_takes_its_distance);
     tcase_add_test(t, broadcasts_take_the_diameter);
     tcase_add_test(t, refusals);
     suite_add_tcase(s, t);
