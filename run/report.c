@@ -717,10 +717,17 @@ void report_print_table(const Report *r, FILE *out)
     fprintf(out, "  compute (max node)    %lld%s\n", (long long)r->compute_max, cs);
     fprintf(out, "  communication (max)   %lld%s\n",
             (long long)r->communication_max, ws);
-    fprintf(out, "  data                  %s\n",
-            r->data_correct ? "correct (placement verified, every element "
-                              "present once)"
-                            : r->data_problem ? r->data_problem : "WRONG");
+    if (r->data_correct && r->computed && r->tolerance > 0)
+        fprintf(out, "  data                  correct (every value within %g x "
+                "the largest reference magnitude)\n", r->tolerance);
+    else if (r->data_correct && r->computed)
+        fprintf(out, "  data                  correct (every value verified; "
+                "computed or copied, so no conservation check)\n");
+    else
+        fprintf(out, "  data                  %s\n",
+                r->data_correct ? "correct (placement verified, every element "
+                                  "present once)"
+                                : r->data_problem ? r->data_problem : "WRONG");
     if (r->bounds->len) {
         fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",
                 "measured", "holds");

@@ -95,6 +95,10 @@ typedef struct Report {
     gboolean placement_correct;
     gboolean conserved;
     char *data_problem;           /* first mismatch, or NULL */
+    /* Values computed or copied rather than moved (MemoryLayout): no
+     * conservation check; tolerance > 0: compared within it. */
+    gboolean computed;
+    double tolerance;
 
     GArray *bounds;               /* Bound */
     GArray *details;              /* Detail */

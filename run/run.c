@@ -448,6 +448,8 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->wall_seconds = wall;
     report_take_stats(r, st);
 
+    r->computed = layout.computed;
+    r->tolerance = layout.tolerance;
     run_verify(r, sim, alg, config, nodes, &layout, before);
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node * w;
