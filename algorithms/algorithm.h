@@ -55,6 +55,13 @@ typedef struct {
     size_t elements_per_node;     /* K: memory[0, K) is verified */
     size_t local_size;            /* bytes of private state per node */
     ElementType element;
+    /* Results computed from the data rather than moved (an FFT's values, a
+     * broadcast's copies): conservation does not apply and is not checked.
+     * With tolerance > 0 (ELEMENT_COMPLEX) an element matches its reference
+     * when |held - reference| <= tolerance x the largest |reference| of
+     * the run, the usual measure of an FFT's error. */
+    gboolean computed;
+    double tolerance;
 } MemoryLayout;
 
 

@@ -10,7 +10,9 @@
     X(algorithm_exchange)              \
     X(algorithm_bmmc)                  \
     X(algorithm_reshape)                   \
-    X(algorithm_shift)
+    X(algorithm_shift)                 \
+    X(algorithm_fft)                   \
+    X(algorithm_fft_broadcast)
 
 #define ALGORITHM_DECLARE(a) extern const Algorithm a;
 ALGORITHM_LIST(ALGORITHM_DECLARE)

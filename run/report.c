@@ -29,6 +29,7 @@ static void detail_clear(gpointer p)
     g_free(d->text);
     if (d->list)
         g_array_unref(d->list);
+    g_strfreev(d->columns);
 }
 
 static void param_clear(gpointer p)
@@ -102,7 +103,7 @@ void report_cycle_bound(Report *r, const char *name,
 static Detail *report_detail(Report *r, const char *key,
                                  DetailType type)
 {
-    Detail d = { g_strdup(key), type, 0, 0, NULL, NULL };
+    Detail d = { g_strdup(key), type, 0, 0, NULL, NULL, NULL };
     g_array_append_val(r->details, d);
     return &g_array_index(r->details, Detail, r->details->len - 1);
 }
@@ -128,6 +129,17 @@ void report_detail_list(Report *r, const char *key,
     Detail *d = report_detail(r, key, DETAIL_INT_LIST);
     d->list = g_array_sized_new(FALSE, FALSE, sizeof(long long), (guint)n);
     g_array_append_vals(d->list, v, (guint)n);
+}
+
+void report_detail_rows(Report *r, const char *key,
+                        const char *const *columns, const long long *v,
+                        size_t rows)
+{
+    size_t n = rows * g_strv_length((char **)columns);
+    report_detail_list(r, key, v, n);
+    Detail *d = &g_array_index(r->details, Detail, r->details->len - 1);
+    d->type = DETAIL_ROWS;
+    d->columns = g_strdupv((char **)columns);
 }
 
 gboolean report_bounds_hold(const Report *r)
@@ -456,6 +468,21 @@ static void json_details(JsonBuilder *b, const Report *r)
                 json_builder_add_int_value(b, g_array_index(d->list, long long, j));
             json_builder_end_array(b);
             break;
+        case DETAIL_ROWS: {
+            guint cols = g_strv_length(d->columns);
+            json_builder_begin_array(b);
+            for (guint j = 0; cols && j < d->list->len; j += cols) {
+                json_builder_begin_object(b);
+                for (guint c = 0; c < cols; c++) {
+                    json_key(b, d->columns[c]);
+                    json_builder_add_int_value(
+                        b, g_array_index(d->list, long long, j + c));
+                }
+                json_builder_end_object(b);
+            }
+            json_builder_end_array(b);
+            break;
+        }
         }
     }
     json_builder_end_object(b);
@@ -690,10 +717,17 @@ void report_print_table(const Report *r, FILE *out)
     fprintf(out, "  compute (max node)    %lld%s\n", (long long)r->compute_max, cs);
     fprintf(out, "  communication (max)   %lld%s\n",
             (long long)r->communication_max, ws);
-    fprintf(out, "  data                  %s\n",
-            r->data_correct ? "correct (placement verified, every element "
-                              "present once)"
-                            : r->data_problem ? r->data_problem : "WRONG");
+    if (r->data_correct && r->computed && r->tolerance > 0)
+        fprintf(out, "  data                  correct (every value within %g x "
+                "the largest reference magnitude)\n", r->tolerance);
+    else if (r->data_correct && r->computed)
+        fprintf(out, "  data                  correct (every value verified; "
+                "computed or copied, so no conservation check)\n");
+    else
+        fprintf(out, "  data                  %s\n",
+                r->data_correct ? "correct (placement verified, every element "
+                                  "present once)"
+                                : r->data_problem ? r->data_problem : "WRONG");
     if (r->bounds->len) {
         fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",
                 "measured", "holds");
@@ -726,6 +760,19 @@ void report_print_table(const Report *r, FILE *out)
                             g_array_index(d->list, long long, j));
                 fputc('}', out);
                 break;
+            case DETAIL_ROWS: {
+                guint cols = g_strv_length(d->columns);
+                for (guint c = 0; c < cols; c++)
+                    fprintf(out, "%s%s", c ? " " : "", d->columns[c]);
+                for (guint j = 0; cols && j < d->list->len; j += cols) {
+                    fprintf(out, "\n    %-22s ", "");
+                    for (guint c = 0; c < cols; c++)
+                        fprintf(out, "%s%*lld", c ? " " : "",
+                                (int)strlen(d->columns[c]),
+                                g_array_index(d->list, long long, j + c));
+                }
+                break;
+            }
             }
             fputc('\n', out);
         }

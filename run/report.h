@@ -47,7 +47,7 @@ typedef struct {
 } Bound;
 
 typedef enum { DETAIL_INT, DETAIL_DOUBLE, DETAIL_TEXT,
-               DETAIL_INT_LIST } DetailType;
+               DETAIL_INT_LIST, DETAIL_ROWS } DetailType;
 
 typedef struct {
     char *key;
@@ -55,7 +55,9 @@ typedef struct {
     long long i;
     double d;
     char *text;
-    GArray *list;                 /* long long, for DETAIL_INT_LIST */
+    GArray *list;                 /* long long, for DETAIL_INT_LIST; for
+                                   * DETAIL_ROWS the rows one after another */
+    char **columns;               /* DETAIL_ROWS: the column names */
 } Detail;
 
 typedef struct {
@@ -93,6 +95,10 @@ typedef struct Report {
     gboolean placement_correct;
     gboolean conserved;
     char *data_problem;           /* first mismatch, or NULL */
+    /* Values computed or copied rather than moved (MemoryLayout): no
+     * conservation check; tolerance > 0: compared within it. */
+    gboolean computed;
+    double tolerance;
 
     GArray *bounds;               /* Bound */
     GArray *details;              /* Detail */
@@ -122,6 +128,12 @@ void report_detail_double(Report *r, const char *key, double v);
 void report_detail_text(Report *r, const char *key, const char *v);
 void report_detail_list(Report *r, const char *key,
                              const long long *v, size_t n);
+/* A table of integers: `rows` rows of the NULL-terminated `columns`, v
+ * row by row. JSON: an array of objects {column: value}; the text table
+ * prints one line per row. */
+void report_detail_rows(Report *r, const char *key,
+                        const char *const *columns, const long long *v,
+                        size_t rows);
 
 /* A numeric output field by name: cycles, seconds (with tick-seconds),
  * element_transfers, messages, max_channel_elements, elements_per_node,

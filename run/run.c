@@ -9,6 +9,7 @@
 #include "run.h"
 #include "algorithm.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -269,18 +270,52 @@ static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k, size_t w)
     return f;
 }
 
-static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
-                       const void *config, uint32_t nodes, size_t k,
-                       ElementType type, Fingerprint before)
+/* The largest |reference| over all nodes, for a tolerant comparison. */
+static double reference_scale(const Algorithm *alg, const void *config,
+                              uint32_t nodes, size_t k, Word *expected)
 {
+    double scale = 0;
+    for (uint32_t x = 0; x < nodes; x++) {
+        alg->expect(config, x, expected);
+        for (size_t j = 0; j < k; j++) {
+            double v[2];
+            memcpy(v, expected + 2 * j, sizeof v);
+            scale = fmax(scale, hypot(v[0], v[1]));
+        }
+    }
+    return scale;
+}
+
+/* Whether a held complex element is within `limit` of the reference. */
+static gboolean complex_close(const Word *held, const Word *want,
+                              double limit)
+{
+    double a[2], b[2];
+    memcpy(a, held, sizeof a);
+    memcpy(b, want, sizeof b);
+    return hypot(a[0] - b[0], a[1] - b[1]) <= limit;
+}
+
+static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
+                       const void *config, uint32_t nodes,
+                       const MemoryLayout *layout, Fingerprint before)
+{
+    size_t k = layout->elements_per_node;
+    ElementType type = layout->element;
     size_t w = element_words(type);
     g_autofree Word *expected = g_new(Word, k ? k * w : 1);
+    gboolean tolerant = layout->tolerance > 0 && type == ELEMENT_COMPLEX;
+    double limit = tolerant ? layout->tolerance
+                              * reference_scale(alg, config, nodes, k, expected)
+                            : 0;
     r->placement_correct = TRUE;
     for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
         alg->expect(config, x, expected);
         const Word *mem = sim_node_memory(sim, x);
         for (size_t j = 0; j < k; j++)
-            if (memcmp(mem + j * w, expected + j * w, w * sizeof(Word))) {
+            if (tolerant ? !complex_close(mem + j * w, expected + j * w, limit)
+                         : memcmp(mem + j * w, expected + j * w,
+                                  w * sizeof(Word)) != 0) {
                 g_autofree char *held = element_text(type, mem + j * w);
                 g_autofree char *want = element_text(type, expected + j * w);
                 r->placement_correct = FALSE;
@@ -291,7 +326,8 @@ static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
             }
     }
     Fingerprint after = fingerprint(sim, nodes, k, w);
-    r->conserved = after.a == before.a && after.b == before.b;
+    r->conserved = layout->computed
+                   || (after.a == before.a && after.b == before.b);
     if (!r->conserved && !r->data_problem)
         r->data_problem = g_strdup("WRONG: elements were lost or duplicated");
     r->data_correct = r->placement_correct && r->conserved;
@@ -338,7 +374,7 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         machine_clear(&machine);
         return NULL;
     }
-    MemoryLayout layout = { 0, 0, 0, ELEMENT_WORD };
+    MemoryLayout layout = { 0, 0, 0, ELEMENT_WORD, FALSE, 0 };
     void *config = alg->prepare(&machine, params, &layout, error);
     if (!config) {
         machine_clear(&machine);
@@ -405,8 +441,9 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->wall_seconds = wall;
     report_take_stats(r, sim_stats(sim));
 
-    run_verify(r, sim, alg, config, nodes, layout.elements_per_node,
-               layout.element, before);
+    r->computed = layout.computed;
+    r->tolerance = layout.tolerance;
+    run_verify(r, sim, alg, config, nodes, &layout, before);
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node * w;
         r->memory = g_new(Word, (size_t)nodes * (k ? k : 1));

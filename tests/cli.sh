@@ -15,8 +15,12 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
+expect fft-shuffle-irregular 2 "cubemu run: $D/fft-shuffle-irregular.ini:9: mapping: shuffle needs a regular mesh (all sides equal; Theorem 10 and Algorithm 4); use permutation:... on this one" -- \
+  "$CUBEMU" run $D/fft-shuffle-irregular.ini
+expect fft-size-mismatch 2 "cubemu run: $D/fft-size-mismatch.ini:6: shape: 64x32 has 2^11 points, the machine 4096 nodes (valid: an index set of exactly one element per node)" -- \
+  "$CUBEMU" run $D/fft-size-mismatch.ini
 expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)" -- \
   "$CUBEMU" run $D/impossible.ini
 expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 67108864 nodes with 4294967296 elements each would need" -- \

@@ -1,0 +1,446 @@
+/* check_fft.c -- m-d FFT communication on k-d meshes (Mou & Wang).
+ *
+ * Asserted: Figure 3's identical mapping and Figure 5's 2-3 shuffle of a
+ * 64 x 64 index set on the 16 x 16 x 16 mesh, step by step, cost 45 and
+ * 45 measured cycles; the shuffle's permutation is the card dealing of
+ * Section 5 (Theorem 10); on random index shapes, mesh shapes (the cube
+ * among them), bit permutations and orders, the mapping is a bijection,
+ * every step is one sd(i, 2^j), the cost is the diameter (Theorem 18) and
+ * the measured cycles equal the cost, and (timed through the engine's
+ * observer) every step sd(i, w) takes exactly w cycles; real FFTs match the direct DFT and
+ * FFTW within 1e-9 in both orders; broadcasts from random sources take
+ * the diameter (Lemmas 3-5, Theorem 6); refusals with exact messages.
+ */
+#include "run.h"
+
+#include <check.h>
+#include "check_main.h"
+#include <string.h>
+
+/* Columns of details.steps. */
+enum { COL_AXIS, COL_BIT, COL_DIMENSION, COL_DISTANCE, COL_CYCLES, COLUMNS };
+
+/* The largest random problems: 2^10 nodes keep the suite quick. */
+#define RANDOM_MAX_BITS 10
+#define RANDOM_TRIALS 200
+
+static Scenario *fft_scenario(const char *mesh, const char *algorithm,
+                              const char *shape)
+{
+    Scenario *s = scenario_new("test");
+    if (g_str_has_prefix(mesh, "cube:")) {
+        scenario_put(s, "machine", "preset", "cube", "test");
+        scenario_put(s, "machine", "dimensions", mesh + strlen("cube:"), "test");
+    } else {
+        scenario_put(s, "machine", "topology", "mesh", "test");
+        scenario_put(s, "machine", "shape", mesh, "test");
+        scenario_put(s, "machine", "wrap", "no", "test");
+        scenario_put(s, "machine", "ports", "all", "test");
+        scenario_put(s, "machine", "startup", "0", "test");
+        scenario_put(s, "machine", "element-time", "1", "test");
+    }
+    scenario_put(s, "algorithm", "name", algorithm, "test");
+    scenario_put(s, "algorithm", "shape", shape, "test");
+    return s;
+}
+
+static const Detail *detail(const Report *r, const char *key)
+{
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        if (!strcmp(d->key, key))
+            return d;
+    }
+    ck_abort_msg("no detail %s", key);
+    return NULL;
+}
+
+static long long step_field(const Report *r, guint step, int column)
+{
+    const Detail *d = detail(r, "steps");
+    ck_assert_int_eq(d->type, DETAIL_ROWS);
+    return g_array_index(d->list, long long, step * COLUMNS + column);
+}
+
+/* Figures 3 and 5 as (mesh dimension, distance), p = 0 then p = 1, q
+ * ascending: the postmorphism order. */
+static void assert_figure(const char *mapping, const int want[12][2])
+{
+    g_autoptr(Scenario) s = fft_scenario("16x16x16", "fft", "64x64");
+    scenario_put(s, "algorithm", "mapping", mapping, "test");
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+    ck_assert(r && r->data_correct && report_bounds_hold(r));
+    ck_assert_uint_eq(detail(r, "steps")->list->len, 12 * COLUMNS);
+    for (guint t = 0; t < 12; t++) {
+        ck_assert_int_eq(step_field(r, t, COL_AXIS), t / 6);
+        ck_assert_int_eq(step_field(r, t, COL_BIT), t % 6);
+        ck_assert_int_eq(step_field(r, t, COL_DIMENSION), want[t][0]);
+        ck_assert_int_eq(step_field(r, t, COL_DISTANCE), want[t][1]);
+        ck_assert_int_eq(step_field(r, t, COL_CYCLES), want[t][1]);
+    }
+    ck_assert_int_eq(detail(r, "cost")->i, 45);
+    ck_assert_int_eq(r->cycles, 45);
+}
+
+START_TEST(figure3_identical)
+{
+    static const int fig3[12][2] = {
+        { 0, 1 }, { 0, 2 }, { 0, 4 }, { 0, 8 }, { 1, 1 }, { 1, 2 },
+        { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 2, 8 } };
+    assert_figure("identical", fig3);
+}
+END_TEST
+
+START_TEST(figure5_shuffle)
+{
+    static const int fig5[12][2] = {
+        { 0, 1 }, { 1, 1 }, { 2, 1 }, { 0, 4 }, { 1, 4 }, { 2, 4 },
+        { 0, 2 }, { 1, 2 }, { 2, 2 }, { 0, 8 }, { 1, 8 }, { 2, 8 } };
+    assert_figure("shuffle", fig5);
+}
+END_TEST
+
+/* Section 5's card dealing, independent of Theorem 10's formula: m
+ * dealers hold n/m cards each (dealer j: cards j n/m ...), deal k at a
+ * time to the k gamblers in turn, and the gamblers' piles are stacked,
+ * gambler 0 first. Card x lands at position pos[x]. */
+static void deal(int n, int m, int k, int *pos)
+{
+    int w1 = n / m, w2 = n / k;
+    int next[TOPOLOGY_MAX_AXES] = { 0 };      /* next card of each dealer */
+    int pile[TOPOLOGY_MAX_AXES] = { 0 };      /* cards each gambler holds */
+    for (int dealt = 0; dealt < n;)
+        for (int j = 0; j < m; j++)
+            for (int g = 0; g < k; g++, dealt++)
+                pos[j * w1 + next[j]++] = g * w2 + pile[g]++;
+}
+
+START_TEST(shuffle_is_the_dealing)
+{
+    static const struct { const char *mesh, *shape; int n, m, k; } cases[] = {
+        { "16x16x16", "64x64", 12, 2, 3 },
+        { "4x4x4x4x4x4", "64x64", 12, 2, 6 },
+        { "64", "8x8", 6, 2, 1 },                  /* the perfect shuffle */
+        { "8x8", "4x4x4", 6, 3, 2 },
+        { "cube:4", "16", 4, 1, 4 },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft",
+                                             cases[c].shape);
+        scenario_put(s, "algorithm", "mapping", "shuffle", "test");
+        g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+        ck_assert_msg(r != NULL, "%s", cases[c].mesh);
+        int pos[TOPOLOGY_MAX_AXES];
+        deal(cases[c].n, cases[c].m, cases[c].k, pos);
+        const Detail *d = detail(r, "permutation");
+        for (int x = 0; x < cases[c].n; x++)
+            ck_assert_int_eq(g_array_index(d->list, long long, pos[x]), x);
+    }
+}
+END_TEST
+
+/* "S_{k-1}x...xS_0" from log2 sides, axis 0 last. */
+static char *shape_text(const int *bits, int k)
+{
+    GString *t = g_string_new(NULL);
+    for (int i = k - 1; i >= 0; i--)
+        g_string_append_printf(t, "%u%s", 1u << bits[i], i ? "x" : "");
+    return g_string_free(t, FALSE);
+}
+
+/* Split n bits into 1..n parts of at least one bit each. */
+static int random_split(GRand *g, int n, int *bits)
+{
+    int k = g_rand_int_range(g, 1, n + 1);
+    for (int i = 0; i < k; i++)
+        bits[i] = 1;
+    for (int rest = n - k; rest > 0; rest--)
+        bits[g_rand_int_range(g, 0, k)]++;
+    return k;
+}
+
+static char *random_permutation(GRand *g, int n, int *perm)
+{
+    for (int i = 0; i < n; i++)
+        perm[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = g_rand_int_range(g, 0, i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    GString *t = g_string_new("permutation:");
+    for (int i = 0; i < n; i++)
+        g_string_append_printf(t, "%s%d", i ? "," : "", perm[i]);
+    return g_string_free(t, FALSE);
+}
+
+/* One random case: the mapping is a bijection (address bit y holds index
+ * bit p_y, a permutation), each step C(p, q) is sd(i, 2^j) for the address
+ * bit holding index bit (p, q), the cost is the diameter, the cycles the
+ * cost, and the data (placeholders or a real FFT) verified. */
+static void random_case(GRand *g, gboolean compute)
+{
+    int n = g_rand_int_range(g, 1, RANDOM_MAX_BITS + 1);
+    int abits[TOPOLOGY_MAX_AXES], sbits[TOPOLOGY_MAX_AXES];
+    int perm[TOPOLOGY_MAX_AXES];
+    int m = random_split(g, n, abits), k = random_split(g, n, sbits);
+    gboolean cube = g_rand_boolean(g);
+    g_autofree char *shape = shape_text(abits, m);
+    g_autofree char *mesh = cube ? g_strdup_printf("cube:%d", n)
+                                 : shape_text(sbits, k);
+    if (cube)
+        for (k = 0; k < n; k++)
+            sbits[k] = 1;
+    g_autofree char *mapping = random_permutation(g, n, perm);
+    gboolean pre = g_rand_boolean(g);
+    g_autoptr(Scenario) s = fft_scenario(mesh, "fft", shape);
+    scenario_put(s, "algorithm", "mapping", mapping, "test");
+    scenario_put(s, "algorithm", "order", pre ? "pre" : "post", "test");
+    if (compute) {
+        scenario_put(s, "algorithm", "compute", "fft", "test");
+        g_autofree char *seed = g_strdup_printf("%u", g_rand_int(g));
+        scenario_put(s, "algorithm", "seed", seed, "test");
+    }
+    GError *e = NULL;
+    g_autoptr(Report) r = run_scenario(s, NULL, &e);
+    ck_assert_msg(r != NULL, "%s on %s: %s", shape, mesh, e ? e->message : "");
+    ck_assert_msg(r->data_correct, "%s on %s %s: %s", shape, mesh, mapping,
+                  r->data_problem);
+
+    /* A bijection: the index bits p_y are all different, so distinct
+     * indices land on distinct nodes; enumerate to be sure. */
+    uint32_t nodes = 1u << n;
+    g_autofree guint8 *hit = g_new0(guint8, nodes);
+    for (uint32_t v = 0; v < nodes; v++) {
+        uint32_t u = 0;
+        for (int y = 0; y < n; y++)
+            u |= ((v >> perm[y]) & 1u) << y;
+        ck_assert(!hit[u]);
+        hit[u] = 1;
+    }
+
+    int aoff[TOPOLOGY_MAX_AXES + 1] = { 0 }, soff[TOPOLOGY_MAX_AXES + 1] = { 0 };
+    long long diameter = 0;
+    for (int p = 0; p < m; p++)
+        aoff[p + 1] = aoff[p] + abits[p];
+    for (int i = 0; i < k; i++) {
+        soff[i + 1] = soff[i] + sbits[i];
+        diameter += (1LL << sbits[i]) - 1;
+    }
+    long long cost = 0;
+    guint t = 0;
+    for (int p = 0; p < m; p++)
+        for (int r0 = 0; r0 < abits[p]; r0++, t++) {
+            int q = pre ? abits[p] - 1 - r0 : r0;
+            ck_assert_int_eq(step_field(r, t, COL_AXIS), p);
+            ck_assert_int_eq(step_field(r, t, COL_BIT), q);
+            int y = 0;
+            while (perm[y] != aoff[p] + q)
+                y++;
+            int i = 0;
+            while (soff[i + 1] <= y)
+                i++;
+            ck_assert_int_eq(step_field(r, t, COL_DIMENSION), i);
+            ck_assert_int_eq(step_field(r, t, COL_DISTANCE), 1LL << (y - soff[i]));
+            cost += step_field(r, t, COL_DISTANCE);
+        }
+    ck_assert_int_eq(detail(r, "cost")->i, cost);
+    ck_assert_int_eq(cost, diameter);                 /* Theorem 18 */
+    ck_assert_int_eq(r->cycles, cost);                /* sd(i, w): w cycles */
+    ck_assert(report_bounds_hold(r));
+}
+
+START_TEST(random_permutations_cost_the_diameter)
+{
+    g_autoptr(GRand) g = g_rand_new_with_seed(13);
+    for (int trial = 0; trial < RANDOM_TRIALS; trial++)
+        random_case(g, FALSE);
+}
+END_TEST
+
+START_TEST(random_ffts_match_the_reference)
+{
+    g_autoptr(GRand) g = g_rand_new_with_seed(1993);
+    for (int trial = 0; trial < RANDOM_TRIALS; trial++)
+        random_case(g, TRUE);
+}
+END_TEST
+
+/* Above the direct DFT's limit the reference is FFTW: 2^11 and 2^12
+ * points, a 3-d index set, both orders, identical and shuffle. */
+START_TEST(large_ffts_match_fftw)
+{
+    static const struct { const char *mesh, *shape, *mapping, *order; } cases[] = {
+        { "16x16x8", "16x8x16", "identical", "post" },
+        { "16x16x8", "16x8x16", "identical", "pre" },
+        { "16x16x16", "64x64", "shuffle", "pre" },
+        { "cube:12", "16x16x16", "permutation:11,10,9,8,7,6,5,4,3,2,1,0", "post" },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft", cases[c].shape);
+        scenario_put(s, "algorithm", "mapping", cases[c].mapping, "test");
+        scenario_put(s, "algorithm", "order", cases[c].order, "test");
+        scenario_put(s, "algorithm", "compute", "fft", "test");
+        GError *e = NULL;
+        g_autoptr(Report) r = run_scenario(s, NULL, &e);
+        ck_assert_msg(r != NULL, "%s: %s", cases[c].mesh, e ? e->message : "");
+        ck_assert_msg(r->data_correct, "%s %s: %s", cases[c].shape,
+                      cases[c].order, r->data_problem);
+        ck_assert_int_eq(r->cycles, detail(r, "diameter")->i);
+    }
+}
+END_TEST
+
+START_TEST(broadcasts_take_the_diameter)
+{
+    g_autoptr(GRand) g = g_rand_new_with_seed(6);
+    for (int trial = 0; trial < RANDOM_TRIALS / 2; trial++) {
+        int abits[TOPOLOGY_MAX_AXES], sbits[TOPOLOGY_MAX_AXES];
+        int n = g_rand_int_range(g, 1, RANDOM_MAX_BITS + 1);
+        int m = random_split(g, n, abits), k = random_split(g, n, sbits);
+        g_autofree char *shape = shape_text(abits, m);
+        g_autofree char *mesh = shape_text(sbits, k);
+        GString *src = g_string_new(NULL);
+        for (int p = m - 1; p >= 0; p--)
+            g_string_append_printf(src, "%u%s",
+                                   g_rand_int_range(g, 0, 1 << abits[p]),
+                                   p ? "," : "");
+        g_autoptr(Scenario) s = fft_scenario(mesh, "fft-broadcast", shape);
+        scenario_put(s, "algorithm", "source", src->str, "test");
+        g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+        ck_assert(r && r->data_correct);
+        long long diameter = 0;
+        for (int i = 0; i < k; i++)
+            diameter += (1LL << sbits[i]) - 1;
+        ck_assert_msg(r->cycles == diameter, "%s from %s on %s: %lld cycles",
+                      shape, src->str, mesh, (long long)r->cycles);
+        g_string_free(src, TRUE);
+    }
+}
+END_TEST
+
+/* Per-step timing from the engine's observer: a message's tag is its FFT
+ * step; a step spans from its first message's posting to the end of its
+ * last element's last hop. */
+#define STEP_MAX TOPOLOGY_MAX_AXES
+typedef struct {
+    Tick first_posted[STEP_MAX], last_end[STEP_MAX];
+} StepTimes;
+
+static void step_channel_busy(void *data, const SimMessage *m, uint32_t node,
+                              int link, uint64_t first, uint64_t count,
+                              Tick start)
+{
+    (void)node;
+    (void)link;
+    (void)first;
+    StepTimes *t = data;
+    ck_assert(m->tag >= 0 && m->tag < STEP_MAX);
+    Tick end = start + (Tick)count * m->element_time;
+    t->first_posted[m->tag] = MIN(t->first_posted[m->tag], m->posted);
+    t->last_end[m->tag] = MAX(t->last_end[m->tag], end);
+}
+
+/* Each sd(i, w) takes exactly w cycles, and the steps follow one another
+ * without overlap: step s starts when step s - 1 ends. */
+static void assert_step_times(Scenario *s)
+{
+    StepTimes times;
+    for (int t = 0; t < STEP_MAX; t++) {
+        times.first_posted[t] = G_MAXINT64;
+        times.last_end[t] = 0;
+    }
+    const SimObserver observer = { .channel_busy = step_channel_busy };
+    RunOptions options = { FALSE, &observer, &times };
+    g_autoptr(Report) r = run_scenario(s, &options, NULL);
+    ck_assert(r && r->data_correct);
+    guint steps = detail(r, "steps")->list->len / COLUMNS;
+    Tick at = 0;
+    for (guint t = 0; t < steps; t++) {
+        ck_assert_int_eq(times.first_posted[t], at);
+        at = times.last_end[t];
+        ck_assert_int_eq(at - times.first_posted[t],
+                         step_field(r, t, COL_CYCLES));
+        ck_assert_int_eq(step_field(r, t, COL_CYCLES),
+                         step_field(r, t, COL_DISTANCE));
+    }
+    ck_assert_int_eq(at, r->cycles);
+}
+
+START_TEST(each_step_takes_its_distance)
+{
+    static const struct { const char *mesh, *shape, *mapping, *order; } cases[] = {
+        { "16x16x16", "64x64", "identical", "post" },         /* Figure 3 */
+        { "16x16x16", "64x64", "shuffle", "post" },           /* Figure 5 */
+        { "16x16x16", "64x64", "shuffle", "pre" },
+        { "8x4x16", "32x16", "permutation:5,0,8,3,6,1,2,7,4", "pre" },
+        { "cube:10", "32x32", "permutation:9,0,8,1,7,2,6,3,5,4", "post" },
+        { "1024", "32x32", "identical", "post" },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft", cases[c].shape);
+        scenario_put(s, "algorithm", "mapping", cases[c].mapping, "test");
+        scenario_put(s, "algorithm", "order", cases[c].order, "test");
+        assert_step_times(s);
+    }
+}
+END_TEST
+
+static void refused(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    ck_assert(run_scenario(s, NULL, &e) == NULL);
+    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);
+    ck_assert_str_eq(e->message, message);
+    g_error_free(e);
+}
+
+START_TEST(refusals)
+{
+    g_autoptr(Scenario) a = fft_scenario("4x16", "fft", "8x8");
+    scenario_put(a, "algorithm", "mapping", "shuffle", "test");
+    refused(a, "test: mapping: shuffle needs a regular mesh (all sides "
+               "equal; Theorem 10 and Algorithm 4); use permutation:... on "
+               "this one");
+    g_autoptr(Scenario) b = fft_scenario("16x16x16", "fft", "64x32");
+    refused(b, "test: shape: 64x32 has 2^11 points, the machine 4096 nodes "
+               "(valid: an index set of exactly one element per node)");
+    g_autoptr(Scenario) c = fft_scenario("cube:8", "fft", "16x16");
+    scenario_put(c, "algorithm", "mapping", "shuffle", "test");
+    refused(c, "test: mapping: shuffle needs n a multiple of m and of k and "
+               "n/m a multiple of k (Theorem 10); here n = 8, m = 2, k = 8");
+    g_autoptr(Scenario) d = fft_scenario("8x8", "fft", "8x8");
+    scenario_put(d, "algorithm", "mapping", "permutation:0,1,2,3,4,4", "test");
+    refused(d, "test: mapping: index bit 4 appears twice (valid: "
+               "permutation:p_0,...,p_5, address bit y holds index bit p_y)");
+    g_autoptr(Scenario) e = fft_scenario("8x8", "fft", "12x8");
+    refused(e, "test: shape: side 12 of axis 1 is not a power of two >= 2");
+    g_autoptr(Scenario) f = fft_scenario("8x8", "fft-broadcast", "8x8");
+    scenario_put(f, "algorithm", "source", "8,0", "test");
+    refused(f, "test: source: '8' is not a coordinate of axis 1 (valid: 0..7)");
+    g_autoptr(Scenario) h = fft_scenario("8x8", "fft", "8x8");
+    scenario_put(h, "algorithm", "mapping", "transpose", "test");
+    refused(h, "test: mapping: 'transpose' is not a mapping (valid: "
+               "identical, shuffle, permutation:p_0,...,p_{n-1})");
+}
+END_TEST
+
+static Suite *fft_suite(void)
+{
+    Suite *s = suite_create("fft");
+    TCase *t = tcase_create("fft");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, figure3_identical);
+    tcase_add_test(t, figure5_shuffle);
+    tcase_add_test(t, shuffle_is_the_dealing);
+    tcase_add_test(t, random_permutations_cost_the_diameter);
+    tcase_add_test(t, random_ffts_match_the_reference);
+    tcase_add_test(t, large_ffts_match_fftw);
+    tcase_add_test(t, each_step_takes_its_distance);
+    tcase_add_test(t, broadcasts_take_the_diameter);
+    tcase_add_test(t, refusals);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+CUBE_CHECK_MAIN(fft_suite)
