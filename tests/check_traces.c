@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 static Scenario *scenario_text(const char *text)
 {
@@ -366,7 +367,7 @@ static char *broken_message(void (*breaker)(Trace *t), guint8 *patch_at,
     guint8 *data = g_memdup2(original, len);
     if (patch_at) {
         data[patch_offset] = patch_value;
-        uint32_t crc = trace_crc32(0, data, len - 4);
+        uint32_t crc = (uint32_t)crc32_z(0, data, len - 4);
         for (int i = 0; i < 4; i++)
             data[len - 4 + i] = (guint8)(crc >> (8 * i));
     }

@@ -1,5 +1,6 @@
 /* file.c -- the trace file: writer and reader of the layout in
- * traces/FORMAT.md (little-endian, fixed-width records, CRC-32 trailer).
+ * traces/FORMAT.md (little-endian, fixed-width records, a CRC-32 trailer from
+ * zlib).
  *
  * The reader trusts nothing: every count is checked against the bytes that
  * are actually there before anything is allocated, the checksum before
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <zlib.h>
 
 /* "\x89CUBETR\n": the high first byte tells binary from a scenario's text
  * and catches 7-bit transfers, the newline catches line-ending mangling
@@ -39,57 +41,12 @@ static const guint8 trace_magic[8] = { 0x89, 'C', 'U', 'B', 'E', 'T', 'R', '\n' 
 
 /* ---- CRC-32 ----------------------------------------------------------- */
 
-/* Eight bytes per step ("slicing by 8"): table[k][b] is the CRC of byte b
- * followed by k zero bytes, so eight table lookups fold eight input bytes
- * at once. The checksum of a large trace would otherwise cost as much as
- * recording it. */
-#define CRC_SLICES 8
-
-typedef struct {
-    uint32_t table[CRC_SLICES][256];
-    uint32_t crc;
-} TraceCrc;
-
-static void crc_init(TraceCrc *c)
+/* zlib's crc32 is CRC-32 with the IEEE 802.3 polynomial, reflected, with
+ * the initial and final complement: the checksum FORMAT.md specifies (and
+ * PNG's). crc32_z takes a size_t length, so no block is too long. */
+static uint32_t crc_update(uint32_t crc, const guint8 *p, gsize len)
 {
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t v = i;
-        for (int k = 0; k < 8; k++)
-            v = (v & 1) ? 0xEDB88320u ^ (v >> 1) : v >> 1;
-        c->table[0][i] = v;
-    }
-    for (int k = 1; k < CRC_SLICES; k++)
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t v = c->table[k - 1][i];
-            c->table[k][i] = c->table[0][v & 0xff] ^ (v >> 8);
-        }
-    c->crc = 0;
-}
-
-static void crc_update(TraceCrc *c, const guint8 *p, gsize len)
-{
-    uint32_t v = ~c->crc;
-    gsize i = 0;
-    for (; i + CRC_SLICES <= len; i += CRC_SLICES) {
-        uint32_t lo = v ^ ((uint32_t)p[i] | (uint32_t)p[i + 1] << 8
-                           | (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
-        v = c->table[7][lo & 0xff] ^ c->table[6][(lo >> 8) & 0xff]
-            ^ c->table[5][(lo >> 16) & 0xff] ^ c->table[4][lo >> 24]
-            ^ c->table[3][p[i + 4]] ^ c->table[2][p[i + 5]]
-            ^ c->table[1][p[i + 6]] ^ c->table[0][p[i + 7]];
-    }
-    for (; i < len; i++)
-        v = c->table[0][(v ^ p[i]) & 0xff] ^ (v >> 8);
-    c->crc = ~v;
-}
-
-uint32_t trace_crc32(uint32_t crc, const void *data, gsize len)
-{
-    TraceCrc c;
-    crc_init(&c);
-    c.crc = crc;
-    crc_update(&c, data, len);
-    return c.crc;
+    return (uint32_t)crc32_z(crc, p, len);
 }
 
 /* ---- writer ----------------------------------------------------------- */
@@ -99,7 +56,7 @@ typedef struct {
     const char *name;
     guint8 buf[TRACE_WRITE_BUFFER];
     gsize len;
-    TraceCrc crc;
+    uint32_t crc;
     gboolean failed;
 } Writer;
 
@@ -107,7 +64,7 @@ static void writer_flush(Writer *w)
 {
     if (w->failed || !w->len)
         return;
-    crc_update(&w->crc, w->buf, w->len);
+    w->crc = crc_update(w->crc, w->buf, w->len);
     if (fwrite(w->buf, 1, w->len, w->out) != w->len)
         w->failed = TRUE;
     w->len = 0;
@@ -161,7 +118,7 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
     w->name = name;
     w->len = 0;
     w->failed = FALSE;
-    crc_init(&w->crc);
+    w->crc = 0;
 
     gsize header = TRACE_FIXED_HEADER;
     for (guint i = 0; i < t->info->len; i++) {
@@ -227,7 +184,7 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
         put_u(w, 0, 4);
     }
     writer_flush(w);
-    uint32_t crc = w->crc.crc;
+    uint32_t crc = w->crc;
     put_u(w, crc, 4);
     if (!w->failed && w->len && fwrite(w->buf, 1, w->len, out) != w->len)
         w->failed = TRUE;
@@ -555,7 +512,7 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
     if (!parse_header(t, &c, name, counts, error)
         || !parse_sections(t, &c, name, counts, error))
         return NULL;
-    uint32_t want = trace_crc32(0, data, len - TRACE_CRC_BYTES);
+    uint32_t want = crc_update(0, data, len - TRACE_CRC_BYTES);
     c.pos = len - TRACE_CRC_BYTES;
     uint32_t have = (uint32_t)get_u(&c, 4);
     if (want != have) {

@@ -129,10 +129,6 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
 /* Does data begin like a trace file? (at least one byte of the magic) */
 gboolean trace_looks_like_trace(const guint8 *data, gsize len);
 
-/* CRC-32 (IEEE 802.3, as in zlib and PNG) of data, continuing from crc
- * (start with 0). The file's last four bytes are this over all before. */
-uint32_t trace_crc32(uint32_t crc, const void *data, gsize len);
-
 /* ---- queries ---------------------------------------------------------- */
 
 /* Per-channel busy time with prefix sums, for time-window questions.
