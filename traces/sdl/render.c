@@ -193,6 +193,7 @@ struct Render {
     /* side bars */
     GArray *bar_rows;             /* BarRow */
     GArray *bar_halves;           /* BarHalf */
+    uint32_t *bar_of_channel;     /* per trace channel: its half */
     int bar_row_h, bar_label_w;
     const char *bar_legend;
 
@@ -679,6 +680,18 @@ static void bars_layout(Render *r, int avail)
         }
         g_array_append_val(r->bar_rows, row);
     }
+    const GArray *chs = r->trace->channels;
+    for (guint c = 0; c < chs->len; c++) {
+        const TraceChannel *tc = &g_array_index(chs, TraceChannel, c);
+        for (guint i = 0; i < r->bar_halves->len; i++) {
+            const BarHalf *hb = &g_array_index(r->bar_halves, BarHalf, i);
+            if (tc->link >= hb->link0 && tc->link < hb->link1
+                && (hb->direction == 0 || hb->direction == tc->direction)) {
+                r->bar_of_channel[c] = i;
+                break;
+            }
+        }
+    }
     guint n = r->bar_rows->len;
     r->bar_row_h = n ? CLAMP(avail / (int)n, SIDE_MIN_ROW, SIDE_MAX_ROW) : 0;
     r->bar_label_w = draw_text_width(&r->canvas, FONT_SMALL, "d00 ");
@@ -801,6 +814,7 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
     guint nch = t->channels->len;
     r->util = g_new0(double, nch + 1);
     r->cell_of_channel = g_new0(uint32_t, nch + 1);
+    r->bar_of_channel = g_new0(uint32_t, nch + 1);
     r->column_of_link = g_new0(uint32_t, (gsize)MAX(t->topology.links, 1));
     r->bar_rows = g_array_new(FALSE, FALSE, sizeof(BarRow));
     r->bar_halves = g_array_new(FALSE, FALSE, sizeof(BarHalf));
@@ -831,6 +845,7 @@ void render_free(Render *r)
     g_free(r->cell_channels);
     g_free(r->cell_sum);
     g_free(r->cell_of_channel);
+    g_free(r->bar_of_channel);
     g_array_unref(r->bar_rows);
     g_array_unref(r->bar_halves);
     g_free(r->histogram);
@@ -1332,16 +1347,9 @@ static void draw_side(Render *r)
     for (guint i = 0; i < r->bar_halves->len; i++)
         g_array_index(r->bar_halves, BarHalf, i).sum = 0;
     for (guint ch = 0; ch < t->channels->len; ch++) {
-        const TraceChannel *tc = &g_array_index(t->channels, TraceChannel, ch);
         total += r->util[ch];
-        for (guint i = 0; i < r->bar_halves->len; i++) {
-            BarHalf *hb = &g_array_index(r->bar_halves, BarHalf, i);
-            if (tc->link >= hb->link0 && tc->link < hb->link1
-                && (hb->direction == 0 || hb->direction == tc->direction)) {
-                hb->sum += r->util[ch];
-                break;
-            }
-        }
+        g_array_index(r->bar_halves, BarHalf, r->bar_of_channel[ch]).sum
+            += r->util[ch];
     }
     int legend_h = side_legend_height(r);
     int avail = s->y + s->h - legend_h - y;
