@@ -19,6 +19,10 @@ const char *const trace_export_format_names[] = { "chrome", "paje", "csv", NULL 
  * "0.1". */
 #define EXPORT_TIME_FORMAT "%.15g"
 
+/* Chrome's time axis is in microseconds, Paje's dates in seconds. */
+#define EXPORT_CHROME_UNITS_PER_SECOND 1e6
+#define EXPORT_PAJE_UNITS_PER_SECOND 1.0
+
 /* How an export writes times: whole ticks, or (with tick_seconds) a
  * physical unit, per_tick of it per tick. */
 typedef struct {
@@ -89,7 +93,7 @@ static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
 
 static void export_chrome(const Trace *t, FILE *out)
 {
-    TimeUnit u = time_unit(t, 1e6);
+    TimeUnit u = time_unit(t, EXPORT_CHROME_UNITS_PER_SECOND);
     char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
     char name[TRACE_CHANNEL_NAME_MAX], link[TOPOLOGY_LINK_NAME_MAX];
     chrome_metadata(t, out, &u);
@@ -336,7 +340,7 @@ static GArray *paje_events(const Trace *t)
 
 static void export_paje(const Trace *t, FILE *out)
 {
-    TimeUnit u = time_unit(t, 1.0);
+    TimeUnit u = time_unit(t, EXPORT_PAJE_UNITS_PER_SECOND);
     char time[G_ASCII_DTOSTR_BUF_SIZE];
     paje_containers(t, out);
     GArray *ev = paje_events(t);

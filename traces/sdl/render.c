@@ -36,9 +36,9 @@
  * axis) reaches this far from its node, in neighbour distances: a stub is
  * half an edge, with room for the arrowhead. */
 #define GRAPH_STUB_LENGTH 0.42
-/* The third axis of a 3-d mesh points up and to the right, as the cube's
- * dimension 2 does. */
-static const double graph_depth_axis[2] = { 0.42 * 0.8, -0.34 * 0.8 };
+/* The third axis of a 3-d mesh points up and to the right, the direction
+ * of the cube's dimension 2 (its stubs are GRAPH_STUB_LENGTH long). */
+static const double graph_depth_axis[2] = { 0.42, -0.34 };
 /* Segments per channel curve: enough for the arcs of dimensions 3..5. */
 #define CURVE_SEGMENTS 16
 #define CURVE_POINTS (CURVE_SEGMENTS + 1)
@@ -54,6 +54,9 @@ static const double graph_depth_axis[2] = { 0.42 * 0.8, -0.34 * 0.8 };
 #define MATRIX_LINK_GAP 1
 /* Rows at least this many pixels tall get a one-pixel gap between nodes. */
 #define MATRIX_ROW_GAP_FROM 6.0
+/* Narrow columns are labelled at round link numbers about this many
+ * pixels apart. */
+#define MATRIX_LABEL_SPACING 60
 /* A matrix cell shows the mean over the channels it covers; counting
  * which (node, link) pairs exist costs nodes x links neighbour calls.
  * Beyond this many, every pair counts as a channel (only the complete
@@ -1254,7 +1257,6 @@ static Tick nice_step(Tick span, int want)
 /* Block b's header: its nodes, and over the columns what they show, where
  * the labels fit; columns of several links are labelled at round link
  * numbers, about one per MATRIX_LABEL_SPACING pixels. */
-#define MATRIX_LABEL_SPACING 60
 static void draw_matrix_header(Render *r, int bx, uint32_t first)
 {
     Canvas *c = &r->canvas;
