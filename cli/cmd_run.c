@@ -57,8 +57,8 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     if (recorder) {
-        g_autoptr(Trace) t = trace_recorder_finish(recorder, r, &e);
-        if (!t || !trace_save(t, trace_path, &e)) {
+        g_autoptr(Trace) t = trace_recorder_finish(recorder, r);
+        if (!trace_save(t, trace_path, &e)) {
             cli_print_error("run", e);
             g_error_free(e);
             return EXIT_INPUT;

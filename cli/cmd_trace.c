@@ -100,14 +100,31 @@ static int trace_info_command(int argc, char **argv)
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
         printf("  %-16s %s\n", in->key, in->value);
     }
-    printf("  nodes            %u\n", t->nodes);
-    printf("  dimensions       %u\n", t->dimensions);
-    printf("  element time     %" G_GINT64_FORMAT "\n", (gint64)t->element_time);
-    printf("  cycles           %" G_GINT64_FORMAT "\n", (gint64)t->cycles);
+    g_autofree char *topology = trace_topology_text(t);
+    char ports[16];
+    printf("  topology         %s, %d links\n", topology, t->topology.links);
+    if (t->ports == MACHINE_PORTS_ALL)
+        g_strlcpy(ports, "all", sizeof ports);
+    else
+        g_snprintf(ports, sizeof ports, "%d", t->ports);
+    printf("  ports            %s\n", ports);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++)
+        if (topology_has_class(t->topology.ops, c))
+            printf("  %-16s startup %" G_GINT64_FORMAT ", element time %"
+                   G_GINT64_FORMAT "%s\n", message_class_name(c),
+                   (gint64)t->price[c].startup, (gint64)t->price[c].element_time,
+                   t->price[c].startup > 0 && t->startup_holds_port
+                       ? " (startups hold a port)" : "");
+    if (t->tick_seconds > 0)
+        printf("  tick             %g s\n", t->tick_seconds);
+    g_autofree char *seconds = trace_seconds_text(t, t->cycles);
+    printf("  cycles           %" G_GINT64_FORMAT "%s%s%s\n", (gint64)t->cycles,
+           seconds ? " (" : "", seconds ? seconds : "", seconds ? ")" : "");
     printf("  element transfers %" G_GUINT64_FORMAT "\n", (guint64)t->element_transfers);
-    printf("  channels         %u\n", t->channels->len);
+    printf("  channels used    %u\n", t->channels->len);
     printf("  messages         %u\n", t->messages->len);
     printf("  busy records     %u\n", t->busy->len);
+    printf("  startups         %u\n", t->startups->len);
     printf("  labels           %u\n", t->labels->len);
     printf("  marks            %u\n", t->marks->len);
     return EXIT_OK;

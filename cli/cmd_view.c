@@ -46,7 +46,7 @@ static Trace *view_record(const char *path, char **sets, GError **error)
     if (!r->data_correct)
         fprintf(stderr, "cubemu view: %s: the final memory is wrong (%s); "
                 "showing the run anyway\n", r->scenario, r->data_problem);
-    return trace_recorder_finish(recorder, r, error);
+    return trace_recorder_finish(recorder, r);
 }
 
 static gboolean parse_size(const char *text, int *w, int *h)

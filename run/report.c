@@ -649,19 +649,24 @@ static const char *number_text(char buf[32], double v)
     return buf;
 }
 
-/* " (1.23 ms)" for a machine with tick-seconds, else "". */
-static char *seconds_text(const Report *r, double ticks)
+char *report_duration_text(double s)
 {
-    if (r->machine.tick_seconds <= 0)
-        return g_strdup("");
-    double s = ticks * r->machine.tick_seconds;
     static const struct { double scale; const char *unit; } units[] = {
         { 1, "s" }, { 1e-3, "ms" }, { 1e-6, "us" }, { 1e-9, "ns" },
     };
     size_t u = 0;
     while (u + 1 < G_N_ELEMENTS(units) && fabs(s) < units[u].scale && s != 0)
         u++;
-    return g_strdup_printf(" (%.4g %s)", s / units[u].scale, units[u].unit);
+    return g_strdup_printf("%.4g %s", s / units[u].scale, units[u].unit);
+}
+
+/* " (1.23 ms)" for a machine with tick-seconds, else "". */
+static char *seconds_text(const Report *r, double ticks)
+{
+    if (r->machine.tick_seconds <= 0)
+        return g_strdup("");
+    g_autofree char *d = report_duration_text(ticks * r->machine.tick_seconds);
+    return g_strdup_printf(" (%s)", d);
 }
 
 static void print_machine(const Report *r, FILE *out)

@@ -151,6 +151,10 @@ gboolean report_bounds_hold(const Report *r);
 double report_utilisation(const Report *r, int link);
 /* Ticks in seconds, or 0 without tick-seconds. */
 double report_seconds(const Report *r, Tick ticks);
+/* A duration in seconds as people read it, "1.23 ms" (s, ms, us or ns,
+ * four significant digits); free with g_free. The text report and the
+ * traces' viewer and summary print seconds through this. */
+char *report_duration_text(double seconds);
 
 void report_print_table(const Report *r, FILE *out);
 void report_print_json(const Report *r, FILE *out);

@@ -1,25 +1,37 @@
 /* check_traces.c -- traces: recording, the file format, queries, exports.
  *
- * Asserted: a recorded trace agrees with the run's own statistics (every
- * element transfer once, per dimension and direction, the busiest channel,
- * exact intervals for the dimension exchange); recording changes no result
- * (the JSON report is identical with and without it) and is deterministic
- * byte for byte; the file reads back to the same trace; every truncation
- * and every flipped byte of a file is a clear error, never a crash, and so
- * is each broken rule of trace.h under a valid checksum; marks of a
+ * Asserted, on cube scenarios and on meshes, tori and complete graphs
+ * (tests/traffic.h drives the engine there): a recorded trace agrees with
+ * the run's own statistics (every element transfer once, per link and
+ * direction against the report's link_up/link_down, busy ticks per link
+ * at each message's own element time, the busiest channel, exact
+ * intervals and startups for the dimension exchange); the channel table
+ * lists exactly the channels that carried something, named through the
+ * topology, even on a complete graph whose node * links overflows 32 bits;
+ * recording changes no result (the JSON report is identical with and
+ * without it) and is deterministic byte for byte; the file reads back to
+ * the same trace; every truncation and every flipped byte of a file is a
+ * clear error, never a crash, and so is each broken rule of trace.h under
+ * a valid checksum; a version 1 file (tests/data/traces/v1.trace, written
+ * by cubemu before 2.0) is refused naming both versions; marks of a
  * 1024-node run are merged without losing a node; the CSV's element
- * columns add up to element_transfers and the Paje and Chrome exports have
- * one event per recorded interval.
+ * columns, one per link, add up to element_transfers; the Paje and Chrome
+ * exports have one event per recorded interval and startup and name
+ * channels by link; with tick-seconds the Chrome time axis is physical
+ * microseconds.
  */
 #include "export.h"
 #include "run.h"
 #include "trace.h"
 
 #include <check.h>
+#include "check_main.h"
 #include "report_json.h"
+#include "traffic.h"
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 static Scenario *scenario_text(const char *text)
 {
@@ -34,18 +46,63 @@ typedef struct {
     Trace *trace;
 } Recorded;
 
+/* Scenarios with contention (ports = one splits messages into runs),
+ * startups, a slow element time, multi-step programs. */
+static const char *const scenarios[] = {
+    "[machine]\ntopology = cube\ndimensions = 5\n[algorithm]\n"
+    "name = gray-to-binary\nmethod = concurrent\nelements-per-node = 7\n",
+    "[machine]\ntopology = cube\ndimensions = 4\n[algorithm]\n"
+    "name = gray-to-binary\nmethod = sequential\nelements-per-node = 8\n",
+    "[machine]\ntopology = cube\ndimensions = 4\nports = one\n[algorithm]\n"
+    "name = exchange\nmethod = all-port\nelements-per-node = 9\n",
+    "[machine]\ntopology = cube\ndimensions = 3\nstartup = 2\nelement-time = 3\n"
+    "[algorithm]\nname = exchange\nmethod = sequential\nelements-per-node = 5\n",
+    "[machine]\ntopology = cube\ndimensions = 6\nports = 2\n[algorithm]\n"
+    "name = binary-to-gray\nmethod = concurrent\nelements-per-node = 33\n",
+};
+
+/* Machines for tests/traffic.h: a mesh, a torus with contention, a
+ * complete graph with startups holding ports and a tick length, a 3-d
+ * torus pricing its classes apart. */
+static const char *const machines[] = {
+    "[machine]\ntopology = mesh\nshape = 4x4\n",
+    "[machine]\ntopology = mesh\nshape = 4x4\nwrap = yes\nports = one\n",
+    "[machine]\ntopology = complete\nprocessors = 8\nstartup = 2\n"
+    "tick-seconds = 1e-6\n",
+    "[machine]\ntopology = mesh\nshape = 3x2x3\nwrap = yes\nports = 2\n"
+    "neighbour.startup = 1\nrouter.startup = 3\nrouter.element-time = 2\n",
+};
+
+#define SCENARIOS ((int)G_N_ELEMENTS(scenarios))
+#define CASES (SCENARIOS + (int)G_N_ELEMENTS(machines))
+
 static Recorded record(const char *text)
 {
     g_autoptr(Scenario) s = scenario_text(text);
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
     RunOptions opt = { .observer = trace_recorder_observer(),
-                           .observer_data = rec };
+                       .observer_data = rec };
     GError *e = NULL;
     Recorded r = { run_scenario(s, &opt, &e), NULL };
     ck_assert_msg(r.report != NULL, "%s", e ? e->message : "");
-    r.trace = trace_recorder_finish(rec, r.report, &e);
-    ck_assert_msg(r.trace != NULL, "%s", e ? e->message : "");
+    r.trace = trace_recorder_finish(rec, r.report);
     return r;
+}
+
+static Recorded record_traffic(const char *machine)
+{
+    GError *e = NULL;
+    Recorded r = { NULL, NULL };
+    r.report = traffic_record(machine, &r.trace, &e);
+    ck_assert_msg(r.report != NULL, "%s", e ? e->message : "");
+    return r;
+}
+
+/* Case i: a cube scenario, then a traffic machine. */
+static Recorded record_case(int i)
+{
+    return i < SCENARIOS ? record(scenarios[i])
+                         : record_traffic(machines[i - SCENARIOS]);
 }
 
 static void recorded_clear(Recorded *r)
@@ -65,67 +122,84 @@ static GBytes *trace_bytes(const Trace *t)
     return g_bytes_new_take(buf, len);
 }
 
-/* Scenarios with contention (ports = one splits messages into runs),
- * startups, a slow element time, multi-step programs. */
-static const char *const scenarios[] = {
-    "[machine]\ntopology = cube\ndimensions = 5\n[algorithm]\n"
-    "name = gray-to-binary\nmethod = concurrent\nelements-per-node = 7\n",
-    "[machine]\ntopology = cube\ndimensions = 4\n[algorithm]\n"
-    "name = gray-to-binary\nmethod = sequential\nelements-per-node = 8\n",
-    "[machine]\ntopology = cube\ndimensions = 4\nports = one\n[algorithm]\n"
-    "name = exchange\nmethod = all-port\nelements-per-node = 9\n",
-    "[machine]\ntopology = cube\ndimensions = 3\nstartup = 2\nelement-time = 3\n"
-    "[algorithm]\nname = exchange\nmethod = sequential\nelements-per-node = 5\n",
-    "[machine]\ntopology = cube\ndimensions = 6\nports = 2\n[algorithm]\n"
-    "name = binary-to-gray\nmethod = concurrent\nelements-per-node = 33\n",
-};
-
 /* ---- recording agrees with the run ------------------------------------ */
 
 START_TEST(trace_matches_run_statistics)
 {
-    Recorded r = record(scenarios[_i]);
+    Recorded r = record_case(_i);
     const Trace *t = r.trace;
     const Report *rep = r.report;
-    int n = rep->machine.topology.axes;
-    ck_assert_uint_eq(t->nodes, 1u << n);
-    ck_assert_uint_eq(t->channels->len, (1u << n) * (unsigned)n);
+    const Topology *tp = &rep->machine.topology;
+    ck_assert_uint_eq(trace_nodes(t), tp->nodes);
+    ck_assert_int_eq(t->topology.links, tp->links);
+    ck_assert_ptr_eq(t->topology.ops, tp->ops);
     ck_assert_int_eq(t->cycles, rep->cycles);
-    ck_assert_str_eq(trace_info(t, "topology"), "cube");
+    ck_assert(t->tick_seconds == rep->machine.tick_seconds);
     ck_assert_str_eq(trace_info(t, "algorithm"), rep->algorithm);
-    uint64_t *up = g_new0(uint64_t, n), *down = g_new0(uint64_t, n);
+    int links = tp->links;
+    uint64_t *up = g_new0(uint64_t, links), *down = g_new0(uint64_t, links);
+    uint64_t *busy = g_new0(uint64_t, links);
     uint64_t *per_channel = g_new0(uint64_t, t->channels->len);
     uint64_t total = 0;
+    /* The table: sorted, each channel one the topology has. */
+    for (guint c = 0; c < t->channels->len; c++) {
+        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
+        ck_assert_uint_eq(ch->dest, topology_neighbour(tp, ch->source, (int)ch->link));
+        ck_assert_int_eq(ch->direction, topology_direction(tp, ch->source, (int)ch->link));
+        if (c) {
+            const TraceChannel *p = &g_array_index(t->channels, TraceChannel, c - 1);
+            ck_assert(p->source < ch->source
+                      || (p->source == ch->source && p->link < ch->link));
+        }
+    }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         const TraceChannel *c = &g_array_index(t->channels, TraceChannel, b->channel);
-        ck_assert_uint_eq(c->dest, c->source ^ (1u << c->dimension));
-        ck_assert_int_eq(c->direction, (c->source >> c->dimension) & 1 ? -1 : 1);
-        (c->direction > 0 ? up : down)[c->dimension] += b->count;
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
+        ck_assert_int_eq(m->element_time, rep->machine.price[m->cls].element_time);
+        (c->direction > 0 ? up : down)[c->link] += b->count;
+        busy[c->link] += b->count * (uint64_t)m->element_time;
         per_channel[b->channel] += b->count;
         total += b->count;
-        ck_assert_int_le(b->start + (Tick)b->count * t->element_time, t->cycles);
+        ck_assert_int_le(trace_busy_end(t, b), t->cycles);
     }
     ck_assert_uint_eq(total, rep->element_transfers);
     ck_assert_uint_eq(total, t->element_transfers);
-    for (int d = 0; d < n; d++) {
-        ck_assert_uint_eq(up[d], rep->link_up[d]);
-        ck_assert_uint_eq(down[d], rep->link_down[d]);
+    for (int l = 0; l < links; l++) {
+        ck_assert_uint_eq(up[l], rep->link_up[l]);
+        ck_assert_uint_eq(down[l], rep->link_down[l]);
+        ck_assert_uint_eq(busy[l], rep->link_busy[l]);
     }
     uint64_t most = 0;
-    for (guint c = 0; c < t->channels->len; c++)
+    for (guint c = 0; c < t->channels->len; c++) {
+        ck_assert_uint_gt(per_channel[c], 0);          /* only used channels */
         most = MAX(most, per_channel[c]);
+    }
     ck_assert_uint_eq(most, rep->max_channel_elements);
     ck_assert_uint_le(t->messages->len, rep->messages);
-    /* The index agrees: whole-run busy time is the elements times tau. */
+    /* Startups: exactly when they hold a port, each its class's price. */
+    uint64_t with_startup = 0;
+    for (guint i = 0; i < t->messages->len; i++) {
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
+        with_startup += rep->machine.price[m->cls].startup > 0;
+    }
+    ck_assert_uint_eq(t->startups->len,
+                      rep->machine.startup_holds_port ? with_startup : 0);
+    /* The index agrees: whole-run busy time is the elements times tau,
+     * and every channel is found again by (node, link). */
     g_autoptr(TraceIndex) x = trace_index_new(t);
     for (guint c = 0; c < t->channels->len; c++) {
+        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
         ck_assert_uint_eq(trace_index_elements(x, c), per_channel[c]);
-        ck_assert_int_eq(trace_index_busy(x, c, 0, t->cycles),
-                         (Tick)per_channel[c] * t->element_time);
+        ck_assert_int_eq(trace_index_find(x, ch->source, ch->link), c);
+    }
+    for (guint i = 0; i < t->busy->len; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        ck_assert_ptr_eq(trace_index_at(x, b->channel, b->start), b);
     }
     g_free(up);
     g_free(down);
+    g_free(busy);
     g_free(per_channel);
     recorded_clear(&r);
 }
@@ -133,23 +207,32 @@ END_TEST
 
 /* The sequential exchange on a 3-cube, K = 5, Ts = 2, tau = 3: in step d
  * every channel of dimension d carries one run of 5 elements, starting
- * after the step's startup. */
+ * after the step's startup, which holds that channel for 2 cycles. */
 START_TEST(exchange_intervals_exact)
 {
     Recorded r = record(scenarios[3]);
     const Trace *t = r.trace;
+    Tick step = 2 + 5 * 3;
+    ck_assert_uint_eq(t->channels->len, 8 * 3);
     ck_assert_uint_eq(t->busy->len, 8 * 3);
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         const TraceChannel *c = &g_array_index(t->channels, TraceChannel, b->channel);
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
-        Tick step = 2 + 5 * 3;
-        ck_assert_int_eq(b->start, (Tick)c->dimension * step + 2);
+        ck_assert_int_eq(b->start, (Tick)c->link * step + 2);
         ck_assert_uint_eq(b->first, 0);
         ck_assert_uint_eq(b->count, 5);
         ck_assert_uint_eq(m->source, c->source);
         ck_assert_uint_eq(m->dest, c->dest);
         ck_assert_uint_eq(m->hops, 1);
+        ck_assert_int_eq(m->element_time, 3);
+    }
+    ck_assert(t->startup_holds_port);
+    ck_assert_uint_eq(t->startups->len, 8 * 3);
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
+        ck_assert_int_eq(s->start, (Tick)s->link * step);
+        ck_assert_int_eq(s->duration, 2);
     }
     g_autoptr(TraceIndex) x = trace_index_new(t);
     ck_assert_str_eq(trace_index_phase(x, 0, NULL), "dimension 0");
@@ -163,6 +246,36 @@ START_TEST(exchange_intervals_exact)
 }
 END_TEST
 
+/* A complete graph of 70000 processors: node * links passes 2^32, so a
+ * 32-bit channel key would wrap. Every node sends once, to the node
+ * 35000 away; the table holds exactly those channels. */
+START_TEST(complete_graph_keys_do_not_overflow)
+{
+    GError *e = NULL;
+    Trace *t = NULL;
+    g_autoptr(Report) rep = traffic_record_mode(
+        "[machine]\ntopology = complete\nprocessors = 70000\n", TRUE, &t, &e);
+    ck_assert_msg(rep != NULL, "%s", e ? e->message : "");
+    ck_assert_uint_eq(t->channels->len, 70000);
+    for (guint c = 0; c < t->channels->len; c++) {
+        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
+        ck_assert_uint_eq(ch->source, c);
+        ck_assert_uint_eq(ch->link, (c + 35000) % 70000);
+        ck_assert_uint_eq(ch->dest, ch->link);
+    }
+    char name[TRACE_CHANNEL_NAME_MAX];
+    trace_channel_name(t, 69999, 34999, name, sizeof name);
+    ck_assert_str_eq(name, "node 69999 to 34999");
+    g_autoptr(GBytes) bytes = trace_bytes(t);
+    gsize len;
+    const guint8 *data = g_bytes_get_data(bytes, &len);
+    g_autoptr(Trace) back = trace_parse("bytes", data, len, &e);
+    ck_assert_msg(back != NULL, "%s", e ? e->message : "");
+    ck_assert_uint_eq(trace_nodes(back), 70000);
+    trace_free(t);
+}
+END_TEST
+
 START_TEST(recording_changes_nothing)
 {
     g_autoptr(Scenario) s = scenario_text(scenarios[_i]);
@@ -172,8 +285,8 @@ START_TEST(recording_changes_nothing)
     ck_assert_msg(a != NULL, "%s", e ? e->message : "");
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
     RunOptions traced = { .dump_memory = TRUE,
-                              .observer = trace_recorder_observer(),
-                              .observer_data = rec };
+                          .observer = trace_recorder_observer(),
+                          .observer_data = rec };
     g_autoptr(Report) b = run_scenario(s, &traced, &e);
     ck_assert_msg(b != NULL, "%s", e ? e->message : "");
     g_autofree char *ja = json_without_wall(a);
@@ -188,7 +301,7 @@ END_TEST
 
 START_TEST(traces_are_deterministic)
 {
-    Recorded a = record(scenarios[_i]), b = record(scenarios[_i]);
+    Recorded a = record_case(_i), b = record_case(_i);
     g_autoptr(GBytes) ba = trace_bytes(a.trace);
     g_autoptr(GBytes) bb = trace_bytes(b.trace);
     ck_assert(g_bytes_equal(ba, bb));
@@ -232,11 +345,20 @@ END_TEST
 
 static void assert_same_trace(const Trace *a, const Trace *b)
 {
-    ck_assert_uint_eq(a->nodes, b->nodes);
-    ck_assert_uint_eq(a->dimensions, b->dimensions);
+    ck_assert_ptr_eq(a->topology.ops, b->topology.ops);
+    ck_assert_uint_eq(trace_nodes(a), trace_nodes(b));
+    ck_assert_int_eq(a->topology.links, b->topology.links);
+    ck_assert_int_eq(a->topology.axes, b->topology.axes);
+    ck_assert_int_eq(a->topology.wrap, b->topology.wrap);
+    for (int i = 0; i < a->topology.axes; i++)
+        ck_assert_uint_eq(a->topology.side[i], b->topology.side[i]);
     ck_assert_int_eq(a->ports, b->ports);
-    ck_assert_int_eq(a->element_time, b->element_time);
-    ck_assert_int_eq(a->startup, b->startup);
+    ck_assert_int_eq(a->startup_holds_port, b->startup_holds_port);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        ck_assert_int_eq(a->price[c].startup, b->price[c].startup);
+        ck_assert_int_eq(a->price[c].element_time, b->price[c].element_time);
+    }
+    ck_assert(a->tick_seconds == b->tick_seconds);
     ck_assert_int_eq(a->cycles, b->cycles);
     ck_assert_uint_eq(a->element_transfers, b->element_transfers);
     ck_assert_uint_eq(a->info->len, b->info->len);
@@ -250,14 +372,15 @@ static void assert_same_trace(const Trace *a, const Trace *b)
     for (guint i = 0; i < a->channels->len; i++) {
         const TraceChannel *x = &g_array_index(a->channels, TraceChannel, i);
         const TraceChannel *y = &g_array_index(b->channels, TraceChannel, i);
-        ck_assert(x->source == y->source && x->dest == y->dest
-                  && x->dimension == y->dimension && x->direction == y->direction);
+        ck_assert(x->source == y->source && x->link == y->link
+                  && x->dest == y->dest && x->direction == y->direction);
     }
     ck_assert_uint_eq(a->messages->len, b->messages->len);
     for (guint i = 0; i < a->messages->len; i++) {
         const TraceMessage *x = &g_array_index(a->messages, TraceMessage, i);
         const TraceMessage *y = &g_array_index(b->messages, TraceMessage, i);
         ck_assert(x->id == y->id && x->count == y->count && x->posted == y->posted
+                  && x->element_time == y->element_time && x->cls == y->cls
                   && x->source == y->source && x->dest == y->dest
                   && x->tag == y->tag && x->hops == y->hops);
     }
@@ -267,6 +390,13 @@ static void assert_same_trace(const Trace *a, const Trace *b)
         const TraceBusy *y = &g_array_index(b->busy, TraceBusy, i);
         ck_assert(x->start == y->start && x->first == y->first && x->count == y->count
                   && x->channel == y->channel && x->message == y->message);
+    }
+    ck_assert_uint_eq(a->startups->len, b->startups->len);
+    for (guint i = 0; i < a->startups->len; i++) {
+        const TraceStartup *x = &g_array_index(a->startups, TraceStartup, i);
+        const TraceStartup *y = &g_array_index(b->startups, TraceStartup, i);
+        ck_assert(x->start == y->start && x->duration == y->duration
+                  && x->message == y->message && x->link == y->link);
     }
     ck_assert_uint_eq(a->labels->len, b->labels->len);
     for (guint i = 0; i < a->labels->len; i++)
@@ -282,7 +412,7 @@ static void assert_same_trace(const Trace *a, const Trace *b)
 
 START_TEST(file_round_trip)
 {
-    Recorded r = record(scenarios[_i]);
+    Recorded r = record_case(_i);
     g_autofree char *dir = g_dir_make_tmp("cubemu-trace-XXXXXX", NULL);
     g_autofree char *path = g_build_filename(dir, "run.trace", NULL);
     GError *e = NULL;
@@ -304,9 +434,13 @@ static gboolean error_names_file(const GError *e)
                || strstr(e->message, "not supported"));
 }
 
+/* The cube with contention, and the 3-d torus whose header has a shape,
+ * startups and two classes. */
+static const int damaged_cases[] = { 2, SCENARIOS + 3 };
+
 START_TEST(every_truncation_is_an_error)
 {
-    Recorded r = record(scenarios[2]);
+    Recorded r = record_case(damaged_cases[_i]);
     g_autoptr(GBytes) bytes = trace_bytes(r.trace);
     gsize len;
     const guint8 *data = g_bytes_get_data(bytes, &len);
@@ -329,7 +463,7 @@ END_TEST
 
 START_TEST(every_flipped_byte_is_an_error)
 {
-    Recorded r = record(scenarios[2]);
+    Recorded r = record_case(damaged_cases[_i]);
     g_autoptr(GBytes) bytes = trace_bytes(r.trace);
     gsize len;
     const guint8 *data = g_bytes_get_data(bytes, &len);
@@ -352,21 +486,21 @@ START_TEST(every_flipped_byte_is_an_error)
 }
 END_TEST
 
-/* Break one rule of trace.h in a written file, fix the checksum, and
- * expect the reader to name the rule. */
-static char *broken_message(void (*breaker)(Trace *t), guint8 *patch_at,
-                            gsize patch_offset, guint8 patch_value)
+/* Break one rule of trace.h in a written file (through the Trace, or by
+ * patching a byte), fix the checksum, and return the reader's message. */
+static char *broken_message(int which, void (*breaker)(Trace *t),
+                            gsize patch_offset, int patch_value)
 {
-    Recorded r = record(scenarios[1]);
+    Recorded r = record_case(which);
     if (breaker)
         breaker(r.trace);
     g_autoptr(GBytes) bytes = trace_bytes(r.trace);
     gsize len;
     const guint8 *original = g_bytes_get_data(bytes, &len);
     guint8 *data = g_memdup2(original, len);
-    if (patch_at) {
-        data[patch_offset] = patch_value;
-        uint32_t crc = trace_crc32(0, data, len - 4);
+    if (patch_value >= 0) {
+        data[patch_offset] = (guint8)patch_value;
+        uint32_t crc = (uint32_t)crc32_z(0, data, len - 4);
         for (int i = 0; i < 4; i++)
             data[len - 4 + i] = (guint8)(crc >> (8 * i));
     }
@@ -399,7 +533,7 @@ static void break_sum(Trace *t)
 
 static void break_mark(Trace *t)
 {
-    g_array_index(t->marks, TraceMark, 0).nodes = t->nodes + 1;
+    g_array_index(t->marks, TraceMark, 0).nodes = trace_nodes(t) + 1;
 }
 
 static void break_label(Trace *t)
@@ -413,29 +547,112 @@ static void break_time(Trace *t)
     g_array_index(t->busy, TraceBusy, 0).start = t->cycles;
 }
 
+/* Node 0 of a mesh without wrap has no -x. */
+static void break_missing_link(Trace *t)
+{
+    g_array_index(t->channels, TraceChannel, 0).link = 1;
+}
+
+static void break_channel_order(Trace *t)
+{
+    TraceChannel *c = (TraceChannel *)(void *)t->channels->data;
+    TraceChannel first = c[0];
+    c[0] = c[1];
+    c[1] = first;
+}
+
+/* The last channel's records removed: it stays in the table, idle. */
+static void break_unused_channel(Trace *t)
+{
+    uint32_t last = t->channels->len - 1;
+    while (t->busy->len
+           && g_array_index(t->busy, TraceBusy, t->busy->len - 1).channel == last) {
+        t->element_transfers -= g_array_index(t->busy, TraceBusy,
+                                              t->busy->len - 1).count;
+        g_array_set_size(t->busy, t->busy->len - 1);
+    }
+}
+
+static void break_startup(Trace *t)
+{
+    g_array_index(t->startups, TraceStartup, 0).duration++;
+}
+
+static void break_class(Trace *t)
+{
+    g_array_index(t->messages, TraceMessage, 0).cls = CLASS_COUNT;
+}
+
+/* Offsets in the fixed header (FORMAT.md). */
+#define AT_MAJOR 8
+#define AT_TOPOLOGY 16
+#define AT_NODES 24
+#define AT_BUSY_COUNT 112
+
 START_TEST(broken_rules_are_named)
 {
-    g_autofree char *a = broken_message(break_channel_index, NULL, 0, 0);
-    ck_assert_msg(g_str_has_prefix(a, "bytes: corrupt: busy record 0 names channel 64 of 64"), "%s", a);
-    g_autofree char *b = broken_message(break_overlap, NULL, 0, 0);
+    const int gray4 = 1, mesh = SCENARIOS, complete = SCENARIOS + 2;
+    Recorded r = record(scenarios[gray4]);
+    g_autofree char *want = g_strdup_printf(
+        "bytes: corrupt: busy record 0 names channel %u of %u",
+        r.trace->channels->len, r.trace->channels->len);
+    recorded_clear(&r);
+    g_autofree char *a = broken_message(gray4, break_channel_index, 0, -1);
+    ck_assert_msg(g_str_has_prefix(a, want), "%s", a);
+    g_autofree char *b = broken_message(gray4, break_overlap, 0, -1);
     ck_assert_msg(strstr(b, "out of order or overlap on one channel") != NULL, "%s", b);
-    g_autofree char *c = broken_message(break_sum, NULL, 0, 0);
+    g_autofree char *c = broken_message(gray4, break_sum, 0, -1);
     ck_assert_msg(strstr(c, "the header says") != NULL, "%s", c);
-    g_autofree char *d = broken_message(break_mark, NULL, 0, 0);
+    g_autofree char *d = broken_message(gray4, break_mark, 0, -1);
     ck_assert_msg(strstr(d, "corrupt: mark 0 names") != NULL, "%s", d);
-    g_autofree char *f = broken_message(break_label, NULL, 0, 0);
+    g_autofree char *f = broken_message(gray4, break_label, 0, -1);
     ck_assert_msg(strstr(f, "label 1 of 3 does not fit or is not UTF-8") != NULL, "%s", f);
-    g_autofree char *g = broken_message(break_time, NULL, 0, 0);
+    g_autofree char *g = broken_message(gray4, break_time, 0, -1);
     ck_assert_msg(strstr(g, "lies outside the run's 24 cycles") != NULL, "%s", g);
-    guint8 dummy;
-    g_autofree char *v = broken_message(NULL, &dummy, 8, 2);   /* major 2 */
-    ck_assert_str_eq(v, "bytes: trace format version 2.0 is not supported "
-                        "(this cubemu reads version 1.x; re-record the trace with it)");
-    g_autofree char *m = broken_message(NULL, &dummy, 1, 'X');
+    g_autofree char *i = broken_message(mesh, break_missing_link, 0, -1);
+    ck_assert_str_eq(i, "bytes: corrupt: channel 0 leaves node 0 on -x, a link "
+                        "that node does not have");
+    g_autofree char *j = broken_message(mesh, break_channel_order, 0, -1);
+    ck_assert_str_eq(j, "bytes: corrupt: channels 0 and 1 are out of order or "
+                        "repeated");
+    g_autofree char *k = broken_message(mesh, break_unused_channel, 0, -1);
+    ck_assert_str_eq(k, "bytes: corrupt: 1 of the 48 channels in the table "
+                        "carried nothing (the table lists only channels that did)");
+    g_autofree char *l = broken_message(complete, break_startup, 0, -1);
+    ck_assert_str_eq(l, "bytes: corrupt: startup record 0 lasts 3 cycles; a "
+                        "neighbour message's startup is 2");
+    g_autofree char *n = broken_message(complete, break_class, 0, -1);
+    ck_assert_msg(strstr(n, "corrupt: message 0 has class 2") != NULL, "%s", n);
+    g_autofree char *o = broken_message(mesh, NULL, AT_TOPOLOGY, 7);
+    ck_assert_str_eq(o, "bytes: corrupt: topology code 7 (valid: 0 cube, 1 mesh, "
+                        "2 complete)");
+    g_autofree char *p = broken_message(mesh, NULL, AT_NODES, 15);
+    ck_assert_str_eq(p, "bytes: corrupt: the header says 15 nodes and 4 links; "
+                        "that mesh has 16 and 4");
+    g_autofree char *v = broken_message(gray4, NULL, AT_MAJOR, 3);
+    ck_assert_str_eq(v, "bytes: trace format version 3.0 is not supported "
+                        "(this cubemu reads version 2.x; re-record the trace with it)");
+    g_autofree char *m = broken_message(gray4, NULL, 1, 'X');
     ck_assert_str_eq(m, "bytes: not a cubemu trace (it does not begin with the "
                         "trace magic; see traces/FORMAT.md)");
-    g_autofree char *h = broken_message(NULL, &dummy, 80, 0xff);   /* busy count */
+    g_autofree char *h = broken_message(gray4, NULL, AT_BUSY_COUNT + 7, 0xff);
     ck_assert_msg(strstr(h, "truncated or corrupt: the header announces") != NULL, "%s", h);
+}
+END_TEST
+
+/* A file cubemu wrote before format 2.0: refused, naming the file and
+ * both versions. */
+START_TEST(version_1_refused)
+{
+    const char *path = CUBEMU_SOURCE_DIR "/tests/data/traces/v1.trace";
+    GError *e = NULL;
+    ck_assert_ptr_null(trace_load(path, &e));
+    g_autofree char *want = g_strdup_printf(
+        "%s: trace format version 1.0 is not supported (this cubemu reads "
+        "version 2.x; re-record the trace with it)", path);
+    ck_assert_str_eq(e->message, want);
+    ck_assert_int_eq(e->code, TRACE_ERROR_VERSION);
+    g_error_free(e);
 }
 END_TEST
 
@@ -473,7 +690,7 @@ static guint count_lines(const char *text, const char *prefix, const char *conta
 
 START_TEST(csv_sums_equal_element_transfers)
 {
-    Recorded r = record(scenarios[_i]);
+    Recorded r = record_case(_i);
     const Tick windows[] = { 0, 1, 2, 7, 1000000 };
     for (guint w = 0; w < G_N_ELEMENTS(windows); w++) {
         g_autofree char *csv = export_text(r.trace, TRACE_EXPORT_CSV, windows[w]);
@@ -481,12 +698,15 @@ START_TEST(csv_sums_equal_element_transfers)
         g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
         guint cols = g_strv_length(head);
         uint64_t sum = 0, total = 0;
-        guint rows = 0;
+        guint rows = 0, link_columns = 0;
+        for (guint c = 0; c < cols; c++)
+            link_columns += g_str_has_suffix(head[c], " elements");
+        ck_assert_uint_eq(link_columns, (guint)r.trace->topology.links);
         for (char **l = lines + 1; *l && **l; l++, rows++) {
             g_auto(GStrv) cells = g_strsplit(*l, ",", -1);
             ck_assert_uint_eq(g_strv_length(cells), cols);
             for (guint c = 0; c < cols; c++) {
-                if (g_str_has_suffix(head[c], "_elements"))
+                if (g_str_has_suffix(head[c], " elements"))
                     sum += g_ascii_strtoull(cells[c], NULL, 10);
                 if (!strcmp(head[c], "elements"))
                     total += g_ascii_strtoull(cells[c], NULL, 10);
@@ -500,6 +720,8 @@ START_TEST(csv_sums_equal_element_transfers)
         ck_assert_uint_eq(rows, (guint)((r.trace->cycles + window - 1) / window));
         ck_assert_uint_eq(sum, r.report->element_transfers);
         ck_assert_uint_eq(total, r.report->element_transfers);
+        gboolean seconds = strstr(lines[0], ",window_start_seconds,") != NULL;
+        ck_assert_int_eq(seconds, r.trace->tick_seconds > 0);
     }
     recorded_clear(&r);
 }
@@ -507,17 +729,18 @@ END_TEST
 
 START_TEST(paje_and_chrome_counts)
 {
-    Recorded r = record(scenarios[_i]);
+    Recorded r = record_case(_i);
     const Trace *t = r.trace;
     uint64_t mark_nodes = 0, all_node_marks = 0, part_marks = 0;
     for (guint i = 0; i < t->marks->len; i++) {
         const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
         mark_nodes += m->nodes;
-        if (m->nodes == t->nodes)
+        if (m->nodes == trace_nodes(t))
             all_node_marks++;
         else
             part_marks += m->nodes;
     }
+    uint32_t nodes = trace_nodes(t);
     g_autofree char *paje = export_text(t, TRACE_EXPORT_PAJE, 0);
     ck_assert(g_str_has_prefix(paje, "%EventDef PajeDefineContainerType 0\n"));
     ck_assert(strstr(paje, "%EventDef PajeSetState 7\n") != NULL);
@@ -527,23 +750,87 @@ START_TEST(paje_and_chrome_counts)
     ck_assert_uint_eq(count_lines(paje, "8 ", NULL), mark_nodes);
     ck_assert_uint_eq(count_lines(paje, "9 ", NULL), t->messages->len);
     ck_assert_uint_eq(count_lines(paje, "10 ", NULL), t->messages->len);
-    ck_assert_uint_eq(count_lines(paje, "5 ", NULL), 1 + t->nodes + t->channels->len);
-    ck_assert_uint_eq(count_lines(paje, "6 ", NULL), 1 + t->nodes + t->channels->len);
+    ck_assert_uint_eq(count_lines(paje, "5 ", NULL), 1 + nodes + t->channels->len);
+    ck_assert_uint_eq(count_lines(paje, "6 ", NULL), 1 + nodes + t->channels->len);
+    ck_assert_uint_eq(count_lines(paje, "12 ", NULL), t->startups->len ? nodes : 0);
+    ck_assert_uint_eq(count_lines(paje, "13 ", NULL), t->startups->len);
+    ck_assert_uint_eq(count_lines(paje, "14 ", NULL), t->startups->len);
     /* Paje wants time order. */
     double last = 0;
     g_auto(GStrv) lines = g_strsplit(paje, "\n", -1);
     for (char **l = lines; *l; l++) {
         int ev;
         double time;
-        if (**l == '%' || sscanf(*l, "%d %lf", &ev, &time) != 2 || ev < 5)
+        if (**l == '%' || sscanf(*l, "%d %lf", &ev, &time) != 2 || ev < 5
+            || ev == 11)
             continue;
         ck_assert(time >= last);
         last = time;
     }
     g_autofree char *chrome = export_text(t, TRACE_EXPORT_CHROME, 0);
     ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"X\""), t->busy->len);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"b\""), t->startups->len);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"e\""), t->startups->len);
     ck_assert_uint_eq(count_lines(chrome, "", "\"s\":\"g\""), all_node_marks);
     ck_assert_uint_eq(count_lines(chrome, "", "\"s\":\"p\""), part_marks);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"thread_name\""), t->channels->len);
+    recorded_clear(&r);
+}
+END_TEST
+
+/* Every export names a channel by its topology's link: "node 5 +x" on the
+ * torus, "node 3 to 7" on the complete graph; the CSV has a column per
+ * link name. */
+START_TEST(exports_name_links)
+{
+    static const struct { int which; const char *channel, *column; } want[] = {
+        { 3, "node 5 dimension 2", "dimension 2 elements" },
+        { SCENARIOS + 1, "node 5 +x", "-y elements" },
+        { SCENARIOS + 2, "node 3 to 7", "to 7 elements" },
+        { SCENARIOS + 3, "node 5 -z", "+z utilisation" },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        Recorded r = record_case(want[i].which);
+        g_autofree char *thread = g_strdup_printf("\"args\":{\"name\":\"%s\"}",
+                                                  want[i].channel);
+        g_autofree char *container = g_strdup_printf("CT_Channel C_N%c \"%s\"",
+                                                     want[i].channel[5],
+                                                     want[i].channel);
+        g_autofree char *column = g_strdup_printf(",%s,", want[i].column);
+        g_autofree char *chrome = export_text(r.trace, TRACE_EXPORT_CHROME, 0);
+        g_autofree char *paje = export_text(r.trace, TRACE_EXPORT_PAJE, 0);
+        g_autofree char *csv = export_text(r.trace, TRACE_EXPORT_CSV, 0);
+        ck_assert_msg(strstr(chrome, thread) != NULL, "no %s", thread);
+        ck_assert_msg(strstr(paje, container) != NULL, "no %s", container);
+        ck_assert_msg(strstr(csv, column) != NULL, "no %s in %.200s", column, csv);
+        recorded_clear(&r);
+    }
+}
+END_TEST
+
+/* With tick-seconds = 1e-6 a cycle is one microsecond: Chrome's ts (in
+ * us) equals the start cycle; Paje dates are seconds. */
+START_TEST(exports_show_seconds)
+{
+    Recorded r = record_case(SCENARIOS + 2);
+    const Trace *t = r.trace;
+    ck_assert(t->tick_seconds == 1e-6);
+    g_autofree char *chrome = export_text(t, TRACE_EXPORT_CHROME, 0);
+    ck_assert(strstr(chrome, "\"time_unit\":\"1 us = 1 us of physical time "
+                             "(a tick is 1e-06 s)\"") != NULL);
+    const TraceBusy *b = &g_array_index(t->busy, TraceBusy, t->busy->len - 1);
+    g_autofree char *slice = g_strdup_printf("\"ts\":%" G_GINT64_FORMAT ",",
+                                             (gint64)b->start);
+    ck_assert_msg(strstr(chrome, slice) != NULL, "no %s", slice);
+    g_autofree char *paje = export_text(t, TRACE_EXPORT_PAJE, 0);
+    char end[G_ASCII_DTOSTR_BUF_SIZE];
+    g_ascii_formatd(end, sizeof end, "%.15g", (double)t->cycles * 1e-6);
+    g_autofree char *destroy = g_strdup_printf("6 %s CT_Machine C_M\n", end);
+    ck_assert_msg(strstr(paje, destroy) != NULL, "no %s", destroy);
+    g_autofree char *text = trace_seconds_text(t, t->cycles);
+    g_autofree char *expect = g_strdup_printf("%" G_GINT64_FORMAT " us",
+                                              (gint64)t->cycles);
+    ck_assert_str_eq(text, expect);
     recorded_clear(&r);
 }
 END_TEST
@@ -553,35 +840,32 @@ static Suite *traces_suite(void)
     Suite *s = suite_create("traces");
     TCase *t = tcase_create("recording");
     tcase_set_timeout(t, 120);
-    tcase_add_loop_test(t, trace_matches_run_statistics, 0, G_N_ELEMENTS(scenarios));
+    tcase_add_loop_test(t, trace_matches_run_statistics, 0, CASES);
     tcase_add_test(t, exchange_intervals_exact);
-    tcase_add_loop_test(t, recording_changes_nothing, 0, G_N_ELEMENTS(scenarios));
-    tcase_add_loop_test(t, traces_are_deterministic, 0, G_N_ELEMENTS(scenarios));
+    tcase_add_test(t, complete_graph_keys_do_not_overflow);
+    tcase_add_loop_test(t, recording_changes_nothing, 0, SCENARIOS);
+    tcase_add_loop_test(t, traces_are_deterministic, 0, CASES);
     tcase_add_test(t, marks_merged_without_loss);
     suite_add_tcase(s, t);
     t = tcase_create("file");
     tcase_set_timeout(t, 120);
-    tcase_add_loop_test(t, file_round_trip, 0, G_N_ELEMENTS(scenarios));
-    tcase_add_test(t, every_truncation_is_an_error);
-    tcase_add_test(t, every_flipped_byte_is_an_error);
+    tcase_add_loop_test(t, file_round_trip, 0, CASES);
+    tcase_add_loop_test(t, every_truncation_is_an_error, 0,
+                        G_N_ELEMENTS(damaged_cases));
+    tcase_add_loop_test(t, every_flipped_byte_is_an_error, 0,
+                        G_N_ELEMENTS(damaged_cases));
     tcase_add_test(t, broken_rules_are_named);
+    tcase_add_test(t, version_1_refused);
     tcase_add_test(t, missing_file);
     suite_add_tcase(s, t);
     t = tcase_create("exports");
     tcase_set_timeout(t, 120);
-    tcase_add_loop_test(t, csv_sums_equal_element_transfers, 0, G_N_ELEMENTS(scenarios));
-    tcase_add_loop_test(t, paje_and_chrome_counts, 0, G_N_ELEMENTS(scenarios));
+    tcase_add_loop_test(t, csv_sums_equal_element_transfers, 0, CASES);
+    tcase_add_loop_test(t, paje_and_chrome_counts, 0, CASES);
+    tcase_add_test(t, exports_name_links);
+    tcase_add_test(t, exports_show_seconds);
     suite_add_tcase(s, t);
     return s;
 }
 
-int main(int argc, char **argv)
-{
-    (void)argc;
-    machine_set_program_path(argv[0]);
-    SRunner *sr = srunner_create(traces_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CUBE_CHECK_MAIN(traces_suite)

@@ -50,7 +50,9 @@ if [ "$rc" = 0 ] && printf '%s\n' "$out" | python3 -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 assert len(rows) == 6, len(rows)                        # 24 cycles / 4
-cols = [c for c in rows[0] if c.endswith("_elements")]
+cols = [c for c in rows[0] if c.endswith(" elements")]
+assert cols == ["dimension 0 elements", "dimension 1 elements", "dimension 2 elements",
+                "dimension 3 elements"], cols
 assert sum(int(r[c]) for r in rows for c in cols) == 192  # element_transfers
 assert sum(int(r["elements"]) for r in rows) == 192
 '; then ok csv-sums; else bad csv-sums; fi
@@ -67,10 +69,44 @@ check gif-frames "$CHECK" gif "$T/g.gif" 640x420 2
 check frames "$CUBEMU" view "$T/x3.trace" --frames "$T/frames" --frame-count 5 --size 700x450
 if [ "$(ls "$T/frames" | wc -l)" = 5 ]; then ok frames-count; else out=$(ls "$T/frames"); bad frames-count; fi
 check frame-size "$CHECK" png-size "$T/frames/frame-00004.png" 700x450
-# A topology the viewer has never seen: placed by coordinates from the table.
-check mesh-trace "$CHECK" make-mesh "$T/mesh.trace" 8
-check mesh-png "$CUBEMU" view "$T/mesh.trace" --png "$T/mesh.png" --at 2 --window 1
-check mesh-pixels "$CHECK" busy-idle "$T/mesh.trace" "$T/mesh.png" graph 1280x800 2 1
+# Meshes, tori and complete graphs (tests/traffic.h's program through the
+# engine): the torus as a grid with wrap stubs, the complete graph as a
+# circle of chords, both also as a matrix, and a 3-d torus in layers.
+check torus-trace "$CHECK" record "$T/torus.trace" topology=mesh shape=4x4 wrap=yes
+check torus-png "$CUBEMU" view "$T/torus.trace" --png "$T/torus.png" --at 8 --window 1
+check torus-pixels "$CHECK" busy-idle "$T/torus.trace" "$T/torus.png" graph 1280x800 8 1
+check torus-matrix "$CUBEMU" view "$T/torus.trace" --view matrix --png "$T/torus-m.png" --at 8 --window 1
+check torus-matrix-pixels "$CHECK" busy-idle "$T/torus.trace" "$T/torus-m.png" matrix 1280x800 8 1
+check complete-trace "$CHECK" record "$T/k8.trace" topology=complete processors=8 \
+  startup=2 tick-seconds=1e-6
+check complete-png "$CUBEMU" view "$T/k8.trace" --png "$T/k8.png" --at 12 --window 2
+check complete-pixels "$CHECK" busy-idle "$T/k8.trace" "$T/k8.png" graph 1280x800 12 2
+check complete-matrix "$CUBEMU" view "$T/k8.trace" --view matrix --size 900x600 --png "$T/k8-m.png" --at 12 --window 2
+check complete-matrix-pixels "$CHECK" busy-idle "$T/k8.trace" "$T/k8-m.png" matrix 900x600 12 2
+check torus3-trace "$CHECK" record "$T/t3.trace" topology=mesh shape=3x3x3 wrap=yes
+check torus3-png "$CUBEMU" view "$T/t3.trace" --png "$T/t3.png" --at 10 --window 1
+check torus3-pixels "$CHECK" busy-idle "$T/t3.trace" "$T/t3.png" graph 1280x800 10 1
+check complete-gif "$CUBEMU" view "$T/k8.trace" --gif "$T/k8.gif" --size 640x420 --frame-count 6
+check complete-gif-frames "$CHECK" gif "$T/k8.gif" 640x420 2
+expect_has complete-info 0 "  topology         complete, 8 nodes, 8 links" -- "$CUBEMU" trace info "$T/k8.trace"
+expect_has complete-info-seconds 0 " us)" -- "$CUBEMU" trace info "$T/k8.trace"
+# Exports name channels by link; with tick-seconds Chrome's axis is physical.
+check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"
+if python3 - "$T/torus.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
+assert "node 0 +x" in names and "node 0 -x" in names and "node 15 +y" in names, sorted(names)[:8]
+assert len(names) == 64, len(names)
+assert d["otherData"]["topology"] == "torus 4x4, 16 nodes"
+EOF2
+then ok torus-chrome-names; else bad torus-chrome-names; fi
+run "$CUBEMU" trace export "$T/k8.trace" --format csv
+if [ "$rc" = 0 ] && printf '%s\n' "$out" | head -n 1 | grep -q '^window_start,window_end,window_start_seconds,window_end_seconds,to 0 elements,to 1 elements,'; then
+  ok complete-csv-links; else bad complete-csv-links; fi
+run "$CUBEMU" trace export "$T/k8.trace" --format paje
+if [ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q '^5 0 C_C[0-9]* CT_Channel C_N3 "node 3 to 7"$'; then
+  ok complete-paje-names; else bad complete-paje-names; fi
 # The window's own loop, driven by keys, on SDL's dummy driver.
 check keys env SDL_VIDEODRIVER=dummy "$CUBEMU" view "$T/g4.trace" \
   --keys "Space,Right,Right,Left,+,-,[,],Home,End,M,G,Space,Q"
@@ -153,7 +189,7 @@ done
 expect missing-trace 2 "cubemu trace: $T/none.trace: cannot read: No such file or directory" -- \
   "$CUBEMU" trace export "$T/none.trace" --format csv
 head -c 100 "$T/x3.trace" > "$T/cut.trace"
-expect truncated 2 "cubemu trace: $T/cut.trace: truncated: 100 bytes, the trace header alone is 104" -- \
+expect truncated 2 "cubemu trace: $T/cut.trace: truncated: 100 bytes, the trace header alone is 144" -- \
   "$CUBEMU" trace export "$T/cut.trace" --format chrome
 size=$(wc -c < "$T/x3.trace")
 head -c $((size - 10)) "$T/x3.trace" > "$T/short.trace"
@@ -165,11 +201,15 @@ b = bytearray(open(sys.argv[1], "rb").read()); b[500] ^= 0x10
 open(sys.argv[2], "wb").write(b)' "$T/x3.trace" "$T/flip.trace"
 expect_has corrupt 2 "cubemu trace: $T/flip.trace: corrupt: checksum mismatch" -- \
   "$CUBEMU" trace export "$T/flip.trace" --format paje
+expect version-1 2 "cubemu trace: $D/v1.trace: trace format version 1.0 is not supported (this cubemu reads version 2.x; re-record the trace with it)" -- \
+  "$CUBEMU" trace info $D/v1.trace
+expect view-version-1 2 "cubemu view: $D/v1.trace: trace format version 1.0 is not supported (this cubemu reads version 2.x; re-record the trace with it)" -- \
+  "$CUBEMU" view $D/v1.trace --png "$T/n.png"
 expect not-a-trace 2 "cubemu trace: $D/not-a-trace.bin: not a cubemu trace (it does not begin with the trace magic; see traces/FORMAT.md)" -- \
   "$CUBEMU" trace info $D/not-a-trace.bin
 expect view-not-a-trace 2 "cubemu view: $D/not-a-trace.bin: not a cubemu trace (it does not begin with the trace magic; see traces/FORMAT.md)" -- \
   "$CUBEMU" view $D/not-a-trace.bin --png "$T/n.png"
-expect view-truncated 2 "cubemu view: $T/cut.trace: truncated: 100 bytes, the trace header alone is 104" -- \
+expect view-truncated 2 "cubemu view: $T/cut.trace: truncated: 100 bytes, the trace header alone is 144" -- \
   "$CUBEMU" view "$T/cut.trace" --png "$T/n.png"
 expect unknown-format 2 "cubemu trace: --format xml: unknown format (valid: chrome, paje, csv)" -- \
   "$CUBEMU" trace export "$T/x3.trace" --format xml

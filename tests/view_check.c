@@ -10,15 +10,19 @@
  *   view_check gif GIF WxH MIN_FRAMES
  *       GIF has the size and at least MIN_FRAMES frames.
  *   view_check png-size PNG WxH
- *   view_check make-mesh OUT SIDE
- *       write a trace of a SIDE x SIDE mesh (topology "mesh", a channel
- *       table the viewer has never seen) with one busy channel per node.
+ *   view_check record OUT KEY=VALUE...
+ *       run tests/traffic.h's program (every node sends across each link,
+ *       then to the node half the machine away) on the machine whose
+ *       [machine] keys are given ("topology=mesh" "shape=4x4" "wrap=yes")
+ *       and write its trace: mesh, torus and complete-graph traces while
+ *       no algorithm runs there.
  *
  * Prints one line and exits 0 when the check holds, 1 when it does not,
  * 2 on bad arguments.
  */
 #include "sdl/render.h"
 #include "trace.h"
+#include "traffic.h"
 
 #include <SDL_image.h>
 #include <gif_lib.h>
@@ -30,7 +34,7 @@ static int usage(void)
     fprintf(stderr, "usage: view_check busy-idle TRACE PNG VIEW WxH CYCLE WINDOW\n"
                     "       view_check gif GIF WxH MIN_FRAMES\n"
                     "       view_check png-size PNG WxH\n"
-                    "       view_check make-mesh OUT SIDE\n");
+                    "       view_check record OUT KEY=VALUE...\n");
     return 2;
 }
 
@@ -63,23 +67,30 @@ static Color surface_pixel(SDL_Surface *s, int x, int y)
     return row[x] & 0xffffffu;
 }
 
-/* A channel whose drawn middle shows `want` in our own rendering of the
- * frame (so nothing else is drawn over it there). */
-static int64_t find_channel(Render *r, const Trace *t, ViewKind kind,
-                            Tick from, Tick to, gboolean busy,
-                            int *x, int *y)
+/* A channel of the topology (in the trace's table or idle all run) that
+ * was busy the whole window, or not at all, and whose drawn middle shows
+ * that colour in our own rendering of the frame (so nothing else is drawn
+ * over it there). */
+static gboolean find_channel(Render *r, const Trace *t, ViewKind kind,
+                             Tick from, Tick to, gboolean busy,
+                             uint32_t *node, uint32_t *link, int *x, int *y)
 {
     g_autoptr(TraceIndex) ix = trace_index_new(t);
     Color want = render_heat(busy ? 1.0 : 0.0);
-    for (guint c = 0; c < t->channels->len; c++) {
-        Tick b = trace_index_busy(ix, c, from, to);
-        if (busy ? b != to - from : b != 0)
-            continue;
-        if (render_channel_point(r, kind, c, x, y)
-            && draw_pixel(render_canvas(r), *x, *y) == want)
-            return c;
-    }
-    return -1;
+    for (uint32_t v = 0; v < trace_nodes(t); v++)
+        for (uint32_t l = 0; l < (uint32_t)t->topology.links; l++) {
+            int64_t c = trace_index_find(ix, v, l);
+            Tick b = c >= 0 ? trace_index_busy(ix, (uint32_t)c, from, to) : 0;
+            if (busy ? b != to - from : b != 0)
+                continue;
+            if (render_channel_point(r, kind, v, l, x, y)
+                && draw_pixel(render_canvas(r), *x, *y) == want) {
+                *node = v;
+                *link = l;
+                return TRUE;
+            }
+        }
+    return FALSE;
 }
 
 static int busy_idle(char **argv)
@@ -107,11 +118,12 @@ static int busy_idle(char **argv)
     render_frame(r, &s);
     Tick to = MIN(cycle + 1, MAX(t->cycles, 1)), from = MAX(to - window, 0);
     int bx, by, ix, iy;
-    int64_t busy = find_channel(r, t, kind, from, to, TRUE, &bx, &by);
-    int64_t idle = find_channel(r, t, kind, from, to, FALSE, &ix, &iy);
-    if (busy < 0 || idle < 0) {
+    uint32_t bv, bl, iv, il;
+    gboolean busy = find_channel(r, t, kind, from, to, TRUE, &bv, &bl, &bx, &by);
+    gboolean idle = find_channel(r, t, kind, from, to, FALSE, &iv, &il, &ix, &iy);
+    if (!busy || !idle) {
         printf("FAIL %s: no %s channel visible at cycle %" G_GINT64_FORMAT "\n",
-               argv[1], busy < 0 ? "busy" : "idle", (gint64)cycle);
+               argv[1], !busy ? "busy" : "idle", (gint64)cycle);
         return 1;
     }
     SDL_Surface *png = load_png(argv[2], w, h);
@@ -119,16 +131,25 @@ static int busy_idle(char **argv)
         return 1;
     Color pb = surface_pixel(png, bx, by), pi = surface_pixel(png, ix, iy);
     SDL_FreeSurface(png);
+    char bn[TRACE_CHANNEL_NAME_MAX], in[TRACE_CHANNEL_NAME_MAX];
+    trace_channel_name(t, bv, bl, bn, sizeof bn);
+    trace_channel_name(t, iv, il, in, sizeof in);
     if (pb != render_heat(1.0) || pi != render_heat(0.0) || pb == pi) {
-        printf("FAIL %s: busy channel %" G_GINT64_FORMAT " at (%d,%d) is %06x "
-               "(want %06x), idle channel %" G_GINT64_FORMAT " at (%d,%d) is %06x "
-               "(want %06x)\n", argv[2], (gint64)busy, bx, by, pb, render_heat(1.0),
-               (gint64)idle, ix, iy, pi, render_heat(0.0));
+        printf("FAIL %s: busy channel %s at (%d,%d) is %06x (want %06x), idle "
+               "channel %s at (%d,%d) is %06x (want %06x)\n", argv[2], bn, bx,
+               by, pb, render_heat(1.0), in, ix, iy, pi, render_heat(0.0));
         return 1;
     }
-    printf("ok %s: busy channel %" G_GINT64_FORMAT " at (%d,%d) %06x, idle channel %"
-           G_GINT64_FORMAT " at (%d,%d) %06x\n", argv[2], (gint64)busy, bx, by, pb,
-           (gint64)idle, ix, iy, pi);
+    /* The hover texts are drawn too (and run under the sanitizers with
+     * make sanitize): over the busy channel, then the idle one. */
+    s.mouse_x = bx;
+    s.mouse_y = by;
+    render_frame(r, &s);
+    s.mouse_x = ix;
+    s.mouse_y = iy;
+    render_frame(r, &s);
+    printf("ok %s: busy channel %s at (%d,%d) %06x, idle channel %s at (%d,%d) "
+           "%06x\n", argv[2], bn, bx, by, pb, in, ix, iy, pi);
     return 0;
 }
 
@@ -168,60 +189,23 @@ static int png_size(char **argv)
     return 0;
 }
 
-/* A SIDE x SIDE mesh: node (i, j) = i + SIDE j; dimension 0 along i,
- * 1 along j. Every node sends one 4-element message to its +i neighbour
- * (the last column to its -i neighbour) in cycles [0, 4). */
-static int make_mesh(char **argv)
+static int record(int argc, char **argv)
 {
-    uint32_t side = (uint32_t)atoi(argv[2]);
-    if (side < 2 || side > 64)
-        return usage();
-    g_autoptr(Trace) t = trace_new();
-    t->nodes = side * side;
-    t->dimensions = 2;
-    t->cycles = 8;
-    trace_set_info(t, "topology", "mesh");
-    trace_set_info(t, "machine", "test mesh");
-    trace_set_info(t, "algorithm", "shift");
-    for (uint32_t v = 0; v < t->nodes; v++) {
-        uint32_t i = v % side, j = v / side;
-        int coords[2] = { (int)i, (int)j };
-        for (int d = 0; d < 2; d++)
-            for (int dir = 1; dir >= -1; dir -= 2) {
-                int c = coords[d] + dir;
-                if (c < 0 || c >= (int)side)
-                    continue;
-                uint32_t u = d == 0 ? (uint32_t)c + side * j : i + side * (uint32_t)c;
-                TraceChannel ch = { v, u, (uint16_t)d, (int8_t)dir };
-                g_array_append_val(t->channels, ch);
-            }
-    }
-    for (uint32_t v = 0; v < t->nodes; v++) {
-        uint32_t i = v % side;
-        uint32_t dest = i + 1 < side ? v + 1 : v - 1;
-        TraceMessage m = { v, 4, 0, v, dest, 0, 1 };
-        g_array_append_val(t->messages, m);
-        for (guint c = 0; c < t->channels->len; c++) {
-            const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-            if (ch->source == v && ch->dest == dest) {
-                TraceBusy b = { 0, 0, 4, c, v };
-                g_array_append_val(t->busy, b);
-            }
-        }
-        t->element_transfers += 4;
-    }
-    g_ptr_array_add(t->labels, g_strdup("shift"));
-    TraceMark mk = { 0, 0, 0, t->nodes };
-    g_array_append_val(t->marks, mk);
-    /* The table is node-major and records were added node by node, so
-     * they are already in channel order, as the format requires. */
+    g_autoptr(GString) text = g_string_new("[machine]\n");
+    for (int i = 2; i < argc; i++)
+        g_string_append_printf(text, "%s\n", argv[i]);
     GError *e = NULL;
-    if (!trace_save(t, argv[1], &e)) {
+    Trace *t = NULL;
+    g_autoptr(Report) r = traffic_record(text->str, &t, &e);
+    if (!r || !trace_save(t, argv[1], &e)) {
         printf("FAIL %s\n", e->message);
         g_error_free(e);
+        trace_free(t);
         return 1;
     }
-    printf("ok %s: %u-node mesh\n", argv[1], t->nodes);
+    g_autofree char *what = trace_topology_text(t);
+    printf("ok %s: %s, %u channels used\n", argv[1], what, t->channels->len);
+    trace_free(t);
     return 0;
 }
 
@@ -243,8 +227,8 @@ int main(int argc, char **argv)
         rc = gif_check(argv + 1);
     else if (!strcmp(cmd, "png-size") && argc == 4)
         rc = png_size(argv + 1);
-    else if (!strcmp(cmd, "make-mesh") && argc == 4)
-        rc = make_mesh(argv + 1);
+    else if (!strcmp(cmd, "record") && argc >= 4)
+        rc = record(argc - 1, argv + 1);
     else
         rc = usage();
     draw_stop();

@@ -2,7 +2,9 @@
  *
  * Invariant: every exporter writes each busy record exactly once (as one
  * slice, one busy state, or its elements spread over the CSV windows), so
- * counts in the output can be checked against the trace.
+ * counts in the output can be checked against the trace. Channels are
+ * named by the topology's link names ("node 5 +x"), through
+ * trace_channel_name, in every format.
  */
 #include "export.h"
 
@@ -12,7 +14,39 @@
 
 const char *const trace_export_format_names[] = { "chrome", "paje", "csv", NULL };
 
-static void json_text(FILE *out, const char *s)
+/* Digits of a time in seconds or microseconds: enough for a tick count up
+ * to 10^15 to survive the multiplication, few enough that 0.1 stays
+ * "0.1". */
+#define EXPORT_TIME_FORMAT "%.15g"
+
+/* Chrome's time axis is in microseconds, Paje's dates in seconds. */
+#define EXPORT_CHROME_UNITS_PER_SECOND 1e6
+#define EXPORT_PAJE_UNITS_PER_SECOND 1.0
+
+/* How an export writes times: whole ticks, or (with tick_seconds) a
+ * physical unit, per_tick of it per tick. */
+typedef struct {
+    gboolean physical;
+    double per_tick;
+} TimeUnit;
+
+static TimeUnit time_unit(const Trace *t, double units_per_second)
+{
+    TimeUnit u = { t->tick_seconds > 0, t->tick_seconds * units_per_second };
+    return u;
+}
+
+static const char *time_text(const TimeUnit *u, Tick ticks,
+                             char buf[G_ASCII_DTOSTR_BUF_SIZE])
+{
+    if (u->physical)
+        return g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, EXPORT_TIME_FORMAT,
+                               (double)ticks * u->per_tick);
+    g_snprintf(buf, G_ASCII_DTOSTR_BUF_SIZE, "%" G_GINT64_FORMAT, (gint64)ticks);
+    return buf;
+}
+
+void trace_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -26,79 +60,124 @@ static void json_text(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void channel_name(const Trace *t, uint32_t c, char *buf, gsize size)
-{
-    const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-    g_snprintf(buf, size, "dim %u %s -> node %u", ch->dimension,
-               trace_direction_name(ch->direction), ch->dest);
-}
-
 /* ---- Chrome trace events ---------------------------------------------- */
 
-static void export_chrome(const Trace *t, FILE *out)
+static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
 {
     g_autofree char *title = trace_title(t);
+    g_autofree char *topology = trace_topology_text(t);
     fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"title\":", out);
-    json_text(out, title);
-    fputs(",\"time_unit\":\"1 us = 1 cycle\"", out);
+    trace_json_string(out, title);
+    fputs(",\"topology\":", out);
+    trace_json_string(out, topology);
+    fputs(",\"time_unit\":", out);
+    if (u->physical) {
+        char tick[G_ASCII_DTOSTR_BUF_SIZE];
+        g_ascii_formatd(tick, sizeof tick, "%g", t->tick_seconds);
+        g_autofree char *text = g_strdup_printf("1 us = 1 us of physical time "
+                                                "(a tick is %s s)", tick);
+        trace_json_string(out, text);
+    } else {
+        trace_json_string(out, "1 us = 1 cycle");
+    }
     for (guint i = 0; i < t->info->len; i++) {
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
         fputc(',', out);
-        json_text(out, in->key);
+        trace_json_string(out, in->key);
         fputc(':', out);
-        json_text(out, in->value);
+        trace_json_string(out, in->value);
     }
     fprintf(out, ",\"cycles\":\"%" G_GINT64_FORMAT "\"},\n\"traceEvents\":[\n",
             (gint64)t->cycles);
+}
+
+static void export_chrome(const Trace *t, FILE *out)
+{
+    TimeUnit u = time_unit(t, EXPORT_CHROME_UNITS_PER_SECOND);
+    char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
+    char name[TRACE_CHANNEL_NAME_MAX], link[TOPOLOGY_LINK_NAME_MAX];
+    chrome_metadata(t, out, &u);
     gboolean first = TRUE;
 #define SEP() (first ? (first = FALSE, "") : ",\n")
-    for (uint32_t v = 0; v < t->nodes; v++) {
+    for (uint32_t v = 0; v < trace_nodes(t); v++) {
+        g_snprintf(name, sizeof name, "node %u", v);
         fprintf(out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"args\":{\"name\":\"node %u\"}}", SEP(), v, v);
-        fprintf(out, ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
+                "\"args\":{\"name\":", SEP(), v);
+        trace_json_string(out, name);
+        fprintf(out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
                 "\"pid\":%u,\"args\":{\"sort_index\":%u}}", v, v);
     }
-    char name[96];
     for (guint c = 0; c < t->channels->len; c++) {
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        channel_name(t, c, name, sizeof name);
+        trace_channel_name(t, ch->source, ch->link, name, sizeof name);
         fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":\"%s\"}}", ch->source, c, name);
+                "\"tid\":%u,\"args\":{\"name\":", ch->source, c);
+        trace_json_string(out, name);
+        fputs("}}", out);
     }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, b->channel);
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
-        fprintf(out, "%s{\"name\":\"message %u: %u -> %u\",\"cat\":\"message\","
-                "\"ph\":\"X\",\"ts\":%" G_GINT64_FORMAT ",\"dur\":%"
-                G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,\"args\":{\"message\":%"
-                G_GUINT64_FORMAT ",\"source\":%u,\"dest\":%u,\"tag\":%d,"
-                "\"first\":%" G_GUINT64_FORMAT ",\"elements\":%" G_GUINT64_FORMAT
-                ",\"message_elements\":%" G_GUINT64_FORMAT ",\"posted\":%"
-                G_GINT64_FORMAT ",\"hops\":%u}}", SEP(), b->message, m->source,
-                m->dest, (gint64)b->start,
-                (gint64)((Tick)b->count * t->element_time), ch->source,
-                b->channel, (guint64)m->id, m->source, m->dest, m->tag,
-                (guint64)b->first, (guint64)b->count, (guint64)m->count,
-                (gint64)m->posted, m->hops);
+        g_autofree char *slice = g_strdup_printf("message %u: %u -> %u",
+                                                 b->message, m->source, m->dest);
+        trace_link_name(t, ch->link, link, sizeof link);
+        fprintf(out, "%s{\"name\":", SEP());
+        trace_json_string(out, slice);
+        fprintf(out, ",\"cat\":\"message\",\"ph\":\"X\",\"ts\":%s,\"dur\":%s,"
+                "\"pid\":%u,\"tid\":%u,\"args\":{\"link\":",
+                time_text(&u, b->start, ts),
+                time_text(&u, trace_busy_end(t, b) - b->start, dur),
+                ch->source, b->channel);
+        trace_json_string(out, link);
+        fprintf(out, ",\"start_cycle\":%" G_GINT64_FORMAT ",\"message\":%"
+                G_GUINT64_FORMAT ",\"class\":\"%s\",\"source\":%u,\"dest\":%u,"
+                "\"tag\":%d,\"first\":%" G_GUINT64_FORMAT ",\"elements\":%"
+                G_GUINT64_FORMAT ",\"message_elements\":%" G_GUINT64_FORMAT
+                ",\"element_time\":%" G_GINT64_FORMAT ",\"posted\":%"
+                G_GINT64_FORMAT ",\"hops\":%u}}", (gint64)b->start,
+                (guint64)m->id, message_class_name(m->cls), m->source, m->dest,
+                m->tag, (guint64)b->first, (guint64)b->count, (guint64)m->count,
+                (gint64)m->element_time, (gint64)m->posted, m->hops);
+    }
+    /* Startups may overlap one another on a node (one per port), which
+     * complete slices on one thread cannot show: async spans can. */
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, s->message);
+        trace_link_name(t, s->link, link, sizeof link);
+        for (int end = 0; end < 2; end++) {
+            fprintf(out, "%s{\"name\":\"startup of message %u\",\"cat\":"
+                    "\"startup\",\"ph\":\"%s\",\"id\":%u,\"ts\":%s,\"pid\":%u,"
+                    "\"tid\":0", SEP(), s->message, end ? "e" : "b", s->message,
+                    time_text(&u, s->start + (end ? s->duration : 0), ts),
+                    m->source);
+            if (!end) {
+                fputs(",\"args\":{\"link\":", out);
+                trace_json_string(out, link);
+                fprintf(out, ",\"start_cycle\":%" G_GINT64_FORMAT ",\"cycles\":%"
+                        G_GINT64_FORMAT "}", (gint64)s->start, (gint64)s->duration);
+            }
+            fputc('}', out);
+        }
     }
     for (guint i = 0; i < t->marks->len; i++) {
         const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
         const char *label = t->labels->pdata[m->label];
-        if (m->nodes == t->nodes) {
+        if (m->nodes == trace_nodes(t)) {
             /* Every node at once: one global instant, not one per node. */
             fprintf(out, "%s{\"name\":", SEP());
-            json_text(out, label);
-            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":%"
-                    G_GINT64_FORMAT ",\"pid\":0,\"tid\":0,\"args\":{\"nodes\":%u}}",
-                    (gint64)m->time, m->nodes);
+            trace_json_string(out, label);
+            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":%s,"
+                    "\"pid\":0,\"tid\":0,\"args\":{\"nodes\":%u}}",
+                    time_text(&u, m->time, ts), m->nodes);
             continue;
         }
         for (uint32_t v = m->node; v - m->node < m->nodes; v++) {
             fprintf(out, "%s{\"name\":", SEP());
-            json_text(out, label);
-            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%"
-                    G_GINT64_FORMAT ",\"pid\":%u,\"tid\":0}", (gint64)m->time, v);
+            trace_json_string(out, label);
+            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%s,"
+                    "\"pid\":%u,\"tid\":0}", time_text(&u, m->time, ts), v);
         }
     }
 #undef SEP
@@ -112,7 +191,8 @@ enum {
     PAJE_DEFINE_CONTAINER_TYPE, PAJE_DEFINE_STATE_TYPE, PAJE_DEFINE_EVENT_TYPE,
     PAJE_DEFINE_LINK_TYPE, PAJE_DEFINE_ENTITY_VALUE, PAJE_CREATE_CONTAINER,
     PAJE_DESTROY_CONTAINER, PAJE_SET_STATE, PAJE_NEW_EVENT, PAJE_START_LINK,
-    PAJE_END_LINK
+    PAJE_END_LINK, PAJE_DEFINE_VARIABLE_TYPE, PAJE_SET_VARIABLE,
+    PAJE_ADD_VARIABLE, PAJE_SUB_VARIABLE
 };
 
 static const char paje_header[] =
@@ -141,12 +221,21 @@ static const char paje_header[] =
     "% StartContainer string\n% Key string\n%EndEventDef\n"
     "%EventDef PajeEndLink 10\n"
     "% Time date\n% Type string\n% Container string\n% Value string\n"
-    "% EndContainer string\n% Key string\n%EndEventDef\n";
+    "% EndContainer string\n% Key string\n%EndEventDef\n"
+    "%EventDef PajeDefineVariableType 11\n"
+    "% Alias string\n% Type string\n% Name string\n% Color color\n%EndEventDef\n"
+    "%EventDef PajeSetVariable 12\n"
+    "% Time date\n% Type string\n% Container string\n% Value double\n%EndEventDef\n"
+    "%EventDef PajeAddVariable 13\n"
+    "% Time date\n% Type string\n% Container string\n% Value double\n%EndEventDef\n"
+    "%EventDef PajeSubVariable 14\n"
+    "% Time date\n% Type string\n% Container string\n% Value double\n%EndEventDef\n";
 
 /* Paje wants events in time order; at one time, a channel goes idle
- * before the next record makes it busy, and a link starts before it
- * ends. */
-typedef enum { PE_MARK, PE_IDLE, PE_BUSY, PE_LINK_START, PE_LINK_END } PajeKind;
+ * before the next record makes it busy, a startup ends before the next
+ * begins, and a link starts before it ends. */
+typedef enum { PE_MARK, PE_IDLE, PE_BUSY, PE_STARTUP_END, PE_STARTUP,
+               PE_LINK_START, PE_LINK_END } PajeKind;
 
 typedef struct {
     Tick time;
@@ -166,7 +255,7 @@ static int paje_compare(const void *pa, const void *pb)
     return x->b < y->b ? -1 : x->b > y->b;
 }
 
-static void export_paje(const Trace *t, FILE *out)
+static void paje_containers(const Trace *t, FILE *out)
 {
     fputs(paje_header, out);
     fprintf(out, "%d CT_Machine 0 \"Machine\"\n", PAJE_DEFINE_CONTAINER_TYPE);
@@ -178,21 +267,29 @@ static void export_paje(const Trace *t, FILE *out)
             PAJE_DEFINE_LINK_TYPE);
     fprintf(out, "%d V_busy ST_Channel \"busy\" \"1.0 0.55 0.1\"\n", PAJE_DEFINE_ENTITY_VALUE);
     fprintf(out, "%d V_idle ST_Channel \"idle\" \"0.8 0.8 0.8\"\n", PAJE_DEFINE_ENTITY_VALUE);
+    fprintf(out, "%d VT_Startups CT_Node \"Startups holding a port\" \"0.35 0.7 1.0\"\n",
+            PAJE_DEFINE_VARIABLE_TYPE);
     g_autofree char *title = trace_title(t);
     g_strdelimit(title, "\"", '\'');
     fprintf(out, "%d 0 C_M CT_Machine 0 \"%s\"\n", PAJE_CREATE_CONTAINER, title);
-    for (uint32_t v = 0; v < t->nodes; v++)
+    for (uint32_t v = 0; v < trace_nodes(t); v++)
         fprintf(out, "%d 0 C_N%u CT_Node C_M \"node %u\"\n",
                 PAJE_CREATE_CONTAINER, v, v);
-    char name[96];
+    char name[TRACE_CHANNEL_NAME_MAX];
     for (guint c = 0; c < t->channels->len; c++) {
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        channel_name(t, c, name, sizeof name);
+        trace_channel_name(t, ch->source, ch->link, name, sizeof name);
         fprintf(out, "%d 0 C_C%u CT_Channel C_N%u \"%s\"\n",
                 PAJE_CREATE_CONTAINER, c, ch->source, name);
         fprintf(out, "%d 0 ST_Channel C_C%u V_idle\n", PAJE_SET_STATE, c);
     }
+    if (t->startups->len)
+        for (uint32_t v = 0; v < trace_nodes(t); v++)
+            fprintf(out, "%d 0 VT_Startups C_N%u 0\n", PAJE_SET_VARIABLE, v);
+}
 
+static GArray *paje_events(const Trace *t)
+{
     GArray *ev = g_array_new(FALSE, FALSE, sizeof(PajeEvent));
     guint nm = t->messages->len;
     Tick *link_start = g_new(Tick, nm ? nm : 1);
@@ -203,13 +300,21 @@ static void export_paje(const Trace *t, FILE *out)
     }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        Tick end = b->start + (Tick)b->count * t->element_time;
+        Tick end = trace_busy_end(t, b);
         PajeEvent busy = { b->start, PE_BUSY, b->channel, 0 };
         PajeEvent idle = { end, PE_IDLE, b->channel, 0 };
         g_array_append_val(ev, busy);
         g_array_append_val(ev, idle);
         link_start[b->message] = MIN(link_start[b->message], b->start);
         link_end[b->message] = MAX(link_end[b->message], end);
+    }
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
+        uint32_t node = g_array_index(t->messages, TraceMessage, s->message).source;
+        PajeEvent begin = { s->start, PE_STARTUP, s->message, node };
+        PajeEvent end = { s->start + s->duration, PE_STARTUP_END, s->message, node };
+        g_array_append_val(ev, begin);
+        g_array_append_val(ev, end);
     }
     for (guint m = 0; m < nm; m++) {
         if (link_end[m] < 0)
@@ -226,23 +331,39 @@ static void export_paje(const Trace *t, FILE *out)
             g_array_append_val(ev, e);
         }
     }
-    qsort(ev->data, ev->len, sizeof(PajeEvent), paje_compare);
+    if (ev->len > 1)
+        qsort(ev->data, ev->len, sizeof(PajeEvent), paje_compare);
+    g_free(link_start);
+    g_free(link_end);
+    return ev;
+}
+
+static void export_paje(const Trace *t, FILE *out)
+{
+    TimeUnit u = time_unit(t, EXPORT_PAJE_UNITS_PER_SECOND);
+    char time[G_ASCII_DTOSTR_BUF_SIZE];
+    paje_containers(t, out);
+    GArray *ev = paje_events(t);
     for (guint i = 0; i < ev->len; i++) {
         const PajeEvent *e = &g_array_index(ev, PajeEvent, i);
-        gint64 time = (gint64)e->time;
+        time_text(&u, e->time, time);
         switch (e->kind) {
         case PE_BUSY:
         case PE_IDLE:
-            fprintf(out, "%d %" G_GINT64_FORMAT " ST_Channel C_C%u %s\n",
-                    PAJE_SET_STATE, time, e->a,
-                    e->kind == PE_BUSY ? "V_busy" : "V_idle");
+            fprintf(out, "%d %s ST_Channel C_C%u %s\n", PAJE_SET_STATE, time,
+                    e->a, e->kind == PE_BUSY ? "V_busy" : "V_idle");
+            break;
+        case PE_STARTUP:
+        case PE_STARTUP_END:
+            fprintf(out, "%d %s VT_Startups C_N%u 1\n",
+                    e->kind == PE_STARTUP ? PAJE_ADD_VARIABLE : PAJE_SUB_VARIABLE,
+                    time, e->b);
             break;
         case PE_LINK_START:
         case PE_LINK_END: {
             const TraceMessage *m = &g_array_index(t->messages, TraceMessage, e->a);
-            fprintf(out, "%d %" G_GINT64_FORMAT " LT_Message C_M \"message %u\""
-                    " C_N%u m%u\n", e->kind == PE_LINK_START ? PAJE_START_LINK
-                                                              : PAJE_END_LINK,
+            fprintf(out, "%d %s LT_Message C_M \"message %u\" C_N%u m%u\n",
+                    e->kind == PE_LINK_START ? PAJE_START_LINK : PAJE_END_LINK,
                     time, e->a, e->kind == PE_LINK_START ? m->source : m->dest,
                     e->a);
             break;
@@ -251,37 +372,44 @@ static void export_paje(const Trace *t, FILE *out)
             const TraceMark *mk = &g_array_index(t->marks, TraceMark, e->a);
             g_autofree char *label = g_strdup(t->labels->pdata[mk->label]);
             g_strdelimit(label, "\"\n", '\'');
-            fprintf(out, "%d %" G_GINT64_FORMAT " ET_Mark C_N%u \"%s\"\n",
-                    PAJE_NEW_EVENT, time, e->b, label);
+            fprintf(out, "%d %s ET_Mark C_N%u \"%s\"\n", PAJE_NEW_EVENT, time,
+                    e->b, label);
             break;
         }
         }
     }
-    gint64 end = (gint64)t->cycles;
+    time_text(&u, t->cycles, time);
     for (guint c = 0; c < t->channels->len; c++)
-        fprintf(out, "%d %" G_GINT64_FORMAT " CT_Channel C_C%u\n",
-                PAJE_DESTROY_CONTAINER, end, c);
-    for (uint32_t v = 0; v < t->nodes; v++)
-        fprintf(out, "%d %" G_GINT64_FORMAT " CT_Node C_N%u\n",
-                PAJE_DESTROY_CONTAINER, end, v);
-    fprintf(out, "%d %" G_GINT64_FORMAT " CT_Machine C_M\n",
-            PAJE_DESTROY_CONTAINER, end);
+        fprintf(out, "%d %s CT_Channel C_C%u\n", PAJE_DESTROY_CONTAINER, time, c);
+    for (uint32_t v = 0; v < trace_nodes(t); v++)
+        fprintf(out, "%d %s CT_Node C_N%u\n", PAJE_DESTROY_CONTAINER, time, v);
+    fprintf(out, "%d %s CT_Machine C_M\n", PAJE_DESTROY_CONTAINER, time);
     g_array_unref(ev);
-    g_free(link_start);
-    g_free(link_end);
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
 
+static Tick csv_rows(const Trace *t, Tick window)
+{
+    return (t->cycles + window - 1) / window;
+}
+
+/* Rows a CSV may have before its rows x links counters pass
+ * TRACE_CSV_CELL_LIMIT (at least one, however many links). */
+static Tick csv_max_rows(const Trace *t)
+{
+    Tick links = MAX(t->topology.links, 1);
+    return MIN(MAX(TRACE_CSV_CELL_LIMIT / links, 1), TRACE_CSV_ROW_LIMIT);
+}
+
 Tick trace_export_default_window(const Trace *t)
 {
-    Tick w = t->element_time;
-    Tick rows_cap = (t->cycles + TRACE_CSV_MAX_ROWS - 1) / TRACE_CSV_MAX_ROWS;
-    return MAX(w, rows_cap);
+    Tick rows = MIN(csv_max_rows(t), TRACE_CSV_MAX_ROWS);
+    return MAX(trace_min_element_time(t), (t->cycles + rows - 1) / rows);
 }
 
 /* Elements of b that start crossing within [w0, w1): element i starts at
- * start + i * element_time. */
+ * start + i * tau. */
 static uint64_t elements_starting(const TraceBusy *b, Tick tau,
                                   Tick w0, Tick w1)
 {
@@ -292,63 +420,72 @@ static uint64_t elements_starting(const TraceBusy *b, Tick tau,
     return hi > lo ? (uint64_t)(hi - lo) : 0;
 }
 
+static void csv_header(const Trace *t, FILE *out)
+{
+    char link[TOPOLOGY_LINK_NAME_MAX];
+    fputs("window_start,window_end", out);
+    if (t->tick_seconds > 0)
+        fputs(",window_start_seconds,window_end_seconds", out);
+    for (int pass = 0; pass < 2; pass++)
+        for (int l = 0; l < t->topology.links; l++) {
+            trace_link_name(t, (uint32_t)l, link, sizeof link);
+            fprintf(out, ",%s %s", link, pass ? "utilisation" : "elements");
+        }
+    fputs(",elements,utilisation\n", out);
+}
+
 static void export_csv(const Trace *t, Tick window, FILE *out)
 {
-    g_autoptr(TraceIndex) x = trace_index_new(t);
-    guint ng = trace_index_groups(x);
-    Tick rows = (t->cycles + window - 1) / window;
-    fputs("window_start,window_end", out);
-    for (guint g = 0; g < ng; g++) {
-        int d, dir;
-        trace_index_group(x, g, &d, &dir, NULL);
-        fprintf(out, ",d%d_%s_elements", d, trace_direction_name(dir));
-    }
-    for (guint g = 0; g < ng; g++) {
-        int d, dir;
-        trace_index_group(x, g, &d, &dir, NULL);
-        fprintf(out, ",d%d_%s_utilisation", d, trace_direction_name(dir));
-    }
-    fputs(",elements,utilisation\n", out);
+    csv_header(t, out);
+    Tick rows = csv_rows(t, window);
     if (rows <= 0)
         return;
-
     /* One pass over the records, spreading each over the windows it
-     * touches: rows x groups counters. */
-    gsize cells = (gsize)rows * ng;
+     * touches: rows x links counters. */
+    gsize nl = (gsize)MAX(t->topology.links, 0);
+    gsize cells = (gsize)rows * nl;
     uint64_t *elements = g_new0(uint64_t, cells ? cells : 1);
     Tick *busy = g_new0(Tick, cells ? cells : 1);
-    Tick tau = t->element_time;
+    uint64_t channels = 0;
+    for (gsize l = 0; l < nl; l++)
+        channels += topology_link_channels(&t->topology, (int)l);
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        guint g = trace_index_group_of(x, b->channel);
-        Tick end = b->start + (Tick)b->count * tau;
+        gsize l = g_array_index(t->channels, TraceChannel, b->channel).link;
+        Tick tau = g_array_index(t->messages, TraceMessage, b->message).element_time;
+        Tick end = trace_busy_end(t, b);
         for (Tick r = b->start / window; r < rows && r * window < end; r++) {
             Tick w0 = r * window, w1 = MIN(w0 + window, t->cycles);
-            elements[(gsize)r * ng + g] += elements_starting(b, tau, w0, w1);
-            busy[(gsize)r * ng + g] += MIN(end, w1) - MAX(b->start, w0);
+            elements[(gsize)r * nl + l] += elements_starting(b, tau, w0, w1);
+            busy[(gsize)r * nl + l] += MIN(end, w1) - MAX(b->start, w0);
         }
     }
+    char s0[G_ASCII_DTOSTR_BUF_SIZE], s1[G_ASCII_DTOSTR_BUF_SIZE];
     for (Tick r = 0; r < rows; r++) {
         Tick w0 = r * window, w1 = MIN(w0 + window, t->cycles);
+        double span = (double)(w1 - w0);
         fprintf(out, "%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT, (gint64)w0,
                 (gint64)w1);
+        if (t->tick_seconds > 0)
+            fprintf(out, ",%s,%s",
+                    g_ascii_formatd(s0, sizeof s0, EXPORT_TIME_FORMAT,
+                                    trace_seconds(t, w0)),
+                    g_ascii_formatd(s1, sizeof s1, EXPORT_TIME_FORMAT,
+                                    trace_seconds(t, w1)));
         uint64_t all_elements = 0;
         Tick all_busy = 0;
-        for (guint g = 0; g < ng; g++) {
-            all_elements += elements[(gsize)r * ng + g];
-            fprintf(out, ",%" G_GUINT64_FORMAT, (guint64)elements[(gsize)r * ng + g]);
+        for (gsize l = 0; l < nl; l++) {
+            all_elements += elements[(gsize)r * nl + l];
+            fprintf(out, ",%" G_GUINT64_FORMAT, (guint64)elements[(gsize)r * nl + l]);
         }
-        for (guint g = 0; g < ng; g++) {
-            guint size;
-            trace_index_group(x, g, NULL, NULL, &size);
-            all_busy += busy[(gsize)r * ng + g];
-            fprintf(out, ",%.6g", (double)busy[(gsize)r * ng + g]
-                                  / ((double)(w1 - w0) * size));
+        for (gsize l = 0; l < nl; l++) {
+            uint32_t size = topology_link_channels(&t->topology, (int)l);
+            all_busy += busy[(gsize)r * nl + l];
+            fprintf(out, ",%.6g", size ? (double)busy[(gsize)r * nl + l]
+                                         / (span * size) : 0.0);
         }
         fprintf(out, ",%" G_GUINT64_FORMAT ",%.6g\n", (guint64)all_elements,
-                t->channels->len ? (double)all_busy
-                                   / ((double)(w1 - w0) * t->channels->len)
-                                 : 0.0);
+                channels ? (double)all_busy / (span * (double)channels) : 0.0);
     }
     g_free(elements);
     g_free(busy);
@@ -359,13 +496,24 @@ gboolean trace_export(const Trace *t, TraceExportFormat format,
                       GError **error)
 {
     errno = 0;
-    if (format == TRACE_EXPORT_CSV && window > 0
-        && (t->cycles + window - 1) / window > TRACE_CSV_ROW_LIMIT) {
-        g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
-                    "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
-                    " cycles would be more than %d rows; use a wider window",
-                    (gint64)window, (gint64)t->cycles, TRACE_CSV_ROW_LIMIT);
-        return FALSE;
+    if (format == TRACE_EXPORT_CSV && window > 0) {
+        Tick rows = csv_rows(t, window);
+        if (rows > TRACE_CSV_ROW_LIMIT) {
+            g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
+                        "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
+                        " cycles would be more than %d rows; use a wider "
+                        "window", (gint64)window, (gint64)t->cycles,
+                        TRACE_CSV_ROW_LIMIT);
+            return FALSE;
+        }
+        if (rows > csv_max_rows(t)) {
+            g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
+                        "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
+                        " rows of %d links would be more than %d cells; use "
+                        "a wider window", (gint64)window, (gint64)rows,
+                        t->topology.links, TRACE_CSV_CELL_LIMIT);
+            return FALSE;
+        }
     }
     switch (format) {
     case TRACE_EXPORT_CHROME: export_chrome(t, out); break;

@@ -1,16 +1,21 @@
 /* file.c -- the trace file: writer and reader of the layout in
- * traces/FORMAT.md (little-endian, fixed-width records, CRC-32 trailer).
+ * traces/FORMAT.md (little-endian, fixed-width records, a CRC-32 trailer
+ * from zlib).
  *
  * The reader trusts nothing: every count is checked against the bytes that
  * are actually there before anything is allocated, the checksum before
- * any record is interpreted, and every index, time and ordering rule of
- * trace.h before the Trace is handed out. A bad file is an error message
- * naming the file and the first thing wrong, never a crash.
+ * any record is interpreted, the topology is rebuilt through
+ * machines/topology.h (which checks its ranges), and every index, time and
+ * ordering rule of trace.h is checked before the Trace is handed out. A
+ * bad file is an error message naming the file and the first thing wrong,
+ * never a crash.
  */
 #include "trace.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
+#include <zlib.h>
 
 /* "\x89CUBETR\n": the high first byte tells binary from a scenario's text
  * and catches 7-bit transfers, the newline catches line-ending mangling
@@ -19,87 +24,42 @@ static const guint8 trace_magic[8] = { 0x89, 'C', 'U', 'B', 'E', 'T', 'R', '\n' 
 
 /* Byte sizes of the fixed parts (FORMAT.md); the reader checks counts
  * against these before it allocates. */
-#define TRACE_FIXED_HEADER 104
-#define TRACE_CHANNEL_BYTES 12
-#define TRACE_MESSAGE_BYTES 40
+#define TRACE_FIXED_HEADER 144
+#define TRACE_SIDE_BYTES 4
+#define TRACE_CHANNEL_BYTES 8
+#define TRACE_MESSAGE_BYTES 52
 #define TRACE_BUSY_BYTES 32
+#define TRACE_STARTUP_BYTES 24
 #define TRACE_MARK_BYTES 24
 #define TRACE_CRC_BYTES 4
+/* The magic and the version: what any version's reader can look at. */
+#define TRACE_VERSION_BYTES 12
 /* Strings carry a 16-bit length. */
 #define TRACE_MAX_TEXT 65535
-/* The largest machine cubemu can run (machine.h); a header claiming more
- * nodes is corrupt, and believing it would make the viewer allocate per
- * node for nothing. Dimensions: a node address has at most 64 bits. */
-#define TRACE_MAX_NODES ((uint32_t)1 << TOPOLOGY_CUBE_MAX_DIMENSIONS)
-#define TRACE_MAX_DIMENSIONS 64
+
+/* Topology codes in the header (FORMAT.md): the file's own numbers, so
+ * reordering machines/topology.h's enum cannot change the format. */
+enum { TRACE_CODE_CUBE = 0, TRACE_CODE_MESH = 1, TRACE_CODE_COMPLETE = 2 };
 
 /* Output is staged in a buffer this large, so the checksum runs over
  * large blocks and stdio sees few calls. */
 #define TRACE_WRITE_BUFFER 65536
 
-/* ---- CRC-32 ----------------------------------------------------------- */
-
-/* Eight bytes per step ("slicing by 8"): table[k][b] is the CRC of byte b
- * followed by k zero bytes, so eight table lookups fold eight input bytes
- * at once. The checksum of a large trace would otherwise cost as much as
- * recording it. */
-#define CRC_SLICES 8
-
-typedef struct {
-    uint32_t table[CRC_SLICES][256];
-    uint32_t crc;
-} TraceCrc;
-
-static void crc_init(TraceCrc *c)
+/* zlib's crc32 is CRC-32 with the IEEE 802.3 polynomial, reflected, with
+ * the initial and final complement: the checksum FORMAT.md specifies (and
+ * PNG's). crc32_z takes a size_t length, so no block is too long. */
+static uint32_t crc_update(uint32_t crc, const guint8 *p, gsize len)
 {
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t v = i;
-        for (int k = 0; k < 8; k++)
-            v = (v & 1) ? 0xEDB88320u ^ (v >> 1) : v >> 1;
-        c->table[0][i] = v;
-    }
-    for (int k = 1; k < CRC_SLICES; k++)
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t v = c->table[k - 1][i];
-            c->table[k][i] = c->table[0][v & 0xff] ^ (v >> 8);
-        }
-    c->crc = 0;
-}
-
-static void crc_update(TraceCrc *c, const guint8 *p, gsize len)
-{
-    uint32_t v = ~c->crc;
-    gsize i = 0;
-    for (; i + CRC_SLICES <= len; i += CRC_SLICES) {
-        uint32_t lo = v ^ ((uint32_t)p[i] | (uint32_t)p[i + 1] << 8
-                           | (uint32_t)p[i + 2] << 16 | (uint32_t)p[i + 3] << 24);
-        v = c->table[7][lo & 0xff] ^ c->table[6][(lo >> 8) & 0xff]
-            ^ c->table[5][(lo >> 16) & 0xff] ^ c->table[4][lo >> 24]
-            ^ c->table[3][p[i + 4]] ^ c->table[2][p[i + 5]]
-            ^ c->table[1][p[i + 6]] ^ c->table[0][p[i + 7]];
-    }
-    for (; i < len; i++)
-        v = c->table[0][(v ^ p[i]) & 0xff] ^ (v >> 8);
-    c->crc = ~v;
-}
-
-uint32_t trace_crc32(uint32_t crc, const void *data, gsize len)
-{
-    TraceCrc c;
-    crc_init(&c);
-    c.crc = crc;
-    crc_update(&c, data, len);
-    return c.crc;
+    return (uint32_t)crc32_z(crc, p, len);
 }
 
 /* ---- writer ----------------------------------------------------------- */
 
 typedef struct {
     FILE *out;
-    const char *name;
     guint8 buf[TRACE_WRITE_BUFFER];
     gsize len;
-    TraceCrc crc;
+    uint32_t crc;
     gboolean failed;
 } Writer;
 
@@ -107,7 +67,7 @@ static void writer_flush(Writer *w)
 {
     if (w->failed || !w->len)
         return;
-    crc_update(&w->crc, w->buf, w->len);
+    w->crc = crc_update(w->crc, w->buf, w->len);
     if (fwrite(w->buf, 1, w->len, w->out) != w->len)
         w->failed = TRUE;
     w->len = 0;
@@ -136,77 +96,104 @@ static inline void put_u(Writer *w, uint64_t v, int bytes)
     w->len += (gsize)bytes;
 }
 
-static void put_text(Writer *w, const char *s)
+/* An IEEE 754 binary64, little-endian like every other field. */
+static void put_f64(Writer *w, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_u(w, bits, 8);
+}
+
+static gsize text_length(const char *s)
 {
     gsize n = strlen(s ? s : "");
-    if (n > TRACE_MAX_TEXT)
-        n = (gsize)(g_utf8_find_prev_char(s, s + TRACE_MAX_TEXT + 1) - s);
+    return n > TRACE_MAX_TEXT
+               ? (gsize)(g_utf8_find_prev_char(s, s + TRACE_MAX_TEXT + 1) - s)
+               : n;
+}
+
+static void put_text(Writer *w, const char *s)
+{
+    gsize n = text_length(s);
     put_u(w, n, 2);
     put_bytes(w, s ? s : "", n);
 }
 
-static gsize text_size(const char *s)
+static int topology_code(TopologyKind kind)
 {
-    gsize n = strlen(s ? s : "");
-    return 2 + (n > TRACE_MAX_TEXT
-                ? (gsize)(g_utf8_find_prev_char(s, s + TRACE_MAX_TEXT + 1) - s)
-                : n);
+    switch (kind) {
+    case TOPOLOGY_CUBE: return TRACE_CODE_CUBE;
+    case TOPOLOGY_MESH: return TRACE_CODE_MESH;
+    case TOPOLOGY_COMPLETE: return TRACE_CODE_COMPLETE;
+    }
+    return TRACE_CODE_CUBE;
 }
 
-gboolean trace_write(const Trace *t, FILE *out, const char *name,
-                     GError **error)
+static void write_header(Writer *w, const Trace *t)
 {
-    Writer *w = g_new(Writer, 1);
-    w->out = out;
-    w->name = name;
-    w->len = 0;
-    w->failed = FALSE;
-    crc_init(&w->crc);
-
-    gsize header = TRACE_FIXED_HEADER;
+    const Topology *tp = &t->topology;
+    gboolean mesh = tp->ops->kind == TOPOLOGY_MESH;
+    gsize header = TRACE_FIXED_HEADER
+                   + (mesh ? (gsize)tp->axes * TRACE_SIDE_BYTES : 0);
     for (guint i = 0; i < t->info->len; i++) {
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
-        header += text_size(in->key) + text_size(in->value);
+        header += 4 + text_length(in->key) + text_length(in->value);
     }
     put_bytes(w, trace_magic, sizeof trace_magic);
     put_u(w, TRACE_VERSION_MAJOR, 2);
     put_u(w, TRACE_VERSION_MINOR, 2);
     put_u(w, header, 4);
-    put_u(w, t->nodes, 4);
-    put_u(w, t->dimensions, 4);
+    put_u(w, (uint64_t)topology_code(tp->ops->kind), 1);
+    put_u(w, mesh && tp->wrap, 1);
+    put_u(w, t->startup_holds_port ? 1 : 0, 1);
+    put_u(w, 0, 1);
+    put_u(w, tp->ops->kind == TOPOLOGY_COMPLETE ? 0 : (uint64_t)tp->axes, 4);
+    put_u(w, tp->nodes, 4);
+    put_u(w, (uint64_t)tp->links, 4);
     put_u(w, (uint32_t)t->ports, 4);
     put_u(w, t->info->len, 4);
-    put_u(w, (uint64_t)t->element_time, 8);
-    put_u(w, (uint64_t)t->startup, 8);
+    put_f64(w, t->tick_seconds);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        put_u(w, (uint64_t)t->price[c].startup, 8);
+        put_u(w, (uint64_t)t->price[c].element_time, 8);
+    }
     put_u(w, (uint64_t)t->cycles, 8);
     put_u(w, t->element_transfers, 8);
     put_u(w, t->channels->len, 8);
     put_u(w, t->messages->len, 8);
     put_u(w, t->busy->len, 8);
+    put_u(w, t->startups->len, 8);
     put_u(w, t->labels->len, 8);
     put_u(w, t->marks->len, 8);
+    if (mesh)
+        for (int i = 0; i < tp->axes; i++)
+            put_u(w, tp->side[i], TRACE_SIDE_BYTES);
     for (guint i = 0; i < t->info->len; i++) {
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
         put_text(w, in->key);
         put_text(w, in->value);
     }
+}
+
+static void write_records(Writer *w, const Trace *t)
+{
     for (guint i = 0; i < t->channels->len; i++) {
         const TraceChannel *c = &g_array_index(t->channels, TraceChannel, i);
         put_u(w, c->source, 4);
-        put_u(w, c->dest, 4);
-        put_u(w, c->dimension, 2);
-        put_u(w, (guint8)c->direction, 1);
-        put_u(w, 0, 1);
+        put_u(w, c->link, 4);
     }
     for (guint i = 0; i < t->messages->len; i++) {
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
         put_u(w, m->id, 8);
         put_u(w, m->count, 8);
         put_u(w, (uint64_t)m->posted, 8);
+        put_u(w, (uint64_t)m->element_time, 8);
         put_u(w, m->source, 4);
         put_u(w, m->dest, 4);
         put_u(w, (uint32_t)m->tag, 4);
         put_u(w, m->hops, 4);
+        put_u(w, (uint64_t)m->cls, 1);
+        put_u(w, 0, 3);
     }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
@@ -215,6 +202,13 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
         put_u(w, b->count, 8);
         put_u(w, b->channel, 4);
         put_u(w, b->message, 4);
+    }
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
+        put_u(w, (uint64_t)s->start, 8);
+        put_u(w, (uint64_t)s->duration, 8);
+        put_u(w, s->message, 4);
+        put_u(w, s->link, 4);
     }
     for (guint i = 0; i < t->labels->len; i++)
         put_text(w, t->labels->pdata[i]);
@@ -226,9 +220,21 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
         put_u(w, m->nodes, 4);
         put_u(w, 0, 4);
     }
+}
+
+gboolean trace_write(const Trace *t, FILE *out, const char *name,
+                     GError **error)
+{
+    Writer *w = g_new(Writer, 1);
+    w->out = out;
+    w->len = 0;
+    w->failed = FALSE;
+    w->crc = 0;
+    write_header(w, t);
+    write_records(w, t);
     writer_flush(w);
-    uint32_t crc = w->crc.crc;
-    put_u(w, crc, 4);
+    uint32_t crc = w->crc;
+    put_u(w, crc, TRACE_CRC_BYTES);
     if (!w->failed && w->len && fwrite(w->buf, 1, w->len, out) != w->len)
         w->failed = TRUE;
     gboolean ok = !w->failed && fflush(out) == 0 && !ferror(out);
@@ -274,6 +280,14 @@ static uint64_t get_u(Cursor *c, int bytes)
     return v;
 }
 
+static double get_f64(Cursor *c)
+{
+    uint64_t bits = get_u(c, 8);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
 static gboolean fail(GError **error, int code, const char *name,
                      const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static gboolean fail(GError **error, int code, const char *name,
@@ -308,6 +322,21 @@ gboolean trace_looks_like_trace(const guint8 *data, gsize len)
     return n > 0 && !memcmp(data, trace_magic, n);
 }
 
+/* The header's topology fields as written, before they are believed. */
+typedef struct {
+    unsigned code, wrap, holds, axes;
+    uint32_t nodes, links;
+    uint32_t side[TOPOLOGY_MAX_AXES];
+} RawTopology;
+
+enum { SECTION_CHANNELS, SECTION_MESSAGES, SECTION_BUSY, SECTION_STARTUPS,
+       SECTION_LABELS, SECTION_MARKS, SECTIONS };
+
+static const char *const section_names[SECTIONS] = {
+    "channel table", "message table", "busy records", "startup records",
+    "labels", "marks"
+};
+
 /* Does a section of `count` records of `size` bytes fit in what is left
  * before the checksum? */
 static gboolean section_fits(const Cursor *c, uint64_t count, gsize size)
@@ -316,17 +345,15 @@ static gboolean section_fits(const Cursor *c, uint64_t count, gsize size)
     return count <= left / size;
 }
 
-static const char *const section_names[] = { "channel table", "message table",
-                                       "busy records", "labels", "marks" };
-
 static gboolean parse_header(Trace *t, Cursor *c, const char *name,
-                             uint64_t counts[5], GError **error)
+                             RawTopology *raw, uint64_t counts[SECTIONS],
+                             GError **error)
 {
     if (!trace_looks_like_trace(c->p, c->len))
         return fail(error, TRACE_ERROR_INPUT, name,
                     "not a cubemu trace (it does not begin with the trace "
                     "magic; see traces/FORMAT.md)");
-    if (c->len < 12)
+    if (c->len < TRACE_VERSION_BYTES)
         return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated: %zu bytes, the trace header alone is %d",
                     (size_t)c->len, TRACE_FIXED_HEADER);
@@ -343,20 +370,44 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
                     "truncated: %zu bytes, the trace header alone is %d",
                     (size_t)c->len, TRACE_FIXED_HEADER);
     uint64_t header = get_u(c, 4);
-    t->nodes = (uint32_t)get_u(c, 4);
-    t->dimensions = (uint32_t)get_u(c, 4);
+    raw->code = (unsigned)get_u(c, 1);
+    raw->wrap = (unsigned)get_u(c, 1);
+    raw->holds = (unsigned)get_u(c, 1);
+    get_u(c, 1);
+    raw->axes = (unsigned)get_u(c, 4);
+    raw->nodes = (uint32_t)get_u(c, 4);
+    raw->links = (uint32_t)get_u(c, 4);
     t->ports = (int)(int32_t)get_u(c, 4);
     uint64_t ninfo = get_u(c, 4);
-    t->element_time = (Tick)get_u(c, 8);
-    t->startup = (Tick)get_u(c, 8);
+    t->tick_seconds = get_f64(c);
+    for (MessageClass k = 0; k < CLASS_COUNT; k++) {
+        t->price[k].startup = (Tick)get_u(c, 8);
+        t->price[k].element_time = (Tick)get_u(c, 8);
+    }
     t->cycles = (Tick)get_u(c, 8);
     t->element_transfers = get_u(c, 8);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < SECTIONS; i++)
         counts[i] = get_u(c, 8);
     if (header < TRACE_FIXED_HEADER || header > c->len - TRACE_CRC_BYTES)
         return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated or corrupt: the header claims %" G_GUINT64_FORMAT
                     " bytes, the file has %zu", (guint64)header, (size_t)c->len);
+    if (raw->code != TRACE_CODE_CUBE && raw->code != TRACE_CODE_MESH
+        && raw->code != TRACE_CODE_COMPLETE)
+        return fail(error, TRACE_ERROR_INPUT, name,
+                    "corrupt: topology code %u (valid: %d cube, %d mesh, %d "
+                    "complete)", raw->code, TRACE_CODE_CUBE, TRACE_CODE_MESH,
+                    TRACE_CODE_COMPLETE);
+    if (raw->code == TRACE_CODE_MESH) {
+        if (raw->axes < 1 || raw->axes > TOPOLOGY_MAX_AXES
+            || header - c->pos < (uint64_t)raw->axes * TRACE_SIDE_BYTES)
+            return fail(error, TRACE_ERROR_INPUT, name,
+                        "truncated or corrupt: a mesh of %u axes (valid: "
+                        "1..%d) in a %" G_GUINT64_FORMAT "-byte header",
+                        raw->axes, TOPOLOGY_MAX_AXES, (guint64)header);
+        for (unsigned i = 0; i < raw->axes; i++)
+            raw->side[i] = (uint32_t)get_u(c, TRACE_SIDE_BYTES);
+    }
     for (uint64_t i = 0; i < ninfo; i++) {
         char *key = get_text(c, (gsize)header);
         char *value = key ? get_text(c, (gsize)header) : NULL;
@@ -374,12 +425,78 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
     return TRUE;
 }
 
-static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
-                               const uint64_t counts[5], GError **error)
+static void parse_section(Trace *t, Cursor *c, int s, uint64_t count)
 {
-    static const gsize sizes[5] = { TRACE_CHANNEL_BYTES, TRACE_MESSAGE_BYTES,
-                                    TRACE_BUSY_BYTES, 2, TRACE_MARK_BYTES };
-    for (int s = 0; s < 5; s++) {
+    switch (s) {
+    case SECTION_CHANNELS:
+        g_array_set_size(t->channels, (guint)count);
+        for (guint i = 0; i < t->channels->len; i++) {
+            TraceChannel *ch = &g_array_index(t->channels, TraceChannel, i);
+            ch->source = (uint32_t)get_u(c, 4);
+            ch->link = (uint32_t)get_u(c, 4);
+        }
+        break;
+    case SECTION_MESSAGES:
+        g_array_set_size(t->messages, (guint)count);
+        for (guint i = 0; i < t->messages->len; i++) {
+            TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
+            m->id = get_u(c, 8);
+            m->count = get_u(c, 8);
+            m->posted = (Tick)get_u(c, 8);
+            m->element_time = (Tick)get_u(c, 8);
+            m->source = (uint32_t)get_u(c, 4);
+            m->dest = (uint32_t)get_u(c, 4);
+            m->tag = (int32_t)(uint32_t)get_u(c, 4);
+            m->hops = (uint32_t)get_u(c, 4);
+            /* Out-of-range classes are caught by validate(). */
+            m->cls = (MessageClass)get_u(c, 1);
+            get_u(c, 3);
+        }
+        break;
+    case SECTION_BUSY:
+        g_array_set_size(t->busy, (guint)count);
+        for (guint i = 0; i < t->busy->len; i++) {
+            TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+            b->start = (Tick)get_u(c, 8);
+            b->first = get_u(c, 8);
+            b->count = get_u(c, 8);
+            b->channel = (uint32_t)get_u(c, 4);
+            b->message = (uint32_t)get_u(c, 4);
+        }
+        break;
+    case SECTION_STARTUPS:
+        g_array_set_size(t->startups, (guint)count);
+        for (guint i = 0; i < t->startups->len; i++) {
+            TraceStartup *st = &g_array_index(t->startups, TraceStartup, i);
+            st->start = (Tick)get_u(c, 8);
+            st->duration = (Tick)get_u(c, 8);
+            st->message = (uint32_t)get_u(c, 4);
+            st->link = (uint32_t)get_u(c, 4);
+        }
+        break;
+    case SECTION_MARKS:
+        g_array_set_size(t->marks, (guint)count);
+        for (guint i = 0; i < t->marks->len; i++) {
+            TraceMark *m = &g_array_index(t->marks, TraceMark, i);
+            m->time = (Tick)get_u(c, 8);
+            m->label = (uint32_t)get_u(c, 4);
+            m->node = (uint32_t)get_u(c, 4);
+            m->nodes = (uint32_t)get_u(c, 4);
+            get_u(c, 4);
+        }
+        break;
+    }
+}
+
+static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
+                               const uint64_t counts[SECTIONS], GError **error)
+{
+    /* Labels are at least their 2-byte length each. */
+    static const gsize sizes[SECTIONS] = {
+        TRACE_CHANNEL_BYTES, TRACE_MESSAGE_BYTES, TRACE_BUSY_BYTES,
+        TRACE_STARTUP_BYTES, 2, TRACE_MARK_BYTES
+    };
+    for (int s = 0; s < SECTIONS; s++) {
         if (!section_fits(c, counts[s], sizes[s]))
             return fail(error, TRACE_ERROR_INPUT, name,
                         "truncated or corrupt: the header announces %"
@@ -387,64 +504,18 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
                         "%zu bytes left can hold", (guint64)counts[s],
                         section_names[s],
                         (size_t)(c->len - TRACE_CRC_BYTES - c->pos));
-        switch (s) {
-        case 0:
-            g_array_set_size(t->channels, (guint)counts[s]);
-            for (guint i = 0; i < t->channels->len; i++) {
-                TraceChannel *ch = &g_array_index(t->channels, TraceChannel, i);
-                ch->source = (uint32_t)get_u(c, 4);
-                ch->dest = (uint32_t)get_u(c, 4);
-                ch->dimension = (uint16_t)get_u(c, 2);
-                ch->direction = (int8_t)(guint8)get_u(c, 1);
-                get_u(c, 1);
-            }
-            break;
-        case 1:
-            g_array_set_size(t->messages, (guint)counts[s]);
-            for (guint i = 0; i < t->messages->len; i++) {
-                TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
-                m->id = get_u(c, 8);
-                m->count = get_u(c, 8);
-                m->posted = (Tick)get_u(c, 8);
-                m->source = (uint32_t)get_u(c, 4);
-                m->dest = (uint32_t)get_u(c, 4);
-                m->tag = (int32_t)(uint32_t)get_u(c, 4);
-                m->hops = (uint32_t)get_u(c, 4);
-            }
-            break;
-        case 2:
-            g_array_set_size(t->busy, (guint)counts[s]);
-            for (guint i = 0; i < t->busy->len; i++) {
-                TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-                b->start = (Tick)get_u(c, 8);
-                b->first = get_u(c, 8);
-                b->count = get_u(c, 8);
-                b->channel = (uint32_t)get_u(c, 4);
-                b->message = (uint32_t)get_u(c, 4);
-            }
-            break;
-        case 3:
-            for (uint64_t i = 0; i < counts[s]; i++) {
-                char *l = get_text(c, c->len - TRACE_CRC_BYTES);
-                if (!l)
-                    return fail(error, TRACE_ERROR_INPUT, name,
-                                "truncated or corrupt: label %" G_GUINT64_FORMAT
-                                " of %" G_GUINT64_FORMAT " does not fit or is "
-                                "not UTF-8", (guint64)i + 1, (guint64)counts[s]);
-                g_ptr_array_add(t->labels, l);
-            }
-            break;
-        case 4:
-            g_array_set_size(t->marks, (guint)counts[s]);
-            for (guint i = 0; i < t->marks->len; i++) {
-                TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-                m->time = (Tick)get_u(c, 8);
-                m->label = (uint32_t)get_u(c, 4);
-                m->node = (uint32_t)get_u(c, 4);
-                m->nodes = (uint32_t)get_u(c, 4);
-                get_u(c, 4);
-            }
-            break;
+        if (s != SECTION_LABELS) {
+            parse_section(t, c, s, counts[s]);
+            continue;
+        }
+        for (uint64_t i = 0; i < counts[s]; i++) {
+            char *l = get_text(c, c->len - TRACE_CRC_BYTES);
+            if (!l)
+                return fail(error, TRACE_ERROR_INPUT, name,
+                            "truncated or corrupt: label %" G_GUINT64_FORMAT
+                            " of %" G_GUINT64_FORMAT " does not fit or is "
+                            "not UTF-8", (guint64)i + 1, (guint64)counts[s]);
+            g_ptr_array_add(t->labels, l);
         }
     }
     gsize left = c->len - TRACE_CRC_BYTES - c->pos;
@@ -455,46 +526,129 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
     return TRUE;
 }
 
-/* The rules of trace.h, checked one by one; the first broken one is the
- * message. */
-static gboolean validate(const Trace *t, const char *name, GError **error)
-{
 #define BAD(...) fail(error, TRACE_ERROR_INPUT, name, "corrupt: " __VA_ARGS__)
-    const char *topology = trace_info(t, "topology");
-    if (!topology || !*topology)
-        return BAD("the header names no topology");
-    if (t->nodes == 0 || t->nodes > TRACE_MAX_NODES)
-        return BAD("the header says the machine has %u nodes (valid: 1..%u)",
-                   t->nodes, TRACE_MAX_NODES);
-    if (t->dimensions > TRACE_MAX_DIMENSIONS)
-        return BAD("the header says the machine has %u dimensions (valid: "
-                   "0..%d)", t->dimensions, TRACE_MAX_DIMENSIONS);
-    if (t->element_time < 1)
-        return BAD("element time %" G_GINT64_FORMAT " is not positive",
-                   (gint64)t->element_time);
-    if (t->cycles < 0 || t->startup < 0 || t->ports < 0)
-        return BAD("negative cycles, startup or ports in the header");
-    guint nch = t->channels->len;
-    for (guint i = 0; i < nch; i++) {
-        const TraceChannel *c = &g_array_index(t->channels, TraceChannel, i);
-        if (c->source >= t->nodes || c->dest >= t->nodes)
-            return BAD("channel %u joins nodes %u and %u of %u", i, c->source,
-                       c->dest, t->nodes);
-        if (c->dimension >= MAX(t->dimensions, 1u))
-            return BAD("channel %u crosses dimension %u of %u", i,
-                       c->dimension, t->dimensions);
-        if (c->direction != 1 && c->direction != -1)
-            return BAD("channel %u has direction %d (valid: 1, -1)", i,
-                       c->direction);
+
+/* The topology from the header, built by machines/topology.h, which
+ * refuses what no machine can be; then the header's node and link counts
+ * must be what it built. */
+static gboolean validate_topology(Trace *t, const RawTopology *raw,
+                                  const char *name, GError **error)
+{
+    g_autofree char *why = NULL;
+    gboolean ok = FALSE;
+    const char *kind = "?";
+    switch (raw->code) {
+    case TRACE_CODE_CUBE:
+        kind = "cube";
+        ok = raw->axes <= TOPOLOGY_CUBE_MAX_DIMENSIONS
+             && topology_cube_init(&t->topology, (int)raw->axes, &why);
+        break;
+    case TRACE_CODE_MESH:
+        kind = "mesh";
+        ok = topology_mesh_init(&t->topology, (int)raw->axes, raw->side,
+                                raw->wrap != 0, &why);
+        break;
+    case TRACE_CODE_COMPLETE:
+        kind = "complete";
+        ok = raw->axes == 0
+             && topology_complete_init(&t->topology, raw->nodes, &why);
+        break;
+    default:                      /* parse_header refused it */
+        return BAD("topology code %u", raw->code);
     }
+    if (!ok)
+        return BAD("the header's %s with %u axes is not a machine%s%s", kind,
+                   raw->axes, why ? ": " : "", why ? why : "");
+    if (raw->wrap > 1 || (raw->wrap && raw->code != TRACE_CODE_MESH))
+        return BAD("wrap %u in the header (valid: 0, or 1 for a mesh)",
+                   raw->wrap);
+    if (raw->holds > 1)
+        return BAD("startups-hold-a-port flag %u (valid: 0, 1)", raw->holds);
+    t->startup_holds_port = raw->holds == 1;
+    if (t->topology.nodes != raw->nodes
+        || (uint32_t)t->topology.links != raw->links)
+        return BAD("the header says %u nodes and %u links; that %s has %u "
+                   "and %d", raw->nodes, raw->links, kind, t->topology.nodes,
+                   t->topology.links);
+    return TRUE;
+}
+
+static gboolean validate_header(const Trace *t, const char *name,
+                                GError **error)
+{
+    for (MessageClass k = 0; k < CLASS_COUNT; k++) {
+        const MachinePrice *p = &t->price[k];
+        if (p->startup < 0 || p->startup > MACHINE_MAX_TIME
+            || p->element_time < 1 || p->element_time > MACHINE_MAX_TIME)
+            return BAD("%s startup %" G_GINT64_FORMAT " and element time %"
+                       G_GINT64_FORMAT " (valid: 0..%lld and 1..%lld)",
+                       message_class_name(k), (gint64)p->startup,
+                       (gint64)p->element_time, MACHINE_MAX_TIME,
+                       MACHINE_MAX_TIME);
+    }
+    if (!isfinite(t->tick_seconds) || t->tick_seconds < 0)
+        return BAD("tick length %g seconds (valid: 0 for none, or positive)",
+                   t->tick_seconds);
+    if (t->cycles < 0 || t->ports < 0)
+        return BAD("negative cycles or ports in the header");
+    return TRUE;
+}
+
+/* Channels: in the topology, strictly ordered by (source, link); their far
+ * ends are filled in here. */
+static gboolean validate_channels(Trace *t, const char *name, GError **error)
+{
+    const Topology *tp = &t->topology;
+    for (guint i = 0; i < t->channels->len; i++) {
+        TraceChannel *c = &g_array_index(t->channels, TraceChannel, i);
+        if (c->source >= tp->nodes || c->link >= (uint32_t)tp->links)
+            return BAD("channel %u leaves node %u on link %u (the machine "
+                       "has %u nodes and %d links)", i, c->source, c->link,
+                       tp->nodes, tp->links);
+        c->dest = topology_neighbour(tp, c->source, (int)c->link);
+        if (c->dest == TOPOLOGY_NONE) {
+            char link[TOPOLOGY_LINK_NAME_MAX];
+            trace_link_name(t, c->link, link, sizeof link);
+            return BAD("channel %u leaves node %u on %s, a link that node "
+                       "does not have", i, c->source, link);
+        }
+        c->direction = topology_direction(tp, c->source, (int)c->link);
+        if (i) {
+            const TraceChannel *p = &g_array_index(t->channels, TraceChannel, i - 1);
+            if (p->source > c->source
+                || (p->source == c->source && p->link >= c->link))
+                return BAD("channels %u and %u are out of order or repeated",
+                           i - 1, i);
+        }
+    }
+    return TRUE;
+}
+
+static gboolean validate_messages(const Trace *t, const char *name,
+                                  GError **error)
+{
+    uint32_t nodes = trace_nodes(t);
     for (guint i = 0; i < t->messages->len; i++) {
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
-        if (m->source >= t->nodes || m->dest >= t->nodes || m->count == 0)
+        if (m->source >= nodes || m->dest >= nodes || m->count == 0)
             return BAD("message %u (source %u, dest %u, %" G_GUINT64_FORMAT
                        " elements) is impossible", i, m->source, m->dest,
                        (guint64)m->count);
+        if ((unsigned)m->cls >= CLASS_COUNT || m->element_time < 1
+            || m->element_time > MACHINE_MAX_TIME)
+            return BAD("message %u has class %u and element time %"
+                       G_GINT64_FORMAT " (valid: class 0 or 1, element time "
+                       "1..%lld)", i, (unsigned)m->cls,
+                       (gint64)m->element_time, MACHINE_MAX_TIME);
     }
+    return TRUE;
+}
+
+static gboolean validate_busy(const Trace *t, const char *name, GError **error)
+{
+    guint nch = t->channels->len;
     uint64_t sum = 0;
+    guint channels_seen = 0;
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         if (b->channel >= nch || b->message >= t->messages->len)
@@ -510,7 +664,8 @@ static gboolean validate(const Trace *t, const char *name, GError **error)
                        "-element message", i, (guint64)b->first,
                        (guint64)b->count, (guint64)m->count);
         if (b->start < 0 || b->start > t->cycles
-            || b->count > (uint64_t)(t->cycles - b->start) / (uint64_t)t->element_time)
+            || b->count > (uint64_t)(t->cycles - b->start)
+                          / (uint64_t)m->element_time)
             return BAD("busy record %u [%" G_GINT64_FORMAT ", +%"
                        G_GUINT64_FORMAT " elements) lies outside the run's %"
                        G_GINT64_FORMAT " cycles", i, (gint64)b->start,
@@ -519,23 +674,77 @@ static gboolean validate(const Trace *t, const char *name, GError **error)
             const TraceBusy *p = &g_array_index(t->busy, TraceBusy, i - 1);
             if (p->channel > b->channel
                 || (p->channel == b->channel
-                    && p->start + (Tick)p->count * t->element_time > b->start))
+                    && trace_busy_end(t, p) > b->start))
                 return BAD("busy records %u and %u are out of order or "
                            "overlap on one channel", i - 1, i);
         }
+        channels_seen += !i || g_array_index(t->busy, TraceBusy, i - 1).channel
+                                   != b->channel;
         sum += b->count;
     }
+    /* Sorted by channel and all below nch: every channel was seen iff as
+     * many distinct ones appeared as the table has. */
+    if (channels_seen != nch)
+        return BAD("%u of the %u channels in the table carried nothing (the "
+                   "table lists only channels that did)", nch - channels_seen,
+                   nch);
     if (sum != t->element_transfers)
         return BAD("the busy records carry %" G_GUINT64_FORMAT " elements, "
                    "the header says %" G_GUINT64_FORMAT, (guint64)sum,
                    (guint64)t->element_transfers);
+    return TRUE;
+}
+
+static gboolean validate_startups(const Trace *t, const char *name,
+                                  GError **error)
+{
+    if (t->startups->len && !t->startup_holds_port)
+        return BAD("%u startup records, but the header says startups do not "
+                   "hold a port", t->startups->len);
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
+        if (s->message >= t->messages->len)
+            return BAD("startup record %u names message %u of %u", i,
+                       s->message, t->messages->len);
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage,
+                                               s->message);
+        if (s->link >= (uint32_t)t->topology.links
+            || topology_neighbour(&t->topology, m->source, (int)s->link)
+                   == TOPOLOGY_NONE)
+            return BAD("startup record %u holds link %u of node %u, which it "
+                       "does not have", i, s->link, m->source);
+        if (s->duration != t->price[m->cls].startup)
+            return BAD("startup record %u lasts %" G_GINT64_FORMAT " cycles; "
+                       "a %s message's startup is %" G_GINT64_FORMAT, i,
+                       (gint64)s->duration, message_class_name(m->cls),
+                       (gint64)t->price[m->cls].startup);
+        if (s->start < 0 || s->start > t->cycles
+            || s->duration > t->cycles - s->start)
+            return BAD("startup record %u [%" G_GINT64_FORMAT ", +%"
+                       G_GINT64_FORMAT ") lies outside the run's %"
+                       G_GINT64_FORMAT " cycles", i, (gint64)s->start,
+                       (gint64)s->duration, (gint64)t->cycles);
+        if (i) {
+            const TraceStartup *p = &g_array_index(t->startups, TraceStartup, i - 1);
+            if (p->start > s->start
+                || (p->start == s->start && p->message >= s->message))
+                return BAD("startup records %u and %u are out of order", i - 1,
+                           i);
+        }
+    }
+    return TRUE;
+}
+
+static gboolean validate_marks(const Trace *t, const char *name,
+                               GError **error)
+{
+    uint32_t nodes = trace_nodes(t);
     for (guint i = 0; i < t->marks->len; i++) {
         const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-        if (m->label >= t->labels->len || m->nodes == 0 || m->node >= t->nodes
-            || m->nodes > t->nodes - m->node)
+        if (m->label >= t->labels->len || m->nodes == 0 || m->node >= nodes
+            || m->nodes > nodes - m->node)
             return BAD("mark %u names label %u of %u and nodes %u+%u of %u",
-                       i, m->label, t->labels->len, m->node, m->nodes,
-                       t->nodes);
+                       i, m->label, t->labels->len, m->node, m->nodes, nodes);
         if (m->time < 0 || m->time > t->cycles)
             return BAD("mark %u at cycle %" G_GINT64_FORMAT " lies outside "
                        "the run", i, (gint64)m->time);
@@ -543,27 +752,36 @@ static gboolean validate(const Trace *t, const char *name, GError **error)
             return BAD("marks %u and %u are out of order", i - 1, i);
     }
     return TRUE;
-#undef BAD
 }
+
+#undef BAD
 
 Trace *trace_parse(const char *name, const guint8 *data, gsize len,
                    GError **error)
 {
     g_autoptr(Trace) t = trace_new();
     Cursor c = { data, len, 0 };
-    uint64_t counts[5];
-    if (!parse_header(t, &c, name, counts, error)
+    RawTopology raw = { 0 };
+    uint64_t counts[SECTIONS];
+    if (!parse_header(t, &c, name, &raw, counts, error)
         || !parse_sections(t, &c, name, counts, error))
         return NULL;
-    uint32_t want = trace_crc32(0, data, len - TRACE_CRC_BYTES);
+    uint32_t want = crc_update(0, data, len - TRACE_CRC_BYTES);
     c.pos = len - TRACE_CRC_BYTES;
-    uint32_t have = (uint32_t)get_u(&c, 4);
+    uint32_t have = (uint32_t)get_u(&c, TRACE_CRC_BYTES);
     if (want != have) {
         fail(error, TRACE_ERROR_INPUT, name, "corrupt: checksum mismatch "
              "(stored %08x, computed %08x)", have, want);
         return NULL;
     }
-    if (!validate(t, name, error))
+    /* In trace.h's order: what later rules rely on is checked first. */
+    if (!validate_topology(t, &raw, name, error)
+        || !validate_header(t, name, error)
+        || !validate_channels(t, name, error)
+        || !validate_messages(t, name, error)
+        || !validate_busy(t, name, error)
+        || !validate_startups(t, name, error)
+        || !validate_marks(t, name, error))
         return NULL;
     return g_steal_pointer(&t);
 }

@@ -3,9 +3,11 @@
  * Invariant: the records of channel c are busy[first[c] .. first[c+1]),
  * sorted by start and disjoint (trace.h), and prefix[i] is the busy time
  * of records first[c] .. i-1 of that channel. So the busy time before any
- * cycle is one binary search plus one partial record, and a window is the
- * difference of two such values. phase_*[k] is the majority phase from
- * phase_time[k] until the next distinct mark time.
+ * tick is one binary search plus one partial record, and a window is the
+ * difference of two such values. out[out_first[v] .. out_first[v+1]) are
+ * the channels leaving v in link order (the table's order), so finding
+ * (node, link) is a binary search among them. phase_*[k] is the majority
+ * phase from phase_time[k] until the next distinct mark time.
  */
 #include "trace.h"
 
@@ -24,10 +26,6 @@ struct TraceIndex {
     uint64_t *messages;           /* per channel */
     guint *out_first, *in_first;  /* nodes + 1 */
     uint32_t *out, *in;           /* channel indices */
-    guint groups;
-    int *group_dimension, *group_direction;
-    guint *group_size;
-    guint *group_of;              /* per channel */
     guint phases;
     Tick *phase_time;         /* distinct mark times, increasing */
     uint32_t *phase_label, *phase_nodes;
@@ -35,7 +33,7 @@ struct TraceIndex {
 
 static Tick busy_duration(const TraceIndex *x, const TraceBusy *b)
 {
-    return (Tick)b->count * x->trace->element_time;
+    return trace_busy_end(x->trace, b) - b->start;
 }
 
 /* Adjacency in compressed rows: the channels of node v are
@@ -44,59 +42,21 @@ static void index_adjacency(const Trace *t, gboolean outgoing, guint **row,
                             uint32_t **list)
 {
     guint nch = t->channels->len;
-    *row = g_new0(guint, (gsize)t->nodes + 1);
+    uint32_t nodes = trace_nodes(t);
+    *row = g_new0(guint, (gsize)nodes + 1);
     *list = g_new(uint32_t, nch ? nch : 1);
     for (guint c = 0; c < nch; c++) {
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
         (*row)[(outgoing ? ch->source : ch->dest) + 1]++;
     }
-    for (uint32_t v = 0; v < t->nodes; v++)
+    for (uint32_t v = 0; v < nodes; v++)
         (*row)[v + 1] += (*row)[v];
-    guint *fill = g_memdup2(*row, sizeof(guint) * ((gsize)t->nodes + 1));
+    guint *fill = g_memdup2(*row, sizeof(guint) * ((gsize)nodes + 1));
     for (guint c = 0; c < nch; c++) {
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
         (*list)[fill[outgoing ? ch->source : ch->dest]++] = c;
     }
     g_free(fill);
-}
-
-/* Groups are (dimension, direction) pairs that occur, in the order
- * dimension, then up before down. */
-static void index_groups(TraceIndex *x)
-{
-    const Trace *t = x->trace;
-    guint nch = t->channels->len;
-    guint keys = 0;
-    for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        keys = MAX(keys, 2u * ch->dimension + 2);
-    }
-    guint *group_of_key = g_new(guint, keys ? keys : 1);
-    guint *size_of_key = g_new0(guint, keys ? keys : 1);
-    for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        size_of_key[2u * ch->dimension + (ch->direction > 0 ? 0 : 1)]++;
-    }
-    x->group_dimension = g_new(int, keys ? keys : 1);
-    x->group_direction = g_new(int, keys ? keys : 1);
-    x->group_size = g_new(guint, keys ? keys : 1);
-    for (guint k = 0; k < keys; k++) {
-        if (!size_of_key[k])
-            continue;
-        group_of_key[k] = x->groups;
-        x->group_dimension[x->groups] = (int)(k / 2);
-        x->group_direction[x->groups] = k % 2 ? -1 : 1;
-        x->group_size[x->groups] = size_of_key[k];
-        x->groups++;
-    }
-    x->group_of = g_new(guint, nch ? nch : 1);
-    for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        x->group_of[c] = group_of_key[2u * ch->dimension
-                                      + (ch->direction > 0 ? 0 : 1)];
-    }
-    g_free(group_of_key);
-    g_free(size_of_key);
 }
 
 static guint marks_until(const Trace *t, Tick time);
@@ -116,9 +76,10 @@ static void index_phases(TraceIndex *x)
         distinct += !i || g_array_index(t->marks, TraceMark, i - 1).time
                               != g_array_index(t->marks, TraceMark, i).time;
     gboolean scan = (double)distinct * nl <= TRACE_PHASE_BUDGET;
-    uint32_t *current = g_new(uint32_t, t->nodes);
+    uint32_t nodes = trace_nodes(t);
+    uint32_t *current = g_new(uint32_t, nodes);
     uint32_t *count = g_new0(uint32_t, nl + 1);
-    for (uint32_t v = 0; v < t->nodes; v++)
+    for (uint32_t v = 0; v < nodes; v++)
         current[v] = UINT32_MAX;
     guint i = 0;
     while (i < nm) {
@@ -183,7 +144,6 @@ TraceIndex *trace_index_new(const Trace *t)
     }
     index_adjacency(t, TRUE, &x->out_first, &x->out);
     index_adjacency(t, FALSE, &x->in_first, &x->in);
-    index_groups(x);
     index_phases(x);
     return x;
 }
@@ -200,10 +160,6 @@ void trace_index_free(TraceIndex *x)
     g_free(x->in_first);
     g_free(x->out);
     g_free(x->in);
-    g_free(x->group_dimension);
-    g_free(x->group_direction);
-    g_free(x->group_size);
-    g_free(x->group_of);
     g_free(x->phase_time);
     g_free(x->phase_label);
     g_free(x->phase_nodes);
@@ -269,38 +225,34 @@ uint64_t trace_index_messages(const TraceIndex *x, uint32_t channel)
 const uint32_t *trace_index_out(const TraceIndex *x, uint32_t node,
                                 guint *count)
 {
-    *count = node < x->trace->nodes ? x->out_first[node + 1] - x->out_first[node] : 0;
+    *count = node < trace_nodes(x->trace)
+                 ? x->out_first[node + 1] - x->out_first[node] : 0;
     return *count ? x->out + x->out_first[node] : NULL;
 }
 
 const uint32_t *trace_index_in(const TraceIndex *x, uint32_t node,
                                guint *count)
 {
-    *count = node < x->trace->nodes ? x->in_first[node + 1] - x->in_first[node] : 0;
+    *count = node < trace_nodes(x->trace)
+                 ? x->in_first[node + 1] - x->in_first[node] : 0;
     return *count ? x->in + x->in_first[node] : NULL;
 }
 
-guint trace_index_groups(const TraceIndex *x)
+int64_t trace_index_find(const TraceIndex *x, uint32_t node, uint32_t link)
 {
-    return x->groups;
-}
-
-void trace_index_group(const TraceIndex *x, guint g, int *dimension,
-                       int *direction, guint *channels)
-{
-    g_return_if_fail(g < x->groups);
-    if (dimension)
-        *dimension = x->group_dimension[g];
-    if (direction)
-        *direction = x->group_direction[g];
-    if (channels)
-        *channels = x->group_size[g];
-}
-
-guint trace_index_group_of(const TraceIndex *x, uint32_t channel)
-{
-    g_return_val_if_fail(channel < x->trace->channels->len, 0);
-    return x->group_of[channel];
+    guint n;
+    const uint32_t *out = trace_index_out(x, node, &n);
+    guint lo = 0, hi = n;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (g_array_index(x->trace->channels, TraceChannel, out[mid]).link < link)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && g_array_index(x->trace->channels, TraceChannel, out[lo]).link == link)
+        return out[lo];
+    return -1;
 }
 
 /* Number of marks at or before t. */

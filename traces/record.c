@@ -1,12 +1,17 @@
 /* record.c -- the trace recorder: a SimObserver that keeps every busy
- * interval and mark of a run, and turns them into a Trace at the end.
+ * interval, startup and mark of a run, and turns them into a Trace at the
+ * end.
  *
  * Invariants while recording:
- *  - messages holds one entry per message that used a channel, appended
- *    when its first interval arrives (the engine reserves a message's
- *    whole route in one go, so its intervals arrive together);
- *  - busy[i].channel is a raw key node * TOPOLOGY_CUBE_MAX_DIMENSIONS + dimension
- *    until finish, when it becomes an index into the channel table;
+ *  - messages holds one entry per message that used a channel or held a
+ *    port, appended when its first interval or startup arrives (the engine
+ *    reserves a message's startup and whole route in one go, so they
+ *    arrive together);
+ *  - busy[i].channel is a recording id until finish: ids are handed out in
+ *    order of first use by a hash table keyed by (node << 32 | link), so a
+ *    complete graph of 2^16 processors costs only the channels it used,
+ *    and no key overflows whatever the node count; finish sorts the keys
+ *    into the channel table and renumbers;
  *  - marks are already merged where consecutive calls gave the same
  *    (time, label) for consecutive nodes, so a 2^16-node step costs one
  *    record, not 2^16; finish sorts and merges the rest.
@@ -26,25 +31,106 @@
  * character boundary (no node program needs a phase name this long). */
 #define TRACE_MAX_LABEL 65535
 
+/* The channel-id table starts this large (a power of two) and doubles
+ * when half full, so a probe sequence stays short. */
+#define RECORDER_IDS_INITIAL 1024
+/* No key: node and link UINT32_MAX, which no machine has. */
+#define RECORDER_NO_KEY UINT64_MAX
+/* Fibonacci hashing: the golden ratio in 64 bits spreads keys that differ
+ * only in low bits (neighbouring links) over the whole table. */
+#define RECORDER_HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
+
+typedef struct {
+    uint64_t *keys;               /* RECORDER_NO_KEY where empty */
+    uint32_t *ids;
+    gsize size;                   /* a power of two */
+    gsize used;
+} ChannelIds;
+
 struct TraceRecorder {
     GArray *messages;             /* TraceMessage */
-    GArray *busy;                 /* TraceBusy, raw channel keys */
+    GArray *busy;                 /* TraceBusy, channel = recording id */
+    GArray *startups;             /* TraceStartup */
     gboolean have_message;
     uint64_t last_id;             /* id of messages[len-1] */
-    uint32_t last_channel;        /* raw key of that message's latest hop */
+    uint64_t last_key;            /* key of that message's latest hop */
+    ChannelIds ids;
+    GArray *keys;                 /* uint64_t: the key of each id */
     GHashTable *label_index;      /* label -> index + 1 */
     GPtrArray *labels;
     GArray *marks;                /* TraceMark */
 };
 
+static void ids_init(ChannelIds *t, gsize size)
+{
+    t->size = size;
+    t->used = 0;
+    t->keys = g_new(uint64_t, size);
+    t->ids = g_new(uint32_t, size);
+    for (gsize i = 0; i < size; i++)
+        t->keys[i] = RECORDER_NO_KEY;
+}
+
+static void ids_clear(ChannelIds *t)
+{
+    g_free(t->keys);
+    g_free(t->ids);
+}
+
+static gsize ids_slot(const ChannelIds *t, uint64_t key)
+{
+    gsize mask = t->size - 1;
+    gsize i = (gsize)((key * RECORDER_HASH_MULTIPLIER) >> 32) & mask;
+    while (t->keys[i] != RECORDER_NO_KEY && t->keys[i] != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The id of key, a new one (the next after `next`) if it has none. */
+static uint32_t ids_get(ChannelIds *t, uint64_t key, uint32_t next,
+                        gboolean *added)
+{
+    gsize i = ids_slot(t, key);
+    *added = t->keys[i] == RECORDER_NO_KEY;
+    if (!*added)
+        return t->ids[i];
+    if (2 * (t->used + 1) > t->size) {
+        ChannelIds bigger;
+        ids_init(&bigger, 2 * t->size);
+        for (gsize j = 0; j < t->size; j++)
+            if (t->keys[j] != RECORDER_NO_KEY) {
+                gsize k = ids_slot(&bigger, t->keys[j]);
+                bigger.keys[k] = t->keys[j];
+                bigger.ids[k] = t->ids[j];
+            }
+        bigger.used = t->used;
+        ids_clear(t);
+        *t = bigger;
+        i = ids_slot(t, key);
+    }
+    t->keys[i] = key;
+    t->ids[i] = next;
+    t->used++;
+    return next;
+}
+
+static void recorder_reset(TraceRecorder *r)
+{
+    r->messages = g_array_new(FALSE, FALSE, sizeof(TraceMessage));
+    r->busy = g_array_new(FALSE, FALSE, sizeof(TraceBusy));
+    r->startups = g_array_new(FALSE, FALSE, sizeof(TraceStartup));
+    r->labels = g_ptr_array_new_with_free_func(g_free);
+    r->marks = g_array_new(FALSE, FALSE, sizeof(TraceMark));
+    r->keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    ids_init(&r->ids, RECORDER_IDS_INITIAL);
+    r->have_message = FALSE;
+}
+
 TraceRecorder *trace_recorder_new(void)
 {
     TraceRecorder *r = g_new0(TraceRecorder, 1);
-    r->messages = g_array_new(FALSE, FALSE, sizeof(TraceMessage));
-    r->busy = g_array_new(FALSE, FALSE, sizeof(TraceBusy));
     r->label_index = g_hash_table_new(g_str_hash, g_str_equal);
-    r->labels = g_ptr_array_new_with_free_func(g_free);
-    r->marks = g_array_new(FALSE, FALSE, sizeof(TraceMark));
+    recorder_reset(r);
     return r;
 }
 
@@ -54,37 +140,61 @@ void trace_recorder_free(TraceRecorder *r)
         return;
     g_array_unref(r->messages);
     g_array_unref(r->busy);
+    g_array_unref(r->startups);
+    g_array_unref(r->keys);
+    ids_clear(&r->ids);
     g_hash_table_unref(r->label_index);
     g_ptr_array_unref(r->labels);
     g_array_unref(r->marks);
     g_free(r);
 }
 
-static void recorder_channel_busy(void *data, const SimMessage *m,
-                                  uint32_t node, int dimension, uint64_t first,
-                                  uint64_t count, Tick start)
+/* The message's entry, appended when it is new. Message indices are 32
+ * bits in the file (FORMAT.md); a GArray's length is a guint, so the
+ * index always fits. */
+static uint32_t recorder_message(TraceRecorder *r, const SimMessage *m)
 {
-    TraceRecorder *r = data;
-    uint32_t raw = node * TOPOLOGY_CUBE_MAX_DIMENSIONS + (uint32_t)dimension;  /* cube only for now */
     if (!r->have_message || m->id != r->last_id) {
-        TraceMessage tm = { m->id, m->count, m->posted, m->source, m->dest,
-                            m->tag, 0 };
+        TraceMessage tm = {
+            .id = m->id, .count = m->count, .posted = m->posted,
+            .element_time = m->element_time, .source = m->source,
+            .dest = m->dest, .tag = m->tag, .hops = 0, .cls = m->cls,
+        };
         g_array_append_val(r->messages, tm);
         r->have_message = TRUE;
         r->last_id = m->id;
-        r->last_channel = UINT32_MAX;
+        r->last_key = RECORDER_NO_KEY;
     }
-    TraceMessage *tm = &g_array_index(r->messages, TraceMessage,
-                                      r->messages->len - 1);
-    if (raw != r->last_channel) {
+    return r->messages->len - 1;
+}
+
+static void recorder_channel_busy(void *data, const SimMessage *m,
+                                  uint32_t node, int link, uint64_t first,
+                                  uint64_t count, Tick start)
+{
+    TraceRecorder *r = data;
+    uint32_t msg = recorder_message(r, m);
+    uint64_t key = (uint64_t)node << 32 | (uint32_t)link;
+    TraceMessage *tm = &g_array_index(r->messages, TraceMessage, msg);
+    if (key != r->last_key) {
         tm->hops++;
-        r->last_channel = raw;
+        r->last_key = key;
     }
-    /* Busy records name their message by a 32-bit index (FORMAT.md); a
-     * GArray's length is a guint, so the index always fits. */
-    TraceBusy b = { start, first, count, raw,
-                    (uint32_t)(r->messages->len - 1) };
+    gboolean added;
+    uint32_t id = ids_get(&r->ids, key, r->keys->len, &added);
+    if (added)
+        g_array_append_val(r->keys, key);
+    TraceBusy b = { start, first, count, id, msg };
     g_array_append_val(r->busy, b);
+}
+
+static void recorder_startup(void *data, const SimMessage *m, int link,
+                             Tick start, Tick duration)
+{
+    TraceRecorder *r = data;
+    TraceStartup s = { start, duration, recorder_message(r, m),
+                       (uint32_t)link };
+    g_array_append_val(r->startups, s);
 }
 
 static uint32_t recorder_label(TraceRecorder *r, const char *label)
@@ -130,6 +240,7 @@ const SimObserver *trace_recorder_observer(void)
 {
     static const SimObserver observer = {
         .channel_busy = recorder_channel_busy,
+        .startup = recorder_startup,
         .mark = recorder_mark,
     };
     return &observer;
@@ -149,6 +260,46 @@ static int busy_start_compare(const void *a, const void *b)
 {
     const TraceBusy *x = a, *y = b;
     return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int startup_compare(const void *a, const void *b)
+{
+    const TraceStartup *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->message < y->message ? -1 : x->message > y->message;
+}
+
+static int key_compare(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The channel table: the recorded keys in (node, link) order, and each
+ * recording id's index in it (rank[id]). */
+static uint32_t *recorder_channels(const TraceRecorder *r, const Topology *tp,
+                                   GArray *channels)
+{
+    guint n = r->keys->len;
+    uint64_t *sorted = g_new(uint64_t, n ? n : 1);
+    if (n)
+        memcpy(sorted, r->keys->data, sizeof(uint64_t) * n);
+    if (n > 1)
+        qsort(sorted, n, sizeof(uint64_t), key_compare);
+    uint32_t *rank = g_new(uint32_t, n ? n : 1);
+    g_array_set_size(channels, n);
+    for (guint i = 0; i < n; i++) {
+        TraceChannel *c = &g_array_index(channels, TraceChannel, i);
+        c->source = (uint32_t)(sorted[i] >> 32);
+        c->link = (uint32_t)sorted[i];
+        c->dest = topology_neighbour(tp, c->source, (int)c->link);
+        c->direction = topology_direction(tp, c->source, (int)c->link);
+        /* The id of this key, found again in the table. */
+        rank[r->ids.ids[ids_slot(&r->ids, sorted[i])]] = i;
+    }
+    g_free(sorted);
+    return rank;
 }
 
 /* Sort by channel with a counting sort (stable, linear), then by start
@@ -212,21 +363,17 @@ static char *recorder_parameters(const Report *report)
     return g_string_free(s, FALSE);
 }
 
-Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
-                             GError **error)
+Trace *trace_recorder_finish(TraceRecorder *r, const Report *report)
 {
     const Machine *m = &report->machine;
-    g_autoptr(Trace) t = trace_new();
-    if (!trace_channel_table(m, t->channels, error))
-        return NULL;
-    t->nodes = machine_nodes(m);
-    t->dimensions = (uint32_t)m->topology.axes;
+    Trace *t = trace_new();
+    t->topology = m->topology;
     t->ports = m->ports;
-    t->element_time = m->price[CLASS_NEIGHBOUR].element_time;
-    t->startup = m->price[CLASS_NEIGHBOUR].startup;
+    t->startup_holds_port = m->startup_holds_port;
+    memcpy(t->price, m->price, sizeof t->price);
+    t->tick_seconds = m->tick_seconds;
     t->cycles = report->cycles;
     t->element_transfers = report->element_transfers;
-    trace_set_info(t, "topology", machine_topology_name(m));
     trace_set_info(t, "machine", m->name);
     trace_set_info(t, "scenario", report->scenario);
     trace_set_info(t, "algorithm", report->algorithm);
@@ -235,30 +382,30 @@ Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
     trace_set_info(t, "parameters", params);
     trace_set_info(t, "cubemu", CUBEMU_VERSION);
 
-    /* Raw keys to table indices: the cube table is node-major. */
+    g_autofree uint32_t *rank = recorder_channels(r, &t->topology, t->channels);
     for (guint i = 0; i < r->busy->len; i++) {
         TraceBusy *b = &g_array_index(r->busy, TraceBusy, i);
-        uint32_t node = b->channel / TOPOLOGY_CUBE_MAX_DIMENSIONS;
-        uint32_t dim = b->channel % TOPOLOGY_CUBE_MAX_DIMENSIONS;
-        b->channel = node * (uint32_t)m->topology.axes + dim;
+        b->channel = rank[b->channel];
     }
     r->busy = recorder_sort_busy(r->busy, t->channels->len);
+    if (r->startups->len > 1)
+        qsort(r->startups->data, r->startups->len, sizeof(TraceStartup),
+              startup_compare);
     recorder_merge_marks(r->marks);
 
     g_array_unref(t->messages);
     t->messages = g_steal_pointer(&r->messages);
     g_array_unref(t->busy);
     t->busy = g_steal_pointer(&r->busy);
+    g_array_unref(t->startups);
+    t->startups = g_steal_pointer(&r->startups);
     g_array_unref(t->marks);
     t->marks = g_steal_pointer(&r->marks);
     g_hash_table_remove_all(r->label_index);
     g_ptr_array_unref(t->labels);
     t->labels = g_steal_pointer(&r->labels);
-
-    r->messages = g_array_new(FALSE, FALSE, sizeof(TraceMessage));
-    r->busy = g_array_new(FALSE, FALSE, sizeof(TraceBusy));
-    r->labels = g_ptr_array_new_with_free_func(g_free);
-    r->marks = g_array_new(FALSE, FALSE, sizeof(TraceMark));
-    r->have_message = FALSE;
-    return g_steal_pointer(&t);
+    g_array_unref(r->keys);
+    ids_clear(&r->ids);
+    recorder_reset(r);
+    return t;
 }

@@ -1,8 +1,9 @@
-/* trace.c -- the in-memory Trace: creation, header strings, titles and the
- * channel tables of the topologies cubemu knows.
+/* trace.c -- the in-memory Trace: creation, header strings, and the names
+ * and titles every reader of a trace shows (link names come from the
+ * topology, never from a table of our own).
  *
  * Invariant: a Trace owns everything it points to; `info` holds each key at
- * most once and always a "topology" once a table has been made for it.
+ * most once; `topology` is always a valid configured topology.
  */
 #include "trace.h"
 
@@ -20,12 +21,17 @@ Trace *trace_new(void)
     Trace *t = g_new0(Trace, 1);
     t->version_major = TRACE_VERSION_MAJOR;
     t->version_minor = TRACE_VERSION_MINOR;
-    t->element_time = 1;
+    char *why = NULL;
+    if (!topology_cube_init(&t->topology, 1, &why))
+        g_error("trace_new: %s", why);        /* a 1-cube always exists */
+    for (MessageClass c = 0; c < CLASS_COUNT; c++)
+        t->price[c].element_time = 1;
     t->info = g_array_new(FALSE, TRUE, sizeof(TraceInfo));
     g_array_set_clear_func(t->info, info_clear);
     t->channels = g_array_new(FALSE, TRUE, sizeof(TraceChannel));
     t->messages = g_array_new(FALSE, TRUE, sizeof(TraceMessage));
     t->busy = g_array_new(FALSE, TRUE, sizeof(TraceBusy));
+    t->startups = g_array_new(FALSE, TRUE, sizeof(TraceStartup));
     t->labels = g_ptr_array_new_with_free_func(g_free);
     t->marks = g_array_new(FALSE, TRUE, sizeof(TraceMark));
     return t;
@@ -39,9 +45,19 @@ void trace_free(Trace *t)
     g_array_unref(t->channels);
     g_array_unref(t->messages);
     g_array_unref(t->busy);
+    g_array_unref(t->startups);
     g_ptr_array_unref(t->labels);
     g_array_unref(t->marks);
     g_free(t);
+}
+
+Tick trace_min_element_time(const Trace *t)
+{
+    Tick tau = t->price[0].element_time;
+    for (MessageClass c = 1; c < CLASS_COUNT; c++)
+        if (topology_has_class(t->topology.ops, c))
+            tau = MIN(tau, t->price[c].element_time);
+    return MAX(tau, 1);
 }
 
 const char *trace_info(const Trace *t, const char *key)
@@ -68,6 +84,17 @@ void trace_set_info(Trace *t, const char *key, const char *value)
     g_array_append_val(t->info, in);
 }
 
+char *trace_topology_text(const Trace *t)
+{
+    const Topology *tp = &t->topology;
+    if (tp->ops->kind == TOPOLOGY_MESH) {
+        g_autofree char *shape = topology_shape_text(tp);
+        return g_strdup_printf("%s %s, %u nodes", tp->wrap ? "torus" : "mesh",
+                               shape, tp->nodes);
+    }
+    return g_strdup_printf("%s, %u nodes", tp->ops->name, tp->nodes);
+}
+
 char *trace_title(const Trace *t)
 {
     GString *s = g_string_new(NULL);
@@ -75,52 +102,41 @@ char *trace_title(const Trace *t)
     const char *method = trace_info(t, "method");
     const char *params = trace_info(t, "parameters");
     const char *machine = trace_info(t, "machine");
-    const char *topology = trace_info(t, "topology");
+    g_autofree char *topology = trace_topology_text(t);
     g_string_append(s, alg && *alg ? alg : "trace");
     if (method && *method)
         g_string_append_printf(s, ", method %s", method);
     if (params && *params)
         g_string_append_printf(s, ", %s", params);
-    g_string_append(s, " on ");
     if (machine && *machine)
-        g_string_append_printf(s, "%s (", machine);
-    g_string_append_printf(s, "%s, %u nodes", topology ? topology : "?",
-                           t->nodes);
-    if (machine && *machine)
-        g_string_append_c(s, ')');
+        g_string_append_printf(s, " on %s (%s)", machine, topology);
+    else
+        g_string_append_printf(s, " on %s", topology);
     return g_string_free(s, FALSE);
 }
 
-const char *trace_direction_name(int direction)
+void trace_link_name(const Trace *t, uint32_t link, char *buf, gsize size)
 {
-    return direction > 0 ? "up" : "down";
+    topology_link_name(&t->topology, (int)link, buf, size);
 }
 
-/* The cube: channel node * n + d leaves node across dimension d, so the
- * recorder finds a channel's index from what the engine reports. */
-static void cube_channels(const Machine *m, GArray *channels)
+void trace_channel_name(const Trace *t, uint32_t node, uint32_t link,
+                        char *buf, gsize size)
 {
-    uint32_t nodes = machine_nodes(m);
-    g_array_set_size(channels, 0);
-    for (uint32_t x = 0; x < nodes; x++)
-        for (int d = 0; d < m->topology.axes; d++) {
-            TraceChannel c = { x, x ^ ((uint32_t)1 << d), (uint16_t)d,
-                               (int8_t)(((x >> d) & 1) ? -1 : 1) };
-            g_array_append_val(channels, c);
-        }
+    char name[TOPOLOGY_LINK_NAME_MAX];
+    trace_link_name(t, link, name, sizeof name);
+    g_snprintf(buf, size, "node %u %s", node, name);
 }
 
-gboolean trace_channel_table(const Machine *m, GArray *channels,
-                             GError **error)
+double trace_seconds(const Trace *t, Tick ticks)
 {
-    if (m->topology.ops->kind == TOPOLOGY_CUBE) {
-        cube_channels(m, channels);
-        return TRUE;
-    }
-    g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
-                "topology '%s' has no channel table for traces (valid: cube)",
-                machine_topology_name(m));
-    return FALSE;
+    return (double)ticks * t->tick_seconds;
+}
+
+char *trace_seconds_text(const Trace *t, Tick ticks)
+{
+    return t->tick_seconds > 0 ? report_duration_text(trace_seconds(t, ticks))
+                               : NULL;
 }
 
 G_DEFINE_QUARK(trace-error-quark, trace_error)

@@ -1,15 +1,24 @@
 /* trace.h -- channel traces: what every directed channel carried and when,
- * plus the phase marks node programs emit. traces/FORMAT.md is the byte
- * layout; this is the in-memory form, the recorder and the reader.
+ * the startups that held a port, and the phase marks node programs emit.
+ * traces/FORMAT.md is the byte layout; this is the in-memory form, the
+ * recorder and the reader.
  *
  * Invariants of a Trace (the reader refuses a file that breaks one, the
  * recorder produces only traces that keep them):
- *  - channels[c] is one directed channel; busy records name it by index, so
- *    a topology other than the cube only writes a different table;
+ *  - topology is the machine's (machines/topology.h), rebuilt from the
+ *    header's kind, shape, wrap and processor count; it names every link
+ *    and gives every channel's far end, so idle channels need no entry;
+ *  - channels lists exactly the directed channels that carried at least
+ *    one element, sorted by (source, link), each a link its source has;
+ *    dest and direction are derived from the topology;
  *  - busy is sorted by (channel, start) and the records of one channel do
- *    not overlap: record b occupies [b.start, b.start + b.count *
- *    element_time), all within [0, cycles];
- *  - elements [first, first + count) of busy[i] belong to messages[message];
+ *    not overlap: record b occupies [b.start, trace_busy_end(t, b)), all
+ *    within [0, cycles]; elements [first, first + count) belong to
+ *    messages[message], which crosses every channel at its own element
+ *    time (the price of its class);
+ *  - startups are sorted by (start, message); each lasts its message's
+ *    class startup, within [0, cycles], and exists only when the machine's
+ *    startups hold a port;
  *  - marks are sorted by (time, label, node) and each covers the nodes
  *    [node, node + nodes) that emitted the same label at the same time;
  *  - the counts of all busy records add up to element_transfers.
@@ -20,28 +29,34 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include "machine.h"
+#include "observer.h"
 #include "report.h"
-#include "sim.h"
+#include "topology.h"
 
 /* Format version. A reader accepts any minor version of its major one
  * (minor versions only append what old readers may skip) and refuses
- * another major version. */
-#define TRACE_VERSION_MAJOR 1
+ * another major version. 2.0: the topology in the header, channels named
+ * by link, per-message class and element time, startup records. */
+#define TRACE_VERSION_MAJOR 2
 #define TRACE_VERSION_MINOR 0
 
 typedef struct {
-    uint32_t source, dest;
-    uint16_t dimension;
-    int8_t direction;             /* +1 up (bit/coordinate grows), -1 down */
+    uint32_t source;
+    uint32_t link;                /* the topology's link index */
+    uint32_t dest;                /* derived: the node across the link */
+    int direction;                /* derived: +1 up, -1 down (topology.h) */
 } TraceChannel;
 
 typedef struct {
     uint64_t id;                  /* posting order = arbitration priority */
     uint64_t count;               /* elements */
     Tick posted;
+    Tick element_time;            /* ticks per element on every channel */
     uint32_t source, dest;
     int32_t tag;
     uint32_t hops;                /* channels crossed */
+    MessageClass cls;             /* its price: neighbour or router */
 } TraceMessage;
 
 typedef struct {
@@ -49,6 +64,14 @@ typedef struct {
     uint64_t first, count;        /* elements [first, first+count) */
     uint32_t channel, message;    /* indices into channels, messages */
 } TraceBusy;
+
+/* A startup that held a port of the message's source (with ports = all:
+ * its first channel) during [start, start + duration). */
+typedef struct {
+    Tick start, duration;
+    uint32_t message;             /* index into messages */
+    uint32_t link;                /* the first link of the message's route */
+} TraceStartup;
 
 typedef struct {
     Tick time;
@@ -62,32 +85,66 @@ typedef struct {
 
 typedef struct {
     unsigned version_major, version_minor;
-    uint32_t nodes;
-    uint32_t dimensions;
+    Topology topology;
     int ports;                    /* MACHINE_PORTS_ALL or k */
-    Tick element_time, startup, cycles;
+    gboolean startup_holds_port;
+    MachinePrice price[CLASS_COUNT];
+    double tick_seconds;          /* 0: ticks only */
+    Tick cycles;
     uint64_t element_transfers;
-    GArray *info;                 /* TraceInfo: topology, machine, ... */
+    GArray *info;                 /* TraceInfo: machine, algorithm, ... */
     GArray *channels;             /* TraceChannel */
     GArray *messages;             /* TraceMessage */
     GArray *busy;                 /* TraceBusy */
+    GArray *startups;             /* TraceStartup */
     GPtrArray *labels;            /* char * */
     GArray *marks;                /* TraceMark */
 } Trace;
 
+/* An empty trace of a one-dimensional cube (two nodes), for the reader
+ * and for tests to fill. */
 Trace *trace_new(void);
 void trace_free(Trace *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Trace, trace_free)
 
-/* Header strings: "topology" (always present), "machine", "scenario",
- * "algorithm", "method", "parameters", "cubemu". NULL when absent. */
+static inline uint32_t trace_nodes(const Trace *t)
+{
+    return t->topology.nodes;
+}
+
+/* When busy record b's last element has crossed. */
+static inline Tick trace_busy_end(const Trace *t, const TraceBusy *b)
+{
+    return b->start + (Tick)b->count
+                      * g_array_index(t->messages, TraceMessage,
+                                      b->message).element_time;
+}
+
+/* The smallest element time of the machine's classes: the viewer's step
+ * and the CSV's default window. */
+Tick trace_min_element_time(const Trace *t);
+
+/* Header strings: "machine", "scenario", "algorithm", "method",
+ * "parameters", "cubemu". NULL when absent. */
 const char *trace_info(const Trace *t, const char *key);
 void trace_set_info(Trace *t, const char *key, const char *value);
+/* "cube, 256 nodes", "torus 4x4, 16 nodes", "complete, 8 nodes"; free
+ * with g_free. */
+char *trace_topology_text(const Trace *t);
 /* "gray-to-binary, method concurrent, elements-per-node = 1024 on
  * cm200-8k (cube, 256 nodes)"; free with g_free. */
 char *trace_title(const Trace *t);
-/* "up"/"down": the name of a channel's direction. */
-const char *trace_direction_name(int direction);
+/* "+x", "dimension 3", "to 5" (topology_link_name), in a caller buffer of
+ * TOPOLOGY_LINK_NAME_MAX bytes. */
+void trace_link_name(const Trace *t, uint32_t link, char *buf, gsize size);
+/* "node 5 +x", "node 3 to 7": how exports and the viewer name channel c;
+ * at most TRACE_CHANNEL_NAME_MAX bytes with the terminator. */
+#define TRACE_CHANNEL_NAME_MAX (TOPOLOGY_LINK_NAME_MAX + 16)
+void trace_channel_name(const Trace *t, uint32_t node, uint32_t link,
+                        char *buf, gsize size);
+/* Ticks in seconds, and "1.23 ms"; 0 and NULL without tick_seconds. */
+double trace_seconds(const Trace *t, Tick ticks);
+char *trace_seconds_text(const Trace *t, Tick ticks);
 
 /* ---- recording -------------------------------------------------------- */
 
@@ -96,18 +153,11 @@ typedef struct TraceRecorder TraceRecorder;
 TraceRecorder *trace_recorder_new(void);
 void trace_recorder_free(TraceRecorder *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraceRecorder, trace_recorder_free)
-/* Pass these to run_scenario through RunOptions. */
+/* Pass these to run_scenario through RunOptions (or to sim_set_observer). */
 const SimObserver *trace_recorder_observer(void);
-/* The recorded run as a Trace, its header taken from the run's report.
- * The recorder is emptied. NULL with *error set when the machine's
- * topology has no channel table. */
-Trace *trace_recorder_finish(TraceRecorder *r, const Report *report,
-                             GError **error);
-
-/* The directed channels of a machine, in the order busy records index
- * them; FALSE with *error for a topology without a table. */
-gboolean trace_channel_table(const Machine *m, GArray *channels,
-                             GError **error);
+/* The recorded run as a Trace, its header taken from the run's report
+ * (machine, cycles, element transfers, names). The recorder is emptied. */
+Trace *trace_recorder_finish(TraceRecorder *r, const Report *report);
 
 /* ---- files ------------------------------------------------------------ */
 
@@ -129,10 +179,6 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
 /* Does data begin like a trace file? (at least one byte of the magic) */
 gboolean trace_looks_like_trace(const guint8 *data, gsize len);
 
-/* CRC-32 (IEEE 802.3, as in zlib and PNG) of data, continuing from crc
- * (start with 0). The file's last four bytes are this over all before. */
-uint32_t trace_crc32(uint32_t crc, const void *data, gsize len);
-
 /* ---- queries ---------------------------------------------------------- */
 
 /* Per-channel busy time with prefix sums, for time-window questions.
@@ -142,32 +188,30 @@ typedef struct TraceIndex TraceIndex;
 TraceIndex *trace_index_new(const Trace *t);
 void trace_index_free(TraceIndex *x);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TraceIndex, trace_index_free)
-/* Cycles channel c was busy within [from, to). */
+/* Ticks channel c was busy within [from, to). */
 Tick trace_index_busy(const TraceIndex *x, uint32_t channel,
-                          Tick from, Tick to);
-/* The record occupying channel c at cycle t, or NULL. */
+                      Tick from, Tick to);
+/* The record occupying channel c at tick t, or NULL. */
 const TraceBusy *trace_index_at(const TraceIndex *x, uint32_t channel,
                                 Tick t);
 /* Elements and messages channel c carried over the whole run. */
 uint64_t trace_index_elements(const TraceIndex *x, uint32_t channel);
 uint64_t trace_index_messages(const TraceIndex *x, uint32_t channel);
-/* Channels leaving / entering node v: indices into t->channels. */
+/* The channel leaving node on link, as an index into t->channels, or -1
+ * when it carried nothing (or does not exist). O(log links). */
+int64_t trace_index_find(const TraceIndex *x, uint32_t node, uint32_t link);
+/* Channels leaving / entering node v that carried something: indices
+ * into t->channels, the outgoing ones in link order. */
 const uint32_t *trace_index_out(const TraceIndex *x, uint32_t node,
                                 guint *count);
 const uint32_t *trace_index_in(const TraceIndex *x, uint32_t node,
                                guint *count);
-/* Groups of channels with one (dimension, direction), in order of
- * dimension then up before down; each channel belongs to exactly one. */
-guint trace_index_groups(const TraceIndex *x);
-void trace_index_group(const TraceIndex *x, guint g, int *dimension,
-                       int *direction, guint *channels);
-guint trace_index_group_of(const TraceIndex *x, uint32_t channel);
-/* The phase at cycle t: every node is in the phase it marked last (at or
+/* The phase at tick t: every node is in the phase it marked last (at or
  * before t); this is the phase the most nodes are in, *nodes of them.
  * NULL before the first mark. */
 const char *trace_index_phase(const TraceIndex *x, Tick t,
                               uint32_t *nodes);
-/* Of the labels marked at exactly cycle t, the one the most nodes gave
+/* Of the labels marked at exactly tick t, the one the most nodes gave
  * (NULL if none): what began then, for a timeline. */
 const char *trace_index_phase_begun(const TraceIndex *x, Tick t,
                                     uint32_t *nodes);

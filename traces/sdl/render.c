@@ -1,11 +1,17 @@
 /* render.c -- one frame of the animation (render.h).
  *
- * Invariants: the layout (regions, node pixels, channel polylines, matrix
- * cells, timeline histogram) is a function of the trace and the canvas size
- * only, recomputed on resize; a frame is a function of the layout and the
- * ViewState only. So a headless frame at cycle t is the same pixels as the
- * window shows at t, and the tests can locate a channel by asking the
+ * Invariants: the layout (regions, node pixels, strokes, matrix cells,
+ * side bars, timeline histogram) is a function of the trace and the canvas
+ * size only, recomputed on resize; a frame is a function of the layout and
+ * the ViewState only. So a headless frame at cycle t is the same pixels as
+ * the window shows at t, and the tests can locate a channel by asking the
  * layout where it is.
+ *
+ * Every channel the topology has is drawn, not only those in the trace's
+ * table: the graph's strokes and the matrix's cells are enumerated from
+ * the topology (machines/topology.h), and a channel missing from the table
+ * is one that carried nothing, so it is drawn idle. Per frame, only the
+ * trace's channels are measured.
  */
 #include "render.h"
 
@@ -17,11 +23,22 @@
 /* The classic cube drawing stays readable up to the 6-cube (64 nodes,
  * 384 channels); beyond, the matrix view is the one that scales. */
 #define GRAPH_MAX_CUBE_DIMENSIONS 6
-/* Other topologies are drawn as graphs up to a few hundred nodes. */
+/* Meshes are drawn as grids up to a few hundred nodes and three axes. */
 #define GRAPH_MAX_NODES 512
-/* Copies of a 2-d mesh for its third axis stand this far apart (in
- * neighbour distances), side by side. */
+#define GRAPH_MAX_MESH_AXES 3
+/* The complete graph's circle of chords: P (P - 1) channels; beyond 16
+ * processors (240 channels) the chords merge into a grey disc. */
+#define GRAPH_MAX_COMPLETE_NODES 16
+/* Layers of a 3-d mesh stand this far apart (in neighbour distances),
+ * side by side. */
 #define GRAPH_LAYER_GAP 1.5
+/* A channel drawn as two stubs (a torus's wrap-around, a 3-d mesh's third
+ * axis) reaches this far from its node, in neighbour distances: a stub is
+ * half an edge, with room for the arrowhead. */
+#define GRAPH_STUB_LENGTH 0.42
+/* The third axis of a 3-d mesh points up and to the right, the direction
+ * of the cube's dimension 2 (its stubs are GRAPH_STUB_LENGTH long). */
+static const double graph_depth_axis[2] = { 0.42, -0.34 };
 /* Segments per channel curve: enough for the arcs of dimensions 3..5. */
 #define CURVE_SEGMENTS 16
 #define CURVE_POINTS (CURVE_SEGMENTS + 1)
@@ -32,8 +49,24 @@
 #define MATRIX_CELL_ASPECT 3.0
 #define MATRIX_MAX_BLOCKS 16
 #define MATRIX_BLOCK_GAP 10
+/* Gaps between matrix columns: wider between axes than within one. */
+#define MATRIX_AXIS_GAP 3
+#define MATRIX_LINK_GAP 1
 /* Rows at least this many pixels tall get a one-pixel gap between nodes. */
 #define MATRIX_ROW_GAP_FROM 6.0
+/* Narrow columns are labelled at round link numbers about this many
+ * pixels apart. */
+#define MATRIX_LABEL_SPACING 60
+/* A matrix cell shows the mean over the channels it covers; counting
+ * which (node, link) pairs exist costs nodes x links neighbour calls.
+ * Beyond this many, every pair counts as a channel (only the complete
+ * graph gets there, and there one pair in P is missing). */
+#define MATRIX_COUNT_BUDGET (1 << 24)
+/* Side bars: rows between these heights; more links than fit with a
+ * legible label each (a font height and SIDE_LABEL_GAP) are binned. */
+#define SIDE_MIN_ROW 9
+#define SIDE_MAX_ROW 30
+#define SIDE_LABEL_GAP 3
 /* Window divisions for the default window. */
 #define RENDER_WINDOW_DIVISIONS 40
 
@@ -97,43 +130,84 @@ int render_palette(Color *colors, int max)
 
 /* ---- state ------------------------------------------------------------- */
 
+/* How a stroke draws its channel: the whole edge between the two nodes,
+ * or a stub leaving the source / entering the destination (a channel
+ * drawn as two stubs has one stroke for each). */
+typedef enum { STROKE_WHOLE, STROKE_LEAVING, STROKE_ENTERING } StrokeKind;
+
+typedef struct {
+    uint32_t source, dest, link;
+    int64_t channel;              /* index into the trace's channels, or -1 */
+    StrokeKind kind;
+    double bulge;                 /* whole: arc height / chord */
+    double dx, dy;                /* stubs: the abstract direction of travel */
+} Stroke;
+
+/* One half of a side-bar row: the channels of links [link0, link1)
+ * going `direction` (0: either way). */
+typedef struct {
+    uint32_t link0, link1;
+    int direction;
+    double channels;              /* how many there are */
+    double sum;                   /* per frame: their busy shares */
+} BarHalf;
+
+typedef struct {
+    char label[TOPOLOGY_LINK_NAME_MAX * 2];
+    guint first, halves;          /* into bar_halves */
+} BarRow;
+
 struct Render {
     const Trace *trace;
+    const Topology *topology;
     TraceIndex *index;
     Canvas canvas;
     int width, height;
     SDL_Rect header, main, side, status, timeline;
     char *title;
-    gboolean is_cube;
+    TopologyKind kind;
+    uint64_t total_channels;      /* in the topology */
 
     /* graph */
     gboolean graph_ok;
     const char *graph_why;
     double *ax, *ay;              /* abstract node positions */
-    double *bulge;                /* per channel: arc height / chord */
+    GArray *strokes;              /* Stroke, source-major, link order */
     double *nx, *ny;              /* pixel node positions */
     double node_r, channel_gap, line_width;
-    double *curve;                /* per channel CURVE_POINTS (x, y) */
+    double stub_px;               /* a stub's length in pixels */
+    double *curve;                /* per stroke CURVE_POINTS (x, y) */
     gboolean labels_binary;
 
     /* matrix */
-    guint groups;                 /* (dimension, direction) pairs */
-    guint columns;                /* matrix columns */
-    int *column_dimension;
-    guint *column_of;             /* per channel */
-    int32_t *cell_channel;        /* node * columns + k -> channel or -1 */
+    guint columns;                /* per link, or bins of links */
+    uint32_t *column_link;        /* columns + 1: column k is links
+                                   * [column_link[k], column_link[k+1]) */
+    uint32_t *column_of_link;     /* per link */
     guint blocks, rows;           /* rows = nodes per block */
+    guint row_bins;               /* per block: rows, or pixel rows */
+    gboolean tall;                /* a row bin per node */
     int block_x0, block_w, matrix_y0, matrix_h;
-    int *col_x, *col_w;           /* per group, relative to a block */
+    int *col_x, *col_w;           /* per column, relative to a block */
+    uint32_t *cell_channels;      /* per cell: channels it covers */
+    double *cell_sum;             /* per cell, per frame */
+    uint32_t *cell_of_channel;    /* per trace channel */
+
+    /* side bars */
+    GArray *bar_rows;             /* BarRow */
+    GArray *bar_halves;           /* BarHalf */
+    uint32_t *bar_of_channel;     /* per trace channel: its half */
+    int bar_row_h, bar_label_w;
+    const char *bar_legend;
 
     /* timeline */
     SDL_Rect plot;                /* the histogram inside the timeline */
     double *histogram;            /* per plot column: utilisation */
-    Tick *mark_times;         /* distinct, sorted */
+    Tick *mark_times;             /* distinct, sorted */
     guint mark_time_count;
 
     /* per frame */
-    double *util;                 /* per channel, in the window */
+    double *util;                 /* per trace channel, in the window */
 };
 
 Tick render_last_cycle(const Trace *t)
@@ -144,7 +218,12 @@ Tick render_last_cycle(const Trace *t)
 Tick render_default_window(const Trace *t)
 {
     Tick w = (t->cycles + RENDER_WINDOW_DIVISIONS - 1) / RENDER_WINDOW_DIVISIONS;
-    return MAX(w, t->element_time);
+    return MAX(w, trace_min_element_time(t));
+}
+
+static double stroke_util(const Render *r, const Stroke *s)
+{
+    return s->channel >= 0 ? r->util[s->channel] : 0.0;
 }
 
 /* ---- node placement ---------------------------------------------------- */
@@ -161,142 +240,189 @@ static const double cube_bulge[GRAPH_MAX_CUBE_DIMENSIONS] = {
     0, 0, 0, 0.16, 0.14, 0.09
 };
 
+static void add_stroke(Render *r, uint32_t v, uint32_t link, uint32_t u,
+                       StrokeKind kind, double bulge, double dx, double dy)
+{
+    Stroke s = { v, u, link, trace_index_find(r->index, v, link), kind,
+                 bulge, dx, dy };
+    g_array_append_val(r->strokes, s);
+}
+
 static void place_cube(Render *r)
 {
-    const Trace *t = r->trace;
-    for (uint32_t v = 0; v < t->nodes; v++) {
+    const Topology *tp = r->topology;
+    for (uint32_t v = 0; v < tp->nodes; v++) {
         r->ax[v] = r->ay[v] = 0;
-        for (uint32_t d = 0; d < t->dimensions; d++)
+        for (int d = 0; d < tp->axes; d++)
             if ((v >> d) & 1) {
                 r->ax[v] += cube_axis[d][0];
                 r->ay[v] += cube_axis[d][1];
             }
     }
-    for (guint c = 0; c < t->channels->len; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        r->bulge[c] = cube_bulge[ch->dimension];
+    for (uint32_t v = 0; v < tp->nodes; v++)
+        for (int d = 0; d < tp->links; d++)
+            add_stroke(r, v, (uint32_t)d, topology_neighbour(tp, v, d),
+                       STROKE_WHOLE, cube_bulge[d], 0, 0);
+}
+
+/* A grid: axis 0 across, axis 1 down, axis 2 as layers side by side.
+ * Channels along axes 0 and 1 join their nodes, except a torus's
+ * wrap-around, drawn as a stub out of the border and one into the
+ * opposite border; every channel of axis 2 is a pair of stubs pointing
+ * towards the next layer (up and right) or the previous one. */
+static void place_mesh(Render *r)
+{
+    const Topology *tp = r->topology;
+    double layer = tp->axes > 2 ? tp->side[0] - 1 + GRAPH_LAYER_GAP : 0;
+    uint32_t c[TOPOLOGY_MAX_AXES], e[TOPOLOGY_MAX_AXES];
+    for (uint32_t v = 0; v < tp->nodes; v++) {
+        topology_coords(tp, v, c);
+        r->ax[v] = c[0] + (tp->axes > 2 ? c[2] * layer : 0);
+        r->ay[v] = tp->axes > 1 ? c[1] : 0;
+    }
+    for (uint32_t v = 0; v < tp->nodes; v++) {
+        topology_coords(tp, v, c);
+        for (int l = 0; l < tp->links; l++) {
+            uint32_t u = topology_neighbour(tp, v, l);
+            if (u == TOPOLOGY_NONE)
+                continue;
+            int axis = l / 2, dir = topology_direction(tp, v, l);
+            topology_coords(tp, u, e);
+            gboolean wraps = (int64_t)e[axis] - (int64_t)c[axis] != dir;
+            if (axis < 2 && !wraps) {
+                add_stroke(r, v, (uint32_t)l, u, STROKE_WHOLE, 0, 0, 0);
+                continue;
+            }
+            double dx = axis == 0 ? dir : axis == 1 ? 0 : dir * graph_depth_axis[0];
+            double dy = axis == 1 ? dir : axis == 0 ? 0 : dir * graph_depth_axis[1];
+            double len = hypot(dx, dy);
+            dx *= GRAPH_STUB_LENGTH / len;
+            dy *= GRAPH_STUB_LENGTH / len;
+            add_stroke(r, v, (uint32_t)l, u, STROKE_LEAVING, 0, dx, dy);
+            add_stroke(r, v, (uint32_t)l, u, STROKE_ENTERING, 0, dx, dy);
+        }
     }
 }
 
-/* Coordinates from the channel table: crossing dimension d upwards adds
- * one on axis d. FALSE if that is inconsistent (a torus's wrap-around),
- * the graph is disconnected or has more than three axes. Axis 2 places
- * copies of the 2-d picture side by side. */
-static gboolean place_by_coordinates(Render *r)
+/* Processors on a circle, node 0 at the top, one neighbour distance apart;
+ * every channel a chord. */
+static void place_complete(Render *r)
 {
-    const Trace *t = r->trace;
-    if (t->dimensions > 3 || t->dimensions == 0)
-        return FALSE;
-    guint axes = t->dimensions;
-    int *coord = g_new0(int, (gsize)t->nodes * axes);
-    gboolean *seen = g_new0(gboolean, t->nodes);
-    uint32_t *queue = g_new(uint32_t, t->nodes);
-    guint head = 0, tail = 0;
-    gboolean ok = TRUE;
-    queue[tail++] = 0;
-    seen[0] = TRUE;
-    while (ok && head < tail) {
-        uint32_t v = queue[head++];
-        guint n;
-        const uint32_t *out = trace_index_out(r->index, v, &n);
-        for (guint i = 0; i < n && ok; i++) {
-            const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, out[i]);
-            int want[3] = { 0, 0, 0 };
-            for (guint a = 0; a < axes; a++)
-                want[a] = coord[(gsize)v * axes + a];
-            want[ch->dimension] += ch->direction;
-            if (!seen[ch->dest]) {
-                seen[ch->dest] = TRUE;
-                memcpy(&coord[(gsize)ch->dest * axes], want, sizeof(int) * axes);
-                queue[tail++] = ch->dest;
-            } else {
-                for (guint a = 0; a < axes; a++)
-                    ok &= coord[(gsize)ch->dest * axes + a] == want[a];
-            }
+    const Topology *tp = r->topology;
+    for (uint32_t v = 0; v < tp->nodes; v++) {
+        double a = 2 * G_PI * v / tp->nodes - G_PI / 2;
+        r->ax[v] = cos(a) * tp->nodes / (2 * G_PI);
+        r->ay[v] = sin(a) * tp->nodes / (2 * G_PI);
+    }
+    for (uint32_t v = 0; v < tp->nodes; v++)
+        for (int l = 0; l < tp->links; l++) {
+            uint32_t u = topology_neighbour(tp, v, l);
+            if (u != TOPOLOGY_NONE)
+                add_stroke(r, v, (uint32_t)l, u, STROKE_WHOLE, 0, 0, 0);
         }
-    }
-    ok &= tail == t->nodes;
-    if (ok) {
-        int lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
-        for (uint32_t v = 0; v < t->nodes; v++)
-            for (guint a = 0; a < axes; a++) {
-                lo[a] = MIN(lo[a], coord[(gsize)v * axes + a]);
-                hi[a] = MAX(hi[a], coord[(gsize)v * axes + a]);
-            }
-        for (uint32_t v = 0; v < t->nodes; v++) {
-            int c[3] = { 0, 0, 0 };
-            for (guint a = 0; a < axes; a++)
-                c[a] = coord[(gsize)v * axes + a] - lo[a];
-            r->ax[v] = c[0] + c[2] * (hi[0] - lo[0] + GRAPH_LAYER_GAP);
-            r->ay[v] = c[1];
-        }
-    }
-    g_free(coord);
-    g_free(seen);
-    g_free(queue);
-    return ok;
-}
-
-static void place_circle(Render *r)
-{
-    const Trace *t = r->trace;
-    for (uint32_t v = 0; v < t->nodes; v++) {
-        double a = 2 * G_PI * v / t->nodes - G_PI / 2;
-        r->ax[v] = cos(a) * t->nodes / (2 * G_PI);
-        r->ay[v] = sin(a) * t->nodes / (2 * G_PI);
-    }
 }
 
 static void graph_place(Render *r)
 {
-    const Trace *t = r->trace;
-    r->is_cube = !g_strcmp0(trace_info(t, "topology"), "cube");
-    if (r->is_cube && t->dimensions > GRAPH_MAX_CUBE_DIMENSIONS) {
-        r->graph_why = "the graph view draws cubes up to 6 dimensions "
-                       "(64 nodes); this is the matrix view";
-        return;
+    const Topology *tp = r->topology;
+    switch (r->kind) {
+    case TOPOLOGY_CUBE:
+        if (tp->axes > GRAPH_MAX_CUBE_DIMENSIONS)
+            r->graph_why = "the graph view draws cubes up to 6 dimensions "
+                           "(64 nodes); this is the matrix view";
+        break;
+    case TOPOLOGY_MESH:
+        if (tp->axes > GRAPH_MAX_MESH_AXES || tp->nodes > GRAPH_MAX_NODES)
+            r->graph_why = "the graph view draws meshes of up to 3 axes and "
+                           "512 nodes; this is the matrix view";
+        break;
+    case TOPOLOGY_COMPLETE:
+        if (tp->nodes > GRAPH_MAX_COMPLETE_NODES)
+            r->graph_why = "the graph view draws complete graphs of up to 16 "
+                           "processors; this is the matrix view";
+        break;
     }
-    if (!r->is_cube && t->nodes > GRAPH_MAX_NODES) {
-        r->graph_why = "the graph view draws up to 512 nodes; this is the "
-                       "matrix view";
+    if (r->graph_why)
         return;
-    }
     r->graph_ok = TRUE;
-    r->ax = g_new0(double, t->nodes);
-    r->ay = g_new0(double, t->nodes);
-    r->bulge = g_new0(double, t->channels->len + 1);
-    r->nx = g_new0(double, t->nodes);
-    r->ny = g_new0(double, t->nodes);
-    r->curve = g_new0(double, (gsize)(t->channels->len + 1) * CURVE_POINTS * 2);
-    if (r->is_cube)
-        place_cube(r);
-    else if (!place_by_coordinates(r))
-        place_circle(r);
-    r->labels_binary = r->is_cube;
+    r->ax = g_new0(double, tp->nodes);
+    r->ay = g_new0(double, tp->nodes);
+    r->nx = g_new0(double, tp->nodes);
+    r->ny = g_new0(double, tp->nodes);
+    r->strokes = g_array_new(FALSE, FALSE, sizeof(Stroke));
+    switch (r->kind) {
+    case TOPOLOGY_CUBE: place_cube(r); break;
+    case TOPOLOGY_MESH: place_mesh(r); break;
+    case TOPOLOGY_COMPLETE: place_complete(r); break;
+    }
+    r->curve = g_new0(double, (gsize)(r->strokes->len + 1) * CURVE_POINTS * 2);
+    r->labels_binary = r->kind == TOPOLOGY_CUBE;
 }
 
-/* Fit the abstract drawing into the main region and build each channel's
- * polyline: the shared centre curve of its edge (a straight line or a
- * quadratic arc), offset to the right of the direction of travel, so the
- * two channels of an edge run side by side. */
+/* A stroke's centre line in pixels, in travel order: a whole edge is the
+ * quadratic arc from the lower address to the higher (the same for both
+ * channels of the edge, reversed for the downward one); a stub a straight
+ * line out of its source or into its destination. */
+static void stroke_centre(const Render *r, const Stroke *s, double scale,
+                          double pts[CURVE_POINTS][2], gboolean *forward)
+{
+    double ax, ay, bx, by, bulge = s->bulge;
+    *forward = TRUE;
+    if (s->kind == STROKE_WHOLE) {
+        *forward = s->source < s->dest;
+        uint32_t a = *forward ? s->source : s->dest;
+        uint32_t b = *forward ? s->dest : s->source;
+        ax = r->nx[a], ay = r->ny[a], bx = r->nx[b], by = r->ny[b];
+    } else if (s->kind == STROKE_LEAVING) {
+        ax = r->nx[s->source], ay = r->ny[s->source];
+        bx = ax + s->dx * scale, by = ay + s->dy * scale;
+    } else {
+        bx = r->nx[s->dest], by = r->ny[s->dest];
+        ax = bx - s->dx * scale, ay = by - s->dy * scale;
+    }
+    double mx = (ax + bx) / 2 + (by - ay) * bulge * 2;
+    double my = (ay + by) / 2 - (bx - ax) * bulge * 2;
+    for (int k = 0; k < CURVE_POINTS; k++) {
+        double f = (double)k / CURVE_SEGMENTS;
+        pts[k][0] = (1 - f) * (1 - f) * ax + 2 * f * (1 - f) * mx + f * f * bx;
+        pts[k][1] = (1 - f) * (1 - f) * ay + 2 * f * (1 - f) * my + f * f * by;
+    }
+}
+
+/* Fit the abstract drawing into the main region and build each stroke's
+ * polyline: its centre line offset to the right of the direction of
+ * travel, so the two channels of an edge run side by side. */
 static void graph_layout(Render *r)
 {
     if (!r->graph_ok)
         return;
-    const Trace *t = r->trace;
+    const Topology *tp = r->topology;
     double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
-    for (uint32_t v = 0; v < t->nodes; v++) {
+    for (uint32_t v = 0; v < tp->nodes; v++) {
         x0 = MIN(x0, r->ax[v]); x1 = MAX(x1, r->ax[v]);
         y0 = MIN(y0, r->ay[v]); y1 = MAX(y1, r->ay[v]);
     }
+    /* Stubs reach beyond the nodes they leave. */
+    for (guint i = 0; i < r->strokes->len; i++) {
+        const Stroke *s = &g_array_index(r->strokes, Stroke, i);
+        if (s->kind == STROKE_WHOLE)
+            continue;
+        uint32_t v = s->kind == STROKE_LEAVING ? s->source : s->dest;
+        double sign = s->kind == STROKE_LEAVING ? 1 : -1;
+        double ex = r->ax[v] + sign * s->dx, ey = r->ay[v] + sign * s->dy;
+        x0 = MIN(x0, ex); x1 = MAX(x1, ex);
+        y0 = MIN(y0, ey); y1 = MAX(y1, ey);
+    }
     /* The nearest pair of nodes sets the node size. */
     double unit = 1.0;
-    if (!r->is_cube && t->channels->len) {
+    if (r->kind != TOPOLOGY_CUBE && r->strokes->len) {
         unit = G_MAXDOUBLE;
-        for (guint c = 0; c < t->channels->len; c++) {
-            const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-            double d = hypot(r->ax[ch->dest] - r->ax[ch->source],
-                             r->ay[ch->dest] - r->ay[ch->source]);
+        for (guint i = 0; i < r->strokes->len; i++) {
+            const Stroke *s = &g_array_index(r->strokes, Stroke, i);
+            if (s->kind != STROKE_WHOLE)
+                continue;
+            double d = hypot(r->ax[s->dest] - r->ax[s->source],
+                             r->ay[s->dest] - r->ay[s->source]);
             if (d > 1e-9)
                 unit = MIN(unit, d);
         }
@@ -311,30 +437,21 @@ static void graph_layout(Render *r)
     r->node_r = CLAMP(0.15 * px, 4.0, 20.0);
     r->channel_gap = CLAMP(0.05 * px, 2.2, 6.0);
     r->line_width = CLAMP(0.032 * px, 2.0, 3.5);
+    r->stub_px = GRAPH_STUB_LENGTH * scale;
     double cx = r->main.x + r->main.w / 2.0 - (x0 + x1) / 2 * scale;
     double cy = r->main.y + r->main.h / 2.0 - (y0 + y1) / 2 * scale;
-    for (uint32_t v = 0; v < t->nodes; v++) {
+    for (uint32_t v = 0; v < tp->nodes; v++) {
         r->nx[v] = cx + r->ax[v] * scale;
         r->ny[v] = cy + r->ay[v] * scale;
     }
-    for (guint c = 0; c < t->channels->len; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        /* The edge's curve goes from the lower address to the higher, the
-         * same for both channels of the edge. */
-        gboolean forward = ch->source < ch->dest;
-        uint32_t a = forward ? ch->source : ch->dest;
-        uint32_t b = forward ? ch->dest : ch->source;
-        double ax = r->nx[a], ay = r->ny[a], bx = r->nx[b], by = r->ny[b];
-        double len = hypot(bx - ax, by - ay);
-        double mx = (ax + bx) / 2 + (by - ay) * r->bulge[c] * 2;
-        double my = (ay + by) / 2 - (bx - ax) * r->bulge[c] * 2;
-        double *p = &r->curve[(gsize)c * CURVE_POINTS * 2];
+    for (guint i = 0; i < r->strokes->len; i++) {
+        const Stroke *s = &g_array_index(r->strokes, Stroke, i);
         double pts[CURVE_POINTS][2];
-        for (int k = 0; k < CURVE_POINTS; k++) {
-            double s = (double)k / CURVE_SEGMENTS;
-            pts[k][0] = (1 - s) * (1 - s) * ax + 2 * s * (1 - s) * mx + s * s * bx;
-            pts[k][1] = (1 - s) * (1 - s) * ay + 2 * s * (1 - s) * my + s * s * by;
-        }
+        gboolean forward;
+        stroke_centre(r, s, scale, pts, &forward);
+        double len = hypot(pts[CURVE_SEGMENTS][0] - pts[0][0],
+                           pts[CURVE_SEGMENTS][1] - pts[0][1]);
+        double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
         for (int k = 0; k < CURVE_POINTS; k++) {
             int kk = forward ? k : CURVE_SEGMENTS - k;   /* travel order */
             int k0 = MAX(kk - 1, 0), k1 = MIN(kk + 1, CURVE_SEGMENTS);
@@ -355,54 +472,121 @@ static void graph_layout(Render *r)
 
 /* ---- matrix layout ----------------------------------------------------- */
 
-/* Columns: one per dimension when no node has two outgoing channels in
- * one dimension (the cube: a node's channel in dimension d goes up or
- * down by its bit d), so no cell is empty; else one per (dimension,
- * direction), as for meshes. */
-static void matrix_cells(Render *r)
+/* Columns of one axis stand closer together than columns of two: the
+ * cube's links are one axis each, a mesh's +/- pair share one, and the
+ * complete graph's links all belong to one. */
+static int link_axis(const Render *r, uint32_t link)
 {
-    const Trace *t = r->trace;
-    guint nch = t->channels->len;
-    r->groups = trace_index_groups(r->index);
-    guint dims = 0;
-    for (guint g = 0; g < r->groups; g++) {
-        int d;
-        trace_index_group(r->index, g, &d, NULL, NULL);
-        dims = MAX(dims, (guint)d + 1);
+    switch (r->kind) {
+    case TOPOLOGY_CUBE: return (int)link;
+    case TOPOLOGY_MESH: return (int)link / 2;
+    case TOPOLOGY_COMPLETE: return 0;
     }
-    gboolean per_dimension = TRUE;
-    g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
-    gint64 *keys = g_new(gint64, nch ? nch : 1);
-    for (guint c = 0; c < nch && per_dimension; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        keys[c] = (gint64)ch->source * (dims + 1) + ch->dimension;
-        per_dimension = g_hash_table_add(seen, &keys[c]);
-    }
-    r->columns = per_dimension ? dims : r->groups;
+    return 0;
+}
+
+/* What stands over a column: the dimension of a cube, the link name of a
+ * mesh ("+x"), the destination of a complete graph's link. */
+static void column_label(const Render *r, guint k, char *buf, gsize size)
+{
+    uint32_t link = r->column_link[k];
+    if (r->kind == TOPOLOGY_MESH)
+        trace_link_name(r->trace, link, buf, size);
+    else
+        g_snprintf(buf, size, "%u", link);
+}
+
+/* Columns: one per link where they fit at MATRIX_MIN_CELL_WIDTH with
+ * their gaps, else the links in equal runs, one run per pixel column or
+ * fewer, without gaps. */
+static void matrix_columns(Render *r)
+{
+    uint32_t links = (uint32_t)r->topology->links;
+    int gaps = 0;
+    for (uint32_t l = 0; l + 1 < links; l++)
+        gaps += link_axis(r, l) != link_axis(r, l + 1) ? MATRIX_AXIS_GAP
+                                                        : MATRIX_LINK_GAP;
+    gboolean per_link = (int64_t)links * MATRIX_MIN_CELL_WIDTH + gaps
+                        <= r->block_w;
+    r->columns = per_link ? links : MIN(links, (uint32_t)MAX(r->block_w, 1));
     guint cols = MAX(r->columns, 1u);
-    r->column_dimension = g_new0(int, cols);
-    for (guint k = 0; k < r->columns; k++) {
-        if (per_dimension)
-            r->column_dimension[k] = (int)k;
-        else
-            trace_index_group(r->index, k, &r->column_dimension[k], NULL, NULL);
-    }
-    r->column_of = g_new0(guint, nch ? nch : 1);
-    gsize cells = (gsize)t->nodes * cols;
-    r->cell_channel = g_new(int32_t, cells);
-    for (gsize i = 0; i < cells; i++)
-        r->cell_channel[i] = -1;
-    for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        r->column_of[c] = per_dimension ? ch->dimension
-                                        : trace_index_group_of(r->index, c);
-        gsize i = (gsize)ch->source * cols + r->column_of[c];
-        if (r->cell_channel[i] < 0)
-            r->cell_channel[i] = (int32_t)c;
-    }
-    g_free(keys);
+    g_free(r->column_link);
+    g_free(r->col_x);
+    g_free(r->col_w);
+    r->column_link = g_new(uint32_t, cols + 1);
     r->col_x = g_new0(int, cols);
     r->col_w = g_new0(int, cols);
+    for (guint k = 0; k <= r->columns; k++)
+        r->column_link[k] = (uint32_t)((uint64_t)k * links / MAX(r->columns, 1u));
+    for (guint k = 0; k < r->columns; k++)
+        for (uint32_t l = r->column_link[k]; l < r->column_link[k + 1]; l++)
+            r->column_of_link[l] = k;
+    if (!per_link) {
+        for (guint k = 0; k < r->columns; k++) {
+            r->col_x[k] = (int)((int64_t)k * r->block_w / r->columns);
+            r->col_w[k] = MAX((int)((int64_t)(k + 1) * r->block_w / r->columns)
+                              - r->col_x[k], 1);
+        }
+        return;
+    }
+    double cw = MAX((double)(r->block_w - gaps) / cols, 1.0);
+    double x = 0;
+    for (guint k = 0; k < r->columns; k++) {
+        r->col_x[k] = (int)lround(x);
+        r->col_w[k] = MAX((int)lround(x + cw) - r->col_x[k], 1);
+        x += cw;
+        if (k + 1 < r->columns)
+            x += link_axis(r, k) != link_axis(r, k + 1) ? MATRIX_AXIS_GAP
+                                                        : MATRIX_LINK_GAP;
+    }
+}
+
+/* The row bin of node v's row in its block: the node itself when rows
+ * are tall, else the pixel row whose nodes [i0, i1) include it. */
+static guint matrix_row_bin(const Render *r, uint32_t v)
+{
+    guint i = v % r->rows;
+    if (r->tall)
+        return i;
+    /* The last pixel row py with floor(py * rows / h) <= i. */
+    uint64_t py = ((uint64_t)(i + 1) * (uint64_t)r->matrix_h + r->rows - 1)
+                  / r->rows - 1;
+    return (guint)MIN(py, (uint64_t)r->matrix_h - 1);
+}
+
+static gsize matrix_cell(const Render *r, uint32_t v, guint column)
+{
+    return ((gsize)(v / r->rows) * r->row_bins + matrix_row_bin(r, v))
+           * r->columns + column;
+}
+
+/* How many channels each cell covers, and which cell each of the trace's
+ * channels falls in. */
+static void matrix_cells(Render *r)
+{
+    const Topology *tp = r->topology;
+    gsize cells = (gsize)r->blocks * r->row_bins * MAX(r->columns, 1u);
+    g_free(r->cell_channels);
+    g_free(r->cell_sum);
+    r->cell_channels = g_new0(uint32_t, cells);
+    r->cell_sum = g_new0(double, cells);
+    if ((uint64_t)tp->nodes * (uint64_t)tp->links <= MATRIX_COUNT_BUDGET) {
+        for (uint32_t v = 0; v < tp->nodes; v++)
+            for (int l = 0; l < tp->links; l++)
+                if (topology_neighbour(tp, v, l) != TOPOLOGY_NONE)
+                    r->cell_channels[matrix_cell(r, v, r->column_of_link[l])]++;
+    } else {
+        for (uint32_t v = 0; v < tp->nodes; v++)
+            for (guint k = 0; k < r->columns; k++)
+                r->cell_channels[matrix_cell(r, v, k)]
+                    += r->column_link[k + 1] - r->column_link[k];
+    }
+    const GArray *chs = r->trace->channels;
+    for (guint c = 0; c < chs->len; c++) {
+        const TraceChannel *ch = &g_array_index(chs, TraceChannel, c);
+        r->cell_of_channel[c] = (uint32_t)matrix_cell(r, ch->source,
+                                                      r->column_of_link[ch->link]);
+    }
 }
 
 /* Nodes run down the rows of up to MATRIX_MAX_BLOCKS blocks side by side;
@@ -410,19 +594,19 @@ static void matrix_cells(Render *r)
  * stay at least MATRIX_MIN_CELL_WIDTH wide and near MATRIX_CELL_ASPECT. */
 static void matrix_layout(Render *r)
 {
-    const Trace *t = r->trace;
+    uint32_t nodes = r->topology->nodes;
     int header = 2 * draw_font_height(&r->canvas, FONT_SMALL) + 6;
     r->matrix_y0 = r->main.y + header;
     r->matrix_h = MAX(r->main.h - header, 1);
-    guint g = MAX(r->columns, 1u);
+    guint g = MAX((guint)r->topology->links, 1u);
     double best = -1;
     r->blocks = 1;
-    for (guint b = 1; b <= MATRIX_MAX_BLOCKS && b <= t->nodes; b++) {
+    for (guint b = 1; b <= MATRIX_MAX_BLOCKS && b <= nodes; b++) {
         double bw = (r->main.w - (double)(b - 1) * MATRIX_BLOCK_GAP) / b;
         double cell_w = bw / g;
         if (cell_w < MATRIX_MIN_CELL_WIDTH && b > 1)
             break;
-        guint rows = (t->nodes + b - 1) / b;
+        guint rows = (nodes + b - 1) / b;
         double cell_h = (double)r->matrix_h / rows;
         double score = MIN(cell_h, cell_w / MATRIX_CELL_ASPECT);
         if (score > best + 1e-9) {
@@ -430,23 +614,13 @@ static void matrix_layout(Render *r)
             r->blocks = b;
         }
     }
-    r->rows = (t->nodes + r->blocks - 1) / r->blocks;
+    r->rows = (nodes + r->blocks - 1) / r->blocks;
     r->block_w = (r->main.w - (int)(r->blocks - 1) * MATRIX_BLOCK_GAP) / (int)r->blocks;
     r->block_x0 = r->main.x;
-    /* A wider gap between dimensions than between the two directions of
-     * one. */
-    int gaps = 0;
-    for (guint k = 0; k + 1 < r->columns; k++)
-        gaps += r->column_dimension[k] != r->column_dimension[k + 1] ? 3 : 1;
-    double cw = MAX((double)(r->block_w - gaps) / g, 1.0);
-    double x = 0;
-    for (guint k = 0; k < r->columns; k++) {
-        r->col_x[k] = (int)lround(x);
-        r->col_w[k] = MAX((int)lround(x + cw) - r->col_x[k], 1);
-        x += cw;
-        if (k + 1 < r->columns)
-            x += r->column_dimension[k] != r->column_dimension[k + 1] ? 3 : 1;
-    }
+    r->tall = r->rows <= (guint)r->matrix_h;
+    r->row_bins = r->tall ? r->rows : (guint)r->matrix_h;
+    matrix_columns(r);
+    matrix_cells(r);
 }
 
 /* Pixel rows [y0, y1) of node v's row in its block. */
@@ -456,6 +630,95 @@ static void matrix_node_rows(const Render *r, uint32_t v, int *x, int *y0, int *
     *x = r->block_x0 + (int)b * (r->block_w + MATRIX_BLOCK_GAP);
     *y0 = r->matrix_y0 + (int)((double)i * r->matrix_h / r->rows);
     *y1 = r->matrix_y0 + (int)((double)(i + 1) * r->matrix_h / r->rows);
+}
+
+/* ---- side bars ----------------------------------------------------------- */
+
+static void bar_add(Render *r, BarRow *row, uint32_t link0, uint32_t link1,
+                    int direction, double channels)
+{
+    BarHalf h = { link0, link1, direction, channels, 0 };
+    g_array_append_val(r->bar_halves, h);
+    row->halves++;
+}
+
+/* A row per cube dimension (its channels going up, then down), per mesh
+ * axis (+, then -), or per complete-graph link ("to 5": the channels into
+ * node 5), in runs of links when there are more than fit. */
+static void bars_layout(Render *r, int avail)
+{
+    const Topology *tp = r->topology;
+    uint32_t links = (uint32_t)tp->links;
+    g_array_set_size(r->bar_rows, 0);
+    g_array_set_size(r->bar_halves, 0);
+    uint32_t per_row = r->kind == TOPOLOGY_MESH ? 2 : 1;
+    uint32_t rows = (links + per_row - 1) / per_row;
+    int fh = draw_font_height(&r->canvas, FONT_SMALL);
+    uint32_t fit = (uint32_t)MAX(avail / MAX(fh + SIDE_LABEL_GAP, SIDE_MIN_ROW) - 1, 1);
+    if (rows > fit)
+        per_row = (links + fit - 1) / fit;
+    char name[TOPOLOGY_LINK_NAME_MAX];
+    for (uint32_t l = 0; l < links; l += per_row) {
+        BarRow row = { .first = r->bar_halves->len };
+        uint32_t end = MIN(l + per_row, links);
+        if (r->kind == TOPOLOGY_CUBE && per_row == 1) {
+            g_snprintf(row.label, sizeof row.label, "d%u", l);
+            bar_add(r, &row, l, l + 1, 1, tp->nodes / 2.0);
+            bar_add(r, &row, l, l + 1, -1, tp->nodes / 2.0);
+        } else if (r->kind == TOPOLOGY_MESH && per_row == 2) {
+            trace_link_name(r->trace, l, name, sizeof name);
+            g_strlcpy(row.label, name + 1, sizeof row.label);  /* "+x" -> "x" */
+            bar_add(r, &row, l, l + 1, 0, topology_link_channels(tp, (int)l));
+            bar_add(r, &row, l + 1, l + 2, 0, topology_link_channels(tp, (int)l + 1));
+        } else {
+            double channels = 0;
+            for (uint32_t k = l; k < end; k++)
+                channels += topology_link_channels(tp, (int)k);
+            trace_link_name(r->trace, l, name, sizeof name);
+            if (end - l == 1)
+                g_strlcpy(row.label, name, sizeof row.label);
+            else
+                g_snprintf(row.label, sizeof row.label, "%s-%u", name, end - 1);
+            bar_add(r, &row, l, end, 0, channels);
+        }
+        g_array_append_val(r->bar_rows, row);
+    }
+    const GArray *chs = r->trace->channels;
+    for (guint c = 0; c < chs->len; c++) {
+        const TraceChannel *tc = &g_array_index(chs, TraceChannel, c);
+        for (guint i = 0; i < r->bar_halves->len; i++) {
+            const BarHalf *hb = &g_array_index(r->bar_halves, BarHalf, i);
+            if (tc->link >= hb->link0 && tc->link < hb->link1
+                && (hb->direction == 0 || hb->direction == tc->direction)) {
+                r->bar_of_channel[c] = i;
+                break;
+            }
+        }
+    }
+    guint n = r->bar_rows->len;
+    r->bar_row_h = n ? CLAMP(avail / (int)n, SIDE_MIN_ROW, SIDE_MAX_ROW) : 0;
+    r->bar_label_w = draw_text_width(&r->canvas, FONT_SMALL, "d00 ");
+    for (guint i = 0; i < n; i++) {
+        g_autofree char *spaced = g_strdup_printf(
+            "%s ", g_array_index(r->bar_rows, BarRow, i).label);
+        r->bar_label_w = MAX(r->bar_label_w,
+                             draw_text_width(&r->canvas, FONT_SMALL, spaced));
+    }
+    r->bar_legend = r->kind == TOPOLOGY_CUBE ? "(bars: up, down)"
+                    : r->kind == TOPOLOGY_MESH ? "(bars: +, -)"
+                                               : "(bars: per link)";
+}
+
+/* Keys and legend take the bottom of the side panel; the bars share the
+ * rest. */
+static int side_legend_height(Render *r)
+{
+    return 7 * draw_font_height(&r->canvas, FONT_SMALL) + 40;
+}
+
+static int side_bars_top(Render *r)
+{
+    return r->side.y + 8 + draw_font_height(&r->canvas, FONT_NORMAL) + 4;
 }
 
 /* ---- timeline ---------------------------------------------------------- */
@@ -472,12 +735,12 @@ static void timeline_layout(Render *r)
     g_free(r->histogram);
     int w = MAX(r->plot.w, 1);
     r->histogram = g_new0(double, w);
-    if (t->cycles <= 0 || !t->channels->len)
+    if (t->cycles <= 0 || !r->total_channels)
         return;
     double per_col = (double)t->cycles / w;
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        double s = (double)b->start, e = s + (double)b->count * t->element_time;
+        double s = (double)b->start, e = (double)trace_busy_end(t, b);
         int c0 = (int)(s / per_col), c1 = MIN((int)(e / per_col), w - 1);
         for (int c = c0; c <= c1; c++) {
             double lo = MAX(s, c * per_col), hi = MIN(e, (c + 1) * per_col);
@@ -486,7 +749,7 @@ static void timeline_layout(Render *r)
         }
     }
     for (int c = 0; c < w; c++)
-        r->histogram[c] /= per_col * t->channels->len;
+        r->histogram[c] /= per_col * (double)r->total_channels;
 }
 
 static void timeline_marks(Render *r)
@@ -531,6 +794,7 @@ static void layout(Render *r)
                           r->status.y - HEADER_HEIGHT - 8 };
     graph_layout(r);
     matrix_layout(r);
+    bars_layout(r, r->side.y + r->side.h - side_legend_height(r) - side_bars_top(r));
     timeline_layout(r);
 }
 
@@ -538,17 +802,26 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
 {
     Render *r = g_new0(Render, 1);
     r->trace = t;
+    r->topology = &t->topology;
+    r->kind = t->topology.ops->kind;
     r->width = MAX(width, RENDER_MIN_WIDTH);
     r->height = MAX(height, RENDER_MIN_HEIGHT);
     if (!canvas_init(&r->canvas, r->width, r->height, error)) {
         g_free(r);
         return NULL;
     }
+    for (int l = 0; l < t->topology.links; l++)
+        r->total_channels += topology_link_channels(&t->topology, l);
     r->index = trace_index_new(t);
     r->title = trace_title(t);
-    r->util = g_new0(double, t->channels->len + 1);
+    guint nch = t->channels->len;
+    r->util = g_new0(double, nch + 1);
+    r->cell_of_channel = g_new0(uint32_t, nch + 1);
+    r->bar_of_channel = g_new0(uint32_t, nch + 1);
+    r->column_of_link = g_new0(uint32_t, (gsize)MAX(t->topology.links, 1));
+    r->bar_rows = g_array_new(FALSE, FALSE, sizeof(BarRow));
+    r->bar_halves = g_array_new(FALSE, FALSE, sizeof(BarHalf));
     graph_place(r);
-    matrix_cells(r);
     timeline_marks(r);
     layout(r);
     return r;
@@ -563,15 +836,21 @@ void render_free(Render *r)
     g_free(r->title);
     g_free(r->ax);
     g_free(r->ay);
-    g_free(r->bulge);
+    if (r->strokes)
+        g_array_unref(r->strokes);
     g_free(r->nx);
     g_free(r->ny);
     g_free(r->curve);
-    g_free(r->cell_channel);
-    g_free(r->column_dimension);
-    g_free(r->column_of);
+    g_free(r->column_link);
+    g_free(r->column_of_link);
     g_free(r->col_x);
     g_free(r->col_w);
+    g_free(r->cell_channels);
+    g_free(r->cell_sum);
+    g_free(r->cell_of_channel);
+    g_free(r->bar_of_channel);
+    g_array_unref(r->bar_rows);
+    g_array_unref(r->bar_halves);
     g_free(r->histogram);
     g_free(r->mark_times);
     g_free(r->util);
@@ -604,27 +883,33 @@ gboolean render_graph_available(const Render *r, const char **why)
     return r->graph_ok;
 }
 
-gboolean render_channel_point(Render *r, ViewKind kind, uint32_t channel,
-                              int *x, int *y)
+gboolean render_channel_point(Render *r, ViewKind kind, uint32_t node,
+                              uint32_t link, int *x, int *y)
 {
-    const Trace *t = r->trace;
-    if (channel >= t->channels->len)
+    const Topology *tp = r->topology;
+    if (node >= tp->nodes || link >= (uint32_t)tp->links
+        || topology_neighbour(tp, node, (int)link) == TOPOLOGY_NONE)
         return FALSE;
     if (kind == VIEW_GRAPH) {
         if (!r->graph_ok)
             return FALSE;
-        const double *p = &r->curve[(gsize)channel * CURVE_POINTS * 2];
-        *x = (int)floor(p[CURVE_SEGMENTS]);          /* point k = SEGMENTS/2 */
-        *y = (int)floor(p[CURVE_SEGMENTS + 1]);
-        return TRUE;
+        for (guint i = 0; i < r->strokes->len; i++) {
+            const Stroke *s = &g_array_index(r->strokes, Stroke, i);
+            if (s->source != node || s->link != link)
+                continue;
+            const double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
+            *x = (int)floor(p[CURVE_SEGMENTS]);      /* point k = SEGMENTS/2 */
+            *y = (int)floor(p[CURVE_SEGMENTS + 1]);
+            return TRUE;
+        }
+        return FALSE;
     }
-    const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, channel);
-    guint g = r->column_of[channel];
+    guint k = r->column_of_link[link];
     int bx, y0, y1;
-    matrix_node_rows(r, ch->source, &bx, &y0, &y1);
+    matrix_node_rows(r, node, &bx, &y0, &y1);
     if (y1 <= y0)
         return FALSE;
-    *x = bx + r->col_x[g] + r->col_w[g] / 2;
+    *x = bx + r->col_x[k] + r->col_w[k] / 2;
     *y = (y0 + y1 - 1) / 2;
     return TRUE;
 }
@@ -633,7 +918,9 @@ gboolean render_channel_point(Render *r, ViewKind kind, uint32_t channel,
 
 typedef struct {
     int64_t node;                 /* -1 if none */
-    int64_t channel;              /* -1 if none */
+    int64_t link;                 /* -1 if none; with a node: its channel */
+    int64_t link_end;             /* a matrix column's links [link, link_end) */
+    int64_t stroke;               /* the graph's stroke, or -1 */
 } Hover;
 
 static double segment_distance(double px, double py, const double *a)
@@ -645,38 +932,48 @@ static double segment_distance(double px, double py, const double *a)
     return hypot(px - (a[0] + s * dx), py - (a[1] + s * dy));
 }
 
+static Hover hover_graph(const Render *r, int mx, int my)
+{
+    Hover h = { -1, -1, -1, -1 };
+    double best = r->node_r + 2;
+    for (uint32_t v = 0; v < r->topology->nodes; v++) {
+        double d = hypot(mx - r->nx[v], my - r->ny[v]);
+        if (d <= best) {
+            best = d;
+            h.node = v;
+        }
+    }
+    if (h.node >= 0)
+        return h;
+    best = r->channel_gap + 1;
+    for (guint i = 0; i < r->strokes->len; i++) {
+        const double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
+        for (int k = 0; k < CURVE_SEGMENTS; k++) {
+            double d = segment_distance(mx, my, p + 2 * k);
+            if (d < best) {
+                best = d;
+                h.stroke = i;
+            }
+        }
+    }
+    if (h.stroke >= 0) {
+        const Stroke *s = &g_array_index(r->strokes, Stroke, h.stroke);
+        h.node = s->source;
+        h.link = s->link;
+        h.link_end = s->link + 1;
+    }
+    return h;
+}
+
 static Hover hover_find(const Render *r, const ViewState *s)
 {
-    Hover h = { -1, -1 };
-    const Trace *t = r->trace;
+    Hover h = { -1, -1, -1, -1 };
     int mx = s->mouse_x, my = s->mouse_y;
     if (mx < r->main.x || my < r->main.y || mx >= r->main.x + r->main.w
         || my >= r->main.y + r->main.h)
         return h;
-    if (s->kind == VIEW_GRAPH && r->graph_ok) {
-        double best = r->node_r + 2;
-        for (uint32_t v = 0; v < t->nodes; v++) {
-            double d = hypot(mx - r->nx[v], my - r->ny[v]);
-            if (d <= best) {
-                best = d;
-                h.node = v;
-            }
-        }
-        if (h.node >= 0)
-            return h;
-        best = r->channel_gap + 1;
-        for (guint c = 0; c < t->channels->len; c++) {
-            const double *p = &r->curve[(gsize)c * CURVE_POINTS * 2];
-            for (int k = 0; k < CURVE_SEGMENTS; k++) {
-                double d = segment_distance(mx, my, p + 2 * k);
-                if (d < best) {
-                    best = d;
-                    h.channel = c;
-                }
-            }
-        }
-        return h;
-    }
+    if (s->kind == VIEW_GRAPH && r->graph_ok)
+        return hover_graph(r, mx, my);
     if (s->kind == VIEW_MATRIX && my >= r->matrix_y0) {
         int rel = mx - r->block_x0;
         int b = rel / (r->block_w + MATRIX_BLOCK_GAP);
@@ -685,20 +982,22 @@ static Hover hover_find(const Render *r, const ViewState *s)
             return h;
         guint row = (guint)((double)(my - r->matrix_y0) * r->rows / r->matrix_h);
         uint64_t v = (uint64_t)b * r->rows + MIN(row, r->rows - 1);
-        if (v >= t->nodes)
+        if (v >= r->topology->nodes)
             return h;
         h.node = (int64_t)v;
         for (guint k = 0; k < r->columns; k++)
-            if (in >= r->col_x[k] && in < r->col_x[k] + r->col_w[k])
-                h.channel = r->cell_channel[v * r->columns + k];
+            if (in >= r->col_x[k] && in < r->col_x[k] + r->col_w[k]) {
+                h.link = r->column_link[k];
+                h.link_end = r->column_link[k + 1];
+            }
     }
     return h;
 }
 
 static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
 {
-    if (r->labels_binary && r->trace->dimensions > 0) {
-        guint n = r->trace->dimensions;
+    if (r->labels_binary && r->topology->axes > 0) {
+        guint n = (guint)r->topology->axes;
         for (guint i = 0; i < n && i + 1 < size; i++)
             buf[i] = ((v >> (n - 1 - i)) & 1) ? '1' : '0';
         buf[MIN(n, size - 1)] = '\0';
@@ -707,64 +1006,102 @@ static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
     }
 }
 
+/* Node v's channels that exist: its links with a far end. */
+static uint32_t node_channels(const Render *r, uint32_t v)
+{
+    uint32_t n = 0;
+    for (int l = 0; l < r->topology->links; l++)
+        n += topology_neighbour(r->topology, v, l) != TOPOLOGY_NONE;
+    return n;
+}
+
+static char *hover_channel_text(const Render *r, const ViewState *s,
+                                uint32_t v, uint32_t link, Tick from, Tick to)
+{
+    const Trace *t = r->trace;
+    char name[TOPOLOGY_LINK_NAME_MAX];
+    trace_link_name(t, link, name, sizeof name);
+    uint32_t u = topology_neighbour(r->topology, v, (int)link);
+    if (u == TOPOLOGY_NONE)
+        return g_strdup_printf("node %u has no link %s", v, name);
+    int64_t c = trace_index_find(r->index, v, link);
+    const char *dir = r->kind == TOPOLOGY_CUBE
+        ? (topology_direction(r->topology, v, (int)link) > 0 ? " up" : " down")
+        : "";
+    if (c < 0)
+        return g_strdup_printf("channel %u -> %u (%s%s): idle all run", v, u,
+                               name, dir);
+    const TraceBusy *b = trace_index_at(r->index, (uint32_t)c, s->cycle);
+    GString *g = g_string_new(NULL);
+    g_string_append_printf(g, "channel %u -> %u (%s%s): busy %" G_GINT64_FORMAT
+                           " of %" G_GINT64_FORMAT " cycles in the window; whole "
+                           "run: %" G_GUINT64_FORMAT " elements, %" G_GUINT64_FORMAT
+                           " message(s)", v, u, name, dir,
+                           (gint64)trace_index_busy(r->index, (uint32_t)c, from, to),
+                           (gint64)(to - from),
+                           (guint64)trace_index_elements(r->index, (uint32_t)c),
+                           (guint64)trace_index_messages(r->index, (uint32_t)c));
+    if (b) {
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
+        g_string_append_printf(g, "; now message %u (%u -> %u, tag %d, "
+                               "element %" G_GUINT64_FORMAT " of %"
+                               G_GUINT64_FORMAT ")", b->message, m->source,
+                               m->dest, m->tag,
+                               (guint64)(b->first + (uint64_t)((s->cycle - b->start)
+                                                               / m->element_time)),
+                               (guint64)m->count);
+    }
+    return g_string_free(g, FALSE);
+}
+
 static char *hover_text(const Render *r, const ViewState *s, Hover h,
                         Tick from, Tick to)
 {
-    const Trace *t = r->trace;
+    if (h.node < 0)
+        return NULL;
+    uint32_t v = (uint32_t)h.node;
+    if (h.link >= 0 && h.link_end == h.link + 1)
+        return hover_channel_text(r, s, v, (uint32_t)h.link, from, to);
+    if (h.link >= 0) {
+        /* A matrix column of several links: their mean. */
+        double sum = 0;
+        uint32_t n = 0;
+        for (int64_t l = h.link; l < h.link_end; l++) {
+            if (topology_neighbour(r->topology, v, (int)l) == TOPOLOGY_NONE)
+                continue;
+            int64_t c = trace_index_find(r->index, v, (uint32_t)l);
+            sum += c >= 0 ? r->util[c] : 0;
+            n++;
+        }
+        return g_strdup_printf("node %u, links %" G_GINT64_FORMAT "..%"
+                               G_GINT64_FORMAT ": %u channels, %.0f%% busy in "
+                               "the window on average", v, h.link,
+                               h.link_end - 1, n, n ? 100 * sum / n : 0.0);
+    }
+    guint nout, nin;
+    const uint32_t *out = trace_index_out(r->index, v, &nout);
+    const uint32_t *in = trace_index_in(r->index, v, &nin);
+    uint64_t sent = 0, received = 0;
+    Tick busy_out = 0;
+    for (guint i = 0; i < nout; i++) {
+        sent += trace_index_elements(r->index, out[i]);
+        busy_out += trace_index_busy(r->index, out[i], from, to);
+    }
+    for (guint i = 0; i < nin; i++)
+        received += trace_index_elements(r->index, in[i]);
+    uint32_t channels = node_channels(r, v);
     char name[40];
-    if (h.channel >= 0) {
-        uint32_t c = (uint32_t)h.channel;
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        const TraceBusy *b = trace_index_at(r->index, c, s->cycle);
-        GString *g = g_string_new(NULL);
-        g_string_append_printf(g, "channel %u -> %u (dimension %u %s): busy %"
-                               G_GINT64_FORMAT " of %" G_GINT64_FORMAT
-                               " cycles in the window; whole run: %" G_GUINT64_FORMAT
-                               " elements, %" G_GUINT64_FORMAT " message(s)",
-                               ch->source, ch->dest, ch->dimension,
-                               trace_direction_name(ch->direction),
-                               (gint64)trace_index_busy(r->index, c, from, to),
-                               (gint64)(to - from),
-                               (guint64)trace_index_elements(r->index, c),
-                               (guint64)trace_index_messages(r->index, c));
-        if (b) {
-            const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
-            g_string_append_printf(g, "; now message %u (%u -> %u, tag %d, "
-                                   "element %" G_GUINT64_FORMAT " of %"
-                                   G_GUINT64_FORMAT ")", b->message, m->source,
-                                   m->dest, m->tag,
-                                   (guint64)(b->first + (uint64_t)((s->cycle - b->start)
-                                                                   / t->element_time)),
-                                   (guint64)m->count);
-        }
-        return g_string_free(g, FALSE);
-    }
-    if (h.node >= 0) {
-        uint32_t v = (uint32_t)h.node;
-        guint nout, nin;
-        const uint32_t *out = trace_index_out(r->index, v, &nout);
-        const uint32_t *in = trace_index_in(r->index, v, &nin);
-        uint64_t sent = 0, received = 0;
-        Tick busy_out = 0;
-        for (guint i = 0; i < nout; i++) {
-            sent += trace_index_elements(r->index, out[i]);
-            busy_out += trace_index_busy(r->index, out[i], from, to);
-        }
-        for (guint i = 0; i < nin; i++)
-            received += trace_index_elements(r->index, in[i]);
-        node_name(r, v, name, sizeof name);
-        const char *phase = trace_index_node_phase(r->index, v, s->cycle);
-        return g_strdup_printf("node %u (%s): sent %" G_GUINT64_FORMAT
-                               ", received %" G_GUINT64_FORMAT " elements over "
-                               "the run; outgoing channels %.0f%% busy in the "
-                               "window; phase: %s", v, name, (guint64)sent,
-                               (guint64)received,
-                               nout && to > from
-                                   ? 100.0 * busy_out / ((double)nout * (to - from))
-                                   : 0.0,
-                               phase ? phase : "-");
-    }
-    return NULL;
+    node_name(r, v, name, sizeof name);
+    const char *phase = trace_index_node_phase(r->index, v, s->cycle);
+    return g_strdup_printf("node %u (%s): sent %" G_GUINT64_FORMAT
+                           ", received %" G_GUINT64_FORMAT " elements over "
+                           "the run; outgoing channels %.0f%% busy in the "
+                           "window; phase: %s", v, name, (guint64)sent,
+                           (guint64)received,
+                           channels && to > from
+                               ? 100.0 * busy_out / ((double)channels * (to - from))
+                               : 0.0,
+                           phase ? phase : "-");
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -791,19 +1128,25 @@ static void text_fit(Render *r, FontSize size, int x, int y, int width,
 static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
 {
     Canvas *c = &r->canvas;
+    const Trace *t = r->trace;
     draw_rect(c, 0, 0, r->width, HEADER_HEIGHT, C_PANEL);
     text_fit(r, FONT_LARGE, MARGIN, 6, r->width - 2 * MARGIN, C_TEXT, r->title);
     uint32_t nodes = 0;
     const char *phase = trace_index_phase(r->index, s->cycle, &nodes);
     g_autofree char *phase_text = phase
-        ? (nodes == r->trace->nodes ? g_strdup_printf("%s (all nodes)", phase)
-                                    : g_strdup_printf("%s (%u of %u nodes)", phase,
-                                                      nodes, r->trace->nodes))
+        ? (nodes == trace_nodes(t) ? g_strdup_printf("%s (all nodes)", phase)
+                                   : g_strdup_printf("%s (%u of %u nodes)", phase,
+                                                     nodes, trace_nodes(t)))
         : g_strdup("-");
+    /* With a tick length, where the cursor is in physical time too. */
+    g_autofree char *now = trace_seconds_text(t, s->cycle);
+    g_autofree char *end = trace_seconds_text(t, t->cycles);
+    g_autofree char *seconds = now ? g_strdup_printf(" (%s of %s)", now, end)
+                                   : g_strdup("");
     g_autofree char *line = g_strdup_printf(
-        "cycle %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "    window %"
+        "cycle %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "%s    window %"
         G_GINT64_FORMAT "..%" G_GINT64_FORMAT "    phase: %s",
-        (gint64)s->cycle, (gint64)r->trace->cycles, (gint64)from,
+        (gint64)s->cycle, (gint64)t->cycles, seconds, (gint64)from,
         (gint64)(to - 1), phase_text);
     /* Only the window plays; a rendered frame has no speed. */
     g_autofree char *playing = g_strdup_printf("%s    %s, %.4g cycles/s", line,
@@ -832,9 +1175,28 @@ static void draw_arrow(Canvas *c, const double *p, double size, Color color)
     draw_polygon(c, tri, 3, color);
 }
 
+/* "z = 1" under each layer of a 3-d mesh, below its bottom-left node,
+ * that node's label and the stubs leaving it downwards. */
+static void draw_layer_labels(Render *r)
+{
+    const Topology *tp = r->topology;
+    if (r->kind != TOPOLOGY_MESH || tp->axes < 3)
+        return;
+    int fh = draw_font_height(&r->canvas, FONT_SMALL);
+    char name[TOPOLOGY_LINK_NAME_MAX], label[TOPOLOGY_LINK_NAME_MAX + 16];
+    trace_link_name(r->trace, topology_mesh_link(2, 1), name, sizeof name);
+    for (uint32_t z = 0; z < tp->side[2]; z++) {
+        uint32_t corner = z * tp->stride[2] + (tp->side[1] - 1) * tp->stride[1];
+        g_snprintf(label, sizeof label, "%s = %u", name + 1, z);
+        double below = MAX(r->node_r + fh, r->stub_px) + 2;
+        draw_text(&r->canvas, FONT_SMALL, (int)lround(r->nx[corner] - r->node_r),
+                  (int)lround(r->ny[corner] + below), ALIGN_LEFT, C_TEXT_DIM,
+                  label);
+    }
+}
+
 static void draw_graph(Render *r, Hover h)
 {
-    const Trace *t = r->trace;
     Canvas *c = &r->canvas;
     /* Busy channels are drawn wider, so activity stands out even where
      * colours are hard to tell apart. */
@@ -842,23 +1204,31 @@ static void draw_graph(Render *r, Hover h)
     double arrow = CLAMP(r->channel_gap * 1.6, 3.5, 8.0);
     /* Idle channels first, busy ones over them. */
     for (int pass = 0; pass < 2; pass++)
-        for (guint ch = 0; ch < t->channels->len; ch++) {
-            gboolean busy = r->util[ch] > 0;
+        for (guint i = 0; i < r->strokes->len; i++) {
+            double u = stroke_util(r, &g_array_index(r->strokes, Stroke, i));
+            gboolean busy = u > 0;
             if (busy != (pass == 1))
                 continue;
-            const double *p = &r->curve[(gsize)ch * CURVE_POINTS * 2];
-            Color col = render_heat(r->util[ch]);
+            const double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
+            Color col = render_heat(u);
             draw_polyline(c, p, CURVE_POINTS, busy ? busy_width : r->line_width,
                           0, col);
             draw_arrow(c, p, busy ? arrow * 1.25 : arrow, col);
         }
-    if (h.channel >= 0) {
-        const double *p = &r->curve[(gsize)h.channel * CURVE_POINTS * 2];
-        draw_polyline(c, p, CURVE_POINTS, 1.0, 0, C_HOVER);
+    if (h.stroke >= 0) {
+        /* Both strokes of a channel drawn as two stubs. */
+        const Stroke *hs = &g_array_index(r->strokes, Stroke, h.stroke);
+        for (guint i = 0; i < r->strokes->len; i++) {
+            const Stroke *s = &g_array_index(r->strokes, Stroke, i);
+            if (s->source == hs->source && s->link == hs->link)
+                draw_polyline(c, &r->curve[(gsize)i * CURVE_POINTS * 2],
+                              CURVE_POINTS, 1.0, 0, C_HOVER);
+        }
     }
+    draw_layer_labels(r);
     char name[40];
-    for (uint32_t v = 0; v < t->nodes; v++) {
-        gboolean hot = h.node == (int64_t)v;
+    for (uint32_t v = 0; v < r->topology->nodes; v++) {
+        gboolean hot = h.stroke < 0 && h.node == (int64_t)v;
         draw_disc(c, r->nx[v], r->ny[v], r->node_r, hot ? C_HOVER : C_NODE_RING);
         draw_disc(c, r->nx[v], r->ny[v], r->node_r - 1.5, C_NODE);
         node_name(r, v, name, sizeof name);
@@ -874,67 +1244,86 @@ static void draw_graph(Render *r, Hover h)
     }
 }
 
+/* Round step for about `want` ticks over span: 1, 2 or 5 times 10^k. */
+static Tick nice_step(Tick span, int want)
+{
+    double raw = (double)MAX(span, 1) / MAX(want, 1);
+    double p = pow(10, floor(log10(raw)));
+    double m = raw / p;
+    double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+    return MAX((Tick)step, 1);
+}
+
+/* Block b's header: its nodes, and over the columns what they show, where
+ * the labels fit; columns of several links are labelled at round link
+ * numbers, about one per MATRIX_LABEL_SPACING pixels. */
+static void draw_matrix_header(Render *r, int bx, uint32_t first)
+{
+    Canvas *c = &r->canvas;
+    int fh = draw_font_height(c, FONT_SMALL);
+    char label[64];
+    uint32_t last = MIN(first + r->rows, r->topology->nodes) - 1;
+    g_snprintf(label, sizeof label, "nodes %u..%u", first, last);
+    if (draw_text_width(c, FONT_SMALL, label) > r->block_w)
+        g_snprintf(label, sizeof label, "%u..%u", first, last);
+    text_fit(r, FONT_SMALL, bx, r->main.y, r->block_w, C_TEXT_DIM, label);
+    gboolean runs = r->columns < (guint)r->topology->links
+                    || r->col_w[0] < MATRIX_MIN_CELL_WIDTH;
+    Tick step = runs ? nice_step(r->topology->links,
+                                 MAX(r->block_w / MATRIX_LABEL_SPACING, 1)) : 1;
+    int next_free = bx;
+    for (guint k = 0; k < r->columns; k++) {
+        /* The round link number within this column, if any. */
+        Tick round = ((Tick)r->column_link[k] + step - 1) / step * step;
+        if (round >= (Tick)MAX(r->column_link[k + 1], r->column_link[k] + 1))
+            continue;
+        if (runs)
+            g_snprintf(label, sizeof label, "%" G_GINT64_FORMAT, (gint64)round);
+        else
+            column_label(r, k, label, sizeof label);
+        int w = draw_text_width(c, FONT_SMALL, label);
+        int cx = bx + r->col_x[k] + r->col_w[k] / 2;
+        if (cx - w / 2 >= next_free) {
+            draw_text(c, FONT_SMALL, cx, r->main.y + fh + 2, ALIGN_CENTER,
+                      C_TEXT_DIM, label);
+            next_free = cx + w / 2 + 4;
+        }
+    }
+}
+
 static void draw_matrix(Render *r, Hover h)
 {
     const Trace *t = r->trace;
     Canvas *c = &r->canvas;
-    int fh = draw_font_height(c, FONT_SMALL);
-    char label[64];
+    uint32_t nodes = r->topology->nodes;
+    gsize cells = (gsize)r->blocks * r->row_bins * MAX(r->columns, 1u);
+    memset(r->cell_sum, 0, sizeof(double) * cells);
+    for (guint ch = 0; ch < t->channels->len; ch++)
+        r->cell_sum[r->cell_of_channel[ch]] += r->util[ch];
     for (guint b = 0; b < r->blocks; b++) {
         int bx = r->block_x0 + (int)b * (r->block_w + MATRIX_BLOCK_GAP);
         uint32_t first = b * r->rows;
-        if (first >= t->nodes)
+        if (first >= nodes)
             break;
-        uint32_t last = MIN(first + r->rows, t->nodes) - 1;
-        g_snprintf(label, sizeof label, "nodes %u..%u", first, last);
-        if (draw_text_width(c, FONT_SMALL, label) > r->block_w)
-            g_snprintf(label, sizeof label, "%u..%u", first, last);
-        text_fit(r, FONT_SMALL, bx, r->main.y, r->block_w, C_TEXT_DIM, label);
-        /* Dimension numbers over their columns, where they fit. */
-        int next_free = bx;
-        for (guint k = 0; k < r->columns; k++) {
-            int d = r->column_dimension[k];
-            if (k > 0 && r->column_dimension[k - 1] == d)
-                continue;
-            int x0 = bx + r->col_x[k], x1 = x0 + r->col_w[k];
-            if (k + 1 < r->columns && r->column_dimension[k + 1] == d)
-                x1 = bx + r->col_x[k + 1] + r->col_w[k + 1];
-            g_snprintf(label, sizeof label, "%d", d);
-            int w = draw_text_width(c, FONT_SMALL, label);
-            int cx = (x0 + x1) / 2;
-            if (cx - w / 2 >= next_free) {
-                draw_text(c, FONT_SMALL, cx, r->main.y + fh + 2, ALIGN_CENTER,
-                          C_TEXT_DIM, label);
-                next_free = cx + w / 2 + 4;
-            }
-        }
-        /* Rows of pixels: the nodes a row covers, their mean utilisation
-         * per column (one node per row whenever the space allows; tall
-         * rows keep a dark line between nodes). */
+        draw_matrix_header(r, bx, first);
+        /* Pixel rows: one node's (tall rows keep a dark line between
+         * nodes), or the mean of the nodes a row covers. */
         gboolean separate = (double)r->matrix_h / r->rows >= MATRIX_ROW_GAP_FROM;
         for (int py = 0; py < r->matrix_h; py++) {
-            guint i0 = (guint)((double)py * r->rows / r->matrix_h);
-            guint i1 = (guint)((double)(py + 1) * r->rows / r->matrix_h);
-            if (separate && i1 > i0)
-                continue;
-            i1 = MAX(i1, i0 + 1);
-            for (guint k = 0; k < r->columns; k++) {
-                double sum = 0;
-                guint n = 0;
-                for (guint i = i0; i < i1; i++) {
-                    uint64_t v = (uint64_t)first + i;
-                    if (i >= r->rows || v >= t->nodes)
-                        break;
-                    int32_t ch = r->cell_channel[v * r->columns + k];
-                    if (ch >= 0) {
-                        sum += r->util[ch];
-                        n++;
-                    }
-                }
-                if (n)
-                    draw_rect(c, bx + r->col_x[k], r->matrix_y0 + py, r->col_w[k],
-                              1, render_heat(sum / n));
+            guint bin = (guint)py;
+            if (r->tall) {
+                guint i0 = (guint)((double)py * r->rows / r->matrix_h);
+                guint i1 = (guint)((double)(py + 1) * r->rows / r->matrix_h);
+                if ((separate && i1 > i0) || first + i0 >= nodes)
+                    continue;
+                bin = i0;
             }
+            gsize row = ((gsize)b * r->row_bins + bin) * r->columns;
+            for (guint k = 0; k < r->columns; k++)
+                if (r->cell_channels[row + k])
+                    draw_rect(c, bx + r->col_x[k], r->matrix_y0 + py, r->col_w[k],
+                              1, render_heat(r->cell_sum[row + k]
+                                             / r->cell_channels[row + k]));
         }
     }
     if (h.node >= 0) {
@@ -948,63 +1337,52 @@ static void draw_side(Render *r)
 {
     Canvas *c = &r->canvas;
     const SDL_Rect *s = &r->side;
+    const Trace *t = r->trace;
     draw_rect(c, s->x, s->y, s->w, s->h, C_PANEL);
     int x = s->x + MARGIN, y = s->y + 8, w = s->w - 2 * MARGIN;
     int fh = draw_font_height(c, FONT_SMALL);
     draw_text(c, FONT_NORMAL, x, y, ALIGN_LEFT, C_TEXT, "utilisation in the window");
-    y += draw_font_height(c, FONT_NORMAL) + 4;
+    y = side_bars_top(r);
 
-    /* Per (dimension, direction): busy channel-cycles / (channels x window). */
-    guint ng = r->groups;
-    double *sum = g_new0(double, MAX(ng, 1u));
+    /* Per bar: busy channel-cycles / (channels x window). */
     double total = 0;
-    for (guint ch = 0; ch < r->trace->channels->len; ch++) {
-        sum[trace_index_group_of(r->index, ch)] += r->util[ch];
+    for (guint i = 0; i < r->bar_halves->len; i++)
+        g_array_index(r->bar_halves, BarHalf, i).sum = 0;
+    for (guint ch = 0; ch < t->channels->len; ch++) {
         total += r->util[ch];
+        g_array_index(r->bar_halves, BarHalf, r->bar_of_channel[ch]).sum
+            += r->util[ch];
     }
-    int dims = 0, last = -1;
-    for (guint g = 0; g < ng; g++) {
-        int d;
-        trace_index_group(r->index, g, &d, NULL, NULL);
-        dims += d != last;
-        last = d;
-    }
-    /* Keys and legend take the bottom; the bars share the rest. */
-    int legend_h = 7 * fh + 40;
+    int legend_h = side_legend_height(r);
     int avail = s->y + s->h - legend_h - y;
-    int row_h = dims ? CLAMP(avail / dims, 9, 30) : 0;
-    int label_w = draw_text_width(c, FONT_SMALL, "d00 ");
+    int row_h = r->bar_row_h;
     int pct_w = draw_text_width(c, FONT_SMALL, "100%");
-    int bar_w = w - label_w - pct_w - 6;
+    int bar_w = w - r->bar_label_w - pct_w - 6;
     char text[64];
-    last = -1;
-    int row = -1;
-    for (guint g = 0; g < ng && (row + 2) * row_h <= avail; g++) {
-        int d, dir;
-        guint size;
-        trace_index_group(r->index, g, &d, &dir, &size);
-        if (d != last) {
-            row++;
-            last = d;
-            g_snprintf(text, sizeof text, "d%d", d);
-            draw_text(c, FONT_SMALL, x, y + row * row_h + (row_h - fh) / 2,
-                      ALIGN_LEFT, C_TEXT_DIM, text);
-        }
-        double u = size ? sum[g] / size : 0;
-        int half = MAX((row_h - 4) / 2, 2);
-        int by = y + row * row_h + 1 + (dir > 0 ? 0 : half + 1);
-        draw_rect(c, x + label_w, by, bar_w, half, C_BACKGROUND);
-        draw_rect(c, x + label_w, by, (int)lround(u * bar_w), half, render_heat(u));
-        if (row_h >= 16 || dir > 0) {
-            g_snprintf(text, sizeof text, "%.0f%%", 100 * u);
-            draw_text(c, FONT_SMALL, x + w, by + half / 2 - fh / 2, ALIGN_RIGHT,
-                      C_TEXT_DIM, text);
+    for (guint i = 0; i < r->bar_rows->len && ((int)i + 1) * row_h <= avail; i++) {
+        const BarRow *row = &g_array_index(r->bar_rows, BarRow, i);
+        int ry = y + (int)i * row_h;
+        draw_text(c, FONT_SMALL, x, ry + (row_h - fh) / 2, ALIGN_LEFT,
+                  C_TEXT_DIM, row->label);
+        for (guint k = 0; k < row->halves; k++) {
+            const BarHalf *hb = &g_array_index(r->bar_halves, BarHalf, row->first + k);
+            double u = hb->channels > 0 ? hb->sum / hb->channels : 0;
+            int half = MAX((row_h - 4) / 2, 2);
+            int by = ry + 1 + (k == 0 ? 0 : half + 1);
+            draw_rect(c, x + r->bar_label_w, by, bar_w, half, C_BACKGROUND);
+            draw_rect(c, x + r->bar_label_w, by, (int)lround(u * bar_w), half,
+                      render_heat(u));
+            if (row_h >= 16 || k == 0) {
+                g_snprintf(text, sizeof text, "%.0f%%", 100 * u);
+                draw_text(c, FONT_SMALL, x + w, by + half / 2 - fh / 2, ALIGN_RIGHT,
+                          C_TEXT_DIM, text);
+            }
         }
     }
     y = s->y + s->h - legend_h + 6;
-    guint nch = r->trace->channels->len;
-    g_snprintf(text, sizeof text, "all channels %.1f%%  (bars: up, down)",
-               nch ? 100 * total / nch : 0.0);
+    g_snprintf(text, sizeof text, "all channels %.1f%%  %s",
+               r->total_channels ? 100 * total / (double)r->total_channels : 0.0,
+               r->bar_legend);
     draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT, text);
     y += fh + 6;
     for (int i = 0; i < w; i++)
@@ -1023,17 +1401,6 @@ static void draw_side(Render *r)
         draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT_DIM, keys[i]);
         y += fh;
     }
-    g_free(sum);
-}
-
-/* Round step for about `want` ticks over span: 1, 2 or 5 times 10^k. */
-static Tick nice_step(Tick span, int want)
-{
-    double raw = (double)MAX(span, 1) / MAX(want, 1);
-    double p = pow(10, floor(log10(raw)));
-    double m = raw / p;
-    double step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-    return MAX((Tick)step, 1);
 }
 
 static void draw_timeline(Render *r, const ViewState *s, Tick from, Tick to)
@@ -1078,6 +1445,36 @@ static void draw_timeline(Render *r, const ViewState *s, Tick from, Tick to)
     draw_rect(c, cx, p->y - 3, 2, p->h + 6, C_HOVER);
 }
 
+/* The status line's explanation of the view, when nothing is hovered. */
+static const char *view_legend(const Render *r, ViewKind kind)
+{
+    if (kind == VIEW_GRAPH)
+        return r->kind == TOPOLOGY_MESH && (r->topology->wrap || r->topology->axes > 2)
+            ? "graph: every directed channel drawn to the right of its direction; "
+              "wrap-around and third-axis channels as a stub out of one node and "
+              "one into the other; coloured by busy share in the window"
+            : "graph: every directed channel drawn to the right of its direction, "
+              "coloured by its share of busy cycles in the window; hover for counts";
+    if (r->columns < (guint)r->topology->links)
+        return "matrix: a row per node, columns of links in runs (each pixel the "
+               "mean of the channels it covers), coloured by busy share in the "
+               "window; hover for counts";
+    switch (r->kind) {
+    case TOPOLOGY_CUBE:
+        return "matrix: a row per node, a column per dimension (the node's "
+               "channel across it), coloured by busy share in the window; "
+               "hover for counts";
+    case TOPOLOGY_MESH:
+        return "matrix: a row per node, a column per link (+x, -x, ...), "
+               "coloured by busy share in the window; hover for counts";
+    case TOPOLOGY_COMPLETE:
+        return "matrix: a row per node, a column per destination (the channel "
+               "to that node), coloured by busy share in the window; hover for "
+               "counts";
+    }
+    return "";
+}
+
 void render_frame(Render *r, const ViewState *s)
 {
     const Trace *t = r->trace;
@@ -1103,15 +1500,7 @@ void render_frame(Render *r, const ViewState *s)
     draw_rect(c, 0, r->status.y, r->width, r->status.h, C_BACKGROUND);
     g_autofree char *hover = hover_text(r, &vs, h, from, to);
     const char *status = hover ? hover : s->notice ? s->notice
-        : vs.kind == VIEW_GRAPH
-            ? "graph: every directed channel drawn to the right of its direction, "
-              "coloured by its share of busy cycles in the window; hover for counts"
-            : r->columns < r->groups
-                ? "matrix: a row per node, a column per dimension (the node's "
-                  "channel across it), coloured by busy share in the window; "
-                  "hover for counts"
-                : "matrix: a row per node, a column per dimension and direction "
-                  "(up, down), coloured by busy share in the window; hover for counts";
+                                                   : view_legend(r, vs.kind);
     text_fit(r, FONT_SMALL, MARGIN, r->status.y + 4, r->width - 2 * MARGIN,
              hover ? C_TEXT : C_TEXT_DIM, status);
     draw_timeline(r, &vs, from, to);

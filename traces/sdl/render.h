@@ -2,10 +2,13 @@
  * software canvas: header, graph or matrix view, per-dimension bars, the
  * timeline with its cursor and a status line.
  *
- * The renderer knows no algorithm and no topology beyond what a trace
- * says: nodes are placed by the cube's classic drawing when the trace's
- * topology is "cube", else by coordinates inferred from the channel table
- * (dimension and direction, as for k-d meshes), else on a circle.
+ * The renderer knows no algorithm, and the machine only through the
+ * trace's topology (machines/topology.h): the graph view draws a cube by
+ * the classic drawing of its address bits, a 2-d mesh as a grid (a
+ * torus's wrap-around as stubs at the border), a 3-d mesh as grids side by
+ * side (the third axis as stubs towards the next layer), a complete graph
+ * as a circle of nodes with chords; larger machines fall back to the
+ * matrix view, a row per node and a column per link, which works for all.
  * The window of a frame is the `window` cycles ending with `cycle`: a
  * channel's colour is the share of those cycles it was busy.
  */
@@ -43,10 +46,11 @@ void render_frame(Render *r, const ViewState *s);
 
 /* Can this trace be drawn as a graph? If not, *why says why. */
 gboolean render_graph_available(const Render *r, const char **why);
-/* A pixel at the middle of channel c's drawing in the given view; FALSE
- * if the view does not show it. */
-gboolean render_channel_point(Render *r, ViewKind kind, uint32_t channel,
-                              int *x, int *y);
+/* A pixel at the middle of the drawing of the channel leaving node on
+ * link (its first stroke, for one drawn as two stubs) in the given view;
+ * FALSE if the view does not show it or the node has no such link. */
+gboolean render_channel_point(Render *r, ViewKind kind, uint32_t node,
+                              uint32_t link, int *x, int *y);
 /* The cycle under a point of the timeline, FALSE if (x, y) is not on it. */
 gboolean render_timeline_cycle(Render *r, int x, int y, Tick *cycle);
 /* The last cycle the cursor can reach. */

@@ -173,7 +173,8 @@ static void viewer_key(Viewer *v, SDL_Keycode key, Uint16 mod)
     case SDLK_RIGHT: {
         int dir = key == SDLK_LEFT ? -1 : 1;
         s->playing = FALSE;
-        viewer_seek(v, shift ? viewer_mark(v, dir) : s->cycle + dir * t->element_time);
+        viewer_seek(v, shift ? viewer_mark(v, dir)
+                                : s->cycle + dir * trace_min_element_time(t));
         break;
     }
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS:
