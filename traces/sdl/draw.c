@@ -321,37 +321,6 @@ int draw_text(Canvas *c, FontSize size, int x, int y, Align align,
     return w;
 }
 
-void draw_text_vertical(Canvas *c, FontSize size, int x, int y, Color color,
-                        const char *text)
-{
-    SDL_Surface *s = text_surface(c, size, color, text);
-    if (!s)
-        return;
-    SDL_Surface *r = SDL_CreateRGBSurfaceWithFormat(0, s->h, s->w, 32,
-                                                    SDL_PIXELFORMAT_ARGB8888);
-    SDL_Surface *src = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
-    if (r && src) {
-        SDL_SetSurfaceBlendMode(r, SDL_BLENDMODE_BLEND);
-        for (int j = 0; j < src->h; j++) {
-            const uint32_t *in = (const uint32_t *)(void *)((uint8_t *)src->pixels
-                                                            + (size_t)j * (size_t)src->pitch);
-            for (int i = 0; i < src->w; i++) {
-                /* (i, j) -> (j, w-1-i): a quarter turn counter-clockwise */
-                uint32_t *out = (uint32_t *)(void *)((uint8_t *)r->pixels
-                                                     + (size_t)(src->w - 1 - i) * (size_t)r->pitch);
-                out[j] = in[i];
-            }
-        }
-        SDL_Rect dst = { x - r->w / 2, y - r->h / 2, r->w, r->h };
-        SDL_BlitSurface(r, NULL, c->surface, &dst);
-    }
-    if (r)
-        SDL_FreeSurface(r);
-    if (src)
-        SDL_FreeSurface(src);
-    SDL_FreeSurface(s);
-}
-
 Color draw_mix(Color a, Color b, double t)
 {
     t = t < 0 ? 0 : t > 1 ? 1 : t;

@@ -54,9 +54,6 @@ int draw_text(Canvas *c, FontSize size, int x, int y, Align align,
               Color color, const char *text);
 int draw_text_width(Canvas *c, FontSize size, const char *text);
 int draw_font_height(Canvas *c, FontSize size);
-/* Text turned 90 degrees counter-clockwise, centred on (x, y). */
-void draw_text_vertical(Canvas *c, FontSize size, int x, int y, Color color,
-                        const char *text);
 
 Color draw_mix(Color a, Color b, double t);
 Color draw_pixel(const Canvas *c, int x, int y);
