@@ -55,6 +55,7 @@ typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;
 /* What the node may know about itself and the machine. */
 uint32_t node_address(const Node *node);
 uint32_t node_count(const Node *node);
+const char *node_topology(const Node *node);        /* "cube", "mesh", "complete" */
 int node_links(const Node *node);                   /* link indices 0..links-1 */
 uint32_t node_neighbour(const Node *node, int link); /* or NODE_NONE */
 unsigned node_step(const Node *node);               /* 0 on the first call */

@@ -393,6 +393,7 @@ uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link)
 uint32_t node_address(const Node *node) { return node->address; }
 uint32_t node_count(const Node *node) { return node->sim->nodes; }
 int node_links(const Node *node) { return node->sim->links; }
+const char *node_topology(const Node *node) { return node->sim->topo->ops->name; }
 unsigned node_step(const Node *node) { return node->step; }
 size_t node_memory_elements(const Node *node) { return node->sim->memory_elements; }
 size_t node_element_words(const Node *node) { return node->sim->element_words; }

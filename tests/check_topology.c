@@ -546,6 +546,9 @@ static NodeStatus all_to_all(Node *node, const void *config)
 {
     (void)config;
     uint32_t me = node_address(node), p = node_count(node);
+    g_assert_cmpstr(node_topology(node), ==, "complete");
+    g_assert_cmpint(node_links(node), ==, 64);
+    g_assert_cmpuint(node_neighbour(node, (int)me), ==, NODE_NONE);
     for (uint32_t k = 1; k < p; k++) {
         uint32_t to = (me + k) % p;
         node_send_to(node, to, to, 1, 7);
