@@ -10,7 +10,8 @@
  * pack and unpack buffers of a message. Packing, unpacking, rotations and
  * the transposition of each block are local copies and cost nothing; each
  * block is transposed once, when the final rows are written (Section 2's
- * hierarchical transpose: the blocks move, then each is transposed).
+ * hierarchical transpose: the blocks move, then each is transposed), but
+ * in the butterfly's first phase, as Section 4.1 has it.
  *
  *   mpich      Section 3.1, Fig. 2: every receive and send posted at once,
  *              sends to 0, 1, ..., P-1 in that order;
@@ -100,14 +101,32 @@ static void pack_rows(Word *mem, const TpConfig *c)
 }
 
 /* The final rows from blocks indexed by their source, at `from`: element
- * (l, s b + m) of this processor's rows is element (m, l) of block s. */
-static void unpack_transposed(Word *mem, const TpConfig *c, size_t from)
+ * (l, s b + m) of this processor's rows is element (m, l) of block s, or
+ * (l, m) if the block was transposed already (the butterfly's phase 1). */
+static void unpack_rows(Word *mem, const TpConfig *c, size_t from,
+                        gboolean transposed)
 {
     for (uint32_t s = 0; s < c->p; s++)
         for (uint32_t l = 0; l < c->b; l++)
             for (uint32_t m = 0; m < c->b; m++)
                 mem[(size_t)l * c->size + (size_t)s * c->b + m] =
-                    mem[from + s * c->block + (size_t)m * c->b + l];
+                    mem[from + s * c->block
+                        + (transposed ? (size_t)l * c->b + m
+                                      : (size_t)m * c->b + l)];
+}
+
+static void unpack_transposed(Word *mem, const TpConfig *c, size_t from)
+{
+    unpack_rows(mem, c, from, FALSE);
+}
+
+/* Block at `from` transposed into `to` (distinct places). */
+static void transpose_block(Word *mem, const TpConfig *c, size_t to,
+                            size_t from)
+{
+    for (uint32_t l = 0; l < c->b; l++)
+        for (uint32_t m = 0; m < c->b; m++)
+            mem[to + (size_t)m * c->b + l] = mem[from + (size_t)l * c->b + m];
 }
 
 /* Butterfly: the slots whose bit `bit` differs from the rank's. */
@@ -132,7 +151,7 @@ static gboolean moves(const TpConfig *c, uint32_t slot, uint32_t me,
 /* Gather the moving slots of work array `work` in slot order into the pack
  * buffer (pack) or scatter the unpack buffer back into them. */
 static size_t gather(Word *mem, const TpConfig *c, size_t work, uint32_t me,
-                     unsigned t, gboolean pack)
+                     unsigned t, gboolean pack, gboolean transpose)
 {
     size_t n = 0;
     for (uint32_t s = 0; s < c->p; s++) {
@@ -142,6 +161,8 @@ static size_t gather(Word *mem, const TpConfig *c, size_t work, uint32_t me,
                      + n * c->block;
         if (pack)
             copy_block(mem, c, buf, work + s * c->block);
+        else if (transpose)
+            transpose_block(mem, c, work + s * c->block, buf);
         else
             copy_block(mem, c, work + s * c->block, buf);
         n++;
@@ -206,7 +227,17 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
                 copy_block(mem, c, work + k * c->block,
                            region(c, TP_SEND) + (k + me) % c->p * c->block);
     } else {
-        gather(mem, c, work, me, t - 1, FALSE);
+        /* Section 4.1: every block is transposed in the butterfly's first
+         * phase, received column-wise if it moved, in place if not; later
+         * phases move blocks as they are. Bruck transposes at the end. */
+        gboolean first = !bruck && t == 1;
+        gather(mem, c, work, me, t - 1, FALSE, first);
+        for (uint32_t s = 0; first && s < c->p; s++)
+            if (!bf_moves(s, me, 0)) {
+                copy_block(mem, c, region(c, TP_PACK), work + s * c->block);
+                transpose_block(mem, c, work + s * c->block,
+                                region(c, TP_PACK));
+            }
     }
     if (t == c->rounds) {
         if (bruck) {
@@ -216,7 +247,7 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
                 copy_block(mem, c, region(c, TP_SEND) + s * c->block,
                            work + (me + c->p - s) % c->p * c->block);
         }
-        unpack_transposed(mem, c, region(c, TP_SEND));
+        unpack_rows(mem, c, region(c, TP_SEND), !bruck);
         return NODE_DONE;
     }
     uint32_t to, from;
@@ -229,7 +260,7 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
         to = from = me ^ (1u << t);
         node_mark(node, "phase %u", t + 1);
     }
-    size_t n = gather(mem, c, work, me, t, TRUE);
+    size_t n = gather(mem, c, work, me, t, TRUE, FALSE);
     node_recv(node, from, (int)t, region(c, TP_UNPACK), n * c->block);
     node_send_to(node, to, region(c, TP_PACK), n * c->block, (int)t);
     return NODE_CONTINUE;
