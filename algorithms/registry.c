@@ -10,9 +10,10 @@
     X(algorithm_exchange)              \
     X(algorithm_bmmc)                  \
     X(algorithm_reshape)                   \
-    X(algorithm_shift)                 \
-    X(algorithm_fft)                   \
-    X(algorithm_fft_broadcast)
+    X(algorithm_shift)                  \
+    X(algorithm_fft)                    \
+    X(algorithm_fft_broadcast)          \
+    X(algorithm_transpose)
 
 #define ALGORITHM_DECLARE(a) extern const Algorithm a;
 ALGORITHM_LIST(ALGORITHM_DECLARE)

@@ -15,7 +15,7 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
 expect fft-shuffle-irregular 2 "cubemu run: $D/fft-shuffle-irregular.ini:9: mapping: shuffle needs a regular mesh (all sides equal; Theorem 10 and Algorithm 4); use permutation:... on this one" -- \
   "$CUBEMU" run $D/fft-shuffle-irregular.ini
@@ -25,7 +25,7 @@ expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not 
   "$CUBEMU" run $D/impossible.ini
 expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 67108864 nodes with 4294967296 elements each would need" -- \
   "$CUBEMU" run $D/too-large.ini
-expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, torus-16x16)" -- \
+expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, smp-8, torus-16x16)" -- \
   "$CUBEMU" run $D/no-preset.ini
 expect bad-expect 2 "cubemu run: $D/bad-expect.ini:7: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
 $D/bad-expect.ini:8: expect data: unknown value 'maybe' (valid: correct)" -- \

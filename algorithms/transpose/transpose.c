@@ -1,0 +1,455 @@
+/* transpose.c -- transposing a sqrt(N) x sqrt(N) matrix distributed by
+ * blocks of rows (Al Na'mneh, Pan & Yoo 2006): an all-to-all exchange of
+ * (sqrt(N)/P) x (sqrt(N)/P) blocks, five ways.
+ *
+ * Element (r, c) of the matrix has payload r sqrt(N) + c. Processor i
+ * starts with rows i b .. i b + b - 1 (b = sqrt(N)/P), that is blocks
+ * (i, 0..P-1), and ends with the same rows of the transpose, row-major in
+ * memory[0, N/P). Memory after that: S, the P blocks packed one after
+ * another (block j = the one for processor j), R, P more blocks, and the
+ * pack and unpack buffers of a message. Packing, unpacking, rotations and
+ * the transposition of each block are local copies and cost nothing; each
+ * block is transposed once, when the final rows are written (Section 2's
+ * hierarchical transpose: the blocks move, then each is transposed), but
+ * in the butterfly's first phase, as Section 4.1 has it.
+ *
+ *   mpich      Section 3.1, Fig. 2: every receive and send posted at once,
+ *              sends to 0, 1, ..., P-1 in that order;
+ *   pairwise   Section 3.3, Fig. 4: P - 1 steps, partner rank XOR step
+ *              when P is a power of two, else send to rank + step and
+ *              receive from rank - step (mod P) (Fig. 4's labels swapped,
+ *              ERRATA);
+ *   butterfly  Section 4.1: log2 P phases; in phase k swap the half of the
+ *              blocks whose current bit k-1 differs from the rank's with
+ *              rank XOR 2^(k-1) (ERRATA); P a power of two;
+ *   bruck      Section 3.2 and 5: the index algorithm with radix r: rotate
+ *              up by the rank, w = ceil(log_r P) sub-phases of up to r - 1
+ *              steps, step z of sub-phase x sending the blocks whose digit
+ *              x is z a distance z r^x to the right, and rotate back;
+ *   adaptive   Section 5: bruck with the radix of least H(N, P) (model.c).
+ */
+#include "algorithm.h"
+#include "model.h"
+
+#include <string.h>
+
+/* Limits that keep N/P and the five regions of memory within reason. */
+#define TP_MAX_SIZE (1 << 14)
+#define TP_REGIONS 5                  /* final rows, S, R, pack, unpack */
+
+typedef struct {
+    uint32_t dist;                    /* processors to the right */
+    unsigned digit;                   /* x */
+    uint32_t value;                   /* z */
+} TpRound;
+
+typedef struct {
+    TpMethod method;
+    uint32_t p, size, b, radix;       /* radix: bruck and adaptive */
+    uint64_t block, k;                /* b^2 and N/P = b size */
+    unsigned rounds;                  /* communication steps */
+    TpRound *plan;                    /* bruck: one per step */
+    uint32_t runner_up;               /* adaptive */
+    double runner_up_cost;
+    gboolean power_of_two;
+} TpConfig;
+
+static const AlgorithmMethod tp_methods[] = {
+    { "mpich", "MPICH 1.2.4: all receives and sends posted at once (Fig. 2)" },
+    { "pairwise", "P - 1 steps, one block to one partner each (Fig. 4)" },
+    { "butterfly", "log2 P phases, half the data each (Section 4.1)" },
+    { "bruck", "Bruck's index algorithm with radix r (Sections 3.2, 5)" },
+    { "adaptive", "bruck with the radix the cost model finds cheapest" },
+    { NULL, NULL }
+};
+
+static const ParamSpec tp_params[] = {
+    { .key = "size", .type = PARAM_INT, .fallback = "64", .min = 1,
+      .max = TP_MAX_SIZE, .help = "sqrt(N), the matrix side, a multiple of P" },
+    { .key = "radix", .type = PARAM_INT, .fallback = "2", .min = 0,
+      .max = UINT32_MAX, .help = "bruck: the radix r, 2..P" },
+    { NULL }
+};
+
+enum { TP_FINAL = 0, TP_SEND, TP_RECV, TP_PACK, TP_UNPACK };
+
+static size_t region(const TpConfig *c, int which)
+{
+    return (size_t)which * (size_t)c->k;
+}
+
+static uint32_t digit(uint32_t v, uint32_t r, unsigned x)
+{
+    for (unsigned i = 0; i < x; i++)
+        v /= r;
+    return v % r;
+}
+
+static void copy_block(Word *mem, const TpConfig *c, size_t to, size_t from)
+{
+    memcpy(mem + to, mem + from, (size_t)c->block * sizeof(Word));
+}
+
+/* S[j] = block (i, j) as it sits in the rows, row-major b x b. */
+static void pack_rows(Word *mem, const TpConfig *c)
+{
+    for (uint32_t j = 0; j < c->p; j++)
+        for (uint32_t a = 0; a < c->b; a++)
+            memcpy(mem + region(c, TP_SEND) + j * c->block + (size_t)a * c->b,
+                   mem + (size_t)a * c->size + (size_t)j * c->b,
+                   c->b * sizeof(Word));
+}
+
+/* The final rows from blocks indexed by their source, at `from`: element
+ * (l, s b + m) of this processor's rows is element (m, l) of block s, or
+ * (l, m) if the block was transposed already (the butterfly's phase 1). */
+static void unpack_rows(Word *mem, const TpConfig *c, size_t from,
+                        gboolean transposed)
+{
+    for (uint32_t s = 0; s < c->p; s++)
+        for (uint32_t l = 0; l < c->b; l++)
+            for (uint32_t m = 0; m < c->b; m++)
+                mem[(size_t)l * c->size + (size_t)s * c->b + m] =
+                    mem[from + s * c->block
+                        + (transposed ? (size_t)l * c->b + m
+                                      : (size_t)m * c->b + l)];
+}
+
+static void unpack_transposed(Word *mem, const TpConfig *c, size_t from)
+{
+    unpack_rows(mem, c, from, FALSE);
+}
+
+/* Block at `from` transposed into `to` (distinct places). */
+static void transpose_block(Word *mem, const TpConfig *c, size_t to,
+                            size_t from)
+{
+    for (uint32_t l = 0; l < c->b; l++)
+        for (uint32_t m = 0; m < c->b; m++)
+            mem[to + (size_t)m * c->b + l] = mem[from + (size_t)l * c->b + m];
+}
+
+/* Butterfly: the slots whose bit `bit` differs from the rank's. */
+static gboolean bf_moves(uint32_t slot, uint32_t me, unsigned bit)
+{
+    return ((slot ^ me) >> bit) & 1;
+}
+
+/* Bruck's phase 2 step t: the slots whose digit x is z. */
+static gboolean bruck_moves(const TpConfig *c, uint32_t slot, unsigned t)
+{
+    return digit(slot, c->radix, c->plan[t].digit) == c->plan[t].value;
+}
+
+static gboolean moves(const TpConfig *c, uint32_t slot, uint32_t me,
+                      unsigned t)
+{
+    return c->method == TP_BUTTERFLY ? bf_moves(slot, me, t)
+                                     : bruck_moves(c, slot, t);
+}
+
+/* Gather the moving slots of work array `work` in slot order into the pack
+ * buffer (pack) or scatter the unpack buffer back into them. */
+static size_t gather(Word *mem, const TpConfig *c, size_t work, uint32_t me,
+                     unsigned t, gboolean pack, gboolean transpose)
+{
+    size_t n = 0;
+    for (uint32_t s = 0; s < c->p; s++) {
+        if (!moves(c, s, me, t))
+            continue;
+        size_t buf = (pack ? region(c, TP_PACK) : region(c, TP_UNPACK))
+                     + n * c->block;
+        if (pack)
+            copy_block(mem, c, buf, work + s * c->block);
+        else if (transpose)
+            transpose_block(mem, c, work + s * c->block, buf);
+        else
+            copy_block(mem, c, work + s * c->block, buf);
+        n++;
+    }
+    return n;
+}
+
+static NodeStatus step_mpich(Node *node, const TpConfig *c, uint32_t me,
+                             Word *mem, unsigned t)
+{
+    if (t == 1) {
+        unpack_transposed(mem, c, region(c, TP_RECV));
+        return NODE_DONE;
+    }
+    pack_rows(mem, c);
+    copy_block(mem, c, region(c, TP_RECV) + me * c->block,
+               region(c, TP_SEND) + me * c->block);
+    node_mark(node, "all-to-all");
+    for (uint32_t i = 0; i < c->p; i++) {
+        if (i == me)
+            continue;
+        node_recv(node, i, 0, region(c, TP_RECV) + i * c->block, c->block);
+        node_send_to(node, i, region(c, TP_SEND) + i * c->block, c->block, 0);
+    }
+    return NODE_CONTINUE;
+}
+
+static NodeStatus step_pairwise(Node *node, const TpConfig *c, uint32_t me,
+                                Word *mem, unsigned t)
+{
+    if (t == 0) {
+        pack_rows(mem, c);
+        copy_block(mem, c, region(c, TP_RECV) + me * c->block,
+                   region(c, TP_SEND) + me * c->block);
+    }
+    if (t + 1 == c->p) {
+        unpack_transposed(mem, c, region(c, TP_RECV));
+        return NODE_DONE;
+    }
+    uint32_t s = t + 1;
+    uint32_t to = c->power_of_two ? me ^ s : (me + s) % c->p;
+    uint32_t from = c->power_of_two ? me ^ s : (me + c->p - s) % c->p;
+    node_mark(node, "step %u", s);
+    node_recv(node, from, (int)s, region(c, TP_RECV) + from * c->block,
+              c->block);
+    node_send_to(node, to, region(c, TP_SEND) + to * c->block, c->block,
+                 (int)s);
+    return NODE_CONTINUE;
+}
+
+/* Butterfly and bruck: a work array of P slots, one message per step. */
+static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
+                             Word *mem, unsigned t)
+{
+    gboolean bruck = c->method != TP_BUTTERFLY;
+    /* Bruck works on the rotated copy in R, butterfly in S itself. */
+    size_t work = region(c, bruck ? TP_RECV : TP_SEND);
+    if (t == 0) {
+        pack_rows(mem, c);
+        if (bruck)                      /* phase 1: rotate up by the rank */
+            for (uint32_t k = 0; k < c->p; k++)
+                copy_block(mem, c, work + k * c->block,
+                           region(c, TP_SEND) + (k + me) % c->p * c->block);
+    } else {
+        /* Section 4.1: every block is transposed in the butterfly's first
+         * phase, received column-wise if it moved, in place if not; later
+         * phases move blocks as they are. Bruck transposes at the end. */
+        gboolean first = !bruck && t == 1;
+        gather(mem, c, work, me, t - 1, FALSE, first);
+        for (uint32_t s = 0; first && s < c->p; s++)
+            if (!bf_moves(s, me, 0)) {
+                copy_block(mem, c, region(c, TP_PACK), work + s * c->block);
+                transpose_block(mem, c, work + s * c->block,
+                                region(c, TP_PACK));
+            }
+    }
+    if (t == c->rounds) {
+        if (bruck) {
+            /* phase 3: slot k holds the block from rank - k: rotate back
+             * and reverse, so that S[s] is the block from s */
+            for (uint32_t s = 0; s < c->p; s++)
+                copy_block(mem, c, region(c, TP_SEND) + s * c->block,
+                           work + (me + c->p - s) % c->p * c->block);
+        }
+        unpack_rows(mem, c, region(c, TP_SEND), !bruck);
+        return NODE_DONE;
+    }
+    uint32_t to, from;
+    if (bruck) {
+        to = (me + c->plan[t].dist) % c->p;
+        from = (me + c->p - c->plan[t].dist) % c->p;
+        node_mark(node, "sub-phase %u step %u", c->plan[t].digit,
+                  c->plan[t].value);
+    } else {
+        to = from = me ^ (1u << t);
+        node_mark(node, "phase %u", t + 1);
+    }
+    size_t n = gather(mem, c, work, me, t, TRUE, FALSE);
+    node_recv(node, from, (int)t, region(c, TP_UNPACK), n * c->block);
+    node_send_to(node, to, region(c, TP_PACK), n * c->block, (int)t);
+    return NODE_CONTINUE;
+}
+
+static NodeStatus tp_step(Node *node, const void *config)
+{
+    const TpConfig *c = config;
+    uint32_t me = node_address(node);
+    Word *mem = node_memory(node);
+    unsigned t = node_step(node);
+    if (c->p == 1) {                    /* one processor: local only */
+        pack_rows(mem, c);
+        unpack_transposed(mem, c, region(c, TP_SEND));
+        return NODE_DONE;
+    }
+    switch (c->method) {
+    case TP_MPICH:
+        return step_mpich(node, c, me, mem, t);
+    case TP_PAIRWISE:
+        return step_pairwise(node, c, me, mem, t);
+    default:
+        return step_slots(node, c, me, mem, t);
+    }
+}
+
+static void tp_release(void *config)
+{
+    TpConfig *c = config;
+    if (c)
+        g_free(c->plan);
+    g_free(c);
+}
+
+static void *tp_prepare(const Machine *m, const Params *p,
+                        MemoryLayout *layout, GError **error)
+{
+    g_autofree TpConfig *c = g_new0(TpConfig, 1);
+    c->method = (TpMethod)params_method(p);
+    c->p = machine_nodes(m);
+    c->size = (uint32_t)params_int(p, "size");
+    c->power_of_two = !(c->p & (c->p - 1));
+    if (c->size % c->p)
+        return params_fail(p, error, "size", "%u is not a multiple of the "
+                           "%u processors (valid: P, 2P, 3P, ... up to %d)",
+                           c->size, c->p, TP_MAX_SIZE);
+    c->b = c->size / c->p;
+    c->block = (uint64_t)c->b * c->b;
+    c->k = (uint64_t)c->b * c->size;
+    long long radix = params_int(p, "radix");
+    gboolean bruck = c->method == TP_BRUCK;
+    if (params_given(p, "radix") && !bruck)
+        return params_fail(p, error, "radix", "applies to method bruck%s",
+                           c->method == TP_ADAPTIVE
+                               ? " (adaptive chooses the radix)" : "");
+    if (bruck && (radix < 2 || radix > c->p))
+        return params_fail(p, error, "radix", "%lld is outside 2..P "
+                           "(valid: 2..%u)", radix, c->p);
+    if (c->method == TP_BUTTERFLY && !c->power_of_two)
+        return params_fail(p, error, "method", "butterfly needs P a power "
+                           "of two, and P = %u is not (valid for any P: "
+                           "mpich, pairwise, bruck, adaptive)", c->p);
+    const MachinePrice *price = machine_price(m, CLASS_NEIGHBOUR);
+    double n = (double)c->size * c->size;
+    if (bruck)
+        c->radix = (uint32_t)radix;
+    else if (c->method == TP_ADAPTIVE && c->p >= 2)
+        c->radix = tp_adaptive_radix(n, c->p, (double)price->startup,
+                                     (double)price->element_time,
+                                     &c->runner_up, &c->runner_up_cost);
+    switch (c->method) {
+    case TP_MPICH:
+        c->rounds = 1;
+        break;
+    case TP_PAIRWISE:
+        c->rounds = c->p - 1;
+        break;
+    case TP_BUTTERFLY:
+        c->rounds = (unsigned)__builtin_ctz(c->p);
+        break;
+    default: {
+        /* The index algorithm's phase 2, step by step. */
+        GArray *plan = g_array_new(FALSE, FALSE, sizeof(TpRound));
+        uint64_t span = 1;
+        for (unsigned x = 0; span < c->p; x++, span *= c->radix)
+            for (uint32_t z = 1; z < c->radix && z * span < c->p; z++) {
+                TpRound round = { (uint32_t)(z * span), x, z };
+                g_array_append_val(plan, round);
+            }
+        c->rounds = plan->len;
+        c->plan = (TpRound *)(void *)g_array_free(plan, FALSE);
+        break;
+    }
+    }
+    layout->memory_elements = (size_t)c->k * TP_REGIONS;
+    layout->elements_per_node = (size_t)c->k;
+    layout->local_size = 0;
+    layout->element = ELEMENT_WORD;
+    return g_steal_pointer(&c);
+}
+
+static void tp_init(const void *config, uint32_t i, Word *memory)
+{
+    const TpConfig *c = config;
+    memset(memory, 0, (size_t)c->k * TP_REGIONS * sizeof(Word));
+    for (uint32_t a = 0; a < c->b; a++)
+        for (uint32_t col = 0; col < c->size; col++)
+            memory[(size_t)a * c->size + col] =
+                (uint64_t)(i * c->b + a) * c->size + col;
+}
+
+/* Row i b + l of the transpose is column i b + l of the matrix: its
+ * element s is M(s, i b + l), payload s sqrt(N) + i b + l. */
+static void tp_expect(const void *config, uint32_t i, Word *expected)
+{
+    const TpConfig *c = config;
+    for (uint32_t l = 0; l < c->b; l++)
+        for (uint32_t s = 0; s < c->size; s++)
+            expected[(size_t)l * c->size + s] =
+                (uint64_t)s * c->size + (uint64_t)i * c->b + l;
+}
+
+static void tp_report(const void *config, Report *r)
+{
+    const TpConfig *c = config;
+    const Machine *m = &r->machine;
+    const MachinePrice *price = machine_price(m, CLASS_NEIGHBOUR);
+    double ts = (double)price->startup, tw = (double)price->element_time;
+    double n = (double)c->size * c->size;
+    TpMethod shape_of = c->method == TP_ADAPTIVE ? TP_BRUCK : c->method;
+    TpShape s = tp_shape(shape_of, c->p, c->radix);
+    double model = c->p > 1 ? tp_model(shape_of, n, c->p, c->radix, ts, tw)
+                            : 0;
+    /* Exact on the complete graph with one port whose startup holds it:
+     * every step is one message out and one in per processor, the same
+     * size everywhere, so steps follow one another in lock-step. mpich
+     * posts P - 1 messages at once; the sending port still pays each in
+     * turn, so eq. 1 bounds it from below. */
+    gboolean smp = m->topology.ops->kind == TOPOLOGY_COMPLETE
+                   && machine_port_limit(m) == 1 && m->startup_holds_port;
+    static const char *const equation[] = {
+        "eq. 1: (Ts + N/P^2 Tw)(P - 1)", "eq. 1: (Ts + N/P^2 Tw)(P - 1)",
+        "eq. 2: (Ts + N/(2P) Tw) log2 P",
+        "eqs. 6-16 corrected: sum over steps of Ts + blocks N/P^2 Tw",
+        "eqs. 6-16 corrected: sum over steps of Ts + blocks N/P^2 Tw" };
+    if (smp && c->p > 1)
+        report_cycle_bound(r, "H(N, P)",
+                           c->method == TP_MPICH ? BOUND_LOWER : BOUND_EXACT,
+                           model, equation[c->method]);
+    report_detail_int(r, "steps", c->p > 1 ? s.steps : 0);
+    report_detail_int(r, "max_message_elements",
+                      (long long)(s.max_message_blocks * c->block));
+    report_detail_int(r, "buffer_elements",
+                      (long long)(s.buffer_blocks * c->block));
+    report_detail_int(r, "model_cycles", (long long)model);
+    if (c->method == TP_BRUCK || c->method == TP_ADAPTIVE)
+        report_detail_int(r, "radix", c->radix);
+    if (c->method == TP_ADAPTIVE) {
+        report_detail_int(r, "runner_up_radix", c->runner_up);
+        report_detail_int(r, "runner_up_cycles", (long long)c->runner_up_cost);
+    }
+    if (c->method == TP_MPICH && m->topology.ops->kind == TOPOLOGY_COMPLETE
+        && r->link_busy) {
+        /* On the complete graph link l of every node leads to node l, so
+         * link l's busy ticks are what node l's receiving port took in:
+         * the busiest of them against the run (Section 3.1's single-node
+         * bottleneck). */
+        uint64_t busiest = 0;
+        for (uint32_t l = 0; l < c->p; l++)
+            busiest = MAX(busiest, r->link_busy[l]);
+        report_detail_int(r, "receive_port_cycles", (long long)busiest);
+        report_detail_double(r, "receive_port_share",
+                             r->cycles ? (double)busiest / (double)r->cycles
+                                       : 0);
+    }
+}
+
+const Algorithm algorithm_transpose = {
+    .name = "transpose",
+    .summary = "matrix transpose by all-to-all exchange of blocks",
+    .source = "Al Na'mneh, Pan & Yoo 2006 (Informatica 17(4)), Sections 3-5",
+    .topologies = (1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH)
+                  | (1u << TOPOLOGY_COMPLETE),
+    .methods = tp_methods,
+    .params = tp_params,
+    .prepare = tp_prepare,
+    .release = tp_release,
+    .init = tp_init,
+    .step = tp_step,
+    .expect = tp_expect,
+    .report = tp_report,
+};

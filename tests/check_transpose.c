@@ -1,0 +1,279 @@
+/* check_transpose.c -- the transposes of Al Na'mneh, Pan & Yoo (2006):
+ * every method moves the data right for P in {2, 3, 4, 5, 7, 8, 16} where
+ * it applies, is refused with a clear message where it does not, measures
+ * exactly the cost model on the complete graph with one port, and the
+ * model (model.c) gives the issue's and the ERRATA's numbers. */
+#include "run.h"
+#include "model.h"
+
+#include <check.h>
+#include "check_main.h"
+#include <string.h>
+
+/* smp-8 (Section 6): Ts = 300 Tw. */
+#define TS 300.0
+#define TW 1.0
+
+static const uint32_t procs[] = { 2, 3, 4, 5, 7, 8, 16 };
+#define NPROCS (sizeof procs / sizeof procs[0])
+
+static Scenario *tp_scenario(uint32_t p, const char *method, uint32_t size,
+                             int radix)
+{
+    Scenario *s = scenario_new("test");
+    char buf[32];
+    scenario_put(s, "machine", "preset", "smp-8", "test");
+    g_snprintf(buf, sizeof buf, "%u", p);
+    scenario_put(s, "machine", "processors", buf, "test");
+    scenario_put(s, "algorithm", "name", "transpose", "test");
+    scenario_put(s, "algorithm", "method", method, "test");
+    g_snprintf(buf, sizeof buf, "%u", size);
+    scenario_put(s, "algorithm", "size", buf, "test");
+    if (radix) {
+        g_snprintf(buf, sizeof buf, "%d", radix);
+        scenario_put(s, "algorithm", "radix", buf, "test");
+    }
+    return s;
+}
+
+static const Detail *detail(const Report *r, const char *key)
+{
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        if (!strcmp(d->key, key))
+            return d;
+    }
+    ck_abort_msg("no detail %s", key);
+    return NULL;
+}
+
+static const Bound *cycle_bound(const Report *r)
+{
+    ck_assert_uint_eq(r->bounds->len, 1);
+    return &g_array_index(r->bounds, Bound, 0);
+}
+
+/* Run, check the data, and for every method but mpich the exact bound:
+ * measured cycles == model_cycles == the model's own formula. */
+static void run_exact(uint32_t p, const char *method, TpMethod m,
+                      uint32_t size, int radix)
+{
+    g_autoptr(Scenario) s = tp_scenario(p, method, size, radix);
+    GError *e = NULL;
+    g_autoptr(Report) r = run_scenario(s, NULL, &e);
+    ck_assert_msg(r != NULL, "%s P=%u r=%d: %s", method, p, radix,
+                  e ? e->message : "");
+    ck_assert_msg(r->data_correct, "%s P=%u r=%d: %s", method, p, radix,
+                  r->data_problem);
+    const Bound *b = cycle_bound(r);
+    double model = tp_model(m, (double)size * size, p, (uint32_t)radix, TS, TW);
+    ck_assert_int_eq((long long)b->value, (long long)model);
+    ck_assert_int_eq(detail(r, "model_cycles")->i, (long long)model);
+    if (m == TP_MPICH) {
+        ck_assert_int_eq(b->kind, BOUND_LOWER);
+        ck_assert(r->cycles >= (Tick)model);
+    } else {
+        ck_assert_int_eq(b->kind, BOUND_EXACT);
+        ck_assert_msg(r->cycles == (Tick)model, "%s P=%u r=%d: %lld != %g",
+                      method, p, radix, (long long)r->cycles, model);
+    }
+}
+
+START_TEST(every_method_every_p)
+{
+    for (size_t i = 0; i < NPROCS; i++) {
+        uint32_t p = procs[i];
+        uint32_t size = 2 * p;                  /* blocks of 2 x 2 */
+        run_exact(p, "mpich", TP_MPICH, size, 0);
+        run_exact(p, "pairwise", TP_PAIRWISE, size, 0);
+        if (!(p & (p - 1)))
+            run_exact(p, "butterfly", TP_BUTTERFLY, size, 0);
+        for (uint32_t r = 2; r <= p; r++)
+            run_exact(p, "bruck", TP_BRUCK, size, (int)r);
+    }
+}
+END_TEST
+
+/* Adaptive runs the radix the model chose, and measures its cost. */
+START_TEST(adaptive_runs_its_choice)
+{
+    for (size_t i = 0; i < NPROCS; i++) {
+        uint32_t p = procs[i];
+        for (uint32_t size = p; size <= 24 * p; size += 7 * p) {
+            g_autoptr(Scenario) s = tp_scenario(p, "adaptive", size, 0);
+            g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+            ck_assert(r && r->data_correct);
+            uint32_t second;
+            double second_cost;
+            uint32_t radix = tp_adaptive_radix((double)size * size, p, TS,
+                                               TW, &second, &second_cost);
+            ck_assert_int_eq(detail(r, "radix")->i, radix);
+            ck_assert_int_eq(detail(r, "runner_up_radix")->i, second);
+            ck_assert_int_eq(r->cycles,
+                             (Tick)tp_model(TP_BRUCK, (double)size * size, p,
+                                            radix, TS, TW));
+            ck_assert(p < 3 || second_cost >= r->cycles);
+        }
+    }
+}
+END_TEST
+
+static void refused(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    ck_assert(run_scenario(s, NULL, &e) == NULL);
+    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
+    ck_assert_msg(strstr(e->message, message), "%s", e->message);
+    g_error_free(e);
+}
+
+START_TEST(refusals)
+{
+    g_autoptr(Scenario) a = tp_scenario(8, "pairwise", 20, 0);
+    refused(a, "size: 20 is not a multiple of the 8 processors");
+    g_autoptr(Scenario) b = tp_scenario(8, "bruck", 16, 9);
+    refused(b, "radix: 9 is outside 2..P (valid: 2..8)");
+    g_autoptr(Scenario) c = tp_scenario(8, "bruck", 16, 1);
+    refused(c, "radix: 1 is outside 2..P (valid: 2..8)");
+    g_autoptr(Scenario) d = tp_scenario(5, "butterfly", 10, 0);
+    refused(d, "method: butterfly needs P a power of two, and P = 5 is not");
+    g_autoptr(Scenario) f = tp_scenario(8, "pairwise", 16, 4);
+    refused(f, "radix: applies to method bruck");
+    g_autoptr(Scenario) g = tp_scenario(8, "adaptive", 16, 4);
+    refused(g, "(adaptive chooses the radix)");
+}
+END_TEST
+
+/* ERRATA: for P = 8, radix 2 = 3 Ts + 12 N/64 Tw, radix 4 = 4 Ts +
+ * 10 N/64 Tw, radix 8 = 7 Ts + 7 N/64 Tw; radix 3 ties 4 and 7 ties 8. */
+START_TEST(model_p8)
+{
+    for (double n = 64; n <= 65536; n *= 4) {
+        double b = n / 64;
+        ck_assert(tp_model(TP_BRUCK, n, 8, 2, TS, TW) == 3 * TS + 12 * b * TW);
+        ck_assert(tp_model(TP_BRUCK, n, 8, 4, TS, TW) == 4 * TS + 10 * b * TW);
+        ck_assert(tp_model(TP_BRUCK, n, 8, 8, TS, TW) == 7 * TS + 7 * b * TW);
+        ck_assert(tp_model(TP_BRUCK, n, 8, 3, TS, TW)
+                  == tp_model(TP_BRUCK, n, 8, 4, TS, TW));
+        ck_assert(tp_model(TP_BRUCK, n, 8, 7, TS, TW)
+                  == tp_model(TP_BRUCK, n, 8, 8, TS, TW));
+        /* radix 2 is the butterfly (eq. 12 = eq. 2), radix P pairwise
+         * (eq. 16 corrected = eq. 1) */
+        ck_assert(tp_model(TP_BRUCK, n, 8, 2, TS, TW)
+                  == tp_model(TP_BUTTERFLY, n, 8, 0, TS, TW));
+        ck_assert(tp_model(TP_BRUCK, n, 8, 8, TS, TW)
+                  == tp_model(TP_PAIRWISE, n, 8, 0, TS, TW));
+    }
+    /* P = 16, r = 4 (ERRATA): 6 steps of 4 blocks, 6 Ts + 24 N/256 Tw. */
+    TpShape s = tp_shape(TP_BRUCK, 16, 4);
+    ck_assert_uint_eq(s.steps, 6);
+    ck_assert_uint_eq(s.sent_blocks, 24);
+    ck_assert_uint_eq(s.max_message_blocks, 4);
+    /* Table 1: Bruck radix P needs N/P + 2 N/P^2; pairwise 2 N/P^2. */
+    ck_assert_uint_eq(tp_shape(TP_BRUCK, 8, 8).buffer_blocks, 8 + 2);
+    ck_assert_uint_eq(tp_shape(TP_PAIRWISE, 8, 0).buffer_blocks, 2);
+}
+END_TEST
+
+/* The adaptive radix at N on each side of a threshold. */
+static void assert_radix(double n, uint32_t p, uint32_t want)
+{
+    ck_assert_msg(tp_adaptive_radix(n, p, TS, TW, NULL, NULL) == want,
+                  "N = %g, P = %u: radix %u, want %u", n, p,
+                  tp_adaptive_radix(n, p, TS, TW, NULL, NULL), want);
+}
+
+START_TEST(model_thresholds)
+{
+    /* eq. 14 corrected: 9600 for P = 8; eq. 17 corrected: 19200. */
+    ck_assert(tp_model(TP_BRUCK, 9600, 8, 2, TS, TW)
+              == tp_model(TP_BRUCK, 9600, 8, 4, TS, TW));
+    ck_assert(tp_model(TP_BRUCK, 19200, 8, 4, TS, TW)
+              == tp_model(TP_BRUCK, 19200, 8, 8, TS, TW));
+    assert_radix(9599, 8, 2);
+    assert_radix(9600, 8, 4);                   /* tie: the larger radix */
+    assert_radix(9601, 8, 4);
+    assert_radix(19199, 8, 4);
+    assert_radix(19200, 8, 8);
+    assert_radix(19201, 8, 8);
+    /* P = 16 (ERRATA): 2 -> 4 at N = 64 Ts, 4 -> 16 at N = 256 Ts. */
+    ck_assert(tp_model(TP_BRUCK, 64 * TS, 16, 2, TS, TW)
+              == tp_model(TP_BRUCK, 64 * TS, 16, 4, TS, TW));
+    ck_assert(tp_model(TP_BRUCK, 256 * TS, 16, 4, TS, TW)
+              == tp_model(TP_BRUCK, 256 * TS, 16, 16, TS, TW));
+    ck_assert(tp_model(TP_BRUCK, 64 * TS - 1, 16, 2, TS, TW)
+              < tp_model(TP_BRUCK, 64 * TS - 1, 16, 4, TS, TW));
+    ck_assert(tp_model(TP_BRUCK, 256 * TS + 1, 16, 16, TS, TW)
+              < tp_model(TP_BRUCK, 256 * TS + 1, 16, 4, TS, TW));
+    /* Butterfly/pairwise crossover (ERRATA): 16 Ts for P = 4, 51.2 Ts
+     * for P = 8. */
+    ck_assert(tp_model(TP_BUTTERFLY, 16 * TS, 4, 0, TS, TW)
+              == tp_model(TP_PAIRWISE, 16 * TS, 4, 0, TS, TW));
+    ck_assert(tp_model(TP_BUTTERFLY, 51.2 * TS, 8, 0, TS, TW)
+              == tp_model(TP_PAIRWISE, 51.2 * TS, 8, 0, TS, TW));
+    ck_assert(tp_model(TP_BUTTERFLY, 4000, 4, 0, TS, TW)
+              < tp_model(TP_PAIRWISE, 4000, 4, 0, TS, TW));
+    ck_assert(tp_model(TP_BUTTERFLY, 16000, 8, 0, TS, TW)
+              > tp_model(TP_PAIRWISE, 16000, 8, 0, TS, TW));
+}
+END_TEST
+
+/* Digit counts (the blocks of one Bruck step) against a plain count. */
+START_TEST(digit_counts)
+{
+    for (uint32_t p = 2; p <= 40; p++)
+        for (uint32_t r = 2; r <= p; r++)
+            for (unsigned x = 0; x < tp_bruck_subphases(p, r); x++)
+                for (uint32_t z = 0; z < r; z++) {
+                    uint64_t want = 0, div = 1;
+                    for (unsigned i = 0; i < x; i++)
+                        div *= r;
+                    for (uint32_t k = 0; k < p; k++)
+                        want += k / div % r == z;
+                    ck_assert_uint_eq(tp_bruck_digit_count(p, r, x, z), want);
+                }
+}
+END_TEST
+
+/* Other topologies: the data is right everywhere. */
+START_TEST(cube_and_mesh)
+{
+    static const char *const methods[] = { "mpich", "pairwise", "butterfly",
+                                           "bruck", "adaptive" };
+    static const char *const topo[][4] = {
+        { "topology", "cube", "dimensions", "4" },
+        { "topology", "mesh", "shape", "4x4" },
+    };
+    for (size_t t = 0; t < 2; t++)
+        for (size_t i = 0; i < 5; i++) {
+            g_autoptr(Scenario) s = scenario_new("test");
+            scenario_put(s, "machine", topo[t][0], topo[t][1], "test");
+            scenario_put(s, "machine", topo[t][2], topo[t][3], "test");
+            scenario_put(s, "machine", "startup", "10", "test");
+            scenario_put(s, "algorithm", "name", "transpose", "test");
+            scenario_put(s, "algorithm", "method", methods[i], "test");
+            scenario_put(s, "algorithm", "size", "32", "test");
+            g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+            ck_assert_msg(r && r->data_correct, "%s on %s", methods[i],
+                          topo[t][1]);
+        }
+}
+END_TEST
+
+static Suite *transpose_suite(void)
+{
+    Suite *s = suite_create("transpose");
+    TCase *tc = tcase_create("transpose");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, every_method_every_p);
+    tcase_add_test(tc, adaptive_runs_its_choice);
+    tcase_add_test(tc, refusals);
+    tcase_add_test(tc, model_p8);
+    tcase_add_test(tc, model_thresholds);
+    tcase_add_test(tc, digit_counts);
+    tcase_add_test(tc, cube_and_mesh);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CUBE_CHECK_MAIN(transpose_suite)
