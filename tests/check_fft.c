@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "report_json.h"
 #include <string.h>
 
 /* Columns of details.steps. */
@@ -42,17 +43,6 @@ static Scenario *fft_scenario(const char *mesh, const char *algorithm,
     scenario_put(s, "algorithm", "name", algorithm, "test");
     scenario_put(s, "algorithm", "shape", shape, "test");
     return s;
-}
-
-static const Detail *detail(const Report *r, const char *key)
-{
-    for (guint i = 0; i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        if (!strcmp(d->key, key))
-            return d;
-    }
-    ck_abort_msg("no detail %s", key);
-    return NULL;
 }
 
 static long long step_field(const Report *r, guint step, int column)

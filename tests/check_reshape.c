@@ -16,6 +16,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "report_json.h"
 #include "exchanges.h"
 #include <string.h>
 
@@ -33,17 +34,6 @@ static Scenario *reshape_scenario(int n, const char *from, const char *to,
     if (method)
         scenario_put(s, "algorithm", "method", method, "test");
     return s;
-}
-
-static const Detail *detail(const Report *r, const char *key)
-{
-    for (guint i = 0; i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        if (!strcmp(d->key, key))
-            return d;
-    }
-    ck_abort_msg("no detail %s", key);
-    return NULL;
 }
 
 static void assert_list(const Report *r, const char *key,

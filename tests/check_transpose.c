@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "report_json.h"
 #include <string.h>
 
 /* smp-8 (Section 6): Ts = 300 Tw. */
@@ -34,17 +35,6 @@ static Scenario *tp_scenario(uint32_t p, const char *method, uint32_t size,
         scenario_put(s, "algorithm", "radix", buf, "test");
     }
     return s;
-}
-
-static const Detail *detail(const Report *r, const char *key)
-{
-    for (guint i = 0; i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        if (!strcmp(d->key, key))
-            return d;
-    }
-    ck_abort_msg("no detail %s", key);
-    return NULL;
 }
 
 static const Bound *cycle_bound(const Report *r)

@@ -1,6 +1,7 @@
-/* report_json.h -- a run's JSON report with the one field that may differ
- * between identical runs (stats.wall_seconds) zeroed, for tests that
- * compare reports byte for byte. Header-only; needs check.h and report.h. */
+/* report_json.h -- what the test suites read from a run's report: its JSON
+ * with the one field that may differ between identical runs
+ * (stats.wall_seconds) zeroed, for tests that compare reports byte for
+ * byte, and a detail by key. Header-only; needs check.h and report.h. */
 #ifndef CUBE_TEST_REPORT_JSON_H
 #define CUBE_TEST_REPORT_JSON_H
 
@@ -24,6 +25,18 @@ static inline char *json_without_wall(const Report *r)
     *w = '0';                           /* the number becomes "0" */
     memmove(w + 1, end, strlen(end) + 1);
     return buf;
+}
+
+/* The detail `key` of a report; the test fails if there is none. */
+static inline const Detail *detail(const Report *r, const char *key)
+{
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        if (!strcmp(d->key, key))
+            return d;
+    }
+    ck_abort_msg("no detail %s", key);
+    return NULL;
 }
 
 #endif
