@@ -50,11 +50,20 @@ static gboolean number_value(const char *s, double *v)
     return end != s && !*end && errno == 0 && isfinite(*v);
 }
 
+/* The key that varies the whole scenario file: --vary scenario=A.ini,B.ini
+ * runs each file (with the other --vary and --set values on top), so that
+ * algorithms with different keys can be compared in one sweep. */
+#define SWEEP_SCENARIO_KEY "scenario"
+
 static gboolean vary_parse(const char *text, GArray *varies, GString *problem)
 {
     const char *eq = strchr(text, '=');
     const char *dot = strchr(text, '.');
-    if (!eq || !dot || dot > eq || dot == text || dot + 1 == eq || !eq[1]) {
+    gboolean whole = eq && (size_t)(eq - text) == strlen(SWEEP_SCENARIO_KEY)
+                     && !strncmp(text, SWEEP_SCENARIO_KEY, (size_t)(eq - text));
+    if (whole && eq[1]) {
+        dot = eq;                 /* no SECTION.KEY: the scenario itself */
+    } else if (!eq || !dot || dot > eq || dot == text || dot + 1 == eq || !eq[1]) {
         g_string_printf(problem, "--vary '%s': expected SECTION.KEY=V1,V2,..., "
                         "e.g. --vary algorithm.elements-per-node=16,32,64", text);
         return FALSE;
@@ -548,15 +557,19 @@ static int cmd_sweep(int argc, char **argv)
         g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
         for (char **s = sets; s && *s; s++)
             g_ptr_array_add(all, g_strdup(*s));
+        const char *path = q.path;
         for (guint i = 0; i < nv; i++) {
             const Vary *v = &g_array_index(varies, Vary, i);
-            g_ptr_array_add(all, g_strdup_printf("%s=%s", v->key,
-                                                 v->values[run->choice[i]]));
+            if (!strcmp(v->key, SWEEP_SCENARIO_KEY))
+                path = v->values[run->choice[i]];
+            else
+                g_ptr_array_add(all, g_strdup_printf("%s=%s", v->key,
+                                                     v->values[run->choice[i]]));
         }
         g_ptr_array_add(all, NULL);
         g_autofree char *label = run_label(varies, run, -1, -1);
         GError *e = NULL;
-        g_autoptr(Scenario) s = cli_build_scenario(q.path, (char **)all->pdata, &e);
+        g_autoptr(Scenario) s = cli_build_scenario(path, (char **)all->pdata, &e);
         if (s)
             run->report = run_scenario(s, NULL, &e);
         if (!run->report) {

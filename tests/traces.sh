@@ -133,6 +133,18 @@ check sweep-png-size "$CHECK" png-size "$T/s.png" 800x500
 check sweep-one-key "$CUBEMU" sweep --set machine.preset=cube --set machine.dimensions=5 \
   --vary algorithm.elements-per-node=8,16,24 --csv "$T/k.csv" --png "$T/k.png"
 if [ "$(wc -l < "$T/k.csv")" = 4 ]; then ok sweep-one-key-rows; else out=$(cat "$T/k.csv"); bad sweep-one-key-rows; fi
+# --vary scenario=: algorithms with different keys side by side (issue #12:
+# the cube's BMMC transpose against the all-to-all transposes)
+check sweep-scenarios "$CUBEMU" sweep --vary scenario=scenarios/transpose/cube-3.ini,scenarios/transpose/cube-3-bmmc-transpose.ini \
+  --csv "$T/sc.csv"
+if python3 - "$T/sc.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert [r["scenario"] for r in rows] == ["scenarios/transpose/cube-3.ini",
+                                         "scenarios/transpose/cube-3-bmmc-transpose.ini"], rows
+assert [r["cycles"] for r in rows] == ["948", "2133"], rows
+PY
+then ok sweep-scenarios-rows; else out=$(cat "$T/sc.csv"); bad sweep-scenarios-rows; fi
 check sweep-one-key-png "$CHECK" png-size "$T/k.png" 1000x620
 
 # ---- plots through cairo: the format by the extension, the same bytes on
