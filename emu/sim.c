@@ -20,10 +20,10 @@
  *    receives land. Matching is by (destination, source, tag) in match.c.
  *  - Channel state exists for every (node, link) of a dense topology (the
  *    cube, meshes) and only for channels in use on the complete graph,
- *    where P^2 channels could not be allocated; there, with one port per
- *    direction, the ports alone decide (a channel is only ever used by
- *    elements leaving its node, which the send port already serialises),
- *    so no channel timeline is kept at all.
+ *    where P^2 channels could not be allocated. With one port per
+ *    direction the ports alone decide on every topology (a channel is only
+ *    ever used by elements leaving its node, which the send port already
+ *    serialises), so no channel timeline is consulted then.
  */
 #include "sim.h"
 #include "kernel.h"
@@ -108,7 +108,7 @@ struct Sim {
     Node *node;
     Channel *channel;          /* dense: node * links + link */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
-    gboolean channels_implied; /* sparse with one port: no channel timeline */
+    gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
 
@@ -242,9 +242,11 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     } else {
         sim->sparse = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                             NULL);
-        sim->channels_implied = sim->port_capacity == 1;
     }
-    sim->route = g_new(int, sim->topo->diameter + 1);
+    /* With one sending port a channel is only ever used by elements
+     * leaving its node, which that port already serialises. */
+    sim->channels_implied = sim->port_capacity == 1;
+    sim->route = g_new(int, topology_max_route(sim->topo) + 1);
     sim->queue = queue_new();
     match_init(&sim->match);
     sim->stats.link_up = g_new0(uint64_t, sim->links);

@@ -126,9 +126,7 @@ const char *machine_ports_text(const Machine *m, char buf[16])
 
 gboolean machine_ports_limited(const Machine *m)
 {
-    int per_node = m->topology.ops->kind == TOPOLOGY_COMPLETE
-                       ? m->topology.links - 1 : m->topology.links;
-    return m->ports != MACHINE_PORTS_ALL && m->ports < per_node;
+    return machine_port_limit(m) < machine_node_links(m);
 }
 
 gboolean machine_uniform_price(const Machine *m)

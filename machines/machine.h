@@ -80,11 +80,20 @@ static inline const char *machine_topology_name(const Machine *m)
     return m->topology.ops->name;
 }
 
-/* Channels of one direction a node may use at once; links when unlimited. */
+/* Links a node has at most: all of them, but on the complete graph the
+ * link to itself. */
+static inline int machine_node_links(const Machine *m)
+{
+    return m->topology.ops->kind == TOPOLOGY_COMPLETE ? m->topology.links - 1
+                                                      : m->topology.links;
+}
+
+/* Channels of one direction a node may use at once; its links when
+ * unlimited. */
 static inline int machine_port_limit(const Machine *m)
 {
-    return m->ports == MACHINE_PORTS_ALL || m->ports > m->topology.links
-               ? m->topology.links : m->ports;
+    return m->ports == MACHINE_PORTS_ALL || m->ports > machine_node_links(m)
+               ? machine_node_links(m) : m->ports;
 }
 
 /* Is the port limit below what the node's links allow (so ports must be

@@ -215,8 +215,7 @@ static void shift_report(const void *config, Report *r)
                     : t->nodes;
     /* A mesh line without wrap closes its ring with a routed message over
      * ring - 1 hops; every other move is one hop. */
-    gboolean routed = t->ops->kind == TOPOLOGY_MESH
-                      && !(t->wrap && ring > 2) && ring > 2;
+    gboolean routed = t->ops->kind == TOPOLOGY_MESH && !t->wrap && ring > 2;
     const MachinePrice *hop = machine_price(m, CLASS_NEIGHBOUR);
     double k = (double)c->k;
     double one = (double)hop->startup + k * (double)hop->element_time;
@@ -229,7 +228,7 @@ static void shift_report(const void *config, Report *r)
     }
     /* Exact when no element waits: all ports, or one message in and out
      * per node and no forwarding through another node's ports. */
-    gboolean exact = m->ports == MACHINE_PORTS_ALL || !routed || ring <= 2;
+    gboolean exact = m->ports == MACHINE_PORTS_ALL || !routed;
     report_cycle_bound(r, routed ? "max(Ts + K Tw, Ts + (K + S - 2) Tw)"
                                  : "Ts + K Tw",
                        exact ? BOUND_EXACT : BOUND_LOWER, ring > 1 ? cycles : 0,
