@@ -13,7 +13,8 @@
  *   step     the node program (node.h);
  *   expect   the result one node must hold in memory[0, K) (K elements,
  *            K x element_words words), computed independently of the
- *            node program;
+ *            node program (expect_element: one computed element, for
+ *            sampled verification);
  *   report   bounds and details for the measured run.
  *
  * init and expect see one node at a time, so on MPI each rank can set up
@@ -62,6 +63,18 @@ typedef struct {
      * the run, the usual measure of an FFT's error. */
     gboolean computed;
     double tolerance;
+    /* A run that both computes and moves (a matrix product C = A B, with A
+     * and B shifted around): the first computed_elements of memory[0, K)
+     * are computed results, compared with the reference but left out of
+     * the conservation check, which covers the rest of [0, K). Doubles are
+     * compared by value there (0.0 equals -0.0). */
+    size_t computed_elements;
+    /* sample > 0: of the computed part, compare only `sample` elements
+     * chosen at random over all nodes (from sample_seed), each through the
+     * algorithm's expect_element; expect() then fills only
+     * [computed_elements, K). For results too costly to compute whole. */
+    uint64_t sample;
+    uint64_t sample_seed;
 } MemoryLayout;
 
 
@@ -75,14 +88,28 @@ typedef struct Algorithm {
     unsigned topologies;          /* bit TopologyKind set: runs there */
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
+    /* Names of the phases node_phase enters (NULL-terminated, at most
+     * SIM_MAX_PHASES), or NULL: the program has no phases. */
+    const char *const *phases;
     void *(*prepare)(const Machine *machine, const Params *params,
                      MemoryLayout *layout, GError **error);
     void (*release)(void *config);
     void (*init)(const void *config, uint32_t address, Word *memory);
     NodeStatus (*step)(Node *node, const void *config);
     void (*expect)(const void *config, uint32_t address, Word *expected);
+    /* One element of the computed part (MemoryLayout.sample), or NULL. */
+    void (*expect_element)(const void *config, uint32_t address,
+                           size_t offset, Word *expected);
     void (*report)(const void *config, Report *report);
 } Algorithm;
+
+static inline unsigned algorithm_phase_count(const Algorithm *a)
+{
+    unsigned n = 0;
+    while (a->phases && a->phases[n])
+        n++;
+    return n;
+}
 
 /* Registry (algorithms/registry.c): NULL-terminated. */
 extern const Algorithm *const algorithm_registry[];

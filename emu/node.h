@@ -98,6 +98,16 @@ void node_busy(Node *node, Tick ticks);
 void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
                  uint64_t flops);
 
+/* Enter phase `phase` of the program (an index into the algorithm's list
+ * of phase names, Algorithm.phases). A node starts in phase 0 and moves
+ * forward only (a phase index below the current one is a program error);
+ * the backend accounts the node's time from the call until its next phase
+ * or its end to the phase: elapsed time, and how much of it was local work
+ * (node_busy, node_compute, node_kernel). Reports give each phase's
+ * largest and mean per-node time: ticks on the emulator, seconds on MPI.
+ * Call it at the start of a step, before posting that step's operations. */
+void node_phase(Node *node, unsigned phase);
+
 /* A phase or step marker ("round 5"), printf-style, recorded in traces.
  * Costs no simulated time, and is not even formatted unless a trace is
  * being recorded. */

@@ -66,6 +66,9 @@ struct Node {
     Tick clock;                /* local time while running */
     Tick wait_until;           /* completion of everything posted */
     Tick compute;              /* ticks of local work so far */
+    uint8_t phase;             /* node_phase: the current phase */
+    Tick phase_start;          /* and when it began */
+    Tick phase_compute;        /* compute when it began */
     Recv **posted;             /* receives posted in the running step */
     uint32_t nposted, capposted;
     uint32_t nrecv;            /* receives waiting for their message */
@@ -222,6 +225,8 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->memory_elements = layout->memory_elements;
     sim->element_words = layout->element_words ? layout->element_words : 1;
     sim->local_size = layout->local_size;
+    g_assert(layout->phases <= SIM_MAX_PHASES);
+    sim->stats.phases = layout->phases;
     sim->memory = g_new0(Word, (size_t)sim->nodes * sim->memory_elements
                                    * sim->element_words);
     sim->local = sim->local_size
@@ -627,11 +632,15 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
 
 /* ---- matching -------------------------------------------------------- */
 
+static void node_close_phase(Sim *sim, Node *node, Tick end);
+
 /* Every receive and deferred send of the node's last step has completed. */
 static void node_after_wait(Sim *sim, Node *node)
 {
     if (node->returned_done) {
         sim->stats.finished[node->address] = node->wait_until;
+        if (sim->stats.phases)
+            node_close_phase(sim, node, node->wait_until);
         if (node->wait_until > sim->stats.cycles)
             sim->stats.cycles = node->wait_until;
     } else {
@@ -884,6 +893,43 @@ void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
                  uint64_t flops)
 {
     node_busy(node, kernel_ticks(&node->sim->machine, kernel, shape, flops));
+}
+
+/* Close the node's current phase at tick `end`. */
+static void node_close_phase(Sim *sim, Node *node, Tick end)
+{
+    SimPhase *p = &sim->stats.phase[node->phase];
+    Tick time = end - node->phase_start;
+    Tick compute = node->compute - node->phase_compute;
+    Tick comm = time - compute;
+    p->nodes++;
+    p->time_max = MAX(p->time_max, time);
+    p->compute_max = MAX(p->compute_max, compute);
+    p->communication_max = MAX(p->communication_max, comm);
+    p->time_sum += (double)time;
+    p->compute_sum += (double)compute;
+    p->communication_sum += (double)comm;
+}
+
+void node_phase(Node *node, unsigned phase)
+{
+    Sim *sim = node->sim;
+    if (phase >= sim->stats.phases) {
+        node_fail(node, "phase %u does not exist (the program declares %u)",
+                  phase, sim->stats.phases);
+        return;
+    }
+    if (phase < node->phase) {
+        node_fail(node, "phase %u after phase %u (phases only move forward)",
+                  phase, node->phase);
+        return;
+    }
+    if (phase == node->phase)
+        return;
+    node_close_phase(sim, node, node->clock);
+    node->phase = (uint8_t)phase;
+    node->phase_start = node->clock;
+    node->phase_compute = node->compute;
 }
 
 void node_mark(Node *node, const char *format, ...)

@@ -36,11 +36,24 @@ typedef struct Sim Sim;
 
 typedef NodeStatus (*NodeStepFn)(Node *node, const void *config);
 
+/* At most this many phases per program (node_phase). */
+#define SIM_MAX_PHASES 8
+
 typedef struct {
     size_t memory_elements;       /* per node */
     size_t element_words;         /* 64-bit words per element, >= 1 */
     size_t local_size;            /* bytes of private state per node */
+    unsigned phases;              /* phases the program declares, 0 or
+                                   * 1..SIM_MAX_PHASES */
 } SimLayout;
+
+/* One phase over all nodes that entered it: per-node elapsed ticks, the
+ * local work among them, and the rest (communication and waiting). */
+typedef struct {
+    uint64_t nodes;               /* nodes that entered the phase */
+    Tick time_max, compute_max, communication_max;
+    double time_sum, compute_sum, communication_sum;
+} SimPhase;
 
 typedef struct {
     Tick cycles;                  /* when the last node finished */
@@ -60,6 +73,9 @@ typedef struct {
     /* Per node: ticks of local work, and when its program finished. */
     Tick *compute;
     Tick *finished;
+    /* Per declared phase (SimLayout.phases of them). */
+    unsigned phases;
+    SimPhase phase[SIM_MAX_PHASES];
 } SimStats;
 
 /* Bytes the engine will allocate for this machine; callers refuse a run

@@ -64,6 +64,8 @@ void report_free(Report *r)
     g_free(r->link_down);
     g_free(r->link_busy);
     g_free(r->data_problem);
+    for (unsigned i = 0; i < r->nphases; i++)
+        g_free(r->phase_name[i]);
     g_array_unref(r->bounds);
     g_array_unref(r->details);
     g_free(r->memory);
@@ -186,7 +188,8 @@ char *element_text(ElementType type, const Word *words)
     return g_strdup("?");
 }
 
-void report_take_stats(Report *r, const SimStats *st)
+void report_take_stats(Report *r, const SimStats *st,
+                       const char *const *phase_names)
 {
     int links = r->machine.topology.links;
     uint32_t nodes = machine_nodes(&r->machine);
@@ -212,6 +215,11 @@ void report_take_stats(Report *r, const SimStats *st)
     }
     r->compute_mean = compute / nodes;
     r->communication_mean = comm / nodes;
+    r->nphases = st->phases;
+    for (unsigned p = 0; p < st->phases; p++) {
+        r->phase_name[p] = g_strdup(phase_names[p]);
+        r->phase[p] = st->phase[p];
+    }
 }
 
 double report_utilisation(const Report *r, int link)
@@ -270,6 +278,28 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
                 *value = (double)d->i;
             else if (d->type == DETAIL_DOUBLE)
                 *value = d->d;
+            else
+                return FALSE;
+            return TRUE;
+        }
+        return FALSE;
+    }
+    if (g_str_has_prefix(field, "phases.")) {
+        const char *p = field + strlen("phases.");
+        for (unsigned i = 0; i < r->nphases; i++) {
+            size_t len = strlen(r->phase_name[i]);
+            if (strncmp(p, r->phase_name[i], len) || p[len] != '.')
+                continue;
+            const char *what = p + len + 1;
+            const SimPhase *ph = &r->phase[i];
+            if (!strcmp(what, "cycles"))
+                *value = (double)ph->time_max;
+            else if (!strcmp(what, "compute"))
+                *value = (double)ph->compute_max;
+            else if (!strcmp(what, "communication"))
+                *value = (double)ph->communication_max;
+            else if (!strcmp(what, "seconds") && m->tick_seconds > 0)
+                *value = report_seconds(r, ph->time_max);
             else
                 return FALSE;
             return TRUE;
@@ -343,6 +373,18 @@ char **report_fields(const Report *r)
         for (size_t i = 0; i < G_N_ELEMENTS(parts); i++)
             g_ptr_array_add(f, g_strdup_printf("per_class.%s.%s",
                                                message_class_name(c), parts[i]));
+    }
+    for (unsigned i = 0; i < r->nphases; i++) {
+        static const char *const parts[] = { "cycles", "compute",
+                                             "communication", "seconds" };
+        for (size_t j = 0; j < G_N_ELEMENTS(parts); j++) {
+            char *name = g_strdup_printf("phases.%s.%s", r->phase_name[i],
+                                         parts[j]);
+            if (report_lookup(r, name, &v))
+                g_ptr_array_add(f, name);
+            else
+                g_free(name);
+        }
     }
     int links = r->machine.topology.links;
     for (int l = 0; l < links && links <= REPORT_FIELDS_MAX_LINKS; l++) {
@@ -604,6 +646,35 @@ static JsonNode *report_json(const Report *r)
     }
     json_builder_end_object(b);
 
+    json_builder_set_member_name(b, "phases");
+    json_builder_begin_array(b);
+    for (unsigned i = 0; i < r->nphases; i++) {
+        const SimPhase *ph = &r->phase[i];
+        double n = ph->nodes ? (double)ph->nodes : 1;
+        const char *what[3] = { "cycles", "compute", "communication" };
+        Tick max[3] = { ph->time_max, ph->compute_max, ph->communication_max };
+        double mean[3] = { ph->time_sum / n, ph->compute_sum / n,
+                           ph->communication_sum / n };
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, r->phase_name[i]);
+        json_int(b, "nodes", (gint64)ph->nodes);
+        for (int j = 0; j < 3; j++) {
+            json_builder_set_member_name(b, what[j]);
+            json_builder_begin_object(b);
+            json_int(b, "max", max[j]);
+            json_builder_set_member_name(b, "mean");
+            json_number(b, mean[j]);
+            json_builder_end_object(b);
+        }
+        if (m->tick_seconds > 0) {
+            json_builder_set_member_name(b, "seconds");
+            json_number(b, report_seconds(r, ph->time_max));
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+
     json_details(b, r);
     json_builder_set_member_name(b, "stats");
     json_builder_begin_object(b);
@@ -722,9 +793,24 @@ void report_print_table(const Report *r, FILE *out)
     fprintf(out, "  compute (max node)    %lld%s\n", (long long)r->compute_max, cs);
     fprintf(out, "  communication (max)   %lld%s\n",
             (long long)r->communication_max, ws);
+    for (unsigned i = 0; i < r->nphases; i++) {
+        const SimPhase *ph = &r->phase[i];
+        g_autofree char *ps = seconds_text(r, (double)ph->time_max);
+        fprintf(out, "  phase %-15s %lld%s (compute %lld, communication "
+                "%lld; max node)\n", r->phase_name[i],
+                (long long)ph->time_max, ps, (long long)ph->compute_max,
+                (long long)ph->communication_max);
+    }
     if (r->data_correct && r->computed && r->tolerance > 0)
         fprintf(out, "  data                  correct (every value within %g x "
                 "the largest reference magnitude)\n", r->tolerance);
+    else if (r->data_correct && r->computed_elements && r->sampled)
+        fprintf(out, "  data                  correct (%" G_GUINT64_FORMAT
+                " results sampled and verified; moved elements placed and "
+                "present once)\n", r->sampled);
+    else if (r->data_correct && r->computed_elements)
+        fprintf(out, "  data                  correct (every result verified; "
+                "moved elements placed and present once)\n");
     else if (r->data_correct && r->computed)
         fprintf(out, "  data                  correct (every value verified; "
                 "computed or copied, so no conservation check)\n");

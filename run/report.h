@@ -15,7 +15,7 @@
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away (README "JSON output" lists what changed). */
-#define REPORT_SCHEMA 2
+#define REPORT_SCHEMA 3
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the
@@ -90,6 +90,10 @@ typedef struct Report {
      * node's time until it finished (communication and waiting). */
     Tick compute_max, communication_max;
     double compute_mean, communication_mean;
+    /* The program's phases (node_phase), in order: name and statistics. */
+    unsigned nphases;
+    char *phase_name[SIM_MAX_PHASES];
+    SimPhase phase[SIM_MAX_PHASES];
 
     gboolean data_correct;        /* placement and conservation */
     gboolean placement_correct;
@@ -99,6 +103,10 @@ typedef struct Report {
      * conservation check; tolerance > 0: compared within it. */
     gboolean computed;
     double tolerance;
+    /* The first computed_elements of each node's [0, K) are computed
+     * results (MemoryLayout); sampled > 0: only that many were checked. */
+    size_t computed_elements;
+    uint64_t sampled;
 
     GArray *bounds;               /* Bound */
     GArray *details;              /* Detail */
@@ -113,8 +121,10 @@ Report *report_new(void);
 void report_free(Report *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
 
-/* Copy the engine's statistics (the runner does this). */
-void report_take_stats(Report *r, const SimStats *st);
+/* Copy the engine's statistics (the runner does this); phase_names are the
+ * algorithm's (st->phases of them, NULL when there are none). */
+void report_take_stats(Report *r, const SimStats *st,
+                       const char *const *phase_names);
 
 /* For algorithms' report callbacks. */
 void report_bound(Report *r, const char *name, BoundKind kind,
@@ -141,7 +151,9 @@ void report_detail_rows(Report *r, const char *key,
  * machine.element_time, stats.events, details.KEY (int or double),
  * per_link.L.elements_up / .elements_down / .utilisation,
  * per_class.CLASS.messages / .elements / .element_transfers,
- * time.compute.max / .mean, time.communication.max / .mean. */
+ * time.compute.max / .mean, time.communication.max / .mean,
+ * phases.NAME.cycles / .compute / .communication (largest over nodes) and
+ * phases.NAME.seconds (with tick-seconds). */
 gboolean report_lookup(const Report *r, const char *field, double *value);
 /* The numeric fields report_lookup knows for this report, in output order
  * (for sweeps' CSV columns); free with g_strfreev. */

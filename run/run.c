@@ -253,13 +253,15 @@ static inline uint64_t mix_b(uint64_t x)
 typedef struct { uint64_t a, b; } Fingerprint;
 
 /* An element of w words hashes as one item: its words chained through
- * the mixer, so an element is the unit that is lost or duplicated. */
-static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t k, size_t w)
+ * the mixer, so an element is the unit that is lost or duplicated. Over
+ * elements [from, k) of every node. */
+static Fingerprint fingerprint(Sim *sim, uint32_t nodes, size_t from,
+                               size_t k, size_t w)
 {
     Fingerprint f = { 0, 0 };
     for (uint32_t x = 0; x < nodes; x++) {
         const Word *mem = sim_node_memory(sim, x);
-        for (size_t j = 0; j < k; j++) {
+        for (size_t j = from; j < k; j++) {
             uint64_t e = mem[j * w];
             for (size_t i = 1; i < w; i++)
                 e = mix_a(e) ^ mem[j * w + i];
@@ -296,11 +298,72 @@ static gboolean complex_close(const Word *held, const Word *want,
     return hypot(a[0] - b[0], a[1] - b[1]) <= limit;
 }
 
+/* Doubles compared by value (so 0.0 equals -0.0; a NaN never matches). */
+static gboolean doubles_equal(const Word *a, const Word *b, size_t w)
+{
+    for (size_t i = 0; i < w; i++) {
+        double x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (!(x == y))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Does the held element match the reference? Offsets below `computed` are
+ * computed results: within the tolerance, or equal by value for doubles. */
+static gboolean element_matches(const Word *held, const Word *want,
+                                ElementType type, size_t j, size_t computed,
+                                gboolean tolerant, double limit)
+{
+    size_t w = element_words(type);
+    if (tolerant)
+        return complex_close(held, want, limit);
+    if (j < computed && type != ELEMENT_WORD)
+        return doubles_equal(held, want, w);
+    return memcmp(held, want, w * sizeof(Word)) == 0;
+}
+
+static void verify_mismatch(Report *r, ElementType type, uint32_t x,
+                            size_t j, const Word *held, const Word *want)
+{
+    g_autofree char *h = element_text(type, held);
+    g_autofree char *e = element_text(type, want);
+    r->placement_correct = FALSE;
+    r->data_problem = g_strdup_printf("WRONG: node %u offset %zu holds %s, "
+                                      "the reference says %s", x, j, h, e);
+}
+
+/* Sampled verification of the computed part: `sample` (node, offset)
+ * pairs drawn with a splitmix64 stream from the layout's seed. */
+static void verify_sample(Report *r, Sim *sim, const Algorithm *alg,
+                          const void *config, uint32_t nodes,
+                          const MemoryLayout *layout)
+{
+    size_t w = element_words(layout->element);
+    Word want[2];
+    uint64_t state = layout->sample_seed;
+    for (uint64_t i = 0; i < layout->sample && r->placement_correct; i++) {
+        state += 0x9e3779b97f4a7c15ULL;
+        uint64_t z = mix_b(state);
+        uint32_t x = (uint32_t)(z % nodes);
+        size_t j = (size_t)((z / nodes) % layout->computed_elements);
+        const Word *held = sim_node_memory(sim, x) + j * w;
+        alg->expect_element(config, x, j, want);
+        if (!element_matches(held, want, layout->element, j,
+                             layout->computed_elements, FALSE, 0))
+            verify_mismatch(r, layout->element, x, j, held, want);
+    }
+}
+
 static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
                        const void *config, uint32_t nodes,
                        const MemoryLayout *layout, Fingerprint before)
 {
     size_t k = layout->elements_per_node;
+    size_t computed = layout->computed_elements;
+    gboolean sampled = layout->sample > 0 && computed > 0;
     ElementType type = layout->element;
     size_t w = element_words(type);
     g_autofree Word *expected = g_new(Word, k ? k * w : 1);
@@ -312,20 +375,16 @@ static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
     for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
         alg->expect(config, x, expected);
         const Word *mem = sim_node_memory(sim, x);
-        for (size_t j = 0; j < k; j++)
-            if (tolerant ? !complex_close(mem + j * w, expected + j * w, limit)
-                         : memcmp(mem + j * w, expected + j * w,
-                                  w * sizeof(Word)) != 0) {
-                g_autofree char *held = element_text(type, mem + j * w);
-                g_autofree char *want = element_text(type, expected + j * w);
-                r->placement_correct = FALSE;
-                r->data_problem = g_strdup_printf(
-                    "WRONG: node %u offset %zu holds %s, the reference says "
-                    "%s", x, j, held, want);
+        for (size_t j = sampled ? computed : 0; j < k; j++)
+            if (!element_matches(mem + j * w, expected + j * w, type, j,
+                                 computed, tolerant, limit)) {
+                verify_mismatch(r, type, x, j, mem + j * w, expected + j * w);
                 break;
             }
     }
-    Fingerprint after = fingerprint(sim, nodes, k, w);
+    if (sampled && r->placement_correct)
+        verify_sample(r, sim, alg, config, nodes, layout);
+    Fingerprint after = fingerprint(sim, nodes, computed, k, w);
     r->conserved = layout->computed
                    || (after.a == before.a && after.b == before.b);
     if (!r->conserved && !r->data_problem)
@@ -374,17 +433,20 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         machine_clear(&machine);
         return NULL;
     }
-    MemoryLayout layout = { 0, 0, 0, ELEMENT_WORD, FALSE, 0 };
+    MemoryLayout layout = { 0 };
     void *config = alg->prepare(&machine, params, &layout, error);
     if (!config) {
         machine_clear(&machine);
         return NULL;
     }
     g_assert(layout.elements_per_node <= layout.memory_elements);
+    g_assert(layout.computed_elements <= layout.elements_per_node);
+    g_assert(!layout.sample || alg->expect_element);
 
     uint32_t nodes = machine_nodes(&machine);
     size_t w = element_words(layout.element);
-    SimLayout sim_layout = { layout.memory_elements, w, layout.local_size };
+    SimLayout sim_layout = { layout.memory_elements, w, layout.local_size,
+                             algorithm_phase_count(alg) };
     uint64_t need = sim_bytes_needed(&machine, &sim_layout)
                     + (options && options->dump_memory
                        ? (uint64_t)nodes * layout.elements_per_node * w
@@ -410,7 +472,8 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         sim_set_observer(sim, options->observer, options->observer_data);
     for (uint32_t x = 0; x < nodes; x++)
         alg->init(config, x, sim_node_memory(sim, x));
-    Fingerprint before = fingerprint(sim, nodes, layout.elements_per_node, w);
+    Fingerprint before = fingerprint(sim, nodes, layout.computed_elements,
+                                     layout.elements_per_node, w);
 
     gint64 t0 = g_get_monotonic_time();
     gboolean ok = sim_run(sim, alg->step, config, error);
@@ -439,10 +502,12 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->elements_per_node = layout.elements_per_node;
     r->element = layout.element;
     r->wall_seconds = wall;
-    report_take_stats(r, sim_stats(sim));
+    report_take_stats(r, sim_stats(sim), alg->phases);
 
     r->computed = layout.computed;
     r->tolerance = layout.tolerance;
+    r->computed_elements = layout.computed_elements;
+    r->sampled = layout.computed_elements ? layout.sample : 0;
     run_verify(r, sim, alg, config, nodes, &layout, before);
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node * w;

@@ -241,7 +241,7 @@ static Machine test_machine(int n, int ports, Tick ts, Tick tau)
     return m;
 }
 
-static const SimLayout test_layout = { MEMORY, 1, 0 };
+static const SimLayout test_layout = { MEMORY, 1, 0, 0 };
 
 static Sim *run_script(const Machine *m, const Script *sc, Observed *o,
                        GError **error)

@@ -92,9 +92,9 @@ d = json.load(sys.stdin)
 keys = ["cubemu", "schema", "scenario", "machine", "algorithm", "element",
         "elements_per_node", "cycles", "element_transfers", "messages",
         "max_channel_elements", "data_correct", "bounds", "per_class", "per_link",
-        "time", "details", "stats", "memory"]
+        "time", "phases", "details", "stats", "memory"]
 assert list(d.keys()) == keys, list(d.keys())
-assert d["schema"] == 2 and d["element"] == "word"
+assert d["schema"] == 3 and d["element"] == "word" and d["phases"] == []
 assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "links",
     "diameter", "ports", "startup", "element_time", "pricing", "startup_holds_port",
     "flop_time"], list(d["machine"].keys())

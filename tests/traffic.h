@@ -82,7 +82,7 @@ static inline Report *traffic_record_mode(const char *machine_text,
     /* Block 0 is sent, block 1 receives the partner's, block 2 + l what
      * arrives over link l. */
     size_t blocks = partner_only ? 2 : (size_t)m.topology.links + 2;
-    SimLayout layout = { tr.k * blocks, 1, 0 };
+    SimLayout layout = { tr.k * blocks, 1, 0, 0 };
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
     Sim *sim = sim_new(&m, &layout);
     sim_set_observer(sim, trace_recorder_observer(), rec);
@@ -97,7 +97,7 @@ static inline Report *traffic_record_mode(const char *machine_text,
     r->algorithm = g_strdup("traffic");
     r->method = g_strdup(partner_only ? "router" : "neighbours-then-router");
     r->elements_per_node = tr.k;
-    report_take_stats(r, sim_stats(sim));
+    report_take_stats(r, sim_stats(sim), NULL);
     sim_free(sim);
     *trace = trace_recorder_finish(rec, r);
     return r;
