@@ -1,0 +1,145 @@
+/* procgrid.c -- the processor array of the matrix algorithms (procgrid.h). */
+#include "procgrid.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "graycode.h"
+
+static gboolean is_pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+static unsigned log2u(uint64_t v)
+{
+    unsigned b = 0;
+    while (v > 1) {
+        v >>= 1;
+        b++;
+    }
+    return b;
+}
+
+gboolean procgrid_parse(const char *text, uint32_t *rows, uint32_t *cols,
+                        char **why)
+{
+    char *end;
+    unsigned long long r = strtoull(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) {
+        *why = g_strdup_printf("'%s' is not RxC (say 16x16 or auto)", text);
+        return FALSE;
+    }
+    const char *c_text = end + 1;
+    unsigned long long c = strtoull(c_text, &end, 10);
+    if (end == c_text || *end || text[0] == '-' || c_text[0] == '-') {
+        *why = g_strdup_printf("'%s' is not RxC (say 16x16 or auto)", text);
+        return FALSE;
+    }
+    if (!is_pow2(r) || !is_pow2(c) || r > TOPOLOGY_MAX_NODES
+        || c > TOPOLOGY_MAX_NODES) {
+        *why = g_strdup_printf("%llux%llu: both extents must be powers of two "
+                               "(1, 2, 4, ...)", r, c);
+        return FALSE;
+    }
+    *rows = (uint32_t)r;
+    *cols = (uint32_t)c;
+    return TRUE;
+}
+
+gboolean procgrid_init(ProcGrid *g, const Machine *m, uint32_t rows,
+                       uint32_t cols, char **why)
+{
+    const Topology *t = &m->topology;
+    memset(g, 0, sizeof *g);
+    g->topology = *t;
+    g->rows = rows;
+    g->cols = cols;
+    if (!is_pow2(rows) || !is_pow2(cols)) {
+        *why = g_strdup_printf("processor array %ux%u: both extents must be "
+                               "powers of two", rows, cols);
+        return FALSE;
+    }
+    if ((uint64_t)rows * cols != t->nodes) {
+        *why = g_strdup_printf("processor array %ux%u has %llu processors; "
+                               "the machine has %u nodes", rows, cols,
+                               (unsigned long long)rows * cols, t->nodes);
+        return FALSE;
+    }
+    switch (t->ops->kind) {
+    case TOPOLOGY_CUBE:
+        g->col_bits = log2u(cols);
+        return TRUE;
+    case TOPOLOGY_MESH: {
+        gboolean fits = t->axes == 2 ? t->side[1] == rows && t->side[0] == cols
+                        : t->axes == 1 && rows == 1 && t->side[0] == cols;
+        if (!fits) {
+            *why = g_strdup_printf("processor array %ux%u does not match the "
+                                   "mesh (its shape is the array: say "
+                                   "processors = %ux%u)", rows, cols,
+                                   t->axes == 2 ? t->side[1] : 1, t->side[0]);
+            return FALSE;
+        }
+        for (int i = 0; i < t->axes; i++)
+            if (!t->wrap && t->side[i] > 2) {
+                *why = g_strdup("the mesh has no wrap-around: the cyclic "
+                                "shifts need a torus (wrap = yes)");
+                return FALSE;
+            }
+        return TRUE;
+    }
+    default:
+        *why = g_strdup_printf("topology '%s' has no processor array (use a "
+                               "cube or a torus)", t->ops->name);
+        return FALSE;
+    }
+}
+
+uint32_t procgrid_node(const ProcGrid *g, uint32_t l, uint32_t m)
+{
+    if (g->topology.ops->kind == TOPOLOGY_CUBE)
+        return (uint32_t)(gray_encode(l) << g->col_bits | gray_encode(m));
+    return l * g->cols + m;
+}
+
+void procgrid_coords(const ProcGrid *g, uint32_t node, uint32_t *l,
+                     uint32_t *m)
+{
+    if (g->topology.ops->kind == TOPOLOGY_CUBE) {
+        *l = (uint32_t)gray_decode(node >> g->col_bits);
+        *m = (uint32_t)gray_decode(node & ((1u << g->col_bits) - 1));
+        return;
+    }
+    *l = node / g->cols;
+    *m = node % g->cols;
+}
+
+uint32_t procgrid_step(const ProcGrid *g, uint32_t l, uint32_t m,
+                       ProcGridAxis axis, int dir)
+{
+    uint32_t n = axis == PROCGRID_ROWS ? g->rows : g->cols;
+    uint32_t step = dir > 0 ? 1 : n - 1;
+    if (axis == PROCGRID_ROWS)
+        return procgrid_node(g, (l + step) % n, m);
+    return procgrid_node(g, l, (m + step) % n);
+}
+
+int procgrid_link(const ProcGrid *g, uint32_t l, uint32_t m,
+                  ProcGridAxis axis, int dir)
+{
+    if ((axis == PROCGRID_ROWS ? g->rows : g->cols) == 1)
+        return -1;
+    uint32_t from = procgrid_node(g, l, m);
+    uint32_t to = procgrid_step(g, l, m, axis, dir);
+    const Topology *t = &g->topology;
+    if (t->ops->kind == TOPOLOGY_CUBE)
+        return __builtin_ctz(from ^ to);
+    /* Mesh: the axis's links in the asked direction first (on a side of
+     * two the single edge may be either). */
+    int mesh_axis = axis == PROCGRID_COLS ? 0 : 1;
+    int first = 2 * mesh_axis + (dir > 0 ? 0 : 1);
+    int candidates[2] = { first, first ^ 1 };
+    for (int i = 0; i < 2; i++)
+        if (topology_neighbour(t, from, candidates[i]) == to)
+            return candidates[i];
+    return -1;
+}
