@@ -13,7 +13,8 @@
     X(algorithm_shift)                  \
     X(algorithm_fft)                    \
     X(algorithm_fft_broadcast)          \
-    X(algorithm_transpose)
+    X(algorithm_transpose)              \
+    X(algorithm_matmul)
 
 #define ALGORITHM_DECLARE(a) extern const Algorithm a;
 ALGORITHM_LIST(ALGORITHM_DECLARE)

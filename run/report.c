@@ -30,6 +30,8 @@ static void detail_clear(gpointer p)
     if (d->list)
         g_array_unref(d->list);
     g_strfreev(d->columns);
+    if (d->values)
+        g_array_unref(d->values);
 }
 
 static void param_clear(gpointer p)
@@ -105,7 +107,7 @@ void report_cycle_bound(Report *r, const char *name,
 static Detail *report_detail(Report *r, const char *key,
                                  DetailType type)
 {
-    Detail d = { g_strdup(key), type, 0, 0, NULL, NULL, NULL };
+    Detail d = { g_strdup(key), type, 0, 0, NULL, NULL, NULL, NULL };
     g_array_append_val(r->details, d);
     return &g_array_index(r->details, Detail, r->details->len - 1);
 }
@@ -142,6 +144,16 @@ void report_detail_rows(Report *r, const char *key,
     Detail *d = &g_array_index(r->details, Detail, r->details->len - 1);
     d->type = DETAIL_ROWS;
     d->columns = g_strdupv((char **)columns);
+}
+
+void report_detail_object(Report *r, const char *key,
+                          const char *const *names, const double *v)
+{
+    guint n = g_strv_length((char **)names);
+    Detail *d = report_detail(r, key, DETAIL_OBJECT);
+    d->columns = g_strdupv((char **)names);
+    d->values = g_array_sized_new(FALSE, FALSE, sizeof(double), n);
+    g_array_append_vals(d->values, v, n);
 }
 
 gboolean report_bounds_hold(const Report *r)
@@ -272,6 +284,16 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         const char *key = field + strlen("details.");
         for (guint i = 0; i < r->details->len; i++) {
             const Detail *d = &g_array_index(r->details, Detail, i);
+            size_t len = strlen(d->key);
+            if (d->type == DETAIL_OBJECT && !strncmp(d->key, key, len)
+                && key[len] == '.') {
+                for (guint j = 0; j < d->values->len; j++)
+                    if (!strcmp(d->columns[j], key + len + 1)) {
+                        *value = g_array_index(d->values, double, j);
+                        return TRUE;
+                    }
+                return FALSE;
+            }
             if (strcmp(d->key, key))
                 continue;
             if (d->type == DETAIL_INT)
@@ -397,6 +419,9 @@ char **report_fields(const Report *r)
         const Detail *d = &g_array_index(r->details, Detail, i);
         if (d->type == DETAIL_INT || d->type == DETAIL_DOUBLE)
             g_ptr_array_add(f, g_strdup_printf("details.%s", d->key));
+        for (guint j = 0; d->type == DETAIL_OBJECT && j < d->values->len; j++)
+            g_ptr_array_add(f, g_strdup_printf("details.%s.%s", d->key,
+                                               d->columns[j]));
     }
     for (guint i = 0; i < r->bounds->len; i++)
         g_ptr_array_add(f, g_strdup_printf("bound.%s",
@@ -509,6 +534,14 @@ static void json_details(JsonBuilder *b, const Report *r)
             for (guint j = 0; j < d->list->len; j++)
                 json_builder_add_int_value(b, g_array_index(d->list, long long, j));
             json_builder_end_array(b);
+            break;
+        case DETAIL_OBJECT:
+            json_builder_begin_object(b);
+            for (guint j = 0; j < d->values->len; j++) {
+                json_key(b, d->columns[j]);
+                json_number(b, g_array_index(d->values, double, j));
+            }
+            json_builder_end_object(b);
             break;
         case DETAIL_ROWS: {
             guint cols = g_strv_length(d->columns);
@@ -850,6 +883,13 @@ void report_print_table(const Report *r, FILE *out)
                     fprintf(out, "%s%lld", j ? ", " : "",
                             g_array_index(d->list, long long, j));
                 fputc('}', out);
+                break;
+            case DETAIL_OBJECT:
+                for (guint j = 0; j < d->values->len; j++) {
+                    char v[32];
+                    fprintf(out, "%s%s %s", j ? ", " : "", d->columns[j],
+                            number_text(v, g_array_index(d->values, double, j)));
+                }
                 break;
             case DETAIL_ROWS: {
                 guint cols = g_strv_length(d->columns);

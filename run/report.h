@@ -47,7 +47,7 @@ typedef struct {
 } Bound;
 
 typedef enum { DETAIL_INT, DETAIL_DOUBLE, DETAIL_TEXT,
-               DETAIL_INT_LIST, DETAIL_ROWS } DetailType;
+               DETAIL_INT_LIST, DETAIL_ROWS, DETAIL_OBJECT } DetailType;
 
 typedef struct {
     char *key;
@@ -57,7 +57,9 @@ typedef struct {
     char *text;
     GArray *list;                 /* long long, for DETAIL_INT_LIST; for
                                    * DETAIL_ROWS the rows one after another */
-    char **columns;               /* DETAIL_ROWS: the column names */
+    char **columns;               /* DETAIL_ROWS: the column names;
+                                   * DETAIL_OBJECT: the member names */
+    GArray *values;               /* DETAIL_OBJECT: double per member */
 } Detail;
 
 typedef struct {
@@ -144,6 +146,11 @@ void report_detail_list(Report *r, const char *key,
 void report_detail_rows(Report *r, const char *key,
                         const char *const *columns, const long long *v,
                         size_t rows);
+
+/* An object of named numbers {name: value}, e.g. seconds per phase.
+ * report_lookup finds a member as details.KEY.NAME. */
+void report_detail_object(Report *r, const char *key,
+                          const char *const *names, const double *v);
 
 /* A numeric output field by name: cycles, seconds (with tick-seconds),
  * element_transfers, messages, max_channel_elements, elements_per_node,

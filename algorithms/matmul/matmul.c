@@ -1,0 +1,635 @@
+/* matmul.c -- matrix multiplication C = A B on a processor array (Mathur &
+ * Johnsson 1992): parameters, the processor array (Claim 2), layouts,
+ * values, the independent reference and the report. The node programs are
+ * in systolic.c (C stationary, Section 4.2).
+ */
+#include "matmul.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernel.h"
+
+/* verify = auto compares every element of C up to this many elements of C
+ * and samples beyond. */
+#define MATMUL_FULL_VERIFY (1u << 22)
+#define MATMUL_DEFAULT_SAMPLES 4096
+
+/* ---- values ----------------------------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double matmul_value(const MatmulConfig *c, MatmulOperand op, uint64_t row,
+                    uint64_t col, int part)
+{
+    uint64_t h = mix(mix(mix(c->seed * 4 + (uint64_t)op * 2 + (uint64_t)part)
+                         ^ row) ^ (col << 1));
+    int v = (int)(h % 8);                     /* -4..-1, 1..4 */
+    return v < 4 ? v - 4 : v - 3;
+}
+
+/* ---- layouts (matmul.h) ----------------------------------------------- */
+
+MatmulPlace matmul_home(const MatmulConfig *c, MatmulOperand op,
+                        uint64_t row, uint64_t col)
+{
+    if (op == OPERAND_A)
+        return (MatmulPlace){
+            procgrid_node(&c->grid, (uint32_t)(row / c->alpha),
+                          (uint32_t)(col / c->qa)),
+            c->off_a + (col % c->qa) * c->alpha + row % c->alpha };
+    return (MatmulPlace){
+        procgrid_node(&c->grid, (uint32_t)(row / c->qb),
+                      (uint32_t)(col / c->gamma)),
+        c->off_b + (col % c->gamma) * c->qb + row % c->qb };
+}
+
+/* Which processor along an axis of `n` holds virtual block position wv
+ * (relative to the axis's skew) in set d, and in which slot: set 0 holds
+ * windows [s, s + slots), set 1 windows (s - slots, s]. */
+static void window_of(uint64_t wv, uint64_t slots, uint32_t n, int d,
+                      uint32_t *who, uint64_t *slot)
+{
+    if (d == 0) {
+        *who = (uint32_t)(wv / slots);
+        *slot = wv % slots;
+        return;
+    }
+    uint64_t cc = (wv + slots - 1) / slots;
+    *who = (uint32_t)(cc % n);
+    *slot = cc * slots - wv;
+}
+
+MatmulPlace matmul_work(const MatmulConfig *c, MatmulOperand op,
+                        uint64_t row, uint64_t col)
+{
+    uint64_t k = op == OPERAND_A ? col : row;
+    uint64_t v = k / c->bv, psi = k % c->bv;
+    int d = psi >= c->h[0];
+    uint64_t psid = psi - (d ? c->h[0] : 0);
+    uint64_t slot;
+    if (op == OPERAND_A) {
+        uint32_t l = (uint32_t)(row / c->alpha), m;
+        uint64_t phi = row % c->alpha;
+        uint64_t wv = (v + c->l - (l * c->b_slots) % c->l) % c->l;
+        window_of(wv, c->a_slots, c->nc, d, &m, &slot);
+        return (MatmulPlace){ procgrid_node(&c->grid, l, m),
+            c->off_a + (d ? c->a_slots * c->alpha * c->h[0] : 0)
+            + slot * c->alpha * c->h[d] + psid * c->alpha + phi };
+    }
+    uint32_t m = (uint32_t)(col / c->gamma), l;
+    uint64_t nu = col % c->gamma;
+    uint64_t wv = (v + c->l - (m * c->a_slots) % c->l) % c->l;
+    window_of(wv, c->b_slots, c->nr, d, &l, &slot);
+    return (MatmulPlace){ procgrid_node(&c->grid, l, m),
+        c->off_b + (d ? c->b_slots * c->h[0] * c->gamma : 0)
+        + slot * c->h[d] * c->gamma + nu * c->h[d] + psid };
+}
+
+gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
+                             uint32_t l, uint32_t m, size_t off,
+                             uint64_t *row, uint64_t *col)
+{
+    uint64_t other = op == OPERAND_A ? c->alpha : c->gamma;
+    uint64_t slots = op == OPERAND_A ? c->a_slots : c->b_slots;
+    uint64_t set0 = slots * other * c->h[0];
+    int d = off >= set0;
+    uint64_t rel = off - (d ? set0 : 0);
+    uint64_t per = other * c->h[d];
+    if (!per)
+        return FALSE;
+    uint64_t slot = rel / per, rem = rel % per;
+    uint64_t base = op == OPERAND_A ? (uint64_t)m * c->a_slots
+                                    : (uint64_t)l * c->b_slots;
+    uint64_t wv = d == 0 ? base + slot : (base + c->l - slot) % c->l;
+    uint64_t skew = op == OPERAND_A ? (uint64_t)l * c->b_slots
+                                    : (uint64_t)m * c->a_slots;
+    uint64_t v = (wv + skew) % c->l;
+    uint64_t psid, across;
+    if (op == OPERAND_A) {
+        psid = rem / c->alpha, across = rem % c->alpha;
+        *row = l * c->alpha + across;
+        *col = v * c->bv + (d ? c->h[0] : 0) + psid;
+        return *row < c->p && *col < c->q;
+    }
+    across = rem / c->h[d], psid = rem % c->h[d];
+    *row = v * c->bv + (d ? c->h[0] : 0) + psid;
+    *col = m * c->gamma + across;
+    return *row < c->q && *col < c->r;
+}
+
+/* ---- parameters -------------------------------------------------------- */
+
+static const char *const matmul_stationary_names[] = { "C", "A", "B", "auto",
+                                                       NULL };
+static const char *const matmul_elements[] = { "double", "complex", NULL };
+
+static const AlgorithmMethod matmul_methods[] = {
+    { "systolic", "CMSSL's systolic algorithms (Sections 4.1 and 4.2)" },
+    { NULL, NULL }
+};
+
+static const ParamSpec matmul_params[] = {
+    { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,
+      .help = "PxQxR: A is P x Q, B is Q x R" },
+    { .key = "stationary", .type = PARAM_CHOICE, .fallback = "C",
+      .choices = matmul_stationary_names,
+      .help = "the matrix that stays in place: C, A, B or auto (CMSSL's "
+              "choice, Section 5)" },
+    { .key = "processors", .type = PARAM_TEXT, .fallback = "auto",
+      .help = "RxC processor array, or auto (Claim 2)" },
+    { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
+      .max = 1LL << 62, .help = "the matrices' values" },
+    { .key = "verify", .type = PARAM_TEXT, .fallback = "auto",
+      .help = "full, sample:K or auto (full up to 4Mi elements of C)" },
+    { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
+      .choices = matmul_elements, .help = "double or complex" },
+    { NULL }
+};
+
+static const char *const matmul_phases[] = { "alignment", "multiplication",
+                                             NULL };
+
+/* "PxQxR": three positive extents. */
+static gboolean parse_shape(const char *text, uint64_t v[3], char **why)
+{
+    const char *p = text;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            goto bad;
+        unsigned long long x = strtoull(p, &end, 10);
+        if (x == 0 || x > (1ULL << 32)) {
+            *why = g_strdup_printf("'%s': every extent must be between 1 and "
+                                   "2^32", text);
+            return FALSE;
+        }
+        v[i] = x;
+        p = end;
+        if (i < 2 && *p++ != 'x')
+            goto bad;
+    }
+    if (*p)
+        goto bad;
+    return TRUE;
+bad:
+    *why = g_strdup_printf("'%s' is not PxQxR (say 256x256x256)", text);
+    return FALSE;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Claim 2: the array whose aspect ratio N_r/N_c is closest to the
+ * stationary matrix's rows/columns (ties to more rows), among those where
+ * every operand has an element per node. */
+static gboolean auto_processors(const Machine *mach, uint64_t rows,
+                                uint64_t cols, const uint64_t pqr[3],
+                                uint32_t *nr, uint32_t *nc)
+{
+    const Topology *t = &mach->topology;
+    if (t->ops->kind == TOPOLOGY_MESH) {
+        *nr = t->axes == 2 ? t->side[1] : 1;
+        *nc = t->side[0];
+        return TRUE;
+    }
+    double want = log2((double)rows / (double)cols), best = INFINITY;
+    gboolean found = FALSE;
+    for (uint32_t r = t->nodes;; r /= 2) {
+        uint32_t c = t->nodes / r;
+        if (pqr[0] >= r && pqr[2] >= c && pqr[1] >= MAX(r, c)) {
+            double miss = fabs(log2((double)r / (double)c) - want);
+            if (miss < best - 1e-9) {
+                best = miss;
+                *nr = r;
+                *nc = c;
+                found = TRUE;
+            }
+        }
+        if (r == 1)
+            break;
+    }
+    return found;
+}
+
+/* Exact ticks of one shift step's messages on one channel. */
+static Tick channel_ticks(const Machine *mach, const uint64_t *counts, int n)
+{
+    const MachinePrice *pr = machine_price(mach, CLASS_NEIGHBOUR);
+    Tick t = 0;
+    for (int i = 0; i < n; i++)
+        t += (Tick)counts[i] * pr->element_time
+             + (mach->startup_holds_port ? pr->startup : 0);
+    return n && !mach->startup_holds_port ? t + pr->startup : t;
+}
+
+/* The multiplication phase's shifts with all ports: per step the slowest
+ * channel; the two halves of an operand share a channel only when its axis
+ * has two processors. */
+static Tick predict_shifts(const Machine *mach, const MatmulConfig *c)
+{
+    Tick total = 0;
+    uint64_t a[2], b[2];
+    int na = 0, nb = 0;
+    for (int d = 0; d < 2; d++) {
+        if (c->h[d]) {
+            a[na++] = c->a_slots * c->alpha * c->h[d];
+            b[nb++] = c->b_slots * c->h[d] * c->gamma;
+        }
+    }
+    Tick ta = 0, tb = 0;
+    if (c->nc == 2)
+        ta = channel_ticks(mach, a, na);
+    else
+        for (int i = 0; i < na; i++)
+            ta = MAX(ta, channel_ticks(mach, &a[i], 1));
+    if (c->nr == 2)
+        tb = channel_ticks(mach, b, nb);
+    else
+        for (int i = 0; i < nb; i++)
+            tb = MAX(tb, channel_ticks(mach, &b[i], 1));
+    for (uint64_t t = 1; t < c->l; t++) {
+        Tick step = 0;
+        if (t % c->a_slots == 0)
+            step = MAX(step, ta);
+        if (t % c->b_slots == 0)
+            step = MAX(step, tb);
+        total += step;
+    }
+    return total;
+}
+
+static void *matmul_prepare(const Machine *mach, const Params *params,
+                            MemoryLayout *layout, GError **error)
+{
+    g_autofree MatmulConfig *c = g_new0(MatmulConfig, 1);
+    char *why = NULL;
+    uint64_t pqr[3];
+    if (!parse_shape(params_text(params, "shape"), pqr, &why)) {
+        params_fail(params, error, "shape", "%s", why);
+        g_free(why);
+        return NULL;
+    }
+    c->p = pqr[0], c->q = pqr[1], c->r = pqr[2];
+    c->seed = (uint64_t)params_int(params, "seed");
+    c->is_complex = params_choice(params, "element") == 1;
+    int st = params_choice(params, "stationary");
+    if (st == MATMUL_AUTO) {
+        /* Section 5 (Table 6): A stationary when P/R >= 8, B stationary
+         * when R/P >= 16, C stationary otherwise. */
+        st = c->p >= 8 * c->r ? MATMUL_A : c->r >= 16 * c->p ? MATMUL_B
+                                                             : MATMUL_C;
+    }
+    c->stationary = (MatmulStationary)st;
+    if (c->stationary != MATMUL_C)
+        return params_fail(params, error, "stationary", "only C is "
+                           "implemented so far");
+
+    const char *procs = params_text(params, "processors");
+    uint32_t nr, nc;
+    if (!strcmp(procs, "auto")) {
+        if (!auto_processors(mach, c->p, c->r, pqr, &nr, &nc))
+            return params_fail(params, error, "processors", "no processor "
+                               "array of %u nodes gives every operand of "
+                               "%s an element per node",
+                               machine_nodes(mach),
+                               params_text(params, "shape"));
+    } else if (!procgrid_parse(procs, &nr, &nc, &why)) {
+        params_fail(params, error, "processors", "%s", why);
+        g_free(why);
+        return NULL;
+    }
+    if (!procgrid_init(&c->grid, mach, nr, nc, &why)) {
+        params_fail(params, error, "processors", "%s", why);
+        g_free(why);
+        return NULL;
+    }
+    c->nr = nr, c->nc = nc;
+    if (c->p < nr || c->r < nc || c->q < MAX(nr, nc))
+        return params_fail(params, error, "shape", "%s on a %ux%u array: "
+                           "every operand needs an element per node (P >= "
+                           "N_r = %u, R >= N_c = %u, Q >= max(N_r, N_c) = %u; "
+                           "Section 1)", params_text(params, "shape"), nr, nc,
+                           nr, nc, MAX(nr, nc));
+
+    c->alpha = ceil_div(c->p, nr);
+    c->gamma = ceil_div(c->r, nc);
+    c->qa = ceil_div(c->q, nc);
+    c->qb = ceil_div(c->q, nr);
+    c->l = MAX(nr, nc);                       /* lcm of powers of two */
+    c->a_slots = c->l / nc;
+    c->b_slots = c->l / nr;
+    c->bv = ceil_div(c->q, c->l);
+    c->h[0] = (c->bv + 1) / 2;
+    c->h[1] = c->bv / 2;
+    c->qpad = c->l * c->bv;
+    c->beta_a = c->qpad / nc;
+    c->beta_b = c->qpad / nr;
+
+    c->region_a = c->alpha * c->beta_a;
+    c->region_b = c->beta_b * c->gamma;
+    c->off_a = c->alpha * c->gamma;
+    c->off_b = c->off_a + c->region_a;
+    c->k = c->off_b + c->region_b;
+    c->off_send = c->k;
+    c->off_recv = c->off_send + c->region_a + c->region_b;
+
+    const char *verify = params_text(params, "verify");
+    if (!strcmp(verify, "full")) {
+        c->sample = FALSE;
+    } else if (!strcmp(verify, "auto")) {
+        c->sample = c->p * c->r > MATMUL_FULL_VERIFY;
+        c->samples = MATMUL_DEFAULT_SAMPLES;
+    } else if (g_str_has_prefix(verify, "sample:")) {
+        char *end;
+        const char *n = verify + strlen("sample:");
+        unsigned long long k = strtoull(n, &end, 10);
+        if (*n < '0' || *n > '9' || *end || k == 0 || k > (1ULL << 32))
+            return params_fail(params, error, "verify", "'%s': sample:K "
+                               "needs K between 1 and 2^32", verify);
+        c->sample = TRUE;
+        c->samples = k;
+    } else {
+        return params_fail(params, error, "verify", "'%s' (valid: full, "
+                           "sample:K, auto)", verify);
+    }
+
+    uint64_t shape[3] = { c->alpha, c->bv, c->gamma };
+    c->kernel_ticks = kernel_ticks(mach, "matvec", shape,
+                                   (c->is_complex ? 8 : 2) * c->alpha * c->bv
+                                       * c->gamma);
+    c->predicted = mach->ports == MACHINE_PORTS_ALL
+                   || mach->ports >= machine_node_links(mach);
+    c->shift_ticks = predict_shifts(mach, c);
+
+    layout->memory_elements = c->off_recv + c->region_a + c->region_b;
+    layout->elements_per_node = c->k;
+    layout->element = c->is_complex ? ELEMENT_COMPLEX : ELEMENT_DOUBLE;
+    layout->computed_elements = c->alpha * c->gamma;
+    layout->sample = c->sample ? c->samples : 0;
+    layout->sample_seed = c->seed ^ 0x5eed5eedULL;
+    return g_steal_pointer(&c);
+}
+
+static void matmul_release(void *config)
+{
+    g_free(config);
+}
+
+static void put(Word *dst, double re, double im, gboolean cplx)
+{
+    memcpy(dst, &re, sizeof re);
+    if (cplx)
+        memcpy(dst + 1, &im, sizeof im);
+}
+
+static void matmul_init(const void *config, uint32_t address, Word *memory)
+{
+    const MatmulConfig *c = config;
+    size_t w = matmul_words(c);
+    uint32_t l, m;
+    procgrid_coords(&c->grid, address, &l, &m);
+    /* Zero doubles are all-zero words, and memory starts zeroed. */
+    for (uint64_t k = m * c->qa; k < MIN((m + 1) * c->qa, c->q); k++)
+        for (uint64_t i = l * c->alpha; i < MIN((l + 1) * c->alpha, c->p); i++)
+            put(memory + matmul_home(c, OPERAND_A, i, k).offset * w,
+                matmul_value(c, OPERAND_A, i, k, 0),
+                matmul_value(c, OPERAND_A, i, k, 1), c->is_complex);
+    for (uint64_t j = m * c->gamma; j < MIN((m + 1) * c->gamma, c->r); j++)
+        for (uint64_t k = l * c->qb; k < MIN((l + 1) * c->qb, c->q); k++)
+            put(memory + matmul_home(c, OPERAND_B, k, j).offset * w,
+                matmul_value(c, OPERAND_B, k, j, 0),
+                matmul_value(c, OPERAND_B, k, j, 1), c->is_complex);
+}
+
+/* C(i, j) by its own dot product over the values (not the node program's
+ * layouts): exact, the values being small integers. */
+static void reference_element(const MatmulConfig *c, uint64_t i, uint64_t j,
+                              double out[2])
+{
+    double re = 0, im = 0;
+    for (uint64_t k = 0; k < c->q; k++) {
+        double ar = matmul_value(c, OPERAND_A, i, k, 0);
+        double br = matmul_value(c, OPERAND_B, k, j, 0);
+        if (!c->is_complex) {
+            re += ar * br;
+            continue;
+        }
+        double ai = matmul_value(c, OPERAND_A, i, k, 1);
+        double bi = matmul_value(c, OPERAND_B, k, j, 1);
+        re += ar * br - ai * bi;
+        im += ar * bi + ai * br;
+    }
+    out[0] = re;
+    out[1] = im;
+}
+
+/* The C block of node (l, m), every element: rows of A and columns of B
+ * generated once, then plain dot products. */
+static void reference_block(const MatmulConfig *c, uint32_t l, uint32_t m,
+                            Word *out)
+{
+    size_t w = matmul_words(c);
+    size_t q = (size_t)c->q;
+    g_autofree double *a = g_new(double, q * w);
+    g_autofree double *b = g_new0(double, (size_t)c->gamma * q * w);
+    for (uint64_t nu = 0; nu < c->gamma; nu++) {
+        uint64_t j = m * c->gamma + nu;
+        for (uint64_t k = 0; j < c->r && k < c->q; k++)
+            for (size_t part = 0; part < w; part++)
+                b[(nu * q + k) * w + part] =
+                    matmul_value(c, OPERAND_B, k, j, (int)part);
+    }
+    for (uint64_t phi = 0; phi < c->alpha; phi++) {
+        uint64_t i = l * c->alpha + phi;
+        if (i >= c->p)
+            break;                            /* padding rows stay zero */
+        for (uint64_t k = 0; k < c->q; k++)
+            for (size_t part = 0; part < w; part++)
+                a[k * w + part] = matmul_value(c, OPERAND_A, i, k, (int)part);
+        for (uint64_t nu = 0; nu < c->gamma; nu++) {
+            const double *bc = b + nu * q * w;
+            double re = 0, im = 0;
+            for (uint64_t k = 0; k < c->q; k++) {
+                if (w == 1) {
+                    re += a[k] * bc[k];
+                } else {
+                    re += a[2 * k] * bc[2 * k] - a[2 * k + 1] * bc[2 * k + 1];
+                    im += a[2 * k] * bc[2 * k + 1] + a[2 * k + 1] * bc[2 * k];
+                }
+            }
+            put(out + (nu * c->alpha + phi) * w, re, im, c->is_complex);
+        }
+    }
+}
+
+/* Where A and B end: after N_c - 1 shifts set 0 of A holds what (l, m - 1)
+ * held after the alignment and set 1 what (l, m + 1) held; B likewise
+ * along the column. */
+static void expect_operand(const MatmulConfig *c, MatmulOperand op,
+                           uint32_t l, uint32_t m, Word *expected)
+{
+    size_t w = matmul_words(c);
+    uint64_t slots = op == OPERAND_A ? c->a_slots : c->b_slots;
+    uint64_t other = op == OPERAND_A ? c->alpha : c->gamma;
+    uint64_t shifts = (op == OPERAND_A ? c->nc : c->nr) - 1;
+    size_t base = op == OPERAND_A ? c->off_a : c->off_b;
+    size_t size = op == OPERAND_A ? c->region_a : c->region_b;
+    uint64_t set0 = slots * other * c->h[0];
+    ProcGridAxis axis = op == OPERAND_A ? PROCGRID_COLS : PROCGRID_ROWS;
+    for (size_t off = 0; off < size; off++) {
+        int d = off >= set0;
+        /* Set 0 moved `shifts` times towards lower indices: its content
+         * comes from `shifts` steps higher, i.e. one step lower. */
+        uint32_t sl = l, sm = m;
+        uint32_t n = axis == PROCGRID_COLS ? c->nc : c->nr;
+        uint32_t back = (uint32_t)(shifts % n);
+        uint32_t step = d == 0 ? back : (n - back) % n;
+        if (axis == PROCGRID_COLS)
+            sm = (m + step) % n;
+        else
+            sl = (l + step) % n;
+        uint64_t row, col;
+        Word *dst = expected + (base + off) * w;
+        if (matmul_work_element(c, op, sl, sm, off, &row, &col))
+            put(dst, matmul_value(c, op, row, col, 0),
+                matmul_value(c, op, row, col, 1), c->is_complex);
+        else
+            memset(dst, 0, w * sizeof(Word));
+    }
+}
+
+static void matmul_expect(const void *config, uint32_t address,
+                          Word *expected)
+{
+    const MatmulConfig *c = config;
+    uint32_t l, m;
+    procgrid_coords(&c->grid, address, &l, &m);
+    memset(expected, 0, c->k * matmul_words(c) * sizeof(Word));
+    if (!c->sample)
+        reference_block(c, l, m, expected);
+    expect_operand(c, OPERAND_A, l, m, expected);
+    expect_operand(c, OPERAND_B, l, m, expected);
+}
+
+static void matmul_expect_element(const void *config, uint32_t address,
+                                  size_t offset, Word *expected)
+{
+    const MatmulConfig *c = config;
+    uint32_t l, m;
+    procgrid_coords(&c->grid, address, &l, &m);
+    uint64_t i = l * c->alpha + offset % c->alpha;
+    uint64_t j = m * c->gamma + offset / c->alpha;
+    double v[2] = { 0, 0 };
+    if (i < c->p && j < c->r)
+        reference_element(c, i, j, v);
+    put(expected, v[0], v[1], c->is_complex);
+}
+
+static NodeStatus matmul_step(Node *node, const void *config)
+{
+    return matmul_systolic_step(node, config);
+}
+
+static void matmul_report(const void *config, Report *r)
+{
+    const MatmulConfig *c = config;
+    uint32_t nodes = c->nr * c->nc;
+    char text[64];
+    g_snprintf(text, sizeof text, "%ux%u", c->nr, c->nc);
+    report_detail_text(r, "processors", text);
+    report_detail_text(r, "stationary", "C");
+    uint64_t shifts_a = c->nc - 1, shifts_b = c->nr - 1;
+    uint64_t moved_a = c->alpha * c->beta_a * shifts_a;
+    uint64_t moved_b = c->beta_b * c->gamma * shifts_b;
+    report_detail_int(r, "shifts_a", (long long)shifts_a);
+    report_detail_int(r, "shifts_b", (long long)shifts_b);
+    report_detail_int(r, "elements_moved_a", (long long)moved_a);
+    report_detail_int(r, "elements_moved_b", (long long)moved_b);
+    report_detail_int(r, "virtual_blocks", (long long)c->l);
+    report_detail_int(r, "inner_padded", (long long)c->qpad);
+    /* The CM-200 runs the phases in lockstep; here a node whose alignment
+     * was local starts multiplying early and waits at its first shift. So
+     * the alignment is measured to the last node's end of it (every node
+     * starts at 0), and the multiplication is the rest of the run: its
+     * local work is every node's (they are equal), its shifts the rest. */
+    const SimPhase *align = &r->phase[MATMUL_PHASE_ALIGN];
+    const SimPhase *mult = &r->phase[MATMUL_PHASE_MULTIPLY];
+    Tick align_cycles = align->time_max;
+    Tick mult_cycles = r->cycles - align_cycles;
+    Tick local_cycles = mult->compute_max;
+    Tick shift_cycles = mult_cycles - local_cycles;
+    report_detail_int(r, "alignment_cycles", align_cycles);
+    report_detail_int(r, "multiply_cycles", mult_cycles);
+    report_detail_int(r, "local_cycles", local_cycles);
+    report_detail_int(r, "shift_cycles", shift_cycles);
+    double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
+                   * (double)c->r;
+    report_detail_double(r, "flops", flops);
+    if (c->sample) {
+        g_snprintf(text, sizeof text, "sample:%" G_GUINT64_FORMAT, c->samples);
+        report_detail_text(r, "verify", text);
+    } else {
+        report_detail_text(r, "verify", "full");
+    }
+    double ts = r->machine.tick_seconds;
+    if (ts > 0) {
+        static const char *const names[] = { "alignment", "local", "shifts",
+                                             "total", NULL };
+        double secs[4] = { (double)align_cycles * ts,
+                           (double)local_cycles * ts,
+                           (double)shift_cycles * ts,
+                           (double)r->cycles * ts };
+        report_detail_object(r, "seconds", names, secs);
+        report_detail_double(r, "mflops", flops / secs[3] / 1e6);
+    }
+
+    const char *src = "Mathur & Johnsson, Section 4.3";
+    report_bound(r, "neighbour elements = N (moved_a + moved_b)", BOUND_EXACT,
+                 (double)nodes * (double)(moved_a + moved_b),
+                 (double)r->class_elements[CLASS_NEIGHBOUR], src);
+    report_bound(r, "every cyclic shift is one hop", BOUND_EXACT,
+                 (double)r->class_elements[CLASS_NEIGHBOUR],
+                 (double)r->class_transfers[CLASS_NEIGHBOUR],
+                 "Section 4.2.1 (Gray code per axis)");
+    int sets = c->h[1] ? 2 : 1;
+    report_bound(r, "neighbour messages = N sets (N_c - 1 + N_r - 1)",
+                 BOUND_EXACT, (double)nodes * sets * (double)(shifts_a + shifts_b),
+                 (double)r->class_messages[CLASS_NEIGHBOUR],
+                 "Remarks 2 and 6 (two halves per operand)");
+    report_bound(r, "local work = L multiplies of rank bv", BOUND_EXACT,
+                 (double)(c->kernel_ticks * (Tick)c->l),
+                 (double)local_cycles, "Appendix, Algorithm AM");
+    if (c->predicted)
+        report_bound(r, "shift ticks = sum over steps of the slowest channel",
+                     BOUND_EXACT, (double)c->shift_ticks,
+                     (double)shift_cycles,
+                     "Remarks 2 and 6 (halves in opposite directions, A and B "
+                     "at once)");
+}
+
+const Algorithm algorithm_matmul = {
+    .name = "matmul",
+    .summary = "matrix multiplication C = A B on a processor array "
+               "(systolic, C stationary)",
+    .source = "Mathur & Johnsson 1992, Section 4",
+    .topologies = 1u << TOPOLOGY_CUBE | 1u << TOPOLOGY_MESH,
+    .methods = matmul_methods,
+    .params = matmul_params,
+    .phases = matmul_phases,
+    .prepare = matmul_prepare,
+    .release = matmul_release,
+    .init = matmul_init,
+    .step = matmul_step,
+    .expect = matmul_expect,
+    .expect_element = matmul_expect_element,
+    .report = matmul_report,
+};

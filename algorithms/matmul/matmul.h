@@ -1,0 +1,114 @@
+/* matmul.h -- what the matrix multiplication programs share: the
+ * configuration prepare builds, the matrices' values, and where each
+ * element lives (Mathur & Johnsson 1992).
+ *
+ * C = A B with A P x Q, B Q x R, on a processor array N_r x N_c
+ * (procgrid.h). Elements are doubles or complex doubles.
+ *
+ * Home layout (Section 2, the consecutive allocation CMSSL uses): node
+ * (l, m) holds the block of A with rows [alpha l, alpha l + alpha) and
+ * columns [qa m, qa m + qa), alpha = ceil(P/N_r), qa = ceil(Q/N_c); B's
+ * block rows [qb l, ...), columns [gamma m, ...), qb = ceil(Q/N_r),
+ * gamma = ceil(R/N_c); C's block alpha x gamma. Blocks are column-major and
+ * padded with zeros past the matrix.
+ *
+ * Working layout of the systolic algorithm with C stationary (Section
+ * 4.2, Algorithm AM). The inner axis is cut into L = lcm(N_r, N_c) =
+ * max(N_r, N_c) virtual blocks of bv = ceil(Q/L) indices (Q padded to
+ * Q' = L bv: the inner blocking this implementation chooses when Q is not a
+ * multiple of L). Node (l, m) starts at virtual block
+ * s = (m a_slots + l b_slots) mod L, a_slots = L/N_c, b_slots = L/N_r
+ * (Claim 1: A is skewed as if the array were square of the shorter side,
+ * B as if of the longer); A holds a_slots consecutive virtual blocks, B
+ * b_slots. As on the CM-200 (Remarks 2 and 6) each virtual block is split
+ * in two halves: set 0 (the first h0 = ceil(bv/2) indices) walks the
+ * virtual blocks upwards, A moving to column m - 1 and B to row l - 1; set
+ * 1 (the other h1 = floor(bv/2)) walks them downwards, A moving to m + 1
+ * and B to l + 1. Step t multiplies, for both sets, A's slot t mod a_slots
+ * by B's slot t mod b_slots; A shifts before steps t with
+ * t mod a_slots = 0 (N_c - 1 times), B before t mod b_slots = 0
+ * (N_r - 1 times).
+ *
+ * Node memory: [C alpha x gamma | A region | B region | scratch]. The A
+ * region holds A's home block at the start and the working blocks after
+ * the alignment (set 0's a_slots slots of alpha x h0, then set 1's), the B
+ * region likewise (slots of h_d x gamma, column-major). memory[0, K) with
+ * K = C + A + B regions is verified: C by value (computed), A and B by
+ * placement and conservation.
+ */
+#ifndef CUBE_MATMUL_H
+#define CUBE_MATMUL_H
+
+#include "algorithm.h"
+#include "procgrid.h"
+
+typedef enum { MATMUL_C = 0, MATMUL_A, MATMUL_B, MATMUL_AUTO } MatmulStationary;
+typedef enum { OPERAND_A = 0, OPERAND_B = 1 } MatmulOperand;
+
+/* Where an element lives: a node and an offset in its memory. */
+typedef struct {
+    uint32_t node;
+    size_t offset;
+} MatmulPlace;
+
+typedef struct {
+    ProcGrid grid;
+    uint64_t p, q, r;             /* A is p x q, B q x r */
+    uint32_t nr, nc;
+    gboolean is_complex;          /* two words per element */
+    uint64_t seed;
+    MatmulStationary stationary;  /* which ran (never AUTO) */
+
+    /* Home blocks. */
+    uint64_t alpha, gamma, qa, qb;
+    /* Systolic working layout. */
+    uint64_t l, a_slots, b_slots, bv, h[2], qpad;
+    uint64_t beta_a, beta_b;      /* qpad / N_c, qpad / N_r */
+
+    size_t off_a, off_b, off_send, off_recv;
+    size_t region_a, region_b;
+    size_t k;                     /* verified elements per node */
+
+    gboolean sample;              /* verify = sample:K */
+    uint64_t samples;
+
+    /* Predictions for the report (ports = all): ticks. */
+    Tick kernel_ticks;            /* one local multiply */
+    Tick shift_ticks;             /* all shifts of the multiplication phase */
+    gboolean predicted;           /* shift_ticks is exact for this machine */
+} MatmulConfig;
+
+/* Phases every matrix program enters (Algorithm.phases). */
+enum { MATMUL_PHASE_ALIGN = 0, MATMUL_PHASE_MULTIPLY = 1 };
+
+/* Tags. */
+enum { MATMUL_TAG_ALIGN_A = 1, MATMUL_TAG_ALIGN_B = 2,
+       MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20 };
+
+static inline size_t matmul_words(const MatmulConfig *c)
+{
+    return c->is_complex ? 2 : 1;
+}
+
+/* The value of A(i, k) (op A) or B(k, j) (op B), part 0 (real) or 1
+ * (imaginary): a small nonzero integer in -4..4 from the seed, so every
+ * product and sum is exact in doubles. */
+double matmul_value(const MatmulConfig *c, MatmulOperand op, uint64_t row,
+                    uint64_t col, int part);
+
+/* Home place of A(row, col) / B(row, col) (real elements only). */
+MatmulPlace matmul_home(const MatmulConfig *c, MatmulOperand op,
+                        uint64_t row, uint64_t col);
+/* Working place after the alignment. */
+MatmulPlace matmul_work(const MatmulConfig *c, MatmulOperand op,
+                        uint64_t row, uint64_t col);
+/* Which element the working layout puts at offset `off` of the operand's
+ * region on node (l, m): FALSE for padding. */
+gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
+                             uint32_t l, uint32_t m, size_t off,
+                             uint64_t *row, uint64_t *col);
+
+/* The systolic C-stationary node program (systolic.c). */
+NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
+
+#endif
