@@ -116,6 +116,27 @@ Scenario *machine_preset_load(const char *name, GError **error)
     return NULL;
 }
 
+char *machine_data_file(const char *name, char **why)
+{
+    /* A bare name only: a scenario names a file of the machine library, not
+     * any file on the host. */
+    if (!*name || strchr(name, '/') || name[0] == '.') {
+        *why = g_strdup_printf("'%s' is not a bare file name (files are "
+                               "looked up where presets are)", name);
+        return NULL;
+    }
+    g_auto(GStrv) dirs = machine_dirs();
+    for (char **d = dirs; *d; d++) {
+        char *path = g_build_filename(*d, name, NULL);
+        if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+            return path;
+        g_free(path);
+    }
+    g_autofree char *looked = g_strjoinv(", ", dirs);
+    *why = g_strdup_printf("no file '%s' (looked in: %s)", name, looked);
+    return NULL;
+}
+
 const char *machine_ports_text(const Machine *m, char buf[16])
 {
     if (m->ports == MACHINE_PORTS_ALL)
@@ -147,8 +168,10 @@ const MachineKernel *machine_kernel(const Machine *m, const char *name)
 void machine_clear(Machine *m)
 {
     g_free(m->name);
-    for (int i = 0; i < m->nkernels; i++)
+    for (int i = 0; i < m->nkernels; i++) {
         g_free(m->kernel[i].name);
+        kernel_data_free(&m->kernel[i]);
+    }
     memset(m, 0, sizeof *m);
 }
 
@@ -156,8 +179,10 @@ void machine_copy(Machine *dst, const Machine *src)
 {
     *dst = *src;
     dst->name = g_strdup(src->name);
-    for (int i = 0; i < src->nkernels; i++)
+    for (int i = 0; i < src->nkernels; i++) {
         dst->kernel[i].name = g_strdup(src->kernel[i].name);
+        dst->kernel[i].data = kernel_data_copy(&src->kernel[i]);
+    }
 }
 
 /* Where a machine's values come from: the scenario's [machine] on top of
@@ -350,9 +375,12 @@ static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
     return ok;
 }
 
+/* The kernel.NAME keys, the preset's first, so a scenario's key replaces
+ * its preset's binding of the same name. */
 static void machine_kernels(const MachineInput *in, Machine *m)
 {
     const Scenario *layers[2] = { in->preset, in->s };
+    const char *where_of[MACHINE_MAX_KERNELS];
     for (int l = 0; l < 2; l++) {
         if (!layers[l])
             continue;
@@ -362,11 +390,10 @@ static void machine_kernels(const MachineInput *in, Machine *m)
                 continue;
             const char *name = *k + 7;
             const char *where = scenario_where(layers[l], "machine", *k);
-            const KernelRate *rate;
-            double arg;
+            MachineKernel parsed = { 0 };
             char *why = NULL;
-            if (!kernel_rate_parse(scenario_get(layers[l], "machine", *k),
-                                   &rate, &arg, &why)) {
+            if (!kernel_parse(scenario_get(layers[l], "machine", *k),
+                              &parsed, &why)) {
                 scenario_problem(in->problems, "%s: %s: %s", where, *k, why);
                 g_free(why);
                 continue;
@@ -376,15 +403,31 @@ static void machine_kernels(const MachineInput *in, Machine *m)
                 if (m->nkernels == MACHINE_MAX_KERNELS) {
                     scenario_problem(in->problems, "%s: more than %d kernels",
                                      where, MACHINE_MAX_KERNELS);
+                    kernel_data_free(&parsed);
                     continue;
                 }
                 mk = &m->kernel[m->nkernels++];
                 mk->name = g_strdup(name);
             }
-            mk->rate = rate;
-            mk->arg = arg;
+            kernel_data_free(mk);
+            mk->rate = parsed.rate;
+            mk->arg = parsed.arg;
+            mk->data = parsed.data;
+            where_of[mk - m->kernel] = where;
         }
     }
+    /* Checked on the bindings that stand: a preset's table rate that the
+     * scenario replaces needs nothing. A tick-seconds given but refused has
+     * been reported already. */
+    const char *tick_where;
+    if (machine_value(in, "tick-seconds", &tick_where))
+        return;
+    for (int i = 0; i < m->nkernels; i++)
+        if (m->kernel[i].rate->needs_tick_seconds)
+            scenario_problem(in->problems, "%s: kernel.%s: rate '%s' is in "
+                             "seconds: the machine needs tick-seconds (e.g. "
+                             "tick-seconds = 1e-7)", where_of[i],
+                             m->kernel[i].name, m->kernel[i].rate->name);
 }
 
 gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)

@@ -15,7 +15,8 @@
  *   startup-holds-port = yes | no  does a startup occupy a sending port?
  *   flop-time                      ticks per flop of node_compute
  *   tick-seconds                   length of a tick: reports show seconds
- *   kernel.NAME = RATE             ticks of node_kernel(NAME) (kernel.h)
+ *   kernel.NAME = RATE             ticks of node_kernel(NAME) (kernel.h);
+ *                                  a rate in seconds needs tick-seconds
  * Time inside the engine is always an exact integer number of ticks.
  */
 #ifndef CUBE_MACHINE_H
@@ -47,7 +48,10 @@ typedef struct KernelRate KernelRate;
 typedef struct {
     char *name;                   /* as node programs name it: "matvec" */
     const KernelRate *rate;       /* kernel.h */
-    double arg;                   /* the rate's parameter, if it takes one */
+    double arg;                   /* the rate's number: per-flop's T, table's
+                                     SCALE */
+    void *data;                   /* what the rate parsed beyond a number (a
+                                     table), owned: rate->copy_data/free_data */
 } MachineKernel;
 
 typedef struct {
@@ -67,7 +71,7 @@ typedef struct {
  * allocated. */
 gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error);
 void machine_clear(Machine *m);
-/* A deep copy (names are duplicated). */
+/* A deep copy (names and kernels' data are duplicated). */
 void machine_copy(Machine *dst, const Machine *src);
 
 static inline uint32_t machine_nodes(const Machine *m)
@@ -118,6 +122,11 @@ const char *machine_ports_text(const Machine *m, char buf[16]);
 /* Where presets are looked up: $CUBEMU_MACHINES, then machines/ beside the
  * executable or its parent folder, then the source tree's machines/. */
 void machine_set_program_path(const char *argv0);
+/* The path of a data file kept with the presets (a kernel's table): name
+ * is a bare file name, looked up in the same folders as presets, first
+ * found wins. NULL with *why (g_free) if it is not a bare name or is in no
+ * folder. */
+char *machine_data_file(const char *name, char **why);
 /* Sorted preset names; free with g_strfreev. */
 char **machine_preset_names(void);
 /* Load one preset file into a scenario-like view for `cubemu list`. */

@@ -27,6 +27,13 @@ expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 6710886
   "$CUBEMU" run $D/too-large.ini
 expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, smp-8, torus-16x16)" -- \
   "$CUBEMU" run $D/no-preset.ini
+expect table-no-tick 2 "cubemu run: $D/table-no-tick.ini:5: kernel.matvec: rate 'table' is in seconds: the machine needs tick-seconds (e.g. tick-seconds = 1e-7)" -- \
+  "$CUBEMU" run $D/table-no-tick.ini
+expect table-bad-cell 2 "cubemu run: --set machine.kernel.matvec=table:bad-cell.tbl: kernel.matvec: $D/tables/bad-cell.tbl:4: '2.O' is not a rate (a number of Mflop/s > 0, or '-')" -- \
+  env CUBEMU_MACHINES=$D/tables "$CUBEMU" run $D/table-no-tick.ini \
+  --set machine.tick-seconds=1e-7 --set machine.kernel.matvec=table:bad-cell.tbl
+check table-with-tick env CUBEMU_MACHINES=$D/tables "$CUBEMU" run $D/table-no-tick.ini \
+  --set machine.tick-seconds=1e-7
 expect bad-expect 2 "cubemu run: $D/bad-expect.ini:7: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
 $D/bad-expect.ini:8: expect data: unknown value 'maybe' (valid: correct)" -- \
   "$CUBEMU" run $D/bad-expect.ini
