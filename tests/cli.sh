@@ -15,7 +15,7 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose, matmul)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
 expect fft-shuffle-irregular 2 "cubemu run: $D/fft-shuffle-irregular.ini:9: mapping: shuffle needs a regular mesh (all sides equal; Theorem 10 and Algorithm 4); use permutation:... on this one" -- \
   "$CUBEMU" run $D/fft-shuffle-irregular.ini
