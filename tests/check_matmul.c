@@ -1,0 +1,211 @@
+/* check_matmul.c -- the systolic multiplication with C stationary (Mathur &
+ * Johnsson 1992, Section 4.2): exact products for random shapes and
+ * processor arrays on cubes and tori, double and complex; shift and moved
+ * element counts equal the formulas of Section 4.3; every cyclic shift is
+ * one hop; Claim 2's processor arrays; bad shapes refused with the key's
+ * place; and the cm200-8k timing model within 20% of Table 5. */
+#include "run.h"
+
+#include <check.h>
+#include "check_main.h"
+#include "report_json.h"
+#include <string.h>
+
+static Scenario *mm_scenario(const char *preset, int dims, const char *shape,
+                             const char *procs, const char *element)
+{
+    Scenario *s = scenario_new("test.ini");
+    char buf[64];
+    scenario_put(s, "machine", "preset", preset, "test.ini:2");
+    if (dims) {
+        g_snprintf(buf, sizeof buf, "%d", dims);
+        scenario_put(s, "machine", "dimensions", buf, "test.ini:3");
+    }
+    scenario_put(s, "algorithm", "name", "matmul", "test.ini:5");
+    scenario_put(s, "algorithm", "shape", shape, "test.ini:6");
+    if (procs)
+        scenario_put(s, "algorithm", "processors", procs, "test.ini:7");
+    if (element)
+        scenario_put(s, "algorithm", "element", element, "test.ini:8");
+    return s;
+}
+
+static uint64_t cdiv(uint64_t a, uint64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* Run, and check data, bounds and the Section 4.3 counts. */
+static Report *run_checked(Scenario *s, uint64_t p, uint64_t q, uint64_t r,
+                           uint32_t nr, uint32_t nc)
+{
+    GError *e = NULL;
+    Report *rep = run_scenario(s, NULL, &e);
+    ck_assert_msg(rep != NULL, "%s", e ? e->message : "");
+    ck_assert_msg(rep->data_correct, "%llux%llux%llu on %ux%u: %s",
+                  (unsigned long long)p, (unsigned long long)q,
+                  (unsigned long long)r, nr, nc, rep->data_problem);
+    ck_assert_msg(report_bounds_hold(rep), "bounds fail on %ux%u", nr, nc);
+    uint64_t l = MAX(nr, nc), qpad = l * cdiv(q, l);
+    ck_assert_int_eq(detail(rep, "shifts_a")->i, nc - 1);
+    ck_assert_int_eq(detail(rep, "shifts_b")->i, nr - 1);
+    ck_assert_int_eq(detail(rep, "elements_moved_a")->i,
+                     (long long)(cdiv(p, nr) * (qpad / nc) * (nc - 1)));
+    ck_assert_int_eq(detail(rep, "elements_moved_b")->i,
+                     (long long)((qpad / nr) * cdiv(r, nc) * (nr - 1)));
+    /* Every cyclic shift is one hop: element-hops equal elements. */
+    ck_assert_uint_eq(rep->class_transfers[CLASS_NEIGHBOUR],
+                      rep->class_elements[CLASS_NEIGHBOUR]);
+    ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR],
+                      (uint64_t)nr * nc
+                          * (uint64_t)(detail(rep, "elements_moved_a")->i
+                                       + detail(rep, "elements_moved_b")->i));
+    return rep;
+}
+
+START_TEST(random_shapes_on_cubes)
+{
+    GRand *rng = g_rand_new_with_seed(11);
+    for (int trial = 0; trial < 40; trial++) {
+        int n = g_rand_int_range(rng, 1, 7);
+        int rbits = g_rand_int_range(rng, 0, n + 1);
+        uint32_t nr = 1u << rbits, nc = 1u << (n - rbits);
+        uint64_t p = nr + (uint64_t)g_rand_int_range(rng, 0, 40);
+        uint64_t r = nc + (uint64_t)g_rand_int_range(rng, 0, 40);
+        uint64_t q = MAX(nr, nc) + (uint64_t)g_rand_int_range(rng, 0, 40);
+        char shape[64], procs[32];
+        g_snprintf(shape, sizeof shape, "%llux%llux%llu",
+                   (unsigned long long)p, (unsigned long long)q,
+                   (unsigned long long)r);
+        g_snprintf(procs, sizeof procs, "%ux%u", nr, nc);
+        const char *el = trial % 2 ? "complex" : "double";
+        g_autoptr(Scenario) s = mm_scenario("cube", n, shape, procs, el);
+        g_autoptr(Report) rep = run_checked(s, p, q, r, nr, nc);
+    }
+    g_rand_free(rng);
+}
+END_TEST
+
+START_TEST(tori)
+{
+    static const struct { const char *shape; uint32_t nr, nc; } tori[] = {
+        { "4x8", 4, 8 }, { "2x2", 2, 2 }, { "8x2", 8, 2 }, { "4x4", 4, 4 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(tori); i++) {
+        Scenario *s = scenario_new("torus.ini");
+        scenario_put(s, "machine", "topology", "mesh", "torus.ini:2");
+        scenario_put(s, "machine", "shape", tori[i].shape, "torus.ini:3");
+        scenario_put(s, "machine", "wrap", "yes", "torus.ini:4");
+        scenario_put(s, "algorithm", "name", "matmul", "torus.ini:6");
+        scenario_put(s, "algorithm", "shape", "19x23x29", "torus.ini:7");
+        g_autoptr(Report) r = run_checked(s, 19, 23, 29, tori[i].nr,
+                                          tori[i].nc);
+        scenario_free(s);
+    }
+}
+END_TEST
+
+/* Claim 2: the array follows C's aspect ratio (the examples). */
+START_TEST(claim2_processor_arrays)
+{
+    static const struct { const char *preset, *shape, *want; } cases[] = {
+        { "cm200-8k", "1024x64x256", "32x8" },
+        { "cm200-16k", "1024x64x512", "32x16" },
+        { "cm200-8k", "256x256x256", "16x16" },
+        { "cm200-16k", "512x512x512", "32x16" },   /* a tie: more rows */
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(Scenario) s = mm_scenario(cases[i].preset, 0, cases[i].shape,
+                                            NULL, NULL);
+        scenario_put(s, "algorithm", "verify", "sample:16", "test.ini:9");
+        GError *e = NULL;
+        g_autoptr(Report) r = run_scenario(s, NULL, &e);
+        ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+        ck_assert(r->data_correct);
+        ck_assert_str_eq(detail(r, "processors")->text, cases[i].want);
+    }
+}
+END_TEST
+
+static void refused(Scenario *s, const char *where, const char *message)
+{
+    GError *e = NULL;
+    Report *r = run_scenario(s, NULL, &e);
+    ck_assert_ptr_null(r);
+    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
+    ck_assert_msg(strstr(e->message, where) && strstr(e->message, message),
+                  "got: %s", e->message);
+    g_error_free(e);
+}
+
+START_TEST(refusals)
+{
+    g_autoptr(Scenario) a = mm_scenario("cube", 4, "3x16x16", "4x4", NULL);
+    refused(a, "test.ini:6", "every operand needs an element per node");
+    g_autoptr(Scenario) b = mm_scenario("cube", 4, "0x16x16", "4x4", NULL);
+    refused(b, "test.ini:6", "between 1 and 2^32");
+    g_autoptr(Scenario) c = mm_scenario("cube", 4, "16x16x16", "3x4", NULL);
+    refused(c, "test.ini:7", "powers of two");
+    g_autoptr(Scenario) d = mm_scenario("cube", 4, "16x16x16", "4x8", NULL);
+    refused(d, "test.ini:7", "the machine has 16 nodes");
+    g_autoptr(Scenario) e = mm_scenario("cube", 4, "16x16", "4x4", NULL);
+    refused(e, "test.ini:6", "is not PxQxR");
+    g_autoptr(Scenario) f = mm_scenario("torus-16x16", 0, "64x64x64", "32x8",
+                                        NULL);
+    refused(f, "test.ini:7", "does not match the mesh");
+    g_autoptr(Scenario) g = mm_scenario("smp-8", 0, "16x16x16", "2x4", NULL);
+    refused(g, "test.ini:5", "does not run on topology 'complete'");
+    g_autoptr(Scenario) h = mm_scenario("cube", 4, "16x16x16", "4x4", NULL);
+    scenario_put(h, "algorithm", "verify", "sample:0", "test.ini:9");
+    refused(h, "test.ini:9", "sample:K");
+}
+END_TEST
+
+/* Table 5 (256-node CM-200, 64-bit): alignment, local multiply and cyclic
+ * shifts, from the emulated ticks, within 20%. The larger sizes are
+ * scenarios/matmul/table5-cm200-8k-*.ini. */
+START_TEST(table5_within_20_percent)
+{
+    static const struct { const char *shape; double align, local, shifts; }
+        t5[] = {
+            { "256x256x256", 0.030, 0.020, 0.089 },
+            { "512x512x512", 0.117, 0.133, 0.362 },
+            { "1024x1024x1024", 0.473, 0.968, 1.447 },
+        };
+    for (size_t i = 0; i < G_N_ELEMENTS(t5); i++) {
+        g_autoptr(Scenario) s = mm_scenario("cm200-8k", 0, t5[i].shape, NULL,
+                                            NULL);
+        scenario_put(s, "algorithm", "verify", "sample:64", "test.ini:9");
+        GError *e = NULL;
+        g_autoptr(Report) r = run_scenario(s, NULL, &e);
+        ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+        ck_assert(r->data_correct);
+        double ts = r->machine.tick_seconds;
+        ck_assert(ts == 1e-7);
+        double got[3] = { detail(r, "alignment_cycles")->i * ts,
+                          detail(r, "local_cycles")->i * ts,
+                          detail(r, "shift_cycles")->i * ts };
+        double want[3] = { t5[i].align, t5[i].local, t5[i].shifts };
+        for (int j = 0; j < 3; j++)
+            ck_assert_msg(got[j] >= 0.8 * want[j] && got[j] <= 1.2 * want[j],
+                          "%s phase %d: %g s against Table 5's %g s",
+                          t5[i].shape, j, got[j], want[j]);
+    }
+}
+END_TEST
+
+static Suite *matmul_suite(void)
+{
+    Suite *s = suite_create("matmul");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, random_shapes_on_cubes);
+    tcase_add_test(tc, tori);
+    tcase_add_test(tc, claim2_processor_arrays);
+    tcase_add_test(tc, refusals);
+    tcase_add_test(tc, table5_within_20_percent);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CUBE_CHECK_MAIN(matmul_suite)
