@@ -18,12 +18,12 @@ CC       ?= cc
 OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
-PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib
-DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib sdl2 SDL2_ttf SDL2_image check
+PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
+DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is
 # not a library: make deps checks these files instead.
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev \
+APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
             pkg-config
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
