@@ -19,7 +19,7 @@ OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
 PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
-DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas sdl2 SDL2_ttf SDL2_image check
+DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is
 # not a library: make deps checks these files instead.
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf

@@ -14,7 +14,10 @@
     X(algorithm_fft)                    \
     X(algorithm_fft_broadcast)          \
     X(algorithm_transpose)              \
-    X(algorithm_matmul)
+    X(algorithm_matmul)                 \
+    X(algorithm_matvec)                 \
+    X(algorithm_vecmat)                 \
+    X(algorithm_rank1)
 
 #define ALGORITHM_DECLARE(a) extern const Algorithm a;
 ALGORITHM_LIST(ALGORITHM_DECLARE)

@@ -1,0 +1,918 @@
+/* dblas.c -- the level-2 Distributed BLAS of Mathur & Johnsson (1992),
+ * Section 3: matrix-vector y = A x (matvec), vector-matrix y^T = x^T A
+ * (vecmat) and the rank-1 update A = A + x y^T (rank1, ERRATA), for a
+ * P x Q matrix A of doubles or complex doubles on an N_r x N_c processor
+ * array (procgrid.h: Gray-coded axes on a cube, the torus itself on a mesh).
+ *
+ * Layout (the CM compilers' consecutive allocation, Section 2):
+ *   A      blocks of bp x bq = ceil(P/N_r) x ceil(Q/N_c): node (l, m) holds
+ *          rows l bp .. l bp + bp - 1 and columns m bq .. m bq + bq - 1,
+ *          row-major, zero where they pass P or Q;
+ *   vector of length n: a one-dimensional array over all N nodes in
+ *          consecutive blocks of ceil(n/N) elements, block h on node
+ *          procgrid_node(h / N_c, h % N_c) (row-major over the array),
+ *          zero past n; a vector may be shorter than N (empty blocks).
+ * Values are small integers in {-4..-1, 1..4} from a splitmix64 hash of
+ * (seed, operand, i, j, part), so every product and sum is exact.
+ *
+ * Memory of a node, in elements:
+ *   matvec, vecmat  [0, vy) y's home block (computed), then A's block
+ *                   (unchanged), then x's home block (unchanged): K; then
+ *                   scratch: x's segment, y's partial sums, a receive buffer;
+ *   rank1           [0, bp bq) A's block (updated, computed), x's and y's
+ *                   home blocks (unchanged): K; then x's and y's segments.
+ *
+ * Phases, as Section 3 lists the steps (matvec; vecmat swaps the axes):
+ *   align-x   x's home blocks go to the root row of the array, node (0, m)
+ *             receiving the segment for column block m (router messages);
+ *   spread-x  a binomial tree down each processor column from row 0;
+ *   matvec    the local y_l = A_lm x_m (node_kernel "matvec" and
+ *             cblas_dgemv / zgemv);
+ *   reduce-y  a binomial tree summing y_l over m into column 0;
+ *   align-y   node (l, 0) sends the segment of row block l home.
+ * rank1: align-x (x's segments to column 0, one per row block), align-y
+ * (y's to row 0), spread-x (along the rows), spread-y (down the columns),
+ * rank1 (node_kernel "rank1", cblas_dger / zgeru).
+ *
+ * Spread and reduce: log2 of the axis steps. On the cube the tree runs over
+ * the bits of the axis's Gray code in the address: the partner differs in
+ * one address bit, one hop (node_send), and all bits reach every node of
+ * the axis. On the torus the tree runs over the ring positions: in step b
+ * the partner is 2^b positions along the ring, one hop for b = 0 and a
+ * router message (node_send_to) otherwise: log2 S startups against S/2 for
+ * a ring pipeline, at the price of S - 1 - log2 S extra element hops.
+ */
+#include "algorithm.h"
+#include "procgrid.h"
+#include "kernel.h"
+
+#include <cblas.h>
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { DB_MATVEC, DB_VECMAT, DB_RANK1 } DbRoutine;
+
+enum { OP_A = 0, OP_X = 1, OP_Y = 2 };
+
+typedef struct {
+    DbRoutine routine;
+    ProcGrid grid;
+    gboolean cube;
+    uint32_t nr, nc, n;
+    unsigned rbits, cbits;        /* log2 N_r, log2 N_c */
+    uint64_t p, q, seed;
+    gboolean complex_;
+    size_t w;                     /* words per element */
+    size_t bp, bq;                /* A's block */
+    uint64_t nx, ny;              /* vector lengths */
+    size_t vx, vy;                /* home block sizes */
+    /* offsets, elements */
+    size_t off_a, off_x, off_y, off_xs, off_ys, off_buf;
+    size_t k, memory;
+    gboolean auto_array;
+} DbConfig;
+
+static const char *const db_elements[] = { "double", "complex", NULL };
+
+static const AlgorithmMethod db_methods[] = {
+    { "tree", "align, binomial-tree spread, local BLAS, tree reduce, align" },
+    { NULL, NULL }
+};
+
+static const ParamSpec db_params[] = {
+    { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,
+      .help = "PxQ, the matrix A" },
+    { .key = "processors", .type = PARAM_TEXT, .fallback = "auto",
+      .help = "RxC, the processor array N_r x N_c, or auto" },
+    { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
+      .max = INT64_MAX, .help = "seed of the operands' values" },
+    { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
+      .choices = db_elements, .help = "double or complex" },
+    { NULL }
+};
+
+static const char *const matvec_phases[] = {
+    "align-x", "spread-x", "matvec", "reduce-y", "align-y", NULL };
+static const char *const vecmat_phases[] = {
+    "align-x", "spread-x", "vecmat", "reduce-y", "align-y", NULL };
+static const char *const rank1_phases[] = {
+    "align-x", "align-y", "spread-x", "spread-y", "rank1", NULL };
+
+/* ---- values ---------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A value in {-4..-1, 1..4}: operand op, index (i, j), part 0 real, 1
+ * imaginary. */
+static double db_value(uint64_t seed, int op, uint64_t i, uint64_t j,
+                       int part)
+{
+    uint64_t h = splitmix64(seed);
+    h = splitmix64(h ^ (uint64_t)op);
+    h = splitmix64(h ^ i);
+    h = splitmix64(h ^ j);
+    h = splitmix64(h ^ (uint64_t)part);
+    double v = (double)((h & 3) + 1);
+    return (h >> 2) & 1 ? -v : v;
+}
+
+static void put(const DbConfig *c, Word *mem, size_t at, double re,
+                double im)
+{
+    memcpy(mem + at * c->w, &re, sizeof re);
+    if (c->complex_)
+        memcpy(mem + at * c->w + 1, &im, sizeof im);
+}
+
+static double complex operand(const DbConfig *c, int op, uint64_t i,
+                              uint64_t j)
+{
+    double re = db_value(c->seed, op, i, j, 0);
+    double im = c->complex_ ? db_value(c->seed, op, i, j, 1) : 0;
+    return re + I * im;
+}
+
+/* ---- the two one-dimensional layouts of a vector ---------------------- */
+
+/* HOME: block h on node procgrid_node(h / N_c, h % N_c), every node one.
+ * ROWS: block l (of bp) on node (l, 0); COLS: block m (of bq) on (0, m). */
+typedef enum { LAY_HOME, LAY_ROWS, LAY_COLS } DbLayoutKind;
+
+typedef struct {
+    DbLayoutKind kind;
+    size_t block;
+} DbLayout;
+
+static uint32_t lay_blocks(const DbConfig *c, DbLayout L)
+{
+    return L.kind == LAY_HOME ? c->n : L.kind == LAY_ROWS ? c->nr : c->nc;
+}
+
+static uint32_t lay_node(const DbConfig *c, DbLayout L, uint32_t b)
+{
+    switch (L.kind) {
+    case LAY_HOME:
+        return procgrid_node(&c->grid, b / c->nc, b % c->nc);
+    case LAY_ROWS:
+        return procgrid_node(&c->grid, b, 0);
+    default:
+        return procgrid_node(&c->grid, 0, b);
+    }
+}
+
+/* The block node (l, m) holds, or -1. */
+static int64_t lay_block_of(const DbConfig *c, DbLayout L, uint32_t l,
+                            uint32_t m)
+{
+    switch (L.kind) {
+    case LAY_HOME:
+        return (int64_t)l * c->nc + m;
+    case LAY_ROWS:
+        return m == 0 ? (int64_t)l : -1;
+    default:
+        return l == 0 ? (int64_t)m : -1;
+    }
+}
+
+/* Move a vector of len elements from layout S (at offset so) to layout T
+ * (at offset to): one message per pair of overlapping blocks on different
+ * nodes, a local copy on the same node. */
+static void redistribute(Node *node, const DbConfig *c, uint64_t len,
+                         DbLayout S, size_t so, DbLayout T, size_t to,
+                         int tag)
+{
+    uint32_t me = node_address(node), l, m;
+    procgrid_coords(&c->grid, me, &l, &m);
+    Word *mem = node_memory(node);
+    int64_t s = lay_block_of(c, S, l, m);
+    if (s >= 0) {
+        uint64_t a0 = (uint64_t)s * S.block;
+        uint64_t a1 = MIN(a0 + S.block, len);
+        for (uint64_t a = a0; a < a1;) {
+            uint64_t t = a / T.block;
+            uint64_t b = MIN(a1, (t + 1) * T.block);
+            uint32_t dest = lay_node(c, T, (uint32_t)t);
+            size_t from = so + (size_t)(a - a0);
+            if (dest == me)
+                memcpy(mem + (to + (size_t)(a - t * T.block)) * c->w,
+                       mem + from * c->w, (size_t)(b - a) * c->w * sizeof(Word));
+            else
+                node_send_to(node, dest, from, (size_t)(b - a), tag);
+            a = b;
+        }
+    }
+    int64_t t = lay_block_of(c, T, l, m);
+    if (t >= 0) {
+        uint64_t a0 = (uint64_t)t * T.block;
+        uint64_t a1 = MIN(a0 + T.block, len);
+        for (uint64_t a = a0; a < a1;) {
+            uint64_t sb = a / S.block;
+            uint64_t b = MIN(a1, (sb + 1) * S.block);
+            uint32_t src = lay_node(c, S, (uint32_t)sb);
+            if (src != me)
+                node_recv(node, src, tag, to + (size_t)(a - a0),
+                          (size_t)(b - a));
+            a = b;
+        }
+    }
+}
+
+/* Messages and elements of redistribute, counted over the blocks. */
+static void redistribute_count(const DbConfig *c, uint64_t len, DbLayout S,
+                               DbLayout T, uint64_t *msgs, uint64_t *elems)
+{
+    for (uint32_t s = 0; s < lay_blocks(c, S); s++) {
+        uint64_t a0 = (uint64_t)s * S.block, a1 = MIN(a0 + S.block, len);
+        for (uint32_t t = 0; t < lay_blocks(c, T) && a0 < a1; t++) {
+            uint64_t b0 = MAX(a0, (uint64_t)t * T.block);
+            uint64_t b1 = MIN(a1, ((uint64_t)t + 1) * T.block);
+            if (b0 < b1 && lay_node(c, S, s) != lay_node(c, T, t)) {
+                (*msgs)++;
+                *elems += b1 - b0;
+            }
+        }
+    }
+}
+
+/* ---- trees along an axis ---------------------------------------------- */
+
+/* The tree coordinate of node (l, m) along axis: on the cube the axis's
+ * Gray-code bits of the address, on the torus the index itself. */
+static uint32_t tree_coord(const DbConfig *c, uint32_t addr, uint32_t l,
+                           uint32_t m, ProcGridAxis axis)
+{
+    if (c->cube)
+        return axis == PROCGRID_ROWS ? addr >> c->cbits
+                                     : addr & ((1u << c->cbits) - 1);
+    return axis == PROCGRID_ROWS ? l : m;
+}
+
+/* Send memory[off, off+count) to the node whose coordinate along axis is
+ * coord ^ 2^b: one hop on the cube and for b = 0 on the torus. */
+static void tree_send(Node *node, const DbConfig *c, uint32_t l, uint32_t m,
+                      ProcGridAxis axis, uint32_t coord, unsigned b,
+                      size_t off, size_t count, int tag)
+{
+    if (c->cube) {
+        int link = (int)(axis == PROCGRID_ROWS ? c->cbits + b : b);
+        node_send(node, &link, 1, off, count, tag);
+        return;
+    }
+    uint32_t to = coord ^ (1u << b);
+    if (b == 0) {
+        int dir = to > coord ? 1 : -1;
+        int link = procgrid_link(&c->grid, l, m, axis, dir);
+        node_send(node, &link, 1, off, count, tag);
+        return;
+    }
+    node_send_to(node, axis == PROCGRID_ROWS ? procgrid_node(&c->grid, to, m)
+                                             : procgrid_node(&c->grid, l, to),
+                 off, count, tag);
+}
+
+static uint32_t tree_partner(const DbConfig *c, uint32_t addr, uint32_t l,
+                             uint32_t m, ProcGridAxis axis, uint32_t coord,
+                             unsigned b)
+{
+    if (c->cube)
+        return addr ^ (1u << (axis == PROCGRID_ROWS ? c->cbits + b : b));
+    uint32_t to = coord ^ (1u << b);
+    return axis == PROCGRID_ROWS ? procgrid_node(&c->grid, to, m)
+                                 : procgrid_node(&c->grid, l, to);
+}
+
+/* Spread step k of `bits` (bits from the highest down) from coordinate 0. */
+static void spread_step(Node *node, const DbConfig *c, ProcGridAxis axis,
+                        unsigned bits, unsigned k, size_t off, size_t count,
+                        int tag)
+{
+    uint32_t addr = node_address(node), l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    unsigned b = bits - 1 - k;
+    uint32_t low = coord & ((2u << b) - 1);
+    if (low == 0)
+        tree_send(node, c, l, m, axis, coord, b, off, count, tag);
+    else if (low == 1u << b)
+        node_recv(node, tree_partner(c, addr, l, m, axis, coord, b), tag, off,
+                  count);
+}
+
+static void add_into(const DbConfig *c, Node *node, size_t to, size_t from,
+                     size_t count)
+{
+    double *mem = (double *)(void *)node_memory(node);
+    size_t words = count * c->w;
+    for (size_t i = 0; i < words; i++)
+        mem[to * c->w + i] += mem[from * c->w + i];
+    node_compute(node, words);
+}
+
+/* Reduce step k of `bits` (bits from the lowest up) into coordinate 0:
+ * first add what step k - 1 received; k == bits only adds. */
+static void reduce_step(Node *node, const DbConfig *c, ProcGridAxis axis,
+                        unsigned bits, unsigned k, size_t off, size_t buf,
+                        size_t count, int tag)
+{
+    uint32_t addr = node_address(node), l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    if (k > 0 && (coord & ((2u << (k - 1)) - 1)) == 0)
+        add_into(c, node, off, buf, count);
+    if (k == bits)
+        return;
+    uint32_t low = coord & ((2u << k) - 1);
+    if (low == 1u << k)
+        tree_send(node, c, l, m, axis, coord, k, off, count, tag);
+    else if (low == 0)
+        node_recv(node, tree_partner(c, addr, l, m, axis, coord, k), tag, buf,
+                  count);
+}
+
+/* ---- local BLAS -------------------------------------------------------- */
+
+static void local_kernel(Node *node, const DbConfig *c)
+{
+    Word *mem = node_memory(node);
+    void *A = mem + c->off_a * c->w;
+    int bp = (int)c->bp, bq = (int)c->bq;
+    uint64_t shape[3] = { c->bp, c->bq, 0 };
+    uint64_t flops = 2 * (uint64_t)c->bp * c->bq * (c->complex_ ? 4 : 1);
+    const double complex one = 1, zero = 0;
+    switch (c->routine) {
+    case DB_MATVEC:
+    case DB_VECMAT: {
+        gboolean mv = c->routine == DB_MATVEC;
+        void *x = mem + c->off_xs * c->w, *y = mem + c->off_ys * c->w;
+        CBLAS_TRANSPOSE tr = mv ? CblasNoTrans : CblasTrans;
+        if (c->complex_)
+            cblas_zgemv(CblasRowMajor, tr, bp, bq, &one, A, bq, x, 1, &zero,
+                        y, 1);
+        else
+            cblas_dgemv(CblasRowMajor, tr, bp, bq, 1.0, A, bq, x, 1, 0.0, y, 1);
+        node_kernel(node, mv ? "matvec" : "vecmat", shape, flops);
+        break;
+    }
+    case DB_RANK1: {
+        void *x = mem + c->off_xs * c->w, *y = mem + c->off_ys * c->w;
+        if (c->complex_)
+            cblas_zgeru(CblasRowMajor, bp, bq, &one, x, 1, y, 1, A, bq);
+        else
+            cblas_dger(CblasRowMajor, bp, bq, 1.0, x, 1, y, 1, A, bq);
+        node_kernel(node, "rank1", shape, flops);
+        break;
+    }
+    }
+}
+
+/* ---- the node program -------------------------------------------------- */
+
+static DbLayout home_x(const DbConfig *c)
+{
+    return (DbLayout){ LAY_HOME, c->vx };
+}
+
+static DbLayout home_y(const DbConfig *c)
+{
+    return (DbLayout){ LAY_HOME, c->vy };
+}
+
+static DbLayout rows_of(const DbConfig *c)
+{
+    return (DbLayout){ LAY_ROWS, c->bp };
+}
+
+static DbLayout cols_of(const DbConfig *c)
+{
+    return (DbLayout){ LAY_COLS, c->bq };
+}
+
+/* matvec and vecmat: steps 0 align-x; 1..s spread; s+1 local; s+2 ..
+ * s+2+t reduce (t sends, one last add); s+t+3 align-y. matvec spreads
+ * along the rows axis (down each column, s = log2 N_r) and reduces along
+ * the columns axis; vecmat the other way round. */
+static NodeStatus step_mv(Node *node, const DbConfig *c)
+{
+    unsigned st = node_step(node);
+    gboolean mv = c->routine == DB_MATVEC;
+    ProcGridAxis sa = mv ? PROCGRID_ROWS : PROCGRID_COLS;
+    ProcGridAxis ra = mv ? PROCGRID_COLS : PROCGRID_ROWS;
+    unsigned s = mv ? c->rbits : c->cbits, t = mv ? c->cbits : c->rbits;
+    DbLayout seg_x = mv ? cols_of(c) : rows_of(c);
+    DbLayout seg_y = mv ? rows_of(c) : cols_of(c);
+    if (st == 0) {
+        node_phase(node, 0);
+        node_mark(node, "align x");
+        redistribute(node, c, c->nx, home_x(c), c->off_x, seg_x, c->off_xs, 0);
+        return NODE_CONTINUE;
+    }
+    if (st <= s) {
+        if (st == 1)
+            node_phase(node, 1);
+        node_mark(node, "spread x %u", st - 1);
+        spread_step(node, c, sa, s, st - 1, c->off_xs, seg_x.block,
+                    (int)st);
+        return NODE_CONTINUE;
+    }
+    if (st == s + 1) {
+        node_phase(node, 2);
+        node_mark(node, "local");
+        local_kernel(node, c);
+        return NODE_CONTINUE;
+    }
+    if (st <= s + 2 + t) {
+        unsigned k = st - (s + 2);
+        if (k == 0)
+            node_phase(node, 3);
+        node_mark(node, "reduce y %u", k);
+        reduce_step(node, c, ra, t, k, c->off_ys, c->off_buf, seg_y.block,
+                    (int)st);
+        return NODE_CONTINUE;
+    }
+    node_phase(node, 4);
+    node_mark(node, "align y");
+    redistribute(node, c, c->ny, seg_y, c->off_ys, home_y(c), 0, (int)st);
+    return NODE_DONE;
+}
+
+/* rank1: 0 align-x, 1 align-y, 2.. spread-x (log2 N_c steps along the
+ * columns axis), then spread-y (log2 N_r steps), then the update. */
+static NodeStatus step_rank1(Node *node, const DbConfig *c)
+{
+    unsigned st = node_step(node);
+    if (st == 0) {
+        node_phase(node, 0);
+        node_mark(node, "align x");
+        redistribute(node, c, c->nx, home_x(c), c->off_x, rows_of(c),
+                     c->off_xs, 0);
+        return NODE_CONTINUE;
+    }
+    if (st == 1) {
+        node_phase(node, 1);
+        node_mark(node, "align y");
+        redistribute(node, c, c->ny, home_y(c), c->off_y, cols_of(c),
+                     c->off_ys, 1);
+        return NODE_CONTINUE;
+    }
+    unsigned k = st - 2;
+    if (k < c->cbits) {
+        if (k == 0)
+            node_phase(node, 2);
+        node_mark(node, "spread x %u", k);
+        spread_step(node, c, PROCGRID_COLS, c->cbits, k, c->off_xs, c->bp,
+                    (int)st);
+        return NODE_CONTINUE;
+    }
+    k -= c->cbits;
+    if (k < c->rbits) {
+        if (k == 0)
+            node_phase(node, 3);
+        node_mark(node, "spread y %u", k);
+        spread_step(node, c, PROCGRID_ROWS, c->rbits, k, c->off_ys, c->bq,
+                    (int)st);
+        return NODE_CONTINUE;
+    }
+    node_phase(node, 4);
+    node_mark(node, "rank-1 update");
+    local_kernel(node, c);
+    return NODE_DONE;
+}
+
+static NodeStatus db_step(Node *node, const void *config)
+{
+    const DbConfig *c = config;
+    return c->routine == DB_RANK1 ? step_rank1(node, c) : step_mv(node, c);
+}
+
+/* ---- prepare ----------------------------------------------------------- */
+
+static unsigned log2u(uint64_t v)
+{
+    unsigned b = 0;
+    while (v > 1) {
+        v >>= 1;
+        b++;
+    }
+    return b;
+}
+
+static gboolean parse_shape(const char *text, uint64_t *p, uint64_t *q)
+{
+    char *end;
+    if (!text || text[0] < '0' || text[0] > '9')
+        return FALSE;
+    unsigned long long a = strtoull(text, &end, 10);
+    if (*end != 'x' && *end != 'X')
+        return FALSE;
+    const char *b_text = end + 1;
+    if (b_text[0] < '0' || b_text[0] > '9')
+        return FALSE;
+    unsigned long long b = strtoull(b_text, &end, 10);
+    if (*end || a < 1 || b < 1 || a > (1ULL << 26) || b > (1ULL << 26))
+        return FALSE;
+    *p = a;
+    *q = b;
+    return TRUE;
+}
+
+/* The array N_r x N_c = N whose aspect ratio is closest to P/Q (in log),
+ * ties to more rows, among those with N_r <= P and N_c <= Q. */
+static gboolean auto_array(uint64_t p, uint64_t q, uint32_t n, uint32_t *rows,
+                           uint32_t *cols)
+{
+    double want = log2((double)p / (double)q), best = 1e300;
+    gboolean found = FALSE;
+    unsigned bits = log2u(n);
+    for (unsigned rb = 0; rb <= bits; rb++) {
+        uint32_t r = 1u << rb, cc = n >> rb;
+        if (r > p || cc > q)
+            continue;
+        double d = fabs((double)rb - (double)(bits - rb) - want);
+        if (d <= best + 1e-12) {          /* later = more rows wins ties */
+            best = d;
+            *rows = r;
+            *cols = cc;
+            found = TRUE;
+        }
+    }
+    return found;
+}
+
+static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
+                                const Params *prm, MemoryLayout *layout,
+                                GError **error)
+{
+    g_autofree DbConfig *c = g_new0(DbConfig, 1);
+    c->routine = routine;
+    const char *shape = params_text(prm, "shape");
+    if (!parse_shape(shape, &c->p, &c->q))
+        return params_fail(prm, error, "shape", "'%s' is not PxQ (say "
+                           "512x512; both extents 1..2^26)", shape);
+    c->seed = (uint64_t)params_int(prm, "seed");
+    c->complex_ = params_choice(prm, "element") == 1;
+    c->w = c->complex_ ? 2 : 1;
+    const Topology *t = &mach->topology;
+    c->cube = t->ops->kind == TOPOLOGY_CUBE;
+    uint32_t rows = 0, cols = 0;
+    const char *proc = params_text(prm, "processors");
+    if (!strcmp(proc, "auto")) {
+        c->auto_array = TRUE;
+        if (t->ops->kind == TOPOLOGY_MESH) {
+            rows = t->axes == 2 ? t->side[1] : 1;
+            cols = t->side[0];
+        } else if (!auto_array(c->p, c->q, t->nodes, &rows, &cols)) {
+            return params_fail(prm, error, "shape", "%llux%llu fits no "
+                               "processor array of the %u nodes (auto needs "
+                               "N_r <= P and N_c <= Q)",
+                               (unsigned long long)c->p,
+                               (unsigned long long)c->q, t->nodes);
+        }
+    } else {
+        g_autofree char *why = NULL;
+        if (!procgrid_parse(proc, &rows, &cols, &why))
+            return params_fail(prm, error, "processors", "%s", why);
+    }
+    g_autofree char *why = NULL;
+    if (!procgrid_init(&c->grid, mach, rows, cols, &why))
+        return params_fail(prm, error, "processors", "%s", why);
+    c->nr = rows;
+    c->nc = cols;
+    c->n = rows * cols;
+    c->rbits = log2u(rows);
+    c->cbits = log2u(cols);
+    if (c->p < c->nr)
+        return params_fail(prm, error, "shape", "P = %llu is less than the "
+                           "N_r = %u processor rows (every processor needs a "
+                           "block of A)", (unsigned long long)c->p, c->nr);
+    if (c->q < c->nc)
+        return params_fail(prm, error, "shape", "Q = %llu is less than the "
+                           "N_c = %u processor columns (every processor needs "
+                           "a block of A)", (unsigned long long)c->q, c->nc);
+    c->bp = (size_t)((c->p + c->nr - 1) / c->nr);
+    c->bq = (size_t)((c->q + c->nc - 1) / c->nc);
+    c->nx = routine == DB_MATVEC ? c->q : c->p;
+    c->ny = routine == DB_MATVEC ? c->p : c->q;
+    c->vx = (size_t)((c->nx + c->n - 1) / c->n);
+    c->vy = (size_t)((c->ny + c->n - 1) / c->n);
+    size_t ab = c->bp * c->bq;
+    if (routine == DB_RANK1) {
+        c->off_a = 0;
+        c->off_x = ab;
+        c->off_y = ab + c->vx;
+        c->k = ab + c->vx + c->vy;
+        c->off_xs = c->k;
+        c->off_ys = c->k + c->bp;
+        c->memory = c->off_ys + c->bq;
+        layout->computed_elements = ab;
+    } else {
+        size_t sx = routine == DB_MATVEC ? c->bq : c->bp;
+        size_t sy = routine == DB_MATVEC ? c->bp : c->bq;
+        c->off_y = 0;
+        c->off_a = c->vy;
+        c->off_x = c->vy + ab;
+        c->k = c->off_x + c->vx;
+        c->off_xs = c->k;
+        c->off_ys = c->off_xs + sx;
+        c->off_buf = c->off_ys + sy;
+        c->memory = c->off_buf + sy;
+        layout->computed_elements = c->vy;
+    }
+    layout->memory_elements = c->memory;
+    layout->elements_per_node = c->k;
+    layout->local_size = 0;
+    layout->element = c->complex_ ? ELEMENT_COMPLEX : ELEMENT_DOUBLE;
+    layout->computed = FALSE;
+    layout->tolerance = 0;
+    return g_steal_pointer(&c);
+}
+
+static void *matvec_prepare(const Machine *m, const Params *p,
+                            MemoryLayout *layout, GError **error)
+{
+    return db_prepare_routine(DB_MATVEC, m, p, layout, error);
+}
+
+static void *vecmat_prepare(const Machine *m, const Params *p,
+                            MemoryLayout *layout, GError **error)
+{
+    return db_prepare_routine(DB_VECMAT, m, p, layout, error);
+}
+
+static void *rank1_prepare(const Machine *m, const Params *p,
+                           MemoryLayout *layout, GError **error)
+{
+    return db_prepare_routine(DB_RANK1, m, p, layout, error);
+}
+
+/* ---- init and expect --------------------------------------------------- */
+
+/* A's block and the home blocks of x and y (rank1) or x (the others):
+ * [0, K) as it is before the run, y's home block zero. */
+static void fill_inputs(const DbConfig *c, uint32_t addr, Word *mem)
+{
+    uint32_t l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    for (size_t a = 0; a < c->bp; a++)
+        for (size_t b = 0; b < c->bq; b++) {
+            uint64_t i = (uint64_t)l * c->bp + a, j = (uint64_t)m * c->bq + b;
+            if (i < c->p && j < c->q)
+                put(c, mem, c->off_a + a * c->bq + b,
+                    db_value(c->seed, OP_A, i, j, 0),
+                    c->complex_ ? db_value(c->seed, OP_A, i, j, 1) : 0);
+        }
+    uint64_t h = (uint64_t)l * c->nc + m;
+    for (size_t e = 0; e < c->vx; e++) {
+        uint64_t i = h * c->vx + e;
+        if (i < c->nx)
+            put(c, mem, c->off_x + e, db_value(c->seed, OP_X, i, 0, 0),
+                c->complex_ ? db_value(c->seed, OP_X, i, 0, 1) : 0);
+    }
+    if (c->routine == DB_RANK1)
+        for (size_t e = 0; e < c->vy; e++) {
+            uint64_t j = h * c->vy + e;
+            if (j < c->ny)
+                put(c, mem, c->off_y + e, db_value(c->seed, OP_Y, j, 0, 0),
+                    c->complex_ ? db_value(c->seed, OP_Y, j, 0, 1) : 0);
+        }
+}
+
+static void db_init(const void *config, uint32_t addr, Word *memory)
+{
+    const DbConfig *c = config;
+    memset(memory, 0, c->memory * c->w * sizeof(Word));
+    fill_inputs(c, addr, memory);
+}
+
+/* The reference by plain loops over global indices: y_i = sum_j A(i,j)
+ * x_j (matvec), y_j = sum_i x_i A(i,j) (vecmat), A(i,j) + x_i y_j
+ * (rank1). */
+static void db_expect(const void *config, uint32_t addr, Word *expected)
+{
+    const DbConfig *c = config;
+    memset(expected, 0, c->k * c->w * sizeof(Word));
+    fill_inputs(c, addr, expected);
+    uint32_t l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    if (c->routine == DB_RANK1) {
+        for (size_t a = 0; a < c->bp; a++)
+            for (size_t b = 0; b < c->bq; b++) {
+                uint64_t i = (uint64_t)l * c->bp + a;
+                uint64_t j = (uint64_t)m * c->bq + b;
+                if (i >= c->p || j >= c->q)
+                    continue;
+                double complex v = operand(c, OP_A, i, j)
+                                   + operand(c, OP_X, i, 0)
+                                     * operand(c, OP_Y, j, 0);
+                put(c, expected, c->off_a + a * c->bq + b, creal(v), cimag(v));
+            }
+        return;
+    }
+    uint64_t h = (uint64_t)l * c->nc + m;
+    for (size_t e = 0; e < c->vy; e++) {
+        uint64_t o = h * c->vy + e;
+        if (o >= c->ny)
+            break;
+        double complex sum = 0;
+        if (c->routine == DB_MATVEC)
+            for (uint64_t j = 0; j < c->q; j++)
+                sum += operand(c, OP_A, o, j) * operand(c, OP_X, j, 0);
+        else
+            for (uint64_t i = 0; i < c->p; i++)
+                sum += operand(c, OP_X, i, 0) * operand(c, OP_A, i, o);
+        put(c, expected, e, creal(sum), cimag(sum));
+    }
+}
+
+/* ---- report ------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t msgs[CLASS_COUNT], elems[CLASS_COUNT];
+} DbCounts;
+
+/* A tree over an axis of 2^bits processors, in each of `lines` lines, of
+ * messages of `count` elements: 2^bits - 1 messages per line; on the
+ * torus only step b = 0's are one hop. */
+static void tree_count(const DbConfig *c, unsigned bits, uint32_t lines,
+                       size_t count, DbCounts *k)
+{
+    for (unsigned b = 0; b < bits; b++) {
+        uint64_t senders = (uint64_t)lines << (bits - 1 - b);
+        MessageClass cl = c->cube || b == 0 ? CLASS_NEIGHBOUR : CLASS_ROUTER;
+        k->msgs[cl] += senders;
+        k->elems[cl] += senders * count;
+    }
+}
+
+static void db_counts(const DbConfig *c, DbCounts *k)
+{
+    memset(k, 0, sizeof *k);
+    uint64_t *rm = &k->msgs[CLASS_ROUTER], *re = &k->elems[CLASS_ROUTER];
+    switch (c->routine) {
+    case DB_MATVEC:
+        redistribute_count(c, c->nx, home_x(c), cols_of(c), rm, re);
+        tree_count(c, c->rbits, c->nc, c->bq, k);
+        tree_count(c, c->cbits, c->nr, c->bp, k);
+        redistribute_count(c, c->ny, rows_of(c), home_y(c), rm, re);
+        break;
+    case DB_VECMAT:
+        redistribute_count(c, c->nx, home_x(c), rows_of(c), rm, re);
+        tree_count(c, c->cbits, c->nr, c->bp, k);
+        tree_count(c, c->rbits, c->nc, c->bq, k);
+        redistribute_count(c, c->ny, cols_of(c), home_y(c), rm, re);
+        break;
+    case DB_RANK1:
+        redistribute_count(c, c->nx, home_x(c), rows_of(c), rm, re);
+        redistribute_count(c, c->ny, home_y(c), cols_of(c), rm, re);
+        tree_count(c, c->cbits, c->nr, c->bp, k);
+        tree_count(c, c->rbits, c->nc, c->bq, k);
+        break;
+    }
+}
+
+static void db_report(const void *config, Report *r)
+{
+    const DbConfig *c = config;
+    const Machine *m = &r->machine;
+    DbCounts k;
+    db_counts(c, &k);
+    for (int cl = 0; cl < CLASS_COUNT; cl++) {
+        g_autofree char *nm = g_strdup_printf("per_class.%s.messages",
+                                              message_class_name(cl));
+        g_autofree char *ne = g_strdup_printf("per_class.%s.elements",
+                                              message_class_name(cl));
+        report_bound(r, nm, BOUND_EXACT, (double)k.msgs[cl],
+                     (double)r->class_messages[cl],
+                     "align: one message per pair of overlapping blocks on "
+                     "two nodes; trees: 2^s - 1 per line");
+        report_bound(r, ne, BOUND_EXACT, (double)k.elems[cl],
+                     (double)r->class_elements[cl],
+                     "the overlaps; trees: one segment per message");
+    }
+    /* The spread and reduce steps: s = log2 of the axis. A critical path
+     * runs through both trees and the local kernel (on the cube every tree
+     * message is one hop, Ts + count Tw). */
+    gboolean mv = c->routine != DB_RANK1;
+    unsigned s1, s2;
+    size_t n1, n2;
+    switch (c->routine) {
+    case DB_MATVEC:
+        s1 = c->rbits, n1 = c->bq, s2 = c->cbits, n2 = c->bp;
+        break;
+    case DB_VECMAT:
+        s1 = c->cbits, n1 = c->bp, s2 = c->rbits, n2 = c->bq;
+        break;
+    default:
+        s1 = c->cbits, n1 = c->bp, s2 = c->rbits, n2 = c->bq;
+        break;
+    }
+    report_detail_int(r, mv ? "spread_steps" : "spread_x_steps", s1);
+    report_detail_int(r, mv ? "reduce_steps" : "spread_y_steps", s2);
+    const MachinePrice *nb = machine_price(m, CLASS_NEIGHBOUR);
+    uint64_t shape[3] = { c->bp, c->bq, 0 };
+    uint64_t local_flops = 2 * (uint64_t)c->bp * c->bq * (c->complex_ ? 4 : 1);
+    const char *kname = c->routine == DB_MATVEC ? "matvec"
+                        : c->routine == DB_VECMAT ? "vecmat" : "rank1";
+    Tick kt = kernel_ticks(m, kname, shape, local_flops);
+    if (c->cube) {
+        double t1 = s1 * ((double)nb->startup + (double)n1 * nb->element_time);
+        double t2 = s2 * ((double)nb->startup + (double)n2 * nb->element_time);
+        if (mv)
+            t2 += s2 * (double)n2 * c->w * (double)m->flop_time;
+        report_cycle_bound(r, mv ? "s (Ts + seg Tw) + kernel + t (Ts + seg Tw)"
+                              : "s_x (Ts + bp Tw) + s_y (Ts + bq Tw) + kernel",
+                           BOUND_LOWER, t1 + t2 + (double)kt,
+                           "the trees' critical path: one hop per step, the "
+                           "local kernel between (matvec, vecmat) or after "
+                           "(rank1)");
+        /* The first tree phase: its root sends s messages one after
+         * another. */
+        if (r->nphases >= 3)
+            report_bound(r, mv ? "phases.spread-x.cycles"
+                               : "phases.spread-x.cycles",
+                         BOUND_LOWER, t1,
+                         (double)r->phase[mv ? 1 : 2].time_max,
+                         "the root's s one-hop sends of the segment");
+    }
+    report_detail_text(r, "routine", kname);
+    g_autofree char *pa = g_strdup_printf("%ux%u", c->nr, c->nc);
+    report_detail_text(r, "processors", pa);
+    report_detail_text(r, "processors_chosen", c->auto_array ? "auto" : "given");
+    report_detail_int(r, "block_rows", (long long)c->bp);
+    report_detail_int(r, "block_cols", (long long)c->bq);
+    report_detail_int(r, "x_block", (long long)c->vx);
+    report_detail_int(r, "y_block", (long long)c->vy);
+    for (unsigned i = 0; i < r->nphases; i++) {
+        g_autofree char *key = g_strdup_printf("phase_%s_cycles",
+                                               r->phase_name[i]);
+        for (char *q = key; *q; q++)
+            if (*q == '-')
+                *q = '_';
+        report_detail_int(r, key, (long long)r->phase[i].time_max);
+    }
+    double flops = 2.0 * (double)c->p * (double)c->q * (c->complex_ ? 4 : 1);
+    report_detail_double(r, "flops", flops);
+    if (m->tick_seconds > 0 && r->cycles > 0)
+        report_detail_double(r, "mflops", flops / ((double)r->cycles
+                                                   * m->tick_seconds) / 1e6);
+}
+
+#define DB_TOPOLOGIES ((1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH))
+#define DB_SOURCE "Mathur & Johnsson 1992 (TR-01-92), Section 3; Table 1"
+
+const Algorithm algorithm_matvec = {
+    .name = "matvec",
+    .summary = "level-2 DBLAS y = A x: align, spread, local gemv, reduce, align",
+    .source = DB_SOURCE,
+    .topologies = DB_TOPOLOGIES,
+    .methods = db_methods,
+    .params = db_params,
+    .phases = matvec_phases,
+    .prepare = matvec_prepare,
+    .release = g_free,
+    .init = db_init,
+    .step = db_step,
+    .expect = db_expect,
+    .report = db_report,
+};
+
+const Algorithm algorithm_vecmat = {
+    .name = "vecmat",
+    .summary = "level-2 DBLAS y^T = x^T A: align, spread, local gemv, reduce, "
+               "align",
+    .source = DB_SOURCE,
+    .topologies = DB_TOPOLOGIES,
+    .methods = db_methods,
+    .params = db_params,
+    .phases = vecmat_phases,
+    .prepare = vecmat_prepare,
+    .release = g_free,
+    .init = db_init,
+    .step = db_step,
+    .expect = db_expect,
+    .report = db_report,
+};
+
+const Algorithm algorithm_rank1 = {
+    .name = "rank1",
+    .summary = "level-2 DBLAS A = A + x y^T: align x and y, spread both, local "
+               "ger",
+    .source = DB_SOURCE,
+    .topologies = DB_TOPOLOGIES,
+    .methods = db_methods,
+    .params = db_params,
+    .phases = rank1_phases,
+    .prepare = rank1_prepare,
+    .release = g_free,
+    .init = db_init,
+    .step = db_step,
+    .expect = db_expect,
+    .report = db_report,
+};

@@ -1,0 +1,271 @@
+/* check_dblas.c -- the level-2 DBLAS (Mathur & Johnsson 1992, Section 3):
+ * matvec, vecmat and rank1 give exact results for random shapes and
+ * processor arrays, double and complex, on cubes and tori; message counts
+ * derived by hand; the auto array; kernels timed by name or by flop-time;
+ * Mflop/s with tick-seconds; refusals name their key. */
+#include "run.h"
+
+#include <check.h>
+#include "check_main.h"
+#include "report_json.h"
+#include <string.h>
+
+static const char *const routines[] = { "matvec", "vecmat", "rank1" };
+
+static Scenario *db_scenario(const char *routine, uint64_t p, uint64_t q,
+                             const char *processors, const char *element)
+{
+    Scenario *s = scenario_new("test");
+    char buf[64];
+    scenario_put(s, "algorithm", "name", routine, "test");
+    g_snprintf(buf, sizeof buf, "%llux%llu", (unsigned long long)p,
+               (unsigned long long)q);
+    scenario_put(s, "algorithm", "shape", buf, "test");
+    if (processors)
+        scenario_put(s, "algorithm", "processors", processors, "test");
+    if (element)
+        scenario_put(s, "algorithm", "element", element, "test");
+    return s;
+}
+
+static void on_cube(Scenario *s, unsigned dims)
+{
+    char buf[16];
+    scenario_put(s, "machine", "preset", "cube", "test");
+    g_snprintf(buf, sizeof buf, "%u", dims);
+    scenario_put(s, "machine", "dimensions", buf, "test");
+}
+
+static void on_torus(Scenario *s, uint32_t rows, uint32_t cols)
+{
+    char buf[32];
+    scenario_put(s, "machine", "topology", "mesh", "test");
+    if (rows > 1)
+        g_snprintf(buf, sizeof buf, "%ux%u", rows, cols);
+    else
+        g_snprintf(buf, sizeof buf, "%u", cols);
+    scenario_put(s, "machine", "shape", buf, "test");
+    scenario_put(s, "machine", "wrap", "yes", "test");
+}
+
+static Report *run_ok(Scenario *s, const char *what)
+{
+    GError *e = NULL;
+    Report *r = run_scenario(s, NULL, &e);
+    ck_assert_msg(r != NULL, "%s: %s", what, e ? e->message : "");
+    ck_assert_msg(r->data_correct, "%s: %s", what,
+                  r->data_problem ? r->data_problem : "?");
+    ck_assert_msg(report_bounds_hold(r), "%s: a bound fails", what);
+    return r;
+}
+
+/* Random P >= N_r, Q >= N_c (sometimes exactly N_r, a vector shorter than
+ * N), random arrays, every routine and element, on cubes of 1..6
+ * dimensions and on tori. */
+START_TEST(random_exact)
+{
+    GRand *g = g_rand_new_with_seed(20261123);
+    for (int trial = 0; trial < 40; trial++) {
+        gboolean torus = trial % 4 == 3;
+        uint32_t rows, cols;
+        unsigned dims = 0;
+        if (torus) {
+            static const uint32_t shapes[][2] = {
+                { 4, 8 }, { 2, 4 }, { 4, 4 }, { 8, 2 }, { 1, 8 }, { 2, 2 } };
+            int k = g_rand_int_range(g, 0, 6);
+            rows = shapes[k][0];
+            cols = shapes[k][1];
+        } else {
+            dims = (unsigned)g_rand_int_range(g, 1, 7);
+            unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
+            rows = 1u << rb;
+            cols = 1u << (dims - rb);
+        }
+        uint64_t p = g_rand_boolean(g) ? rows
+                     : rows + (uint64_t)g_rand_int_range(g, 0, 3 * (int)rows + 5);
+        uint64_t q = g_rand_boolean(g) ? cols
+                     : cols + (uint64_t)g_rand_int_range(g, 0, 3 * (int)cols + 5);
+        char arr[32];
+        g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
+        for (int r = 0; r < 3; r++)
+            for (int cx = 0; cx < 2; cx++) {
+                const char *el = cx ? "complex" : "double";
+                g_autoptr(Scenario) s = db_scenario(routines[r], p, q, arr, el);
+                char seed[16];
+                g_snprintf(seed, sizeof seed, "%d", trial + 7);
+                scenario_put(s, "algorithm", "seed", seed, "test");
+                if (torus)
+                    on_torus(s, rows, cols);
+                else
+                    on_cube(s, dims);
+                g_autofree char *what = g_strdup_printf(
+                    "%s %s %llux%llu on %s %s", routines[r], el,
+                    (unsigned long long)p, (unsigned long long)q, arr,
+                    torus ? "torus" : "cube");
+                g_autoptr(Report) rep = run_ok(s, what);
+                ck_assert_str_eq(detail(rep, "processors")->text, arr);
+            }
+    }
+    g_rand_free(g);
+}
+END_TEST
+
+/* 16 x 16 on a 4x4 array of the 4-cube: blocks of 4 x 4, vectors in
+ * blocks of 1 (block h on node (h/4, h%4)). Counted by hand:
+ *   matvec  align-x: x_j from (j/4, j%4) to (0, j/4), all but j = 0 move:
+ *           15 router messages of 1; spread 4 columns x 3 messages of 4,
+ *           reduce 4 rows x 3 messages of 4: 24 neighbour messages, 96
+ *           elements; align-y: y_i from (i/4, 0) to (i/4, i%4): 12 move;
+ *   vecmat  the same counts by symmetry (x_i to (i/4, 0): 12 move; y_j
+ *           from (0, j/4): 15 move);
+ *   rank1   x to column 0 (12), y to row 0 (15), two spreads of 12. */
+START_TEST(message_counts)
+{
+    for (int r = 0; r < 3; r++) {
+        g_autoptr(Scenario) s = db_scenario(routines[r], 16, 16, "4x4", NULL);
+        on_cube(s, 4);
+        g_autoptr(Report) rep = run_ok(s, routines[r]);
+        ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 27);
+        ck_assert_uint_eq(rep->class_elements[CLASS_ROUTER], 27);
+        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 24);
+        ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR], 96);
+        /* Trees: log2 4 = 2 steps each. */
+        const char *k1 = r < 2 ? "spread_steps" : "spread_x_steps";
+        const char *k2 = r < 2 ? "reduce_steps" : "spread_y_steps";
+        ck_assert_int_eq(detail(rep, k1)->i, 2);
+        ck_assert_int_eq(detail(rep, k2)->i, 2);
+    }
+    /* The 4x4 torus: the trees' second step (2 positions away) is a
+     * router message: per line of 4, 2 neighbour and 1 router message. */
+    g_autoptr(Scenario) t = db_scenario("matvec", 16, 16, NULL, NULL);
+    on_torus(t, 4, 4);
+    g_autoptr(Report) rep = run_ok(t, "matvec torus");
+    ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 16);
+    ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR], 64);
+    ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 27 + 8);
+    ck_assert_uint_eq(rep->class_elements[CLASS_ROUTER], 27 + 32);
+}
+END_TEST
+
+/* A single spread step on the cube is Ts + count Tw: rank1 16x16 on a
+ * 1x2 array of the 1-cube, every message one hop, is timed by hand. x (16) in blocks of 8:
+ * x_0..7 on node (0,0), x_8..15 on (0,1) -> column 0: one router message
+ * of 8 (1 hop: 8 cycles); y_0..7 home on (0,0) -> (0,0) (local), y_8..15
+ * on (0,1) (local); spread-x: (0,0) sends its 16 to (0,1): 16 cycles;
+ * no spread-y. Total 8 + 16 = 24. */
+START_TEST(cycles_by_hand)
+{
+    g_autoptr(Scenario) s = db_scenario("rank1", 16, 16, "1x2", NULL);
+    on_cube(s, 1);
+    g_autoptr(Report) rep = run_ok(s, "rank1 1x2");
+    ck_assert_int_eq(rep->cycles, 24);
+    ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 1);
+    ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 1);
+    ck_assert_int_eq(detail(rep, "phase_spread_x_cycles")->i, 16);
+}
+END_TEST
+
+START_TEST(auto_array)
+{
+    g_autoptr(Scenario) a = db_scenario("matvec", 40, 24, NULL, NULL);
+    on_cube(a, 6);
+    g_autoptr(Report) ra = run_ok(a, "auto 40x24");
+    ck_assert_str_eq(detail(ra, "processors")->text, "8x8");
+    ck_assert_str_eq(detail(ra, "processors_chosen")->text, "auto");
+    /* P/Q = 8 = 2^3 on 64 nodes: 16x4 and 32x2 are both 1 away; the tie
+     * goes to more rows. */
+    g_autoptr(Scenario) b = db_scenario("rank1", 64, 8, "auto", NULL);
+    on_cube(b, 6);
+    g_autoptr(Report) rb = run_ok(b, "auto 64x8");
+    ck_assert_str_eq(detail(rb, "processors")->text, "32x2");
+    /* Square: square. */
+    g_autoptr(Scenario) c = db_scenario("vecmat", 512, 512, NULL, NULL);
+    scenario_put(c, "machine", "preset", "cm200-8k", "test");
+    g_autoptr(Report) rc = run_ok(c, "auto 512");
+    ck_assert_str_eq(detail(rc, "processors")->text, "16x16");
+}
+END_TEST
+
+/* matvec and rank1 by their kernel rates, vecmat by flop-time when the
+ * machine has no rate for it; the flops and Mflop/s details. */
+START_TEST(kernels_and_mflops)
+{
+    for (int r = 0; r < 3; r++) {
+        g_autoptr(Scenario) s = db_scenario(routines[r], 12, 20, "2x4", NULL);
+        on_cube(s, 3);
+        scenario_put(s, "machine", "kernel.matvec", "per-flop:3", "test");
+        scenario_put(s, "machine", "kernel.rank1", "per-flop:5", "test");
+        scenario_put(s, "machine", "flop-time", "2", "test");
+        scenario_put(s, "machine", "tick-seconds", "1e-6", "test");
+        g_autoptr(Report) rep = run_ok(s, routines[r]);
+        /* blocks 6 x 5: 60 flops per node */
+        long long per_flop = r == 0 ? 3 : r == 1 ? 2 : 5;
+        unsigned local = r < 2 ? 2 : 4;
+        ck_assert_str_eq(rep->phase_name[local], routines[r]);
+        ck_assert_int_eq(rep->phase[local].compute_max, 60 * per_flop);
+        double flops = 2.0 * 12 * 20;
+        ck_assert(detail(rep, "flops")->d == flops);
+        double want = flops / ((double)rep->cycles * 1e-6) / 1e6;
+        ck_assert_msg(fabs(detail(rep, "mflops")->d - want) < 1e-9 * want,
+                      "%g != %g", detail(rep, "mflops")->d, want);
+    }
+    g_autoptr(Scenario) c = db_scenario("matvec", 12, 20, "2x4", "complex");
+    on_cube(c, 3);
+    g_autoptr(Report) rc = run_ok(c, "complex flops");
+    ck_assert(detail(rc, "flops")->d == 4 * 2.0 * 12 * 20);
+}
+END_TEST
+
+static void refused(Scenario *s, const char *message)
+{
+    GError *e = NULL;
+    ck_assert(run_scenario(s, NULL, &e) == NULL);
+    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
+    ck_assert_msg(strstr(e->message, message), "%s", e->message);
+    g_error_free(e);
+}
+
+START_TEST(refusals)
+{
+    g_autoptr(Scenario) a = db_scenario("matvec", 3, 64, "4x2", NULL);
+    on_cube(a, 3);
+    refused(a, "test: shape: P = 3 is less than the N_r = 4 processor rows");
+    g_autoptr(Scenario) b = db_scenario("rank1", 64, 1, "4x2", NULL);
+    on_cube(b, 3);
+    refused(b, "test: shape: Q = 1 is less than the N_c = 2 processor columns");
+    g_autoptr(Scenario) c = db_scenario("vecmat", 64, 64, "4x4", NULL);
+    on_cube(c, 3);
+    refused(c, "test: processors: processor array 4x4 has 16 processors; the "
+               "machine has 8 nodes");
+    g_autoptr(Scenario) d = db_scenario("matvec", 64, 64, "3x4", NULL);
+    on_cube(d, 3);
+    refused(d, "test: processors: 3x4: both extents must be powers of two");
+    g_autoptr(Scenario) f = db_scenario("matvec", 64, 64, "8x4", NULL);
+    on_torus(f, 4, 8);
+    refused(f, "test: processors: processor array 8x4 does not match the mesh");
+    g_autoptr(Scenario) h = db_scenario("matvec", 64, 64, NULL, NULL);
+    scenario_put(h, "algorithm", "shape", "64by64", "test");
+    on_cube(h, 3);
+    refused(h, "test: shape: '64by64' is not PxQ");
+    g_autoptr(Scenario) i = db_scenario("matvec", 2, 2, NULL, NULL);
+    on_cube(i, 3);
+    refused(i, "test: shape: 2x2 fits no processor array of the 8 nodes");
+}
+END_TEST
+
+static Suite *dblas_suite(void)
+{
+    Suite *s = suite_create("dblas");
+    TCase *t = tcase_create("dblas");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, random_exact);
+    tcase_add_test(t, message_counts);
+    tcase_add_test(t, cycles_by_hand);
+    tcase_add_test(t, auto_array);
+    tcase_add_test(t, kernels_and_mflops);
+    tcase_add_test(t, refusals);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+CUBE_CHECK_MAIN(dblas_suite)
