@@ -69,6 +69,14 @@ typedef struct {
     size_t region_a, region_b;
     size_t k;                     /* verified elements per node */
 
+    /* A or B stationary (stationary.c): the free axis (columns of B and
+     * C for A, rows of A and C for B) in blocks of `block`, padded to
+     * bpad = a multiple of max(N_r, N_c); a block is broadcast in nbc parts
+     * of pb along the broadcast axis and reduced in nred parts of rb. */
+    uint64_t block, bpad, nblocks, pb, rb;
+    uint32_t nbc, nred;
+    size_t off_x, off_acc, off_rbuf, off_cbuf;
+
     gboolean sample;              /* verify = sample:K */
     uint64_t samples;
 
@@ -83,7 +91,9 @@ enum { MATMUL_PHASE_ALIGN = 0, MATMUL_PHASE_MULTIPLY = 1 };
 
 /* Tags. */
 enum { MATMUL_TAG_ALIGN_A = 1, MATMUL_TAG_ALIGN_B = 2,
-       MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20 };
+       MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20,
+       MATMUL_TAG_ALIGN_X = 30, MATMUL_TAG_BCAST = 31,
+       MATMUL_TAG_REDUCE = 32, MATMUL_TAG_ALIGN_C = 33 };
 
 static inline size_t matmul_words(const MatmulConfig *c)
 {
@@ -110,5 +120,10 @@ gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
 
 /* The systolic C-stationary node program (systolic.c). */
 NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
+
+/* The A- and B-stationary node programs (stationary.c): node steps per
+ * block, and the program. */
+unsigned matmul_stationary_block_steps(const MatmulConfig *c);
+NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c);
 
 #endif
