@@ -286,6 +286,10 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     c->seed = (uint64_t)params_int(params, "seed");
     c->is_complex = params_choice(params, "element") == 1;
     int st = params_choice(params, "stationary");
+    long long block = params_int(params, "block");
+    if (block != PARAM_AUTO && st == MATMUL_C)
+        return params_fail(params, error, "block", "applies to stationary "
+                           "A or B (or auto, when it picks A or B)");
     if (st == MATMUL_AUTO) {
         /* Section 5 (Table 6): A stationary when P/R >= 8, B stationary
          * when R/P >= 16, C stationary otherwise. */
@@ -293,10 +297,6 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
                                                              : MATMUL_C;
     }
     c->stationary = (MatmulStationary)st;
-    long long block = params_int(params, "block");
-    if (block != PARAM_AUTO && c->stationary == MATMUL_C)
-        return params_fail(params, error, "block", "applies to stationary "
-                           "A or B");
 
     const char *procs = params_text(params, "processors");
     uint32_t nr, nc;
