@@ -1,7 +1,8 @@
 /* matmul.c -- matrix multiplication C = A B on a processor array (Mathur &
  * Johnsson 1992): parameters, the processor array (Claim 2), layouts,
  * values, the independent reference and the report. The node programs are
- * in systolic.c (C stationary, Section 4.2).
+ * in systolic.c (C stationary, Section 4.2) and stationary.c (A or B
+ * stationary, Section 4.1).
  */
 #include "matmul.h"
 

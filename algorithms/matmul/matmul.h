@@ -35,6 +35,13 @@
  * region likewise (slots of h_d x gamma, column-major). memory[0, K) with
  * K = C + A + B regions is verified: C by value (computed), A and B by
  * placement and conservation.
+ *
+ * With A or B stationary (Section 4.1, stationary.c) A and B stay in their
+ * home blocks: the A region is alpha x qa, the B region qb x gamma, and
+ * the scratch beyond K holds a send buffer, the alignment's receive
+ * buffer, the X piece, the accumulator (alpha x bpad for A, bpad x gamma
+ * for B), the reduction's receive buffer and the C store's receive
+ * buffer (off_send, off_recv, off_x, off_acc, off_rbuf, off_cbuf).
  */
 #ifndef CUBE_MATMUL_H
 #define CUBE_MATMUL_H
