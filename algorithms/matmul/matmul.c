@@ -1,7 +1,8 @@
 /* matmul.c -- matrix multiplication C = A B on a processor array (Mathur &
  * Johnsson 1992): parameters, the processor array (Claim 2), layouts,
  * values, the independent reference and the report. The node programs are
- * in systolic.c (C stationary, Section 4.2).
+ * in systolic.c (C stationary, Section 4.2) and stationary.c (A or B
+ * stationary, Section 4.1).
  */
 #include "matmul.h"
 
@@ -148,6 +149,10 @@ static const ParamSpec matmul_params[] = {
       .max = 1LL << 62, .help = "the matrices' values" },
     { .key = "verify", .type = PARAM_TEXT, .fallback = "auto",
       .help = "full, sample:K or auto (full up to 4Mi elements of C)" },
+    { .key = "block", .type = PARAM_INT, .fallback = "auto", .min = 1,
+      .max = 1LL << 32,
+      .help = "A or B stationary: columns (A) or rows (B) per block, or "
+              "auto (min(R, 64) for A, min(P, 32) for B; Section 5)" },
     { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
       .choices = matmul_elements, .help = "double or complex" },
     { NULL }
@@ -282,6 +287,10 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     c->seed = (uint64_t)params_int(params, "seed");
     c->is_complex = params_choice(params, "element") == 1;
     int st = params_choice(params, "stationary");
+    long long block = params_int(params, "block");
+    if (block != PARAM_AUTO && st == MATMUL_C)
+        return params_fail(params, error, "block", "applies to stationary "
+                           "A or B (or auto, when it picks A or B)");
     if (st == MATMUL_AUTO) {
         /* Section 5 (Table 6): A stationary when P/R >= 8, B stationary
          * when R/P >= 16, C stationary otherwise. */
@@ -289,9 +298,6 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
                                                              : MATMUL_C;
     }
     c->stationary = (MatmulStationary)st;
-    if (c->stationary != MATMUL_C)
-        return params_fail(params, error, "stationary", "only C is "
-                           "implemented so far");
 
     const char *procs = params_text(params, "processors");
     uint32_t nr, nc;
@@ -334,13 +340,43 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     c->beta_a = c->qpad / nc;
     c->beta_b = c->qpad / nr;
 
-    c->region_a = c->alpha * c->beta_a;
-    c->region_b = c->beta_b * c->gamma;
+    if (c->stationary == MATMUL_C) {
+        c->region_a = c->alpha * c->beta_a;
+        c->region_b = c->beta_b * c->gamma;
+    } else {
+        /* A and B stay home. */
+        c->region_a = c->alpha * c->qa;
+        c->region_b = c->qb * c->gamma;
+    }
     c->off_a = c->alpha * c->gamma;
     c->off_b = c->off_a + c->region_a;
     c->k = c->off_b + c->region_b;
     c->off_send = c->k;
-    c->off_recv = c->off_send + c->region_a + c->region_b;
+    size_t memory = 0;
+    if (c->stationary == MATMUL_C) {
+        c->off_recv = c->off_send + c->region_a + c->region_b;
+        memory = c->off_recv + c->region_a + c->region_b;
+    } else {
+        gboolean a = c->stationary == MATMUL_A;
+        uint64_t free_ext = a ? c->r : c->p;
+        c->block = block != PARAM_AUTO ? (uint64_t)block
+                   : a ? MIN(c->r, 64) : MIN(c->p, 32);
+        c->nbc = a ? nr : nc;
+        c->nred = a ? nc : nr;
+        c->bpad = ceil_div(c->block, c->l) * c->l;
+        c->nblocks = ceil_div(free_ext, c->block);
+        c->pb = c->bpad / c->nbc;
+        c->rb = c->bpad / c->nred;
+        size_t xsz = (a ? c->qa : c->qb) * c->pb;
+        size_t accsz = (a ? c->alpha : c->gamma) * c->bpad;
+        size_t sendsz = MAX(MAX(c->region_a, c->region_b), accsz);
+        c->off_recv = c->off_send + sendsz;
+        c->off_x = c->off_recv + xsz;
+        c->off_acc = c->off_x + xsz;
+        c->off_rbuf = c->off_acc + accsz;
+        c->off_cbuf = c->off_rbuf + accsz / c->nred;
+        memory = c->off_cbuf + c->alpha * c->gamma;
+    }
 
     const char *verify = params_text(params, "verify");
     if (!strcmp(verify, "full")) {
@@ -370,7 +406,7 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
                    || mach->ports >= machine_node_links(mach);
     c->shift_ticks = predict_shifts(mach, c);
 
-    layout->memory_elements = c->off_recv + c->region_a + c->region_b;
+    layout->memory_elements = memory;
     layout->elements_per_node = c->k;
     layout->element = c->is_complex ? ELEMENT_COMPLEX : ELEMENT_DOUBLE;
     layout->computed_elements = c->alpha * c->gamma;
@@ -507,6 +543,28 @@ static void expect_operand(const MatmulConfig *c, MatmulOperand op,
     }
 }
 
+/* With A or B stationary both operands end where they started. */
+static void expect_home(const MatmulConfig *c, MatmulOperand op, uint32_t l,
+                        uint32_t m, Word *expected)
+{
+    size_t w = matmul_words(c);
+    uint64_t rows = op == OPERAND_A ? c->alpha : c->qb;
+    uint64_t cols = op == OPERAND_A ? c->qa : c->gamma;
+    uint64_t pr = op == OPERAND_A ? c->p : c->q;
+    uint64_t pc = op == OPERAND_A ? c->q : c->r;
+    size_t base = op == OPERAND_A ? c->off_a : c->off_b;
+    for (uint64_t jj = 0; jj < cols; jj++)
+        for (uint64_t ii = 0; ii < rows; ii++) {
+            uint64_t row = l * rows + ii, col = m * cols + jj;
+            Word *dst = expected + (base + jj * rows + ii) * w;
+            if (row < pr && col < pc)
+                put(dst, matmul_value(c, op, row, col, 0),
+                    matmul_value(c, op, row, col, 1), c->is_complex);
+            else
+                memset(dst, 0, w * sizeof(Word));
+        }
+}
+
 static void matmul_expect(const void *config, uint32_t address,
                           Word *expected)
 {
@@ -516,8 +574,13 @@ static void matmul_expect(const void *config, uint32_t address,
     memset(expected, 0, c->k * matmul_words(c) * sizeof(Word));
     if (!c->sample)
         reference_block(c, l, m, expected);
-    expect_operand(c, OPERAND_A, l, m, expected);
-    expect_operand(c, OPERAND_B, l, m, expected);
+    if (c->stationary == MATMUL_C) {
+        expect_operand(c, OPERAND_A, l, m, expected);
+        expect_operand(c, OPERAND_B, l, m, expected);
+    } else {
+        expect_home(c, OPERAND_A, l, m, expected);
+        expect_home(c, OPERAND_B, l, m, expected);
+    }
 }
 
 static void matmul_expect_element(const void *config, uint32_t address,
@@ -536,7 +599,69 @@ static void matmul_expect_element(const void *config, uint32_t address,
 
 static NodeStatus matmul_step(Node *node, const void *config)
 {
-    return matmul_systolic_step(node, config);
+    const MatmulConfig *c = config;
+    if (c->stationary == MATMUL_C)
+        return matmul_systolic_step(node, c);
+    return matmul_stationary_step(node, c);
+}
+
+static void report_verify(const MatmulConfig *c, Report *r)
+{
+    char text[64];
+    if (c->sample) {
+        g_snprintf(text, sizeof text, "sample:%" G_GUINT64_FORMAT, c->samples);
+        report_detail_text(r, "verify", text);
+    } else {
+        report_detail_text(r, "verify", "full");
+    }
+}
+
+/* A or B stationary (stationary.c): every shift of the broadcast and of
+ * the reduction is one neighbour message of a fixed size, and nothing else
+ * goes to a neighbour (the alignments use the router). */
+static void report_stationary(const MatmulConfig *c, Report *r)
+{
+    gboolean a = c->stationary == MATMUL_A;
+    double nodes = (double)c->nr * (double)c->nc;
+    report_detail_text(r, "stationary", a ? "A" : "B");
+    report_detail_int(r, "block", (long long)c->block);
+    report_detail_int(r, "block_padded", (long long)c->bpad);
+    report_detail_int(r, "blocks", (long long)c->nblocks);
+    uint64_t sb = (c->nbc - 1) * c->nblocks, sr = (c->nred - 1) * c->nblocks;
+    report_detail_int(r, "shifts_broadcast", (long long)sb);
+    report_detail_int(r, "shifts_reduce", (long long)sr);
+    uint64_t xpiece = (a ? c->qa : c->qb) * c->pb;
+    uint64_t rpart = (a ? c->alpha : c->gamma) * c->rb;
+    report_detail_int(r, "broadcast_piece", (long long)xpiece);
+    report_detail_int(r, "reduce_part", (long long)rpart);
+    const SimPhase *align = &r->phase[MATMUL_PHASE_ALIGN];
+    Tick align_cycles = align->time_max;
+    report_detail_int(r, "alignment_cycles", align_cycles);
+    report_detail_int(r, "multiply_cycles", r->cycles - align_cycles);
+    report_detail_int(r, "local_cycles",
+                      r->phase[MATMUL_PHASE_MULTIPLY].compute_max);
+    double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
+                   * (double)c->r;
+    report_detail_double(r, "flops", flops);
+    report_verify(c, r);
+    double ts = r->machine.tick_seconds;
+    if (ts > 0) {
+        report_detail_double(r, "seconds", (double)r->cycles * ts);
+        report_detail_double(r, "mflops",
+                             flops / ((double)r->cycles * ts) / 1e6);
+    }
+    const char *src = "Mathur & Johnsson, Section 4.1";
+    report_bound(r, "neighbour messages = N blocks (shifts per block)",
+                 BOUND_EXACT, nodes * (double)(sb + sr),
+                 (double)r->class_messages[CLASS_NEIGHBOUR], src);
+    report_bound(r, "neighbour elements = N (broadcast + reduce shifts x size)",
+                 BOUND_EXACT, nodes * ((double)sb * (double)xpiece
+                                       + (double)sr * (double)rpart),
+                 (double)r->class_elements[CLASS_NEIGHBOUR], src);
+    report_bound(r, "every cyclic shift is one hop", BOUND_EXACT,
+                 (double)r->class_elements[CLASS_NEIGHBOUR],
+                 (double)r->class_transfers[CLASS_NEIGHBOUR],
+                 "Section 4.2.1 (Gray code per axis)");
 }
 
 static void matmul_report(const void *config, Report *r)
@@ -546,6 +671,10 @@ static void matmul_report(const void *config, Report *r)
     char text[64];
     g_snprintf(text, sizeof text, "%ux%u", c->nr, c->nc);
     report_detail_text(r, "processors", text);
+    if (c->stationary != MATMUL_C) {
+        report_stationary(c, r);
+        return;
+    }
     report_detail_text(r, "stationary", "C");
     uint64_t shifts_a = c->nc - 1, shifts_b = c->nr - 1;
     uint64_t moved_a = c->alpha * c->beta_a * shifts_a;
@@ -574,12 +703,7 @@ static void matmul_report(const void *config, Report *r)
     double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
                    * (double)c->r;
     report_detail_double(r, "flops", flops);
-    if (c->sample) {
-        g_snprintf(text, sizeof text, "sample:%" G_GUINT64_FORMAT, c->samples);
-        report_detail_text(r, "verify", text);
-    } else {
-        report_detail_text(r, "verify", "full");
-    }
+    report_verify(c, r);
     double ts = r->machine.tick_seconds;
     if (ts > 0) {
         static const char *const names[] = { "alignment", "local", "shifts",
@@ -619,7 +743,8 @@ static void matmul_report(const void *config, Report *r)
 const Algorithm algorithm_matmul = {
     .name = "matmul",
     .summary = "matrix multiplication C = A B on a processor array "
-               "(systolic, C stationary)",
+               "(systolic, C stationary; A or B stationary by level-2 "
+               "blocks)",
     .source = "Mathur & Johnsson 1992, Section 4",
     .topologies = 1u << TOPOLOGY_CUBE | 1u << TOPOLOGY_MESH,
     .methods = matmul_methods,

@@ -35,6 +35,13 @@
  * region likewise (slots of h_d x gamma, column-major). memory[0, K) with
  * K = C + A + B regions is verified: C by value (computed), A and B by
  * placement and conservation.
+ *
+ * With A or B stationary (Section 4.1, stationary.c) A and B stay in their
+ * home blocks: the A region is alpha x qa, the B region qb x gamma, and
+ * the scratch beyond K holds a send buffer, the alignment's receive
+ * buffer, the X piece, the accumulator (alpha x bpad for A, bpad x gamma
+ * for B), the reduction's receive buffer and the C store's receive
+ * buffer (off_send, off_recv, off_x, off_acc, off_rbuf, off_cbuf).
  */
 #ifndef CUBE_MATMUL_H
 #define CUBE_MATMUL_H
@@ -69,6 +76,14 @@ typedef struct {
     size_t region_a, region_b;
     size_t k;                     /* verified elements per node */
 
+    /* A or B stationary (stationary.c): the free axis (columns of B and
+     * C for A, rows of A and C for B) in blocks of `block`, padded to
+     * bpad = a multiple of max(N_r, N_c); a block is broadcast in nbc parts
+     * of pb along the broadcast axis and reduced in nred parts of rb. */
+    uint64_t block, bpad, nblocks, pb, rb;
+    uint32_t nbc, nred;
+    size_t off_x, off_acc, off_rbuf, off_cbuf;
+
     gboolean sample;              /* verify = sample:K */
     uint64_t samples;
 
@@ -83,7 +98,9 @@ enum { MATMUL_PHASE_ALIGN = 0, MATMUL_PHASE_MULTIPLY = 1 };
 
 /* Tags. */
 enum { MATMUL_TAG_ALIGN_A = 1, MATMUL_TAG_ALIGN_B = 2,
-       MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20 };
+       MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20,
+       MATMUL_TAG_ALIGN_X = 30, MATMUL_TAG_BCAST = 31,
+       MATMUL_TAG_REDUCE = 32, MATMUL_TAG_ALIGN_C = 33 };
 
 static inline size_t matmul_words(const MatmulConfig *c)
 {
@@ -110,5 +127,10 @@ gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
 
 /* The systolic C-stationary node program (systolic.c). */
 NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
+
+/* The A- and B-stationary node programs (stationary.c): node steps per
+ * block, and the program. */
+unsigned matmul_stationary_block_steps(const MatmulConfig *c);
+NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c);
 
 #endif
