@@ -194,11 +194,38 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
 }
 
 /* Claim 2: the array whose aspect ratio N_r/N_c is closest to the
- * stationary matrix's rows/columns (ties to more rows), among those where
- * every operand has an element per node. */
-static gboolean auto_processors(const Machine *mach, uint64_t rows,
-                                uint64_t cols, const uint64_t pqr[3],
-                                uint32_t *nr, uint32_t *nc)
+ * stationary matrix's rows/columns, among those where every operand has an
+ * element per node. Powers of two often leave two arrays equally close (C
+ * of 2:1 between 1:1 and 4:1): then the squarer one, whose shifts along
+ * both axes, N_r + N_c - 2, are fewer; then more rows. */
+/* The paper's layout rule: the matrices an algorithm lays out on the
+ * array have an element per node. C stationary lays out all three; A
+ * stationary keeps A in place and streams blocks of B's columns and C's
+ * (Table 6 runs R = 1 on 256 nodes), B stationary the transpose. */
+static gboolean shape_fits(MatmulStationary st, const uint64_t pqr[3],
+                           uint32_t nr, uint32_t nc)
+{
+    switch (st) {
+    case MATMUL_A: return pqr[0] >= nr && pqr[1] >= nc;
+    case MATMUL_B: return pqr[1] >= nr && pqr[2] >= nc;
+    default: return pqr[0] >= nr && pqr[2] >= nc && pqr[1] >= MAX(nr, nc);
+    }
+}
+
+static const char *shape_needs(MatmulStationary st)
+{
+    switch (st) {
+    case MATMUL_A: return "A needs an element per node: P >= N_r, Q >= N_c";
+    case MATMUL_B: return "B needs an element per node: Q >= N_r, R >= N_c";
+    default: return "every operand needs an element per node: P >= N_r, "
+                    "R >= N_c, Q >= max(N_r, N_c)";
+    }
+}
+
+static gboolean auto_processors(const Machine *mach, MatmulStationary st,
+                                uint64_t rows, uint64_t cols,
+                                const uint64_t pqr[3], uint32_t *nr,
+                                uint32_t *nc)
 {
     const Topology *t = &mach->topology;
     if (t->ops->kind == TOPOLOGY_MESH) {
@@ -210,9 +237,11 @@ static gboolean auto_processors(const Machine *mach, uint64_t rows,
     gboolean found = FALSE;
     for (uint32_t r = t->nodes;; r /= 2) {
         uint32_t c = t->nodes / r;
-        if (pqr[0] >= r && pqr[2] >= c && pqr[1] >= MAX(r, c)) {
+        if (shape_fits(st, pqr, r, c)) {
             double miss = fabs(log2((double)r / (double)c) - want);
-            if (miss < best - 1e-9) {
+            gboolean tie = fabs(miss - best) <= 1e-9;
+            if (miss < best - 1e-9
+                || (tie && (uint64_t)r + c < (uint64_t)*nr + *nc)) {
                 best = miss;
                 *nr = r;
                 *nc = c;
@@ -302,7 +331,12 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     const char *procs = params_text(params, "processors");
     uint32_t nr, nc;
     if (!strcmp(procs, "auto")) {
-        if (!auto_processors(mach, c->p, c->r, pqr, &nr, &nc))
+        /* Section 4.1 and Claim 2: the array is congruent to the
+         * stationary matrix. */
+        uint64_t rows = c->stationary == MATMUL_B ? c->q : c->p;
+        uint64_t cols = c->stationary == MATMUL_A ? c->q : c->r;
+        if (!auto_processors(mach, c->stationary, rows, cols, pqr, &nr,
+                             &nc))
             return params_fail(params, error, "processors", "no processor "
                                "array of %u nodes gives every operand of "
                                "%s an element per node",
@@ -319,12 +353,10 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
         return NULL;
     }
     c->nr = nr, c->nc = nc;
-    if (c->p < nr || c->r < nc || c->q < MAX(nr, nc))
+    if (!shape_fits(c->stationary, pqr, nr, nc))
         return params_fail(params, error, "shape", "%s on a %ux%u array: "
-                           "every operand needs an element per node (P >= "
-                           "N_r = %u, R >= N_c = %u, Q >= max(N_r, N_c) = %u; "
-                           "Section 1)", params_text(params, "shape"), nr, nc,
-                           nr, nc, MAX(nr, nc));
+                           "%s (Section 1)", params_text(params, "shape"),
+                           nr, nc, shape_needs(c->stationary));
 
     c->alpha = ceil_div(c->p, nr);
     c->gamma = ceil_div(c->r, nc);
@@ -637,18 +669,29 @@ static void report_stationary(const MatmulConfig *c, Report *r)
     const SimPhase *align = &r->phase[MATMUL_PHASE_ALIGN];
     Tick align_cycles = align->time_max;
     report_detail_int(r, "alignment_cycles", align_cycles);
-    report_detail_int(r, "multiply_cycles", r->cycles - align_cycles);
-    report_detail_int(r, "local_cycles",
-                      r->phase[MATMUL_PHASE_MULTIPLY].compute_max);
+    Tick mult_cycles = r->cycles - align_cycles;
+    Tick local_cycles = r->phase[MATMUL_PHASE_MULTIPLY].compute_max;
+    report_detail_int(r, "multiply_cycles", mult_cycles);
+    report_detail_int(r, "local_cycles", local_cycles);
+    /* The rest of the multiplication: shifts, the other blocks'
+     * alignments and stores (and waiting for them). */
+    report_detail_int(r, "communication_cycles", mult_cycles - local_cycles);
     double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
                    * (double)c->r;
     report_detail_double(r, "flops", flops);
     report_verify(c, r);
     double ts = r->machine.tick_seconds;
     if (ts > 0) {
-        report_detail_double(r, "seconds", (double)r->cycles * ts);
-        report_detail_double(r, "mflops",
-                             flops / ((double)r->cycles * ts) / 1e6);
+        /* The same object as C stationary's; "shifts" here is all the
+         * multiplication phase's communication (communication_cycles). */
+        static const char *const names[] = { "alignment", "local", "shifts",
+                                             "total", NULL };
+        double secs[4] = { (double)align_cycles * ts,
+                           (double)local_cycles * ts,
+                           (double)(mult_cycles - local_cycles) * ts,
+                           (double)r->cycles * ts };
+        report_detail_object(r, "seconds", names, secs);
+        report_detail_double(r, "mflops", flops / secs[3] / 1e6);
     }
     const char *src = "Mathur & Johnsson, Section 4.1";
     report_bound(r, "neighbour messages = N blocks (shifts per block)",
