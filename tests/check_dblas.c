@@ -113,12 +113,15 @@ END_TEST
 /* 16 x 16 on a 4x4 array of the 4-cube: blocks of 4 x 4, vectors in
  * blocks of 1 (block h on node (h/4, h%4)). Counted by hand:
  *   matvec  align-x: x_j from (j/4, j%4) to (0, j/4), all but j = 0 move:
- *           15 router messages of 1; spread 4 columns x 3 messages of 4,
- *           reduce 4 rows x 3 messages of 4: 24 neighbour messages, 96
- *           elements; align-y: y_i from (i/4, 0) to (i/4, i%4): 12 move;
+ *           15 router messages of 1; spread 4 columns and reduce 4 rows,
+ *           each line's segment of 4 in min(2, 4) = 2 parts of 2 (the two
+ *           rotated trees of the 2-cube axis), every non-root node of the
+ *           line receiving (spread) or sending (reduce) each part once: 3 x
+ *           2 messages per line, 48 neighbour messages, 96 elements;
+ *           align-y: y_i from (i/4, 0) to (i/4, i%4): 12 move;
  *   vecmat  the same counts by symmetry (x_i to (i/4, 0): 12 move; y_j
  *           from (0, j/4): 15 move);
- *   rank1   x to column 0 (12), y to row 0 (15), two spreads of 12. */
+ *   rank1   x to column 0 (12), y to row 0 (15), two spreads of 24. */
 START_TEST(message_counts)
 {
     for (int r = 0; r < 3; r++) {
@@ -127,7 +130,7 @@ START_TEST(message_counts)
         g_autoptr(Report) rep = run_ok(s, routines[r]);
         ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 27);
         ck_assert_uint_eq(rep->class_elements[CLASS_ROUTER], 27);
-        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 24);
+        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 48);
         ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR], 96);
         /* Trees: log2 4 = 2 steps each. */
         const char *k1 = r < 2 ? "spread_steps" : "spread_x_steps";
@@ -162,6 +165,88 @@ START_TEST(cycles_by_hand)
     ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 1);
     ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 1);
     ck_assert_int_eq(detail(rep, "phase_spread_x_cycles")->i, 16);
+}
+END_TEST
+
+/* The all-port spread on the cube: rank1 on 2^a x 2^b arrays of cubes of
+ * 1..8 dimensions with segments shorter than, equal to and longer than
+ * the axis's dimension count k (min(k, m) parts, uneven parts). rank1
+ * checks every element of A + x y^T on every node, and every x_i y_j is
+ * nonzero, so a part that misses a node (or lands at the wrong offset)
+ * fails data = correct. The spreads' messages are counted: each part
+ * reaches each non-root node of each line exactly once. */
+START_TEST(spread_all_port)
+{
+    GRand *g = g_rand_new_with_seed(77);
+    for (int trial = 0; trial < 30; trial++) {
+        unsigned dims = (unsigned)g_rand_int_range(g, 1, 9);
+        unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
+        unsigned cb = dims - rb;
+        uint32_t rows = 1u << rb, cols = 1u << cb;
+        /* Segments: bp = ceil(P / rows) spread along a row (k = cb),
+         * bq = ceil(Q / cols) down a column (k = rb). */
+        uint64_t bp = (uint64_t)g_rand_int_range(g, 1, 2 * (int)dims + 4);
+        uint64_t bq = (uint64_t)g_rand_int_range(g, 1, 2 * (int)dims + 4);
+        uint64_t p = bp * rows - (uint64_t)g_rand_int_range(g, 0, 2) * (bp > 1);
+        uint64_t q = bq * cols - (uint64_t)g_rand_int_range(g, 0, 2) * (bq > 1);
+        if (p < rows)
+            p = rows;
+        if (q < cols)
+            q = cols;
+        char arr[32];
+        g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
+        g_autoptr(Scenario) s = db_scenario("rank1", p, q, arr,
+                                            trial % 3 ? "double" : "complex");
+        on_cube(s, dims);
+        g_autofree char *what = g_strdup_printf("rank1 %llux%llu on %s",
+                                                (unsigned long long)p,
+                                                (unsigned long long)q, arr);
+        g_autoptr(Report) rep = run_ok(s, what);
+        uint64_t sp = (uint64_t)detail(rep, "block_rows")->i;
+        uint64_t sq = (uint64_t)detail(rep, "block_cols")->i;
+        uint64_t px = cb ? MIN(cb, sp) : 0, py = rb ? MIN(rb, sq) : 0;
+        ck_assert_int_eq(detail(rep, "spread_x_parts")->i, (int64_t)px);
+        ck_assert_int_eq(detail(rep, "spread_y_parts")->i, (int64_t)py);
+        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR],
+                          (uint64_t)rows * (cols - 1) * px
+                          + (uint64_t)cols * (rows - 1) * py);
+        ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR],
+                          (uint64_t)rows * (cols - 1) * sp
+                          + (uint64_t)cols * (rows - 1) * sq);
+    }
+    g_rand_free(g);
+}
+END_TEST
+
+/* All ports at once: a segment of m = 6000 spread along the 6-cube (rank1
+ * 6000 x 64 on 1x64, matvec 64 x 6000 on 64x1) takes about 6 steps of m/6
+ * = 1000 element times, not the single tree's 6 m = 36000; the reduce of
+ * vecmat 64 x 6000 on 64x1 likewise. The phases also hold the align's skew (nodes that finish
+ * their align early wait in the tree), hence the slack. */
+START_TEST(spread_reduce_use_all_ports)
+{
+    g_autoptr(Scenario) s = db_scenario("rank1", 6000, 64, "1x64", NULL);
+    on_cube(s, 6);
+    g_autoptr(Report) rep = run_ok(s, "rank1 6000x64 on 1x64");
+    ck_assert_int_eq(detail(rep, "spread_x_parts")->i, 6);
+    int64_t t = detail(rep, "phase_spread_x_cycles")->i;
+    ck_assert_msg(t >= 6000 && t < 2 * 6000, "spread-x took %lld",
+                  (long long)t);
+    g_autoptr(Scenario) m = db_scenario("matvec", 64, 6000, "64x1", NULL);
+    on_cube(m, 6);
+    g_autoptr(Report) rm = run_ok(m, "matvec 64x6000 on 64x1");
+    ck_assert_int_eq(detail(rm, "spread_parts")->i, 6);
+    ck_assert_int_eq(detail(rm, "reduce_parts")->i, 0);
+    int64_t w = detail(rm, "phase_spread_x_cycles")->i;
+    ck_assert_msg(w >= 6000 && w < 2 * 6000, "matvec spread-x took %lld",
+                  (long long)w);
+    g_autoptr(Scenario) v = db_scenario("vecmat", 64, 6000, "64x1", NULL);
+    on_cube(v, 6);
+    g_autoptr(Report) rv = run_ok(v, "vecmat 64x6000 on 64x1");
+    ck_assert_int_eq(detail(rv, "reduce_parts")->i, 6);
+    int64_t u = detail(rv, "phase_reduce_y_cycles")->i;
+    ck_assert_msg(u >= 6000 && u < 2 * 6000, "reduce-y took %lld",
+                  (long long)u);
 }
 END_TEST
 
@@ -261,6 +346,8 @@ static Suite *dblas_suite(void)
     tcase_add_test(t, random_exact);
     tcase_add_test(t, message_counts);
     tcase_add_test(t, cycles_by_hand);
+    tcase_add_test(t, spread_all_port);
+    tcase_add_test(t, spread_reduce_use_all_ports);
     tcase_add_test(t, auto_array);
     tcase_add_test(t, kernels_and_mflops);
     tcase_add_test(t, refusals);

@@ -25,22 +25,29 @@
  * Phases, as Section 3 lists the steps (matvec; vecmat swaps the axes):
  *   align-x   x's home blocks go to the root row of the array, node (0, m)
  *             receiving the segment for column block m (router messages);
- *   spread-x  a binomial tree down each processor column from row 0;
+ *   spread-x  down each processor column from row 0 (cube: all-port trees,
+ *             torus: one binomial tree);
  *   matvec    the local y_l = A_lm x_m (node_kernel "matvec" and
  *             cblas_dgemv / zgemv);
- *   reduce-y  a binomial tree summing y_l over m into column 0;
+ *   reduce-y  the trees backwards, summing y_l over m into column 0;
  *   align-y   node (l, 0) sends the segment of row block l home.
  * rank1: align-x (x's segments to column 0, one per row block), align-y
  * (y's to row 0), spread-x (along the rows), spread-y (down the columns),
  * rank1 (node_kernel "rank1", cblas_dger / zgeru).
  *
- * Spread and reduce: log2 of the axis steps. On the cube the tree runs over
- * the bits of the axis's Gray code in the address: the partner differs in
- * one address bit, one hop (node_send), and all bits reach every node of
- * the axis. On the torus the tree runs over the ring positions: in step b
- * the partner is 2^b positions along the ring, one hop for b = 0 and a
- * router message (node_send_to) otherwise: log2 S startups against S/2 for
- * a ring pipeline, at the price of S - 1 - log2 S extra element hops.
+ * Spread and reduce: log2 of the axis steps. On the cube they use all
+ * ports: the segment is cut into min(k, count) parts that follow the k
+ * rotated spanning binomial trees of Johnsson & Ho (the paper's ref. [14];
+ * "all-port trees on the cube" below, with the proof), every part one hop
+ * per step over the axis's Gray-code bits of the address, the parts of a
+ * step on different channels: k steps of about count / k elements instead
+ * of k steps of count. The reduce runs the same trees backwards, adding on
+ * arrival. This is a cube construction (it needs the k edge-disjoint
+ * dimensions of each node). On the torus one binomial tree runs over the
+ * ring positions: in step b the partner is 2^b positions along the ring,
+ * one hop for b = 0 and a router message (node_send_to) otherwise: log2 S
+ * startups against S/2 for a ring pipeline, at the price of S - 1 - log2 S
+ * extra element hops, and the whole segment in every step.
  */
 #include "algorithm.h"
 #include "procgrid.h"
@@ -77,7 +84,8 @@ typedef struct {
 static const char *const db_elements[] = { "double", "complex", NULL };
 
 static const AlgorithmMethod db_methods[] = {
-    { "tree", "align, binomial-tree spread, local BLAS, tree reduce, align" },
+    { "tree", "align, spread (cube: all-port rotated binomial trees), local "
+              "BLAS, reduce (the trees backwards), align" },
     { NULL, NULL }
 };
 
@@ -289,11 +297,153 @@ static uint32_t tree_partner(const DbConfig *c, uint32_t addr, uint32_t l,
                                  : procgrid_node(&c->grid, l, to);
 }
 
-/* Spread step k of `bits` (bits from the highest down) from coordinate 0. */
+static void add_into(const DbConfig *c, Node *node, size_t to, size_t from,
+                     size_t count)
+{
+    double *mem = (double *)(void *)node_memory(node);
+    size_t words = count * c->w;
+    for (size_t i = 0; i < words; i++)
+        mem[to * c->w + i] += mem[from * c->w + i];
+    node_compute(node, words);
+}
+
+/* ---- all-port trees on the cube --------------------------------------- */
+
+/* Spread and reduce along an axis of S = 2^k nodes of the cube use the k
+ * rotated spanning binomial trees of Johnsson & Ho (1989, the paper's ref.
+ * [14]): the segment of count elements is cut into p = min(k, count)
+ * parts, part i = [count i / p, count (i + 1) / p), and part i follows the
+ * binomial tree rooted at coordinate 0 whose step j (j = 0 .. k - 1)
+ * crosses the axis's address bit d_j = (i + j) mod k. Coordinates are the
+ * axis's bits of the address (the Gray code of the index), so the root is
+ * index 0 of the axis.
+ *
+ * The rule. Let level_i(x) be the position j in part i's order of the
+ * highest-ordered set bit of x (the largest j with bit d_j of x set), and
+ * -1 for x = 0. In step j of the spread, a node x with level_i(x) < j sends
+ * part i across d_j; the node with level_i(x) == j receives it across d_j;
+ * nodes above level j do nothing for part i.
+ *
+ * Proof that every node ends with every part. Claim: after step j exactly
+ * the nodes of level <= j hold part i, i.e. the x whose set bits all lie
+ * in {d_0, .., d_j}. Before step 0 only the root (level -1) holds it. In
+ * step j each holder x (level < j, so bit d_j of x is clear) sends to
+ * x + 2^d_j, whose level is exactly j; conversely a node y of level j has
+ * bit d_j set, and y - 2^d_j has level < j: the senders and the level-j
+ * nodes are in one-to-one correspondence, each level-j node receives part
+ * i exactly once, from a node that already holds it (it received it in an
+ * earlier step or is the root), and nobody else receives it. After step
+ * k - 1 every x has level <= k - 1: every node holds part i. A node that
+ * receives part i in step j = level_i(x) forwards it in every later step
+ * j' > j (its level is below j').
+ *
+ * Edge-disjointness. In step j part i uses only dimension (i + j) mod k;
+ * the p <= k parts have different i, so they use different dimensions, and
+ * on a dimension the message goes from the node with that bit clear to
+ * the node with it set. So in every step a node sends at most one message
+ * per link and receives at most one per link: all parts move at once on
+ * different channels (all ports), and the spread takes k steps of
+ * ceil(count / p) elements, about count element times (plus k startups)
+ * instead of the single tree's k count.
+ *
+ * The reduce (the sum over the axis into coordinate 0) runs the same trees
+ * backwards: step j from k - 1 down to 0, a node of level j sends its
+ * partial sum of part i across d_j to its parent, a node of level < j
+ * receives its child's partial sum into a buffer and adds it at the start
+ * of the next step (real additions, node_compute). A node of level l
+ * receives from its children in steps k - 1 .. l + 1 and has added them
+ * all by the time it sends in step l, so the root ends with the full sum.
+ * k = 0 (S = 1) has no steps; k = 1 is the plain one-hop tree. */
+
+static unsigned tree_parts(unsigned bits, size_t count)
+{
+    return bits == 0 ? 0 : (unsigned)MIN((size_t)bits, count);
+}
+
+static size_t part_lo(size_t count, unsigned parts, unsigned i)
+{
+    return (size_t)((uint64_t)count * i / parts);
+}
+
+/* The position of the highest-ordered set bit of x in the order
+ * d_j = (i + j) mod bits, or -1 for x = 0. */
+static int tree_level(uint32_t x, unsigned i, unsigned bits)
+{
+    int level = -1;
+    for (unsigned d = 0; d < bits; d++)
+        if (x >> d & 1) {
+            int j = (int)((d + bits - i % bits) % bits);
+            if (j > level)
+                level = j;
+        }
+    return level;
+}
+
+static int cube_link(const DbConfig *c, ProcGridAxis axis, unsigned d)
+{
+    return (int)(axis == PROCGRID_ROWS ? c->cbits + d : d);
+}
+
+/* Spread step j of `bits` on the cube: every part crosses its d_j. */
+static void cube_spread_step(Node *node, const DbConfig *c, ProcGridAxis axis,
+                             unsigned bits, unsigned j, size_t off,
+                             size_t count, int tag)
+{
+    uint32_t addr = node_address(node), l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    unsigned parts = tree_parts(bits, count);
+    for (unsigned i = 0; i < parts; i++) {
+        size_t lo = part_lo(count, parts, i);
+        size_t n = part_lo(count, parts, i + 1) - lo;
+        int link = cube_link(c, axis, (i + j) % bits);
+        int level = tree_level(coord, i, bits);
+        if (level < (int)j)
+            node_send(node, &link, 1, off + lo, n, tag);
+        else if (level == (int)j)
+            node_recv(node, addr ^ (1u << link), tag, off + lo, n);
+    }
+}
+
+/* Reduce step r of `bits` on the cube, tree step j = bits - 1 - r: first
+ * add the parts step j + 1 received (r > 0: the parts for which this node
+ * is below level j + 1); r == bits only adds. */
+static void cube_reduce_step(Node *node, const DbConfig *c, ProcGridAxis axis,
+                             unsigned bits, unsigned r, size_t off, size_t buf,
+                             size_t count, int tag)
+{
+    uint32_t addr = node_address(node), l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    unsigned parts = tree_parts(bits, count);
+    int j = (int)bits - 1 - (int)r;
+    for (unsigned i = 0; i < parts; i++) {
+        size_t lo = part_lo(count, parts, i);
+        size_t n = part_lo(count, parts, i + 1) - lo;
+        int level = tree_level(coord, i, bits);
+        if (r > 0 && level < j + 1)
+            add_into(c, node, off + lo, buf + lo, n);
+        if (j < 0)
+            continue;
+        int link = cube_link(c, axis, (i + (unsigned)j) % bits);
+        if (level == j)
+            node_send(node, &link, 1, off + lo, n, tag);
+        else if (level < j)
+            node_recv(node, addr ^ (1u << link), tag, buf + lo, n);
+    }
+}
+
+/* Spread step k of `bits` from coordinate 0: on the cube the all-port
+ * trees above, on the torus one binomial tree (bits from the highest
+ * down). */
 static void spread_step(Node *node, const DbConfig *c, ProcGridAxis axis,
                         unsigned bits, unsigned k, size_t off, size_t count,
                         int tag)
 {
+    if (c->cube) {
+        cube_spread_step(node, c, axis, bits, k, off, count, tag);
+        return;
+    }
     uint32_t addr = node_address(node), l, m;
     procgrid_coords(&c->grid, addr, &l, &m);
     uint32_t coord = tree_coord(c, addr, l, m, axis);
@@ -306,22 +456,17 @@ static void spread_step(Node *node, const DbConfig *c, ProcGridAxis axis,
                   count);
 }
 
-static void add_into(const DbConfig *c, Node *node, size_t to, size_t from,
-                     size_t count)
-{
-    double *mem = (double *)(void *)node_memory(node);
-    size_t words = count * c->w;
-    for (size_t i = 0; i < words; i++)
-        mem[to * c->w + i] += mem[from * c->w + i];
-    node_compute(node, words);
-}
-
-/* Reduce step k of `bits` (bits from the lowest up) into coordinate 0:
+/* Reduce step k of `bits` into coordinate 0: on the cube the all-port
+ * trees backwards; on the torus one tree, bits from the lowest up:
  * first add what step k - 1 received; k == bits only adds. */
 static void reduce_step(Node *node, const DbConfig *c, ProcGridAxis axis,
                         unsigned bits, unsigned k, size_t off, size_t buf,
                         size_t count, int tag)
 {
+    if (c->cube) {
+        cube_reduce_step(node, c, axis, bits, k, off, buf, count, tag);
+        return;
+    }
     uint32_t addr = node_address(node), l, m;
     procgrid_coords(&c->grid, addr, &l, &m);
     uint32_t coord = tree_coord(c, addr, l, m, axis);
@@ -737,12 +882,22 @@ typedef struct {
     uint64_t msgs[CLASS_COUNT], elems[CLASS_COUNT];
 } DbCounts;
 
-/* A tree over an axis of 2^bits processors, in each of `lines` lines, of
- * messages of `count` elements: 2^bits - 1 messages per line; on the
- * torus only step b = 0's are one hop. */
+/* A spread or reduce over an axis of 2^bits processors, in each of
+ * `lines` lines, of a segment of `count` elements. Cube: every node but
+ * the root receives (spread) or sends (reduce) each of the
+ * min(bits, count) parts once, one hop: parts (2^bits - 1) messages and
+ * count (2^bits - 1) elements per line. Torus: one tree of messages of
+ * `count`, 2^bits - 1 per line, only step b = 0's one hop. */
 static void tree_count(const DbConfig *c, unsigned bits, uint32_t lines,
                        size_t count, DbCounts *k)
 {
+    if (c->cube) {
+        uint64_t others = ((uint64_t)1 << bits) - 1;
+        k->msgs[CLASS_NEIGHBOUR] += (uint64_t)lines * others
+                                    * tree_parts(bits, count);
+        k->elems[CLASS_NEIGHBOUR] += (uint64_t)lines * others * count;
+        return;
+    }
     for (unsigned b = 0; b < bits; b++) {
         uint64_t senders = (uint64_t)lines << (bits - 1 - b);
         MessageClass cl = c->cube || b == 0 ? CLASS_NEIGHBOUR : CLASS_ROUTER;
@@ -791,14 +946,18 @@ static void db_report(const void *config, Report *r)
         report_bound(r, nm, BOUND_EXACT, (double)k.msgs[cl],
                      (double)r->class_messages[cl],
                      "align: one message per pair of overlapping blocks on "
-                     "two nodes; trees: 2^s - 1 per line");
+                     "two nodes; trees: 2^s - 1 per line (on the cube "
+                     "per part)");
         report_bound(r, ne, BOUND_EXACT, (double)k.elems[cl],
                      (double)r->class_elements[cl],
-                     "the overlaps; trees: one segment per message");
+                     "the overlaps; trees: one segment (cube: part) per "
+                     "message");
     }
     /* The spread and reduce steps: s = log2 of the axis. A critical path
-     * runs through both trees and the local kernel (on the cube every tree
-     * message is one hop, Ts + count Tw). */
+     * runs through both trees and the local kernel: on the cube the largest
+     * part, ceil(seg / min(s, seg)) elements, crosses s one-hop links one
+     * after another (Ts + part Tw each), and in the reduce it is added on
+     * every node of its path (the leaf's parent .. the root: s additions). */
     gboolean mv = c->routine != DB_RANK1;
     unsigned s1, s2;
     size_t n1, n2;
@@ -822,24 +981,29 @@ static void db_report(const void *config, Report *r)
                         : c->routine == DB_VECMAT ? "vecmat" : "rank1";
     Tick kt = kernel_ticks(m, kname, shape, local_flops);
     if (c->cube) {
-        double t1 = s1 * ((double)nb->startup + (double)n1 * nb->element_time);
-        double t2 = s2 * ((double)nb->startup + (double)n2 * nb->element_time);
+        unsigned p1 = tree_parts(s1, n1), p2 = tree_parts(s2, n2);
+        size_t m1 = p1 ? (n1 + p1 - 1) / p1 : 0;
+        size_t m2 = p2 ? (n2 + p2 - 1) / p2 : 0;
+        report_detail_int(r, mv ? "spread_parts" : "spread_x_parts", p1);
+        report_detail_int(r, mv ? "reduce_parts" : "spread_y_parts", p2);
+        double t1 = s1 * ((double)nb->startup + (double)m1 * nb->element_time);
+        double t2 = s2 * ((double)nb->startup + (double)m2 * nb->element_time);
         if (mv)
-            t2 += s2 * (double)n2 * c->w * (double)m->flop_time;
-        report_cycle_bound(r, mv ? "s (Ts + seg Tw) + kernel + t (Ts + seg Tw)"
-                              : "s_x (Ts + bp Tw) + s_y (Ts + bq Tw) + kernel",
+            t2 += s2 * (double)m2 * c->w * (double)m->flop_time;
+        report_cycle_bound(r, mv ? "s (Ts + part Tw) + kernel + t (Ts + part Tw)"
+                              : "s_x (Ts + part_x Tw) + s_y (Ts + part_y Tw) "
+                                "+ kernel",
                            BOUND_LOWER, t1 + t2 + (double)kt,
-                           "the trees' critical path: one hop per step, the "
-                           "local kernel between (matvec, vecmat) or after "
-                           "(rank1)");
-        /* The first tree phase: its root sends s messages one after
-         * another. */
+                           "the trees' critical path: the largest part, one "
+                           "hop per step, the local kernel between (matvec, "
+                           "vecmat) or after (rank1)");
+        /* The first tree phase: its root sends the largest part in each of
+         * s steps, one step after another. */
         if (r->nphases >= 3)
-            report_bound(r, mv ? "phases.spread-x.cycles"
-                               : "phases.spread-x.cycles",
-                         BOUND_LOWER, t1,
+            report_bound(r, "phases.spread-x.cycles", BOUND_LOWER, t1,
                          (double)r->phase[mv ? 1 : 2].time_max,
-                         "the root's s one-hop sends of the segment");
+                         "the root's s steps, each sending the largest "
+                         "part");
     }
     report_detail_text(r, "routine", kname);
     g_autofree char *pa = g_strdup_printf("%ux%u", c->nr, c->nc);
