@@ -79,6 +79,7 @@ typedef struct {
     size_t off_a, off_x, off_y, off_xs, off_ys, off_buf;
     size_t k, memory;
     gboolean auto_array;
+    uint64_t samples;             /* verify = sample:K; 0 = full */
 } DbConfig;
 
 static const char *const db_elements[] = { "double", "complex", NULL };
@@ -98,6 +99,9 @@ static const ParamSpec db_params[] = {
       .max = INT64_MAX, .help = "seed of the operands' values" },
     { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
       .choices = db_elements, .help = "double or complex" },
+    { .key = "verify", .type = PARAM_TEXT, .fallback = "auto",
+      .help = "full, sample:K or auto (full: a level-2 reference costs "
+              "what the routine does)" },
     { NULL }
 };
 
@@ -770,6 +774,21 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
         c->memory = c->off_buf + sy;
         layout->computed_elements = c->vy;
     }
+    const char *verify = params_text(prm, "verify");
+    if (g_str_has_prefix(verify, "sample:")) {
+        char *end;
+        const char *n = verify + strlen("sample:");
+        unsigned long long k = strtoull(n, &end, 10);
+        if (*n < '0' || *n > '9' || *end || k == 0 || k > (1ULL << 32))
+            return params_fail(prm, error, "verify", "'%s': sample:K needs K "
+                               "between 1 and 2^32", verify);
+        c->samples = k;
+    } else if (strcmp(verify, "full") && strcmp(verify, "auto")) {
+        return params_fail(prm, error, "verify", "'%s' (valid: full, "
+                           "sample:K, auto)", verify);
+    }
+    layout->sample = c->samples;
+    layout->sample_seed = c->seed ^ 0x5eed5eedULL;
     layout->memory_elements = c->memory;
     layout->elements_per_node = c->k;
     layout->local_size = 0;
@@ -839,41 +858,44 @@ static void db_init(const void *config, uint32_t addr, Word *memory)
 /* The reference by plain loops over global indices: y_i = sum_j A(i,j)
  * x_j (matvec), y_j = sum_i x_i A(i,j) (vecmat), A(i,j) + x_i y_j
  * (rank1). */
+/* One computed element: offset `off` of node addr's computed part, by its
+ * own sum over global indices. */
+static void db_expect_element(const void *config, uint32_t addr, size_t off,
+                              Word *expected)
+{
+    const DbConfig *c = config;
+    uint32_t l, m;
+    procgrid_coords(&c->grid, addr, &l, &m);
+    double complex v = 0;
+    if (c->routine == DB_RANK1) {
+        uint64_t i = (uint64_t)l * c->bp + (off - c->off_a) / c->bq;
+        uint64_t j = (uint64_t)m * c->bq + (off - c->off_a) % c->bq;
+        if (i < c->p && j < c->q)
+            v = operand(c, OP_A, i, j) + operand(c, OP_X, i, 0)
+                                         * operand(c, OP_Y, j, 0);
+    } else {
+        uint64_t o = ((uint64_t)l * c->nc + m) * c->vy + off;
+        if (o < c->ny && c->routine == DB_MATVEC)
+            for (uint64_t j = 0; j < c->q; j++)
+                v += operand(c, OP_A, o, j) * operand(c, OP_X, j, 0);
+        else if (o < c->ny)
+            for (uint64_t i = 0; i < c->p; i++)
+                v += operand(c, OP_X, i, 0) * operand(c, OP_A, i, o);
+    }
+    memset(expected, 0, c->w * sizeof(Word));
+    put(c, expected, 0, creal(v), cimag(v));
+}
+
 static void db_expect(const void *config, uint32_t addr, Word *expected)
 {
     const DbConfig *c = config;
     memset(expected, 0, c->k * c->w * sizeof(Word));
     fill_inputs(c, addr, expected);
-    uint32_t l, m;
-    procgrid_coords(&c->grid, addr, &l, &m);
-    if (c->routine == DB_RANK1) {
-        for (size_t a = 0; a < c->bp; a++)
-            for (size_t b = 0; b < c->bq; b++) {
-                uint64_t i = (uint64_t)l * c->bp + a;
-                uint64_t j = (uint64_t)m * c->bq + b;
-                if (i >= c->p || j >= c->q)
-                    continue;
-                double complex v = operand(c, OP_A, i, j)
-                                   + operand(c, OP_X, i, 0)
-                                     * operand(c, OP_Y, j, 0);
-                put(c, expected, c->off_a + a * c->bq + b, creal(v), cimag(v));
-            }
-        return;
-    }
-    uint64_t h = (uint64_t)l * c->nc + m;
-    for (size_t e = 0; e < c->vy; e++) {
-        uint64_t o = h * c->vy + e;
-        if (o >= c->ny)
-            break;
-        double complex sum = 0;
-        if (c->routine == DB_MATVEC)
-            for (uint64_t j = 0; j < c->q; j++)
-                sum += operand(c, OP_A, o, j) * operand(c, OP_X, j, 0);
-        else
-            for (uint64_t i = 0; i < c->p; i++)
-                sum += operand(c, OP_X, i, 0) * operand(c, OP_A, i, o);
-        put(c, expected, e, creal(sum), cimag(sum));
-    }
+    if (c->samples)
+        return;                   /* the computed part is sampled */
+    size_t computed = c->routine == DB_RANK1 ? c->bp * c->bq : c->vy;
+    for (size_t off = 0; off < computed; off++)
+        db_expect_element(config, addr, off, expected + off * c->w);
 }
 
 /* ---- report ------------------------------------------------------------ */
@@ -1044,6 +1066,7 @@ const Algorithm algorithm_matvec = {
     .init = db_init,
     .step = db_step,
     .expect = db_expect,
+    .expect_element = db_expect_element,
     .report = db_report,
 };
 
@@ -1061,6 +1084,7 @@ const Algorithm algorithm_vecmat = {
     .init = db_init,
     .step = db_step,
     .expect = db_expect,
+    .expect_element = db_expect_element,
     .report = db_report,
 };
 
@@ -1078,5 +1102,6 @@ const Algorithm algorithm_rank1 = {
     .init = db_init,
     .step = db_step,
     .expect = db_expect,
+    .expect_element = db_expect_element,
     .report = db_report,
 };
