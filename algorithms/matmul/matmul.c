@@ -125,6 +125,75 @@ gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
     return *row < c->q && *col < c->r;
 }
 
+/* ---- redistribution ----------------------------------------------------- */
+
+static int move_cmp(const void *a, const void *b)
+{
+    const MatmulMove *x = a, *y = b;
+    if (x->peer != y->peer)
+        return x->peer < y->peer ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int peer_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define MATMUL_FEW_PEERS 64
+
+void matmul_sort_moves(MatmulMove *mv, size_t n)
+{
+    uint32_t peers[MATMUL_FEW_PEERS];
+    size_t count[MATMUL_FEW_PEERS] = { 0 }, np = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t p = 0;
+        while (p < np && peers[p] != mv[i].peer)
+            p++;
+        if (p == np) {
+            if (np == MATMUL_FEW_PEERS) {
+                qsort(mv, n, sizeof *mv, move_cmp);
+                return;
+            }
+            peers[np++] = mv[i].peer;
+        }
+    }
+    qsort(peers, np, sizeof peers[0], peer_cmp);
+    /* A stable bucket pass by peer, then each bucket by offset (usually
+     * already in order: checked before sorting). */
+    size_t start[MATMUL_FEW_PEERS + 1];
+    for (size_t i = 0; i < n; i++) {
+        size_t p = 0;
+        while (peers[p] != mv[i].peer)
+            p++;
+        count[p]++;
+    }
+    start[0] = 0;
+    for (size_t p = 0; p < np; p++)
+        start[p + 1] = start[p] + count[p];
+    MatmulMove *out = g_new(MatmulMove, n ? n : 1);
+    size_t fill[MATMUL_FEW_PEERS];
+    memcpy(fill, start, np * sizeof fill[0]);
+    for (size_t i = 0; i < n; i++) {
+        size_t p = 0;
+        while (peers[p] != mv[i].peer)
+            p++;
+        out[fill[p]++] = mv[i];
+    }
+    for (size_t p = 0; p < np; p++) {
+        MatmulMove *b = out + start[p];
+        size_t len = count[p];
+        for (size_t i = 1; i < len; i++)
+            if (b[i].off < b[i - 1].off) {
+                qsort(b, len, sizeof *b, move_cmp);
+                break;
+            }
+    }
+    memcpy(mv, out, n * sizeof *mv);
+    g_free(out);
+}
+
 /* ---- parameters -------------------------------------------------------- */
 
 static const char *const matmul_stationary_names[] = { "C", "A", "B", "auto",

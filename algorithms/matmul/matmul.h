@@ -125,6 +125,19 @@ gboolean matmul_work_element(const MatmulConfig *c, MatmulOperand op,
                              uint32_t l, uint32_t m, size_t off,
                              uint64_t *row, uint64_t *col);
 
+/* One element of a redistribution through the router: where it goes (or
+ * comes from) and its offsets. */
+typedef struct {
+    uint32_t peer;                /* destination (sending) or source */
+    size_t off;                   /* offset at the destination */
+    size_t src;                   /* offset at the source (sending only) */
+} MatmulMove;
+
+/* Sort by (peer, off): the order in which a message between two nodes
+ * carries its elements. Few peers and runs mostly in order are the common
+ * case, sorted in linear time; anything else falls back to qsort. */
+void matmul_sort_moves(MatmulMove *mv, size_t n);
+
 /* The systolic C-stationary node program (systolic.c). */
 NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
 

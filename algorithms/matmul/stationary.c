@@ -37,20 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    uint32_t peer;                /* destination (sending) or source */
-    size_t off;                   /* offset at the destination */
-    size_t src;                   /* offset at the source (sending only) */
-} Move;
-
-static int move_cmp(const void *a, const void *b)
-{
-    const Move *x = a, *y = b;
-    if (x->peer != y->peer)
-        return x->peer < y->peer ? -1 : 1;
-    return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /* The coordinates and sizes of one node's view. */
 typedef struct {
     gboolean a;                   /* A stationary */
@@ -110,7 +96,7 @@ static MatmulPlace moving_home(const MatmulConfig *c, const View *w,
 
 /* The alignment of block j's X: this node's sends (from its home block of
  * the moving operand), sorted by (destination, destination offset). */
-static Move *x_sends(const MatmulConfig *c, const View *w, uint64_t j,
+static MatmulMove *x_sends(const MatmulConfig *c, const View *w, uint64_t j,
                      size_t *n)
 {
     uint64_t k0, k1, f0, f1;
@@ -124,25 +110,25 @@ static Move *x_sends(const MatmulConfig *c, const View *w, uint64_t j,
     f0 = MAX(f0, j * c->block);
     f1 = MIN(f1, block_end(c, w, j));
     size_t count = k0 < k1 && f0 < f1 ? (size_t)((k1 - k0) * (f1 - f0)) : 0;
-    Move *mv = g_new(Move, count ? count : 1);
+    MatmulMove *mv = g_new(MatmulMove, count ? count : 1);
     size_t i = 0;
     for (uint64_t f = f0; f < f1; f++)
         for (uint64_t k = k0; k < k1; k++) {
             MatmulPlace to = x_place(c, w, j, k, f);
-            mv[i++] = (Move){ to.node, to.offset,
+            mv[i++] = (MatmulMove){ to.node, to.offset,
                               moving_home(c, w, k, f).offset };
         }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
 
 /* What this node's X piece receives, sorted by (source, offset). */
-static Move *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
+static MatmulMove *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
                      size_t *n)
 {
     size_t size = w->qi * c->pb, count = 0;
-    Move *mv = g_new(Move, size ? size : 1);
+    MatmulMove *mv = g_new(MatmulMove, size ? size : 1);
     uint64_t end = block_end(c, w, j);
     for (size_t off = 0; off < size; off++) {
         uint64_t fl = w->a ? off / c->qa : off % c->pb;
@@ -151,15 +137,15 @@ static Move *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
         uint64_t f = j * c->block + (uint64_t)w->u * c->pb + fl;
         if (k >= c->q || f >= end)
             continue;
-        mv[count++] = (Move){ moving_home(c, w, k, f).node, c->off_x + off,
+        mv[count++] = (MatmulMove){ moving_home(c, w, k, f).node, c->off_x + off,
                               0 };
     }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
 
-static void send_moves(Node *node, const MatmulConfig *c, const Move *out,
+static void send_moves(Node *node, const MatmulConfig *c, const MatmulMove *out,
                        size_t n, int tag)
 {
     Word *mem = node_memory(node);
@@ -175,7 +161,7 @@ static void send_moves(Node *node, const MatmulConfig *c, const Move *out,
     }
 }
 
-static void recv_moves(Node *node, const Move *in, size_t n, size_t buf,
+static void recv_moves(Node *node, const MatmulMove *in, size_t n, size_t buf,
                        int tag)
 {
     for (size_t i = 0; i < n;) {
@@ -188,7 +174,7 @@ static void recv_moves(Node *node, const Move *in, size_t n, size_t buf,
     }
 }
 
-static void unpack_moves(Node *node, const MatmulConfig *c, const Move *in,
+static void unpack_moves(Node *node, const MatmulConfig *c, const MatmulMove *in,
                          size_t n, size_t buf)
 {
     Word *mem = node_memory(node);
@@ -210,11 +196,11 @@ static size_t acc_offset(const MatmulConfig *c, const View *w, uint32_t k,
 
 /* The store of block j: this node's summed part v (its reduction
  * coordinate) to C's home blocks; sends sorted by (destination, offset). */
-static Move *c_sends(const MatmulConfig *c, const View *w, uint64_t j,
+static MatmulMove *c_sends(const MatmulConfig *c, const View *w, uint64_t j,
                      size_t *n)
 {
     size_t size = c->rb * w->other, count = 0;
-    Move *mv = g_new(Move, size ? size : 1);
+    MatmulMove *mv = g_new(MatmulMove, size ? size : 1);
     uint64_t end = block_end(c, w, j);
     for (uint64_t e = 0; e < size; e++) {
         uint64_t fl = w->a ? e / c->alpha : e % c->rb;
@@ -232,20 +218,20 @@ static Move *c_sends(const MatmulConfig *c, const View *w, uint64_t j,
             to = (MatmulPlace){ procgrid_node(&c->grid,
                                               (uint32_t)(f / c->alpha), w->m),
                                 o * c->alpha + f % c->alpha };
-        mv[count++] = (Move){ to.node, to.offset, acc_offset(c, w, w->v, e) };
+        mv[count++] = (MatmulMove){ to.node, to.offset, acc_offset(c, w, w->v, e) };
     }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
 
 /* What this node's C block receives of block j, sorted by (source,
  * offset). */
-static Move *c_recvs(const MatmulConfig *c, const View *w, uint64_t j,
+static MatmulMove *c_recvs(const MatmulConfig *c, const View *w, uint64_t j,
                      size_t *n)
 {
     size_t count = 0;
-    Move *mv = g_new(Move, c->alpha * c->gamma);
+    MatmulMove *mv = g_new(MatmulMove, c->alpha * c->gamma);
     uint64_t start = j * c->block, end = block_end(c, w, j);
     for (size_t off = 0; off < c->alpha * c->gamma; off++) {
         uint64_t i = w->l * c->alpha + off % c->alpha;
@@ -256,9 +242,9 @@ static Move *c_recvs(const MatmulConfig *c, const View *w, uint64_t j,
         uint32_t part = (uint32_t)((f - start) / c->rb);
         uint32_t src = w->a ? procgrid_node(&c->grid, w->l, part)
                             : procgrid_node(&c->grid, part, w->m);
-        mv[count++] = (Move){ src, off, 0 };
+        mv[count++] = (MatmulMove){ src, off, 0 };
     }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
@@ -342,9 +328,9 @@ static void store_post(Node *node, const MatmulConfig *c, const View *w,
                        uint64_t j)
 {
     size_t n;
-    g_autofree Move *out = c_sends(c, w, j, &n);
+    g_autofree MatmulMove *out = c_sends(c, w, j, &n);
     send_moves(node, c, out, n, MATMUL_TAG_ALIGN_C);
-    g_autofree Move *in = c_recvs(c, w, j, &n);
+    g_autofree MatmulMove *in = c_recvs(c, w, j, &n);
     recv_moves(node, in, n, c->off_cbuf, MATMUL_TAG_ALIGN_C);
 }
 
@@ -352,7 +338,7 @@ static void store_unpack(Node *node, const MatmulConfig *c, const View *w,
                          uint64_t j)
 {
     size_t n;
-    g_autofree Move *in = c_recvs(c, w, j, &n);
+    g_autofree MatmulMove *in = c_recvs(c, w, j, &n);
     unpack_moves(node, c, in, n, c->off_cbuf);
 }
 
@@ -377,9 +363,9 @@ NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c)
         memset(mem + c->off_x * matmul_words(c), 0,
                w.qi * c->pb * matmul_words(c) * sizeof(Word));
         size_t n;
-        g_autofree Move *out = x_sends(c, &w, j, &n);
+        g_autofree MatmulMove *out = x_sends(c, &w, j, &n);
         send_moves(node, c, out, n, MATMUL_TAG_ALIGN_X);
-        g_autofree Move *in = x_recvs(c, &w, j, &n);
+        g_autofree MatmulMove *in = x_recvs(c, &w, j, &n);
         recv_moves(node, in, n, c->off_recv, MATMUL_TAG_ALIGN_X);
         return NODE_CONTINUE;
     }
@@ -389,7 +375,7 @@ NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c)
         unsigned s = t - 1;
         if (s == 0) {
             size_t n;
-            g_autofree Move *in = x_recvs(c, &w, j, &n);
+            g_autofree MatmulMove *in = x_recvs(c, &w, j, &n);
             unpack_moves(node, c, in, n, c->off_recv);
         }
         multiply(node, c, &w, (w.u + c->nbc - s) % c->nbc);

@@ -21,20 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    uint32_t peer;                /* destination (sending) or source */
-    size_t off;                   /* offset at the destination */
-    size_t src;                   /* offset at the source (sending only) */
-} Move;
-
-static int move_cmp(const void *a, const void *b)
-{
-    const Move *x = a, *y = b;
-    if (x->peer != y->peer)
-        return x->peer < y->peer ? -1 : 1;
-    return x->off < y->off ? -1 : x->off > y->off;
-}
-
 static size_t region_offset(const MatmulConfig *c, MatmulOperand op)
 {
     return op == OPERAND_A ? c->off_a : c->off_b;
@@ -47,7 +33,7 @@ static size_t region_size(const MatmulConfig *c, MatmulOperand op)
 
 /* The elements this node's home block sends, sorted by (destination,
  * destination offset). */
-static Move *align_sends(const MatmulConfig *c, MatmulOperand op, uint32_t l,
+static MatmulMove *align_sends(const MatmulConfig *c, MatmulOperand op, uint32_t l,
                          uint32_t m, size_t *n)
 {
     uint64_t r0, r1, c0, c1;
@@ -59,34 +45,34 @@ static Move *align_sends(const MatmulConfig *c, MatmulOperand op, uint32_t l,
         c0 = m * c->gamma, c1 = MIN(c0 + c->gamma, c->r);
     }
     size_t count = r0 < r1 && c0 < c1 ? (size_t)((r1 - r0) * (c1 - c0)) : 0;
-    Move *mv = g_new(Move, count ? count : 1);
+    MatmulMove *mv = g_new(MatmulMove, count ? count : 1);
     size_t i = 0;
     for (uint64_t col = c0; col < c1; col++)
         for (uint64_t row = r0; row < r1; row++) {
             MatmulPlace to = matmul_work(c, op, row, col);
             MatmulPlace from = matmul_home(c, op, row, col);
-            mv[i++] = (Move){ to.node, to.offset, from.offset };
+            mv[i++] = (MatmulMove){ to.node, to.offset, from.offset };
         }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
 
 /* The elements this node's working region receives, sorted by (source,
  * offset): the order in which each source's message carries them. */
-static Move *align_recvs(const MatmulConfig *c, MatmulOperand op, uint32_t l,
+static MatmulMove *align_recvs(const MatmulConfig *c, MatmulOperand op, uint32_t l,
                          uint32_t m, size_t *n)
 {
     size_t size = region_size(c, op), base = region_offset(c, op), count = 0;
-    Move *mv = g_new(Move, size ? size : 1);
+    MatmulMove *mv = g_new(MatmulMove, size ? size : 1);
     for (size_t off = 0; off < size; off++) {
         uint64_t row, col;
         if (!matmul_work_element(c, op, l, m, off, &row, &col))
             continue;
-        mv[count++] = (Move){ matmul_home(c, op, row, col).node, base + off,
+        mv[count++] = (MatmulMove){ matmul_home(c, op, row, col).node, base + off,
                               0 };
     }
-    qsort(mv, count, sizeof *mv, move_cmp);
+    matmul_sort_moves(mv, count);
     *n = count;
     return mv;
 }
@@ -100,7 +86,7 @@ static void align_post(Node *node, const MatmulConfig *c, uint32_t l,
     for (MatmulOperand op = OPERAND_A; op <= OPERAND_B; op++) {
         int tag = op == OPERAND_A ? MATMUL_TAG_ALIGN_A : MATMUL_TAG_ALIGN_B;
         size_t n;
-        g_autofree Move *out = align_sends(c, op, l, m, &n);
+        g_autofree MatmulMove *out = align_sends(c, op, l, m, &n);
         for (size_t i = 0; i < n;) {
             size_t j = i;
             for (; j < n && out[j].peer == out[i].peer; j++)
@@ -110,7 +96,7 @@ static void align_post(Node *node, const MatmulConfig *c, uint32_t l,
             send += j - i;
             i = j;
         }
-        g_autofree Move *in = align_recvs(c, op, l, m, &n);
+        g_autofree MatmulMove *in = align_recvs(c, op, l, m, &n);
         for (size_t i = 0; i < n;) {
             size_t j = i;
             while (j < n && in[j].peer == in[i].peer)
@@ -132,7 +118,7 @@ static void align_unpack(Node *node, const MatmulConfig *c, uint32_t l,
     size_t recv = c->off_recv;
     for (MatmulOperand op = OPERAND_A; op <= OPERAND_B; op++) {
         size_t n;
-        g_autofree Move *in = align_recvs(c, op, l, m, &n);
+        g_autofree MatmulMove *in = align_recvs(c, op, l, m, &n);
         memset(mem + region_offset(c, op) * w, 0,
                region_size(c, op) * w * sizeof(Word));
         for (size_t i = 0; i < n; i++, recv++)
