@@ -706,6 +706,28 @@ static NodeStatus matmul_step(Node *node, const void *config)
     return matmul_stationary_step(node, c);
 }
 
+static void report_verify(const MatmulConfig *c, Report *r);
+
+/* flops, verify, and with tick-seconds the seconds per phase and Mflop/s:
+ * what every stationary choice reports alike. */
+static void report_timing(const MatmulConfig *c, Report *r, Tick align,
+                          Tick local, Tick shifts)
+{
+    double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
+                   * (double)c->r;
+    report_detail_double(r, "flops", flops);
+    report_verify(c, r);
+    double ts = r->machine.tick_seconds;
+    if (ts <= 0)
+        return;
+    static const char *const names[] = { "alignment", "local", "shifts",
+                                         "total", NULL };
+    double secs[4] = { (double)align * ts, (double)local * ts,
+                       (double)shifts * ts, (double)r->cycles * ts };
+    report_detail_object(r, "seconds", names, secs);
+    report_detail_double(r, "mflops", flops / secs[3] / 1e6);
+}
+
 static void report_verify(const MatmulConfig *c, Report *r)
 {
     char text[64];
@@ -745,23 +767,9 @@ static void report_stationary(const MatmulConfig *c, Report *r)
     /* The rest of the multiplication: shifts, the other blocks'
      * alignments and stores (and waiting for them). */
     report_detail_int(r, "communication_cycles", mult_cycles - local_cycles);
-    double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
-                   * (double)c->r;
-    report_detail_double(r, "flops", flops);
-    report_verify(c, r);
-    double ts = r->machine.tick_seconds;
-    if (ts > 0) {
-        /* The same object as C stationary's; "shifts" here is all the
-         * multiplication phase's communication (communication_cycles). */
-        static const char *const names[] = { "alignment", "local", "shifts",
-                                             "total", NULL };
-        double secs[4] = { (double)align_cycles * ts,
-                           (double)local_cycles * ts,
-                           (double)(mult_cycles - local_cycles) * ts,
-                           (double)r->cycles * ts };
-        report_detail_object(r, "seconds", names, secs);
-        report_detail_double(r, "mflops", flops / secs[3] / 1e6);
-    }
+    /* "shifts" in seconds is all the multiplication phase's communication
+     * here (communication_cycles). */
+    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles);
     const char *src = "Mathur & Johnsson, Section 4.1";
     report_bound(r, "neighbour messages = N blocks (shifts per block)",
                  BOUND_EXACT, nodes * (double)(sb + sr),
@@ -812,21 +820,7 @@ static void matmul_report(const void *config, Report *r)
     report_detail_int(r, "multiply_cycles", mult_cycles);
     report_detail_int(r, "local_cycles", local_cycles);
     report_detail_int(r, "shift_cycles", shift_cycles);
-    double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
-                   * (double)c->r;
-    report_detail_double(r, "flops", flops);
-    report_verify(c, r);
-    double ts = r->machine.tick_seconds;
-    if (ts > 0) {
-        static const char *const names[] = { "alignment", "local", "shifts",
-                                             "total", NULL };
-        double secs[4] = { (double)align_cycles * ts,
-                           (double)local_cycles * ts,
-                           (double)shift_cycles * ts,
-                           (double)r->cycles * ts };
-        report_detail_object(r, "seconds", names, secs);
-        report_detail_double(r, "mflops", flops / secs[3] / 1e6);
-    }
+    report_timing(c, r, align_cycles, local_cycles, shift_cycles);
 
     const char *src = "Mathur & Johnsson, Section 4.3";
     report_bound(r, "neighbour elements = N (moved_a + moved_b)", BOUND_EXACT,
