@@ -45,6 +45,13 @@ if [ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | head -n 1)" = "%EventDef PajeDef
    && [ "$(printf '%s\n' "$out" | grep -c '^7 .*V_busy$')" = 24 ] \
    && [ "$(printf '%s\n' "$out" | grep -c '^8 ')" = 24 ]; then ok paje-header-and-counts
 else bad paje-header-and-counts; fi
+# pajeng's own reader (pj_dump, installed by make deps) accepts the export:
+# every one of the 24 busy states comes back as a State line.
+"$CUBEMU" trace export "$T/x3.trace" --format paje -o "$T/x3.paje" >/dev/null 2>&1
+run pj_dump "$T/x3.paje"
+if [ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^State, ')" -ge 24 ]; then
+  ok paje-reads-in-pj_dump
+else bad paje-reads-in-pj_dump; fi
 run "$CUBEMU" trace export "$T/g4.trace" --format csv --window 4
 if [ "$rc" = 0 ] && printf '%s\n' "$out" | python3 -c '
 import csv, sys
