@@ -321,9 +321,9 @@ static void arrive(Node *node, Header *h)
         g_queue_push_tail(&node->held, h);
         return;
     }
-    node->recv_seq[h->source]++;
+    uint32_t source = h->source;          /* offer may free h */
+    node->recv_seq[source]++;
     offer(node, h);
-    uint32_t source = h->source;
     for (GList *l = node->held.head; l;) {
         Header *k = l->data;
         if (k->source == source && k->seq == node->recv_seq[source]) {

@@ -71,5 +71,16 @@ print("ok   %s (%d ranks, %s messages, %s forwards, %.4f s)"
 EOF
   then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
+# One rank a node: any other rank count is refused with exit status 2.
+f=tests/data/mpi/exchange-cube-3.ini
+timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 4 "$MPI" run "$f" \
+  >/dev/null 2>"$tmp/mpi.err"
+status=$?
+if [ "$status" = 2 ] && grep -q "the machine has 8 nodes but 4 MPI ranks" "$tmp/mpi.err"; then
+  echo "ok   $f on 4 ranks: refused (exit 2)"; pass=$((pass + 1))
+else
+  echo "FAIL $f on 4 ranks: exit $status, not 2 with a message"; fail=$((fail + 1))
+fi
+
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" = 0 ]
