@@ -4,6 +4,7 @@
 #   make check    install missing dependencies, build, run every test
 #   make bench    the benchmark (README "Speed")
 #   make sanitize the unit tests under AddressSanitizer + UBSan
+#   make check-mpi build/cubemu-mpi under mpirun against the emulator
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
@@ -19,14 +20,14 @@ OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
 PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
-DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas sdl2 SDL2_ttf SDL2_image check
+DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is
 # not a library: make deps checks these files instead.
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
               /usr/bin/pj_dump
 APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libopenblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
-            pkg-config pajeng
+            pkg-config pajeng libopenmpi-dev openmpi-bin
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -35,6 +36,11 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 SDL_CFLAGS   := $(shell pkg-config --cflags $(SDL_PKGS) 2>/dev/null)
 SDL_LIBS     := $(shell pkg-config --libs $(SDL_PKGS) 2>/dev/null) -lgif
+
+# MPI (Open MPI's ompi-c, else whatever mpicc reports): build/cubemu-mpi is
+# built only where it is found; everything else builds without it.
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null || mpicc --showme:compile 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:link 2>/dev/null)
 
 # make V=1 shows whole command lines.
 Q := $(if $(V),,@)
@@ -60,9 +66,15 @@ VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
+# The MPI program: mpi/*.c with the library minus the engine (emu/sim.c
+# and run/run.c, which uses it): node_mpi.c defines the node API instead.
+MPI_SRC  := $(wildcard mpi/*.c)
+MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
+MPI_CORE := $(BUILD)/libcubemu-core.a
+MPI_PROGRAM := $(if $(MPI_LIBS),$(BUILD)/cubemu-mpi)
 
-.PHONY: all run check test unit scenarios bench sanitize deps clean
-all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK)
+.PHONY: all run check check-mpi test unit scenarios bench sanitize deps clean
+all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -73,6 +85,16 @@ $(SDL_OBJ): CFLAGS += $(SDL_CFLAGS)
 
 $(LIB): $(LIB_OBJ)
 	$(Q)$(AR) rcs $@ $^
+
+$(MPI_OBJ): CFLAGS += $(MPI_CFLAGS)
+$(MPI_OBJ): CPPFLAGS += -Impi
+
+$(MPI_CORE): $(filter-out $(BUILD)/emu/sim.o $(BUILD)/run/run.o,$(LIB_OBJ))
+	$(Q)$(AR) rcs $@ $^
+
+$(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
 
 $(PROGRAM): $(CLI_OBJ) $(SDL_OBJ) $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")
@@ -112,6 +134,12 @@ check test: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/run-all.sh
 
+# The MPI program against the emulator (tests/mpi.sh); needs mpirun.
+check-mpi: deps
+	@$(MAKE) --no-print-directory all
+	@if [ -z "$(MPI_PROGRAM)" ]; then echo "check-mpi: no MPI (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
+	@BUILD=$(BUILD) tests/mpi.sh
+
 unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
 
@@ -128,4 +156,4 @@ sanitize: deps
 clean:
 	rm -rf build build-san
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

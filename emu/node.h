@@ -26,7 +26,9 @@
  *    same offsets (that is exactly node_exchange).
  *  - Messages between one (source, tag) pair and a destination are matched
  *    to receives in posting order (MPI's non-overtaking rule).
- * On MPI a step is: Isend/Irecv for each operation, then Waitall.
+ * On MPI a step is: Isend/Irecv for each operation, then Waitall
+ * (mpi/node_mpi.c implements this API so, with its own matching so that
+ * messages forwarded along a path match like direct ones).
  *
  * Misuse (a link that does not exist, a run outside memory) does not abort:
  * the backend records the first such error, stops the run and reports it

@@ -1,0 +1,630 @@
+/* node_mpi.c -- the node-program API (emu/node.h) over MPI, one rank a node.
+ *
+ * The node's memory is the rank's memory; the program's step function is
+ * called by this rank only, with this rank's Node.
+ *
+ * Messages. Every message, whatever its path, travels as one packet on a
+ * single MPI tag (TAG_DATA): a header (original source, final destination,
+ * node tag, sequence number, element count, the path and how much of it is
+ * crossed) followed by the payload. A node_send over an explicit path of h
+ * links goes hop by hop: the source sends the packet to the neighbour
+ * across path[0], and every intermediate rank forwards it across the next
+ * link of the path, until it reaches the destination. node_send_to(dest)
+ * is sent directly to dest: MPI's own transport plays the router, so it
+ * is one MPI message whatever the topology's default route. A send to the
+ * node itself (a path of 0 links, or node_send_to itself) never goes
+ * through MPI: the packet is kept and delivered after the step call.
+ *
+ * Matching. A forwarded packet reaches its destination from the last
+ * intermediate rank, not from its source, so MPI's (source, tag) matching
+ * cannot implement node_recv. Matching is done here instead, as the
+ * emulator does it: node_recv records a receive; after the step call the
+ * receives are matched, in posting order, to the oldest early message of
+ * the same (source, tag), or wait; a packet that arrives is matched to the
+ * oldest waiting receive of its (source, tag), or kept as an early message.
+ * Non-overtaking: every (source, destination) pair numbers its packets, and
+ * a destination holds back a packet until all earlier ones from the same
+ * source have been matched, so messages between one (source, tag) pair
+ * and a destination match receives in the order they were sent even when
+ * they took different paths. A receive writes memory only when it
+ * completes, always outside the step call; a send copies its elements into
+ * its packet when posted (MPI_Isend of the packet; the packet is freed
+ * when the Isend completes).
+ *
+ * A step is: the step call (posting Isends and recording receives), then
+ * a service loop until every receive of the step has completed. The
+ * service loop probes TAG_DATA with MPI_ANY_SOURCE, receives the packet
+ * (its size from MPI_Get_count), forwards it if the rank is not its
+ * destination, else offers it to the receives; between probes it tests
+ * the outstanding Isends. So a rank forwards other ranks' packets while it
+ * waits for its own, and also after its program has finished.
+ *
+ * Termination. A rank whose program returned NODE_DONE (and whose receives
+ * all completed) enters MPI_Ibarrier and keeps servicing until the barrier
+ * completes: then every program has finished, so every message some
+ * program received has arrived. Then a counting round, repeated until it
+ * balances: MPI_Allreduce of the packets sent and received over MPI by
+ * every rank (forwards included), servicing in between, so packets no
+ * program wanted also arrive. A packet left unmatched then is the
+ * emulator's "unreceived message" error. Finally MPI_Waitall on the
+ * Isends (all matched by now).
+ *
+ * Local work (node_busy, node_compute, node_kernel) takes no time here: the
+ * real computation is whatever the step function itself does. node_phase
+ * accumulates wall-clock seconds (MPI_Wtime) per phase; node_mark does
+ * nothing. Errors are recorded like the emulator's (first one, with node
+ * and step); the caller aborts the job, since other ranks may wait forever
+ * for a rank that stopped. A deadlock (a receive nobody sends) is not
+ * detected: the job hangs, as a real MPI program would.
+ */
+#include "node_mpi.h"
+#include "topology.h"
+
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define TAG_DATA 1
+
+G_DEFINE_QUARK(mpi-node-error-quark, mpi_node_error)
+
+/* The packet: this header, the path (int32 links, padded to 8 bytes),
+ * then count x element_words words. */
+typedef struct {
+    uint32_t source, dest;
+    int32_t tag;
+    uint32_t hops;                /* links in the path */
+    uint32_t next;                /* path[next] is the next link to cross */
+    uint32_t pad;
+    uint64_t seq;                 /* per (source, dest), from 0 */
+    uint64_t count;               /* elements */
+} Header;
+
+typedef struct {
+    uint32_t source;
+    int tag;
+    size_t offset, count;
+} Recv;
+
+typedef struct {
+    Header *packet;               /* g_malloc'd; payload after the path */
+} Arrival;
+
+struct Node {
+    MPI_Comm comm;
+    uint32_t address, count;
+    const Topology *topo;
+    int links;
+    Word *memory;
+    size_t memory_elements, w;
+    void *local;
+    unsigned step;
+    gboolean in_step;
+    GError *error;
+
+    unsigned phase;
+    double start, phase_start;
+
+    GPtrArray *posted;            /* Recv *, recorded in this step call */
+    GQueue waiting;               /* Recv *, posting order */
+    GQueue early;                 /* Header *, matched order, no receive yet */
+    GQueue held;                  /* Header *, ahead of their sequence */
+    GQueue self;                  /* Header *, sent to itself in this call */
+    uint64_t *send_seq, *recv_seq;       /* per peer */
+
+    GArray *requests;             /* MPI_Request of outstanding Isends */
+    GPtrArray *buffers;           /* their packets, same order */
+    uint64_t mpi_sent, mpi_received;
+
+    int *route;
+    MpiNodeStats stats;
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+G_GNUC_PRINTF(2, 3)
+static gboolean node_fail(Node *node, const char *fmt, ...)
+{
+    if (node->error)
+        return FALSE;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    /* Outside its step call a node's counter already names the next step. */
+    unsigned step = node->in_step ? node->step : node->step - 1;
+    g_set_error(&node->error, MPI_NODE_ERROR, 1,
+                "node program error at node %u, step %u: %s",
+                node->address, step, what);
+    return FALSE;
+}
+
+static gboolean node_check_run(Node *node, const char *op, size_t offset,
+                               size_t count)
+{
+    size_t elements = node->memory_elements;
+    if (offset > elements || count > elements - offset)
+        return node_fail(node, "%s of %zu elements at offset %zu is outside "
+                         "memory of %zu elements", op, count, offset, elements);
+    return TRUE;
+}
+
+/* ---- setup ----------------------------------------------------------- */
+
+Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
+                   size_t memory_elements, size_t element_words,
+                   size_t local_size, unsigned phases)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    g_assert((uint32_t)size == machine_nodes(machine));
+    g_assert(phases <= SIM_MAX_PHASES);
+    Node *node = g_new0(Node, 1);
+    node->comm = comm;
+    node->address = (uint32_t)rank;
+    node->count = (uint32_t)size;
+    node->topo = &machine->topology;
+    node->links = machine->topology.links;
+    node->memory_elements = memory_elements;
+    node->w = element_words;
+    size_t words = memory_elements * element_words;
+    node->memory = g_new0(Word, words > 0 ? words : 1);
+    node->local = local_size ? g_malloc0(local_size) : NULL;
+    node->posted = g_ptr_array_new();
+    g_queue_init(&node->waiting);
+    g_queue_init(&node->early);
+    g_queue_init(&node->held);
+    g_queue_init(&node->self);
+    node->send_seq = g_new0(uint64_t, node->count);
+    node->recv_seq = g_new0(uint64_t, node->count);
+    node->requests = g_array_new(FALSE, FALSE, sizeof(MPI_Request));
+    node->buffers = g_ptr_array_new();
+    node->route = g_new(int, topology_max_route(node->topo) + 1);
+    node->stats.phases = phases ? phases : 1;
+    return node;
+}
+
+void mpi_node_free(Node *node)
+{
+    if (!node)
+        return;
+    g_free(node->memory);
+    g_free(node->local);
+    g_ptr_array_free(node->posted, TRUE);
+    g_queue_clear_full(&node->waiting, g_free);
+    g_queue_clear_full(&node->early, g_free);
+    g_queue_clear_full(&node->held, g_free);
+    g_queue_clear_full(&node->self, g_free);
+    g_free(node->send_seq);
+    g_free(node->recv_seq);
+    g_array_free(node->requests, TRUE);
+    g_ptr_array_free(node->buffers, TRUE);
+    g_free(node->route);
+    g_clear_error(&node->error);
+    g_free(node);
+}
+
+const MpiNodeStats *mpi_node_stats(const Node *node)
+{
+    return &node->stats;
+}
+
+/* ---- node API: queries ----------------------------------------------- */
+
+uint32_t node_address(const Node *node) { return node->address; }
+uint32_t node_count(const Node *node) { return node->count; }
+int node_links(const Node *node) { return node->links; }
+const char *node_topology(const Node *node) { return node->topo->ops->name; }
+unsigned node_step(const Node *node) { return node->step; }
+Word *node_memory(Node *node) { return node->memory; }
+size_t node_memory_elements(const Node *node) { return node->memory_elements; }
+size_t node_element_words(const Node *node) { return node->w; }
+void *node_local(Node *node) { return node->local; }
+
+uint32_t node_neighbour(const Node *node, int link)
+{
+    if (link < 0 || link >= node->links)
+        return NODE_NONE;
+    uint32_t v = topology_neighbour(node->topo, node->address, link);
+    return v == TOPOLOGY_NONE ? NODE_NONE : v;
+}
+
+/* ---- packets --------------------------------------------------------- */
+
+static size_t path_bytes(uint32_t hops)
+{
+    return ((size_t)hops * sizeof(int32_t) + 7) / 8 * 8;
+}
+
+static int32_t *packet_path(Header *h)
+{
+    return (int32_t *)(h + 1);
+}
+
+static Word *packet_data(Header *h)
+{
+    return (Word *)((char *)(h + 1) + path_bytes(h->hops));
+}
+
+static size_t packet_bytes(const Node *node, const Header *h)
+{
+    return sizeof(Header) + path_bytes(h->hops)
+           + (size_t)h->count * node->w * sizeof(Word);
+}
+
+/* Isend the packet to rank `to`; it is freed when the send completes. */
+static void packet_isend(Node *node, Header *h, uint32_t to)
+{
+    size_t bytes = packet_bytes(node, h);
+    MPI_Request req;
+    MPI_Isend(h, (int)bytes, MPI_BYTE, (int)to, TAG_DATA, node->comm, &req);
+    g_array_append_val(node->requests, req);
+    g_ptr_array_add(node->buffers, h);
+    node->mpi_sent++;
+}
+
+/* Free the packets whose Isends have completed. */
+static void test_sends(Node *node)
+{
+    guint i = 0;
+    while (i < node->requests->len) {
+        int done = 0;
+        MPI_Test(&g_array_index(node->requests, MPI_Request, i), &done,
+                 MPI_STATUS_IGNORE);
+        if (done) {
+            g_free(node->buffers->pdata[i]);
+            g_array_remove_index_fast(node->requests, i);
+            g_ptr_array_remove_index_fast(node->buffers, i);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---- matching -------------------------------------------------------- */
+
+/* Write a matched packet into memory and free it. */
+static void deliver(Node *node, const Recv *r, Header *h)
+{
+    if (h->count != r->count)
+        node_fail(node, "message of %zu elements from node %u (tag %d) "
+                  "does not match the receive of %zu elements",
+                  (size_t)h->count, h->source, h->tag, r->count);
+    else
+        memcpy(node->memory + r->offset * node->w, packet_data(h),
+               r->count * node->w * sizeof(Word));
+    g_free(h);
+}
+
+/* A packet in sequence: the oldest waiting receive of its (source, tag),
+ * or it waits as an early message. */
+static void offer(Node *node, Header *h)
+{
+    for (GList *l = node->waiting.head; l; l = l->next) {
+        Recv *r = l->data;
+        if (r->source == h->source && r->tag == h->tag) {
+            g_queue_delete_link(&node->waiting, l);
+            deliver(node, r, h);
+            g_free(r);
+            return;
+        }
+    }
+    g_queue_push_tail(&node->early, h);
+}
+
+/* A packet that reached its destination: offered in its source's order. */
+static void arrive(Node *node, Header *h)
+{
+    if (h->seq != node->recv_seq[h->source]) {
+        g_queue_push_tail(&node->held, h);
+        return;
+    }
+    uint32_t source = h->source;          /* offer may free h */
+    node->recv_seq[source]++;
+    offer(node, h);
+    for (GList *l = node->held.head; l;) {
+        Header *k = l->data;
+        if (k->source == source && k->seq == node->recv_seq[source]) {
+            g_queue_delete_link(&node->held, l);
+            node->recv_seq[source]++;
+            offer(node, k);
+            l = node->held.head;          /* a later one may now be next */
+        } else {
+            l = l->next;
+        }
+    }
+}
+
+/* After the step call: its receives in posting order, then its sends to
+ * itself. */
+static void after_step(Node *node)
+{
+    for (guint i = 0; i < node->posted->len; i++) {
+        Recv *r = node->posted->pdata[i];
+        GList *l = node->early.head;
+        for (; l; l = l->next) {
+            Header *h = l->data;
+            if (h->source == r->source && h->tag == r->tag)
+                break;
+        }
+        if (l) {
+            Header *h = l->data;
+            g_queue_delete_link(&node->early, l);
+            deliver(node, r, h);
+            g_free(r);
+        } else {
+            g_queue_push_tail(&node->waiting, r);
+        }
+    }
+    g_ptr_array_set_size(node->posted, 0);
+    Header *h;
+    while ((h = g_queue_pop_head(&node->self)))
+        arrive(node, h);
+}
+
+/* One probe: receive a packet if one is there, forward it or offer it.
+ * TRUE if there was one. */
+static gboolean service(Node *node)
+{
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_DATA, node->comm, &flag, &st);
+    if (!flag) {
+        test_sends(node);
+        return FALSE;
+    }
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    Header *h = g_malloc(bytes > 0 ? (size_t)bytes : 1);
+    MPI_Recv(h, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_DATA, node->comm,
+             MPI_STATUS_IGNORE);
+    node->mpi_received++;
+    if (h->dest != node->address) {
+        g_assert(h->next < h->hops);
+        int link = packet_path(h)[h->next++];
+        uint32_t to = topology_neighbour(node->topo, node->address, link);
+        g_assert(to != TOPOLOGY_NONE);
+        node->stats.forwards++;
+        packet_isend(node, h, to);
+    } else {
+        arrive(node, h);
+    }
+    return TRUE;
+}
+
+/* ---- node API: operations -------------------------------------------- */
+
+/* Build the packet (copying the elements now) and send it on its way. */
+static void post_send(Node *node, uint32_t dest, const int *path, int hops,
+                      size_t offset, size_t count, int tag)
+{
+    if (!node_check_run(node, "send", offset, count))
+        return;
+    uint32_t h_links = dest == node->address ? 0 : (uint32_t)hops;
+    size_t bytes = sizeof(Header) + path_bytes(h_links)
+                   + count * node->w * sizeof(Word);
+    if (bytes > INT_MAX) {
+        node_fail(node, "send of %zu elements: more than one MPI message "
+                  "carries (%d bytes)", count, INT_MAX);
+        return;
+    }
+    Header *h = g_malloc0(bytes);
+    *h = (Header){ .source = node->address, .dest = dest, .tag = tag,
+                   .hops = h_links, .next = 0,
+                   .seq = node->send_seq[dest]++, .count = count };
+    for (uint32_t i = 0; i < h_links; i++)
+        packet_path(h)[i] = path[i];
+    memcpy(packet_data(h), node->memory + offset * node->w,
+           count * node->w * sizeof(Word));
+    node->stats.messages++;
+    node->stats.bytes += count * node->w * sizeof(Word);
+    if (dest == node->address) {
+        g_queue_push_tail(&node->self, h);
+        return;
+    }
+    uint32_t first = dest;
+    if (h_links > 0) {
+        first = topology_neighbour(node->topo, node->address, path[0]);
+        h->next = 1;
+    }
+    packet_isend(node, h, first);
+}
+
+void node_send(Node *node, const int *path, int hops, size_t offset,
+               size_t count, int tag)
+{
+    if (node->error)
+        return;
+    if (hops < 0 || hops > NODE_MAX_HOPS) {
+        node_fail(node, "send path of %d hops (valid: 0..%d)", hops,
+                  NODE_MAX_HOPS);
+        return;
+    }
+    uint32_t dest = node->address;
+    for (int h = 0; h < hops; h++) {
+        uint32_t next = path[h] < 0 || path[h] >= node->links ? TOPOLOGY_NONE
+                        : topology_neighbour(node->topo, dest, path[h]);
+        if (next == TOPOLOGY_NONE) {
+            node_fail(node, "send path hop %d: node %u has no link %d (valid: "
+                      "0..%d where the node has them)", h, dest, path[h],
+                      node->links - 1);
+            return;
+        }
+        dest = next;
+    }
+    /* A path that comes back to the node is still a trip through the
+     * network in the emulator; here it is a local copy. */
+    post_send(node, dest, path, hops, offset, count, tag);
+}
+
+void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
+                  int tag)
+{
+    if (node->error)
+        return;
+    if (dest >= node->count) {
+        node_fail(node, "send to node %u (valid: 0..%u)", dest,
+                  node->count - 1);
+        return;
+    }
+    post_send(node, dest, NULL, 0, offset, count, tag);   /* direct */
+}
+
+void node_recv(Node *node, uint32_t source, int tag, size_t offset,
+               size_t count)
+{
+    if (node->error)
+        return;
+    if (source >= node->count) {
+        node_fail(node, "receive from node %u (valid: 0..%u)", source,
+                  node->count - 1);
+        return;
+    }
+    if (!node_check_run(node, "receive", offset, count))
+        return;
+    Recv *r = g_new(Recv, 1);
+    *r = (Recv){ source, tag, offset, count };
+    g_ptr_array_add(node->posted, r);
+}
+
+void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
+{
+    uint32_t nb = node_neighbour(node, link);
+    if (nb == NODE_NONE) {
+        node_fail(node, "exchange across link %d: node %u has no such link "
+                  "(valid: 0..%d where the node has them)", link,
+                  node->address, node->links - 1);
+        return;
+    }
+    node_send(node, &link, 1, offset, count, tag);
+    node_recv(node, nb, tag, offset, count);
+}
+
+void node_busy(Node *node, Tick ticks)
+{
+    if (ticks < 0)
+        node_fail(node, "busy for %lld ticks (valid: 0 or more)",
+                  (long long)ticks);
+}
+
+void node_compute(Node *node, uint64_t flops)
+{
+    (void)node;
+    (void)flops;
+}
+
+void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
+                 uint64_t flops)
+{
+    (void)node;
+    (void)kernel;
+    (void)shape;
+    (void)flops;
+}
+
+static void close_phase(Node *node, double end)
+{
+    node->stats.phase_seconds[node->phase] += end - node->phase_start;
+    node->stats.phase_visited[node->phase] = TRUE;
+}
+
+void node_phase(Node *node, unsigned phase)
+{
+    if (phase >= node->stats.phases) {
+        node_fail(node, "phase %u does not exist (the program declares %u)",
+                  phase, node->stats.phases);
+        return;
+    }
+    if (phase < node->phase) {
+        node_fail(node, "phase %u after phase %u (phases only move forward)",
+                  phase, node->phase);
+        return;
+    }
+    if (phase == node->phase)
+        return;
+    double now = MPI_Wtime();
+    close_phase(node, now);
+    node->phase = phase;
+    node->phase_start = now;
+}
+
+void node_mark(Node *node, const char *format, ...)
+{
+    (void)node;
+    (void)format;
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static gboolean node_failed(Node *node, GError **error)
+{
+    g_propagate_error(error, node->error);
+    node->error = NULL;
+    return FALSE;
+}
+
+gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
+                      GError **error)
+{
+    node->start = node->phase_start = MPI_Wtime();
+    for (;;) {
+        node->in_step = TRUE;
+        NodeStatus status = step(node, config);
+        node->in_step = FALSE;
+        node->step++;
+        if (!node->error)
+            after_step(node);
+        while (!node->error && node->waiting.length > 0)
+            if (!service(node))
+                sched_yield();
+        if (node->error)
+            return node_failed(node, error);
+        if (status == NODE_DONE)
+            break;
+    }
+    double end = MPI_Wtime();
+    close_phase(node, end);
+    node->stats.seconds = end - node->start;
+
+    /* Every program has finished once the barrier completes. */
+    MPI_Request barrier;
+    MPI_Ibarrier(node->comm, &barrier);
+    for (int done = 0;;) {
+        MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+        if (done)
+            break;
+        if (!service(node))
+            sched_yield();
+    }
+    /* Every packet sent has been received (forwards included). */
+    for (;;) {
+        uint64_t counts[2] = { node->mpi_sent, node->mpi_received }, sum[2];
+        MPI_Allreduce(counts, sum, 2, MPI_UINT64_T, MPI_SUM, node->comm);
+        if (sum[0] == sum[1])
+            break;
+        while (service(node))
+            ;
+    }
+    MPI_Waitall((int)node->requests->len,
+                (MPI_Request *)node->requests->data, MPI_STATUSES_IGNORE);
+    for (guint i = 0; i < node->buffers->len; i++)
+        g_free(node->buffers->pdata[i]);
+    g_array_set_size(node->requests, 0);
+    g_ptr_array_set_size(node->buffers, 0);
+    if (node->error)
+        return node_failed(node, error);
+
+    Header *h = g_queue_peek_head(&node->early);
+    if (!h)
+        h = g_queue_peek_head(&node->held);
+    if (h) {
+        g_set_error(error, MPI_NODE_ERROR, 2,
+                    "unreceived message: node %u never received %zu "
+                    "elements sent by node %u with tag %d", node->address,
+                    (size_t)h->count, h->source, h->tag);
+        return FALSE;
+    }
+    return TRUE;
+}

@@ -1,0 +1,391 @@
+/* prepare.c -- what a run does before and after the engine, shared by the
+ * emulator's runner (run.c) and the MPI program (mpi/cubemu_mpi.c): the
+ * scenario's [algorithm] resolved into parameters, the machine and the
+ * algorithm's configuration prepared, and the per-node pieces of
+ * verification (multiset fingerprints, element comparison, the sample
+ * stream). Nothing here touches the engine, so the MPI program links it
+ * without emu/sim.c.
+ */
+#include "prepare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* Groups a scenario may have. */
+static const char *const run_groups[] = { "machine", "algorithm", "expect", NULL };
+
+typedef struct {
+    const ParamSpec *spec;
+    char *text;
+    char *where;                  /* the key's location, else its group's */
+    gboolean given;
+    long long value;
+} ParamEntry;
+
+struct Params {
+    const Algorithm *algorithm;
+    int method;
+    char *method_where;
+    GArray *entries;              /* ParamEntry, in spec order */
+};
+
+static void param_entry_clear(gpointer p)
+{
+    ParamEntry *e = p;
+    g_free(e->text);
+    g_free(e->where);
+}
+
+static void params_free(Params *p)
+{
+    if (!p)
+        return;
+    g_free(p->method_where);
+    if (p->entries)
+        g_array_unref(p->entries);
+    g_free(p);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Params, params_free)
+
+static const ParamEntry *params_entry(const Params *p, const char *key)
+{
+    for (guint i = 0; i < p->entries->len; i++) {
+        const ParamEntry *e = &g_array_index(p->entries, ParamEntry, i);
+        if (!strcmp(e->spec->key, key))
+            return e;
+    }
+    g_error("algorithm %s asked for undeclared parameter '%s'",
+            p->algorithm->name, key);
+}
+
+long long params_int(const Params *p, const char *key)
+{
+    return params_entry(p, key)->value;
+}
+
+int params_choice(const Params *p, const char *key)
+{
+    return (int)params_entry(p, key)->value;
+}
+
+const char *params_text(const Params *p, const char *key)
+{
+    return params_entry(p, key)->text;
+}
+
+gboolean params_given(const Params *p, const char *key)
+{
+    return params_entry(p, key)->given;
+}
+
+int params_method(const Params *p)
+{
+    return p->method;
+}
+
+void *params_fail(const Params *p, GError **error, const char *key,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    const char *where = !strcmp(key, "method") ? p->method_where
+                                                : params_entry(p, key)->where;
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                "%s: %s: %s", where, key, what);
+    return NULL;
+}
+
+const Algorithm *algorithm_find(const char *name)
+{
+    for (const Algorithm *const *a = algorithm_registry; *a; a++)
+        if (!strcmp((*a)->name, name))
+            return *a;
+    return NULL;
+}
+
+static char *algorithm_names(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const Algorithm *const *a = algorithm_registry; *a; a++)
+        g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*a)->name);
+    return g_string_free(s, FALSE);
+}
+
+/* Resolve [algorithm] into params; every problem goes to `problems`. */
+static Params *params_resolve(const Scenario *s, GString *problems)
+{
+    const char *name = scenario_get(s, "algorithm", "name");
+    if (!name) {
+        g_autofree char *valid = algorithm_names();
+        scenario_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
+                    scenario_group_where(s, "algorithm"), valid);
+        return NULL;
+    }
+    const Algorithm *alg = algorithm_find(name);
+    if (!alg) {
+        g_autofree char *valid = algorithm_names();
+        scenario_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
+                    scenario_where(s, "algorithm", "name"), name, valid);
+        return NULL;
+    }
+    Params *p = g_new0(Params, 1);
+    p->algorithm = alg;
+    p->entries = g_array_new(FALSE, TRUE, sizeof(ParamEntry));
+    g_array_set_clear_func(p->entries, param_entry_clear);
+
+    GPtrArray *methods = g_ptr_array_new();
+    for (const AlgorithmMethod *m = alg->methods; m->name; m++)
+        g_ptr_array_add(methods, (gpointer)m->name);
+    g_ptr_array_add(methods, NULL);
+    const char *method = scenario_get(s, "algorithm", "method");
+    p->method_where = g_strdup(method ? scenario_where(s, "algorithm", "method")
+                                      : scenario_group_where(s, "algorithm"));
+    GError *e = NULL;
+    if (method && !scenario_parse_choice(method, p->method_where, "method",
+                                         (const char *const *)methods->pdata,
+                                         &p->method, &e)) {
+        scenario_problem(problems, "%s", e->message);
+        g_clear_error(&e);
+    }
+    g_ptr_array_free(methods, TRUE);
+
+    g_auto(GStrv) keys = scenario_keys(s, "algorithm");
+    for (char **k = keys; *k; k++) {
+        if (!strcmp(*k, "name") || !strcmp(*k, "method"))
+            continue;
+        gboolean known = FALSE;
+        for (const ParamSpec *ps = alg->params; ps->key; ps++)
+            known |= !strcmp(ps->key, *k);
+        if (!known) {
+            GString *valid = g_string_new("name, method");
+            for (const ParamSpec *ps = alg->params; ps->key; ps++)
+                g_string_append_printf(valid, ", %s", ps->key);
+            scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
+                        "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
+                        alg->name, valid->str);
+            g_string_free(valid, TRUE);
+        }
+    }
+
+    for (const ParamSpec *ps = alg->params; ps->key; ps++) {
+        const char *text = scenario_get(s, "algorithm", ps->key);
+        const char *where = scenario_where(s, "algorithm", ps->key);
+        if (!text && !ps->fallback) {
+            scenario_problem(problems, "%s: [algorithm] %s needs %s (%s)",
+                        scenario_group_where(s, "algorithm"), alg->name,
+                        ps->key, ps->help);
+            continue;
+        }
+        ParamEntry entry = { ps, g_strdup(text ? text : ps->fallback),
+                             g_strdup(text ? where
+                                           : scenario_group_where(s, "algorithm")),
+                             text != NULL, 0 };
+        gboolean ok;
+        if (ps->type == PARAM_TEXT) {
+            if (!text && !*ps->fallback)
+                g_clear_pointer(&entry.text, g_free);     /* optional, absent */
+            ok = TRUE;
+        } else if (ps->type == PARAM_INT && ps->fallback
+            && !strcmp(ps->fallback, "auto") && !strcmp(entry.text, "auto")) {
+            entry.value = PARAM_AUTO;
+            ok = TRUE;
+        } else if (ps->type == PARAM_INT) {
+            ok = scenario_parse_int(entry.text, entry.where, ps->key, ps->min,
+                                    ps->max, &entry.value, &e);
+        } else {
+            int choice = 0;
+            ok = scenario_parse_choice(entry.text, entry.where, ps->key,
+                                       ps->choices, &choice, &e);
+            entry.value = choice;
+        }
+        if (!ok) {
+            scenario_problem(problems, "%s", e->message);
+            g_clear_error(&e);
+        }
+        g_array_append_val(p->entries, entry);
+    }
+    return p;
+}
+
+
+gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
+{
+    memset(setup, 0, sizeof *setup);
+    g_autoptr(GString) problems = g_string_new(NULL);
+    g_auto(GStrv) groups = scenario_groups(s);
+    for (char **g = groups; *g; g++)
+        if (!g_strv_contains(run_groups, *g))
+            scenario_problem(problems, "%s: unknown group [%s] (valid: machine, "
+                        "algorithm, expect)", scenario_group_where(s, *g), *g);
+
+    Machine machine;
+    GError *e = NULL;
+    gboolean have_machine = machine_from_scenario(s, &machine, &e);
+    if (!have_machine) {
+        scenario_problem(problems, "%s", e->message);
+        g_clear_error(&e);
+    }
+    g_autoptr(Params) params = params_resolve(s, problems);
+    if (problems->len) {
+        g_set_error_literal(error, SCENARIO_ERROR,
+                            SCENARIO_ERROR_INPUT, problems->str);
+        if (have_machine)
+            machine_clear(&machine);
+        return FALSE;
+    }
+
+    const Algorithm *alg = params->algorithm;
+    if (!((alg->topologies >> machine.topology.ops->kind) & 1)) {
+        GString *valid = g_string_new(NULL);
+        for (const TopologyOps *const *t = topology_registry; *t; t++)
+            if ((alg->topologies >> (*t)->kind) & 1)
+                g_string_append_printf(valid, "%s%s", valid->len ? ", " : "",
+                                       (*t)->name);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: algorithm '%s' does not run on topology '%s' (it "
+                    "runs on: %s)", scenario_where(s, "algorithm", "name"),
+                    alg->name, machine_topology_name(&machine), valid->str);
+        g_string_free(valid, TRUE);
+        machine_clear(&machine);
+        return FALSE;
+    }
+    MemoryLayout layout = { 0 };
+    void *config = alg->prepare(&machine, params, &layout, error);
+    if (!config) {
+        machine_clear(&machine);
+        return FALSE;
+    }
+    g_assert(layout.elements_per_node <= layout.memory_elements);
+    g_assert(layout.computed_elements <= layout.elements_per_node);
+    g_assert(!layout.sample || alg->expect_element);
+    setup->machine = machine;
+    setup->params = g_steal_pointer(&params);
+    setup->algorithm = alg;
+    setup->config = config;
+    setup->layout = layout;
+    return TRUE;
+}
+
+void run_setup_release(RunSetup *setup, gboolean clear_machine)
+{
+    if (setup->config)
+        setup->algorithm->release(setup->config);
+    setup->config = NULL;
+    g_clear_pointer(&setup->params, params_free);
+    if (clear_machine)
+        machine_clear(&setup->machine);
+}
+
+void run_report_algorithm(Report *r, const RunSetup *setup)
+{
+    const Params *params = setup->params;
+    r->algorithm = g_strdup(setup->algorithm->name);
+    r->method = g_strdup(setup->algorithm->methods[params->method].name);
+    for (guint i = 0; i < params->entries->len; i++) {
+        const ParamEntry *pe = &g_array_index(params->entries, ParamEntry, i);
+        if (!pe->text)
+            continue;
+        ParamValue v = { g_strdup(pe->spec->key), g_strdup(pe->text),
+                             pe->spec->type == PARAM_INT
+                                 && strcmp(pe->text, "auto") != 0,
+                             pe->value };
+        g_array_append_val(r->params, v);
+    }
+}
+
+/* Two additive multiset hashes (splitmix64 finalisers with different
+ * constants): the sum over a multiset does not depend on order. */
+static inline uint64_t mix_a(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t run_mix_b(uint64_t x)
+{
+    x ^= 0x632be59bd9b4e019ULL;
+    x = (x ^ (x >> 33)) * 0xff51afd7ed558ccdULL;
+    x = (x ^ (x >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+/* An element of w words hashes as one item: its words chained through
+ * the mixer, so an element is the unit that is lost or duplicated. Adds
+ * elements [from, k) of one node's memory. */
+void run_fingerprint_add(Fingerprint *f, const Word *mem, size_t from,
+                         size_t k, size_t w)
+{
+    for (size_t j = from; j < k; j++) {
+        uint64_t e = mem[j * w];
+        for (size_t i = 1; i < w; i++)
+            e = mix_a(e) ^ mem[j * w + i];
+        f->a += mix_a(e);
+        f->b += run_mix_b(e);
+    }
+}
+
+/* The largest |reference| of one node, for a tolerant comparison. */
+double run_reference_scale(const Algorithm *alg, const void *config,
+                           uint32_t x, size_t k, Word *expected)
+{
+    double scale = 0;
+    alg->expect(config, x, expected);
+    for (size_t j = 0; j < k; j++) {
+        double v[2];
+        memcpy(v, expected + 2 * j, sizeof v);
+        scale = fmax(scale, hypot(v[0], v[1]));
+    }
+    return scale;
+}
+
+void run_sample_pick(uint64_t *state, uint32_t nodes, size_t computed,
+                     uint32_t *x, size_t *j)
+{
+    *state += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = run_mix_b(*state);
+    *x = (uint32_t)(z % nodes);
+    *j = (size_t)((z / nodes) % computed);
+}
+
+/* Whether a held complex element is within `limit` of the reference. */
+static gboolean complex_close(const Word *held, const Word *want,
+                              double limit)
+{
+    double a[2], b[2];
+    memcpy(a, held, sizeof a);
+    memcpy(b, want, sizeof b);
+    return hypot(a[0] - b[0], a[1] - b[1]) <= limit;
+}
+
+/* Doubles compared by value (so 0.0 equals -0.0; a NaN never matches). */
+static gboolean doubles_equal(const Word *a, const Word *b, size_t w)
+{
+    for (size_t i = 0; i < w; i++) {
+        double x, y;
+        memcpy(&x, a + i, sizeof x);
+        memcpy(&y, b + i, sizeof y);
+        if (!(x == y))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* Does the held element match the reference? Offsets below `computed` are
+ * computed results: within the tolerance, or equal by value for doubles. */
+gboolean run_element_matches(const Word *held, const Word *want,
+                                ElementType type, size_t j, size_t computed,
+                                gboolean tolerant, double limit)
+{
+    size_t w = element_words(type);
+    if (tolerant)
+        return complex_close(held, want, limit);
+    if (j < computed && type != ELEMENT_WORD)
+        return doubles_equal(held, want, w);
+    return memcmp(held, want, w * sizeof(Word)) == 0;
+}
+

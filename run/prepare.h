@@ -1,0 +1,53 @@
+/* prepare.h -- the parts of a run that do not need the engine, shared by
+ * the emulator's runner (run.c) and the MPI program (mpi/cubemu_mpi.c).
+ *
+ * run_setup does everything before the engine starts: checks the
+ * scenario's groups, builds the machine, resolves [algorithm] into
+ * parameters, checks the topology and calls the algorithm's prepare. The
+ * rest are the per-node pieces of verification, so that each MPI rank can
+ * verify its own memory exactly as run.c verifies every node.
+ */
+#ifndef CUBE_PREPARE_H
+#define CUBE_PREPARE_H
+
+#include "algorithm.h"
+#include "report.h"
+#include "scenario.h"
+
+typedef struct {
+    Machine machine;
+    Params *params;
+    const Algorithm *algorithm;
+    void *config;                 /* the algorithm's prepared configuration */
+    MemoryLayout layout;
+} RunSetup;
+
+/* FALSE with *error set (SCENARIO_ERROR for bad input, or the algorithm's
+ * prepare error) and nothing to release. */
+gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error);
+/* Release the configuration and parameters, and the machine too unless a
+ * report has taken it. */
+void run_setup_release(RunSetup *setup, gboolean clear_machine);
+/* Fill the report's algorithm, method and params. */
+void run_report_algorithm(Report *r, const RunSetup *setup);
+
+/* Two additive multiset hashes of elements; sums, so they add up across
+ * nodes (and across MPI ranks) in any order. */
+typedef struct { uint64_t a, b; } Fingerprint;
+void run_fingerprint_add(Fingerprint *f, const Word *mem, size_t from,
+                         size_t k, size_t w);
+uint64_t run_mix_b(uint64_t x);
+
+/* Largest |reference| of node x's [0, k) (complex elements); `expected`
+ * has room for k elements and is overwritten. */
+double run_reference_scale(const Algorithm *alg, const void *config,
+                           uint32_t x, size_t k, Word *expected);
+/* Does a held element match the reference (MemoryLayout's rules)? */
+gboolean run_element_matches(const Word *held, const Word *want,
+                             ElementType type, size_t j, size_t computed,
+                             gboolean tolerant, double limit);
+/* The next (node, offset) of the sampled verification's stream. */
+void run_sample_pick(uint64_t *state, uint32_t nodes, size_t computed,
+                     uint32_t *x, size_t *j);
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# tests/mpi.sh -- run scenarios for real under mpirun (build/cubemu-mpi, one
+# rank a node) and compare every node's final memory with the emulator's
+# (build/cubemu run --json --dump-memory); both must report data_correct.
+#
+# Scenarios: tests/data/mpi/*.ini and scenarios/transpose/cube-3*.ini,
+# mesh-4x2.ini (2, 4 or 8 nodes each). A run that takes longer than
+# MPI_TIMEOUT seconds (default 120) fails: a deadlock hangs an MPI job.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+TIMEOUT=${MPI_TIMEOUT:-120}
+EMU=$BUILD/cubemu
+MPI=$BUILD/cubemu-mpi
+for p in "$EMU" "$MPI"; do
+  [ -x "$p" ] || { echo "mpi.sh: $p is missing (make)"; exit 1; }
+done
+command -v mpirun >/dev/null || { echo "mpi.sh: no mpirun"; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+scenarios=(tests/data/mpi/*.ini scenarios/transpose/cube-3*.ini
+           scenarios/transpose/mesh-4x2.ini)
+pass=0 fail=0
+for f in "${scenarios[@]}"; do
+  if ! "$EMU" run "$f" --json --dump-memory >"$tmp/emu.json" 2>"$tmp/emu.err"; then
+    echo "FAIL $f: the emulator failed: $(head -c 300 "$tmp/emu.err")"
+    fail=$((fail + 1)); continue
+  fi
+  n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["machine"]["nodes"])' "$tmp/emu.json")
+  if ! timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np "$n" \
+         "$MPI" run "$f" --json --dump-memory >"$tmp/mpi.json" 2>"$tmp/mpi.err"; then
+    echo "FAIL $f: cubemu-mpi on $n ranks failed: $(head -c 600 "$tmp/mpi.err")"
+    fail=$((fail + 1)); continue
+  fi
+  if python3 - "$tmp/emu.json" "$tmp/mpi.json" "$f" "$n" <<'EOF'
+import json, sys
+emu = json.load(open(sys.argv[1]))
+mpi = json.load(open(sys.argv[2]))
+name, n = sys.argv[3], int(sys.argv[4])
+problems = []
+if not mpi.get("data_correct"):
+    problems.append("cubemu-mpi: data_correct is false: %s" % mpi.get("data_problem"))
+if not emu.get("data_correct"):
+    problems.append("emulator: data_correct is false")
+for key in ("algorithm", "element", "elements_per_node"):
+    if emu.get(key) != mpi.get(key):
+        problems.append("%s differs: %r vs %r" % (key, emu.get(key), mpi.get(key)))
+if emu.get("messages") != mpi.get("messages"):
+    problems.append("messages differ: emulator %s, MPI %s"
+                    % (emu.get("messages"), mpi.get("messages")))
+a, b = emu.get("memory"), mpi.get("memory")
+if a is None or b is None or len(a) != n or len(b) != n:
+    problems.append("memory missing or not %d nodes" % n)
+else:
+    for x in range(n):
+        if a[x] != b[x]:
+            j = next((j for j in range(min(len(a[x]), len(b[x])))
+                      if a[x][j] != b[x][j]), min(len(a[x]), len(b[x])))
+            problems.append("node %d offset %d: emulator %r, MPI %r"
+                            % (x, j, a[x][j] if j < len(a[x]) else None,
+                               b[x][j] if j < len(b[x]) else None))
+            break
+wall = mpi.get("details", {}).get("wall", {})
+if problems:
+    print("FAIL %s: %s" % (name, "; ".join(problems)))
+    sys.exit(1)
+print("ok   %s (%d ranks, %s messages, %s forwards, %.4f s)"
+      % (name, n, mpi["messages"], wall.get("forwards"), wall.get("seconds", 0)))
+EOF
+  then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+# One rank a node: any other rank count is refused with exit status 2.
+f=tests/data/mpi/exchange-cube-3.ini
+timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 4 "$MPI" run "$f" \
+  >/dev/null 2>"$tmp/mpi.err"
+status=$?
+if [ "$status" = 2 ] && grep -q "the machine has 8 nodes but 4 MPI ranks" "$tmp/mpi.err"; then
+  echo "ok   $f on 4 ranks: refused (exit 2)"; pass=$((pass + 1))
+else
+  echo "FAIL $f on 4 ranks: exit $status, not 2 with a message"; fail=$((fail + 1))
+fi
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" = 0 ]
