@@ -24,7 +24,7 @@
  * oldest waiting receive of its (source, tag), or kept as an early message.
  * Non-overtaking: every (source, destination) pair numbers its packets, and
  * a destination holds back a packet until all earlier ones from the same
- * source have been matched, so messages between one (source, tag) pair
+ * source have arrived (been offered to the receives), so messages between one (source, tag) pair
  * and a destination match receives in the order they were sent even when
  * they took different paths. A receive writes memory only when it
  * completes, always outside the step call; a send copies its elements into
