@@ -5,6 +5,9 @@
 #   make bench    the benchmark (README "Speed")
 #   make sanitize the unit tests under AddressSanitizer + UBSan
 #   make check-mpi build/cubemu-mpi under mpirun against the emulator
+#   make smpi     build-smpi/cubemu-smpi: the MPI program built with SimGrid's
+#                 smpicc (SMPI), for simulated runs at 256 and 1024 ranks
+#   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
@@ -73,7 +76,7 @@ MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_CORE := $(BUILD)/libcubemu-core.a
 MPI_PROGRAM := $(if $(MPI_LIBS),$(BUILD)/cubemu-mpi)
 
-.PHONY: all run check check-mpi test unit scenarios bench sanitize deps clean
+.PHONY: all run check check-mpi smpi check-smpi test unit scenarios bench sanitize deps clean
 all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM)
 
 $(BUILD)/%.o: %.c
@@ -95,6 +98,27 @@ $(MPI_CORE): $(filter-out $(BUILD)/emu/sim.o $(BUILD)/run/run.o,$(LIB_OBJ))
 $(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+
+# The same program under SMPI: every object rebuilt with smpicc into
+# build-smpi/ (a sub-make with BUILD=build-smpi CC=smpicc), linked by smpicc,
+# which adds SimGrid; GLib, json-glib and BLAS come from pkg-config as above.
+SMPICC ?= smpicc
+smpi:
+	@if ! command -v $(SMPICC) >/dev/null 2>&1; then \
+	  echo "smpi: skipped, no smpicc (apt-get install -y libsimgrid-dev simgrid)"; \
+	else \
+	  $(MAKE) --no-print-directory BUILD=build-smpi CC=$(SMPICC) MPI_CFLAGS= MPI_LIBS= \
+	    build-smpi/cubemu-smpi; \
+	fi
+
+$(BUILD)/cubemu-smpi: $(MPI_OBJ) $(MPI_CORE)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+# tests/smpi.sh: scenarios at 256 and 1024 simulated ranks under smpirun.
+check-smpi:
+	@$(MAKE) --no-print-directory smpi
+	@if command -v $(SMPICC) >/dev/null 2>&1; then tests/smpi.sh; fi
 
 $(PROGRAM): $(CLI_OBJ) $(SDL_OBJ) $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")
@@ -154,6 +178,6 @@ sanitize: deps
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-smpi
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
