@@ -804,17 +804,14 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
                   NODE_MAX_HOPS);
         return;
     }
-    uint32_t dest = node->address;
-    for (int h = 0; h < hops; h++) {
-        uint32_t next = path[h] < 0 || path[h] >= sim->links ? TOPOLOGY_NONE
-                        : topology_neighbour(sim->topo, dest, path[h]);
-        if (next == TOPOLOGY_NONE) {
-            node_fail(node, "send path hop %d: node %u has no link %d (valid: "
-                      "0..%d where the node has them)", h, dest, path[h],
-                      sim->links - 1);
-            return;
-        }
-        dest = next;
+    int bad = 0;
+    uint32_t at = node->address;
+    uint32_t dest = topology_walk(sim->topo, node->address, path, hops, &bad, &at);
+    if (dest == TOPOLOGY_NONE) {
+        node_fail(node, "send path hop %d: node %u has no link %d (valid: "
+                  "0..%d where the node has them)", bad, at, path[bad],
+                  sim->links - 1);
+        return;
     }
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
              path, hops);

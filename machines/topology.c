@@ -37,6 +37,23 @@ void topology_link_name(const Topology *t, int link, char *buf, size_t size)
     t->ops->link_name(t, link, buf, size);
 }
 
+uint32_t topology_walk(const Topology *t, uint32_t from, const int *path,
+                       int hops, int *bad, uint32_t *at)
+{
+    uint32_t node = from;
+    for (int h = 0; h < hops; h++) {
+        uint32_t next = path[h] < 0 || path[h] >= t->links ? TOPOLOGY_NONE
+                        : topology_neighbour(t, node, path[h]);
+        if (next == TOPOLOGY_NONE) {
+            *bad = h;
+            *at = node;
+            return TOPOLOGY_NONE;
+        }
+        node = next;
+    }
+    return node;
+}
+
 int topology_direction(const Topology *t, uint32_t node, int link)
 {
     return t->ops->direction(t, node, link);

@@ -114,6 +114,12 @@ static inline uint32_t topology_neighbour(const Topology *t, uint32_t node,
     return t->ops->neighbour(t, node, link);
 }
 
+/* Where a path of links from `from` ends, or TOPOLOGY_NONE with *bad the
+ * first hop whose link the node it reached (*at) does not have (a link
+ * index out of range included). What every backend of node_send checks. */
+uint32_t topology_walk(const Topology *t, uint32_t from, const int *path,
+                       int hops, int *bad, uint32_t *at);
+
 static inline int topology_route(const Topology *t, uint32_t from,
                                  uint32_t to, int *links)
 {

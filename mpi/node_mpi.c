@@ -442,17 +442,14 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
                   NODE_MAX_HOPS);
         return;
     }
-    uint32_t dest = node->address;
-    for (int h = 0; h < hops; h++) {
-        uint32_t next = path[h] < 0 || path[h] >= node->links ? TOPOLOGY_NONE
-                        : topology_neighbour(node->topo, dest, path[h]);
-        if (next == TOPOLOGY_NONE) {
-            node_fail(node, "send path hop %d: node %u has no link %d (valid: "
-                      "0..%d where the node has them)", h, dest, path[h],
-                      node->links - 1);
-            return;
-        }
-        dest = next;
+    int bad = 0;
+    uint32_t at = node->address;
+    uint32_t dest = topology_walk(node->topo, node->address, path, hops, &bad, &at);
+    if (dest == TOPOLOGY_NONE) {
+        node_fail(node, "send path hop %d: node %u has no link %d (valid: "
+                  "0..%d where the node has them)", bad, at, path[bad],
+                  node->links - 1);
+        return;
     }
     /* A path that comes back to the node is still a trip through the
      * network in the emulator; here it is a local copy. */

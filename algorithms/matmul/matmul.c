@@ -194,6 +194,46 @@ void matmul_sort_moves(MatmulMove *mv, size_t n)
     g_free(out);
 }
 
+size_t matmul_send_moves(Node *node, const MatmulConfig *c,
+                         const MatmulMove *out, size_t n, size_t buf, int tag)
+{
+    Word *mem = node_memory(node);
+    size_t w = matmul_words(c);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        for (; j < n && out[j].peer == out[i].peer; j++)
+            memcpy(mem + (buf + j - i) * w, mem + out[j].src * w,
+                   w * sizeof(Word));
+        node_send_to(node, out[i].peer, buf, j - i, tag);
+        buf += j - i;
+        i = j;
+    }
+    return buf;
+}
+
+size_t matmul_recv_moves(Node *node, const MatmulMove *in, size_t n,
+                         size_t buf, int tag)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && in[j].peer == in[i].peer)
+            j++;
+        node_recv(node, in[i].peer, tag, buf, j - i);
+        buf += j - i;
+        i = j;
+    }
+    return buf;
+}
+
+void matmul_unpack_moves(Node *node, const MatmulConfig *c,
+                         const MatmulMove *in, size_t n, size_t buf)
+{
+    Word *mem = node_memory(node);
+    size_t w = matmul_words(c);
+    for (size_t i = 0; i < n; i++)
+        memcpy(mem + in[i].off * w, mem + (buf + i) * w, w * sizeof(Word));
+}
+
 /* ---- parameters -------------------------------------------------------- */
 
 static const char *const matmul_stationary_names[] = { "C", "A", "B", "auto",

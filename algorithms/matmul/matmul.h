@@ -138,6 +138,18 @@ typedef struct {
  * case, sorted in linear time; anything else falls back to qsort. */
 void matmul_sort_moves(MatmulMove *mv, size_t n);
 
+/* A redistribution's messages: send packs each peer's elements (sorted
+ * moves) into memory from offset buf and sends them as one router message;
+ * recv posts one receive per peer into memory from buf; unpack copies what
+ * arrived to the moves' offsets. Send and recv return the offset after
+ * what they used. */
+size_t matmul_send_moves(Node *node, const MatmulConfig *c,
+                         const MatmulMove *out, size_t n, size_t buf, int tag);
+size_t matmul_recv_moves(Node *node, const MatmulMove *in, size_t n,
+                         size_t buf, int tag);
+void matmul_unpack_moves(Node *node, const MatmulConfig *c,
+                         const MatmulMove *in, size_t n, size_t buf);
+
 /* The systolic C-stationary node program (systolic.c). */
 NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
 

@@ -145,44 +145,6 @@ static MatmulMove *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
     return mv;
 }
 
-static void send_moves(Node *node, const MatmulConfig *c, const MatmulMove *out,
-                       size_t n, int tag)
-{
-    Word *mem = node_memory(node);
-    size_t w = matmul_words(c), send = c->off_send;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        for (; j < n && out[j].peer == out[i].peer; j++)
-            memcpy(mem + (send + j - i) * w, mem + out[j].src * w,
-                   w * sizeof(Word));
-        node_send_to(node, out[i].peer, send, j - i, tag);
-        send += j - i;
-        i = j;
-    }
-}
-
-static void recv_moves(Node *node, const MatmulMove *in, size_t n, size_t buf,
-                       int tag)
-{
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && in[j].peer == in[i].peer)
-            j++;
-        node_recv(node, in[i].peer, tag, buf, j - i);
-        buf += j - i;
-        i = j;
-    }
-}
-
-static void unpack_moves(Node *node, const MatmulConfig *c, const MatmulMove *in,
-                         size_t n, size_t buf)
-{
-    Word *mem = node_memory(node);
-    size_t w = matmul_words(c);
-    for (size_t i = 0; i < n; i++)
-        memcpy(mem + in[i].off * w, mem + (buf + i) * w, w * sizeof(Word));
-}
-
 /* Offset in the accumulator of element e of reduction part k: e runs
  * over the part column-major (alpha x rb for A, rb x gamma for B). */
 static size_t acc_offset(const MatmulConfig *c, const View *w, uint32_t k,
@@ -329,9 +291,9 @@ static void store_post(Node *node, const MatmulConfig *c, const View *w,
 {
     size_t n;
     g_autofree MatmulMove *out = c_sends(c, w, j, &n);
-    send_moves(node, c, out, n, MATMUL_TAG_ALIGN_C);
+    matmul_send_moves(node, c, out, n, c->off_send, MATMUL_TAG_ALIGN_C);
     g_autofree MatmulMove *in = c_recvs(c, w, j, &n);
-    recv_moves(node, in, n, c->off_cbuf, MATMUL_TAG_ALIGN_C);
+    matmul_recv_moves(node, in, n, c->off_cbuf, MATMUL_TAG_ALIGN_C);
 }
 
 static void store_unpack(Node *node, const MatmulConfig *c, const View *w,
@@ -339,7 +301,7 @@ static void store_unpack(Node *node, const MatmulConfig *c, const View *w,
 {
     size_t n;
     g_autofree MatmulMove *in = c_recvs(c, w, j, &n);
-    unpack_moves(node, c, in, n, c->off_cbuf);
+    matmul_unpack_moves(node, c, in, n, c->off_cbuf);
 }
 
 unsigned matmul_stationary_block_steps(const MatmulConfig *c)
@@ -364,9 +326,9 @@ NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c)
                w.qi * c->pb * matmul_words(c) * sizeof(Word));
         size_t n;
         g_autofree MatmulMove *out = x_sends(c, &w, j, &n);
-        send_moves(node, c, out, n, MATMUL_TAG_ALIGN_X);
+        matmul_send_moves(node, c, out, n, c->off_send, MATMUL_TAG_ALIGN_X);
         g_autofree MatmulMove *in = x_recvs(c, &w, j, &n);
-        recv_moves(node, in, n, c->off_recv, MATMUL_TAG_ALIGN_X);
+        matmul_recv_moves(node, in, n, c->off_recv, MATMUL_TAG_ALIGN_X);
         return NODE_CONTINUE;
     }
     if (step == 1)
@@ -376,7 +338,7 @@ NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c)
         if (s == 0) {
             size_t n;
             g_autofree MatmulMove *in = x_recvs(c, &w, j, &n);
-            unpack_moves(node, c, in, n, c->off_recv);
+            matmul_unpack_moves(node, c, in, n, c->off_recv);
         }
         multiply(node, c, &w, (w.u + c->nbc - s) % c->nbc);
         if (s + 1 < c->nbc)

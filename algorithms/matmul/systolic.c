@@ -80,31 +80,14 @@ static MatmulMove *align_recvs(const MatmulConfig *c, MatmulOperand op, uint32_t
 static void align_post(Node *node, const MatmulConfig *c, uint32_t l,
                        uint32_t m)
 {
-    Word *mem = node_memory(node);
-    size_t w = matmul_words(c);
     size_t send = c->off_send, recv = c->off_recv;
     for (MatmulOperand op = OPERAND_A; op <= OPERAND_B; op++) {
         int tag = op == OPERAND_A ? MATMUL_TAG_ALIGN_A : MATMUL_TAG_ALIGN_B;
         size_t n;
         g_autofree MatmulMove *out = align_sends(c, op, l, m, &n);
-        for (size_t i = 0; i < n;) {
-            size_t j = i;
-            for (; j < n && out[j].peer == out[i].peer; j++)
-                memcpy(mem + (send + j - i) * w, mem + out[j].src * w,
-                       w * sizeof(Word));
-            node_send_to(node, out[i].peer, send, j - i, tag);
-            send += j - i;
-            i = j;
-        }
+        send = matmul_send_moves(node, c, out, n, send, tag);
         g_autofree MatmulMove *in = align_recvs(c, op, l, m, &n);
-        for (size_t i = 0; i < n;) {
-            size_t j = i;
-            while (j < n && in[j].peer == in[i].peer)
-                j++;
-            node_recv(node, in[i].peer, tag, recv, j - i);
-            recv += j - i;
-            i = j;
-        }
+        recv = matmul_recv_moves(node, in, n, recv, tag);
     }
 }
 
@@ -121,8 +104,8 @@ static void align_unpack(Node *node, const MatmulConfig *c, uint32_t l,
         g_autofree MatmulMove *in = align_recvs(c, op, l, m, &n);
         memset(mem + region_offset(c, op) * w, 0,
                region_size(c, op) * w * sizeof(Word));
-        for (size_t i = 0; i < n; i++, recv++)
-            memcpy(mem + in[i].off * w, mem + recv * w, w * sizeof(Word));
+        matmul_unpack_moves(node, c, in, n, recv);
+        recv += n;
     }
 }
 
