@@ -340,7 +340,7 @@ int main(int argc, char **argv)
     unsigned phases = algorithm_phase_count(alg);
     Node *node = mpi_node_new(&setup.machine, MPI_COMM_WORLD,
                               layout->memory_elements, w, layout->local_size,
-                              phases);
+                              phases, NULL);
     Word *mem = node_memory(node);
     alg->init(setup.config, (uint32_t)rank, mem);
     Fingerprint fp[2] = { { 0, 0 }, { 0, 0 } };

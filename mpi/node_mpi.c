@@ -98,6 +98,8 @@ struct Node {
     int links;
     Word *memory;
     size_t memory_elements, w;
+    size_t eb;                    /* bytes of an element on the wire */
+    gboolean direct;
     void *local;
     unsigned step;
     gboolean in_step;
@@ -152,9 +154,10 @@ static gboolean node_check_run(Node *node, const char *op, size_t offset,
 
 /* ---- setup ----------------------------------------------------------- */
 
-Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
+Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
                    size_t memory_elements, size_t element_words,
-                   size_t local_size, unsigned phases)
+                   size_t local_size, unsigned phases,
+                   const MpiNodeOptions *options)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -169,8 +172,17 @@ Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
     node->links = machine->topology.links;
     node->memory_elements = memory_elements;
     node->w = element_words;
+    node->eb = element_words * sizeof(Word);
+    if (options && options->element_bytes)
+        node->eb = options->element_bytes;
+    g_assert(node->eb <= element_words * sizeof(Word));
+    node->direct = options && options->direct;
     size_t words = memory_elements * element_words;
-    node->memory = g_new0(Word, words > 0 ? words : 1);
+    node->memory = g_try_new0(Word, words > 0 ? words : 1);
+    if (!node->memory) {
+        g_free(node);
+        return NULL;
+    }
     node->local = local_size ? g_malloc0(local_size) : NULL;
     node->posted = g_ptr_array_new();
     g_queue_init(&node->waiting);
@@ -183,6 +195,19 @@ Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
     node->buffers = g_ptr_array_new();
     node->route = g_new(int, topology_max_route(node->topo) + 1);
     node->stats.phases = phases ? phases : 1;
+    return node;
+}
+
+Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
+                   size_t memory_elements, size_t element_words,
+                   size_t local_size, unsigned phases,
+                   const MpiNodeOptions *options)
+{
+    Node *node = mpi_node_try_new(machine, comm, memory_elements,
+                                  element_words, local_size, phases, options);
+    if (!node)
+        g_error("cubemu-mpi: cannot allocate %zu elements of memory",
+                memory_elements);
     return node;
 }
 
@@ -250,8 +275,34 @@ static Word *packet_data(Header *h)
 
 static size_t packet_bytes(const Node *node, const Header *h)
 {
-    return sizeof(Header) + path_bytes(h->hops)
-           + (size_t)h->count * node->w * sizeof(Word);
+    return sizeof(Header) + path_bytes(h->hops) + (size_t)h->count * node->eb;
+}
+
+/* Elements between memory (w words each) and a payload (eb bytes each). */
+static void pack(const Node *node, void *payload, const Word *from,
+                 size_t count)
+{
+    size_t whole = node->w * sizeof(Word);
+    if (node->eb == whole) {
+        memcpy(payload, from, count * whole);
+        return;
+    }
+    char *out = payload;
+    for (size_t e = 0; e < count; e++)
+        memcpy(out + e * node->eb, from + e * node->w, node->eb);
+}
+
+static void unpack(const Node *node, Word *to, const void *payload,
+                   size_t count)
+{
+    size_t whole = node->w * sizeof(Word);
+    if (node->eb == whole) {
+        memcpy(to, payload, count * whole);
+        return;
+    }
+    const char *in = payload;
+    for (size_t e = 0; e < count; e++)
+        memcpy(to + e * node->w, in + e * node->eb, node->eb);
 }
 
 /* Isend the packet to rank `to`; it is freed when the send completes. */
@@ -293,8 +344,8 @@ static void deliver(Node *node, const Recv *r, Header *h)
                   "does not match the receive of %zu elements",
                   (size_t)h->count, h->source, h->tag, r->count);
     else
-        memcpy(node->memory + r->offset * node->w, packet_data(h),
-               r->count * node->w * sizeof(Word));
+        unpack(node, node->memory + r->offset * node->w, packet_data(h),
+               r->count);
     g_free(h);
 }
 
@@ -402,9 +453,9 @@ static void post_send(Node *node, uint32_t dest, const int *path, int hops,
 {
     if (!node_check_run(node, "send", offset, count))
         return;
-    uint32_t h_links = dest == node->address ? 0 : (uint32_t)hops;
-    size_t bytes = sizeof(Header) + path_bytes(h_links)
-                   + count * node->w * sizeof(Word);
+    uint32_t h_links = dest == node->address || node->direct ? 0
+                       : (uint32_t)hops;
+    size_t bytes = sizeof(Header) + path_bytes(h_links) + count * node->eb;
     if (bytes > INT_MAX) {
         node_fail(node, "send of %zu elements: more than one MPI message "
                   "carries (%d bytes)", count, INT_MAX);
@@ -416,10 +467,9 @@ static void post_send(Node *node, uint32_t dest, const int *path, int hops,
                    .seq = node->send_seq[dest]++, .count = count };
     for (uint32_t i = 0; i < h_links; i++)
         packet_path(h)[i] = path[i];
-    memcpy(packet_data(h), node->memory + offset * node->w,
-           count * node->w * sizeof(Word));
+    pack(node, packet_data(h), node->memory + offset * node->w, count);
     node->stats.messages++;
-    node->stats.bytes += count * node->w * sizeof(Word);
+    node->stats.bytes += count * node->eb;
     if (dest == node->address) {
         g_queue_push_tail(&node->self, h);
         return;

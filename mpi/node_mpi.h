@@ -23,16 +23,38 @@ typedef struct {
     gboolean phase_visited[SIM_MAX_PHASES];
 } MpiNodeStats;
 
+/* How messages travel. */
+typedef struct {
+    /* Bytes of an element on the wire, 1..8 x element_words (0: all of
+     * them). An element of E bytes occupies ceil(E/8) words of memory;
+     * only its first E bytes are sent, and a receive writes only those. */
+    size_t element_bytes;
+    /* A node_send whose path has several links goes straight to its
+     * destination, MPI's transport playing the router, instead of hop by
+     * hop through the intermediate ranks (libcubemu's choice; cubemu-mpi
+     * forwards, as the emulated machine does). */
+    gboolean direct;
+} MpiNodeOptions;
+
 /* The node of this rank: address = rank in comm, whose size must be the
- * machine's node count. Memory and local state are zeroed. */
+ * machine's node count. Memory and local state are zeroed. options may be
+ * NULL (whole elements, hop by hop). */
 Node *mpi_node_new(const Machine *machine, MPI_Comm comm,
                    size_t memory_elements, size_t element_words,
-                   size_t local_size, unsigned phases);
+                   size_t local_size, unsigned phases,
+                   const MpiNodeOptions *options);
+/* The same, or NULL if the node's memory cannot be allocated. */
+Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
+                       size_t memory_elements, size_t element_words,
+                       size_t local_size, unsigned phases,
+                       const MpiNodeOptions *options);
 void mpi_node_free(Node *node);
 
 /* Collective: run the program to NODE_DONE on every rank, then until every
  * message is delivered. FALSE with *error on a program error of this rank
- * (the caller should MPI_Abort: other ranks may wait for it forever). */
+ * (other ranks may then wait for it forever: cubemu-mpi aborts the job;
+ * libcubemu validates everything a program could trip on before it runs
+ * one, collectively, so that it never gets here). */
 gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
                       GError **error);
 

@@ -430,8 +430,18 @@ uint64_t bmmc_plan_source_proc(const BmmcPlan *plan, uint64_t proc, uint64_t rou
 
 /* ---- Performing (Section 5) ---- */
 
-void bmmc_plan_intraprocessor(const BmmcPlan *plan, uint64_t proc,
-                              const uint64_t *data, uint64_t *temp)
+/* Copy element `from` of src to element `to` of dst, w words each. */
+static inline void copy_element(uint64_t *dst, uint64_t to, const uint64_t *src,
+                                uint64_t from, size_t w)
+{
+    if (w == 1)
+        dst[to] = src[from];
+    else
+        memcpy(dst + to * w, src + from * w, w * sizeof(uint64_t));
+}
+
+void bmmc_plan_intraprocessor_w(const BmmcPlan *plan, uint64_t proc,
+                                const uint64_t *data, uint64_t *temp, size_t w)
 {
     /* x' = W x with x_{n-p..n-1} = proc: x'_{0..n-p-1} = W' x_{0..n-p-1}
      * XOR z, z = W'' proc; in Gray-code order each step is one XOR of a
@@ -439,15 +449,22 @@ void bmmc_plan_intraprocessor(const BmmcPlan *plan, uint64_t proc,
     BmmcGray g;
     uint64_t t = gf2_mul_vec(&plan->w_right, proc);
     bmmc_gray_first(&g, plan->m);
-    temp[t] = data[g.offset];
+    copy_element(temp, t, data, g.offset, w);
     while (bmmc_gray_next(&g)) {
         t ^= plan->w_left.col[g.flip];
-        temp[t] = data[g.offset];
+        copy_element(temp, t, data, g.offset, w);
     }
 }
 
-void bmmc_plan_place_received(const BmmcPlan *plan, uint64_t proc, uint64_t round,
-                              const uint64_t *temp, uint64_t *data)
+void bmmc_plan_intraprocessor(const BmmcPlan *plan, uint64_t proc,
+                              const uint64_t *data, uint64_t *temp)
+{
+    bmmc_plan_intraprocessor_w(plan, proc, data, temp, 1);
+}
+
+void bmmc_plan_place_received_w(const BmmcPlan *plan, uint64_t proc,
+                                uint64_t round, const uint64_t *temp,
+                                uint64_t *data, size_t w)
 {
     /* Lines 6-8: received element j has source index with non-basis bits j,
      * basis bits `round` and processor bits `source`, so its target offset
@@ -455,16 +472,22 @@ void bmmc_plan_place_received(const BmmcPlan *plan, uint64_t proc, uint64_t roun
      * paper's line 8 reads temp[j]; the message was received at
      * temp[b N/(2^rank gamma P)] (line 5), so element j is temp[base + j]. */
     uint64_t source = bmmc_plan_source_proc(plan, proc, round);
-    const uint64_t *msg = temp + bmmc_plan_message_offset(plan, round);
+    const uint64_t *msg = temp + bmmc_plan_message_offset(plan, round) * w;
     BmmcGray g;
     uint64_t t = gf2_mul_vec(&plan->alpha2, round)
                  ^ gf2_mul_vec(&plan->beta, source) ^ plan->c_lo;
     bmmc_gray_first(&g, plan->m - plan->rank_gamma);
-    data[t] = msg[g.offset];
+    copy_element(data, t, msg, g.offset, w);
     while (bmmc_gray_next(&g)) {
         t ^= plan->alpha1.col[g.flip];
-        data[t] = msg[g.offset];
+        copy_element(data, t, msg, g.offset, w);
     }
+}
+
+void bmmc_plan_place_received(const BmmcPlan *plan, uint64_t proc, uint64_t round,
+                              const uint64_t *temp, uint64_t *data)
+{
+    bmmc_plan_place_received_w(plan, proc, round, temp, data, 1);
 }
 
 /* One emulated processor: its own memory and the message it is handed in

@@ -33,6 +33,7 @@
 #define BMMC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gf2.h"
@@ -171,6 +172,14 @@ void bmmc_plan_intraprocessor(const BmmcPlan *plan, uint64_t proc,
  * temp hold N/P words and must not overlap. */
 void bmmc_plan_place_received(const BmmcPlan *plan, uint64_t proc, uint64_t round,
                               const uint64_t *temp, uint64_t *data);
+
+/* The same two for elements of w words each (data, temp and the offsets
+ * count elements; element e occupies words e w .. e w + w - 1). */
+void bmmc_plan_intraprocessor_w(const BmmcPlan *plan, uint64_t proc,
+                                const uint64_t *data, uint64_t *temp, size_t w);
+void bmmc_plan_place_received_w(const BmmcPlan *plan, uint64_t proc,
+                                uint64_t round, const uint64_t *temp,
+                                uint64_t *data, size_t w);
 
 /* Perform the plan's permutation on src, the 2^n elements indexed by
  * element index, into dst (dst[A x ^ c] = src[x]; dst may be src), the way

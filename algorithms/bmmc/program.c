@@ -83,13 +83,14 @@ static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
 {
     unsigned t = node_step(node);
     uint64_t k = node_address(node);
-    Word *data = node_memory(node), *temp = data + c->m;
+    size_t w = node_element_words(node);
+    Word *data = node_memory(node), *temp = data + c->m * w;
     uint64_t rounds = bmmc_plan_rounds(c->plan);
     if (t == 0) {
         node_mark(node, "phase 1: local permutation W");
-        bmmc_plan_intraprocessor(c->plan, k, data, temp);
+        bmmc_plan_intraprocessor_w(c->plan, k, data, temp, w);
     } else {
-        bmmc_plan_place_received(c->plan, k, t - 1, temp, data);
+        bmmc_plan_place_received_w(c->plan, k, t - 1, temp, data, w);
     }
     if (t == rounds)
         return NODE_DONE;

@@ -85,48 +85,68 @@ static uint32_t digit(uint32_t v, uint32_t r, unsigned x)
     return v % r;
 }
 
-static void copy_block(Word *mem, const TpConfig *c, size_t to, size_t from)
+/* Element e of memory: elements are w words (one in the emulator's runs;
+ * libcubemu's elements of any size), offsets count elements. */
+static Word *el(Word *mem, size_t w, size_t e)
 {
-    memcpy(mem + to, mem + from, (size_t)c->block * sizeof(Word));
+    return mem + e * w;
+}
+
+static void copy_el(Word *mem, size_t w, size_t to, size_t from)
+{
+    if (w == 1)
+        mem[to] = mem[from];
+    else
+        memcpy(el(mem, w, to), el(mem, w, from), w * sizeof(Word));
+}
+
+static void copy_block(Word *mem, size_t w, const TpConfig *c, size_t to,
+                       size_t from)
+{
+    memcpy(el(mem, w, to), el(mem, w, from),
+           (size_t)c->block * w * sizeof(Word));
 }
 
 /* S[j] = block (i, j) as it sits in the rows, row-major b x b. */
-static void pack_rows(Word *mem, const TpConfig *c)
+static void pack_rows(Word *mem, size_t w, const TpConfig *c)
 {
     for (uint32_t j = 0; j < c->p; j++)
         for (uint32_t a = 0; a < c->b; a++)
-            memcpy(mem + region(c, TP_SEND) + j * c->block + (size_t)a * c->b,
-                   mem + (size_t)a * c->size + (size_t)j * c->b,
-                   c->b * sizeof(Word));
+            memcpy(el(mem, w, region(c, TP_SEND) + j * c->block
+                              + (size_t)a * c->b),
+                   el(mem, w, (size_t)a * c->size + (size_t)j * c->b),
+                   c->b * w * sizeof(Word));
 }
 
 /* The final rows from blocks indexed by their source, at `from`: element
  * (l, s b + m) of this processor's rows is element (m, l) of block s, or
  * (l, m) if the block was transposed already (the butterfly's phase 1). */
-static void unpack_rows(Word *mem, const TpConfig *c, size_t from,
+static void unpack_rows(Word *mem, size_t w, const TpConfig *c, size_t from,
                         gboolean transposed)
 {
     for (uint32_t s = 0; s < c->p; s++)
         for (uint32_t l = 0; l < c->b; l++)
             for (uint32_t m = 0; m < c->b; m++)
-                mem[(size_t)l * c->size + (size_t)s * c->b + m] =
-                    mem[from + s * c->block
+                copy_el(mem, w, (size_t)l * c->size + (size_t)s * c->b + m,
+                        from + s * c->block
                         + (transposed ? (size_t)l * c->b + m
-                                      : (size_t)m * c->b + l)];
+                                      : (size_t)m * c->b + l));
 }
 
-static void unpack_transposed(Word *mem, const TpConfig *c, size_t from)
+static void unpack_transposed(Word *mem, size_t w, const TpConfig *c,
+                              size_t from)
 {
-    unpack_rows(mem, c, from, FALSE);
+    unpack_rows(mem, w, c, from, FALSE);
 }
 
 /* Block at `from` transposed into `to` (distinct places). */
-static void transpose_block(Word *mem, const TpConfig *c, size_t to,
-                            size_t from)
+static void transpose_block(Word *mem, size_t w, const TpConfig *c,
+                            size_t to, size_t from)
 {
     for (uint32_t l = 0; l < c->b; l++)
         for (uint32_t m = 0; m < c->b; m++)
-            mem[to + (size_t)m * c->b + l] = mem[from + (size_t)l * c->b + m];
+            copy_el(mem, w, to + (size_t)m * c->b + l,
+                    from + (size_t)l * c->b + m);
 }
 
 /* Butterfly: the slots whose bit `bit` differs from the rank's. */
@@ -150,7 +170,8 @@ static gboolean moves(const TpConfig *c, uint32_t slot, uint32_t me,
 
 /* Gather the moving slots of work array `work` in slot order into the pack
  * buffer (pack) or scatter the unpack buffer back into them. */
-static size_t gather(Word *mem, const TpConfig *c, size_t work, uint32_t me,
+static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
+                     uint32_t me,
                      unsigned t, gboolean pack, gboolean transpose)
 {
     size_t n = 0;
@@ -160,25 +181,25 @@ static size_t gather(Word *mem, const TpConfig *c, size_t work, uint32_t me,
         size_t buf = (pack ? region(c, TP_PACK) : region(c, TP_UNPACK))
                      + n * c->block;
         if (pack)
-            copy_block(mem, c, buf, work + s * c->block);
+            copy_block(mem, w, c, buf, work + s * c->block);
         else if (transpose)
-            transpose_block(mem, c, work + s * c->block, buf);
+            transpose_block(mem, w, c, work + s * c->block, buf);
         else
-            copy_block(mem, c, work + s * c->block, buf);
+            copy_block(mem, w, c, work + s * c->block, buf);
         n++;
     }
     return n;
 }
 
 static NodeStatus step_mpich(Node *node, const TpConfig *c, uint32_t me,
-                             Word *mem, unsigned t)
+                             Word *mem, size_t w, unsigned t)
 {
     if (t == 1) {
-        unpack_transposed(mem, c, region(c, TP_RECV));
+        unpack_transposed(mem, w, c, region(c, TP_RECV));
         return NODE_DONE;
     }
-    pack_rows(mem, c);
-    copy_block(mem, c, region(c, TP_RECV) + me * c->block,
+    pack_rows(mem, w, c);
+    copy_block(mem, w, c, region(c, TP_RECV) + me * c->block,
                region(c, TP_SEND) + me * c->block);
     node_mark(node, "all-to-all");
     for (uint32_t i = 0; i < c->p; i++) {
@@ -191,15 +212,15 @@ static NodeStatus step_mpich(Node *node, const TpConfig *c, uint32_t me,
 }
 
 static NodeStatus step_pairwise(Node *node, const TpConfig *c, uint32_t me,
-                                Word *mem, unsigned t)
+                                Word *mem, size_t w, unsigned t)
 {
     if (t == 0) {
-        pack_rows(mem, c);
-        copy_block(mem, c, region(c, TP_RECV) + me * c->block,
+        pack_rows(mem, w, c);
+        copy_block(mem, w, c, region(c, TP_RECV) + me * c->block,
                    region(c, TP_SEND) + me * c->block);
     }
     if (t + 1 == c->p) {
-        unpack_transposed(mem, c, region(c, TP_RECV));
+        unpack_transposed(mem, w, c, region(c, TP_RECV));
         return NODE_DONE;
     }
     uint32_t s = t + 1;
@@ -215,27 +236,27 @@ static NodeStatus step_pairwise(Node *node, const TpConfig *c, uint32_t me,
 
 /* Butterfly and bruck: a work array of P slots, one message per step. */
 static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
-                             Word *mem, unsigned t)
+                             Word *mem, size_t w, unsigned t)
 {
     gboolean bruck = c->method != TP_BUTTERFLY;
     /* Bruck works on the rotated copy in R, butterfly in S itself. */
     size_t work = region(c, bruck ? TP_RECV : TP_SEND);
     if (t == 0) {
-        pack_rows(mem, c);
+        pack_rows(mem, w, c);
         if (bruck)                      /* phase 1: rotate up by the rank */
             for (uint32_t k = 0; k < c->p; k++)
-                copy_block(mem, c, work + k * c->block,
+                copy_block(mem, w, c, work + k * c->block,
                            region(c, TP_SEND) + (k + me) % c->p * c->block);
     } else {
         /* Section 4.1: every block is transposed in the butterfly's first
          * phase, received column-wise if it moved, in place if not; later
          * phases move blocks as they are. Bruck transposes at the end. */
         gboolean first = !bruck && t == 1;
-        gather(mem, c, work, me, t - 1, FALSE, first);
+        gather(mem, w, c, work, me, t - 1, FALSE, first);
         for (uint32_t s = 0; first && s < c->p; s++)
             if (!bf_moves(s, me, 0)) {
-                copy_block(mem, c, region(c, TP_PACK), work + s * c->block);
-                transpose_block(mem, c, work + s * c->block,
+                copy_block(mem, w, c, region(c, TP_PACK), work + s * c->block);
+                transpose_block(mem, w, c, work + s * c->block,
                                 region(c, TP_PACK));
             }
     }
@@ -244,10 +265,10 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
             /* phase 3: slot k holds the block from rank - k: rotate back
              * and reverse, so that S[s] is the block from s */
             for (uint32_t s = 0; s < c->p; s++)
-                copy_block(mem, c, region(c, TP_SEND) + s * c->block,
+                copy_block(mem, w, c, region(c, TP_SEND) + s * c->block,
                            work + (me + c->p - s) % c->p * c->block);
         }
-        unpack_rows(mem, c, region(c, TP_SEND), !bruck);
+        unpack_rows(mem, w, c, region(c, TP_SEND), !bruck);
         return NODE_DONE;
     }
     uint32_t to, from;
@@ -260,7 +281,7 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
         to = from = me ^ (1u << t);
         node_mark(node, "phase %u", t + 1);
     }
-    size_t n = gather(mem, c, work, me, t, TRUE, FALSE);
+    size_t n = gather(mem, w, c, work, me, t, TRUE, FALSE);
     node_recv(node, from, (int)t, region(c, TP_UNPACK), n * c->block);
     node_send_to(node, to, region(c, TP_PACK), n * c->block, (int)t);
     return NODE_CONTINUE;
@@ -271,19 +292,20 @@ static NodeStatus tp_step(Node *node, const void *config)
     const TpConfig *c = config;
     uint32_t me = node_address(node);
     Word *mem = node_memory(node);
+    size_t w = node_element_words(node);
     unsigned t = node_step(node);
     if (c->p == 1) {                    /* one processor: local only */
-        pack_rows(mem, c);
-        unpack_transposed(mem, c, region(c, TP_SEND));
+        pack_rows(mem, w, c);
+        unpack_transposed(mem, w, c, region(c, TP_SEND));
         return NODE_DONE;
     }
     switch (c->method) {
     case TP_MPICH:
-        return step_mpich(node, c, me, mem, t);
+        return step_mpich(node, c, me, mem, w, t);
     case TP_PAIRWISE:
-        return step_pairwise(node, c, me, mem, t);
+        return step_pairwise(node, c, me, mem, w, t);
     default:
-        return step_slots(node, c, me, mem, t);
+        return step_slots(node, c, me, mem, w, t);
     }
 }
 
