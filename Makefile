@@ -4,10 +4,14 @@
 #   make check    install missing dependencies, build, run every test
 #   make bench    the benchmark (README "Speed")
 #   make sanitize the unit tests under AddressSanitizer + UBSan
-#   make check-mpi build/cubemu-mpi under mpirun against the emulator
+#   make check-mpi build/cubemu-mpi under mpirun against the emulator, and
+#                 libcubemu's tests and examples/ (make check-lib alone)
 #   make smpi     build-smpi/cubemu-smpi: the MPI program built with SimGrid's
 #                 smpicc (SMPI), for simulated runs at 256 and 1024 ranks
 #   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
+#   make install  libcubemu (lib/cubemu.h) for MPI programs, PREFIX=/usr/local
+#   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
+#   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
@@ -59,7 +63,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 LIB_SRC  := $(wildcard emu/*.c machines/*.c run/*.c algorithms/*.c algorithms/*/*.c \
               traces/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-LIB      := $(BUILD)/libcubemu.a
+LIB      := $(BUILD)/libcubemu-emu.a
 CLI_SRC  := $(wildcard cli/*.c)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 SDL_SRC  := $(wildcard traces/sdl/*.c)
@@ -76,8 +80,24 @@ MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_CORE := $(BUILD)/libcubemu-core.a
 MPI_PROGRAM := $(if $(MPI_LIBS),$(BUILD)/cubemu-mpi)
 
-.PHONY: all run check check-mpi smpi check-smpi test unit scenarios bench sanitize deps clean
-all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM)
+# libcubemu, the library for MPI programs (lib/cubemu.h): the MPI core, the
+# backend and lib/cubemu.c compiled position-independent with hidden
+# symbols (only the cubemu_* API is exported), as a static and a shared
+# library, installed with its header and pkg-config file by make install.
+SOVERSION := 0
+PIC_SRC  := $(filter-out emu/sim.c run/run.c,$(LIB_SRC)) mpi/node_mpi.c lib/cubemu.c
+PIC_OBJ  := $(PIC_SRC:%.c=$(BUILD)/pic/%.o)
+LIBCUBEMU_A  := $(BUILD)/lib/libcubemu.a
+LIBCUBEMU_SO := $(BUILD)/lib/libcubemu.so.$(VERSION)
+LIBCUBEMU := $(if $(MPI_LIBS),$(LIBCUBEMU_A) $(LIBCUBEMU_SO) $(BUILD)/lib/cubemu.pc)
+# Where make install puts it; make check-lib installs into STAGE and builds
+# the tests and examples/ from there through pkg-config, as a user would.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+STAGE    := $(CURDIR)/$(BUILD)/stage
+
+.PHONY: all run check check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize deps clean
+all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -98,6 +118,69 @@ $(MPI_CORE): $(filter-out $(BUILD)/emu/sim.o $(BUILD)/run/run.o,$(LIB_OBJ))
 $(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+
+$(PIC_OBJ): $(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  CC  PIC $<")
+	$(Q)$(CC) $(CPPFLAGS) -Impi -Ilib $(CFLAGS) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(LIBCUBEMU_A): $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIBCUBEMU_SO): $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) -shared -Wl,-soname,libcubemu.so.$(SOVERSION) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+	$(Q)ln -sf libcubemu.so.$(VERSION) $(BUILD)/lib/libcubemu.so.$(SOVERSION)
+	$(Q)ln -sf libcubemu.so.$(SOVERSION) $(BUILD)/lib/libcubemu.so
+
+$(BUILD)/lib/cubemu.pc: lib/cubemu.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@REQUIRES@|$(PKGS)|' $< > $@
+
+# make install PREFIX=... [DESTDIR=...]: header, both libraries, cubemu.pc.
+install: $(LIBCUBEMU)
+	@if [ -z "$(LIBCUBEMU)" ]; then echo "install: no MPI, no libcubemu (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 lib/cubemu.h $(DESTDIR)$(PREFIX)/include/cubemu.h
+	install -m 644 $(LIBCUBEMU_A) $(DESTDIR)$(PREFIX)/lib/libcubemu.a
+	install -m 755 $(LIBCUBEMU_SO) $(DESTDIR)$(PREFIX)/lib/libcubemu.so.$(VERSION)
+	ln -sf libcubemu.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libcubemu.so.$(SOVERSION)
+	ln -sf libcubemu.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libcubemu.so
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/lib/cubemu.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc
+
+# The library's tests and the examples, built against a staged install
+# through pkg-config (tests/lib/*.c, examples/*.c), run by tests/lib-mpi.sh.
+LIB_TESTS := $(patsubst tests/lib/%.c,$(BUILD)/lib-tests/%,$(wildcard tests/lib/*.c)) \
+             $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+STAGE_PC := PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig
+$(BUILD)/stage/.installed: $(LIBCUBEMU) lib/cubemu.h
+	$(Q)$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
+	$(Q)touch $@
+$(BUILD)/lib-tests/%: tests/lib/%.c $(BUILD)/stage/.installed
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  MPICC   $@")
+	$(Q)mpicc -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $< -o $@ $$($(STAGE_PC) pkg-config --cflags --libs cubemu) -Wl,-rpath,$(STAGE)/lib
+$(BUILD)/examples/%: examples/%.c $(BUILD)/stage/.installed
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  MPICC   $@")
+	$(Q)mpicc -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $< -o $@ $$($(STAGE_PC) pkg-config --cflags --libs cubemu) -Wl,-rpath,$(STAGE)/lib
+examples: $(LIB_TESTS)
+
+check-lib: deps
+	@$(MAKE) --no-print-directory all
+	@if [ -z "$(LIBCUBEMU)" ]; then echo "check-lib: no MPI (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
+	@$(MAKE) --no-print-directory examples
+	@BUILD=$(BUILD) tests/lib-mpi.sh
+
+# libcubemu's BMMC transpose and the transpose methods against
+# MPI_Alltoall on 8 ranks, a small and a large matrix.
+bench-mpi: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory examples
+	@BUILD=$(BUILD) tests/bench-mpi.sh
 
 # The same program under SMPI: every object rebuilt with smpicc into
 # build-smpi/ (a sub-make with BUILD=build-smpi CC=smpicc), linked by smpicc,
@@ -158,11 +241,14 @@ check test: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/run-all.sh
 
-# The MPI program against the emulator (tests/mpi.sh); needs mpirun.
+# The MPI program against the emulator (tests/mpi.sh), then libcubemu's
+# tests and example (tests/lib-mpi.sh); needs mpirun.
 check-mpi: deps
 	@$(MAKE) --no-print-directory all
 	@if [ -z "$(MPI_PROGRAM)" ]; then echo "check-mpi: no MPI (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
 	@BUILD=$(BUILD) tests/mpi.sh
+	@$(MAKE) --no-print-directory examples
+	@BUILD=$(BUILD) tests/lib-mpi.sh
 
 unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
@@ -180,4 +266,4 @@ sanitize: deps
 clean:
 	rm -rf build build-san build-smpi
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
