@@ -40,7 +40,9 @@
  * waits for its own, and also after its program has finished.
  *
  * Termination. A rank whose program returned NODE_DONE (and whose receives
- * all completed) enters MPI_Ibarrier and keeps servicing until the barrier
+ * all completed) enters a barrier of its own (a message to rank 0, which
+ * releases every rank once all have come; not MPI_Ibarrier, which SMPI
+ * gets wrong, see done_barrier) and keeps servicing until the barrier
  * completes: then every program has finished, so every message some
  * program received has arrived. Then a counting round, repeated until it
  * balances: MPI_Allreduce of the packets sent and received over MPI by
@@ -66,6 +68,7 @@
 #include <string.h>
 
 #define TAG_DATA 1
+#define TAG_DONE 2                /* the termination barrier's messages */
 
 G_DEFINE_QUARK(mpi-node-error-quark, mpi_node_error)
 
@@ -605,6 +608,47 @@ void node_mark(Node *node, const char *format, ...)
 
 /* ---- the loop -------------------------------------------------------- */
 
+/* Service until the n requests have all completed. */
+static void wait_servicing(Node *node, int n, MPI_Request *reqs)
+{
+    for (int done = 0;;) {
+        MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+        if (done)
+            return;
+        if (!service(node))
+            sched_yield();
+    }
+}
+
+/* A barrier that services while it waits: every rank tells rank 0 it is
+ * done (TAG_DONE), and rank 0 releases them all once every one has. Not
+ * MPI_Ibarrier: SMPI's (SimGrid 3.32) completes on every other rank as
+ * soon as rank 0 enters it, since rank 0 posts its releases together with
+ * its receives; a rank would then stop forwarding while another still
+ * waits for a packet through it. */
+static void done_barrier(Node *node)
+{
+    int others = (int)node->count - 1;
+    if (others == 0)
+        return;
+    MPI_Request *reqs = g_new(MPI_Request, others > 2 ? others : 2);
+    if (node->address == 0) {
+        for (int i = 0; i < others; i++)
+            MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_DONE, node->comm,
+                      &reqs[i]);
+        wait_servicing(node, others, reqs);
+        for (int i = 0; i < others; i++)
+            MPI_Isend(NULL, 0, MPI_BYTE, i + 1, TAG_DONE, node->comm,
+                      &reqs[i]);
+        wait_servicing(node, others, reqs);
+    } else {
+        MPI_Isend(NULL, 0, MPI_BYTE, 0, TAG_DONE, node->comm, &reqs[0]);
+        MPI_Irecv(NULL, 0, MPI_BYTE, 0, TAG_DONE, node->comm, &reqs[1]);
+        wait_servicing(node, 2, reqs);
+    }
+    g_free(reqs);
+}
+
 static gboolean node_failed(Node *node, GError **error)
 {
     g_propagate_error(error, node->error);
@@ -636,15 +680,7 @@ gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
     node->stats.seconds = end - node->start;
 
     /* Every program has finished once the barrier completes. */
-    MPI_Request barrier;
-    MPI_Ibarrier(node->comm, &barrier);
-    for (int done = 0;;) {
-        MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
-        if (done)
-            break;
-        if (!service(node))
-            sched_yield();
-    }
+    done_barrier(node);
     /* Every packet sent has been received (forwards included). */
     for (;;) {
         uint64_t counts[2] = { node->mpi_sent, node->mpi_received }, sum[2];
