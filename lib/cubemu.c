@@ -119,33 +119,57 @@ static int log2_exact(int size)
 
 /* ---- the cached duplicate -------------------------------------------- */
 
-static int dup_keyval = MPI_KEYVAL_INVALID;
+/* What the library keeps on a caller's communicator: its duplicate, and
+ * the last one-call run's setup and node, reused when the next call on
+ * the communicator has the same arguments (transposing many matrices of
+ * one size pays for the setup and the node's memory once). */
+typedef struct {
+    MPI_Comm comm;
+    char *key;                    /* the arguments of the kept run */
+    RunSetup setup;
+    Node *node;
+    size_t node_element_size;
+} Inner;
 
-static int dup_delete(MPI_Comm comm, int keyval, void *value, void *extra)
+static int inner_keyval = MPI_KEYVAL_INVALID;
+
+static void inner_forget(Inner *in)
+{
+    mpi_node_free(in->node);
+    in->node = NULL;
+    if (in->key)
+        run_setup_release(&in->setup, TRUE);
+    g_free(in->key);
+    in->key = NULL;
+}
+
+static int inner_delete(MPI_Comm comm, int keyval, void *value, void *extra)
 {
     (void)comm;
     (void)keyval;
     (void)extra;
-    MPI_Comm inner = *(MPI_Comm *)value;
-    g_free(value);
-    return MPI_Comm_free(&inner);
+    Inner *in = value;
+    inner_forget(in);
+    int code = MPI_Comm_free(&in->comm);
+    g_free(in);
+    return code;
 }
 
-/* The library's duplicate of comm (collective on first use). */
-static MPI_Comm inner_comm(MPI_Comm comm)
+/* The library's state on comm (collective on first use). */
+static Inner *inner_of(MPI_Comm comm)
 {
-    if (dup_keyval == MPI_KEYVAL_INVALID)
-        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, dup_delete,
-                               &dup_keyval, NULL);
+    if (inner_keyval == MPI_KEYVAL_INVALID)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, inner_delete,
+                               &inner_keyval, NULL);
     void *value = NULL;
     int found = 0;
-    MPI_Comm_get_attr(comm, dup_keyval, &value, &found);
+    MPI_Comm_get_attr(comm, inner_keyval, &value, &found);
     if (found)
-        return *(MPI_Comm *)value;
-    MPI_Comm *inner = g_new(MPI_Comm, 1);
-    MPI_Comm_dup(comm, inner);
-    MPI_Comm_set_attr(comm, dup_keyval, inner);
-    return *inner;
+        return value;
+    Inner *in = g_new0(Inner, 1);
+    MPI_Comm_dup(comm, &in->comm);
+    MPI_Comm_set_attr(comm, inner_keyval, in);
+    return in;
 }
 
 /* ---- running a node program ------------------------------------------ */
@@ -179,18 +203,34 @@ static int setup_run(RunSetup *setup, const char *machine_topology,
 
 /* Collective on comm (the library's own): run the prepared program with
  * the caller's count elements of src as memory[0, count), and copy
- * memory[0, count) to dst. */
+ * memory[0, count) to dst. With cache, the node of an earlier run of the
+ * same setup is reset and reused when its element size matches (a plan's
+ * performs), and the node is kept there afterwards. */
 static int run_program(MPI_Comm comm, const RunSetup *setup, const void *src,
-                       void *dst, size_t count, size_t element_size)
+                       void *dst, size_t count, size_t element_size,
+                       Node **cache, size_t *cache_size)
 {
     size_t w = words_of(element_size);
     const MemoryLayout *layout = &setup->layout;
-    MpiNodeOptions options = { .element_bytes = element_size, .direct = TRUE };
-    Node *node = mpi_node_try_new(&setup->machine, comm,
-                                  layout->memory_elements, w,
-                                  layout->local_size,
-                                  algorithm_phase_count(setup->algorithm),
-                                  &options);
+    Node *node = NULL;
+    if (cache && *cache && *cache_size == element_size) {
+        node = *cache;
+        mpi_node_reset(node);
+    } else {
+        if (cache && *cache) {
+            mpi_node_free(*cache);
+            *cache = NULL;
+        }
+        MpiNodeOptions options = { .element_bytes = element_size,
+                                   .direct = TRUE };
+        node = mpi_node_try_new(&setup->machine, comm,
+                                layout->memory_elements, w,
+                                layout->local_size,
+                                algorithm_phase_count(setup->algorithm),
+                                &options);
+    }
+    if (cache)
+        *cache = NULL;
     Hash none = { 0 };
     int code = agree(comm, node ? CUBEMU_SUCCESS : CUBEMU_ERR_NOMEM, &none);
     if (code < 0) {
@@ -219,8 +259,32 @@ static int run_program(MPI_Comm comm, const RunSetup *setup, const void *src,
         for (size_t e = 0; e < count; e++)
             memcpy(out + e * element_size, mem + e * w, element_size);
     }
-    mpi_node_free(node);
+    if (cache) {
+        *cache = node;
+        *cache_size = element_size;
+    } else {
+        mpi_node_free(node);
+    }
     return CUBEMU_SUCCESS;
+}
+
+/* A one-call run on the communicator's Inner: the kept setup and node if
+ * the key matches, else new ones (kept for the next call). */
+static int run_cached(Inner *in, const char *key, const char *topology,
+                      const char *machine_key, int machine_value,
+                      const char *const *algorithm_keys, const void *src,
+                      void *dst, size_t count, size_t element_size)
+{
+    if (!in->key || strcmp(in->key, key)) {
+        inner_forget(in);
+        int code = setup_run(&in->setup, topology, machine_key, machine_value,
+                             algorithm_keys);
+        if (code < 0)
+            return code;
+        in->key = g_strdup(key);
+    }
+    return run_program(in->comm, &in->setup, src, dst, count, element_size,
+                       &in->node, &in->node_element_size);
 }
 
 /* ---- BMMC ------------------------------------------------------------- */
@@ -231,6 +295,8 @@ struct cubemu_bmmc_plan {
     BmmcPlan *plan;               /* for P = 1, rounds and message sizes */
     RunSetup setup;               /* P > 1: the bmmc program's */
     gboolean has_setup;
+    Node *node;                   /* the last perform's, reused */
+    size_t node_element_size;
 };
 
 static int bmmc_code(int e)
@@ -373,7 +439,7 @@ API int cubemu_bmmc_perform(cubemu_bmmc_plan *plan, const void *src,
     if (plan->p == 0)
         return bmmc_alone(plan, src, dst, element_size);
     return run_program(plan->comm, &plan->setup, src, dst, (size_t)m,
-                       element_size);
+                       element_size, &plan->node, &plan->node_element_size);
 }
 
 API void cubemu_bmmc_free(cubemu_bmmc_plan **plan)
@@ -381,6 +447,7 @@ API void cubemu_bmmc_free(cubemu_bmmc_plan **plan)
     if (!plan || !*plan)
         return;
     cubemu_bmmc_plan *c = *plan;
+    mpi_node_free(c->node);
     if (c->has_setup)
         run_setup_release(&c->setup, TRUE);
     bmmc_plan_free(c->plan);
@@ -426,8 +493,8 @@ static int gray_convert(MPI_Comm comm, const char *algorithm, const void *src,
     else if (count == 0 || count > UINT32_MAX
              || count > MESSAGE_LIMIT / element_size)
         code = CUBEMU_ERR_SIZE;
-    MPI_Comm inner = inner_comm(comm);
-    code = agree(inner, code, &x);
+    Inner *in = inner_of(comm);
+    code = agree(in->comm, code, &x);
     if (code < 0)
         return code;
     if (p == 0) {
@@ -437,13 +504,9 @@ static int gray_convert(MPI_Comm comm, const char *algorithm, const void *src,
     char k[32];
     g_snprintf(k, sizeof k, "%zu", count);
     const char *keys[] = { "name", algorithm, "elements-per-node", k, NULL };
-    RunSetup setup;
-    code = setup_run(&setup, "cube", "dimensions", p, keys);
-    if (code < 0)
-        return code;
-    code = run_program(inner, &setup, src, dst, count, element_size);
-    run_setup_release(&setup, TRUE);
-    return code;
+    g_autofree char *key = g_strdup_printf("%s %zu", algorithm, count);
+    return run_cached(in, key, "cube", "dimensions", p, keys, src, dst, count,
+                      element_size);
 }
 
 API int cubemu_gray_to_binary(MPI_Comm comm, const void *src, void *dst,
@@ -504,8 +567,8 @@ API int cubemu_transpose(MPI_Comm comm, cubemu_transpose_method method,
     else if ((const char *)src < (const char *)dst + k * element_size
              && (const char *)dst < (const char *)src + k * element_size)
         code = CUBEMU_ERR_ARG;
-    MPI_Comm inner = inner_comm(comm);
-    code = agree(inner, code, &x);
+    Inner *in = inner_of(comm);
+    code = agree(in->comm, code, &x);
     if (code < 0)
         return code;
     size_t b = side / (size_t)size;
@@ -528,14 +591,12 @@ API int cubemu_transpose(MPI_Comm comm, cubemu_transpose_method method,
     g_snprintf(radix_text, sizeof radix_text, "%d", r);
     gboolean bruck = method == CUBEMU_TRANSPOSE_BRUCK
                      || method == CUBEMU_TRANSPOSE_ADAPTIVE;
+    /* The radix key ends the list for the other methods. */
     const char *keys[] = { "name", "transpose", "method", names[method],
                            "size", side_text,
                            bruck ? "radix" : NULL, radix_text, NULL };
-    RunSetup setup;
-    code = setup_run(&setup, "complete", "processors", size, keys);
-    if (code < 0)
-        return code;
-    code = run_program(inner, &setup, src, dst, b * side, element_size);
-    run_setup_release(&setup, TRUE);
-    return code;
+    g_autofree char *key = g_strdup_printf("transpose %s %zu %d",
+                                           names[method], side, bruck ? r : 0);
+    return run_cached(in, key, "complete", "processors", size, keys, src, dst,
+                      b * side, element_size);
 }

@@ -72,6 +72,9 @@
 
 G_DEFINE_QUARK(mpi-node-error-quark, mpi_node_error)
 
+static void packet_release_pooled(gpointer b);
+static void packet_release(gpointer h);
+
 /* The packet: this header, the path (int32 links, padded to 8 bytes),
  * then count x element_words words. */
 typedef struct {
@@ -104,6 +107,7 @@ struct Node {
     size_t eb;                    /* bytes of an element on the wire */
     gboolean direct;
     void *local;
+    size_t local_size;
     unsigned step;
     gboolean in_step;
     GError *error;
@@ -123,6 +127,7 @@ struct Node {
     uint64_t mpi_sent, mpi_received;
 
     int *route;
+    GPtrArray *pool;              /* Pooled *, packet buffers for reuse */
     MpiNodeStats stats;
 };
 
@@ -187,6 +192,7 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
         return NULL;
     }
     node->local = local_size ? g_malloc0(local_size) : NULL;
+    node->local_size = local_size;
     node->posted = g_ptr_array_new();
     g_queue_init(&node->waiting);
     g_queue_init(&node->early);
@@ -197,6 +203,7 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
     node->requests = g_array_new(FALSE, FALSE, sizeof(MPI_Request));
     node->buffers = g_ptr_array_new();
     node->route = g_new(int, topology_max_route(node->topo) + 1);
+    node->pool = g_ptr_array_new_with_free_func(packet_release_pooled);
     node->stats.phases = phases ? phases : 1;
     return node;
 }
@@ -222,16 +229,37 @@ void mpi_node_free(Node *node)
     g_free(node->local);
     g_ptr_array_free(node->posted, TRUE);
     g_queue_clear_full(&node->waiting, g_free);
-    g_queue_clear_full(&node->early, g_free);
-    g_queue_clear_full(&node->held, g_free);
-    g_queue_clear_full(&node->self, g_free);
+    g_queue_clear_full(&node->early, packet_release);
+    g_queue_clear_full(&node->held, packet_release);
+    g_queue_clear_full(&node->self, packet_release);
     g_free(node->send_seq);
     g_free(node->recv_seq);
     g_array_free(node->requests, TRUE);
+    for (guint i = 0; i < node->buffers->len; i++)
+        packet_release(node->buffers->pdata[i]);
     g_ptr_array_free(node->buffers, TRUE);
+    g_ptr_array_free(node->pool, TRUE);
     g_free(node->route);
     g_clear_error(&node->error);
     g_free(node);
+}
+
+void mpi_node_reset(Node *node)
+{
+    g_assert(!node->error && node->waiting.length == 0
+             && node->early.length == 0 && node->held.length == 0);
+    unsigned phases = node->stats.phases;
+    node->step = 0;
+    node->phase = 0;
+    memset(&node->stats, 0, sizeof node->stats);
+    node->stats.phases = phases;
+    memset(node->send_seq, 0, node->count * sizeof *node->send_seq);
+    memset(node->recv_seq, 0, node->count * sizeof *node->recv_seq);
+    node->mpi_sent = node->mpi_received = 0;
+    if (node->local)
+        memset(node->local, 0, node->local_size);
+    memset(node->memory, 0,
+           node->memory_elements * node->w * sizeof(Word));
 }
 
 const MpiNodeStats *mpi_node_stats(const Node *node)
@@ -308,6 +336,74 @@ static void unpack(const Node *node, Word *to, const void *payload,
         memcpy(to + e * node->w, in + e * node->eb, node->eb);
 }
 
+/* Packet buffers come from a small pool of the node's, so that a run of
+ * messages (and the runs of a plan, which keeps its node) does not pay
+ * for fresh pages every time: a large malloc is an mmap, and first
+ * touching its pages costs more than copying into them. */
+typedef struct {
+    size_t capacity;
+    uint64_t pad;                 /* keeps the packet 16-byte aligned */
+} Pooled;
+
+#define POOL_BUFFERS 8
+
+static Header *packet_new(Node *node, size_t bytes, gboolean zero)
+{
+    Pooled *best = NULL;
+    guint at = 0;
+    for (guint i = 0; i < node->pool->len; i++) {
+        Pooled *b = node->pool->pdata[i];
+        if (b->capacity >= bytes && (!best || b->capacity < best->capacity)) {
+            best = b;
+            at = i;
+        }
+    }
+    if (best)
+        g_ptr_array_steal_index_fast(node->pool, at);
+    else {
+        best = g_malloc(sizeof(Pooled) + (bytes ? bytes : 1));
+        best->capacity = bytes;
+    }
+    Header *h = (Header *)(best + 1);
+    if (zero)
+        memset(h, 0, bytes);
+    return h;
+}
+
+static void packet_free(Node *node, Header *h)
+{
+    if (!h)
+        return;
+    Pooled *b = (Pooled *)h - 1;
+    if (node->pool->len < POOL_BUFFERS) {
+        g_ptr_array_add(node->pool, b);
+        return;
+    }
+    /* Keep the larger ones. */
+    guint small = 0;
+    for (guint i = 1; i < node->pool->len; i++)
+        if (((Pooled *)node->pool->pdata[i])->capacity
+            < ((Pooled *)node->pool->pdata[small])->capacity)
+            small = i;
+    Pooled *s = node->pool->pdata[small];
+    if (s->capacity < b->capacity) {
+        node->pool->pdata[small] = b;
+        b = s;
+    }
+    g_free(b);
+}
+
+static void packet_release_pooled(gpointer b)
+{
+    g_free(b);
+}
+
+static void packet_release(gpointer h)
+{
+    if (h)
+        g_free((Pooled *)h - 1);
+}
+
 /* Isend the packet to rank `to`; it is freed when the send completes. */
 static void packet_isend(Node *node, Header *h, uint32_t to)
 {
@@ -328,7 +424,7 @@ static void test_sends(Node *node)
         MPI_Test(&g_array_index(node->requests, MPI_Request, i), &done,
                  MPI_STATUS_IGNORE);
         if (done) {
-            g_free(node->buffers->pdata[i]);
+            packet_free(node, node->buffers->pdata[i]);
             g_array_remove_index_fast(node->requests, i);
             g_ptr_array_remove_index_fast(node->buffers, i);
         } else {
@@ -349,7 +445,7 @@ static void deliver(Node *node, const Recv *r, Header *h)
     else
         unpack(node, node->memory + r->offset * node->w, packet_data(h),
                r->count);
-    g_free(h);
+    packet_free(node, h);
 }
 
 /* A packet in sequence: the oldest waiting receive of its (source, tag),
@@ -431,7 +527,7 @@ static gboolean service(Node *node)
     }
     int bytes = 0;
     MPI_Get_count(&st, MPI_BYTE, &bytes);
-    Header *h = g_malloc(bytes > 0 ? (size_t)bytes : 1);
+    Header *h = packet_new(node, bytes > 0 ? (size_t)bytes : 1, FALSE);
     MPI_Recv(h, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_DATA, node->comm,
              MPI_STATUS_IGNORE);
     node->mpi_received++;
@@ -464,7 +560,8 @@ static void post_send(Node *node, uint32_t dest, const int *path, int hops,
                   "carries (%d bytes)", count, INT_MAX);
         return;
     }
-    Header *h = g_malloc0(bytes);
+    Header *h = packet_new(node, bytes, FALSE);
+    memset(h, 0, sizeof(Header) + path_bytes(h_links));
     *h = (Header){ .source = node->address, .dest = dest, .tag = tag,
                    .hops = h_links, .next = 0,
                    .seq = node->send_seq[dest]++, .count = count };
@@ -693,7 +790,7 @@ gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
     MPI_Waitall((int)node->requests->len,
                 (MPI_Request *)node->requests->data, MPI_STATUSES_IGNORE);
     for (guint i = 0; i < node->buffers->len; i++)
-        g_free(node->buffers->pdata[i]);
+        packet_free(node, node->buffers->pdata[i]);
     g_array_set_size(node->requests, 0);
     g_ptr_array_set_size(node->buffers, 0);
     if (node->error)

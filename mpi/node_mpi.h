@@ -49,6 +49,11 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
                        size_t local_size, unsigned phases,
                        const MpiNodeOptions *options);
 void mpi_node_free(Node *node);
+/* Ready the node for another run after a successful one: step 0, phase 0,
+ * statistics, sequence numbers, local state and memory zeroed, as new,
+ * keeping its allocations (memory, packet buffers). Every rank of the
+ * communicator must reset before the next mpi_node_run. */
+void mpi_node_reset(Node *node);
 
 /* Collective: run the program to NODE_DONE on every rank, then until every
  * message is delivered. FALSE with *error on a program error of this rank
