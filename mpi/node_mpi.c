@@ -51,6 +51,14 @@
  * emulator's "unreceived message" error. Finally MPI_Waitall on the
  * Isends (all matched by now).
  *
+ * Options (MpiNodeOptions, libcubemu's): elements of E bytes, E below
+ * the words they occupy in memory, travel as E bytes (packed when sent,
+ * unpacked when delivered); `direct` sends every path straight to its
+ * destination. Packet buffers are reused from a pool of the node's, and
+ * mpi_node_reset readies a node for another run without reallocating: a
+ * large buffer is fresh pages, and first touching them costs more than
+ * the copy into them.
+ *
  * Local work (node_busy, node_compute, node_kernel) takes no time here: the
  * real computation is whatever the step function itself does. node_phase
  * accumulates wall-clock seconds (MPI_Wtime) per phase; node_mark does
