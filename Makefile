@@ -186,9 +186,14 @@ bench-mpi: deps
 # build-smpi/ (a sub-make with BUILD=build-smpi CC=smpicc), linked by smpicc,
 # which adds SimGrid; GLib, json-glib and BLAS come from pkg-config as above.
 SMPICC ?= smpicc
+SMPI_APT := libsimgrid-dev simgrid
 smpi:
+	@if ! command -v $(SMPICC) >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing $(SMPI_APT)"; \
+	  (apt-get install -y $(SMPI_APT) || (apt-get update && apt-get install -y $(SMPI_APT))); \
+	fi
 	@if ! command -v $(SMPICC) >/dev/null 2>&1; then \
-	  echo "smpi: skipped, no smpicc (apt-get install -y libsimgrid-dev simgrid)"; \
+	  echo "smpi: skipped, no smpicc (apt-get install -y $(SMPI_APT))"; \
 	else \
 	  $(MAKE) --no-print-directory BUILD=build-smpi CC=$(SMPICC) MPI_CFLAGS= MPI_LIBS= \
 	    build-smpi/cubemu-smpi; \
