@@ -109,7 +109,7 @@ struct Sim {
     Word *memory;
     unsigned char *local;
     Node *node;
-    Channel *channel;          /* dense: node * links + link */
+    Channel *channel;          /* dense: link * nodes + node */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
@@ -377,9 +377,12 @@ const SimStats *sim_stats(const Sim *sim)
 static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
                             gboolean create)
 {
-    uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
+    /* Dense: link-major, so that the channels of one link (a cube
+     * dimension's, which a step of most programs uses at every node in
+     * address order) lie next to each other in memory. */
     if (sim->channel)
-        return &sim->channel[key];
+        return &sim->channel[(uint64_t)link * sim->nodes + node];
+    uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
     Channel *c = g_hash_table_lookup(sim->sparse, &key);
     if (!c && create) {
         c = g_new0(Channel, 1);
