@@ -9,6 +9,7 @@
 #   make smpi     build-smpi/cubemu-smpi: the MPI program built with SimGrid's
 #                 smpicc (SMPI), for simulated runs at 256 and 1024 ranks
 #   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
+#   make check-determinism  every scenario twice: identical JSON and traces
 #   make install  libcubemu (lib/cubemu.h) for MPI programs, PREFIX=/usr/local
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
@@ -96,7 +97,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
-.PHONY: all run check check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize deps clean
+.PHONY: all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize deps clean
 all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU)
 
 $(BUILD)/%.o: %.c
@@ -254,6 +255,11 @@ check-mpi: deps
 	@BUILD=$(BUILD) tests/mpi.sh
 	@$(MAKE) --no-print-directory examples
 	@BUILD=$(BUILD) tests/lib-mpi.sh
+
+# Every scenario run twice: byte-identical JSON (but wall time) and traces.
+check-determinism: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) tests/determinism.sh
 
 unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
