@@ -24,8 +24,11 @@
  *               delta} in step t (Theorem 2);
  *   two-path    the exchange schedule with every exchange split over the
  *               edge and the length-three detour through dimension j+1, and
- *               successive 2-cubes overlapped by two elements (Theorem 3)
- *               at every step boundary where their relays agree;
+ *               successive 2-cubes overlapped by two elements (Theorem 3).
+ *               schedule = proof overlaps only at step boundaries where the
+ *               relays agree, as the proof does; schedule = handover (the
+ *               default) also where the next set exchanges on the other
+ *               edge of the 2-cube, which meets Theorem 3 for delta <= 2;
  *   pipelined   half the data on the direct path, half on a path where each
  *               hop j is a detour through an unused more significant
  *               dimension (Theorem 4, the short/long variant after its proof);
@@ -84,10 +87,11 @@ static const ParamSpec reshape_params[] = {
       .help = "sequential: order of the dimensions of D_paddr" },
     { .key = "schedule", .type = PARAM_CHOICE, .fallback = "handover",
       .choices = reshape_schedules,
-      .help = "two-path: handover (successive sets hand each 2-cube over "
-              "without a gap, also where their relays differ: Theorem 3's "
-              "bound on every shape) or proof (the proof's overlap, only "
-              "where successive 2-cubes share their relays)" },
+      .help = "two-path: handover (where the next set exchanges on the "
+              "other edge of a 2-cube, the two hand it over without a gap: "
+              "Theorem 3's bound whenever delta <= 2) or proof (the proof "
+              "of Theorem 3: overlap only where successive 2-cubes share "
+              "their relays)" },
     { NULL }
 };
 
@@ -246,7 +250,38 @@ static void scatter_subset(Node *node, const Reshape *r, int m, int t)
  * proof of Theorem 3. The e_out elements sit at direct positions
  * x-1-e_out .. x-2, so they reach h's partner in the last cycles of the
  * step and cross the next 2-cube's detour then ("two elements ... during
- * the last two cycles"). */
+ * the last two cycles").
+ *
+ * The hand-over (schedule = handover). In a 2-cube {j, j+1} exactly one
+ * of the two edges across j exchanges for a given set (b_{j+1} =
+ * a_{j+1} ^ c, Lemmas 1 and 3); the other edge's ends are the relays. Where
+ * the set A that uses the 2-cube in step t and the set B that uses it in
+ * step t+1 exchange on the same edge, the proof's overlap applies. Where
+ * they do not, B's exchanging edge is A's relay edge and B's detour crosses
+ * A's edge; with K = 2 delta ceil(K/(2 delta)) every cycle of both edges
+ * is needed (Theorem 3's bound leaves no slack: per direction the two
+ * edges carry K elements in 2T - 2 usable slots). The hand-over packs them
+ * so: A's detour stops crossing a cycle earlier than in the proof, B's two
+ * early elements cross the freed relay edge directly in the last two
+ * cycles of step t (M2 with the edge, not the detour, as its last hop),
+ * B's detour starts with step t+1, and A's edge carries one element more,
+ * the LATE one, in the first cycle of step t+1: its detour's last hop
+ * (j+1) is then free for B's first hop. LATE is sent by A's holder in step
+ * t+1 (a send in step t would end that node's step a cycle late) and goes
+ * straight on through the partner over step t+1's 2-cube; it reaches the
+ * end of the partner's detour stream (or edge stream), and since it comes
+ * from another node posted in the same cycle, which slot of the stream it
+ * takes depends on the order the engine runs the two; the stream's extent
+ * does not, so M2 is never in a stream that a LATE joins.
+ *
+ * What is left open: a set that is idle at h in step t and hands over in
+ * step t+1 (an "idle hand-over", possible from delta = 3 on) must put its
+ * early elements on the relay edge exactly in the last two cycles, posted
+ * by h at the start of step t while another node's detour stream uses that
+ * edge until then; no order of posting guarantees that, so such a boundary
+ * is not overlapped for any set (boundaries_without_overlap), and with
+ * delta >= 3 the two-path report claims only the proof's bound before the
+ * overlap (see README). */
 typedef struct {
     int ctl, self;              /* self: h sent its own early elements */
     int in_edge;                /* handover: the early elements crossed the
