@@ -4,12 +4,15 @@
  * Asserted: Definition 3's D for Figure 2; Figure 3's placements after each
  * exchange in both orders; random shapes on n = 2..10 where every method
  * leaves the same, correct memory; every method within Theorem 1's lower
- * bound and its own upper bound on every shape where it runs (two-path: Theorem 3 where every step
- * boundary overlaps, the proof's bound before the overlap elsewhere);
- * Theorem 2's bound met exactly; two-path and pipelined exactly at their
- * bounds for one communicating dimension; Theorem 3 exactly with delta = 2
- * for K = 16..256; the relays-differ example; refused conditions with
- * exact messages.
+ * bound and its own upper bound on every shape where it runs (two-path:
+ * Theorem 3 wherever delta <= 2 or no relays differ, the proof's bound
+ * before the overlap elsewhere); Theorem 2's bound met exactly; two-path
+ * and pipelined exactly at their bounds for one communicating dimension;
+ * Theorem 3 exactly with delta = 2 for K = 16..256; the relays-differ
+ * example and the issue's 64x64 -> 16x256 under both schedules (hand-over
+ * at Theorem 3, the proof's one cycle over); the hand-over schedule within
+ * Theorem 3 on 300 random shapes with delta <= 2, n = 2..12; refused
+ * conditions with exact messages.
  */
 #include "run.h"
 #include "graycode.h"
