@@ -24,8 +24,11 @@
  *               delta} in step t (Theorem 2);
  *   two-path    the exchange schedule with every exchange split over the
  *               edge and the length-three detour through dimension j+1, and
- *               successive 2-cubes overlapped by two elements (Theorem 3)
- *               at every step boundary where their relays agree;
+ *               successive 2-cubes overlapped by two elements (Theorem 3).
+ *               schedule = proof overlaps only at step boundaries where the
+ *               relays agree, as the proof does; schedule = handover (the
+ *               default) also where the next set exchanges on the other
+ *               edge of the 2-cube, which meets Theorem 3 for delta <= 2;
  *   pipelined   half the data on the direct path, half on a path where each
  *               hop j is a detour through an unused more significant
  *               dimension (Theorem 4, the short/long variant after its proof);
@@ -66,6 +69,10 @@ static const int method_of[] = { M_AUTO, M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE,
 
 static const char *const reshape_orders[] = { "descending", "ascending", NULL };
 
+/* two-path's schedules: params_choice index */
+enum { TP_HANDOVER, TP_PROOF };
+static const char *const reshape_schedules[] = { "handover", "proof", NULL };
+
 static const ParamSpec reshape_params[] = {
     { .key = "from", .type = PARAM_TEXT, .fallback = NULL,
       .help = "shape U: axis lengths, powers of two, axis d-1 first "
@@ -78,6 +85,13 @@ static const ParamSpec reshape_params[] = {
     { .key = "order", .type = PARAM_CHOICE, .fallback = "descending",
       .choices = reshape_orders,
       .help = "sequential: order of the dimensions of D_paddr" },
+    { .key = "schedule", .type = PARAM_CHOICE, .fallback = "handover",
+      .choices = reshape_schedules,
+      .help = "two-path: handover (where the next set exchanges on the "
+              "other edge of a 2-cube, the two hand it over without a gap: "
+              "Theorem 3's bound whenever delta <= 2) or proof (the proof "
+              "of Theorem 3: overlap only where successive 2-cubes share "
+              "their relays)" },
     { NULL }
 };
 
@@ -94,7 +108,12 @@ typedef struct {
     int dim_of[RESHAPE_MAX_BITS];       /* position -> node dimension or -1 */
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
     gboolean uniform;           /* control bits the same for a node's K */
-    uint64_t overlap;           /* two-path: bit t, step t overlaps step t+1 */
+    uint64_t overlap;           /* two-path, proof: bit t, step t overlaps t+1 */
+    int schedule;               /* two-path: TP_HANDOVER or TP_PROOF */
+    gboolean relays_differ;     /* two-path: some set enters a 2-cube whose
+                                 * relays differ from its predecessor's */
+    int turn;                   /* exchange, two-path: set m crosses
+                                 * d_{(m + turn t) mod delta} in step t */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -171,7 +190,7 @@ static int seq_dim(const Reshape *r, int m, int t)
 {
     if (r->method == M_SEQUENTIAL)
         return r->descending ? r->dp[r->delta - 1 - t] : r->dp[t];
-    return r->dp[(m + t) % r->delta];
+    return r->dp[((m + r->turn * t) % r->delta + r->delta) % r->delta];
 }
 
 static uint64_t done_before(const Reshape *r, int m, int t)
@@ -231,11 +250,52 @@ static void scatter_subset(Node *node, const Reshape *r, int m, int t)
  * proof of Theorem 3. The e_out elements sit at direct positions
  * x-1-e_out .. x-2, so they reach h's partner in the last cycles of the
  * step and cross the next 2-cube's detour then ("two elements ... during
- * the last two cycles"). */
+ * the last two cycles").
+ *
+ * The hand-over (schedule = handover). In a 2-cube {j, j+1} exactly one
+ * of the two edges across j exchanges for a given set (b_{j+1} =
+ * a_{j+1} ^ c, Lemmas 1 and 3); the other edge's ends are the relays. Where
+ * the set A that uses the 2-cube in step t and the set B that uses it in
+ * step t+1 exchange on the same edge, the proof's overlap applies. Where
+ * they do not, B's exchanging edge is A's relay edge and B's detour crosses
+ * A's edge; with K = 2 delta ceil(K/(2 delta)) every cycle of both edges
+ * is needed (Theorem 3's bound leaves no slack: per direction the two
+ * edges carry K elements in 2T - 2 usable slots). The hand-over packs them
+ * so: A's detour stops crossing a cycle earlier than in the proof, B's two
+ * early elements cross the freed relay edge directly in the last two
+ * cycles of step t (M2 with the edge, not the detour, as its last hop),
+ * B's detour starts with step t+1, and A's edge carries one element more,
+ * the LATE one, in the first cycle of step t+1: its detour's last hop
+ * (j+1) is then free for B's first hop. LATE is sent by A's holder in step
+ * t+1 (a send in step t would end that node's step a cycle late) and goes
+ * straight on through the partner over step t+1's 2-cube; it reaches the
+ * end of the partner's detour stream (or edge stream), and since it comes
+ * from another node posted in the same cycle, which slot of the stream it
+ * takes depends on the order the engine runs the two; the stream's extent
+ * does not, so M2 is never in a stream that a LATE joins.
+ *
+ * What is left open: a set that is idle at h in step t and hands over in
+ * step t+1 (an "idle hand-over", possible from delta = 3 on) must put its
+ * early elements on the relay edge exactly in the last two cycles, posted
+ * by h at the start of step t while another node's detour stream uses that
+ * edge until then; no order of posting guarantees that, so such a boundary
+ * is not overlapped for any set (boundaries_without_overlap), and with
+ * delta >= 3 the two-path report claims only the proof's bound before the
+ * overlap (see README). */
 typedef struct {
     int ctl, self;              /* self: h sent its own early elements */
+    int in_edge;                /* handover: the early elements crossed the
+                                 * edge, not the detour (a hand-over entry) */
+    int out_edge;               /* handover: e_out continue over the next
+                                 * step's edge, not its detour */
+    int handover;               /* handover: the next set takes this 2-cube
+                                 * over on the other edge after this step */
     uint64_t e_in, x, y, e_out;
-    uint64_t ein[2], m2[2];     /* offsets of the early elements */
+    int late_detour;            /* handover: the late arrival rides the
+                                 * detour (else the edge) */
+    uint64_t late_in, late_out; /* handover: the element that crosses after
+                                 * the step's end (0 or 1 each) */
+    uint64_t ein[2], m2[2], lin, lout;  /* offsets of early and late ones */
 } TwoPath;
 
 static uint64_t detour_for(uint64_t s, uint64_t e)
@@ -263,13 +323,26 @@ static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
     return t < r->delta && control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
 }
 
+/* Does the schedule guarantee Theorem 3's bound? Where no set enters a
+ * 2-cube whose relays differ from its predecessor's, both schedules are
+ * the proof's, overlapped at every boundary. Where some do, the hand-over
+ * schedule meets it with delta <= 2 (one boundary, which no set enters
+ * idle); with delta >= 3 it is measured within the proof's bound before
+ * the overlap (README, Reshape). */
+static int tp_theorem3(const Reshape *r)
+{
+    return tp_lost(r) == 0 && (!r->relays_differ
+                               || (r->schedule == TP_HANDOVER && r->delta <= 2));
+}
+
 /* Do set m, entering its next 2-cube at holder g after step t, and the
  * set that uses that 2-cube during step t name the same pair of g's
  * 2-cube as the exchanging one? (The proof of Theorem 3 assumes so when it
  * says the early elements "will not interfere".) */
 static int tp_relays_agree(const Reshape *r, int m, uint64_t g, int t)
 {
-    int other = (m + 1) % r->delta;     /* seq_dim(other, t) == seq_dim(m, t+1) */
+    /* seq_dim(other, t) == seq_dim(m, t+1) */
+    int other = (m + r->turn + r->delta) % r->delta;
     return tp_ctl(r, other, g, t);
 }
 
@@ -286,6 +359,24 @@ static int offset_in(uint64_t q, const uint64_t *list, uint64_t n)
     return 0;
 }
 
+/* Is offset q one that h does not hold at the start of the step (sent
+ * ahead, or arriving late), or one already picked? */
+static int tp_taken(const TwoPath *p, uint64_t q, uint64_t nm2, int with_out)
+{
+    return offset_in(q, p->ein, p->e_in) || (p->late_in && q == p->lin)
+           || offset_in(q, p->m2, nm2) || (with_out && p->late_out && q == p->lout);
+}
+
+/* The set entering the 2-cube of set m's step t in step t+1 is m-1
+ * (seq_dim(m-1, t+1) == seq_dim(m, t)); it hands over, i.e. exchanges on
+ * the other edge of h's 2-cube, when h is not one of its exchanging
+ * nodes (exactly one edge of a 2-cube exchanges for any set). */
+static int tp_hands_over(const Reshape *r, int m, uint64_t h, int t)
+{
+    return r->schedule == TP_HANDOVER && t + 1 < r->delta
+           && ((r->overlap >> t) & 1) && !tp_ctl(r, (m - r->turn + r->delta) % r->delta, h, t + 1);
+}
+
 static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
 {
     TwoPath p = { 0 };
@@ -294,51 +385,115 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
     p.ctl = tp_ctl(r, m, h, t);
     if (!p.ctl)
         return p;
+    int ho = r->schedule == TP_HANDOVER;
     if (t > 0 && tp_ctl(r, m, h, t - 1)) {
         TwoPath prev = tp_plan(r, m, tp_partner(r, m, h, t - 1), t - 1);
         p.e_in = prev.e_out;
+        p.in_edge = prev.out_edge;
         memcpy(p.ein, prev.m2, sizeof p.ein);
+        p.late_in = prev.late_out;
+        p.lin = prev.lout;
     } else if (t > 0 && ((r->overlap >> (t - 1)) & 1)) {
         /* the set stayed here in step t-1: h sends the early elements
-         * itself, on the detour, in the last cycles of step t-1 */
+         * itself, in the last cycles of step t-1 */
+        p.in_edge = ho && !tp_relays_agree(r, m, h, t - 1);
         p.e_in = early_fit(s, 2);
         p.self = 1;
-        for (uint64_t i = 0; i < p.e_in; i++)
-            p.ein[i] = o + i;
+        /* not the late element of step t-2, which lands here only at the
+         * end of step t-1 */
+        uint64_t pending = s;
+        if (t >= 2 && tp_ctl(r, m, h, t - 2)) {
+            TwoPath pp = tp_plan(r, m, tp_partner(r, m, h, t - 2), t - 2);
+            if (pp.late_out)
+                pending = pp.lout - o;
+        }
+        for (uint64_t i = 0, q = o; i < p.e_in; q++)
+            if (q - o != pending)
+                p.ein[i++] = q;
     }
-    p.y = detour_for(s, p.e_in);
-    p.x = s - p.y;
+    p.handover = tp_hands_over(r, m, h, t);
+    if (ho) {
+        /* What is left to cross (the late arrival included) splits so
+         * that the detour's arrivals, two cycles behind, end with the
+         * edge's. Before a hand-over the detour stops a cycle earlier
+         * still (the next set's early elements take the relays' edge in
+         * the last two cycles) and one element crosses the edge in the
+         * first cycle of the next step (LATE, sent then). A late arrival
+         * rides the detour: it joins h's detour stream in the one free
+         * slot it finds, which leaves the stream's extent, and all of the
+         * edge's stream, the same whichever of the two is posted first. */
+        uint64_t left = s - p.e_in, keep = p.handover ? 4 : 2;
+        uint64_t nr = left > keep ? (left - keep) / 2 : 0;
+        p.late_detour = p.late_in && nr >= 2;
+        p.late_out = p.handover && left - nr >= 2;
+        p.x = left - nr - p.late_out - (p.late_in && !p.late_detour);
+        p.y = (p.in_edge ? 0 : p.e_in) + nr;
+    } else {
+        p.y = detour_for(s, p.e_in);
+        p.x = s - p.y;
+    }
     uint64_t g = tp_partner(r, m, h, t);
-    if (((r->overlap >> t) & 1) && tp_ctl(r, m, g, t + 1)) {
-        p.e_out = early_fit(s, p.x >= 3 ? 2 : p.x >= 2 ? 1 : 0);
+    if (t + 1 < r->delta && ((r->overlap >> t) & 1) && tp_ctl(r, m, g, t + 1)) {
+        p.out_edge = ho && !tp_relays_agree(r, m, g, t);
+        /* on the edge the late arrival's slot depends on who posted
+         * first, and M2's with it: then no early elements */
+        if (!p.late_in || p.late_detour)
+            p.e_out = early_fit(s, p.x >= 3 ? 2 : p.x >= 2 ? 1 : 0);
     }
     /* the early elements of the next step: the first offsets of the set
-     * that are not already ahead */
-    uint64_t n = 0;
-    for (uint64_t q = o; n < p.e_out; q++)
-        if (!offset_in(q, p.ein, p.e_in))
+     * that h holds; then the late one */
+    uint64_t n = 0, q = o;
+    for (; n < p.e_out; q++)
+        if (!tp_taken(&p, q, n, 0))
             p.m2[n++] = q;
+    if (p.late_out) {
+        while (tp_taken(&p, q, p.e_out, 0))
+            q++;
+        p.lout = q;
+    }
     return p;
 }
 
+/* Detour elements h itself sends in the step (not sent ahead for it). */
+static uint64_t tp_own_detour(const TwoPath *p)
+{
+    return (p->in_edge ? p->y : p->y - p->e_in) - (uint64_t)p->late_detour;
+}
+
 /* The offsets of set m at holder h in step t that h itself sends, in the
- * order detour R, direct M1, direct M3 (M2 is p.m2, E_in is gone). */
+ * order detour R, direct M1, direct M3 (M2 is p.m2, LATE p.lout; E_in and
+ * the late arrival are not at h). */
 static uint64_t tp_rest(const Reshape *r, int m, const TwoPath *p,
                         uint64_t *rest)
 {
     uint64_t o, s, n = 0;
     set_range(r, m, &o, &s);
     for (uint64_t q = o; q < o + s; q++)
-        if (!offset_in(q, p->ein, p->e_in) && !offset_in(q, p->m2, p->e_out))
+        if (!tp_taken(p, q, p->e_out, 1))
             rest[n++] = q;
     return n;
 }
 
-enum { TP_M1, TP_M2, TP_M3, TP_R };
+enum { TP_M1, TP_M2, TP_M3, TP_R, TP_LATE };
+
+/* The path of an element that crosses position j of step t+1 straight on,
+ * over the edge (edge) or the length-three detour: written after `at`
+ * hops of path, returns the new length. */
+static int tp_next_hops(const Reshape *r, int m, int t, int edge, int *path,
+                        int at)
+{
+    int j = seq_dim(r, m, t + 1);
+    if (edge) {
+        path[at] = r->dim_of[j];
+        return at + 1;
+    }
+    return at + route_detour(r->dim_of[j], r->dim_of[j + 1], path + at);
+}
 
 /* A set idle at h in step t that crosses in step t+1 sends its early
- * elements now, on the next step's detour. Posted after every set's own
- * messages, so they take the detour's last free cycles of step t. */
+ * elements now, on the next step's detour (or, where the 2-cube is handed
+ * over, its edge). Posted after every set's own messages, so they take the
+ * last free cycles of step t. */
 static void tp_send_ahead(Node *node, const Reshape *r, int m, int t)
 {
     uint64_t h = node_address(node);
@@ -347,9 +502,9 @@ static void tp_send_ahead(Node *node, const Reshape *r, int m, int t)
     TwoPath nx = tp_plan(r, m, h, t + 1);
     if (!nx.ctl || !nx.self || !nx.e_in)
         return;
-    int j = seq_dim(r, m, t + 1), path[3];
-    route_detour(r->dim_of[j], r->dim_of[j + 1], path);
-    node_send(node, path, 3, (size_t)nx.ein[0], (size_t)nx.e_in,
+    int path[3];
+    int hops = tp_next_hops(r, m, t, nx.in_edge, path, 0);
+    node_send(node, path, hops, (size_t)nx.ein[0], (size_t)nx.e_in,
               tag_of(r, m, t, TP_M2));
 }
 
@@ -365,7 +520,7 @@ static void tp_send(Node *node, const Reshape *r, int m, int t)
     Word *mem = node_memory(node), *scratch = mem + r->k + o;
     g_autofree uint64_t *rest = g_new(uint64_t, s);
     uint64_t nrest = tp_rest(r, m, &p, rest);
-    uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
+    uint64_t nr = tp_own_detour(&p), nm1 = p.x - 1 - p.e_out;
     g_assert(nrest == nr + nm1 + 1);
     /* scratch: [M1 | M2 | M3 | R] */
     uint64_t at = 0;
@@ -381,11 +536,10 @@ static void tp_send(Node *node, const Reshape *r, int m, int t)
     if (nm1)
         node_send(node, &d, 1, base, (size_t)nm1, tag_of(r, m, t, TP_M1));
     if (p.e_out) {
-        /* straight on through the partner onto the next 2-cube's detour */
-        int j2 = seq_dim(r, m, t + 1);
+        /* straight on through the partner onto the next 2-cube */
         path[0] = d;
-        route_detour(r->dim_of[j2], r->dim_of[j2 + 1], path + 1);
-        node_send(node, path, 4, base + (size_t)nm1, (size_t)p.e_out,
+        int hops = tp_next_hops(r, m, t, p.out_edge, path, 1);
+        node_send(node, path, hops, base + (size_t)nm1, (size_t)p.e_out,
                   tag_of(r, m, t, TP_M2));
     }
     node_send(node, &d, 1, base + (size_t)(nm1 + p.e_out), 1,
@@ -396,14 +550,42 @@ static void tp_send(Node *node, const Reshape *r, int m, int t)
                   tag_of(r, m, t, TP_R));
 }
 
+/* The late element of set m's step t-1 at h crosses the edge in the
+ * first cycle of step t, and on over step t's edge if the set moves on
+ * from the partner. Posted before the scatter, which may overwrite it. */
+static void tp_send_late(Node *node, const Reshape *r, int m, int t)
+{
+    uint64_t h = node_address(node);
+    if (t < 1 || !tp_ctl(r, m, h, t - 1))
+        return;
+    TwoPath p = tp_plan(r, m, h, t - 1);
+    if (!p.late_out)
+        return;
+    int path[4] = { r->dim_of[seq_dim(r, m, t - 1)] };
+    uint64_t g = tp_partner(r, m, h, t - 1);
+    int hops = 1;
+    if (tp_ctl(r, m, g, t))
+        hops = tp_next_hops(r, m, t - 1, !tp_plan(r, m, g, t).late_detour, path, 1);
+    node_send(node, path, hops, (size_t)p.lout, 1, tag_of(r, m, t - 1, TP_LATE));
+}
+
 /* Receives of node g for set m in step t: what its partner h sends, plus
- * the early elements h's previous holder sent ahead. Scratch layout at g:
- * [E_in | R | M1 | M3]. */
+ * the early and late elements h's previous holder sent on. Scratch layout
+ * at g: [E_in | LATE_in | R | M1 | M3]. A set idle at g in step t may
+ * still have its late element of step t-1 to come: it lands in place. */
 static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
 {
     uint64_t g = node_address(node);
-    if (!tp_ctl(r, m, g, t))
+    if (!tp_ctl(r, m, g, t)) {
+        if (post && t > 0 && tp_ctl(r, m, g, t - 1)) {
+            uint64_t hp = tp_partner(r, m, g, t - 1);
+            TwoPath pp = tp_plan(r, m, hp, t - 1);
+            if (pp.late_out)
+                node_recv(node, (uint32_t)hp, tag_of(r, m, t - 1, TP_LATE),
+                          (size_t)pp.lout, 1);
+        }
         return;
+    }
     uint64_t h = tp_partner(r, m, g, t);
     TwoPath p = tp_plan(r, m, h, t);
     uint64_t o, s;
@@ -411,33 +593,38 @@ static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
     Word *mem = node_memory(node), *scratch = mem + r->k + o;
     g_autofree uint64_t *rest = g_new(uint64_t, s);
     uint64_t nrest = tp_rest(r, m, &p, rest);
-    uint64_t nr = p.y - p.e_in, nm1 = p.x - 1 - p.e_out;
+    uint64_t nr = tp_own_detour(&p), nm1 = p.x - 1 - p.e_out;
     (void)nrest;
-    size_t base = (size_t)(r->k + o);
+    size_t base = (size_t)(r->k + o), at = (size_t)(p.e_in + p.late_in);
     if (post) {
         if (p.e_in) {
             uint64_t prev = p.self ? h : tp_partner(r, m, h, t - 1);
             node_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
                       (size_t)p.e_in);
         }
+        if (p.late_in)
+            node_recv(node, (uint32_t)tp_partner(r, m, h, t - 1),
+                      tag_of(r, m, t - 1, TP_LATE), base + (size_t)p.e_in, 1);
         if (nr)
-            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R),
-                      base + (size_t)p.e_in, (size_t)nr);
+            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R), base + at,
+                      (size_t)nr);
         if (nm1)
             node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
-                      base + (size_t)(p.e_in + nr), (size_t)nm1);
+                      base + at + (size_t)nr, (size_t)nm1);
         node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
-                  base + (size_t)(p.e_in + nr + nm1), 1);
+                  base + at + (size_t)(nr + nm1), 1);
         return;
     }
     /* scatter, in the order received */
-    uint64_t at = 0;
+    uint64_t k = 0;
     for (uint64_t i = 0; i < p.e_in; i++)
-        mem[p.ein[i]] = scratch[at++];
+        mem[p.ein[i]] = scratch[k++];
+    if (p.late_in)
+        mem[p.lin] = scratch[k++];
     for (uint64_t i = 0; i < nr; i++)
-        mem[rest[i]] = scratch[at++];
+        mem[rest[i]] = scratch[k++];
     for (uint64_t i = 0; i < nm1 + 1; i++)
-        mem[rest[nr + i]] = scratch[at++];
+        mem[rest[nr + i]] = scratch[k++];
 }
 
 /* ---- the node program ------------------------------------------------- */
@@ -520,6 +707,8 @@ static NodeStatus reshape_step(Node *node, const void *config)
         return NODE_DONE;
     }
     int sets = sets_of(r);
+    for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
+        tp_send_late(node, r, m, t);
     for (int m = 0; m < sets && t > 0; m++) {
         if (r->method == M_TWO_PATH)
             tp_recv(node, r, m, t - 1, 0);
@@ -556,7 +745,7 @@ static double method_bound(const Reshape *r, int method, double ts)
     case M_TWO_PATH:
         /* Theorem 3 when every step boundary overlaps; else the bound its
          * proof gives before the overlap, delta (ceil(K/(2 delta)) + 1) */
-        return tp_lost(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
+        return !tp_theorem3(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
                              : dl * (ts + ceil(k / (2 * dl))) + 1;
     case M_PIPELINED: return ts + ceil(k / 2) + 2 * dl - 1;
     }
@@ -606,7 +795,8 @@ static const char *const condition_text[] = {
 static int tp_relays_differ(const Reshape *r, int m, int t)
 {
     for (uint64_t g = 0; g < ((uint64_t)1 << r->n); g++)
-        if (tp_ctl(r, m, g, t + 1) && !tp_relays_agree(r, m, g, t))
+        if (tp_ctl(r, m, g, t + 1) && !tp_relays_agree(r, m, g, t)
+            && (r->schedule == TP_PROOF || !tp_ctl(r, m, g, t)))
             return 1;
     return 0;
 }
@@ -620,6 +810,29 @@ static void tp_overlaps(Reshape *r)
             differ = tp_relays_differ(r, m, t);
         if (!differ)
             r->overlap |= (uint64_t)1 << t;
+    }
+}
+
+/* The hand-over schedule takes the cyclic order, ascending or descending,
+ * that leaves fewer boundaries unoverlapped (descending is the better one
+ * far more often; ties keep ascending, Theorem 2's example order). */
+static void tp_choose_turn(Reshape *r)
+{
+    r->turn = 1;
+    int schedule = r->schedule;
+    r->schedule = TP_PROOF;
+    tp_overlaps(r);
+    r->relays_differ = tp_lost(r) > 0;
+    r->schedule = schedule;
+    tp_overlaps(r);
+    if (r->schedule != TP_HANDOVER || !tp_lost(r))
+        return;
+    uint64_t ascending = r->overlap;
+    r->turn = -1;
+    tp_overlaps(r);
+    if (__builtin_popcountll(r->overlap) <= __builtin_popcountll(ascending)) {
+        r->turn = 1;
+        r->overlap = ascending;
     }
 }
 
@@ -789,10 +1002,12 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     int max_mem = nm ? r->mem_pos[nm - 1] : -1;
     r->uniform = r->delta == 0 || max_mem < r->dp[0];
     r->descending = params_choice(p, "order") == 0;
+    r->schedule = params_choice(p, "schedule") == 0 ? TP_HANDOVER : TP_PROOF;
     conditions(r);
+    r->turn = 1;
     if (!r->conditions_fail[M_TWO_PATH]) {
         r->method = M_TWO_PATH;     /* its sets and orders; chosen below */
-        tp_overlaps(r);
+        tp_choose_turn(r);
     }
 
     int method = method_of[params_method(p)];
@@ -812,7 +1027,12 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     if (params_given(p, "order") && method != M_SEQUENTIAL)
         return params_fail(p, error, "order", "applies to method "
                                 "sequential only");
+    if (params_given(p, "schedule") && method != M_TWO_PATH)
+        return params_fail(p, error, "schedule", "applies to method "
+                                "two-path only");
     r->method = method;
+    if (method != M_TWO_PATH)
+        r->turn = 1;
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
@@ -893,8 +1113,11 @@ static void reshape_report(const void *config, Report *rep)
     double steps = r->method == M_SEQUENTIAL || r->method == M_EXCHANGE
                    || r->method == M_TWO_PATH ? r->delta : 1;
     if (r->method == M_TWO_PATH) {
+        report_detail_text(rep, "schedule", reshape_schedules[r->schedule]);
+        report_detail_text(rep, "set_order", r->turn > 0 ? "ascending"
+                                                          : "descending");
         report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
-        if (tp_lost(r)) {
+        if (!tp_theorem3(r)) {
             /* Theorem 3's figure, which this schedule does not guarantee */
             double k = (double)r->k, dl = r->delta;
             report_detail_int(rep, "theorem3_cycles", (long long)
@@ -902,9 +1125,13 @@ static void reshape_report(const void *config, Report *rep)
             report_cycle_bound(rep, "Theorem 3 without the overlap: delta "
                                     "(Ts + ceil(K/(2 delta)) + 1)",
                                     BOUND_UPPER, steps * ts + bound * tau,
-                                    "Johnsson & Ho, proof of Theorem 3 (the "
-                                    "overlap needs the same relays in "
-                                    "successive 2-cubes; see README)");
+                                    r->schedule == TP_PROOF
+                                    ? "Johnsson & Ho, proof of Theorem 3 (the "
+                                      "overlap needs the same relays in "
+                                      "successive 2-cubes; see README)"
+                                    : "Johnsson & Ho, proof of Theorem 3 (the "
+                                      "hand-over schedule meets Theorem 3 "
+                                      "for delta <= 2; see README)");
             return;
         }
     }
