@@ -266,7 +266,7 @@ unit: all
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
-	$(BENCH) $(PROGRAM)
+	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh; exit $$status
 
 # tests/lsan.supp: fontconfig's own state, which cairo's text starts.
 sanitize: deps

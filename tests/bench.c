@@ -10,6 +10,7 @@
 #include "run.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -82,9 +83,38 @@ static void bench_child(const BenchCase *c, int fd)
     _exit(0);
 }
 
+/* The memory-bandwidth floor of a contention-free permutation (issue
+ * #15): a plain loop that, for every dimension d, copies each node's K
+ * elements to its neighbour across d (into a second array, then swaps),
+ * as the dimension exchange moves them. Prints its seconds. */
+static int memcpy_floor(int n, long k)
+{
+    size_t nodes = (size_t)1 << n, words = nodes * (size_t)k;
+    Word *a = g_new(Word, words), *b = g_new(Word, words);
+    for (size_t i = 0; i < words; i++)
+        a[i] = i;
+    gint64 t0 = g_get_monotonic_time();
+    for (int d = 0; d < n; d++) {
+        for (size_t x = 0; x < nodes; x++)
+            memcpy(b + (x ^ ((size_t)1 << d)) * (size_t)k, a + x * (size_t)k,
+                   (size_t)k * sizeof(Word));
+        Word *t = a;
+        a = b;
+        b = t;
+    }
+    double seconds = (double)(g_get_monotonic_time() - t0) / 1e6;
+    /* After n exchanges node x holds what node x ^ (2^n - 1) started with. */
+    int ok = a[0] == (nodes - 1) * (size_t)k;
+    printf("%.6f\n", seconds);
+    g_free(a);
+    g_free(b);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc;
+    if (argc == 4 && !strcmp(argv[1], "--memcpy-floor"))
+        return memcpy_floor(atoi(argv[2]), atol(argv[3]));
     machine_set_program_path(argv[0]);
     printf("%-15s %-10s %3s %6s %10s %10s %10s %8s %8s %8s %12s  %s\n",
            "algorithm", "method", "n", "K", "cycles", "messages", "events",
