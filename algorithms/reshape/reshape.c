@@ -78,7 +78,7 @@ static const ParamSpec reshape_params[] = {
     { .key = "order", .type = PARAM_CHOICE, .fallback = "descending",
       .choices = reshape_orders,
       .help = "sequential: order of the dimensions of D_paddr" },
-    { NULL }
+    { .key = NULL }
 };
 
 typedef struct {
