@@ -31,9 +31,9 @@ SAN      ?=
 PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
 DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is
-# not a library: make deps checks these files instead.
+# not a library: make deps checks these files instead (clang: make fuzz).
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-              /usr/bin/pj_dump
+              /usr/bin/pj_dump /usr/bin/clang
 APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libopenblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
             pkg-config pajeng libopenmpi-dev openmpi-bin clang
