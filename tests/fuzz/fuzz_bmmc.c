@@ -12,6 +12,9 @@
  * the bmmc algorithm as matrix, columns, complement and layout of a
  * scenario on a cube of p dimensions, through run_setup.
  *
+ * What run_setup accepts with n <= FUZZ_RUN_N and p <= FUZZ_RUN_P is run
+ * (fuzz_run): the plan must move every element where A x XOR c says.
+ *
  * Bounded: the scenario route takes n <= FUZZ_MAX_N (the plan is O(n^2),
  * but 2^n elements is what a run would hold) and p <= FUZZ_MAX_P.
  */
@@ -27,6 +30,8 @@
 #define FUZZ_HEADER 3
 #define FUZZ_MAX_N 40
 #define FUZZ_MAX_P 12
+#define FUZZ_RUN_N 10
+#define FUZZ_RUN_P 4
 
 enum { LINE_MATRIX, LINE_COLUMNS, LINE_COMPLEMENT, LINE_LAYOUT, LINES };
 
@@ -81,10 +86,13 @@ static void through_setup(int n, int p, uint8_t choice, char **line)
     }
     GError *e = NULL;
     RunSetup setup;
-    if (run_setup(s, &setup, &e))
+    if (run_setup(s, &setup, &e)) {
         run_setup_release(&setup, TRUE);
-    else
+        if (n <= FUZZ_RUN_N && p <= FUZZ_RUN_P)
+            fuzz_run(s);
+    } else {
         fuzz_check_error(&e);
+    }
     scenario_free(s);
 }
 

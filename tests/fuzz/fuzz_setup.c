@@ -4,6 +4,13 @@
  * builds the machine again, resolves [algorithm] into parameters and calls
  * the algorithm's prepare, and everything is released.
  *
+ * What prepare accepts must run: a small accepted scenario (at most
+ * FUZZ_RUN_NODES nodes of FUZZ_RUN_ELEMENTS words) is then run by
+ * run_scenario, and an engine error (a node program that misuses the API
+ * or deadlocks) or a report whose data is not correct is a finding, as a
+ * crash is. Bad input refused by run_scenario (the memory limit, set low
+ * here) is not.
+ *
  * Bounded: a machine of more than FUZZ_MAX_NODES nodes stops after
  * machine_from_scenario. Such machines are valid, and an algorithm's prepare
  * may size tables by the node count, so fuzzing them would only measure
@@ -19,6 +26,8 @@
 #include "scenario.h"
 
 #define FUZZ_MAX_NODES 4096u
+#define FUZZ_RUN_NODES 64u
+#define FUZZ_RUN_ELEMENTS 4096u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -41,10 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (small) {
         RunSetup setup;
-        if (run_setup(s, &setup, &e))
+        if (run_setup(s, &setup, &e)) {
+            gboolean tiny = machine_nodes(&setup.machine) <= FUZZ_RUN_NODES
+                && setup.layout.memory_elements <= FUZZ_RUN_ELEMENTS;
             run_setup_release(&setup, TRUE);
-        else
+            if (tiny)
+                fuzz_run(s);
+        } else {
             fuzz_check_error(&e);
+        }
     }
     scenario_free(s);
     return 0;

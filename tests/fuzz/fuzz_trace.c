@@ -6,7 +6,7 @@
  * bypassed here, in the harness; traces/ is unchanged). A trace that
  * parses is then used the way `cubemu trace` and the viewer use it: its
  * index built and queried, its title and topology named, and every export
- * written to /dev/null.
+ * written to /dev/null, the CSV also with the extreme --window values.
  *
  * Bounded: the index and the exports run only for traces of at most
  * FUZZ_MAX_NODES nodes (a 40-byte header can name a complete graph of
@@ -64,6 +64,14 @@ static void use(const Trace *t)
         GError *e = NULL;
         if (!trace_export(t, (TraceExportFormat)f, 0, devnull, "/dev/null",
                           &e))
+            fuzz_check_error(&e);
+    }
+    /* --window: the narrowest, the whole run, the widest a Tick holds. */
+    const Tick windows[] = { 1, MAX(t->cycles, 1), G_MAXINT64 };
+    for (size_t i = 0; i < G_N_ELEMENTS(windows); i++) {
+        GError *e = NULL;
+        if (!trace_export(t, TRACE_EXPORT_CSV, windows[i], devnull,
+                          "/dev/null", &e))
             fuzz_check_error(&e);
     }
 }

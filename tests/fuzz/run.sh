@@ -4,7 +4,8 @@
 # cores), over its seeds (tests/fuzz/corpus/NAME, read only), its
 # regressions (tests/fuzz/regressions/NAME) and the corpus it grew before
 # (BUILD/fuzz/NAME/corpus, where new inputs go). A crash is written to
-# BUILD/fuzz/NAME/crashes/. Prints per harness the executions, the speed,
+# BUILD/fuzz/NAME/crashes/. tests/fuzz/dict/NAME.dict, where present, gives
+# libFuzzer the input's words (keys, names, the trace magic). Prints per harness the executions, the speed,
 # the coverage (libFuzzer's cov: edges, ft: features) and the result, and
 # fails if any harness crashed.
 #
@@ -26,7 +27,9 @@ for bin in "$build"/tests/fuzz/fuzz_*; do
   work=$build/fuzz/$name
   mkdir -p "$work/corpus" "$work/crashes" "tests/fuzz/regressions/$name"
   log=$work/log
-  "$bin" -max_total_time="$seconds" -print_final_stats=1 \
+  dict=()
+  [ -f "tests/fuzz/dict/$name.dict" ] && dict=(-dict="tests/fuzz/dict/$name.dict")
+  "$bin" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -malloc_limit_mb=1024 -rss_limit_mb=2048 -timeout=25 \
     -artifact_prefix="$work/crashes/" "$work/corpus" \
     "tests/fuzz/corpus/$name" "tests/fuzz/regressions/$name" >"$log" 2>&1
