@@ -25,14 +25,17 @@ for bin in "$build"/tests/fuzz/fuzz_*; do
   [ -x "$bin" ] || continue
   name=${bin##*/fuzz_}
   work=$build/fuzz/$name
-  mkdir -p "$work/corpus" "$work/crashes" "tests/fuzz/regressions/$name"
+  mkdir -p "$work/corpus" "$work/crashes"
+  dirs=("$work/corpus")
+  for d in "tests/fuzz/corpus/$name" "tests/fuzz/regressions/$name"; do
+    [ -d "$d" ] && dirs+=("$d")
+  done
   log=$work/log
   dict=()
   [ -f "tests/fuzz/dict/$name.dict" ] && dict=(-dict="tests/fuzz/dict/$name.dict")
   "$bin" "${dict[@]}" -max_total_time="$seconds" -print_final_stats=1 \
     -malloc_limit_mb=1024 -rss_limit_mb=2048 -timeout=25 \
-    -artifact_prefix="$work/crashes/" "$work/corpus" \
-    "tests/fuzz/corpus/$name" "tests/fuzz/regressions/$name" >"$log" 2>&1
+    -artifact_prefix="$work/crashes/" "${dirs[@]}" >"$log" 2>&1
   rc=$?
   execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
   speed=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+).*/\1/p' "$log" | tail -n 1)
