@@ -13,6 +13,8 @@
 #   make install  libcubemu (lib/cubemu.h) for MPI programs, PREFIX=/usr/local
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
+#   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
+#                 each for FUZZ_SECONDS (default 60)
 #
 # Objects go to build/ (or build-san/ for the sanitizer build). The engine
 # and the algorithms form one static library that the program and the tests
@@ -30,12 +32,12 @@ SAN      ?=
 PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
 DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is
-# not a library: make deps checks these files instead.
+# not a library: make deps checks these files instead (clang: make fuzz).
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-              /usr/bin/pj_dump
+              /usr/bin/pj_dump /usr/bin/clang
 APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libopenblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
-            pkg-config pajeng libopenmpi-dev openmpi-bin
+            pkg-config pajeng libopenmpi-dev openmpi-bin clang
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -74,6 +76,15 @@ VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
+# The fuzz harnesses (tests/fuzz/fuzz_*.c). In a regular or sanitized build
+# each is linked with tests/fuzz/driver.c, a main() that runs the files it
+# is given (tests/fuzz.sh: the seed corpora and the regressions); make fuzz
+# rebuilds everything with clang into build-fuzz/ and links them with
+# libFuzzer instead (FUZZ_DRIVER empty, FUZZ_LINK -fsanitize=fuzzer).
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
+FUZZ_DRIVER ?= tests/fuzz/driver.c
+FUZZ_LINK ?=
 # The MPI program: mpi/*.c with the library minus the engine (emu/sim.c
 # and run/run.c, which uses it): node_mpi.c defines the node API instead.
 MPI_SRC  := $(wildcard mpi/*.c)
@@ -97,8 +108,8 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
-.PHONY: all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize deps clean
-all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU)
+.PHONY: all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+all: $(PROGRAM) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -223,6 +234,12 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS)
 
+$(FUZZERS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_DRIVER) $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CPPFLAGS) -Itests/fuzz $(CFLAGS) $(FUZZ_LINK) $< $(FUZZ_DRIVER) $(LIB) -o $@ $(LDLIBS)
+fuzzers: $(FUZZERS)
+
 $(BENCH): tests/bench.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(V),:,echo "  LINK    $@")
@@ -274,7 +291,19 @@ sanitize: deps
 	  $(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' unit
 
+# Every harness for FUZZ_SECONDS under libFuzzer with ASan and UBSan
+# (tests/fuzz/run.sh: seeds from tests/fuzz/corpus/ and regressions/, the
+# growing corpus and any crash in build-fuzz/); fails if one crashes.
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+	  SAN='$(FUZZ_SAN)' FUZZ_DRIVER= FUZZ_LINK=-fsanitize=fuzzer fuzzers
+	@tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 clean:
-	rm -rf build build-san build-smpi
+	rm -rf build build-san build-smpi build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(PIC_OBJ:.o=.d)

@@ -52,7 +52,7 @@ static int cmd_check(int argc, char **argv)
           "Override or add a key in every scenario", "SECTION.KEY=VALUE" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
           "SCENARIO..." },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- check scenarios' [expect]");
     g_option_context_add_main_entries(ctx, entries, NULL);

@@ -23,7 +23,7 @@ static int cmd_run(int argc, char **argv)
           "FILE" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- run one scenario");
     g_option_context_add_main_entries(ctx, entries, NULL);

@@ -482,7 +482,7 @@ static int cmd_sweep(int argc, char **argv)
           "Linear axes (default: log when values span a wide range)", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- run a scenario over a range of values");
     g_option_context_add_main_entries(ctx, entries, NULL);

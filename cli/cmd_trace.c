@@ -31,7 +31,7 @@ static int trace_export_command(int argc, char **argv)
           G_STRINGIFY(TRACE_CSV_MAX_ROWS) " rows)", "CYCLES" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "TRACE" },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- convert a trace");
     g_option_context_add_main_entries(ctx, entries, NULL);
@@ -81,7 +81,7 @@ static int trace_info_command(int argc, char **argv)
     GOptionEntry entries[] = {
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "TRACE" },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- summarise a trace");
     g_option_context_add_main_entries(ctx, entries, NULL);

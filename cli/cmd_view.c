@@ -106,7 +106,7 @@ static int cmd_view(int argc, char **argv)
           "KEYS" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[TRACE|SCENARIO]" },
-        { NULL }
+        { .long_name = NULL }
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- watch a run's channels");
     g_option_context_add_main_entries(ctx, entries, NULL);

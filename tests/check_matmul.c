@@ -80,7 +80,7 @@ START_TEST(random_shapes_on_cubes)
         g_snprintf(procs, sizeof procs, "%ux%u", nr, nc);
         const char *el = trial % 2 ? "complex" : "double";
         g_autoptr(Scenario) s = mm_scenario("cube", n, shape, procs, el);
-        g_autoptr(Report) rep = run_checked(s, p, q, r, nr, nc);
+        report_free(run_checked(s, p, q, r, nr, nc));
     }
     g_rand_free(rng);
 }
@@ -98,8 +98,7 @@ START_TEST(tori)
         scenario_put(s, "machine", "wrap", "yes", "torus.ini:4");
         scenario_put(s, "algorithm", "name", "matmul", "torus.ini:6");
         scenario_put(s, "algorithm", "shape", "19x23x29", "torus.ini:7");
-        g_autoptr(Report) r = run_checked(s, 19, 23, 29, tori[i].nr,
-                                          tori[i].nc);
+        report_free(run_checked(s, 19, 23, 29, tori[i].nr, tori[i].nc));
         scenario_free(s);
     }
 }

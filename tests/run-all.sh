@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script and
-# the traces/viewer script (tests/traces.sh).
+# the traces/viewer script (tests/traces.sh), and the fuzz harnesses over
+# their seed corpora and regressions (tests/fuzz.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -51,6 +52,13 @@ fi
 out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
 tally tests/traces.sh "traces: "
+
+# The fuzz harnesses over their seeds and regressions (tests/fuzz.sh), with
+# the driver instead of libFuzzer: also with --unit-only, so that make
+# sanitize runs every regression under ASan/UBSan.
+out=$(BUILD="$BUILD" tests/fuzz.sh 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+tally tests/fuzz.sh "fuzz: "
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

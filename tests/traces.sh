@@ -274,6 +274,14 @@ expect_has sweep-plot-unwritable 2 "cubemu sweep: /nonexistent/p.svg: cannot wri
 expect csv-too-many-rows 2 "cubemu trace: --window 1: 100000000 cycles would be more than 10000000 rows; use a wider window" -- \
   "$CUBEMU" trace export "$T/slow.trace" --format csv --window 1 -o "$T/slow.csv"
 if [ ! -e "$T/slow.csv" ]; then ok csv-no-partial-file; else bad csv-no-partial-file; fi
+# Found by tests/fuzz/fuzz_trace (regressions there): the widest --window
+# a Tick holds once overflowed the row count; a header's cycles beyond
+# 2^62 (TRACE_MAX_CYCLES) once overflowed the default window.
+check csv-widest-window "$CUBEMU" trace export "$T/x3.trace" --format csv --window 9223372036854775807 -o "$T/wide.csv"
+if [ "$(wc -l < "$T/wide.csv")" = 2 ] && sed -n 2p "$T/wide.csv" | grep -q '^0,51,'; then ok csv-widest-window-one-row; else bad csv-widest-window-one-row; fi
+F=tests/fuzz/regressions/trace/csv-default-window-overflow-cycles-int64-max.trace
+expect cycles-beyond-2-62 2 "cubemu trace: $F: corrupt: the run lasts 9223372036854775807 cycles (valid: at most 2^62)" -- \
+  "$CUBEMU" trace export "$F" --format csv
 expect_has sweep-bad-run 2 "cubemu sweep: machine.dimensions=40: --set machine.dimensions=40: dimensions: 40 is out of range (valid: 1..26)" -- \
   "$CUBEMU" sweep --set machine.preset=cube --vary machine.dimensions=3,40
 

@@ -389,9 +389,11 @@ static void export_paje(const Trace *t, FILE *out)
 
 /* ---- CSV ---------------------------------------------------------------- */
 
+/* ceil(cycles / window), for any window >= 1 (--window may be as large
+ * as a Tick holds, so cycles + window - 1 could overflow). */
 static Tick csv_rows(const Trace *t, Tick window)
 {
-    return (t->cycles + window - 1) / window;
+    return t->cycles / window + (t->cycles % window != 0);
 }
 
 /* Rows a CSV may have before its rows x links counters pass

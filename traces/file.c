@@ -225,6 +225,12 @@ static void write_records(Writer *w, const Trace *t)
 gboolean trace_write(const Trace *t, FILE *out, const char *name,
                      GError **error)
 {
+    if (t->cycles < 0 || t->cycles > TRACE_MAX_CYCLES) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "%s: cannot write: "
+                    "a run of %" G_GINT64_FORMAT " cycles (a trace holds "
+                    "0..2^62)", name, (gint64)t->cycles);
+        return FALSE;
+    }
     Writer *w = g_new(Writer, 1);
     w->out = out;
     w->len = 0;
@@ -591,6 +597,9 @@ static gboolean validate_header(const Trace *t, const char *name,
                    t->tick_seconds);
     if (t->cycles < 0 || t->ports < 0)
         return BAD("negative cycles or ports in the header");
+    if (t->cycles > TRACE_MAX_CYCLES)
+        return BAD("the run lasts %" G_GINT64_FORMAT " cycles (valid: at "
+                   "most 2^62)", (gint64)t->cycles);
     return TRUE;
 }
 

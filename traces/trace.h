@@ -83,6 +83,14 @@ typedef struct {
     char *key, *value;
 } TraceInfo;
 
+/* A trace's run lasts at most 2^62 ticks (the reader refuses more, the
+ * writer will not write more): every time in a trace is then at most
+ * this, so a time plus another time or an element time, as the index,
+ * the exports and the viewer compute, stays within Tick. No run comes
+ * near it: at the longest element time, 10^9 ticks, it is 2^32 elements
+ * crossing one after another. */
+#define TRACE_MAX_CYCLES (INT64_C(1) << 62)
+
 typedef struct {
     unsigned version_major, version_minor;
     Topology topology;
@@ -90,7 +98,7 @@ typedef struct {
     gboolean startup_holds_port;
     MachinePrice price[CLASS_COUNT];
     double tick_seconds;          /* 0: ticks only */
-    Tick cycles;
+    Tick cycles;                  /* 0..TRACE_MAX_CYCLES */
     uint64_t element_transfers;
     GArray *info;                 /* TraceInfo: machine, algorithm, ... */
     GArray *channels;             /* TraceChannel */

@@ -69,7 +69,7 @@ static const ParamSpec bmmc_params[] = {
               "index bits F..F+p-1)" },
     { .key = "routing", .type = PARAM_CHOICE, .fallback = "ascending",
       .choices = bmmc_routings, .help = "dimension order of e-cube paths" },
-    { NULL }
+    { .key = NULL }
 };
 
 static uint64_t apply(const Gf2Matrix *A, uint64_t c, uint64_t x)

@@ -102,7 +102,7 @@ static const ParamSpec db_params[] = {
     { .key = "verify", .type = PARAM_TEXT, .fallback = "auto",
       .help = "full, sample:K or auto (full: a level-2 reference costs "
               "what the routine does)" },
-    { NULL }
+    { .key = NULL }
 };
 
 static const char *const matvec_phases[] = {

@@ -31,7 +31,7 @@ static const AlgorithmMethod exchange_methods[] = {
 static const ParamSpec exchange_params[] = {
     { .key = "elements-per-node", .type = PARAM_INT, .fallback = "64",
       .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
-    { NULL }
+    { .key = NULL }
 };
 
 /* Part d of K: offsets [*offset, *offset + *count). */

@@ -115,7 +115,7 @@ static const ParamSpec fft_params[] = {
       .choices = fft_computes, .help = "none (placeholders) or fft" },
     { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
       .max = G_MAXINT64, .help = "the input data of compute = fft" },
-    { NULL }
+    { .key = NULL }
 };
 
 static const ParamSpec fft_broadcast_params[] = {
@@ -129,7 +129,7 @@ static const ParamSpec fft_broadcast_params[] = {
       .help = "the source index i_{m-1},...,i_0 (default all 0)" },
     { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
       .max = G_MAXINT64, .help = "the broadcast value" },
-    { NULL }
+    { .key = NULL }
 };
 
 static int log2_exact(uint32_t v)

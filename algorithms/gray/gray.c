@@ -48,7 +48,7 @@ static const ParamSpec gray_params[] = {
       .min = 0, .max = TOPOLOGY_CUBE_MAX_DIMENSIONS,
       .help = "sequential only: first exchange dimension, 0..n-2 (auto: n-2, "
               "as in Figure 4)" },
-    { NULL }
+    { .key = NULL }
 };
 
 /* Bits of the logical index i held now at address a, after the exchanges in

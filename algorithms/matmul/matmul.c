@@ -264,7 +264,7 @@ static const ParamSpec matmul_params[] = {
               "auto (min(R, 64) for A, min(P, 32) for B; Section 5)" },
     { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
       .choices = matmul_elements, .help = "double or complex" },
-    { NULL }
+    { .key = NULL }
 };
 
 static const char *const matmul_phases[] = { "alignment", "multiplication",

@@ -92,7 +92,7 @@ static const ParamSpec reshape_params[] = {
               "Theorem 3's bound whenever delta <= 2) or proof (the proof "
               "of Theorem 3: overlap only where successive 2-cubes share "
               "their relays)" },
-    { NULL }
+    { .key = NULL }
 };
 
 typedef struct {

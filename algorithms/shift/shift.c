@@ -50,7 +50,7 @@ static const ParamSpec shift_params[] = {
       .choices = shift_directions, .help = "+ (to the next node) or -" },
     { .key = "dimensions", .type = PARAM_TEXT, .fallback = "all",
       .help = "cube: the ring's dimensions, all or LO..HI" },
-    { NULL }
+    { .key = NULL }
 };
 
 /* The next node of x's ring in direction dir. */

@@ -68,7 +68,7 @@ static const ParamSpec tp_params[] = {
       .max = TP_MAX_SIZE, .help = "sqrt(N), the matrix side, a multiple of P" },
     { .key = "radix", .type = PARAM_INT, .fallback = "2", .min = 0,
       .max = UINT32_MAX, .help = "bruck: the radix r, 2..P" },
-    { NULL }
+    { .key = NULL }
 };
 
 enum { TP_FINAL = 0, TP_SEND, TP_RECV, TP_PACK, TP_UNPACK };
