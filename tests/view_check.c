@@ -1,7 +1,7 @@
 /* view_check.c -- a helper for tests/traces.sh that knows the renderer's
  * layout, so the script can check what `cubemu view` wrote without a
  * display. It links SDL, so it is not one of the Check suites (those link
- * only libcubemu).
+ * only libcubemu-emu.a, the emulator's library).
  *
  *   view_check busy-idle TRACE PNG VIEW WxH CYCLE WINDOW
  *       PNG has size WxH; a channel busy for the whole window ending at
