@@ -28,6 +28,7 @@
 #include "sim.h"
 #include "kernel.h"
 #include "match.h"
+#include "nodecheck.h"
 #include "queue.h"
 #include "timeline.h"
 
@@ -448,14 +449,21 @@ static gboolean node_fail(Node *node, const char *fmt, ...)
     return FALSE;
 }
 
+/* TRUE if a check (nodecheck.h) passed, else its message is the error. */
+static gboolean node_checked(Node *node, char *why)
+{
+    if (!why)
+        return TRUE;
+    node_fail(node, "%s", why);
+    g_free(why);
+    return FALSE;
+}
+
 static gboolean node_check_run(Node *node, const char *op, size_t offset,
                                size_t count)
 {
-    size_t elements = node->sim->memory_elements;
-    if (offset > elements || count > elements - offset)
-        return node_fail(node, "%s of %zu elements at offset %zu is outside "
-                         "memory of %zu elements", op, count, offset, elements);
-    return TRUE;
+    return node_checked(node, nodecheck_run(op, offset, count,
+                                            node->sim->memory_elements));
 }
 
 /* ---- routing --------------------------------------------------------- */
@@ -802,20 +810,10 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
     Sim *sim = node->sim;
     if (sim->error)
         return;
-    if (hops < 0 || hops > NODE_MAX_HOPS) {
-        node_fail(node, "send path of %d hops (valid: 0..%d)", hops,
-                  NODE_MAX_HOPS);
+    uint32_t dest;
+    if (!node_checked(node, nodecheck_path(sim->topo, node->address, path,
+                                           hops, &dest)))
         return;
-    }
-    int bad = 0;
-    uint32_t at = node->address;
-    uint32_t dest = topology_walk(sim->topo, node->address, path, hops, &bad, &at);
-    if (dest == TOPOLOGY_NONE) {
-        node_fail(node, "send path hop %d: node %u has no link %d (valid: "
-                  "0..%d where the node has them)", bad, at, path[bad],
-                  sim->links - 1);
-        return;
-    }
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
              path, hops);
 }
@@ -826,10 +824,8 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
     Sim *sim = node->sim;
     if (sim->error)
         return;
-    if (dest >= sim->nodes) {
-        node_fail(node, "send to node %u (valid: 0..%u)", dest, sim->nodes - 1);
+    if (!node_checked(node, nodecheck_node("send to", dest, sim->nodes)))
         return;
-    }
     int hops = topology_route(sim->topo, node->address, dest, sim->route);
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
              sim->route, hops);
@@ -841,11 +837,9 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
     Sim *sim = node->sim;
     if (sim->error)
         return;
-    if (source >= sim->nodes) {
-        node_fail(node, "receive from node %u (valid: 0..%u)", source,
-                  sim->nodes - 1);
+    if (!node_checked(node, nodecheck_node("receive from", source,
+                                           sim->nodes)))
         return;
-    }
     if (!node_check_run(node, "receive", offset, count))
         return;
     if (node->nposted == node->capposted) {
@@ -861,12 +855,9 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
     uint32_t nb = node_neighbour(node, link);
-    if (nb == NODE_NONE) {
-        node_fail(node, "exchange across link %d: node %u has no such link "
-                  "(valid: 0..%d where the node has them)", link,
-                  node->address, node->sim->links - 1);
+    if (!node_checked(node, nodecheck_link(node->sim->topo, node->address,
+                                           link, nb)))
         return;
-    }
     node_send(node, &link, 1, offset, count, tag);
     node_recv(node, nb, tag, offset, count);
 }
@@ -914,16 +905,9 @@ static void node_close_phase(Sim *sim, Node *node, Tick end)
 void node_phase(Node *node, unsigned phase)
 {
     Sim *sim = node->sim;
-    if (phase >= sim->stats.phases) {
-        node_fail(node, "phase %u does not exist (the program declares %u)",
-                  phase, sim->stats.phases);
+    if (!node_checked(node, nodecheck_phase(phase, node->phase,
+                                            sim->stats.phases)))
         return;
-    }
-    if (phase < node->phase) {
-        node_fail(node, "phase %u after phase %u (phases only move forward)",
-                  phase, node->phase);
-        return;
-    }
     if (phase == node->phase)
         return;
     node_close_phase(sim, node, node->clock);

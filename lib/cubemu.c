@@ -95,7 +95,7 @@ static int agree(MPI_Comm comm, int code, const Hash *x)
 
 /* MPI usable and comm an intracommunicator; its size in *size. Local: a
  * bad communicator cannot be agreed on. */
-static int check_comm(MPI_Comm comm, int *size, int *rank)
+static int check_comm(MPI_Comm comm, int *size)
 {
     int up = 0, down = 0, inter = 0;
     MPI_Initialized(&up);
@@ -106,7 +106,6 @@ static int check_comm(MPI_Comm comm, int *size, int *rank)
     if (inter)
         return CUBEMU_ERR_COMM;
     MPI_Comm_size(comm, size);
-    MPI_Comm_rank(comm, rank);
     return CUBEMU_SUCCESS;
 }
 
@@ -115,6 +114,17 @@ static int log2_exact(int size)
     if (size < 1 || (size & (size - 1)))
         return -1;
     return __builtin_ctz((unsigned)size);
+}
+
+/* check_comm for the cube algorithms: 2^p ranks, p in *p. */
+static int check_cube_comm(MPI_Comm comm, int *p)
+{
+    int size = 0;
+    int code = check_comm(comm, &size);
+    if (code < 0)
+        return code;
+    *p = log2_exact(size);
+    return *p < 0 ? CUBEMU_ERR_COMM_SIZE : CUBEMU_SUCCESS;
 }
 
 /* ---- the cached duplicate -------------------------------------------- */
@@ -237,14 +247,7 @@ static int run_program(MPI_Comm comm, const RunSetup *setup, const void *src,
         mpi_node_free(node);
         return code;
     }
-    Word *mem = node_memory(node);
-    if (element_size == w * sizeof(Word)) {
-        memcpy(mem, src, count * element_size);
-    } else {
-        const char *in = src;
-        for (size_t e = 0; e < count; e++)
-            memcpy(mem + e * w, in + e * element_size, element_size);
-    }
+    mpi_node_load(node, src, count);
     GError *error = NULL;
     if (!mpi_node_run(node, setup->algorithm->step, setup->config, &error)) {
         g_printerr("libcubemu: %s\n", error->message);
@@ -252,13 +255,7 @@ static int run_program(MPI_Comm comm, const RunSetup *setup, const void *src,
         mpi_node_free(node);
         return CUBEMU_ERR_INTERNAL;
     }
-    if (element_size == w * sizeof(Word)) {
-        memcpy(dst, mem, count * element_size);
-    } else {
-        char *out = dst;
-        for (size_t e = 0; e < count; e++)
-            memcpy(out + e * element_size, mem + e * w, element_size);
-    }
+    mpi_node_store(node, dst, count);
     if (cache) {
         *cache = node;
         *cache_size = element_size;
@@ -291,7 +288,6 @@ static int run_cached(Inner *in, const char *key, const char *topology,
 
 struct cubemu_bmmc_plan {
     MPI_Comm comm;                /* our duplicate */
-    int n, p, f, rank;
     BmmcPlan *plan;               /* for P = 1, rounds and message sizes */
     RunSetup setup;               /* P > 1: the bmmc program's */
     gboolean has_setup;
@@ -319,13 +315,10 @@ API int cubemu_bmmc_factor(MPI_Comm comm, int n, const uint64_t *columns,
                            uint64_t complement, int layout,
                            cubemu_bmmc_plan **plan)
 {
-    int size = 0, rank = 0;
-    int code = check_comm(comm, &size, &rank);
+    int p = 0;
+    int code = check_cube_comm(comm, &p);
     if (code < 0)
         return code;
-    int p = log2_exact(size);
-    if (p < 0)
-        return CUBEMU_ERR_COMM_SIZE;
     if (plan)
         *plan = NULL;
     int f = layout == CUBEMU_LAYOUT_PROCESSOR_MAJOR ? n - p : layout;
@@ -350,10 +343,6 @@ API int cubemu_bmmc_factor(MPI_Comm comm, int n, const uint64_t *columns,
         return code;
     }
     cubemu_bmmc_plan *c = g_new0(cubemu_bmmc_plan, 1);
-    c->n = n;
-    c->p = p;
-    c->f = f;
-    c->rank = rank;
     c->plan = bp;
     if (p > 0) {
         GString *cols = g_string_new(NULL);
@@ -421,8 +410,8 @@ API int cubemu_bmmc_perform(cubemu_bmmc_plan *plan, const void *src,
 {
     if (!plan)
         return CUBEMU_ERR_ARG;
-    int size, rank;
-    int code = check_comm(plan->comm, &size, &rank);
+    int size;
+    int code = check_comm(plan->comm, &size);
     if (code < 0)
         return code;
     uint64_t m = bmmc_plan_local_elements(plan->plan);
@@ -436,7 +425,7 @@ API int cubemu_bmmc_perform(cubemu_bmmc_plan *plan, const void *src,
     code = agree(plan->comm, code, &x);
     if (code < 0)
         return code;
-    if (plan->p == 0)
+    if (bmmc_plan_p(plan->plan) == 0)
         return bmmc_alone(plan, src, dst, element_size);
     return run_program(plan->comm, &plan->setup, src, dst, (size_t)m,
                        element_size, &plan->node, &plan->node_element_size);
@@ -477,13 +466,10 @@ API int cubemu_bmmc(MPI_Comm comm, int n, const uint64_t *columns,
 static int gray_convert(MPI_Comm comm, const char *algorithm, const void *src,
                         void *dst, size_t count, size_t element_size)
 {
-    int size = 0, rank = 0;
-    int code = check_comm(comm, &size, &rank);
+    int p = 0;
+    int code = check_cube_comm(comm, &p);
     if (code < 0)
         return code;
-    int p = log2_exact(size);
-    if (p < 0)
-        return CUBEMU_ERR_COMM_SIZE;
     Hash x = { 0x9e3779b97f4a7c15ULL };
     hash_bytes(&x, algorithm, strlen(algorithm));
     hash_u64(&x, count);
@@ -543,8 +529,8 @@ API int cubemu_transpose(MPI_Comm comm, cubemu_transpose_method method,
                          int radix, size_t side, const void *src, void *dst,
                          size_t element_size)
 {
-    int size = 0, rank = 0;
-    int code = check_comm(comm, &size, &rank);
+    int size = 0;
+    int code = check_comm(comm, &size);
     if (code < 0)
         return code;
     Hash x = { 0x2545f4914f6cdd1dULL };

@@ -47,53 +47,33 @@ static int finish(int status)
     return status;
 }
 
-/* This rank's verification: the first mismatch (or NULL). */
+static const Word *own_memory(void *mem, uint32_t x)
+{
+    return x == (uint32_t)rank ? mem : NULL;
+}
+
+/* This rank's verification (prepare.c's checks, as run.c makes them for
+ * every node): the first mismatch, or NULL. */
 static char *verify_own(const RunSetup *setup, const Word *mem)
 {
     const MemoryLayout *layout = &setup->layout;
-    const Algorithm *alg = setup->algorithm;
     size_t k = layout->elements_per_node;
-    size_t computed = layout->computed_elements;
-    gboolean sampled = layout->sample > 0 && computed > 0;
-    ElementType type = layout->element;
-    size_t w = element_words(type);
+    size_t w = element_words(layout->element);
     g_autofree Word *expected = g_new(Word, k ? k * w : 1);
-    gboolean tolerant = layout->tolerance > 0 && type == ELEMENT_COMPLEX;
+    gboolean tolerant = layout->tolerance > 0
+                        && layout->element == ELEMENT_COMPLEX;
     double scale = 0, global = 0;
     if (tolerant)
-        scale = run_reference_scale(alg, setup->config, (uint32_t)rank, k,
-                                    expected);
+        scale = run_reference_scale(setup->algorithm, setup->config,
+                                    (uint32_t)rank, k, expected);
     MPI_Allreduce(&scale, &global, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     double limit = tolerant ? layout->tolerance * global : 0;
-    alg->expect(setup->config, (uint32_t)rank, expected);
-    for (size_t j = sampled ? computed : 0; j < k; j++)
-        if (!run_element_matches(mem + j * w, expected + j * w, type, j,
-                                 computed, tolerant, limit)) {
-            g_autofree char *h = element_text(type, mem + j * w);
-            g_autofree char *e = element_text(type, expected + j * w);
-            return g_strdup_printf("WRONG: node %d offset %zu holds %s, the "
-                                   "reference says %s", rank, j, h, e);
-        }
-    if (!sampled)
-        return NULL;
-    uint64_t state = layout->sample_seed;
-    Word want[2];
-    for (uint64_t i = 0; i < layout->sample; i++) {
-        uint32_t x;
-        size_t j;
-        run_sample_pick(&state, (uint32_t)size, computed, &x, &j);
-        if (x != (uint32_t)rank)
-            continue;
-        alg->expect_element(setup->config, x, j, want);
-        if (!run_element_matches(mem + j * w, want, type, j, computed, FALSE,
-                                 0)) {
-            g_autofree char *h = element_text(type, mem + j * w);
-            g_autofree char *e = element_text(type, want);
-            return g_strdup_printf("WRONG: node %d offset %zu holds %s, the "
-                                   "reference says %s", rank, j, h, e);
-        }
-    }
-    return NULL;
+    char *problem = run_check_node(setup, (uint32_t)rank, mem, expected,
+                                   limit);
+    if (!problem && layout->sample > 0 && layout->computed_elements > 0)
+        problem = run_check_samples(setup, (uint32_t)size, own_memory,
+                                    (void *)mem);
+    return problem;
 }
 
 static void json_element(JsonBuilder *b, ElementType type, const Word *w)

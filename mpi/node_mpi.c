@@ -68,6 +68,7 @@
  * detected: the job hangs, as a real MPI program would.
  */
 #include "node_mpi.h"
+#include "nodecheck.h"
 #include "topology.h"
 
 #include <limits.h>
@@ -80,7 +81,6 @@
 
 G_DEFINE_QUARK(mpi-node-error-quark, mpi_node_error)
 
-static void packet_release_pooled(gpointer b);
 static void packet_release(gpointer h);
 
 /* The packet: this header, the path (int32 links, padded to 8 bytes),
@@ -158,14 +158,22 @@ static gboolean node_fail(Node *node, const char *fmt, ...)
     return FALSE;
 }
 
+/* TRUE if a check (emu/nodecheck.h) passed, else its message is the
+ * error. */
+static gboolean node_checked(Node *node, char *why)
+{
+    if (!why)
+        return TRUE;
+    node_fail(node, "%s", why);
+    g_free(why);
+    return FALSE;
+}
+
 static gboolean node_check_run(Node *node, const char *op, size_t offset,
                                size_t count)
 {
-    size_t elements = node->memory_elements;
-    if (offset > elements || count > elements - offset)
-        return node_fail(node, "%s of %zu elements at offset %zu is outside "
-                         "memory of %zu elements", op, count, offset, elements);
-    return TRUE;
+    return node_checked(node, nodecheck_run(op, offset, count,
+                                            node->memory_elements));
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -211,7 +219,7 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
     node->requests = g_array_new(FALSE, FALSE, sizeof(MPI_Request));
     node->buffers = g_ptr_array_new();
     node->route = g_new(int, topology_max_route(node->topo) + 1);
-    node->pool = g_ptr_array_new_with_free_func(packet_release_pooled);
+    node->pool = g_ptr_array_new_with_free_func(g_free);
     node->stats.phases = phases ? phases : 1;
     return node;
 }
@@ -344,6 +352,16 @@ static void unpack(const Node *node, Word *to, const void *payload,
         memcpy(to + e * node->w, in + e * node->eb, node->eb);
 }
 
+void mpi_node_load(Node *node, const void *src, size_t count)
+{
+    unpack(node, node->memory, src, count);
+}
+
+void mpi_node_store(const Node *node, void *dst, size_t count)
+{
+    pack(node, dst, node->memory, count);
+}
+
 /* Packet buffers come from a small pool of the node's, so that a run of
  * messages (and the runs of a plan, which keeps its node) does not pay
  * for fresh pages every time: a large malloc is an mmap, and first
@@ -355,7 +373,7 @@ typedef struct {
 
 #define POOL_BUFFERS 8
 
-static Header *packet_new(Node *node, size_t bytes, gboolean zero)
+static Header *packet_new(Node *node, size_t bytes)
 {
     Pooled *best = NULL;
     guint at = 0;
@@ -372,10 +390,7 @@ static Header *packet_new(Node *node, size_t bytes, gboolean zero)
         best = g_malloc(sizeof(Pooled) + (bytes ? bytes : 1));
         best->capacity = bytes;
     }
-    Header *h = (Header *)(best + 1);
-    if (zero)
-        memset(h, 0, bytes);
-    return h;
+    return (Header *)(best + 1);
 }
 
 static void packet_free(Node *node, Header *h)
@@ -398,11 +413,6 @@ static void packet_free(Node *node, Header *h)
         node->pool->pdata[small] = b;
         b = s;
     }
-    g_free(b);
-}
-
-static void packet_release_pooled(gpointer b)
-{
     g_free(b);
 }
 
@@ -535,7 +545,7 @@ static gboolean service(Node *node)
     }
     int bytes = 0;
     MPI_Get_count(&st, MPI_BYTE, &bytes);
-    Header *h = packet_new(node, bytes > 0 ? (size_t)bytes : 1, FALSE);
+    Header *h = packet_new(node, bytes > 0 ? (size_t)bytes : 1);
     MPI_Recv(h, bytes, MPI_BYTE, st.MPI_SOURCE, TAG_DATA, node->comm,
              MPI_STATUS_IGNORE);
     node->mpi_received++;
@@ -568,7 +578,7 @@ static void post_send(Node *node, uint32_t dest, const int *path, int hops,
                   "carries (%d bytes)", count, INT_MAX);
         return;
     }
-    Header *h = packet_new(node, bytes, FALSE);
+    Header *h = packet_new(node, bytes);
     memset(h, 0, sizeof(Header) + path_bytes(h_links));
     *h = (Header){ .source = node->address, .dest = dest, .tag = tag,
                    .hops = h_links, .next = 0,
@@ -595,20 +605,10 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
 {
     if (node->error)
         return;
-    if (hops < 0 || hops > NODE_MAX_HOPS) {
-        node_fail(node, "send path of %d hops (valid: 0..%d)", hops,
-                  NODE_MAX_HOPS);
+    uint32_t dest;
+    if (!node_checked(node, nodecheck_path(node->topo, node->address, path,
+                                           hops, &dest)))
         return;
-    }
-    int bad = 0;
-    uint32_t at = node->address;
-    uint32_t dest = topology_walk(node->topo, node->address, path, hops, &bad, &at);
-    if (dest == TOPOLOGY_NONE) {
-        node_fail(node, "send path hop %d: node %u has no link %d (valid: "
-                  "0..%d where the node has them)", bad, at, path[bad],
-                  node->links - 1);
-        return;
-    }
     /* A path that comes back to the node is still a trip through the
      * network in the emulator; here it is a local copy. */
     post_send(node, dest, path, hops, offset, count, tag);
@@ -619,11 +619,8 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
 {
     if (node->error)
         return;
-    if (dest >= node->count) {
-        node_fail(node, "send to node %u (valid: 0..%u)", dest,
-                  node->count - 1);
+    if (!node_checked(node, nodecheck_node("send to", dest, node->count)))
         return;
-    }
     post_send(node, dest, NULL, 0, offset, count, tag);   /* direct */
 }
 
@@ -632,11 +629,9 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 {
     if (node->error)
         return;
-    if (source >= node->count) {
-        node_fail(node, "receive from node %u (valid: 0..%u)", source,
-                  node->count - 1);
+    if (!node_checked(node, nodecheck_node("receive from", source,
+                                           node->count)))
         return;
-    }
     if (!node_check_run(node, "receive", offset, count))
         return;
     Recv *r = g_new(Recv, 1);
@@ -647,12 +642,9 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
     uint32_t nb = node_neighbour(node, link);
-    if (nb == NODE_NONE) {
-        node_fail(node, "exchange across link %d: node %u has no such link "
-                  "(valid: 0..%d where the node has them)", link,
-                  node->address, node->links - 1);
+    if (!node_checked(node, nodecheck_link(node->topo, node->address, link,
+                                           nb)))
         return;
-    }
     node_send(node, &link, 1, offset, count, tag);
     node_recv(node, nb, tag, offset, count);
 }
@@ -687,16 +679,9 @@ static void close_phase(Node *node, double end)
 
 void node_phase(Node *node, unsigned phase)
 {
-    if (phase >= node->stats.phases) {
-        node_fail(node, "phase %u does not exist (the program declares %u)",
-                  phase, node->stats.phases);
+    if (!node_checked(node, nodecheck_phase(phase, node->phase,
+                                            node->stats.phases)))
         return;
-    }
-    if (phase < node->phase) {
-        node_fail(node, "phase %u after phase %u (phases only move forward)",
-                  phase, node->phase);
-        return;
-    }
     if (phase == node->phase)
         return;
     double now = MPI_Wtime();

@@ -49,6 +49,11 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
                        size_t local_size, unsigned phases,
                        const MpiNodeOptions *options);
 void mpi_node_free(Node *node);
+/* memory[0, count) from, or to, count elements of element_bytes each laid
+ * end to end (a caller's array; MpiNodeOptions.element_bytes). */
+void mpi_node_load(Node *node, const void *src, size_t count);
+void mpi_node_store(const Node *node, void *dst, size_t count);
+
 /* Ready the node for another run after a successful one: step 0, phase 0,
  * statistics, sequence numbers, local state and memory zeroed, as new,
  * keeping its allocations (memory, packet buffers). Every rank of the

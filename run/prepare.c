@@ -343,6 +343,54 @@ double run_reference_scale(const Algorithm *alg, const void *config,
     return scale;
 }
 
+static char *mismatch(ElementType type, uint32_t x, size_t j,
+                      const Word *held, const Word *want)
+{
+    g_autofree char *h = element_text(type, held);
+    g_autofree char *e = element_text(type, want);
+    return g_strdup_printf("WRONG: node %u offset %zu holds %s, the "
+                           "reference says %s", x, j, h, e);
+}
+
+char *run_check_node(const RunSetup *setup, uint32_t x, const Word *mem,
+                     Word *expected, double limit)
+{
+    const MemoryLayout *layout = &setup->layout;
+    ElementType type = layout->element;
+    size_t w = element_words(type), k = layout->elements_per_node;
+    size_t computed = layout->computed_elements;
+    gboolean sampled = layout->sample > 0 && computed > 0;
+    gboolean tolerant = layout->tolerance > 0 && type == ELEMENT_COMPLEX;
+    setup->algorithm->expect(setup->config, x, expected);
+    for (size_t j = sampled ? computed : 0; j < k; j++)
+        if (!run_element_matches(mem + j * w, expected + j * w, type, j,
+                                 computed, tolerant, limit))
+            return mismatch(type, x, j, mem + j * w, expected + j * w);
+    return NULL;
+}
+
+char *run_check_samples(const RunSetup *setup, uint32_t nodes,
+                        RunMemoryFn memory_of, void *data)
+{
+    const MemoryLayout *layout = &setup->layout;
+    size_t w = element_words(layout->element);
+    uint64_t state = layout->sample_seed;
+    Word want[2];
+    for (uint64_t i = 0; i < layout->sample; i++) {
+        uint32_t x;
+        size_t j;
+        run_sample_pick(&state, nodes, layout->computed_elements, &x, &j);
+        const Word *mem = memory_of(data, x);
+        if (!mem)
+            continue;
+        setup->algorithm->expect_element(setup->config, x, j, want);
+        if (!run_element_matches(mem + j * w, want, layout->element, j,
+                                 layout->computed_elements, FALSE, 0))
+            return mismatch(layout->element, x, j, mem + j * w, want);
+    }
+    return NULL;
+}
+
 void run_sample_pick(uint64_t *state, uint32_t nodes, size_t computed,
                      uint32_t *x, size_t *j)
 {

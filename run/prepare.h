@@ -50,4 +50,21 @@ gboolean run_element_matches(const Word *held, const Word *want,
 void run_sample_pick(uint64_t *state, uint32_t nodes, size_t computed,
                      uint32_t *x, size_t *j);
 
+/* Node x's memory against the reference (MemoryLayout's rules): its
+ * [0, K), or [computed, K) when the computed part is sampled; `expected`
+ * has room for K elements and is overwritten; `limit` is the tolerance of
+ * complex results (tolerance x the run's largest |reference|). The first
+ * mismatch as "WRONG: node X offset J holds ..., the reference says ...",
+ * or NULL (g_free the text). */
+char *run_check_node(const RunSetup *setup, uint32_t x, const Word *mem,
+                     Word *expected, double limit);
+
+/* The sampled elements of the computed part (MemoryLayout.sample) on
+ * `nodes` nodes: memory_of(data, x) is node x's memory, or NULL for a node
+ * the caller does not hold (an MPI rank holds its own), which is skipped.
+ * The first mismatch as run_check_node says it, or NULL. */
+typedef const Word *(*RunMemoryFn)(void *data, uint32_t x);
+char *run_check_samples(const RunSetup *setup, uint32_t nodes,
+                        RunMemoryFn memory_of, void *data);
+
 #endif

@@ -55,64 +55,36 @@ static double reference_scale(const Algorithm *alg, const void *config,
     return scale;
 }
 
-static void verify_mismatch(Report *r, ElementType type, uint32_t x,
-                            size_t j, const Word *held, const Word *want)
+static const Word *sim_memory_of(void *sim, uint32_t x)
 {
-    g_autofree char *h = element_text(type, held);
-    g_autofree char *e = element_text(type, want);
-    r->placement_correct = FALSE;
-    r->data_problem = g_strdup_printf("WRONG: node %u offset %zu holds %s, "
-                                      "the reference says %s", x, j, h, e);
+    return sim_node_memory(sim, x);
 }
 
-/* Sampled verification of the computed part: `sample` (node, offset)
- * pairs drawn with a splitmix64 stream from the layout's seed. */
-static void verify_sample(Report *r, Sim *sim, const Algorithm *alg,
-                          const void *config, uint32_t nodes,
-                          const MemoryLayout *layout)
+/* Every node against the reference (prepare.c's run_check_node), the
+ * sampled part, and conservation. */
+static void run_verify(Report *r, Sim *sim, const RunSetup *setup,
+                       uint32_t nodes, Fingerprint before)
 {
-    size_t w = element_words(layout->element);
-    Word want[2];
-    uint64_t state = layout->sample_seed;
-    for (uint64_t i = 0; i < layout->sample && r->placement_correct; i++) {
-        uint32_t x;
-        size_t j;
-        run_sample_pick(&state, nodes, layout->computed_elements, &x, &j);
-        const Word *held = sim_node_memory(sim, x) + j * w;
-        alg->expect_element(config, x, j, want);
-        if (!run_element_matches(held, want, layout->element, j,
-                             layout->computed_elements, FALSE, 0))
-            verify_mismatch(r, layout->element, x, j, held, want);
-    }
-}
-
-static void run_verify(Report *r, Sim *sim, const Algorithm *alg,
-                       const void *config, uint32_t nodes,
-                       const MemoryLayout *layout, Fingerprint before)
-{
+    const MemoryLayout *layout = &setup->layout;
     size_t k = layout->elements_per_node;
     size_t computed = layout->computed_elements;
-    gboolean sampled = layout->sample > 0 && computed > 0;
-    ElementType type = layout->element;
-    size_t w = element_words(type);
+    size_t w = element_words(layout->element);
     g_autofree Word *expected = g_new(Word, k ? k * w : 1);
-    gboolean tolerant = layout->tolerance > 0 && type == ELEMENT_COMPLEX;
+    gboolean tolerant = layout->tolerance > 0
+                        && layout->element == ELEMENT_COMPLEX;
     double limit = tolerant ? layout->tolerance
-                              * reference_scale(alg, config, nodes, k, expected)
+                              * reference_scale(setup->algorithm,
+                                                setup->config, nodes, k,
+                                                expected)
                             : 0;
-    r->placement_correct = TRUE;
-    for (uint32_t x = 0; x < nodes && r->placement_correct; x++) {
-        alg->expect(config, x, expected);
-        const Word *mem = sim_node_memory(sim, x);
-        for (size_t j = sampled ? computed : 0; j < k; j++)
-            if (!run_element_matches(mem + j * w, expected + j * w, type, j,
-                                 computed, tolerant, limit)) {
-                verify_mismatch(r, type, x, j, mem + j * w, expected + j * w);
-                break;
-            }
-    }
-    if (sampled && r->placement_correct)
-        verify_sample(r, sim, alg, config, nodes, layout);
+    char *problem = NULL;
+    for (uint32_t x = 0; x < nodes && !problem; x++)
+        problem = run_check_node(setup, x, sim_node_memory(sim, x), expected,
+                                 limit);
+    if (!problem && layout->sample > 0 && computed > 0)
+        problem = run_check_samples(setup, nodes, sim_memory_of, sim);
+    r->placement_correct = problem == NULL;
+    r->data_problem = problem;
     Fingerprint after = fingerprint(sim, nodes, computed, k, w);
     r->conserved = layout->computed
                    || (after.a == before.a && after.b == before.b);
@@ -184,7 +156,7 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->tolerance = layout.tolerance;
     r->computed_elements = layout.computed_elements;
     r->sampled = layout.computed_elements ? layout.sample : 0;
-    run_verify(r, sim, alg, config, nodes, &layout, before);
+    run_verify(r, sim, &setup, nodes, before);
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node * w;
         r->memory = g_new(Word, (size_t)nodes * (k ? k : 1));
