@@ -96,10 +96,15 @@ typedef struct {
 } Run;
 
 typedef struct {
-    Timeline tl;               /* must not move: see timeline.h */
+    Timeline tl;
     uint64_t count;            /* elements carried */
-    uint64_t key;              /* node * links + link (sparse table key) */
 } Channel;
+
+/* A channel of a sparse topology, in the table under its key. */
+typedef struct {
+    Channel ch;
+    uint64_t key;              /* node * links + link */
+} SparseChannel;
 
 struct Sim {
     Machine machine;
@@ -275,11 +280,11 @@ static void drop_post(QueueItem *item, void *data)
 
 static void free_channel(gpointer key, gpointer value, gpointer data)
 {
-    Channel *c = value;
+    SparseChannel *sc = value;          /* &sc->ch, its first member */
     (void)key;
     (void)data;
-    timeline_clear(&c->tl);
-    g_free(c);
+    timeline_clear(&sc->ch.tl);
+    g_free(sc);
 }
 
 static void free_items(MatchItem *item, gsize offset)
@@ -386,9 +391,10 @@ static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
     uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
     Channel *c = g_hash_table_lookup(sim->sparse, &key);
     if (!c && create) {
-        c = g_new0(Channel, 1);
-        c->key = key;
-        g_hash_table_insert(sim->sparse, &c->key, c);
+        SparseChannel *sc = g_new0(SparseChannel, 1);
+        sc->key = key;
+        g_hash_table_insert(sim->sparse, &sc->key, &sc->ch);
+        c = &sc->ch;
     }
     return c;
 }

@@ -1,10 +1,12 @@
 /* timeline.c -- reservations of one resource over time.
  *
- * Invariant: span[head, len) is sorted by start, spans are disjoint
- * (span[i].end <= span[i+1].start), every span has start < end and
- * count >= 1, and no two touching spans (end == next start) have the same
- * count. Because spans are disjoint and sorted, their ends are sorted too,
- * which lets lookups binary-search on `end`.
+ * A Timeline is one inline span of one unit, or a TimelineMany: span[head,
+ * len) sorted by start, disjoint (span[i].end <= span[i+1].start), every
+ * span with start < end and count >= 1, and no two touching spans (end ==
+ * next start) with the same count. Because spans are disjoint and sorted,
+ * their ends are sorted too, which lets lookups binary-search on `end`.
+ * Both forms answer fit and free_until identically for the same spans;
+ * which one holds them is only a matter of space.
  */
 #include "timeline.h"
 
@@ -14,19 +16,14 @@
 /* Below this many live spans a linear scan beats a binary search. */
 #define TIMELINE_LINEAR_SCAN 8
 
-void timeline_init(Timeline *tl)
-{
-    memset(tl, 0, sizeof *tl);
-}
+struct TimelineMany {
+    TimelineSpan *span;
+    uint32_t head;            /* spans before head are dropped */
+    uint32_t len;             /* spans in use: span[head, len) */
+    uint32_t cap;
+};
 
-void timeline_clear(Timeline *tl)
-{
-    if (tl->span != tl->inline_span)
-        g_free(tl->span);
-    timeline_init(tl);
-}
-
-void timeline_prune(Timeline *tl, Tick now)
+static void many_prune(TimelineMany *tl, Tick now)
 {
     while (tl->head < tl->len && tl->span[tl->head].end <= now)
         tl->head++;
@@ -35,7 +32,7 @@ void timeline_prune(Timeline *tl, Tick now)
 }
 
 /* Index of the first live span whose end is after t (len if none). */
-static uint32_t timeline_first_after(const Timeline *tl, Tick t)
+static uint32_t many_first_after(const TimelineMany *tl, Tick t)
 {
     uint32_t lo = tl->head, hi = tl->len;
     if (hi - lo <= TIMELINE_LINEAR_SCAN) {
@@ -53,11 +50,11 @@ static uint32_t timeline_first_after(const Timeline *tl, Tick t)
     return lo;
 }
 
-Tick timeline_fit(const Timeline *tl, Tick from, Tick dur,
-                      uint32_t capacity)
+static Tick many_fit(const TimelineMany *tl, Tick from, Tick dur,
+                     uint32_t capacity)
 {
     Tick t = from;
-    for (uint32_t i = timeline_first_after(tl, t); i < tl->len; i++) {
+    for (uint32_t i = many_first_after(tl, t); i < tl->len; i++) {
         const TimelineSpan *s = &tl->span[i];
         if (s->start >= t + dur)
             break;
@@ -67,9 +64,9 @@ Tick timeline_fit(const Timeline *tl, Tick from, Tick dur,
     return t;
 }
 
-Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
+static Tick many_free_until(const TimelineMany *tl, Tick t, uint32_t capacity)
 {
-    for (uint32_t i = timeline_first_after(tl, t); i < tl->len; i++) {
+    for (uint32_t i = many_first_after(tl, t); i < tl->len; i++) {
         const TimelineSpan *s = &tl->span[i];
         if (s->count >= capacity)
             return s->start > t ? s->start : t;
@@ -77,7 +74,7 @@ Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
     return TIMELINE_FOREVER;
 }
 
-static void timeline_reserve(Timeline *tl, uint32_t extra)
+static void many_reserve(TimelineMany *tl, uint32_t extra)
 {
     if (tl->head > 0 && tl->head >= tl->cap / 2) {
         memmove(tl->span, tl->span + tl->head,
@@ -87,26 +84,15 @@ static void timeline_reserve(Timeline *tl, uint32_t extra)
     }
     if (tl->len + extra <= tl->cap)
         return;
-    if (tl->cap == 0 && tl->len + extra <= 1) {
-        tl->span = tl->inline_span;
-        tl->cap = 1;
-        return;
-    }
-    uint32_t cap = tl->cap > 1 ? tl->cap : 4;
+    uint32_t cap = tl->cap ? tl->cap : 4;
     while (cap < tl->len + extra)
         cap *= 2;
-    if (tl->span == tl->inline_span || tl->span == NULL) {
-        TimelineSpan *heap = g_new(TimelineSpan, cap);
-        memcpy(heap, tl->inline_span, tl->len * sizeof *heap);
-        tl->span = heap;
-    } else {
-        tl->span = g_renew(TimelineSpan, tl->span, cap);
-    }
+    tl->span = g_renew(TimelineSpan, tl->span, cap);
     tl->cap = cap;
 }
 
 /* Merge touching equal-count spans among span[from, to) and shrink. */
-static void timeline_merge(Timeline *tl, uint32_t from, uint32_t to)
+static void many_merge(TimelineMany *tl, uint32_t from, uint32_t to)
 {
     if (from < tl->head)
         from = tl->head;
@@ -129,7 +115,7 @@ static void timeline_merge(Timeline *tl, uint32_t from, uint32_t to)
     }
 }
 
-void timeline_take(Timeline *tl, Tick start, Tick end)
+static void many_take(TimelineMany *tl, Tick start, Tick end)
 {
     g_assert(start < end);
     /* Fast path: after everything reserved so far (the common case). */
@@ -141,7 +127,7 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
                 return;
             }
         }
-        timeline_reserve(tl, 1);
+        many_reserve(tl, 1);
         tl->span[tl->len++] = (TimelineSpan){ start, end, 1 };
         return;
     }
@@ -149,7 +135,7 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
     /* General path: rewrite the spans overlapping [start, end). Each old
      * span yields at most three pieces and each gap one, so 2*(j-i)+2
      * pieces bound the replacement. */
-    uint32_t i = timeline_first_after(tl, start), j = i;
+    uint32_t i = many_first_after(tl, start), j = i;
     while (j < tl->len && tl->span[j].start < end)
         j++;
     uint32_t room = 2 * (j - i) + 3;
@@ -176,13 +162,117 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
 
     uint32_t removed = j - i;
     if (n > removed)
-        timeline_reserve(tl, n - removed);
-    i = timeline_first_after(tl, start);   /* reserve may have compacted */
+        many_reserve(tl, n - removed);
+    i = many_first_after(tl, start);   /* reserve may have compacted */
     j = i + removed;
     memmove(tl->span + i + n, tl->span + j, (tl->len - j) * sizeof *tl->span);
     memcpy(tl->span + i, out, n * sizeof *out);
     tl->len = tl->len - removed + n;
     if (out != small)
         g_free(out);
-    timeline_merge(tl, i > 0 ? i - 1 : 0, i + n + 1);
+    many_merge(tl, i > 0 ? i - 1 : 0, i + n + 1);
+}
+
+/* ---- the 16-byte Timeline: one inline span, or a TimelineMany -------- */
+
+static gboolean is_many(const Timeline *tl)
+{
+    return tl->start == TIMELINE_MANY;
+}
+
+void timeline_init(Timeline *tl)
+{
+    tl->start = 0;
+    tl->end = 0;
+}
+
+void timeline_clear(Timeline *tl)
+{
+    if (is_many(tl)) {
+        g_free(tl->many->span);
+        g_free(tl->many);
+    }
+    timeline_init(tl);
+}
+
+void timeline_prune(Timeline *tl, Tick now)
+{
+    if (!is_many(tl)) {
+        if (tl->end <= now)
+            timeline_init(tl);
+        return;
+    }
+    TimelineMany *m = tl->many;
+    many_prune(m, now);
+    /* Back to inline once at most one span of one unit is left. */
+    uint32_t live = m->len - m->head;
+    if (live == 0 || (live == 1 && m->span[m->head].count == 1)) {
+        TimelineSpan s = live ? m->span[m->head] : (TimelineSpan){ 0, 0, 1 };
+        timeline_clear(tl);
+        tl->start = s.start;
+        tl->end = s.end;
+    }
+}
+
+Tick timeline_fit(const Timeline *tl, Tick from, Tick dur, uint32_t capacity)
+{
+    if (is_many(tl))
+        return many_fit(tl->many, from, dur, capacity);
+    /* One span of one unit: it blocks [from, from+dur) only if it is full
+     * (capacity 1) and overlaps it; then the earliest fit is its end. */
+    if (capacity <= 1 && tl->start < tl->end && tl->end > from
+        && tl->start < from + dur)
+        return tl->end;
+    return from;
+}
+
+Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
+{
+    if (is_many(tl))
+        return many_free_until(tl->many, t, capacity);
+    if (capacity <= 1 && tl->start < tl->end && tl->end > t)
+        return tl->start > t ? tl->start : t;
+    return TIMELINE_FOREVER;
+}
+
+void timeline_take(Timeline *tl, Tick start, Tick end)
+{
+    g_assert(start < end);
+    if (!is_many(tl)) {
+        if (tl->start >= tl->end) {             /* empty */
+            tl->start = start;
+            tl->end = end;
+            return;
+        }
+        if (tl->end == start) {                 /* touching: merged */
+            tl->end = end;
+            return;
+        }
+        if (end == tl->start) {
+            tl->start = start;
+            return;
+        }
+        /* A second span, or a second unit: the heap array. */
+        TimelineMany *m = g_new0(TimelineMany, 1);
+        many_reserve(m, 4);
+        m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
+        tl->start = TIMELINE_MANY;
+        tl->many = m;
+    }
+    many_take(tl->many, start, end);
+}
+
+uint32_t timeline_spans(const Timeline *tl)
+{
+    if (is_many(tl))
+        return tl->many->len - tl->many->head;
+    return tl->start < tl->end ? 1 : 0;
+}
+
+TimelineSpan timeline_span(const Timeline *tl, uint32_t i)
+{
+    if (is_many(tl))
+        return tl->many->span[tl->many->head + i];
+    g_assert(i == 0 && tl->start < tl->end);
+    return (TimelineSpan){ tl->start, tl->end, 1 };
 }

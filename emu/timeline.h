@@ -2,7 +2,7 @@
  *
  * A resource is a directed channel (capacity 1: one element per element-time)
  * or a node's send or receive ports (capacity k). A Timeline holds its
- * reservations as a sorted array of disjoint spans [start, end) each with
+ * reservations as a sorted set of disjoint spans [start, end) each with
  * the number of units in use (1..capacity); time not covered is idle.
  * Adjacent spans with equal counts are merged, so a message whose elements
  * flow without interruption costs one span, whatever its length: the engine's
@@ -10,6 +10,12 @@
  *
  * Spans that end at or before the engine's current time can never matter
  * again (no reservation starts in the past) and are dropped lazily.
+ *
+ * Almost every resource holds at most one span of one unit at a time, so a
+ * Timeline is 16 bytes: that span itself, inline, and only a resource with
+ * more (contention, overlapping port use) points to a heap array instead.
+ * A 20-cube has 21 million channels; at 16 bytes their timelines take 320
+ * MiB, at the 64 of a struct with an inline array they took 1.3 GiB.
  */
 #ifndef CUBE_TIMELINE_H
 #define CUBE_TIMELINE_H
@@ -22,18 +28,20 @@ typedef struct {
     uint32_t count;
 } TimelineSpan;
 
-/* Most channels hold at most one span at a time, so the first lives inside
- * the struct: no allocation and one cache line per channel. A Timeline must
- * not be moved once used (span may point into it). */
+typedef struct TimelineMany TimelineMany;
+
+/* One span [start, end) of one unit (empty when start >= end), or, when
+ * start is TIMELINE_MANY, the heap array `many`. Zeroed is empty. */
 typedef struct {
-    TimelineSpan *span;       /* inline_span while cap <= 1 */
-    uint32_t head;            /* spans before head are dropped */
-    uint32_t len;             /* spans in use: span[head, len) */
-    uint32_t cap;
-    TimelineSpan inline_span[1];
+    Tick start;
+    union {
+        Tick end;
+        TimelineMany *many;
+    };
 } Timeline;
 
 #define TIMELINE_FOREVER INT64_MAX
+#define TIMELINE_MANY INT64_MIN
 
 /* A zeroed Timeline is a valid empty one too. */
 void timeline_init(Timeline *tl);
@@ -52,5 +60,9 @@ Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity);
 
 /* Take one unit over [start, end). The caller has checked there is room. */
 void timeline_take(Timeline *tl, Tick start, Tick end);
+
+/* The spans not yet dropped, in order (for tests and debugging). */
+uint32_t timeline_spans(const Timeline *tl);
+TimelineSpan timeline_span(const Timeline *tl, uint32_t i);
 
 #endif

@@ -27,9 +27,9 @@ START_TEST(timeline_fit_and_merge)
     ck_assert_int_eq(timeline_fit(&tl, 5, 1, 1), 5);
     timeline_take(&tl, 5, 10);
     timeline_take(&tl, 10, 12);          /* touching: merged */
-    ck_assert_uint_eq(tl.len - tl.head, 1);
-    ck_assert_int_eq(tl.span[tl.head].start, 5);
-    ck_assert_int_eq(tl.span[tl.head].end, 12);
+    ck_assert_uint_eq(timeline_spans(&tl), 1);
+    ck_assert_int_eq(timeline_span(&tl, 0).start, 5);
+    ck_assert_int_eq(timeline_span(&tl, 0).end, 12);
     ck_assert_int_eq(timeline_fit(&tl, 3, 2, 1), 3);     /* [3,5) free */
     ck_assert_int_eq(timeline_fit(&tl, 4, 2, 1), 12);    /* [4,6) hits 5 */
     ck_assert_int_eq(timeline_fit(&tl, 7, 1, 1), 12);
@@ -39,10 +39,10 @@ START_TEST(timeline_fit_and_merge)
     ck_assert_int_eq(timeline_free_until(&tl, 12, 1), 20);
     ck_assert_int_eq(timeline_free_until(&tl, 26, 1), TIMELINE_FOREVER);
     timeline_take(&tl, 12, 20);          /* fills the gap: one span */
-    ck_assert_uint_eq(tl.len - tl.head, 1);
-    ck_assert_int_eq(tl.span[tl.head].end, 25);
+    ck_assert_uint_eq(timeline_spans(&tl), 1);
+    ck_assert_int_eq(timeline_span(&tl, 0).end, 25);
     timeline_prune(&tl, 25);
-    ck_assert_uint_eq(tl.len - tl.head, 0);
+    ck_assert_uint_eq(timeline_spans(&tl), 0);
     timeline_clear(&tl);
 }
 END_TEST
@@ -60,9 +60,9 @@ START_TEST(timeline_counts_for_ports)
     timeline_take(&tl, 7, 8);            /* count 3 on [7,8) */
     ck_assert_int_eq(timeline_fit(&tl, 6, 2, 3), 8);
     /* Spans: [0,5)1 [5,7)2 [7,8)3 [8,10)2 [10,15)1 */
-    ck_assert_uint_eq(tl.len - tl.head, 5);
-    ck_assert_uint_eq(tl.span[tl.head + 2].count, 3);
-    ck_assert_int_eq(tl.span[tl.head + 4].end, 15);
+    ck_assert_uint_eq(timeline_spans(&tl), 5);
+    ck_assert_uint_eq(timeline_span(&tl, 2).count, 3);
+    ck_assert_int_eq(timeline_span(&tl, 4).end, 15);
     timeline_clear(&tl);
 }
 END_TEST
@@ -75,7 +75,7 @@ START_TEST(timeline_many_spans_binary_search)
         timeline_take(&tl, 10 * i, 10 * i + 5);
     for (int i = 99; i >= 0; i--)        /* out of order: general path */
         timeline_take(&tl, 10 * i + 5, 10 * i + 7);
-    ck_assert_uint_eq(tl.len - tl.head, 100);
+    ck_assert_uint_eq(timeline_spans(&tl), 100);
     ck_assert_int_eq(timeline_fit(&tl, 0, 3, 1), 7);
     ck_assert_int_eq(timeline_fit(&tl, 0, 4, 1), 997);  /* gaps are 3 long */
     ck_assert_int_eq(timeline_fit(&tl, 503, 1, 1), 507);
