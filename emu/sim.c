@@ -69,22 +69,28 @@ typedef struct Recv {
     size_t offset, count;
 } Recv;
 
+/* A node's state: 104 bytes, the match slot included, so that a step
+ * touches two cache lines of it. Its local work so far is
+ * sim->stats.compute[address]; the start of its current phase is in
+ * sim->phase_start, allocated only for programs that declare phases. */
 struct Node {
     Sim *sim;
     uint32_t address;
     unsigned step;
-    gboolean returned_done;
     Tick clock;                /* local time while running */
     Tick wait_until;           /* completion of everything posted */
-    Tick compute;              /* ticks of local work so far */
-    uint8_t phase;             /* node_phase: the current phase */
-    Tick phase_start;          /* and when it began */
-    Tick phase_compute;        /* compute when it began */
     uint32_t nrecv;            /* receives waiting for their message */
     uint32_t nearly;           /* messages waiting for their receive */
     uint32_t deferred;         /* sends waiting for their posting tick */
+    uint8_t returned_done;
+    uint8_t phase;             /* node_phase: the current phase */
     MatchLocal match;          /* its own key of the match table */
 };
+
+/* When a node's current phase began, and its local work then. */
+typedef struct {
+    Tick start, compute;
+} PhaseStart;
 
 /* A send posted after local computation moved the node's clock past the
  * engine's time: reserved when the engine reaches that tick, so that its
@@ -135,6 +141,7 @@ struct Sim {
     Node *running;
     uint64_t recv_seq;
 
+    PhaseStart *phase_start;   /* per node, only if the program has phases */
     Recv **posted;             /* receives posted by the running node's */
     uint32_t nposted, capposted;   /* step so far (only it can post) */
     Run *run_a, *run_b;        /* routing scratch, reused */
@@ -368,7 +375,9 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->stats.link_up = g_new0(uint64_t, sim->links);
     sim->stats.link_down = g_new0(uint64_t, sim->links);
     sim->stats.link_busy = g_new0(uint64_t, sim->links);
-    sim->stats.compute = g_new0(Tick, sim->nodes);
+    sim->stats.compute = big_new0((size_t)sim->nodes * sizeof(Tick));
+    if (layout->phases)
+        sim->phase_start = big_new0((size_t)sim->nodes * sizeof(PhaseStart));
     sim->stats.finished = g_new0(Tick, sim->nodes);
     return sim;
 }
@@ -473,7 +482,8 @@ void sim_free(Sim *sim)
     g_free(sim->stats.link_up);
     g_free(sim->stats.link_down);
     g_free(sim->stats.link_busy);
-    g_free(sim->stats.compute);
+    big_free(sim->stats.compute, (size_t)sim->nodes * sizeof(Tick));
+    big_free(sim->phase_start, (size_t)sim->nodes * sizeof(PhaseStart));
     g_free(sim->stats.finished);
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
@@ -994,7 +1004,7 @@ void node_busy(Node *node, Tick ticks)
         return;
     }
     node->clock += ticks;
-    node->compute += ticks;
+    node->sim->stats.compute[node->address] += ticks;
     if (node->clock > node->wait_until)
         node->wait_until = node->clock;
 }
@@ -1014,8 +1024,9 @@ void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
 static void node_close_phase(Sim *sim, Node *node, Tick end)
 {
     SimPhase *p = &sim->stats.phase[node->phase];
-    Tick time = end - node->phase_start;
-    Tick compute = node->compute - node->phase_compute;
+    const PhaseStart *ps = &sim->phase_start[node->address];
+    Tick time = end - ps->start;
+    Tick compute = sim->stats.compute[node->address] - ps->compute;
     Tick comm = time - compute;
     p->nodes++;
     p->time_max = MAX(p->time_max, time);
@@ -1036,8 +1047,8 @@ void node_phase(Node *node, unsigned phase)
         return;
     node_close_phase(sim, node, node->clock);
     node->phase = (uint8_t)phase;
-    node->phase_start = node->clock;
-    node->phase_compute = node->compute;
+    sim->phase_start[node->address] = (PhaseStart){
+        node->clock, sim->stats.compute[node->address] };
 }
 
 void node_mark(Node *node, const char *format, ...)
@@ -1136,8 +1147,6 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }
-    for (uint32_t x = 0; x < sim->nodes; x++)
-        sim->stats.compute[x] = sim->node[x].compute;
     if (sim->error) {
         g_propagate_error(error, sim->error);
         sim->error = NULL;
