@@ -20,7 +20,11 @@
  *  - A program never touches another node's memory; it names other nodes
  *    only as destinations and as the source of a receive.
  *  - A send copies its elements at the moment it is posted; the program may
- *    overwrite them at once.
+ *    overwrite them at once. An exchange's region is the exception: it is
+ *    the exchange's until the exchange completes and replaces it, so the
+ *    program leaves it alone for the rest of the step call (the emulator
+ *    then reads it only when it must; the sanitizer build reports a write
+ *    as a program error).
  *  - A receive writes its elements when it completes, never during the step
  *    call that posted it, so a step may post a send and a receive over the
  *    same offsets (that is exactly node_exchange).
@@ -86,7 +90,8 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 /* Sendrecv_replace with the neighbour across `link`: send
  * memory[offset, offset+count) to it and receive its block of the same size
  * (it sends hers back across its own link to this node) into the same
- * offsets. */
+ * offsets. The program does not write those elements again in this step
+ * call (see the rules above). */
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag);
 
 /* Local work. node_compute: flops floating-point operations at the

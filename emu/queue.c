@@ -20,6 +20,7 @@ struct EventQueue {
     size_t ntimes, captimes;
     GHashTable *by_time;        /* Tick* -> Bucket* */
     Bucket *last;               /* bucket pushed to last (cache) */
+    Bucket *popping;            /* bucket popped from last (cache) */
     GPtrArray *spare;           /* empty buckets for reuse */
     size_t length;
 };
@@ -124,8 +125,12 @@ gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
     if (q->ntimes == 0)
         return FALSE;
     Tick t = q->times[0];
-    Bucket *b = q->last && q->last->time == t
-                    ? q->last : g_hash_table_lookup(q->by_time, &t);
+    Bucket *b = q->popping;
+    if (!b || b->time != t) {
+        b = q->last && q->last->time == t
+                ? q->last : g_hash_table_lookup(q->by_time, &t);
+        q->popping = b;
+    }
     *time = t;
     *item = b->item[b->head++];
     q->length--;
@@ -134,9 +139,18 @@ gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
         g_hash_table_steal(q->by_time, &t);
         if (q->last == b)
             q->last = NULL;
+        q->popping = NULL;
         g_ptr_array_add(q->spare, b);
     }
     return TRUE;
+}
+
+const QueueItem *queue_peek_same_time(const EventQueue *q)
+{
+    const Bucket *b = q->popping;
+    if (!b || b->head == b->len || q->ntimes == 0 || b->time != q->times[0])
+        return NULL;
+    return &b->item[b->head];
 }
 
 size_t queue_length(const EventQueue *q)

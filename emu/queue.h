@@ -25,6 +25,9 @@ void queue_free(EventQueue *q);
 void queue_push(EventQueue *q, Tick time, QueueItem item);
 /* FALSE when empty. */
 gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item);
+/* The item queue_pop would return next if it has the time of the one it
+ * returned last, else NULL (for prefetching the next node). */
+const QueueItem *queue_peek_same_time(const EventQueue *q);
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

@@ -44,6 +44,11 @@
 #define SIM_BIG_MALLOC 1
 #endif
 #endif
+/* The sanitizer build also checks node.h's rule for node_exchange: the
+ * program leaves the region alone for the rest of the step call. */
+#if defined(SIM_BIG_MALLOC) && !defined(SIM_CHECK_EXCHANGE)
+#define SIM_CHECK_EXCHANGE 1
+#endif
 
 G_DEFINE_QUARK(sim-error-quark, sim_error)
 
@@ -52,13 +57,29 @@ G_DEFINE_QUARK(sim-error-quark, sim_error)
  * 1/8. */
 #define POOL_CLASSES (8 * 58)
 
+/* A message waiting for its receive (an early message), or a deferred
+ * send's payload. Its payload is its own buffer (buf, of size class cls),
+ * or, for an exchange's message (node_exchange) still "lazy", the
+ * sender's own memory: the region the exchange will overwrite when it
+ * completes, which nothing else writes meanwhile. A lazy message is copied
+ * into a buffer only when its sender's memory is about to change there (a
+ * delivery into that region, or the sender's next step); in a dimension
+ * exchange that never happens before its receive takes it. */
 typedef struct Msg {
     MatchItem item;            /* in an early list; seq = message id */
-    struct Msg *next_free;     /* in a pool list */
+    struct Msg *next_free;     /* in the free list */
+    const Word *data;          /* the payload: buf, or lazy's memory */
+    Word *buf;                 /* own buffer, or NULL */
+    struct Node *lazy;         /* the sender whose memory holds it, or NULL */
+    struct Msg *lazy_next;     /* in the sender's list of lazy messages */
+    size_t offset;             /* lazy: where in the sender's memory */
     size_t count;              /* elements */
-    unsigned cls;              /* pool size class */
     Tick arrival;              /* the last element reaches the destination */
-    Word data[];
+    unsigned cls;              /* buf's size class */
+    int tag;                   /* lazy: for the contract check's message */
+#ifdef SIM_CHECK_EXCHANGE
+    Word *check;               /* lazy: the region when it was posted */
+#endif
 } Msg;
 
 typedef struct Recv {
@@ -69,7 +90,7 @@ typedef struct Recv {
     size_t offset, count;
 } Recv;
 
-/* A node's state: 104 bytes, the match slot included, so that a step
+/* A node's state: 112 bytes, the match slot included, so that a step
  * touches two cache lines of it. Its local work so far is
  * sim->stats.compute[address]; the start of its current phase is in
  * sim->phase_start, allocated only for programs that declare phases. */
@@ -84,6 +105,7 @@ struct Node {
     uint32_t deferred;         /* sends waiting for their posting tick */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
+    Msg *lazy;                 /* its lazy messages (Msg.lazy_next) */
     MatchLocal match;          /* its own key of the match table */
 };
 
@@ -114,6 +136,22 @@ typedef struct {
     uint64_t count;            /* elements carried */
 } Channel;
 
+/* The channels of one link of a dense topology (the cube, meshes): their
+ * timelines, node by node, exist only while the link is in use. A 20-cube
+ * has 21 million channels, and a dimension exchange uses one link at a
+ * time; keeping all their timelines took 320 MiB of the 20-cube's peak.
+ * Once every span on the link has ended (until <= now) none of them can
+ * matter again, and the array is released, but only after it carried at
+ * least nodes/8 messages: allocating it again costs a pass over it, which
+ * those messages pay for, so the engine's cost still grows with messages.
+ * The counts of elements carried stay, in Sim.count32. */
+typedef struct {
+    Timeline *tl;              /* nodes timelines, or NULL */
+    Tick until;                /* every span reserved on it ends by then */
+    uint64_t messages;         /* hops reserved since tl was allocated */
+    gboolean many;             /* some timeline took the heap form */
+} LinkChannels;
+
 /* A channel of a sparse topology, in the table under its key. */
 typedef struct {
     Channel ch;
@@ -129,7 +167,10 @@ struct Sim {
     Word *memory;
     unsigned char *local;
     Node *node;
-    Channel *channel;          /* dense: link * nodes + node */
+    LinkChannels *link_ch;     /* dense: per link */
+    uint32_t *count32;         /* dense: elements carried, link * nodes +
+                                * node; UINT32_MAX: see count_big */
+    GHashTable *count_big;     /* &key -> uint64_t, counts past 2^32 - 2 */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
@@ -147,7 +188,8 @@ struct Sim {
     Run *run_a, *run_b;        /* routing scratch, reused */
     size_t run_cap;
     int *route;                /* default-route scratch, diameter long */
-    Msg *pool[POOL_CLASSES];
+    Word *pool[POOL_CLASSES];  /* free payload buffers by class */
+    Msg *free_msg;
     struct Slab *slabs;        /* where message buffers are carved from */
     char *slab_next;
     size_t slab_left;
@@ -187,7 +229,9 @@ static void big_free(void *p, size_t bytes)
 {
     if (!p)
         return;
-#ifndef SIM_BIG_MALLOC
+#ifdef SIM_BIG_MALLOC
+    (void)bytes;
+#else
     if (bytes >= ((size_t)4 << 20)) {
         munmap(p, bytes);
         return;
@@ -208,11 +252,13 @@ uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)
     uint64_t per_node = words * sizeof(Word) + layout->local_size
                         + sizeof(Node) + 2 * sizeof(QueueItem)
                         + 2 * sizeof(Tick);
-    /* Each channel keeps a couple of spans in steady state; messages in
-     * flight hold at most about one memory's worth of payload. A sparse
-     * topology allocates channels as they are used. */
+    /* A channel's count, and its timeline if every link is in use at once
+     * (a few spill to the heap form); messages in flight hold at most
+     * about one memory's worth of payload. A sparse topology allocates
+     * channels as they are used. */
     uint64_t channels = sim_dense(m) ? nodes * (uint64_t)m->topology.links : 0;
-    uint64_t per_channel = sizeof(Channel) + 2 * sizeof(TimelineSpan);
+    uint64_t per_channel = sizeof(uint32_t) + sizeof(Timeline)
+                           + sizeof(TimelineSpan);
     uint64_t ports = machine_ports_limited(m)
                      ? 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan))
                      : 0;
@@ -276,24 +322,86 @@ static void *slab_carve(Sim *sim, size_t bytes)
 #endif
 }
 
-static Msg *msg_new(Sim *sim, size_t count)
+/* A payload buffer of count elements; a free one keeps the next free one
+ * of its class in its first word (every class holds at least 8 words). */
+static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
 {
     size_t capacity;
-    unsigned cls = pool_class(count * sim->element_words, &capacity);
-    Msg *m = sim->pool[cls];
+    *cls = pool_class(count * sim->element_words, &capacity);
+    Word *b = sim->pool[*cls];
+    if (b) {
+        memcpy(&sim->pool[*cls], b, sizeof b);
+        return b;
+    }
+    return slab_carve(sim, capacity * sizeof(Word));
+}
+
+static void buf_free(Sim *sim, Word *b, unsigned cls)
+{
+    memcpy(b, &sim->pool[cls], sizeof b);
+    sim->pool[cls] = b;
+}
+
+/* A message of count elements with its own buffer (own) or none yet. */
+static Msg *msg_new(Sim *sim, size_t count, gboolean own)
+{
+    Msg *m = sim->free_msg;
     if (m)
-        sim->pool[cls] = m->next_free;
+        sim->free_msg = m->next_free;
     else
-        m = slab_carve(sim, sizeof(Msg) + capacity * sizeof(Word));
-    m->cls = cls;
+        m = slab_carve(sim, sizeof(Msg));
+    memset(m, 0, sizeof *m);
     m->count = count;
+    if (own && count > 0)
+        m->buf = buf_new(sim, count, &m->cls);
+    m->data = m->buf;
     return m;
 }
 
-/* A buffer still held when the engine is freed: its slab goes at once. */
+static void lazy_unlink(Msg *m)
+{
+    Msg **p = &m->lazy->lazy;
+    while (*p != m)
+        p = &(*p)->lazy_next;
+    *p = m->lazy_next;
+    m->lazy = NULL;
+#ifdef SIM_CHECK_EXCHANGE
+    g_free(m->check);
+    m->check = NULL;
+#endif
+}
+
+/* Copy a lazy message's payload out of its sender's memory. */
+static void msg_materialize(Sim *sim, Msg *m)
+{
+    m->buf = buf_new(sim, m->count, &m->cls);
+    memcpy(m->buf, m->data, m->count * sim->element_words * sizeof(Word));
+    m->data = m->buf;
+    lazy_unlink(m);
+}
+
+/* Node x's memory is about to change in [offset, offset+count) (count 0:
+ * all of it): copy out the lazy messages that read it there. */
+static void lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
+{
+    Msg *m = x->lazy;
+    while (m) {
+        Msg *next = m->lazy_next;
+        if (count == 0 || (m->offset < offset + count
+                           && offset < m->offset + m->count))
+            msg_materialize(sim, m);
+        m = next;
+    }
+}
+
+/* A message still held when the engine is freed: its slab goes at once. */
 static void msg_drop(Msg *m)
 {
 #ifdef SIM_BIG_MALLOC
+    g_free(m->buf);
+#ifdef SIM_CHECK_EXCHANGE
+    g_free(m->check);
+#endif
     g_free(m);
 #else
     (void)m;
@@ -302,8 +410,12 @@ static void msg_drop(Msg *m)
 
 static void msg_free(Sim *sim, Msg *m)
 {
-    m->next_free = sim->pool[m->cls];
-    sim->pool[m->cls] = m;
+    if (m->lazy)
+        lazy_unlink(m);
+    if (m->buf)
+        buf_free(sim, m->buf, m->cls);
+    m->next_free = sim->free_msg;
+    sim->free_msg = m;
 }
 
 static Recv *recv_new(Sim *sim)
@@ -330,9 +442,9 @@ static size_t sim_memory_bytes(const Sim *sim)
            * sizeof(Word);
 }
 
-static size_t sim_channel_bytes(const Sim *sim)
+static size_t sim_count_bytes(const Sim *sim)
 {
-    return (size_t)sim->nodes * (size_t)sim->links * sizeof(Channel);
+    return (size_t)sim->nodes * (size_t)sim->links * sizeof(uint32_t);
 }
 
 Sim *sim_new(const Machine *m, const SimLayout *layout)
@@ -361,7 +473,10 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->recv_port = g_new0(Timeline, sim->nodes);
     }
     if (sim_dense(m)) {
-        sim->channel = big_new0(sim_channel_bytes(sim));
+        sim->link_ch = g_new0(LinkChannels, sim->links ? sim->links : 1);
+        sim->count32 = big_new0(sim_count_bytes(sim));
+        sim->count_big = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                               g_free, g_free);
     } else {
         sim->sparse = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                             NULL);
@@ -419,14 +534,18 @@ static void drop_msgs(MatchItem *item)
     }
 }
 
+static void link_release(Sim *sim, int link);
+
 void sim_free(Sim *sim)
 {
     if (!sim)
         return;
-    if (sim->channel) {
-        size_t channels = (size_t)sim->nodes * (size_t)sim->links;
-        for (size_t c = 0; c < channels; c++)
-            timeline_clear(&sim->channel[c].tl);
+    if (sim->link_ch) {
+        for (int l = 0; l < sim->links; l++)
+            link_release(sim, l);
+        g_free(sim->link_ch);
+        big_free(sim->count32, sim_count_bytes(sim));
+        g_hash_table_destroy(sim->count_big);
     }
     if (sim->sparse) {
         g_hash_table_foreach(sim->sparse, free_channel, NULL);
@@ -455,10 +574,15 @@ void sim_free(Sim *sim)
 #ifdef SIM_BIG_MALLOC
     for (unsigned c = 0; c < POOL_CLASSES; c++)
         while (sim->pool[c]) {
-            Msg *m = sim->pool[c];
-            sim->pool[c] = m->next_free;
-            g_free(m);
+            Word *b = sim->pool[c];
+            memcpy(&sim->pool[c], b, sizeof b);
+            g_free(b);
         }
+    while (sim->free_msg) {
+        Msg *m = sim->free_msg;
+        sim->free_msg = m->next_free;
+        g_free(m);
+    }
 #endif
     while (sim->slabs) {
         Slab *slab = sim->slabs;
@@ -472,7 +596,6 @@ void sim_free(Sim *sim)
     }
     g_free(sim->send_port);
     g_free(sim->recv_port);
-    big_free(sim->channel, sim_channel_bytes(sim));
     g_free(sim->route);
     big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
     big_free(sim->local, (size_t)sim->nodes * sim->local_size);
@@ -506,16 +629,11 @@ const SimStats *sim_stats(const Sim *sim)
     return &sim->stats;
 }
 
-/* The channel leaving `node` on `link`; created on first use when sparse,
- * NULL only when looking up (create = FALSE) an unused sparse channel. */
+/* The sparse channel leaving `node` on `link`; created on first use, NULL
+ * only when looking up (create = FALSE) an unused one. */
 static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
                             gboolean create)
 {
-    /* Dense: link-major, so that the channels of one link (a cube
-     * dimension's, which a step of most programs uses at every node in
-     * address order) lie next to each other in memory. */
-    if (sim->channel)
-        return &sim->channel[(uint64_t)link * sim->nodes + node];
     uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
     Channel *c = g_hash_table_lookup(sim->sparse, &key);
     if (!c && create) {
@@ -527,10 +645,97 @@ static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
     return c;
 }
 
+/* Dense channels are link-major, so that the channels of one link (a cube
+ * dimension's, which a step of most programs uses at every node in address
+ * order) lie next to each other in memory. */
+static uint64_t dense_index(const Sim *sim, uint32_t node, int link)
+{
+    return (uint64_t)link * sim->nodes + node;
+}
+
+/* The timeline of the channel leaving `node` on `link`. */
+static Timeline *channel_timeline(Sim *sim, uint32_t node, int link)
+{
+    if (!sim->link_ch)
+        return &sim_channel(sim, node, link, TRUE)->tl;
+    LinkChannels *lc = &sim->link_ch[link];
+    if (!lc->tl)
+        lc->tl = big_new0((size_t)sim->nodes * sizeof(Timeline));
+    return &lc->tl[node];
+}
+
+/* A reservation up to `end` was made on tl, a channel of `link`. */
+static void channel_took(Sim *sim, int link, const Timeline *tl, Tick end)
+{
+    if (!sim->link_ch)
+        return;
+    LinkChannels *lc = &sim->link_ch[link];
+    if (end > lc->until)
+        lc->until = end;
+    if (tl->start == TIMELINE_MANY)
+        lc->many = TRUE;
+}
+
+static void link_release(Sim *sim, int link)
+{
+    LinkChannels *lc = &sim->link_ch[link];
+    if (!lc->tl)
+        return;
+    if (lc->many)
+        for (uint32_t x = 0; x < sim->nodes; x++)
+            timeline_clear(&lc->tl[x]);
+    big_free(lc->tl, (size_t)sim->nodes * sizeof(Timeline));
+    *lc = (LinkChannels){ .until = lc->until };
+}
+
+/* The engine reached tick `now`: release the links whose spans have all
+ * ended, once they have paid for their allocation (LinkChannels). */
+static void links_idle(Sim *sim, Tick now)
+{
+    for (int l = 0; l < sim->links; l++) {
+        LinkChannels *lc = &sim->link_ch[l];
+        if (lc->tl && lc->until <= now && lc->messages >= sim->nodes / 8)
+            link_release(sim, l);
+    }
+}
+
+static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
+{
+    if (!sim->link_ch) {
+        const Channel *c = sim_channel(sim, node, link, FALSE);
+        return c ? c->count : 0;
+    }
+    uint64_t i = dense_index(sim, node, link);
+    if (sim->count32[i] != UINT32_MAX)
+        return sim->count32[i];
+    return *(const uint64_t *)g_hash_table_lookup(sim->count_big, &i);
+}
+
+/* Add `count` elements to the channel's total; returns the new total. */
+static uint64_t channel_add(Sim *sim, uint32_t node, int link, uint64_t count)
+{
+    if (!sim->link_ch) {
+        Channel *c = sim_channel(sim, node, link, TRUE);
+        return c->count += count;
+    }
+    uint64_t i = dense_index(sim, node, link);
+    uint32_t *c = &sim->count32[i];
+    if (*c != UINT32_MAX && count < UINT32_MAX - 1 - *c)
+        return *c += (uint32_t)count;
+    uint64_t total = channel_count(sim, node, link) + count;
+    if (*c != UINT32_MAX) {
+        uint64_t *key = g_new(uint64_t, 1);
+        *key = i;
+        g_hash_table_insert(sim->count_big, key, g_new(uint64_t, 1));
+        *c = UINT32_MAX;
+    }
+    *(uint64_t *)g_hash_table_lookup(sim->count_big, &i) = total;
+    return total;
+}
+
 uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link)
 {
-    const Channel *c = sim_channel(sim, node, link, FALSE);
-    return c ? c->count : 0;
+    return channel_count(sim, node, link);
 }
 
 /* ---- node API: queries ----------------------------------------------- */
@@ -652,8 +857,8 @@ static Tick hop_free_until(const Hop *hop, Tick t)
  * source's sending port when ports are limited, else on its first
  * channel (with all ports, every channel has its own port). Returns when
  * the startup ends. */
-static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, Channel *first,
-                             int link, Tick ts)
+static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
+                             Tick ts)
 {
     Timeline *res;
     uint32_t cap;
@@ -661,12 +866,14 @@ static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, Channel *first,
         res = &sim->send_port[msg->source];
         cap = sim->port_capacity;
     } else {
-        res = &first->tl;
+        res = channel_timeline(sim, msg->source, link);
         cap = 1;
     }
     timeline_prune(res, sim->now);
     Tick s = timeline_fit(res, sim->now, ts, cap);
     timeline_take(res, s, s + ts);
+    if (!sim->send_port)
+        channel_took(sim, link, res, s + ts);
     if (sim->observer && sim->observer->startup)
         sim->observer->startup(sim->observer_data, msg, link, s, ts);
     return s + ts;
@@ -687,8 +894,7 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
     uint32_t u = msg->source;
     Tick ready = sim->now + price->startup;
     if (price->startup > 0 && sim->machine.startup_holds_port)
-        ready = sim_hold_startup(sim, msg, sim_channel(sim, u, path[0], TRUE),
-                                 path[0], price->startup);
+        ready = sim_hold_startup(sim, msg, path[0], price->startup);
 
     sim_grow_runs(sim, 1);
     gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
@@ -700,10 +906,11 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
     for (int h = 0; h < hops; h++) {
         int link = path[h];
         uint32_t v = topology_neighbour(sim->topo, u, link);
-        Channel *ch = sim_channel(sim, u, link, TRUE);
+        Timeline *ch = sim->channels_implied ? NULL
+                                             : channel_timeline(sim, u, link);
         Hop hop = { .n = 0 };
-        if (!sim->channels_implied) {
-            hop.res[hop.n] = &ch->tl;
+        if (ch) {
+            hop.res[hop.n] = ch;
             hop.cap[hop.n++] = 1;
         }
         if (sim->send_port) {
@@ -748,9 +955,14 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
                 k += take;
             }
         }
-        ch->count += count;
-        if (ch->count > sim->stats.max_channel_elements)
-            sim->stats.max_channel_elements = ch->count;
+        if (ch) {
+            channel_took(sim, link, ch, prev_end);
+            if (sim->link_ch)
+                sim->link_ch[link].messages++;
+        }
+        uint64_t carried = channel_add(sim, u, link, count);
+        if (carried > sim->stats.max_channel_elements)
+            sim->stats.max_channel_elements = carried;
         if (topology_direction(sim->topo, u, link) < 0)
             sim->stats.link_down[link] += count;
         else
@@ -805,6 +1017,8 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                          "does not match the receive of %zu elements", count,
                          source, tag, r->count);
     size_t w = sim->element_words;
+    if (node->lazy)
+        lazy_protect(sim, node, r->offset, r->count);
     memcpy(node_memory(node) + r->offset * w, data, count * w * sizeof(Word));
     if (arrival > node->wait_until)
         node->wait_until = arrival;
@@ -813,11 +1027,15 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
 
 /* A message has been posted for `dest`: match it with the first waiting
  * receive from the same (source, tag) and write it straight from `data`,
- * or keep it in the early list, in `owned` if given, else in a copy. */
-static void node_offer(Sim *sim, Node *dest, uint32_t source, int tag,
+ * or keep it in the early list: in `owned` if given, else lazily (lazy:
+ * an exchange's, data at `offset` of the sender's memory), else in a
+ * copy. */
+static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
                        uint64_t id, size_t count, Tick arrival,
-                       const Word *data, Msg *owned)
+                       const Word *data, Msg *owned, gboolean lazy,
+                       size_t offset)
 {
+    uint32_t source = sender->address;
     MatchSlot *slot = match_slot(&sim->match, &dest->match, dest->address,
                                  source, tag);
     if (dest != sim->running && slot->recv_head) {
@@ -834,9 +1052,20 @@ static void node_offer(Sim *sim, Node *dest, uint32_t source, int tag,
         return;
     }
     Msg *m = owned;
-    if (!m) {
-        m = msg_new(sim, count);
-        memcpy(m->data, data, count * sim->element_words * sizeof(Word));
+    if (!m && lazy) {
+        m = msg_new(sim, count, FALSE);
+        m->data = data;
+        m->lazy = sender;
+        m->offset = offset;
+        m->tag = tag;
+        m->lazy_next = sender->lazy;
+        sender->lazy = m;
+#ifdef SIM_CHECK_EXCHANGE
+        m->check = g_memdup2(data, count * sim->element_words * sizeof(Word));
+#endif
+    } else if (!m) {
+        m = msg_new(sim, count, TRUE);
+        memcpy(m->buf, data, count * sim->element_words * sizeof(Word));
     }
     m->item.seq = id;
     m->arrival = arrival;
@@ -875,6 +1104,12 @@ static void node_match_posted(Sim *sim, Node *node)
 
 /* ---- node API: operations -------------------------------------------- */
 
+static void node_prefetch(const Node *node)
+{
+    __builtin_prefetch(node, 1);
+    __builtin_prefetch((const char *)node + sizeof *node - 1, 1);
+}
+
 static SimMessage sim_message(Sim *sim, uint32_t source, uint32_t dest,
                               int tag, size_t count, MessageClass cls)
 {
@@ -891,7 +1126,8 @@ static SimMessage sim_message(Sim *sim, uint32_t source, uint32_t dest,
  * dest. The payload is `data` (the sender's memory) or owned->data. */
 static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t count, MessageClass cls, const int *path, int hops,
-                     const Word *data, Msg *owned)
+                     const Word *data, Msg *owned, gboolean lazy,
+                     size_t offset)
 {
     SimMessage info = sim_message(sim, node->address, dest, tag, count, cls);
     Tick left = sim->now, arrival = sim->now;
@@ -900,23 +1136,28 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
         arrival = sim_route(sim, &info, path, hops, &left);
     if (left > node->wait_until)
         node->wait_until = left;
-    node_offer(sim, &sim->node[dest], node->address, tag, info.id, count,
-               arrival, data, owned);
+    node_offer(sim, &sim->node[dest], node, tag, info.id, count, arrival,
+               data, owned, lazy, offset);
 }
 
 /* Post now, or defer to the node's clock if local work moved it ahead. */
 static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t offset, size_t count, MessageClass cls,
-                     const int *path, int hops)
+                     const int *path, int hops, gboolean lazy)
 {
+    /* The destination's state is needed after the route is reserved and
+     * is far away in a big machine (a cube dimension's partner): start
+     * loading it now. perf on the 16-cube exchange: the first read of it
+     * was 55% of sim_post. */
+    node_prefetch(&sim->node[dest]);
     if (!node_check_run(node, "send", offset, count))
         return;
     const Word *data = node_memory(node) + offset * sim->element_words;
     if (node->clock > sim->now) {
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
-        post->msg = msg_new(sim, count);
-        memcpy(post->msg->data, data, count * sim->element_words * sizeof(Word));
+        post->msg = msg_new(sim, count, TRUE);
+        memcpy(post->msg->buf, data, count * sim->element_words * sizeof(Word));
         post->dest = dest;
         post->tag = tag;
         post->cls = cls;
@@ -926,7 +1167,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
         return;
     }
-    sim_post(sim, node, dest, tag, count, cls, path, hops, data, NULL);
+    sim_post(sim, node, dest, tag, count, cls, path, hops, data, NULL, lazy,
+             offset);
 }
 
 /* One link: a neighbour message; several, or the default route: router,
@@ -938,8 +1180,8 @@ static MessageClass sim_class(const Sim *sim, int hops, gboolean routed)
     return CLASS_NEIGHBOUR;
 }
 
-void node_send(Node *node, const int *path, int hops, size_t offset,
-               size_t count, int tag)
+static void node_send_path(Node *node, const int *path, int hops,
+                           size_t offset, size_t count, int tag, gboolean lazy)
 {
     Sim *sim = node->sim;
     if (sim->error)
@@ -949,7 +1191,13 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
                                            hops, &dest)))
         return;
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
-             path, hops);
+             path, hops, lazy);
+}
+
+void node_send(Node *node, const int *path, int hops, size_t offset,
+               size_t count, int tag)
+{
+    node_send_path(node, path, hops, offset, count, tag, FALSE);
 }
 
 void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
@@ -962,7 +1210,7 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
         return;
     int hops = topology_route(sim->topo, node->address, dest, sim->route);
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
-             sim->route, hops);
+             sim->route, hops, FALSE);
 }
 
 void node_recv(Node *node, uint32_t source, int tag, size_t offset,
@@ -992,7 +1240,9 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
     if (!node_checked(node, nodecheck_link(node->sim->topo, node->address,
                                            link, nb)))
         return;
-    node_send(node, &link, 1, offset, count, tag);
+    /* Its message is lazy (see Msg): the region is the step's to leave
+     * alone (node.h), so the payload stays in memory until it is needed. */
+    node_send_path(node, &link, 1, offset, count, tag, TRUE);
     node_recv(node, nb, tag, offset, count);
 }
 
@@ -1110,11 +1360,33 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
     return TRUE;
 }
 
+#ifdef SIM_CHECK_EXCHANGE
+/* node.h: a node_exchange's region is the step's to leave alone after the
+ * call. The exchange sends it as the step leaves it; had the program
+ * written it, the MPI backend (which copies at the call) would send
+ * something else. */
+static void lazy_check_step(Sim *sim, Node *node)
+{
+    size_t w = sim->element_words;
+    for (Msg *m = node->lazy; m && !sim->error; m = m->lazy_next) {
+        if (m->check && memcmp(m->check, node_memory(node) + m->offset * w,
+                               m->count * w * sizeof(Word)) != 0)
+            node_fail(node, "wrote into elements [%zu, %zu) after posting "
+                      "their exchange (tag %d) in the same step: an "
+                      "exchange's region is not the program's again until "
+                      "the exchange completes", m->offset,
+                      m->offset + m->count, m->tag);
+        g_free(m->check);
+        m->check = NULL;
+    }
+}
+#endif
+
 static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
     sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
-             post->hops, m->data, m);
+             post->hops, m->data, m, FALSE, 0);
     g_free(post);
     if (--node->deferred == 0 && node->nrecv == 0)
         node_after_wait(sim, node);
@@ -1128,6 +1400,11 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
     QueueItem item;
     while (!sim->error && queue_pop(sim->queue, &time, &item)) {
         Node *node = &sim->node[item.node];
+        const QueueItem *next = queue_peek_same_time(sim->queue);
+        if (next)
+            node_prefetch(&sim->node[next->node]);
+        if (time != sim->now && sim->link_ch)
+            links_idle(sim, time);
         sim->now = time;
         sim->stats.events++;
         if (item.post) {
@@ -1136,9 +1413,14 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         }
         node->clock = time;
         node->wait_until = time;
+        if (node->lazy)                 /* the program may write anywhere */
+            lazy_protect(sim, node, 0, 0);
         sim->running = node;
         NodeStatus status = step(node, config);
         sim->running = NULL;
+#ifdef SIM_CHECK_EXCHANGE
+        lazy_check_step(sim, node);
+#endif
         node->step++;
         node->returned_done = status == NODE_DONE;
         node_match_posted(sim, node);

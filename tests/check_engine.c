@@ -666,6 +666,91 @@ START_TEST(determinism_byte_for_byte)
 }
 END_TEST
 
+/* ---- exchanges: the payload stays in the sender's memory ------------- */
+
+/* Node 0 exchanges its elements [0, 4) with node 1; node 1 sends its part
+ * from [8, 12) in its first step but receives node 0's only in its second,
+ * into [16, 20). Node 1's message lands in node 0's [0, 4) while node 0's
+ * message, still in node 0's memory (sim.c: a lazy message), waits for
+ * node 1's receive: the engine must copy it out first. */
+static NodeStatus late_receiver_step(Node *node, const void *config)
+{
+    int link = 0;
+    (void)config;
+    if (node_address(node) == 0) {
+        node_exchange(node, 0, 0, 4, 7);
+        return NODE_DONE;
+    }
+    if (node_step(node) == 0) {
+        node_send(node, &link, 1, 8, 4, 7);
+        return NODE_CONTINUE;
+    }
+    node_recv(node, 0, 7, 16, 4);
+    return NODE_DONE;
+}
+
+/* Both nodes exchange [0, 4); node 0 then writes element 1, which node.h
+ * forbids. */
+static NodeStatus exchange_then_write_step(Node *node, const void *config)
+{
+    (void)config;
+    node_exchange(node, 0, 0, 4, 7);
+    if (node_address(node) == 0)
+        node_memory(node)[1] = 4242;
+    return NODE_DONE;
+}
+
+static Sim *run_pair(NodeStepFn step, GError **error)
+{
+    Machine m = test_machine(1, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    for (uint32_t x = 0; x < 2; x++)
+        for (int j = 0; j < MEMORY; j++)
+            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+    if (!sim_run(sim, step, NULL, error)) {
+        sim_free(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+START_TEST(exchange_payload_copied_before_overwritten)
+{
+    GError *e = NULL;
+    Sim *sim = run_pair(late_receiver_step, &e);
+    ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    for (int j = 0; j < 4; j++) {
+        /* node 0's elements as they were, not node 1's that replaced them */
+        ck_assert_uint_eq(sim_node_memory(sim, 1)[16 + j], (uint64_t)j);
+        ck_assert_uint_eq(sim_node_memory(sim, 0)[j], 1008 + (uint64_t)j);
+    }
+    ck_assert_uint_eq(sim_stats(sim)->messages, 2);
+    sim_free(sim);
+}
+END_TEST
+
+START_TEST(exchange_region_written_after_posting)
+{
+    GError *e = NULL;
+    Sim *sim = run_pair(exchange_then_write_step, &e);
+#if defined(__SANITIZE_ADDRESS__)
+    /* The sanitizer build checks the rule (sim.c, SIM_CHECK_EXCHANGE). */
+    ck_assert(sim == NULL);
+    ck_assert_msg(strstr(e->message, "node 0") && strstr(e->message,
+                  "wrote into elements [0, 4) after posting their exchange"),
+                  "%s", e->message);
+    g_error_free(e);
+#else
+    /* Elsewhere the exchange sends the region as the step left it. */
+    ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    ck_assert_uint_eq(sim_node_memory(sim, 1)[0], 0);
+    ck_assert_uint_eq(sim_node_memory(sim, 1)[1], 4242);
+    ck_assert_uint_eq(sim_node_memory(sim, 0)[1], 1001);
+    sim_free(sim);
+#endif
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -685,6 +770,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, deferred_post_and_oldest_first);
     tcase_add_test(t, zero_hop_message_is_local);
     tcase_add_test(t, misuse_and_deadlock_are_reported);
+    tcase_add_test(t, exchange_payload_copied_before_overwritten);
+    tcase_add_test(t, exchange_region_written_after_posting);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
     tcase_set_timeout(t, 60);
