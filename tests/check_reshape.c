@@ -11,8 +11,10 @@
  * Theorem 3 exactly with delta = 2 for K = 16..256; the relays-differ
  * example and the issue's 64x64 -> 16x256 under both schedules (hand-over
  * at Theorem 3, the proof's one cycle over); the hand-over schedule within
- * Theorem 3 on 300 random shapes with delta <= 2, n = 2..12; refused
- * conditions with exact messages.
+ * Theorem 3 on 300 random shapes with delta <= 2, n = 2..12; the timetable
+ * schedule at exactly Theorem 3 + details.windows_extended on random shapes
+ * of every delta, windows extended only where h = 2 and K = 4 delta;
+ * refused conditions with exact messages.
  */
 #include "run.h"
 #include "graycode.h"

@@ -29,6 +29,9 @@
  *               relays agree, as the proof does; schedule = handover (the
  *               default) also where the next set exchanges on the other
  *               edge of the 2-cube, which meets Theorem 3 for delta <= 2;
+ *               schedule = timetable posts every element at its exact
+ *               cycle from one timetable all nodes compute, checked in
+ *               prepare (Theorem 3 wherever no window had to grow);
  *   pipelined   half the data on the direct path, half on a path where each
  *               hop j is a detour through an unused more significant
  *               dimension (Theorem 4, the short/long variant after its proof);
@@ -90,9 +93,12 @@ static const ParamSpec reshape_params[] = {
       .choices = reshape_schedules,
       .help = "two-path: handover (where the next set exchanges on the "
               "other edge of a 2-cube, the two hand it over without a gap: "
-              "Theorem 3's bound whenever delta <= 2) or proof (the proof "
+              "Theorem 3's bound whenever delta <= 2), proof (the proof "
               "of Theorem 3: overlap only where successive 2-cubes share "
-              "their relays)" },
+              "their relays) or timetable (every message posted at its "
+              "exact cycle from one element-level timetable, checked in "
+              "prepare: Theorem 3's bound wherever details.windows_extended "
+              "is 0)" },
     { .key = NULL }
 };
 
@@ -1623,7 +1629,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
-    if (method == M_TWO_PATH && r->schedule == TP_TIMETABLE) {
+    if (method == M_TWO_PATH && r->schedule == TP_TIMETABLE && r->delta > 0) {
         /* exact cycles need Theorem 3's machine: Ts = 0, one cycle per
          * element and channel, every port free */
         const MachinePrice *nb = machine_price(m, CLASS_NEIGHBOUR);
