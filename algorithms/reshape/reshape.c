@@ -29,6 +29,9 @@
  *               relays agree, as the proof does; schedule = handover (the
  *               default) also where the next set exchanges on the other
  *               edge of the 2-cube, which meets Theorem 3 for delta <= 2;
+ *               schedule = timetable posts every element at its exact
+ *               cycle from one timetable all nodes compute, checked in
+ *               prepare (Theorem 3 wherever no window had to grow);
  *   pipelined   half the data on the direct path, half on a path where each
  *               hop j is a detour through an unused more significant
  *               dimension (Theorem 4, the short/long variant after its proof);
@@ -70,8 +73,9 @@ static const int method_of[] = { M_AUTO, M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE,
 static const char *const reshape_orders[] = { "descending", "ascending", NULL };
 
 /* two-path's schedules: params_choice index */
-enum { TP_HANDOVER, TP_PROOF };
-static const char *const reshape_schedules[] = { "handover", "proof", NULL };
+enum { TP_HANDOVER, TP_PROOF, TP_TIMETABLE };
+static const char *const reshape_schedules[] = { "handover", "proof",
+                                                 "timetable", NULL };
 
 static const ParamSpec reshape_params[] = {
     { .key = "from", .type = PARAM_TEXT, .fallback = NULL,
@@ -89,9 +93,12 @@ static const ParamSpec reshape_params[] = {
       .choices = reshape_schedules,
       .help = "two-path: handover (where the next set exchanges on the "
               "other edge of a 2-cube, the two hand it over without a gap: "
-              "Theorem 3's bound whenever delta <= 2) or proof (the proof "
+              "Theorem 3's bound whenever delta <= 2), proof (the proof "
               "of Theorem 3: overlap only where successive 2-cubes share "
-              "their relays)" },
+              "their relays) or timetable (every message posted at its "
+              "exact cycle from one element-level timetable, checked in "
+              "prepare: Theorem 3's bound wherever details.windows_extended "
+              "is 0)" },
     { .key = NULL }
 };
 
@@ -109,7 +116,11 @@ typedef struct {
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
     gboolean uniform;           /* control bits the same for a node's K */
     uint64_t overlap;           /* two-path, proof: bit t, step t overlaps t+1 */
-    int schedule;               /* two-path: TP_HANDOVER or TP_PROOF */
+    int schedule;               /* two-path: TP_HANDOVER, TP_PROOF or
+                                 * TP_TIMETABLE */
+    Tick tt_start[RESHAPE_MAX_BITS + 1];  /* timetable: window starts */
+    int tt_extended;            /* timetable: cycles added to the windows */
+    gboolean tt_fallback;       /* timetable found none: hand-over ran */
     gboolean relays_differ;     /* two-path: some set enters a 2-cube whose
                                  * relays differ from its predecessor's */
     int turn;                   /* exchange, two-path: set m crosses
@@ -331,6 +342,8 @@ static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
  * the overlap (README, Reshape). */
 static int tp_theorem3(const Reshape *r)
 {
+    if (r->schedule == TP_TIMETABLE)
+        return r->tt_extended == 0;
     return tp_lost(r) == 0 && (!r->relays_differ
                                || (r->schedule == TP_HANDOVER && r->delta <= 2));
 }
@@ -627,6 +640,582 @@ static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
         mem[rest[nr + i]] = scratch[k++];
 }
 
+/* ---- two-path, schedule = timetable ------------------------------------ */
+
+/* Every node computes the same element-level timetable from the shapes
+ * alone and posts each message at its exact cycle (node_busy moves its
+ * clock there), so no two reservations ever want one channel in one cycle
+ * and the order in which the engine runs nodes cannot matter.
+ *
+ * Time is cut into windows, one per step: s_0 = 0, s_t = t h + 1 for t >= 1
+ * (h = ceil(K/(2 delta))), s_delta = delta h + 1, Theorem 3's figure. In
+ * window t the set using a 2-cube {j, j+1} crosses j on one edge of each of
+ * its 4-node groups (exactly one exchanges: b_{j+1} = a_{j+1} ^ c). Per
+ * direction a sender has two first hops, the edge (D, one cycle) and the
+ * detour (H, three), and each of the group's eight channels plays one role
+ * per window. The roles of window t depend only on whether the group's
+ * edge is the same as in window t-1 (in: first, same, hand-over) and in
+ * window t+1 (out: last, same, hand-over):
+ *
+ *   D  departs in [s_t - 2 (in hand-over) or s_t, s_{t+1} + 1 (out
+ *      hand-over, the LATE slot) or s_{t+1});
+ *   H  departs in [s_t - 2 (in same) or s_t, s_{t+1} - 3 (out hand-over)
+ *      or s_{t+1} - 2); window 0 starts both at 0.
+ *
+ * At a boundary with the same edge the next set's detour starts two cycles
+ * early on the freed first hop (the proof's overlap); at a hand-over the
+ * outgoing detour stops a cycle earlier, the next set's first two elements
+ * cross the freed relay edge directly, and the outgoing edge carries one
+ * element at s_{t+1} (LATE). Every channel is then used by one set per
+ * cycle; per direction a window offers 2h first-hop slots, what a set of
+ * 2h needs.
+ *
+ * A slot before s_t (early) needs an element that is at the sender then:
+ * one the sender held since s_{t-1} (the set was idle there), or one that
+ * arrives exactly then and goes straight on (a composite message, posted
+ * by the element's earlier holder). An element arriving after s_t (LATE)
+ * must go straight on too. Slots are filled latest arrival first, so the
+ * last arrivals of a window are the ones a next window's early slots find.
+ * prepare checks every group's timetable (all slots placed, no channel used
+ * twice in a cycle); where a window cannot hold its set it is lengthened by
+ * a cycle for all groups and the check repeats (windows_extended). */
+
+enum { TT_FIRST, TT_SAME, TT_HO, TT_LAST };
+
+typedef struct {
+    uint64_t o, s;
+    Tick *dep;                  /* per offset index: departure cycle */
+    uint8_t *detour;            /* first hop: 0 the edge, 1 the detour */
+    uint8_t *comp;              /* arrives at the sender exactly then and
+                                 * goes on in the same message */
+    int ok;                     /* every element in a template slot */
+} TtPlan;
+
+typedef GHashTable TtMemo;      /* (h, t, m) -> TtPlan* */
+
+static void tt_plan_free(gpointer p)
+{
+    TtPlan *pl = p;
+    g_free(pl->dep);
+    g_free(pl->detour);
+    g_free(pl->comp);
+    g_free(pl);
+}
+
+static TtMemo *tt_memo_new(void)
+{
+    return g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                 tt_plan_free);
+}
+
+static Tick tt_s(const Reshape *r, int t)
+{
+    return r->tt_start[t];
+}
+
+static Tick tt_arrival(const TtPlan *p, uint64_t i)
+{
+    return p->dep[i] + (p->detour[i] ? 3 : 1);
+}
+
+/* The set that uses position j in step t. */
+static int tt_set_on(const Reshape *r, int j, int t)
+{
+    int i = 0;
+    while (r->dp[i] != j)
+        i++;
+    return ((i - r->turn * t) % r->delta + r->delta) % r->delta;
+}
+
+/* The exchanging edge (a_{j+1}) of P's group of position j in step t. */
+static int tt_edge(const Reshape *r, int t, int j, uint64_t p)
+{
+    uint64_t base = p & ~((uint64_t)1 << r->dim_of[j + 1]);
+    return tp_ctl(r, tt_set_on(r, j, t), base, t) ? 0 : 1;
+}
+
+static int tt_in(const Reshape *r, int j, uint64_t p, int t)
+{
+    if (t == 0)
+        return TT_FIRST;
+    return tt_edge(r, t - 1, j, p) == tt_edge(r, t, j, p) ? TT_SAME : TT_HO;
+}
+
+static int tt_out(const Reshape *r, int j, uint64_t p, int t)
+{
+    if (t == r->delta - 1)
+        return TT_LAST;
+    return tt_edge(r, t + 1, j, p) == tt_edge(r, t, j, p) ? TT_SAME : TT_HO;
+}
+
+static uint64_t tt_bit(const Reshape *r, int m, int t)
+{
+    return (uint64_t)1 << r->dim_of[seq_dim(r, m, t)];
+}
+
+static const TtPlan *tt_plan(const Reshape *r, TtMemo *memo, int m,
+                             uint64_t h, int t);
+
+typedef struct {
+    Tick dep;
+    uint8_t detour, early, late;
+} TtSlot;
+
+static int tt_slot_cmp(const void *a, const void *b)
+{
+    const TtSlot *x = a, *y = b;
+    /* latest arrival first, the edge before the detour on ties */
+    Tick ax = x->dep + (x->detour ? 3 : 1), ay = y->dep + (y->detour ? 3 : 1);
+    if (ax != ay)
+        return ax < ay ? 1 : -1;
+    return (int)x->detour - (int)y->detour;
+}
+
+/* The timetable of set m at sender h in step t (h exchanges in step t). */
+static void tt_compute(const Reshape *r, TtMemo *memo, int m, uint64_t h,
+                       int t, TtPlan *p)
+{
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    p->o = o;
+    p->s = s;
+    p->ok = 1;
+    p->dep = g_new(Tick, s);
+    p->detour = g_new0(uint8_t, s);
+    p->comp = g_new0(uint8_t, s);
+    int j = seq_dim(r, m, t);
+    Tick st = tt_s(r, t), sn = tt_s(r, t + 1);
+    int in = tt_in(r, j, h, t), out = tt_out(r, j, h, t);
+    /* when each element can leave h from memory, and when it arrives at h
+     * (then it can go straight on) */
+    g_autofree Tick *avail = g_new(Tick, s);
+    g_autofree Tick *exact = g_new(Tick, s);
+    g_autofree uint8_t *done = g_new0(uint8_t, s);
+    for (uint64_t i = 0; i < s; i++) {
+        avail[i] = t == 0 ? 0 : tt_s(r, t - 1);
+        exact[i] = -1;
+    }
+    if (t > 0 && tp_ctl(r, m, h, t - 1)) {
+        const TtPlan *pr = tt_plan(r, memo, m, h ^ tt_bit(r, m, t - 1), t - 1);
+        for (uint64_t i = 0; i < s; i++) {
+            exact[i] = tt_arrival(pr, i);
+            avail[i] = exact[i] <= st ? st : INT64_MAX;
+        }
+    } else if (t >= 2 && tp_ctl(r, m, h, t - 2)) {
+        const TtPlan *pp = tt_plan(r, memo, m, h ^ tt_bit(r, m, t - 2), t - 2);
+        for (uint64_t i = 0; i < s; i++)
+            if (tt_arrival(pp, i) > tt_s(r, t - 1))
+                avail[i] = st;
+    }
+    Tick d0 = t == 0 ? 0 : in == TT_HO ? st - 2 : st;
+    Tick d1 = sn + (out == TT_HO);
+    Tick h0 = t == 0 ? 0 : in == TT_SAME ? st - 2 : st;
+    Tick h1 = sn - 2 - (out == TT_HO);
+    /* a hand-over two windows back put its LATE on this edge at s_{t-1} */
+    if (in == TT_HO && t >= 2 && st - tt_s(r, t - 1) == 2
+        && tt_in(r, j, h, t - 1) == TT_HO)
+        d0 = st - 1;
+    size_t ncand = 0;
+    g_autofree TtSlot *cand = g_new(TtSlot, (size_t)(d1 - d0 + (h1 > h0 ? h1 - h0 : 0)) + 1);
+    for (Tick c = d0; c < d1; c++)
+        cand[ncand++] = (TtSlot){ c, 0, c < st, c >= sn };
+    for (Tick c = h0; c < h1; c++)
+        cand[ncand++] = (TtSlot){ c, 1, c < st, 0 };
+    g_autofree uint8_t *used = g_new0(uint8_t, ncand + 1);
+    uint64_t placed = 0;
+    /* elements that arrive after s_t go on at once */
+    for (uint64_t i = 0; i < s; i++) {
+        if (exact[i] <= st)
+            continue;
+        size_t k;
+        for (k = 0; k < ncand; k++)
+            if (!used[k] && cand[k].dep == exact[i])
+                break;
+        if (k == ncand)
+            continue;
+        used[k] = 1;
+        done[i] = 1;
+        p->dep[i] = cand[k].dep;
+        p->detour[i] = cand[k].detour;
+        p->comp[i] = 1;
+        placed++;
+    }
+    /* the rest: normal slots latest arrival first, then the LATE slot, then
+     * early slots, each only if an element can take it */
+    qsort(cand, ncand, sizeof *cand, tt_slot_cmp);
+    memset(used, 0, ncand + 1);
+    for (uint64_t i = 0; i < s; i++)
+        if (done[i])
+            for (size_t k = 0; k < ncand; k++)
+                if (!used[k] && cand[k].dep == p->dep[i]
+                    && cand[k].detour == p->detour[i]) {
+                    used[k] = 1;
+                    break;
+                }
+    uint64_t need = s - placed, normal = 0;
+    g_autofree size_t *take = g_new(size_t, ncand + 1);
+    size_t ntake = 0;
+    for (int pass = 0; pass < 3 && need > 0; pass++)
+        for (size_t k = 0; k < ncand && need > 0; k++) {
+            int cls = cand[k].early ? 2 : cand[k].late ? 1 : 0;
+            if (used[k] || cls != pass)
+                continue;
+            if (cand[k].early) {
+                /* an element at h then: arriving exactly then, or held */
+                uint64_t pick = s;
+                for (uint64_t i = 0; i < s && pick == s; i++)
+                    if (!done[i] && exact[i] == cand[k].dep)
+                        pick = i;
+                for (uint64_t i = 0; i < s && pick == s; i++)
+                    if (!done[i] && avail[i] <= cand[k].dep)
+                        pick = i;
+                if (pick == s)
+                    continue;
+                done[pick] = 1;
+                p->dep[pick] = cand[k].dep;
+                p->detour[pick] = cand[k].detour;
+                p->comp[pick] = exact[pick] == cand[k].dep;
+            } else {
+                take[ntake++] = k;
+                normal++;
+            }
+            used[k] = 1;
+            need--;
+        }
+    /* the normal and LATE slots, in departure order, take the remaining
+     * elements in offset order */
+    for (size_t a = 1; a < ntake; a++)
+        for (size_t b = a; b > 0 && cand[take[b]].dep < cand[take[b - 1]].dep; b--) {
+            size_t x = take[b];
+            take[b] = take[b - 1];
+            take[b - 1] = x;
+        }
+    uint64_t i = 0;
+    for (size_t a = 0; a < ntake; a++) {
+        while (done[i])
+            i++;
+        done[i] = 1;
+        p->dep[i] = cand[take[a]].dep;
+        p->detour[i] = cand[take[a]].detour;
+    }
+    /* no room: the window is too short (prepare lengthens it) */
+    Tick extra = d1;
+    for (i = 0; i < s; i++)
+        if (!done[i]) {
+            p->ok = 0;
+            p->dep[i] = extra++;
+            p->detour[i] = 0;
+        }
+}
+
+static const TtPlan *tt_plan(const Reshape *r, TtMemo *memo, int m,
+                             uint64_t h, int t)
+{
+    uint64_t key = (h << 16) | ((uint64_t)t << 8) | (uint64_t)m;
+    TtPlan *p = g_hash_table_lookup(memo, &key);
+    if (p)
+        return p;
+    p = g_new0(TtPlan, 1);
+    tt_compute(r, memo, m, h, t, p);
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = key;
+    g_hash_table_insert(memo, k, p);
+    return p;
+}
+
+/* The node that posts the message carrying element i of set m, which h
+ * sends in step t, and the step it posts it for. */
+static uint64_t tt_head(const Reshape *r, TtMemo *memo, int m, uint64_t h,
+                        int t, uint64_t i, int *th)
+{
+    while (tt_plan(r, memo, m, h, t)->comp[i]) {
+        h ^= tt_bit(r, m, t - 1);
+        t--;
+    }
+    *th = t;
+    return h;
+}
+
+/* Does element i of set m, arriving at g in step t, go straight on? */
+static int tt_passes(const Reshape *r, TtMemo *memo, int m, uint64_t g,
+                     int t, uint64_t i)
+{
+    return t + 1 < r->delta && tp_ctl(r, m, g, t + 1)
+           && tt_plan(r, memo, m, g, t + 1)->comp[i];
+}
+
+/* The path of the message h posts for element i of set m in step t: this
+ * step's hops and every later step's it goes straight on through. */
+static int tt_path(const Reshape *r, TtMemo *memo, int m, uint64_t h, int t,
+                   uint64_t i, int *path, uint64_t *dest)
+{
+    int hops = 0;
+    for (;;) {
+        const TtPlan *p = tt_plan(r, memo, m, h, t);
+        int j = seq_dim(r, m, t), d = r->dim_of[j];
+        if (p->detour[i])
+            hops += route_detour(d, r->dim_of[j + 1], path + hops);
+        else
+            path[hops++] = d;
+        h ^= (uint64_t)1 << d;
+        if (!tt_passes(r, memo, m, h, t, i))
+            break;
+        t++;
+    }
+    *dest = h;
+    return hops;
+}
+
+/* The window an arrival at cycle a falls in: (s_w, s_{w+1}]. */
+static int tt_window(const Reshape *r, Tick a)
+{
+    int w = 0;
+    while (w + 1 < r->delta && tt_s(r, w + 1) < a)
+        w++;
+    return w;
+}
+
+static int tt_window_of_dep(const Reshape *r, Tick c)
+{
+    int w = 0;
+    while (w + 1 < r->delta && tt_s(r, w + 1) <= c)
+        w++;
+    return w;
+}
+
+/* Check every group's timetable; returns -1, or a window too short. */
+static int tt_verify(const Reshape *r)
+{
+    int worst = -1;
+    Tick span = tt_s(r, r->delta) + 8;
+    g_autofree uint8_t *grid = g_new(uint8_t, 8 * (size_t)span);
+    uint64_t nodes = (uint64_t)1 << r->n;
+    for (int q = 0; q < r->delta && worst < 0; q++) {
+        int j = r->dp[q], dj = r->dim_of[j], du = r->dim_of[j + 1];
+        uint64_t bj = (uint64_t)1 << dj, bu = (uint64_t)1 << du;
+        for (uint64_t base = 0; base < nodes && worst < 0; base++) {
+            if (base & (bj | bu))
+                continue;
+            TtMemo *memo = tt_memo_new();
+            memset(grid, 0, 8 * (size_t)span);
+            for (int t = 0; t < r->delta && worst < 0; t++) {
+                int m = tt_set_on(r, j, t);
+                for (int y = 0; y < 4 && worst < 0; y++) {
+                    uint64_t h = base | ((y & 1) ? bj : 0) | ((y & 2) ? bu : 0);
+                    if (!tp_ctl(r, m, h, t))
+                        continue;
+                    const TtPlan *p = tt_plan(r, memo, m, h, t);
+                    if (!p->ok) {
+                        worst = t;
+                        break;
+                    }
+                    /* arrivals by the end of the next window (three
+                     * receive regions), and by the end of the run */
+                    Tick last = tt_s(r, t + 2 <= r->delta ? t + 2 : r->delta);
+                    if (t == r->delta - 1)
+                        last = tt_s(r, r->delta);
+                    for (uint64_t i = 0; i < p->s && worst < 0; i++)
+                        if (tt_arrival(p, i) > last)
+                            worst = t;
+                    if (worst >= 0)
+                        break;
+                    for (uint64_t i = 0; i < p->s; i++) {
+                        int hop[3][2];   /* node index, link (0 j, 1 j+1) */
+                        int nh;
+                        if (p->detour[i]) {
+                            hop[0][0] = y; hop[0][1] = 1;
+                            hop[1][0] = y ^ 2; hop[1][1] = 0;
+                            hop[2][0] = y ^ 3; hop[2][1] = 1;
+                            nh = 3;
+                        } else {
+                            hop[0][0] = y; hop[0][1] = 0;
+                            nh = 1;
+                        }
+                        for (int k = 0; k < nh; k++) {
+                            Tick c = p->dep[i] + k;
+                            size_t at = (size_t)(hop[k][0] * 2 + hop[k][1])
+                                        * (size_t)span + (size_t)c;
+                            if (c < 0 || c >= span || grid[at]) {
+                                worst = tt_window_of_dep(r, p->dep[i]);
+                                break;
+                            }
+                            grid[at] = 1;
+                        }
+                        if (worst >= 0)
+                            break;
+                    }
+                }
+            }
+            g_hash_table_destroy(memo);
+        }
+    }
+    return worst;
+}
+
+static void tt_windows(Reshape *r, const Tick *len)
+{
+    r->tt_start[0] = 0;
+    for (int t = 0; t < r->delta; t++)
+        r->tt_start[t + 1] = r->tt_start[t] + len[t];
+}
+
+/* Set up the timetable for this turn: windows at Theorem 3's lengths,
+ * lengthened where a group's check fails. Returns the cycles added, or -1
+ * if it gives up. */
+static int tt_try(Reshape *r)
+{
+    Tick len[RESHAPE_MAX_BITS];
+    Tick hh = (Tick)((r->k + 2 * (uint64_t)r->delta - 1) / (2 * (uint64_t)r->delta));
+    for (int t = 0; t < r->delta; t++)
+        len[t] = hh + (t == 0);
+    for (int added = 0; added <= 4 * r->delta; added++) {
+        tt_windows(r, len);
+        int bad = tt_verify(r);
+        if (bad < 0)
+            return added;
+        len[bad]++;
+    }
+    return -1;
+}
+
+/* Both cyclic orders; the one that needs fewer added cycles. */
+static gboolean tt_setup(Reshape *r)
+{
+    r->turn = 1;
+    int up = tt_try(r);
+    if (up == 0) {
+        r->tt_extended = 0;
+        return TRUE;
+    }
+    Tick keep[RESHAPE_MAX_BITS + 1];
+    memcpy(keep, r->tt_start, sizeof keep);
+    r->turn = -1;
+    int down = tt_try(r);
+    if (down >= 0 && (up < 0 || down < up)) {
+        r->tt_extended = down;
+        return TRUE;
+    }
+    if (up < 0)
+        return FALSE;
+    r->turn = 1;
+    memcpy(r->tt_start, keep, sizeof keep);
+    r->tt_extended = up;
+    return TRUE;
+}
+
+typedef struct {
+    Tick next;                  /* when the node's next step starts */
+} TtLocal;
+
+typedef struct {
+    Tick dep;
+    int m, t;
+    uint64_t i;
+} TtSend;
+
+static int tt_send_cmp(const void *a, const void *b)
+{
+    const TtSend *x = a, *y = b;
+    return x->dep < y->dep ? -1 : x->dep > y->dep;
+}
+
+static void tt_post(Node *node, const Reshape *r, TtMemo *memo,
+                    const TtSend *e, Tick *now, Tick *end)
+{
+    uint64_t x = node_address(node), dest;
+    const TtPlan *p = tt_plan(r, memo, e->m, x, e->t);
+    int path[3 * RESHAPE_MAX_BITS];
+    int hops = tt_path(r, memo, e->m, x, e->t, e->i, path, &dest);
+    if (e->dep > *now) {
+        node_busy(node, e->dep - *now);
+        *now = e->dep;
+    }
+    node_send(node, path, hops, (size_t)(p->o + e->i), 1,
+              (int)((uint64_t)e->t * r->k + p->o + e->i));
+    if (*now + 1 > *end)
+        *end = *now + 1;
+}
+
+/* Receives of node g: elements of any step arriving in window w (post),
+ * or those to move into place at the start of step w (scatter: arrived in
+ * window v for step t, max(t, v) = w - 1). */
+static void tt_recv(Node *node, const Reshape *r, TtMemo *memo, int w,
+                    int post, Tick *end)
+{
+    uint64_t g = node_address(node);
+    Word *mem = node_memory(node);
+    for (int m = 0; m < r->delta; m++)
+        for (int t = 0; t < r->delta; t++) {
+            if (!tp_ctl(r, m, g, t))
+                continue;
+            uint64_t h = g ^ tt_bit(r, m, t);
+            const TtPlan *p = tt_plan(r, memo, m, h, t);
+            size_t region = (size_t)(r->k * (uint64_t)(1 + t % 3));
+            for (uint64_t i = 0; i < p->s; i++) {
+                if (tt_passes(r, memo, m, g, t, i))
+                    continue;
+                Tick a = tt_arrival(p, i);
+                int v = tt_window(r, a);
+                uint64_t q = p->o + i;
+                if (post && v == w) {
+                    int th;
+                    uint64_t src = tt_head(r, memo, m, h, t, i, &th);
+                    node_recv(node, (uint32_t)src,
+                              (int)((uint64_t)th * r->k + q),
+                              region + (size_t)q, 1);
+                    if (a > *end)
+                        *end = a;
+                } else if (!post && (t > v ? t : v) == w - 1) {
+                    mem[q] = mem[region + q];
+                }
+            }
+        }
+}
+
+static NodeStatus tt_step(Node *node, const Reshape *r, int w)
+{
+    TtLocal *loc = node_local(node);
+    uint64_t x = node_address(node);
+    TtMemo *memo = tt_memo_new();
+    Tick now = loc->next, end = now;
+    GArray *pre = g_array_new(FALSE, FALSE, sizeof(TtSend));
+    GArray *sends = g_array_new(FALSE, FALSE, sizeof(TtSend));
+    for (int m = 0; m < r->delta; m++)
+        for (int t = w - 1; t <= w + 1; t++) {
+            if (t < 0 || t >= r->delta || !tp_ctl(r, m, x, t))
+                continue;
+            const TtPlan *p = tt_plan(r, memo, m, x, t);
+            for (uint64_t i = 0; i < p->s; i++) {
+                if (p->comp[i] || tt_window_of_dep(r, p->dep[i]) != w)
+                    continue;
+                TtSend e = { p->dep[i], m, t, i };
+                g_array_append_val(t == w - 1 ? pre : sends, e);
+            }
+        }
+    /* the LATE elements leave before the scatter overwrites them */
+    g_array_sort(pre, tt_send_cmp);
+    for (guint k = 0; k < pre->len; k++)
+        tt_post(node, r, memo, &g_array_index(pre, TtSend, k), &now, &end);
+    if (w > 0)
+        tt_recv(node, r, memo, w, 0, &end);
+    if (w == r->delta) {
+        g_array_free(pre, TRUE);
+        g_array_free(sends, TRUE);
+        g_hash_table_destroy(memo);
+        return NODE_DONE;
+    }
+    node_mark(node, "step %d", w);
+    g_array_sort(sends, tt_send_cmp);
+    for (guint k = 0; k < sends->len; k++)
+        tt_post(node, r, memo, &g_array_index(sends, TtSend, k), &now, &end);
+    tt_recv(node, r, memo, w, 1, &end);
+    loc->next = end;
+    g_array_free(pre, TRUE);
+    g_array_free(sends, TRUE);
+    g_hash_table_destroy(memo);
+    return NODE_CONTINUE;
+}
+
 /* ---- the node program ------------------------------------------------- */
 
 static void local_moves(Node *node, const Reshape *r)
@@ -706,6 +1295,8 @@ static NodeStatus reshape_step(Node *node, const void *config)
         }
         return NODE_DONE;
     }
+    if (r->method == M_TWO_PATH && r->schedule == TP_TIMETABLE)
+        return tt_step(node, r, t);
     int sets = sets_of(r);
     for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
         tp_send_late(node, r, m, t);
@@ -745,6 +1336,8 @@ static double method_bound(const Reshape *r, int method, double ts)
     case M_TWO_PATH:
         /* Theorem 3 when every step boundary overlaps; else the bound its
          * proof gives before the overlap, delta (ceil(K/(2 delta)) + 1) */
+        if (r->schedule == TP_TIMETABLE)
+            return dl * (ts + ceil(k / (2 * dl))) + 1 + r->tt_extended;
         return !tp_theorem3(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
                              : dl * (ts + ceil(k / (2 * dl))) + 1;
     case M_PIPELINED: return ts + ceil(k / 2) + 2 * dl - 1;
@@ -1002,7 +1595,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     int max_mem = nm ? r->mem_pos[nm - 1] : -1;
     r->uniform = r->delta == 0 || max_mem < r->dp[0];
     r->descending = params_choice(p, "order") == 0;
-    r->schedule = params_choice(p, "schedule") == 0 ? TP_HANDOVER : TP_PROOF;
+    r->schedule = params_choice(p, "schedule");
     conditions(r);
     r->turn = 1;
     if (!r->conditions_fail[M_TWO_PATH]) {
@@ -1036,6 +1629,31 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
+    if (method == M_TWO_PATH && r->schedule == TP_TIMETABLE && r->delta > 0) {
+        /* exact cycles need Theorem 3's machine: Ts = 0, one cycle per
+         * element and channel, every port free */
+        const MachinePrice *nb = machine_price(m, CLASS_NEIGHBOUR);
+        const MachinePrice *rt = machine_price(m, CLASS_ROUTER);
+        if (nb->startup || rt->startup || nb->element_time != 1
+            || rt->element_time != 1 || machine_ports_limited(m))
+            return params_fail(p, error, "schedule", "timetable needs "
+                                    "startup = 0, element-time = 1 and all "
+                                    "ports (Theorem 3's machine)");
+        if ((uint64_t)r->delta * r->k >= ((uint64_t)1 << 30))
+            return params_fail(p, error, "schedule", "timetable tags one "
+                                    "message per element and step: delta K "
+                                    "must stay below 2^30");
+        if (tt_setup(r)) {
+            r->overlap = ((uint64_t)1 << (r->delta - 1)) - 1;
+            layout->memory_elements = (size_t)(4 * r->k);
+            layout->local_size = sizeof(TtLocal);
+        } else {
+            /* no timetable found within the window lengths tried */
+            r->tt_fallback = TRUE;
+            r->schedule = TP_HANDOVER;
+            tp_choose_turn(r);
+        }
+    }
     return g_steal_pointer(&r);
 }
 
@@ -1117,6 +1735,21 @@ static void reshape_report(const void *config, Report *rep)
         report_detail_text(rep, "set_order", r->turn > 0 ? "ascending"
                                                           : "descending");
         report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
+        if (r->schedule == TP_TIMETABLE)
+            report_detail_int(rep, "windows_extended", r->tt_extended);
+        if (r->tt_fallback)
+            report_detail_text(rep, "timetable", "none found: hand-over ran");
+        if (r->schedule == TP_TIMETABLE && r->tt_extended) {
+            double k = (double)r->k, dl = r->delta;
+            report_detail_int(rep, "theorem3_cycles", (long long)
+                                   (steps * ts + (dl * ceil(k / (2 * dl)) + 1) * tau));
+            report_cycle_bound(rep, "timetable: Theorem 3 + windows_extended",
+                                    BOUND_UPPER, steps * ts + bound * tau,
+                                    "Johnsson & Ho, Theorem 3, with the "
+                                    "timetable's windows lengthened where "
+                                    "a group's check failed (see README)");
+            return;
+        }
         if (!tp_theorem3(r)) {
             /* Theorem 3's figure, which this schedule does not guarantee */
             double k = (double)r->k, dl = r->delta;
