@@ -101,6 +101,11 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag);
  * flops x flop-time if it has none (machines/kernel.h). Each advances the
  * node's clock: operations posted afterwards start later. */
 void node_compute(Node *node, uint64_t flops);
+/* Wait: advance the node's clock by `ticks` without local work, so that
+ * operations posted afterwards start later (a program that times its
+ * messages to the cycle). Counted as communication time, not compute. On
+ * MPI, where time is real, it does nothing. */
+void node_idle(Node *node, Tick ticks);
 void node_busy(Node *node, Tick ticks);
 void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
                  uint64_t flops);

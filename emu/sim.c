@@ -1259,6 +1259,18 @@ void node_busy(Node *node, Tick ticks)
         node->wait_until = node->clock;
 }
 
+void node_idle(Node *node, Tick ticks)
+{
+    if (ticks < 0) {
+        node_fail(node, "idle for %lld ticks (valid: 0 or more)",
+                  (long long)ticks);
+        return;
+    }
+    node->clock += ticks;
+    if (node->clock > node->wait_until)
+        node->wait_until = node->clock;
+}
+
 void node_compute(Node *node, uint64_t flops)
 {
     node_busy(node, (Tick)flops * node->sim->machine.flop_time);

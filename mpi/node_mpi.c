@@ -656,6 +656,13 @@ void node_busy(Node *node, Tick ticks)
                   (long long)ticks);
 }
 
+void node_idle(Node *node, Tick ticks)
+{
+    if (ticks < 0)
+        node_fail(node, "idle for %lld ticks (valid: 0 or more)",
+                  (long long)ticks);
+}
+
 void node_compute(Node *node, uint64_t flops)
 {
     (void)node;

@@ -643,7 +643,7 @@ static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
 /* ---- two-path, schedule = timetable ------------------------------------ */
 
 /* Every node computes the same element-level timetable from the shapes
- * alone and posts each message at its exact cycle (node_busy moves its
+ * alone and posts each message at its exact cycle (node_idle moves its
  * clock there), so no two reservations ever want one channel in one cycle
  * and the order in which the engine runs nodes cannot matter.
  *
@@ -1127,7 +1127,7 @@ static void tt_post(Node *node, const Reshape *r, TtMemo *memo,
     int path[3 * RESHAPE_MAX_BITS];
     int hops = tt_path(r, memo, e->m, x, e->t, e->i, path, &dest);
     if (e->dep > *now) {
-        node_busy(node, e->dep - *now);
+        node_idle(node, e->dep - *now);
         *now = e->dep;
     }
     node_send(node, path, hops, (size_t)(p->o + e->i), 1,
