@@ -291,7 +291,7 @@ unit: all
 
 bench: deps
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
-	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh; exit $$status
+	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh || status=1; exit $$status
 
 # tests/lsan.supp: fontconfig's own state, which cairo's text starts.
 sanitize: deps

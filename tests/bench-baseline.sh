@@ -11,6 +11,10 @@
 #     elements to its neighbour for every dimension (bench --memcpy-floor).
 # Prints wall seconds (whole process), peak memory and the ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
+# Then the scaling sweep of issue #15: the same exchange for n = 14..22
+# (BENCH_SWEEP), events per engine second, peak memory against the
+# payload (2^n K 8 bytes). Each target gets a verdict; the script exits 1
+# if one is missed (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -29,8 +33,13 @@ if pkg-config --exists simgrid 2>/dev/null && [ -f "$SG_SRC/cube_exchange.cpp" ]
 else
   echo "baseline: skipped (needs libsimgrid-dev and $SG_SRC/cube_exchange.cpp)"
 fi
+fail=0
+verdict() {   # verdict NAME OK(1/0) TEXT
+  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
+}
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
+declare -A RATIO FLOORX
 for n in 14 16; do
   out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
         --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
@@ -47,9 +56,51 @@ for n in 14 16; do
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
     [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
     ratio=$(python3 -c "print('%.1fx' % ($sw / $cw))")
+    RATIO[$n]=$(python3 -c "print($sw / $cw)")
     sm=$((sm / 1024))
   fi
+  FLOORX[$n]=$(python3 -c "print($cw / $floor)")
   printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' $n "$cw" $((cm / 1024)) "$sw" "$sm" \
     "$floor" "$ratio" "$(python3 -c "print('%.1fx' % ($cw / $floor))")" "$cycles"
 done
+for n in 14 16; do
+  if [ $have_sg = 1 ]; then
+    verdict "SimGrid/cubemu >= 100 at n = $n" "$(python3 -c "print(int(${RATIO[$n]} >= 100))")" "$(printf '%.1fx' "${RATIO[$n]}")"
+  fi
+  verdict "cubemu/memcpy floor <= 5 at n = $n" "$(python3 -c "print(int(${FLOORX[$n]} <= 5))")" "$(printf '%.1fx' "${FLOORX[$n]}")"
+done
+
+echo
+printf '%-4s %12s %10s %10s %14s %10s %10s %8s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio
+rates=()
+for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
+  if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
+        --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
+        --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json); then
+    verdict "the $n-cube exchange finishes" 0 "cubemu failed"
+    continue
+  fi
+  read -r w m < /tmp/cubemu-bench-time.$$
+  read -r ev es ok < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["stats"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
+  rate=$(python3 -c "print('%.0f' % ($ev / $es))")
+  payload=$(( (1 << n) * K * 8 / 1048576 ))
+  mib=$((m / 1024))
+  printf '%-4s %12s %10s %10s %14s %10s %10s %8s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
+    "$(python3 -c "print('%.2fx' % ($mib / $payload))")"
+  rates+=("$rate")
+  [ "$ok" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
+  if [ "$n" = 20 ]; then
+    verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
+  fi
+  if [ "$n" = 22 ]; then
+    verdict "the 22-cube exchange finishes" 1 "$w s, $mib MiB"
+  fi
+done
+if [ ${#rates[@]} -gt 1 ]; then
+  list=$(IFS=,; echo "${rates[*]}")
+  spread=$(python3 -c "r=[$list]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")
+  verdict "events/s flat within 20% over ${BENCH_SWEEP:-14 16 18 20 22}" \
+    "$(python3 -c "r=[$list]; print(int((max(r) - min(r)) <= 0.2 * max(r)))")" "spread $spread"
+fi
 rm -f /tmp/cubemu-bench-time.$$
+exit $fail
