@@ -171,6 +171,7 @@ struct Sim {
     uint32_t *count32;         /* dense: elements carried, link * nodes +
                                 * node; UINT32_MAX: see count_big */
     GHashTable *count_big;     /* &key -> uint64_t, counts past 2^32 - 2 */
+    Timeline *spare_tl;        /* a released link's timelines, for reuse */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
@@ -543,6 +544,7 @@ void sim_free(Sim *sim)
     if (sim->link_ch) {
         for (int l = 0; l < sim->links; l++)
             link_release(sim, l);
+        big_free(sim->spare_tl, (size_t)sim->nodes * sizeof(Timeline));
         g_free(sim->link_ch);
         big_free(sim->count32, sim_count_bytes(sim));
         g_hash_table_destroy(sim->count_big);
@@ -659,8 +661,14 @@ static Timeline *channel_timeline(Sim *sim, uint32_t node, int link)
     if (!sim->link_ch)
         return &sim_channel(sim, node, link, TRUE)->tl;
     LinkChannels *lc = &sim->link_ch[link];
-    if (!lc->tl)
-        lc->tl = big_new0((size_t)sim->nodes * sizeof(Timeline));
+    if (!lc->tl) {
+        /* A released array holds only spans that ended before the tick it
+         * was released at, which every use prunes first: as good as empty,
+         * and already in memory (a new one costs the kernel zeroing it). */
+        lc->tl = sim->spare_tl ? sim->spare_tl
+                               : big_new0((size_t)sim->nodes * sizeof(Timeline));
+        sim->spare_tl = NULL;
+    }
     return &lc->tl[node];
 }
 
@@ -684,7 +692,10 @@ static void link_release(Sim *sim, int link)
     if (lc->many)
         for (uint32_t x = 0; x < sim->nodes; x++)
             timeline_clear(&lc->tl[x]);
-    big_free(lc->tl, (size_t)sim->nodes * sizeof(Timeline));
+    if (!sim->spare_tl)
+        sim->spare_tl = lc->tl;
+    else
+        big_free(lc->tl, (size_t)sim->nodes * sizeof(Timeline));
     *lc = (LinkChannels){ .until = lc->until };
 }
 
