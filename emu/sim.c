@@ -171,7 +171,9 @@ struct Sim {
     uint32_t *count32;         /* dense: elements carried, link * nodes +
                                 * node; UINT32_MAX: see count_big */
     GHashTable *count_big;     /* &key -> uint64_t, counts past 2^32 - 2 */
-    Timeline *spare_tl;        /* a released link's timelines, for reuse */
+    Timeline **spare_tl;       /* released links' timelines, for reuse */
+    int nspare;
+    int links_live, links_live_max;    /* link arrays allocated: now, most */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
@@ -544,7 +546,9 @@ void sim_free(Sim *sim)
     if (sim->link_ch) {
         for (int l = 0; l < sim->links; l++)
             link_release(sim, l);
-        big_free(sim->spare_tl, (size_t)sim->nodes * sizeof(Timeline));
+        for (int i = 0; i < sim->nspare; i++)
+            big_free(sim->spare_tl[i], (size_t)sim->nodes * sizeof(Timeline));
+        g_free(sim->spare_tl);
         g_free(sim->link_ch);
         big_free(sim->count32, sim_count_bytes(sim));
         g_hash_table_destroy(sim->count_big);
@@ -665,9 +669,10 @@ static Timeline *channel_timeline(Sim *sim, uint32_t node, int link)
         /* A released array holds only spans that ended before the tick it
          * was released at, which every use prunes first: as good as empty,
          * and already in memory (a new one costs the kernel zeroing it). */
-        lc->tl = sim->spare_tl ? sim->spare_tl
-                               : big_new0((size_t)sim->nodes * sizeof(Timeline));
-        sim->spare_tl = NULL;
+        lc->tl = sim->nspare ? sim->spare_tl[--sim->nspare]
+                             : big_new0((size_t)sim->nodes * sizeof(Timeline));
+        if (++sim->links_live > sim->links_live_max)
+            sim->links_live_max = sim->links_live;
     }
     return &lc->tl[node];
 }
@@ -692,10 +697,18 @@ static void link_release(Sim *sim, int link)
     if (lc->many)
         for (uint32_t x = 0; x < sim->nodes; x++)
             timeline_clear(&lc->tl[x]);
-    if (!sim->spare_tl)
-        sim->spare_tl = lc->tl;
-    else
+    /* Kept for reuse while arrays in use and kept stay within the most
+     * ever in use at once, which the run's peak held anyway: a dimension
+     * exchange keeps one, gray-to-binary's 15 concurrent links 15, and
+     * neither zeroes a fresh array every step. */
+    sim->links_live--;
+    if (sim->links_live + sim->nspare < sim->links_live_max) {
+        if (!sim->spare_tl)
+            sim->spare_tl = g_new(Timeline *, sim->links);
+        sim->spare_tl[sim->nspare++] = lc->tl;
+    } else {
         big_free(lc->tl, (size_t)sim->nodes * sizeof(Timeline));
+    }
     *lc = (LinkChannels){ .until = lc->until };
 }
 
