@@ -170,7 +170,8 @@ struct Sim {
     LinkChannels *link_ch;     /* dense: per link */
     uint32_t *count32;         /* dense: elements carried, link * nodes +
                                 * node; UINT32_MAX: see count_big */
-    GHashTable *count_big;     /* &key -> uint64_t, counts past 2^32 - 2 */
+    GHashTable *count_big;     /* &key -> uint64_t, counts from count_limit */
+    uint32_t count_limit;      /* UINT32_MAX - 1 (tests: sim_set_count_limit) */
     Timeline **spare_tl;       /* released links' timelines, for reuse */
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
@@ -480,6 +481,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->count32 = big_new0(sim_count_bytes(sim));
         sim->count_big = g_hash_table_new_full(g_int64_hash, g_int64_equal,
                                                g_free, g_free);
+        sim->count_limit = UINT32_MAX - 1;
     } else {
         sim->sparse = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                             NULL);
@@ -744,7 +746,7 @@ static uint64_t channel_add(Sim *sim, uint32_t node, int link, uint64_t count)
     }
     uint64_t i = dense_index(sim, node, link);
     uint32_t *c = &sim->count32[i];
-    if (*c != UINT32_MAX && count < UINT32_MAX - 1 - *c)
+    if (*c != UINT32_MAX && count < (uint64_t)(sim->count_limit - *c))
         return *c += (uint32_t)count;
     uint64_t total = channel_count(sim, node, link) + count;
     if (*c != UINT32_MAX) {
@@ -755,6 +757,12 @@ static uint64_t channel_add(Sim *sim, uint32_t node, int link, uint64_t count)
     }
     *(uint64_t *)g_hash_table_lookup(sim->count_big, &i) = total;
     return total;
+}
+
+void sim_set_count_limit(Sim *sim, uint32_t limit)
+{
+    g_assert(limit >= 1 && limit < UINT32_MAX);
+    sim->count_limit = limit;
 }
 
 uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link)

@@ -98,6 +98,11 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error);
 const SimStats *sim_stats(const Sim *sim);
 /* Elements carried by the directed channel leaving `node` on `link`. */
 uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link);
+/* For tests, before sim_run: dense channels count elements in 32 bits
+ * and move a count to a 64-bit table when it would reach `limit`
+ * (normally UINT32_MAX - 1); a small limit makes every channel take that
+ * path. */
+void sim_set_count_limit(Sim *sim, uint32_t limit);
 
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);

@@ -243,6 +243,9 @@ static Machine test_machine(int n, int ports, Tick ts, Tick tau)
 
 static const SimLayout test_layout = { MEMORY, 1, 0, 0 };
 
+/* Nonzero: run_script sets it with sim_set_count_limit. */
+static uint32_t test_count_limit;
+
 static Sim *run_script(const Machine *m, const Script *sc, Observed *o,
                        GError **error)
 {
@@ -250,6 +253,8 @@ static Sim *run_script(const Machine *m, const Script *sc, Observed *o,
     o->tau = m->price[CLASS_NEIGHBOUR].element_time;
     static const SimObserver obs = { .channel_busy = observe_busy };
     Sim *sim = sim_new(m, &test_layout);
+    if (test_count_limit)
+        sim_set_count_limit(sim, test_count_limit);
     sim_set_observer(sim, &obs, o);
     for (uint32_t x = 0; x < machine_nodes(m); x++)
         for (int j = 0; j < MEMORY; j++)
@@ -751,6 +756,54 @@ START_TEST(exchange_region_written_after_posting)
 }
 END_TEST
 
+/* Every channel's element count, and the largest, against a count made
+ * by walking the scripts' paths; with the 32-bit counts' normal limit and
+ * with limits of 1 and 5, where counts move to the engine's 64-bit table
+ * at once or part way (sim_set_count_limit). */
+START_TEST(channel_counts_match_paths)
+{
+    GRand *rng = g_rand_new_with_seed(15);
+    const uint32_t limits[] = { 0, 1, 5 };
+    for (int trial = 0; trial < 60; trial++) {
+        int n = 2 + g_rand_int_range(rng, 0, 3);
+        Machine m = test_machine(n, MACHINE_PORTS_ALL, 0, 1);
+        Script sc;
+        sc.nmsg = g_rand_int_range(rng, 1, MAX_MSGS + 1);
+        uint64_t want[32][8] = { { 0 } }, most = 0;
+        for (int i = 0; i < sc.nmsg; i++) {
+            TestMsg *msg = &sc.msg[i];
+            msg->source = (uint32_t)g_rand_int_range(rng, 0, 1 << n);
+            msg->hops = g_rand_int_range(rng, 1, 7);
+            msg->count = (uint64_t)g_rand_int_range(rng, 1, 9);
+            msg->post = 0;
+            uint32_t u = msg->source;
+            for (int h = 0; h < msg->hops; h++) {
+                msg->path[h] = g_rand_int_range(rng, 0, n);
+                want[u][msg->path[h]] += msg->count;
+                most = MAX(most, want[u][msg->path[h]]);
+                u ^= 1u << msg->path[h];
+            }
+        }
+        for (size_t l = 0; l < G_N_ELEMENTS(limits); l++) {
+            test_count_limit = limits[l];
+            Observed o;
+            Sim *sim = run_ok(&m, &sc, &o);
+            for (uint32_t x = 0; x < (1u << n); x++)
+                for (int d = 0; d < n; d++)
+                    ck_assert_msg(sim_channel_elements(sim, x, d) == want[x][d],
+                                  "trial %d limit %u channel (%u, %d): %llu, "
+                                  "paths %llu", trial, limits[l], x, d,
+                                  (unsigned long long)sim_channel_elements(sim, x, d),
+                                  (unsigned long long)want[x][d]);
+            ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, most);
+            sim_free(sim);
+        }
+        test_count_limit = 0;
+    }
+    g_rand_free(rng);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -772,6 +825,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, misuse_and_deadlock_are_reported);
     tcase_add_test(t, exchange_payload_copied_before_overwritten);
     tcase_add_test(t, exchange_region_written_after_posting);
+    tcase_add_test(t, channel_counts_match_paths);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
     tcase_set_timeout(t, 60);
