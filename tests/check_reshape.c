@@ -14,8 +14,9 @@
  * Theorem 3 on 300 random shapes with delta <= 2, n = 2..12; the timetable
  * schedule at exactly Theorem 3 + details.windows_extended on random shapes
  * of every delta, windows extended only where h = 2 and K = 4 delta;
- * for one such shape (8x4x4x8x4 -> 2x512x4, timetable 10) a stored
- * element schedule in Theorem 3's 9 cycles, checked on the whole cube
+ * for two such shapes (8x4x4x8x4 -> 2x512x4 and 2x4x1024 -> 32x8x32,
+ * timetable 10) a stored element schedule in Theorem 3's 9 cycles, each
+ * checked on the whole cube
  * against the machine's rules and the two-path model;
  * refused conditions with exact messages.
  */
@@ -445,8 +446,8 @@ static uint64_t address_of(uint64_t i, const int *e, int d)
     return a;
 }
 
-/* tests/data/reshape/theorem3-8x4x4x8x4-2x512x4.txt lists, for the origins
- * of one translation class each, every element's hops (cycle, node
+/* tests/data/reshape/theorem3-*.txt list, for the origins of one
+ * translation class each, every element's hops (cycle, node
  * dimension). Checked here on the whole cube against the machine's rules
  * and the two-path model: every hop departs after the element arrived (a
  * later cycle than its previous hop), no directed channel carries two
@@ -454,10 +455,10 @@ static uint64_t address_of(uint64_t i, const int *e, int d)
  * (from the shapes alone, Lemma 1) once, directly or in its 2-cube's
  * detour j+1, j, j+1 (other hops in between allowed), crosses nothing else,
  * and ends at its destination, all within the listed cycles. */
-START_TEST(two_path_theorem3_schedule_exists)
+static void check_schedule_file(const char *file)
 {
-    const char *path = CUBEMU_SOURCE_DIR
-        "/tests/data/reshape/theorem3-8x4x4x8x4-2x512x4.txt";
+    g_autofree char *path = g_strdup_printf("%s/tests/data/reshape/%s",
+                                            CUBEMU_SOURCE_DIR, file);
     g_autofree char *text = NULL;
     ck_assert(g_file_get_contents(path, &text, NULL, NULL));
     g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -481,7 +482,7 @@ START_TEST(two_path_theorem3_schedule_exists)
         }
         g_ptr_array_add(list, (gpointer)end);
     }
-    ck_assert(n == 8 && cycles > 0);
+    ck_assert(n > 0 && cycles > 0);
     int eu[64], ev[64], du = axis_bits(from, eu), dv = axis_bits(to, ev);
     int bits = 0;
     for (int k = 0; k < du; k++)
@@ -565,6 +566,12 @@ START_TEST(two_path_theorem3_schedule_exists)
             "Theorem 3; the timetable takes %lld\n", from, to, delta,
             (unsigned long long)k_el, cycles, (long long)r->cycles);
     g_hash_table_destroy(paths);
+}
+
+START_TEST(two_path_theorem3_schedule_exists)
+{
+    check_schedule_file("theorem3-8x4x4x8x4-2x512x4.txt");
+    check_schedule_file("theorem3-2x4x1024-32x8x32.txt");
 }
 END_TEST
 
