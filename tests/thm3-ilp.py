@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """tests/thm3-ilp.py -- an exact search for two-path reshaping schedules.
 
-    tests/thm3-ilp.py lp FROM TO N CYCLES > problem.lp
+    tests/thm3-ilp.py lp FROM TO N CYCLES [ORDER] > problem.lp
     cbc problem.lp solve solu solution.txt          (any LP-format MIP solver)
-    tests/thm3-ilp.py decode FROM TO N CYCLES solution.txt > schedule.txt
+    tests/thm3-ilp.py decode FROM TO N CYCLES solution.txt [ORDER] > schedule.txt
 
 Is there an element schedule for reshaping FROM -> TO on an N-cube (Johnsson
 & Ho, Theorem 3's setting: every node's K elements cross the same set of
@@ -14,6 +14,11 @@ detour j+1, j, j+1 (its other hops may come in between, and it may wait at
 any node), and no other dimension; one element per directed channel per
 cycle; a hop departs no earlier than the cycle its element arrived; every
 element ends at its destination.
+
+ORDER (ascending or descending) narrows this to the proof's routing: each
+node's K elements form delta sets of K/delta, set m crosses its dimensions
+one at a time in the cyclic order d_m, d_{m+1}, ... (or d_m, d_{m-1}, ...),
+each directly or on its detour; only the timing is left free.
 
 Elements at one node with the same crossings still to do are
 interchangeable, so the program counts them per (node, phases, cycle): a
@@ -65,7 +70,8 @@ def address_of(i, e):
 
 
 class Problem:
-    def __init__(self, frm, to, n, cycles):
+    def __init__(self, frm, to, n, cycles, turn=0):
+        self.turn = turn
         eu, ev = axes(frm), axes(to)
         bits = sum(eu)
         assert bits == sum(ev) and n <= bits
@@ -83,6 +89,8 @@ class Problem:
         self.dims = [j for j in range(n) if (mask >> j) & 1]
         assert all(j + 1 < n and j + 1 not in self.dims for j in self.dims)
         self.delta = len(self.dims)
+        self.sets = self.delta if turn else 1
+        assert self.K % self.sets == 0
         self.N = 1 << (2 * self.delta)
         # compact node p: bit 2i = dimension d_i, bit 2i+1 = d_i + 1
         self.full = [self.expand(p) for p in range(self.N)]
@@ -101,16 +109,26 @@ class Problem:
 
     @staticmethod
     def cost(r):
-        return sum((1, 2, 1, 0)[x] for x in r)
+        return sum((1, 2, 1, 0)[x] for x in r[1:])
 
-    def start(self, p):
-        return tuple(0 if s else 3 for s in self.need[p])
+    def start(self, p, m=0):
+        """Set m's phases at origin p (the set is the first entry)."""
+        return (m,) + tuple(0 if s else 3 for s in self.need[p])
 
-    def moves(self, r):
-        """(compact channel, phases after) for every hop r may take."""
+    def moves(self, rr):
+        """(compact channel, phases after) for every hop rr may take."""
+        m, r = rr[0], rr[1:]
+        d = self.delta
+        now = None
+        if self.turn:   # the first dimension of set m's order not done
+            now = next((i for i in ((m + self.turn * k) % d for k in range(d))
+                        if r[i] != 3), None)
         for i, x in enumerate(r):
+            if self.turn and i != now:
+                continue
+
             def put(v):
-                return r[:i] + (v,) + r[i + 1:]
+                return (m,) + r[:i] + (v,) + r[i + 1:]
             if x == 0:
                 yield 2 * i, put(3)
                 yield 2 * i + 1, put(1)
@@ -123,7 +141,8 @@ class Problem:
         """Reachable (node, phases) per cycle that can still finish."""
         T = self.T
         reach = [set() for _ in range(T + 1)]
-        reach[0] = {(p, self.start(p)) for p in range(self.N)}
+        reach[0] = {(p, self.start(p, m)) for p in range(self.N)
+                    for m in range(self.sets)}
         for t in range(T):
             nx = set(reach[t])
             for p, r in reach[t]:
@@ -176,10 +195,9 @@ def write_lp(pb, out):
         cons.append(" + ".join(sorted(vs)) + " <= 1")
     for p, r in reach[0]:
         if rep[p] == p:
-            cons.append("%s = %d" % (name("n", p, r, 0), pb.K))
-    done = tuple([3] * pb.delta)
+            cons.append("%s = %d" % (name("n", p, r, 0), pb.K // pb.sets))
     for p, r in reach[T]:
-        if rep[p] == p and r != done:
+        if rep[p] == p and pb.cost(r):
             cons.append(name("n", p, r, T) + " = 0")
     out.write("Minimize\n obj: 0 zero\nSubject To\n")
     for k, c in enumerate(cons):
@@ -211,8 +229,9 @@ def decode(pb, solution, out, frm, to, n):
     # same on every node of a class, so wherever a class moves an element
     # of some phases, any one of those elements (at whichever node of the
     # class it is) moves, and each of its translates at the other nodes.
-    toks = [{"o": p, "at": p, "r": pb.start(p), "hops": []}
-            for p in range(pb.N) if pb.rep[p] == p for _ in range(pb.K)]
+    toks = [{"o": p, "at": p, "r": pb.start(p, m), "hops": []}
+            for p in range(pb.N) if pb.rep[p] == p
+            for m in range(pb.sets) for _ in range(pb.K // pb.sets)]
     for t in range(pb.T):
         held = {}
         for e in toks:
@@ -230,7 +249,7 @@ def decode(pb, solution, out, frm, to, n):
                 e["hops"].append((t, pb.dims[c // 2] + (c & 1)))
                 e["at"] ^= 1 << c
                 e["r"] = r2
-    assert all(e["r"] == tuple([3] * pb.delta) for e in toks)
+    assert all(pb.cost(e["r"]) == 0 for e in toks)
     out.write("shape %s %s %d\ncycles %d\n" % (frm, to, n, pb.T))
     for e in toks:
         out.write("%d%s\n" % (pb.full[e["o"]], "".join(
@@ -238,10 +257,13 @@ def decode(pb, solution, out, frm, to, n):
 
 
 def main():
-    if len(sys.argv) < 6 or sys.argv[1] not in ("lp", "decode"):
+    a = sys.argv
+    if len(a) < 6 or a[1] not in ("lp", "decode"):
         sys.exit(__doc__.split("\n\n")[1])
-    frm, to, n, cycles = sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-    pb = Problem(frm, to, n, cycles)
+    frm, to, n, cycles = a[2], a[3], int(a[4]), int(a[5])
+    order = a[6 if a[1] == "lp" else 7] if len(a) > (6 if a[1] == "lp" else 7) else ""
+    turn = {"": 0, "ascending": 1, "descending": -1}[order]
+    pb = Problem(frm, to, n, cycles, turn)
     if sys.argv[1] == "lp":
         write_lp(pb, sys.stdout)
     else:
