@@ -14,6 +14,10 @@
  * Theorem 3 on 300 random shapes with delta <= 2, n = 2..12; the timetable
  * schedule at exactly Theorem 3 + details.windows_extended on random shapes
  * of every delta, windows extended only where h = 2 and K = 4 delta;
+ * for two such shapes (8x4x4x8x4 -> 2x512x4 and 2x4x1024 -> 32x8x32,
+ * timetable 10) a stored element schedule in Theorem 3's 9 cycles, each
+ * checked on the whole cube
+ * against the machine's rules and the two-path model;
  * refused conditions with exact messages.
  */
 #include "run.h"
@@ -411,6 +415,166 @@ START_TEST(two_path_timetable_theorem3_random)
 }
 END_TEST
 
+/* ---- an element schedule at Theorem 3's figure where the timetable is
+ * one cycle over (h = 2, K = 4 delta) ----------------------------------- */
+
+/* Address bit ranges of a shape's axes, axis 0 first; returns the count. */
+static int axis_bits(const char *text, int *e)
+{
+    g_auto(GStrv) parts = g_strsplit(text, "x", -1);
+    int d = (int)g_strv_length(parts);
+    for (int k = 0; k < d; k++)
+        e[d - 1 - k] = __builtin_ctzll((unsigned long long)g_ascii_strtoull(parts[k], NULL, 10));
+    return d;
+}
+
+/* Row-major index held at address a under a shape (each axis in Gray
+ * code, Definition 2), and the address of index i under a shape. */
+static uint64_t index_of(uint64_t a, const int *e, int d)
+{
+    uint64_t i = 0;
+    for (int k = 0, lo = 0; k < d; lo += e[k++])
+        i |= gray_decode((a >> lo) & ((UINT64_C(1) << e[k]) - 1)) << lo;
+    return i;
+}
+
+static uint64_t address_of(uint64_t i, const int *e, int d)
+{
+    uint64_t a = 0;
+    for (int k = 0, lo = 0; k < d; lo += e[k++])
+        a |= gray_encode((i >> lo) & ((UINT64_C(1) << e[k]) - 1)) << lo;
+    return a;
+}
+
+/* tests/data/reshape/theorem3-*.txt list, for the origins of one
+ * translation class each, every element's hops (cycle, node
+ * dimension). Checked here on the whole cube against the machine's rules
+ * and the two-path model: every hop departs after the element arrived (a
+ * later cycle than its previous hop), no directed channel carries two
+ * elements in one cycle, every element crosses each dimension j it needs
+ * (from the shapes alone, Lemma 1) once, directly or in its 2-cube's
+ * detour j+1, j, j+1 (other hops in between allowed), crosses nothing else,
+ * and ends at its destination, all within the listed cycles. */
+static void check_schedule_file(const char *file)
+{
+    g_autofree char *path = g_strdup_printf("%s/tests/data/reshape/%s",
+                                            CUBEMU_SOURCE_DIR, file);
+    g_autofree char *text = NULL;
+    ck_assert(g_file_get_contents(path, &text, NULL, NULL));
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    char from[64] = "", to[64] = "";
+    int n = 0, cycles = 0;
+    GHashTable *paths = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+                                              NULL, (GDestroyNotify)g_ptr_array_unref);
+    for (int l = 0; lines[l]; l++) {
+        const char *s = g_strchomp(lines[l]);
+        if (!*s || *s == '#')
+            continue;
+        if (sscanf(s, "shape %63s %63s %d", from, to, &n) == 3
+            || sscanf(s, "cycles %d", &cycles) == 1)
+            continue;
+        char *end;
+        uint64_t origin = g_ascii_strtoull(s, &end, 10);
+        GPtrArray *list = g_hash_table_lookup(paths, GSIZE_TO_POINTER(origin));
+        if (!list) {
+            list = g_ptr_array_new();
+            g_hash_table_insert(paths, GSIZE_TO_POINTER(origin), list);
+        }
+        g_ptr_array_add(list, (gpointer)end);
+    }
+    ck_assert(n > 0 && cycles > 0);
+    int eu[64], ev[64], du = axis_bits(from, eu), dv = axis_bits(to, ev);
+    int bits = 0;
+    for (int k = 0; k < du; k++)
+        bits += eu[k];
+    uint64_t nodes = UINT64_C(1) << n, k_el = UINT64_C(1) << (bits - n);
+    /* destinations; every element of a node goes to one node here */
+    g_autofree uint64_t *dest = g_new(uint64_t, nodes);
+    uint64_t dmask = 0;
+    for (uint64_t x = 0; x < nodes; x++)
+        for (uint64_t o = 0; o < k_el; o++) {
+            uint64_t i = index_of((x << (bits - n)) | o, eu, du);
+            uint64_t y = address_of(i, ev, dv) >> (bits - n);
+            if (o == 0)
+                dest[x] = y;
+            ck_assert_uint_eq(dest[x], y);
+            dmask |= x ^ y;
+        }
+    int delta = __builtin_popcountll(dmask);
+    ck_assert(!(dmask & (dmask << 1)) && !(dmask >> (n - 1)));
+    uint64_t h = (k_el + 2 * (uint64_t)delta - 1) / (2 * (uint64_t)delta);
+    ck_assert(h == 2 && k_el == 4 * (uint64_t)delta);
+    ck_assert_int_eq(cycles, (int)((uint64_t)delta * h + 1));
+    /* translations that keep every node's crossing set */
+    g_autofree uint8_t *keeps = g_new0(uint8_t, nodes);
+    for (uint64_t v = 0; v < nodes; v++) {
+        keeps[v] = 1;
+        for (uint64_t x = 0; x < nodes && keeps[v]; x++)
+            keeps[v] = ((x ^ dest[x]) == ((x ^ v) ^ dest[x ^ v]));
+    }
+    g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint64_t)n * (uint64_t)cycles);
+    int last = 0;
+    for (uint64_t x = 0; x < nodes; x++) {
+        GPtrArray *list = NULL;
+        for (uint64_t v = 0; v < nodes && !list; v++)
+            if (keeps[v])
+                list = g_hash_table_lookup(paths, GSIZE_TO_POINTER(x ^ v));
+        ck_assert_msg(list && list->len == k_el, "node %llu", (unsigned long long)x);
+        uint64_t need = x ^ dest[x];
+        for (guint q = 0; q < list->len; q++) {
+            const char *s = g_ptr_array_index(list, q);
+            int phase[64] = { 0 }, prev = -1;
+            uint64_t at = x;
+            while (*s == ' ') {
+                char *end;
+                int t = (int)g_ascii_strtoll(s + 1, &end, 10);
+                ck_assert(*end == ':');
+                int c = (int)g_ascii_strtoll(end + 1, &end, 10);
+                s = end;
+                ck_assert(t > prev && t < cycles && c >= 0 && c < n);
+                prev = t;
+                if (t + 1 > last)
+                    last = t + 1;
+                uint8_t *u = &used[(at * (uint64_t)n + (uint64_t)c) * (uint64_t)cycles + (uint64_t)t];
+                ck_assert_msg(!*u, "channel %llu/%d used twice in cycle %d",
+                              (unsigned long long)at, c, t);
+                *u = 1;
+                if ((need >> c) & 1) {            /* the dimension itself */
+                    ck_assert(phase[c] == 0 || phase[c] == 1);
+                    phase[c] = phase[c] == 0 ? 3 : 2;
+                } else {                          /* its detour's j + 1 */
+                    ck_assert(c > 0 && ((need >> (c - 1)) & 1));
+                    ck_assert(phase[c - 1] == 0 || phase[c - 1] == 2);
+                    phase[c - 1] = phase[c - 1] == 0 ? 1 : 3;
+                }
+                at ^= UINT64_C(1) << c;
+            }
+            ck_assert(*s == '\0');
+            for (int c = 0; c < n; c++)
+                ck_assert(!((need >> c) & 1) || phase[c] == 3);
+            ck_assert_uint_eq(at, dest[x]);
+        }
+    }
+    ck_assert_int_eq(last, cycles);
+    /* the timetable takes one cycle more on this shape */
+    g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
+    scenario_put(s, "algorithm", "schedule", "timetable", "test");
+    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+    ck_assert(r && r->data_correct);
+    ck_assert_int_eq(r->cycles, cycles + 1);
+    g_print("%s -> %s (delta %d, K %llu): an element schedule in %d cycles, "
+            "Theorem 3; the timetable takes %lld\n", from, to, delta,
+            (unsigned long long)k_el, cycles, (long long)r->cycles);
+    g_hash_table_destroy(paths);
+}
+
+START_TEST(two_path_theorem3_schedule_exists)
+{
+    check_schedule_file("theorem3-8x4x4x8x4-2x512x4.txt");
+    check_schedule_file("theorem3-2x4x1024-32x8x32.txt");
+}
+END_TEST
+
 START_TEST(two_path_timetable_needs_theorem3_machine)
 {
     g_autoptr(Scenario) s = reshape_scenario(6, "8x8x8", "2x16x8x2", "two-path");
@@ -507,6 +671,7 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, two_path_issue_example_both_schedules);
     tcase_add_test(t, two_path_handover_theorem3_random);
     tcase_add_test(t, two_path_timetable_theorem3_random);
+    tcase_add_test(t, two_path_theorem3_schedule_exists);
     tcase_add_test(t, two_path_timetable_needs_theorem3_machine);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);
