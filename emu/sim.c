@@ -334,7 +334,7 @@ static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
     *cls = pool_class(count * sim->element_words, &capacity);
     Word *b = sim->pool[*cls];
     if (b) {
-        memcpy(&sim->pool[*cls], b, sizeof b);
+        memcpy(&sim->pool[*cls], b, sizeof(Word *));
         return b;
     }
     return slab_carve(sim, capacity * sizeof(Word));
@@ -342,7 +342,7 @@ static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
 
 static void buf_free(Sim *sim, Word *b, unsigned cls)
 {
-    memcpy(b, &sim->pool[cls], sizeof b);
+    memcpy(b, &sim->pool[cls], sizeof(Word *));
     sim->pool[cls] = b;
 }
 
@@ -583,7 +583,7 @@ void sim_free(Sim *sim)
     for (unsigned c = 0; c < POOL_CLASSES; c++)
         while (sim->pool[c]) {
             Word *b = sim->pool[c];
-            memcpy(&sim->pool[c], b, sizeof b);
+            memcpy(&sim->pool[c], b, sizeof(Word *));
             g_free(b);
         }
     while (sim->free_msg) {
