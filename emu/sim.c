@@ -71,7 +71,6 @@ typedef struct Msg {
     const Word *data;          /* the payload: buf, or lazy's memory */
     Word *buf;                 /* own buffer, or NULL */
     struct Node *lazy;         /* the sender whose memory holds it, or NULL */
-    struct Msg *lazy_next;     /* in the sender's list of lazy messages */
     size_t offset;             /* lazy: where in the sender's memory */
     size_t count;              /* elements */
     Tick arrival;              /* the last element reaches the destination */
@@ -105,7 +104,7 @@ struct Node {
     uint32_t deferred;         /* sends waiting for their posting tick */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
-    Msg *lazy;                 /* its lazy messages (Msg.lazy_next) */
+    Msg *lazy;                 /* its lazy message, at most one */
     MatchLocal match;          /* its own key of the match table */
 };
 
@@ -364,10 +363,7 @@ static Msg *msg_new(Sim *sim, size_t count, gboolean own)
 
 static void lazy_unlink(Msg *m)
 {
-    Msg **p = &m->lazy->lazy;
-    while (*p != m)
-        p = &(*p)->lazy_next;
-    *p = m->lazy_next;
+    m->lazy->lazy = NULL;
     m->lazy = NULL;
 #ifdef SIM_CHECK_EXCHANGE
     g_free(m->check);
@@ -385,17 +381,13 @@ static void msg_materialize(Sim *sim, Msg *m)
 }
 
 /* Node x's memory is about to change in [offset, offset+count) (count 0:
- * all of it): copy out the lazy messages that read it there. */
+ * all of it): copy out its lazy message if it reads it there. */
 static void lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 {
     Msg *m = x->lazy;
-    while (m) {
-        Msg *next = m->lazy_next;
-        if (count == 0 || (m->offset < offset + count
-                           && offset < m->offset + m->count))
-            msg_materialize(sim, m);
-        m = next;
-    }
+    if (count == 0 || (m->offset < offset + count
+                       && offset < m->offset + m->count))
+        msg_materialize(sim, m);
 }
 
 /* A message still held when the engine is freed: its slab goes at once. */
@@ -1094,7 +1086,6 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         m->lazy = sender;
         m->offset = offset;
         m->tag = tag;
-        m->lazy_next = sender->lazy;
         sender->lazy = m;
 #ifdef SIM_CHECK_EXCHANGE
         m->check = g_memdup2(data, count * sim->element_words * sizeof(Word));
@@ -1416,17 +1407,18 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
 static void lazy_check_step(Sim *sim, Node *node)
 {
     size_t w = sim->element_words;
-    for (Msg *m = node->lazy; m && !sim->error; m = m->lazy_next) {
-        if (m->check && memcmp(m->check, node_memory(node) + m->offset * w,
-                               m->count * w * sizeof(Word)) != 0)
-            node_fail(node, "wrote into elements [%zu, %zu) after posting "
-                      "their exchange (tag %d) in the same step: an "
-                      "exchange's region is not the program's again until "
-                      "the exchange completes", m->offset,
-                      m->offset + m->count, m->tag);
-        g_free(m->check);
-        m->check = NULL;
-    }
+    Msg *m = node->lazy;
+    if (!m || !m->check)
+        return;
+    if (memcmp(m->check, node_memory(node) + m->offset * w,
+               m->count * w * sizeof(Word)) != 0)
+        node_fail(node, "wrote into elements [%zu, %zu) after posting "
+                  "their exchange (tag %d) in the same step: an "
+                  "exchange's region is not the program's again until "
+                  "the exchange completes", m->offset,
+                  m->offset + m->count, m->tag);
+    g_free(m->check);
+    m->check = NULL;
 }
 #endif
 
