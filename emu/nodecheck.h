@@ -77,4 +77,13 @@ static inline char *nodecheck_phase(unsigned phase, unsigned current,
     return NULL;
 }
 
+/* node_busy and node_idle ("busy", "idle"): a count of ticks. */
+static inline char *nodecheck_ticks(const char *op, Tick ticks)
+{
+    if (ticks < 0)
+        return g_strdup_printf("%s for %lld ticks (valid: 0 or more)", op,
+                               (long long)ticks);
+    return NULL;
+}
+
 #endif

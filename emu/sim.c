@@ -1273,29 +1273,22 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
     node_recv(node, nb, tag, offset, count);
 }
 
-void node_busy(Node *node, Tick ticks)
+void node_idle(Node *node, Tick ticks)
 {
-    if (ticks < 0) {
-        node_fail(node, "busy for %lld ticks (valid: 0 or more)",
-                  (long long)ticks);
+    if (!node_checked(node, nodecheck_ticks("idle", ticks)))
         return;
-    }
     node->clock += ticks;
-    node->sim->stats.compute[node->address] += ticks;
     if (node->clock > node->wait_until)
         node->wait_until = node->clock;
 }
 
-void node_idle(Node *node, Tick ticks)
+/* Local work: waiting that counts as compute. */
+void node_busy(Node *node, Tick ticks)
 {
-    if (ticks < 0) {
-        node_fail(node, "idle for %lld ticks (valid: 0 or more)",
-                  (long long)ticks);
+    if (!node_checked(node, nodecheck_ticks("busy", ticks)))
         return;
-    }
-    node->clock += ticks;
-    if (node->clock > node->wait_until)
-        node->wait_until = node->clock;
+    node_idle(node, ticks);
+    node->sim->stats.compute[node->address] += ticks;
 }
 
 void node_compute(Node *node, uint64_t flops)

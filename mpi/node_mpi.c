@@ -651,16 +651,12 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 
 void node_busy(Node *node, Tick ticks)
 {
-    if (ticks < 0)
-        node_fail(node, "busy for %lld ticks (valid: 0 or more)",
-                  (long long)ticks);
+    node_checked(node, nodecheck_ticks("busy", ticks));
 }
 
 void node_idle(Node *node, Tick ticks)
 {
-    if (ticks < 0)
-        node_fail(node, "idle for %lld ticks (valid: 0 or more)",
-                  (long long)ticks);
+    node_checked(node, nodecheck_ticks("idle", ticks));
 }
 
 void node_compute(Node *node, uint64_t flops)

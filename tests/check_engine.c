@@ -489,6 +489,20 @@ static NodeStatus outside_memory(Node *node, const void *config)
     return NODE_DONE;
 }
 
+static NodeStatus negative_idle(Node *node, const void *config)
+{
+    (void)config;
+    node_idle(node, node_address(node) == 2 ? -3 : 0);
+    return NODE_DONE;
+}
+
+static NodeStatus negative_busy(Node *node, const void *config)
+{
+    (void)config;
+    node_busy(node, node_address(node) == 1 ? -1 : 4);
+    return NODE_DONE;
+}
+
 static void expect_failure(NodeStepFn fn, const char *message)
 {
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
@@ -515,6 +529,10 @@ START_TEST(misuse_and_deadlock_are_reported)
     expect_failure(outside_memory, "node program error at node 0, step 0: "
                    "send of 3 elements at offset 254 is outside memory of "
                    "256 elements");
+    expect_failure(negative_idle, "node program error at node 2, step 0: "
+                   "idle for -3 ticks (valid: 0 or more)");
+    expect_failure(negative_busy, "node program error at node 1, step 0: "
+                   "busy for -1 ticks (valid: 0 or more)");
 }
 END_TEST
 
