@@ -143,6 +143,28 @@ static char *shape(int bits, GRand *rng)
     return g_string_free(s, FALSE);
 }
 
+/* A random two-path reshape on an n-cube, n = 2..12, with `schedule` (or
+ * the default): its report, or NULL where Theorem 3 does not apply (the
+ * refusal checked). *n, *from, *to describe it, for messages and reruns. */
+static Report *random_two_path(GRand *rng, const char *schedule, int *n,
+                               char **from, char **to)
+{
+    *n = g_rand_int_range(rng, 2, 13);
+    int bits = *n + g_rand_int_range(rng, 2, 6);
+    *from = shape(bits, rng);
+    *to = shape(bits, rng);
+    g_autoptr(Scenario) s = reshape_scenario(*n, *from, *to, "two-path");
+    if (schedule)
+        scenario_put(s, "algorithm", "schedule", schedule, "test");
+    GError *e = NULL;
+    Report *r = run_scenario(s, NULL, &e);
+    if (!r) {
+        ck_assert(strstr(e->message, "cannot run") != NULL);
+        g_error_free(e);
+    }
+    return r;
+}
+
 START_TEST(random_shapes_all_methods)
 {
     const char *methods[] = { "sequential", "one-path", "exchange", "two-path",
@@ -308,18 +330,11 @@ START_TEST(two_path_handover_theorem3_random)
     int met = 0, handed_over = 0, wider = 0, deep = 0;
     for (int trial = 0; met < 300 || wider < 12; trial++) {
         ck_assert(trial < 20000);
-        int n = g_rand_int_range(rng, 2, 13);
-        int bits = n + g_rand_int_range(rng, 2, 6);
-        g_autofree char *from = shape(bits, rng);
-        g_autofree char *to = shape(bits, rng);
-        g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
-        GError *e = NULL;
-        g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        if (!r) {                             /* Theorem 3 does not apply */
-            ck_assert(strstr(e->message, "cannot run") != NULL);
-            g_error_free(e);
+        int n;
+        g_autofree char *from = NULL, *to = NULL;
+        g_autoptr(Report) r = random_two_path(rng, NULL, &n, &from, &to);
+        if (!r)                               /* Theorem 3 does not apply */
             continue;
-        }
         long long dl = detail(r, "delta")->i, k = r->elements_per_node;
         if (dl == 0)
             continue;
@@ -363,19 +378,12 @@ START_TEST(two_path_timetable_theorem3_random)
     int wide = 0, met_wide = 0, handover_wide = 0, narrow = 0, tight2 = 0;
     for (int trial = 0; wide < 60 || narrow < 60; trial++) {
         ck_assert(trial < 20000);
-        int n = g_rand_int_range(rng, 2, 13);
-        int bits = n + g_rand_int_range(rng, 2, 6);
-        g_autofree char *from = shape(bits, rng);
-        g_autofree char *to = shape(bits, rng);
-        g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
-        scenario_put(s, "algorithm", "schedule", "timetable", "test");
-        GError *e = NULL;
-        g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        if (!r) {
-            ck_assert(strstr(e->message, "cannot run") != NULL);
-            g_error_free(e);
+        int n;
+        g_autofree char *from = NULL, *to = NULL;
+        g_autoptr(Report) r = random_two_path(rng, "timetable", &n, &from,
+                                              &to);
+        if (!r)
             continue;
-        }
         long long dl = detail(r, "delta")->i, k = r->elements_per_node;
         if (dl == 0 || (dl < 3 && narrow >= 60) || (dl >= 3 && wide >= 60))
             continue;
