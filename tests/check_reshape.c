@@ -376,6 +376,7 @@ START_TEST(two_path_timetable_theorem3_random)
 {
     GRand *rng = g_rand_new_with_seed(1990 + 5);
     int wide = 0, met_wide = 0, handover_wide = 0, narrow = 0, tight2 = 0;
+    int slots_met = 0, slots_patterns = 0;
     for (int trial = 0; wide < 60 || narrow < 60; trial++) {
         ck_assert(trial < 20000);
         int n;
@@ -401,6 +402,19 @@ START_TEST(two_path_timetable_theorem3_random)
                           "windows extended by %lld", n, from, to, ext);
             tight2++;
         }
+        /* schedule = slots: the same timetable where it meets Theorem 3,
+         * the slot patterns where it does not; Theorem 3 on every shape */
+        g_autoptr(Scenario) ss = reshape_scenario(n, from, to, "two-path");
+        scenario_put(ss, "algorithm", "schedule", "slots", "test");
+        g_autoptr(Report) rs = run_scenario(ss, NULL, NULL);
+        ck_assert(rs && rs->data_correct && report_bounds_hold(rs));
+        ck_assert_msg(rs->cycles == t3, "slots, n=%d %s -> %s: %lld cycles, "
+                      "Theorem 3 %lld", n, from, to, (long long)rs->cycles, t3);
+        ck_assert_int_eq(detail(rs, "windows_extended")->i, 0);
+        ck_assert_str_eq(detail(rs, "timetable_kind")->text,
+                         ext ? "slot patterns" : "windows");
+        slots_met++;
+        slots_patterns += ext != 0;
         if (dl < 3) {
             ck_assert_int_eq(ext, 0);
             narrow++;
@@ -416,9 +430,51 @@ START_TEST(two_path_timetable_theorem3_random)
     /* measured with this seed: 60 shapes with delta >= 3, the timetable at
      * Theorem 3 on all but those with h = 2 and K = 4 delta */
     g_print("timetable: delta >= 3: %d of %d at Theorem 3 (hand-over %d); "
-            "%d with h = 2, K = 4 delta at Theorem 3 + 1\n", met_wide, wide,
-            handover_wide, tight2);
+            "%d with h = 2, K = 4 delta at Theorem 3 + 1; slots: %d of %d "
+            "at Theorem 3 (%d by slot patterns)\n", met_wide, wide,
+            handover_wide, tight2, slots_met, wide + narrow, slots_patterns);
     ck_assert(met_wide + tight2 == wide && met_wide >= 40);
+    ck_assert(slots_met == wide + narrow && slots_patterns == tight2);
+    g_rand_free(rng);
+}
+END_TEST
+
+/* Slot patterns (schedule = slots) on random shapes with delta = 4 and K =
+ * 16, the case where the timetable's windows are too short: every run at
+ * Theorem 3's 9 cycles, data verified, the timetable at 10 on each. */
+START_TEST(two_path_slots_delta4_k16_random)
+{
+    GRand *rng = g_rand_new_with_seed(1990 + 16);
+    int found = 0;
+    for (int trial = 0; found < 30; trial++) {
+        ck_assert(trial < 200000);
+        int n = g_rand_int_range(rng, 8, 13);
+        g_autofree char *from = shape(n + 4, rng);
+        g_autofree char *to = shape(n + 4, rng);
+        g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
+        scenario_put(s, "algorithm", "schedule", "slots", "test");
+        GError *e = NULL;
+        g_autoptr(Report) r = run_scenario(s, NULL, &e);
+        if (!r) {
+            g_error_free(e);
+            continue;
+        }
+        if (detail(r, "delta")->i != 4)
+            continue;
+        found++;
+        ck_assert_msg(r->data_correct, "n=%d %s -> %s: %s", n, from, to,
+                      r->data_problem);
+        ck_assert(report_bounds_hold(r));
+        ck_assert_str_eq(detail(r, "timetable_kind")->text, "slot patterns");
+        ck_assert_msg(r->cycles == 9, "n=%d %s -> %s: %lld cycles", n, from,
+                      to, (long long)r->cycles);
+        ck_assert_int_eq(r->cycles, 9);
+        g_autoptr(Scenario) t = reshape_scenario(n, from, to, "two-path");
+        scenario_put(t, "algorithm", "schedule", "timetable", "test");
+        g_autoptr(Report) rt = run_scenario(t, NULL, NULL);
+        ck_assert(rt && rt->data_correct);
+        ck_assert_int_eq(rt->cycles, 10);
+    }
     g_rand_free(rng);
 }
 END_TEST
@@ -680,6 +736,7 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, two_path_handover_theorem3_random);
     tcase_add_test(t, two_path_timetable_theorem3_random);
     tcase_add_test(t, two_path_theorem3_schedule_exists);
+    tcase_add_test(t, two_path_slots_delta4_k16_random);
     tcase_add_test(t, two_path_timetable_needs_theorem3_machine);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);

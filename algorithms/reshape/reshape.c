@@ -73,9 +73,13 @@ static const int method_of[] = { M_AUTO, M_SEQUENTIAL, M_ONE_PATH, M_EXCHANGE,
 static const char *const reshape_orders[] = { "descending", "ascending", NULL };
 
 /* two-path's schedules: params_choice index */
-enum { TP_HANDOVER, TP_PROOF, TP_TIMETABLE };
+enum { TP_HANDOVER, TP_PROOF, TP_TIMETABLE, TP_SLOTS };
 static const char *const reshape_schedules[] = { "handover", "proof",
-                                                 "timetable", NULL };
+                                                 "timetable", "slots", NULL };
+
+/* slots: the largest table (delta 8, K 32: 2^7 rows of K slots) */
+#define PT_MAX_DELTA 8
+#define PT_MAX_K 32
 
 static const ParamSpec reshape_params[] = {
     { .key = "from", .type = PARAM_TEXT, .fallback = NULL,
@@ -98,7 +102,9 @@ static const ParamSpec reshape_params[] = {
               "their relays) or timetable (every message posted at its "
               "exact cycle from one element-level timetable, checked in "
               "prepare: Theorem 3's bound wherever details.windows_extended "
-              "is 0)" },
+              "is 0) or slots (the timetable, with a table of slot patterns "
+              "where its windows are too short: Theorem 3's bound on every "
+              "shape measured)" },
     { .key = NULL }
 };
 
@@ -116,10 +122,15 @@ typedef struct {
     int via[RESHAPE_MAX_BITS];  /* pipelined: unused dimension above j */
     gboolean uniform;           /* control bits the same for a node's K */
     uint64_t overlap;           /* two-path, proof: bit t, step t overlaps t+1 */
-    int schedule;               /* two-path: TP_HANDOVER, TP_PROOF or
-                                 * TP_TIMETABLE */
+    int schedule;               /* two-path: TP_HANDOVER, TP_PROOF,
+                                 * TP_TIMETABLE or TP_SLOTS */
     Tick tt_start[RESHAPE_MAX_BITS + 1];  /* timetable: window starts */
     int tt_extended;            /* timetable: cycles added to the windows */
+    gboolean pt_on;             /* slots: the slot patterns run */
+    uint8_t pt[((size_t)1 << (PT_MAX_DELTA - 1)) * PT_MAX_K];
+                                /* slots: row g, step t, element k at
+                                 * (g delta + t) K/delta + k: cycle * 2 +
+                                 * detour */
     gboolean tt_fallback;       /* timetable found none: hand-over ran */
     gboolean relays_differ;     /* two-path: some set enters a 2-cube whose
                                  * relays differ from its predecessor's */
@@ -342,7 +353,7 @@ static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
  * the overlap (README, Reshape). */
 static int tp_theorem3(const Reshape *r)
 {
-    if (r->schedule == TP_TIMETABLE)
+    if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
         return r->tt_extended == 0;
     return tp_lost(r) == 0 && (!r->relays_differ
                                || (r->schedule == TP_HANDOVER && r->delta <= 2));
@@ -1216,6 +1227,263 @@ static NodeStatus tt_step(Node *node, const Reshape *r, int w)
     return NODE_CONTINUE;
 }
 
+/* ---- two-path, schedule = slots: the timetable with slot patterns ------- */
+
+/* Where the windows above are too short for a set (every shape measured
+ * with h = 2 and K = 4 delta: no slot is spare, and a set that crossed in
+ * window t-1 arrives too late for the detour slot at s_t - 2), schedule =
+ * slots runs a table of slot patterns instead; elsewhere it is the
+ * timetable above.
+ *
+ * In step t a 4-node group of a 2-cube carries one set, and its exchanging
+ * pair sends element k of the set (offset o_m + k) in slot k of the row of
+ * the group's type: over the edge at cycle c (arriving c + 1) or on the
+ * detour at c (arriving c + 3). A group's type is its delta - 1 step
+ * boundaries: whether its exchanging edge stays (S) or changes (H, the
+ * pairs swap roles), every node computes it from the shapes (tt_edge). One
+ * table serves every shape with that delta and K: an integer program
+ * (tests/thm3-patterns.py lp, solved by CBC) asked for rows with every
+ * group's eight channels used at most once per cycle whatever its type, and
+ * one arrival profile per step and element index that bounds every type,
+ * which the next step of every type waits for (and which only grows, so a
+ * set that skipped a step is covered too). prepare checks the table on the
+ * shape anyway (pt_check: every group's channels, every element's
+ * arrivals), and the timetable's windows run if it fails.
+ *
+ * A node runs one step call per cycle: it posts the elements that leave at
+ * that cycle and the receives of those that arrive at the next. Step t's
+ * arrivals land in region 1 + t of memory, so nothing is overwritten before
+ * it leaves; the last step call moves every set home. */
+
+typedef struct {
+    int delta;
+    uint64_t k;
+    const char *const *rows;    /* 2^(delta-1) rows, boundary 0 first:
+                                 * row g has boundary u a hand-over iff bit
+                                 * delta - 2 - u of g is set */
+} PtTable;
+
+/* tests/data/reshape/theorem3-patterns-d4-k16.txt (check_reshape compares
+ * the two): per step, element k's departure cycle, e the edge, h the
+ * detour. */
+static const char *const pt_rows_d4_k16[] = {
+    "0e 1h 0h 1e | 2e 4h 3e 2h | 3h 7e 4e 5e | 6e 8e 5h 6h",    /* SSS */
+    "0e 1h 0h 1e | 2e 6e 3e 2h | 3h 7e 4e 5e | 6e 8e 5e 7e",    /* SSH */
+    "0e 1h 0h 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 6h",    /* SHS */
+    "0e 1h 0h 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 7e",    /* SHH */
+    "0e 3e 2e 1e | 1e 4h 3e 2e | 3h 7e 4e 5e | 6e 8e 5h 6h",    /* HSS */
+    "0e 3e 2e 1e | 1e 6e 3e 2e | 3h 7e 4e 5e | 6e 8e 5e 7e",    /* HSH */
+    "0e 1h 2e 1e | 1e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 6h",    /* HHS */
+    "0e 0h 2e 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 7e",    /* HHH */
+};
+
+static const PtTable pt_tables[] = {
+    { 4, 16, pt_rows_d4_k16 },
+};
+
+/* Parse a row into dep[t * s + k] (cycle * 2 + detour); FALSE if it is not
+ * delta steps of s slots. */
+static gboolean pt_parse_row(const char *row, int delta, uint64_t s,
+                             uint8_t *dep)
+{
+    const char *p = row;
+    for (int t = 0; t < delta; t++) {
+        for (uint64_t k = 0; k < s; k++) {
+            char *end;
+            while (*p == ' ')
+                p++;
+            unsigned long c = strtoul(p, &end, 10);
+            if (end == p || (*end != 'e' && *end != 'h') || c > 120)
+                return FALSE;
+            dep[(uint64_t)t * s + k] = (uint8_t)(c * 2 + (*end == 'h'));
+            p = end + 1;
+        }
+        while (*p == ' ')
+            p++;
+        if (*p != (t + 1 < delta ? '|' : '\0'))
+            return FALSE;
+        p++;
+    }
+    return TRUE;
+}
+
+/* The row of P's group of position j: its boundaries, the first most
+ * significant. */
+static unsigned pt_row(const Reshape *r, int j, uint64_t p)
+{
+    unsigned g = 0;
+    for (int t = 0; t + 1 < r->delta; t++)
+        g = (g << 1) | (unsigned)(tt_edge(r, t, j, p) != tt_edge(r, t + 1, j, p));
+    return g;
+}
+
+static int pt_position(const Reshape *r, int j)
+{
+    int q = 0;
+    while (r->dp[q] != j)
+        q++;
+    return q;
+}
+
+static uint8_t pt_slot(const Reshape *r, unsigned row, int t, uint64_t k)
+{
+    uint64_t s = r->k / (uint64_t)r->delta;
+    return r->pt[((uint64_t)row * (uint64_t)r->delta + (uint64_t)t) * s + k];
+}
+
+/* Check the table on this shape: every group's channels at most once per
+ * cycle, every element sent no earlier than it arrived, all done by
+ * Theorem 3's delta h + 1. */
+static gboolean pt_check(const Reshape *r)
+{
+    uint64_t nodes = (uint64_t)1 << r->n, s = r->k / (uint64_t)r->delta;
+    Tick T = (Tick)(r->k / 2 + 1);
+    g_autofree uint8_t *grid = g_new(uint8_t, 8 * (size_t)(T + 3));
+    for (int q = 0; q < r->delta; q++) {
+        int j = r->dp[q];
+        uint64_t bj = (uint64_t)1 << r->dim_of[j], bu = (uint64_t)1 << r->dim_of[j + 1];
+        for (uint64_t base = 0; base < nodes; base++) {
+            if (base & (bj | bu))
+                continue;
+            unsigned row = pt_row(r, j, base);
+            memset(grid, 0, 8 * (size_t)(T + 3));
+            for (int t = 0; t < r->delta; t++) {
+                int m = tt_set_on(r, j, t);
+                for (int y = 0; y < 4; y++) {
+                    uint64_t h = base | ((y & 1) ? bj : 0) | ((y & 2) ? bu : 0);
+                    if (!tp_ctl(r, m, h, t))
+                        continue;
+                    for (uint64_t k = 0; k < s; k++) {
+                        uint8_t v = pt_slot(r, row, t, k);
+                        Tick c = v >> 1;
+                        /* (node in the group, link: 0 j, 1 j+1) per hop */
+                        int hop[3][2] = { { y, v & 1 }, { y ^ 2, 0 }, { y ^ 3, 1 } };
+                        int nh = (v & 1) ? 3 : 1;
+                        if (c + nh > T)
+                            return FALSE;
+                        for (int i = 0; i < nh; i++) {
+                            uint8_t *u = &grid[(size_t)(hop[i][0] * 2 + hop[i][1])
+                                               * (size_t)(T + 3) + (size_t)(c + i)];
+                            if (*u)
+                                return FALSE;
+                            *u = 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /* a node's set m arrived by the slots of its own group's row, the
+     * partner sending in the same row */
+    Tick arr[64];
+    for (uint64_t x = 0; x < nodes; x++)
+        for (int m = 0; m < r->delta; m++) {
+            for (uint64_t k = 0; k < s; k++)
+                arr[k] = 0;
+            for (int t = 0; t < r->delta; t++) {
+                if (!tp_ctl(r, m, x, t))
+                    continue;
+                unsigned row = pt_row(r, seq_dim(r, m, t), x);
+                for (uint64_t k = 0; k < s; k++) {
+                    uint8_t v = pt_slot(r, row, t, k);
+                    if ((Tick)(v >> 1) < arr[k])
+                        return FALSE;
+                    arr[k] = (Tick)(v >> 1) + ((v & 1) ? 3 : 1);
+                }
+            }
+        }
+    return TRUE;
+}
+
+/* Use the table for this delta and K if there is one and it checks out
+ * (both cyclic orders are tried). */
+static gboolean pt_setup(Reshape *r)
+{
+    const PtTable *tb = NULL;
+    for (size_t i = 0; i < G_N_ELEMENTS(pt_tables); i++)
+        if (pt_tables[i].delta == r->delta && pt_tables[i].k == r->k)
+            tb = &pt_tables[i];
+    if (!tb || r->delta > PT_MAX_DELTA || r->k > PT_MAX_K
+        || r->k % (uint64_t)r->delta)
+        return FALSE;
+    uint64_t s = r->k / (uint64_t)r->delta;
+    size_t rows = (size_t)1 << (r->delta - 1);
+    for (size_t g = 0; g < rows; g++)
+        if (!pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
+            return FALSE;
+    for (int turn = 1; turn >= -1; turn -= 2) {
+        r->turn = turn;
+        if (pt_check(r))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+typedef struct {
+    uint8_t cross[PT_MAX_DELTA];    /* step t: bit m, this node exchanges set m */
+    uint8_t row[PT_MAX_DELTA];      /* position q: its group's row */
+} PtLocal;
+
+/* Where set m is at this node before step t: region 1 + the last step it
+ * arrived in, or 0. */
+static size_t pt_region(const PtLocal *loc, int m, int t)
+{
+    while (--t >= 0)
+        if ((loc->cross[t] >> m) & 1)
+            return (size_t)t + 1;
+    return 0;
+}
+
+static NodeStatus pt_step(Node *node, const Reshape *r, int c)
+{
+    PtLocal *loc = node_local(node);
+    uint64_t x = node_address(node), s = r->k / (uint64_t)r->delta;
+    if (c == 0)
+        for (int t = 0; t < r->delta; t++) {
+            loc->row[t] = (uint8_t)pt_row(r, r->dp[t], x);
+            for (int m = 0; m < r->delta; m++)
+                if (tp_ctl(r, m, x, t))
+                    loc->cross[t] |= (uint8_t)(1u << m);
+        }
+    if (c == (int)(r->k / 2 + 1)) {
+        Word *mem = node_memory(node);
+        size_t w = node_element_words(node);
+        for (int m = 0; m < r->delta; m++) {
+            size_t from = pt_region(loc, m, r->delta);
+            if (from)
+                memcpy(mem + (size_t)m * s * w,
+                       mem + (from * r->k + (uint64_t)m * s) * w, s * w * sizeof *mem);
+        }
+        return NODE_DONE;
+    }
+    node_mark(node, "cycle %d", c);
+    for (int t = 0; t < r->delta; t++)
+        for (int m = 0; m < r->delta; m++) {
+            if (!((loc->cross[t] >> m) & 1))
+                continue;
+            int j = seq_dim(r, m, t), d = r->dim_of[j];
+            unsigned row = loc->row[pt_position(r, j)];
+            size_t from = pt_region(loc, m, t);
+            for (uint64_t k = 0; k < s; k++) {
+                uint8_t v = pt_slot(r, row, t, k);
+                Tick dep = v >> 1, arrive = dep + ((v & 1) ? 3 : 1);
+                uint64_t q = (uint64_t)m * s + k;
+                int tag = (int)((uint64_t)t * r->k + q);
+                if (dep == c) {
+                    int path[3];
+                    int hops = (v & 1) ? route_detour(d, r->dim_of[j + 1], path)
+                                       : (path[0] = d, 1);
+                    node_send(node, path, hops, from * r->k + q, 1, tag);
+                }
+                if (arrive == c + 1)
+                    node_recv(node, (uint32_t)(x ^ ((uint64_t)1 << d)), tag,
+                              (size_t)(t + 1) * r->k + q, 1);
+            }
+        }
+    node_idle(node, 1);
+    return NODE_CONTINUE;
+}
+
 /* ---- the node program ------------------------------------------------- */
 
 static void local_moves(Node *node, const Reshape *r)
@@ -1295,7 +1563,10 @@ static NodeStatus reshape_step(Node *node, const void *config)
         }
         return NODE_DONE;
     }
-    if (r->method == M_TWO_PATH && r->schedule == TP_TIMETABLE)
+    if (r->method == M_TWO_PATH && r->pt_on)
+        return pt_step(node, r, t);
+    if (r->method == M_TWO_PATH && (r->schedule == TP_TIMETABLE
+                                    || r->schedule == TP_SLOTS))
         return tt_step(node, r, t);
     int sets = sets_of(r);
     for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
@@ -1336,7 +1607,7 @@ static double method_bound(const Reshape *r, int method, double ts)
     case M_TWO_PATH:
         /* Theorem 3 when every step boundary overlaps; else the bound its
          * proof gives before the overlap, delta (ceil(K/(2 delta)) + 1) */
-        if (r->schedule == TP_TIMETABLE)
+        if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
             return dl * (ts + ceil(k / (2 * dl))) + 1 + r->tt_extended;
         return !tp_theorem3(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
                              : dl * (ts + ceil(k / (2 * dl))) + 1;
@@ -1629,21 +1900,36 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
-    if (method == M_TWO_PATH && r->schedule == TP_TIMETABLE && r->delta > 0) {
+    if (method == M_TWO_PATH && r->delta > 0
+        && (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)) {
+        const char *name = reshape_schedules[r->schedule];
         /* exact cycles need Theorem 3's machine: Ts = 0, one cycle per
          * element and channel, every port free */
         const MachinePrice *nb = machine_price(m, CLASS_NEIGHBOUR);
         const MachinePrice *rt = machine_price(m, CLASS_ROUTER);
         if (nb->startup || rt->startup || nb->element_time != 1
             || rt->element_time != 1 || machine_ports_limited(m))
-            return params_fail(p, error, "schedule", "timetable needs "
+            return params_fail(p, error, "schedule", "%s needs "
                                     "startup = 0, element-time = 1 and all "
-                                    "ports (Theorem 3's machine)");
+                                    "ports (Theorem 3's machine)", name);
         if ((uint64_t)r->delta * r->k >= ((uint64_t)1 << 30))
-            return params_fail(p, error, "schedule", "timetable tags one "
+            return params_fail(p, error, "schedule", "%s tags one "
                                     "message per element and step: delta K "
-                                    "must stay below 2^30");
-        if (tt_setup(r)) {
+                                    "must stay below 2^30", name);
+        gboolean windows = tt_setup(r);
+        if (r->schedule == TP_SLOTS && (!windows || r->tt_extended > 0)) {
+            int turn = r->turn;
+            if (pt_setup(r)) {
+                r->pt_on = TRUE;
+                r->tt_extended = 0;
+                r->overlap = ((uint64_t)1 << (r->delta - 1)) - 1;
+                layout->memory_elements = (size_t)((uint64_t)(r->delta + 1) * r->k);
+                layout->local_size = sizeof(PtLocal);
+                return g_steal_pointer(&r);
+            }
+            r->turn = turn;
+        }
+        if (windows) {
             r->overlap = ((uint64_t)1 << (r->delta - 1)) - 1;
             layout->memory_elements = (size_t)(4 * r->k);
             layout->local_size = sizeof(TtLocal);
@@ -1735,11 +2021,15 @@ static void reshape_report(const void *config, Report *rep)
         report_detail_text(rep, "set_order", r->turn > 0 ? "ascending"
                                                           : "descending");
         report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
-        if (r->schedule == TP_TIMETABLE)
+        if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
             report_detail_int(rep, "windows_extended", r->tt_extended);
+        if (r->schedule == TP_SLOTS)
+            report_detail_text(rep, "timetable_kind", r->pt_on ? "slot patterns"
+                                                               : "windows");
         if (r->tt_fallback)
             report_detail_text(rep, "timetable", "none found: hand-over ran");
-        if (r->schedule == TP_TIMETABLE && r->tt_extended) {
+        if ((r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
+            && r->tt_extended) {
             double k = (double)r->k, dl = r->delta;
             report_detail_int(rep, "theorem3_cycles", (long long)
                                    (steps * ts + (dl * ceil(k / (2 * dl)) + 1) * tau));

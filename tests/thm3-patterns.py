@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""tests/thm3-patterns.py -- step-local slot patterns for two-path reshaping.
+
+    tests/thm3-patterns.py lp DELTA K > patterns.lp
+    cbc patterns.lp solve solu solution.txt        (any LP-format MIP solver)
+    tests/thm3-patterns.py table DELTA K solution.txt > table.txt
+    tests/thm3-patterns.py check FROM TO N table.txt
+    tests/thm3-patterns.py random COUNT SEED table.txt
+    tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
+
+The question (see the README, "Where the timetable misses Theorem 3"): with
+h = ceil(K/(2 delta)) = 2 and K = 4 delta, does the proof's own routing (delta
+sets of K/delta per node, set m crossing d_{(m + turn t) mod delta} in step
+t, each element directly or on its 2-cube's detour j+1, j, j+1) reach Theorem
+3's delta h + 1 = K/2 + 1 cycles if only the timing within a step is
+changed, and the timing is a rule every node can apply locally?
+
+The rule tried here: in step t a 4-node group of 2-cube {j, j+1} carries one
+set; its exchanging pair sends the set's K/delta elements over a fixed set of
+slots, e (the edge, departing cycle c, arriving c + 1) and h (the detour,
+departing c, arriving c + 3), chosen from a table indexed by t and by the
+group's boundary types sigma: for each of the delta - 1 step boundaries,
+whether the group's exchanging edge stays (S) or changes (H, a hand-over).
+Every node can compute sigma for its groups from the shapes alone (it is
+what the hand-over schedule already computes per boundary). Element k of a
+set always takes slot k of the row, so a node never needs to know where the
+elements it holds have been.
+
+lp writes an integer program for such a table: every (t, sigma) has K/delta
+slots, the group's eight channels are used at most once per cycle (the roles
+of the two pairs swap at a hand-over), and one arrival profile A_t per step
+per element index bounds every group: whatever group type a set leaves in
+step t, its element k arrives by A_t,k, and step t + 1 of every group type
+sends it no earlier (A_t,k no earlier than A_{t-1},k, so a set that skipped
+a step is covered too). A table that satisfies it is therefore a schedule on
+every shape with that delta and K, whatever the group types of successive
+2-cubes. algorithms/reshape/reshape.c carries the delta = 4, K = 16 table
+(tests/data/reshape/theorem3-patterns-d4-k16.txt) as schedule = slots.
+
+table prints a solver's solution as the table; check runs a table on one
+shape element by element (each set routed as the proof routes it; every
+channel at most once per cycle, every hop after the element's arrival) for
+both cyclic orders and prints the cycles; random does that on COUNT random shapes
+with the table's delta and K; schedule writes the elements' hops in the
+format of tests/data/reshape/theorem3-*.txt (one origin per translation
+class), which check_reshape verifies independently, after checking here that
+the schedule is the same on every node of a class.
+"""
+import importlib.util
+import itertools
+import os
+import random
+import sys
+
+_spec = importlib.util.spec_from_file_location(
+    "thm3_ilp", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "thm3-ilp.py"))
+ilp = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ilp)
+
+
+def sigmas(delta):
+    return list(itertools.product((0, 1), repeat=delta - 1))
+
+
+def parity(sg, t):
+    """Which pair of the group exchanges in step t (0: the first one)."""
+    return sum(sg[:t]) % 2
+
+
+# ---- lp ---------------------------------------------------------------------
+
+def write_lp(delta, K, out):
+    T, s = K // 2 + 1, K // delta
+    sig = sigmas(delta)
+
+    def z(t, g, k, c, h):
+        if c < 0 or c >= (T - 2 if h else T):
+            return None
+        return "z_%d_%d_%d_%d_%d" % (t, g, k, c, h)
+
+    def lin(pairs):
+        coef = {}
+        for x, v in pairs:
+            if x:
+                coef[x] = coef.get(x, 0) + v
+        terms = ["%s %d %s" % ("+" if v > 0 else "-", abs(v), x)
+                 for x, v in sorted(coef.items()) if v]
+        return " ".join(terms) or "0 A_0_0"
+
+    cons, binaries = [], set()
+    for g, sg in enumerate(sig):
+        for t in range(delta):
+            for k in range(s):
+                vs = [z(t, g, k, c, h) for c in range(T) for h in (0, 1)]
+                vs = [x for x in vs if x]
+                binaries.update(vs)
+                cons.append(lin([(x, 1) for x in vs]) + " = 1")
+            for c in range(T):
+                for h in (0, 1):
+                    vs = [z(t, g, k, c, h) for k in range(s)]
+                    if vs[0]:
+                        cons.append(lin([(x, 1) for x in vs]) + " <= 1")
+
+        def edge(t, c):
+            return [z(t, g, k, c, 0) for k in range(s)]
+
+        def det(t, c):
+            return [z(t, g, k, c, 1) for k in range(s)]
+        # the pair exchanging in step t is X; its edge channel carries X's
+        # edge slots at c and the other pair's detour middles at c - 1; its
+        # relay channel X's detour first hops at c and the other pair's
+        # detour last hops at c - 2 (per direction, both alike)
+        for c in range(T):
+            for p in (0, 1):
+                mine = [t for t in range(delta) if parity(sg, t) == p]
+                other = [t for t in range(delta) if parity(sg, t) != p]
+                e = sum([edge(t, c) for t in mine], []) + \
+                    sum([det(t, c - 1) for t in other], [])
+                r = sum([det(t, c) for t in mine], []) + \
+                    sum([det(t, c - 2) for t in other], [])
+                for terms in (e, r):
+                    terms = [x for x in terms if x]
+                    if len(terms) > 1:
+                        cons.append(lin([(x, 1) for x in terms]) + " <= 1")
+    # A_t_k: element k of a set arrives by A_t_k after step t, whatever the
+    # group type; it leaves in step t + 1 no earlier; A_t_k >= A_{t-1}_k
+    prof = ["A_%d_%d" % (t, k) for t in range(delta) for k in range(s)]
+    for t in range(delta):
+        for k in range(s):
+            a = "A_%d_%d" % (t, k)
+            for g in range(len(sig)):
+                arr = [(z(t, g, k, c, h), c + (3 if h else 1))
+                       for c in range(T) for h in (0, 1)]
+                cons.append(lin(arr) + " - 1 %s <= 0" % a)
+                if t + 1 < delta:
+                    dep = [(z(t + 1, g, k, c, h), c)
+                           for c in range(T) for h in (0, 1)]
+                    cons.append(lin(dep) + " - 1 %s >= 0" % a)
+            if t > 0:
+                cons.append("1 A_%d_%d - 1 %s <= 0" % (t - 1, k, a))
+    out.write("Minimize\n obj: %s\nSubject To\n" % " + ".join(prof))
+    for k, c in enumerate(cons):
+        out.write(" c%d: %s\n" % (k, c))
+    out.write("Bounds\n")
+    for a in prof:
+        out.write(" 0 <= %s <= %d\n" % (a, T))
+    out.write("General\n")
+    for a in prof:
+        out.write(" %s\n" % a)
+    out.write("Binary\n")
+    for x in sorted(binaries):
+        out.write(" %s\n" % x)
+    out.write("End\n")
+
+
+# ---- tables -----------------------------------------------------------------
+
+def write_table(delta, K, solution, out):
+    sig = sigmas(delta)
+    slot = {}
+    for line in open(solution):
+        f = line.split()
+        if len(f) >= 3 and f[1].startswith("z_") and float(f[2]) > 0.5:
+            t, g, k, c, h = (int(x) for x in f[1].split("_")[1:])
+            slot[(t, g, k)] = "%d%s" % (c, "h" if h else "e")
+    out.write("# two-path slot patterns, delta %d, K %d, %d cycles. One line "
+              "per group\n# type (its step boundaries: S the exchanging edge "
+              "stays, H it changes),\n# then per step the departure cycle of "
+              "the set's elements 0..K/delta-1,\n# e over the edge, h on the "
+              "detour. Written by tests/thm3-patterns.py.\n"
+              % (delta, K, K // 2 + 1))
+    out.write("patterns %d %d\n" % (delta, K))
+    for g, sg in enumerate(sig):
+        out.write("%s %s\n" % (
+            "".join("H" if x else "S" for x in sg) or "-",
+            " | ".join(" ".join(slot[(t, g, k)] for k in range(K // delta))
+                       for t in range(delta))))
+
+
+def read_table(path):
+    pat, delta, K = {}, None, None
+    for line in open(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("patterns"):
+            _, delta, K = line.split()
+            delta, K = int(delta), int(K)
+            continue
+        name, rest = line.split(" ", 1)
+        sg = tuple(1 if ch == "H" else 0 for ch in name.replace("-", ""))
+        for t, cell in enumerate(rest.split("|")):
+            pat[(t, sg)] = [(int(x[:-1]), x[-1] == "h") for x in cell.split()]
+    return delta, K, pat
+
+
+# ---- running a table on a shape ---------------------------------------------
+
+def run(frm, to, n, pat, turn):
+    """Every element's hops under the table, checked; (cycles, hops, P) or
+    raises ValueError naming the violation."""
+    P = ilp.Problem(frm, to, n, 1)
+    d, N, K = P.delta, P.N, P.K
+    s = K // d
+
+    def bit(i, relay):
+        return 1 << (2 * i + relay)
+
+    def dim(i, relay):
+        return P.dims[i] + relay
+
+    pos = {}
+    for o in range(N):
+        for m in range(d):
+            x = o
+            for t in range(d):
+                pos[(o, m, t)] = x
+                if P.need[o][(m + turn * t) % d]:
+                    x ^= bit((m + turn * t) % d, 0)
+    edge = {}
+    for (o, m, t), x in pos.items():
+        i = (m + turn * t) % d
+        if P.need[o][i]:
+            key = (i, x & ~(bit(i, 0) | bit(i, 1)), t)
+            e = (x >> (2 * i + 1)) & 1
+            if edge.setdefault(key, e) != e:
+                raise ValueError("two edges of one group exchange in step %d" % t)
+    busy, arrive, hops, last = set(), {}, {}, 0
+    for t in range(d):
+        for o in range(N):
+            for m in range(d):
+                i = (m + turn * t) % d
+                if not P.need[o][i]:
+                    continue
+                x = pos[(o, m, t)]
+                base = x & ~(bit(i, 0) | bit(i, 1))
+                cur = []
+                for u in range(d):
+                    e = edge.get((i, base, u))
+                    cur.append(e if e is not None else (cur[-1] if cur else 0))
+                sg = tuple(int(cur[u] != cur[u + 1]) for u in range(d - 1))
+                for q, (c, det) in enumerate(pat[(t, sg)]):
+                    a = arrive.get((o, m, q), 0)
+                    if c < a:
+                        raise ValueError("step %d: departs %d, arrived %d" % (t, c, a))
+                    path = ([(x, dim(i, 1)), (x ^ bit(i, 1), dim(i, 0)),
+                             (x ^ bit(i, 1) ^ bit(i, 0), dim(i, 1))]
+                            if det else [(x, dim(i, 0))])
+                    for k, (at, c_dim) in enumerate(path):
+                        use = (at, c_dim, c + k)
+                        if use in busy:
+                            raise ValueError("channel %d/%d used twice in "
+                                             "cycle %d" % use)
+                        busy.add(use)
+                        hops.setdefault((o, m, q), []).append((c + k, c_dim))
+                    arrive[(o, m, q)] = c + len(path)
+                    last = max(last, c + len(path))
+    return last, hops, P
+
+
+def random_shape(rng, delta, K):
+    """A random FROM, TO, N with this delta and K where Theorem 3 applies."""
+    while True:
+        n = rng.randint(2 * delta, 2 * delta + 4)
+        bits = n + K.bit_length() - 1
+
+        def split():
+            axes, left = [], bits
+            while left:
+                a = rng.randint(1, min(left, 10))
+                axes.append(a)
+                left -= a
+            return "x".join(str(1 << a) for a in axes)
+        frm, to = split(), split()
+        try:
+            P = ilp.Problem(frm, to, n, 1)
+        except AssertionError:
+            continue
+        if P.delta == delta:
+            return frm, to, n
+
+
+def main():
+    a = sys.argv
+    cmd = a[1] if len(a) > 1 else ""
+    if cmd == "lp" and len(a) == 4:
+        write_lp(int(a[2]), int(a[3]), sys.stdout)
+    elif cmd == "table" and len(a) == 5:
+        write_table(int(a[2]), int(a[3]), a[4], sys.stdout)
+    elif cmd == "check" and len(a) == 6:
+        delta, K, pat = read_table(a[5])
+        bad = 0
+        for turn in (1, -1):
+            try:
+                cyc, _, P = run(a[2], a[3], int(a[4]), pat, turn)
+                if (P.delta, P.K) != (delta, K):
+                    sys.exit("the table is for delta %d, K %d" % (delta, K))
+                print("%s -> %s on a %s-cube, %s: %d cycles (Theorem 3: %d)"
+                      % (a[2], a[3], a[4], "ascending" if turn > 0 else
+                         "descending", cyc, K // 2 + 1))
+                bad += cyc != K // 2 + 1
+            except ValueError as e:
+                print("%s: %s" % ("ascending" if turn > 0 else "descending", e))
+                bad += 1
+        sys.exit(1 if bad else 0)
+    elif cmd == "random" and len(a) == 5:
+        delta, K, pat = read_table(a[4])
+        rng = random.Random(int(a[3]))
+        met = 0
+        for _ in range(int(a[2])):
+            frm, to, n = random_shape(rng, delta, K)
+            res = []
+            for turn in (1, -1):
+                try:
+                    res.append(run(frm, to, n, pat, turn)[0])
+                except ValueError as e:
+                    res.append(str(e))
+            ok = all(r == K // 2 + 1 for r in res)
+            met += ok
+            print("%s -> %s on a %d-cube: %s" % (frm, to, n, res))
+        print("Theorem 3 (%d cycles) met on %d of %s shapes, both orders"
+              % (K // 2 + 1, met, a[2]))
+        sys.exit(0 if met == int(a[2]) else 1)
+    elif cmd == "schedule" and len(a) == 7:
+        delta, K, pat = read_table(a[5])
+        turn = int(a[6])
+        cyc, hops, P = run(a[2], a[3], int(a[4]), pat, turn)
+        keep = [v for v in range(P.N)
+                if all(P.need[p ^ v] == P.need[p] for p in range(P.N))]
+        per = {}
+        for (o, m, q), hs in hops.items():
+            per.setdefault(o, []).append(hs)
+        for o in range(P.N):
+            per.setdefault(o, [])
+            per[o] += [[] for _ in range(P.K - len(per[o]))]
+            per[o].sort()
+        for o in range(P.N):
+            for v in keep:
+                if per[o ^ v] != per[o]:
+                    sys.exit("the schedule differs on node %d and its "
+                             "translate by %d" % (o, v))
+        sys.stdout.write("shape %s %s %s\ncycles %d\n" % (a[2], a[3], a[4], cyc))
+        for o in range(P.N):
+            if P.rep[o] == o:
+                for hs in per[o]:
+                    sys.stdout.write("%d%s\n" % (P.full[o], "".join(
+                        " %d:%d" % h for h in hs)))
+    else:
+        sys.exit(__doc__.split("\n\n")[1])
+
+
+if __name__ == "__main__":
+    main()
