@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """tests/thm3-patterns.py -- step-local slot patterns for two-path reshaping.
 
-    tests/thm3-patterns.py lp DELTA K > patterns.lp
+    tests/thm3-patterns.py lp DELTA K [window] > patterns.lp
     cbc patterns.lp solve solu solution.txt        (any LP-format MIP solver)
-    tests/thm3-patterns.py table DELTA K solution.txt > table.txt
+    tests/thm3-patterns.py table DELTA K solution.txt [window] > table.txt
     tests/thm3-patterns.py check FROM TO N table.txt
     tests/thm3-patterns.py random COUNT SEED table.txt
     tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
@@ -36,6 +36,10 @@ a step is covered too). A table that satisfies it is therefore a schedule on
 every shape with that delta and K, whatever the group types of successive
 2-cubes. algorithms/reshape/reshape.c carries the delta = 4, K = 16 table
 (tests/data/reshape/theorem3-patterns-d4-k16.txt) as schedule = slots.
+
+With "window" a row may depend only on the group's boundaries t-2 .. t+1
+and its slots lie in cycles 2t-4 .. 2t+7: a smaller program (delta = 8:
+7 k variables instead of 130 k), whose solutions are tables all the same.
 
 table prints a solver's solution as the table; check runs a table on one
 shape element by element (each set routed as the proof routes it; every
@@ -70,14 +74,25 @@ def parity(sg, t):
 
 # ---- lp ---------------------------------------------------------------------
 
-def write_lp(delta, K, out):
+def row_key(sg, t, window):
+    """The part of a group type a row depends on: all of it, or with
+    window its boundaries t-2 .. t+1 (x where there is none)."""
+    if not window:
+        return "".join(str(x) for x in sg) or "-"
+    return "".join(str(sg[u]) if 0 <= u < len(sg) else "x"
+                   for u in range(t - 2, t + 2))
+
+
+def write_lp(delta, K, out, window=False):
     T, s = K // 2 + 1, K // delta
     sig = sigmas(delta)
 
     def z(t, g, k, c, h):
         if c < 0 or c >= (T - 2 if h else T):
             return None
-        return "z_%d_%d_%d_%d_%d" % (t, g, k, c, h)
+        if window and not 2 * t - 4 <= c <= 2 * t + 7:
+            return None
+        return "z_%d_%s_%d_%d_%d" % (t, row_key(sig[g], t, window), k, c, h)
 
     def lin(pairs):
         coef = {}
@@ -98,8 +113,8 @@ def write_lp(delta, K, out):
                 cons.append(lin([(x, 1) for x in vs]) + " = 1")
             for c in range(T):
                 for h in (0, 1):
-                    vs = [z(t, g, k, c, h) for k in range(s)]
-                    if vs[0]:
+                    vs = [x for x in (z(t, g, k, c, h) for k in range(s)) if x]
+                    if len(vs) > 1:
                         cons.append(lin([(x, 1) for x in vs]) + " <= 1")
 
         def edge(t, c):
@@ -140,6 +155,8 @@ def write_lp(delta, K, out):
             if t > 0:
                 cons.append("1 A_%d_%d - 1 %s <= 0" % (t - 1, k, a))
     out.write("Minimize\n obj: %s\nSubject To\n" % " + ".join(prof))
+    if window:
+        cons = list(dict.fromkeys(cons))   # rows shared by group types
     for k, c in enumerate(cons):
         out.write(" c%d: %s\n" % (k, c))
     out.write("Bounds\n")
@@ -156,14 +173,17 @@ def write_lp(delta, K, out):
 
 # ---- tables -----------------------------------------------------------------
 
-def write_table(delta, K, solution, out):
+def write_table(delta, K, solution, out, window=False):
     sig = sigmas(delta)
-    slot = {}
+    got = {}
     for line in open(solution):
         f = line.split()
         if len(f) >= 3 and f[1].startswith("z_") and float(f[2]) > 0.5:
-            t, g, k, c, h = (int(x) for x in f[1].split("_")[1:])
-            slot[(t, g, k)] = "%d%s" % (c, "h" if h else "e")
+            _, t, key, k, c, h = f[1].split("_")
+            got[(int(t), key, int(k))] = "%s%s" % (c, "h" if h == "1" else "e")
+    slot = {(t, g, k): got[(t, row_key(sg, t, window), k)]
+            for g, sg in enumerate(sig) for t in range(delta)
+            for k in range(K // delta)}
     out.write("# two-path slot patterns, delta %d, K %d, %d cycles. One line "
               "per group\n# type (its step boundaries: S the exchanging edge "
               "stays, H it changes),\n# then per step the departure cycle of "
@@ -284,10 +304,10 @@ def random_shape(rng, delta, K):
 def main():
     a = sys.argv
     cmd = a[1] if len(a) > 1 else ""
-    if cmd == "lp" and len(a) == 4:
-        write_lp(int(a[2]), int(a[3]), sys.stdout)
-    elif cmd == "table" and len(a) == 5:
-        write_table(int(a[2]), int(a[3]), a[4], sys.stdout)
+    if cmd == "lp" and len(a) in (4, 5):
+        write_lp(int(a[2]), int(a[3]), sys.stdout, len(a) == 5)
+    elif cmd == "table" and len(a) in (5, 6):
+        write_table(int(a[2]), int(a[3]), a[4], sys.stdout, len(a) == 6)
     elif cmd == "check" and len(a) == 6:
         delta, K, pat = read_table(a[5])
         bad = 0
