@@ -88,33 +88,9 @@ static void run_verify(Report *r, Sim *sim, const RunSetup *setup,
     r->data_correct = r->placement_correct && r->conserved;
 }
 
-/* OpenBLAS's threaded build starts a thread per core when it is loaded,
- * and they spin in sched_yield for about a tenth of a second before they
- * sleep: on two cores that took a quarter of a 14-cube exchange's time
- * although the run calls no BLAS at all. A run is one thread (the node
- * programs' kernels run on per-node blocks, one node at a time), so the
- * first run tells OpenBLAS to use one thread and stops its pool. Both
- * entry points are OpenBLAS's own; with any other CBLAS they are absent
- * (weak) and nothing happens. */
-extern void openblas_set_num_threads(int) __attribute__((weak));
-extern void blas_thread_shutdown_(void) __attribute__((weak));
-
-static void run_blas_single_thread(void)
-{
-    static gboolean done;
-    if (done)
-        return;
-    done = TRUE;
-    if (openblas_set_num_threads)
-        openblas_set_num_threads(1);
-    if (blas_thread_shutdown_)
-        blas_thread_shutdown_();
-}
-
 Report *run_scenario(const Scenario *s, const RunOptions *options,
                      GError **error)
 {
-    run_blas_single_thread();
     RunSetup setup;
     if (!run_setup(s, &setup, error))
         return NULL;

@@ -14,11 +14,111 @@
 #include <cairo.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* cairo is loaded when the first plot is saved, not linked: with the
+ * fifteen libraries it brings (X11, fontconfig, freetype, pixman, png) it
+ * cost every start of cubemu 5 ms, and only sweep's plots draw. The cairo_*
+ * names below call through the table cairo_load() fills. */
+#define CAIRO_FUNCTIONS(X) \
+    X(cairo_arc) X(cairo_close_path) X(cairo_create) X(cairo_destroy) \
+    X(cairo_fill) X(cairo_font_extents) X(cairo_font_options_create) \
+    X(cairo_font_options_destroy) X(cairo_font_options_set_antialias) \
+    X(cairo_font_options_set_hint_metrics) \
+    X(cairo_font_options_set_hint_style) X(cairo_image_surface_create) \
+    X(cairo_line_to) X(cairo_move_to) X(cairo_new_path) X(cairo_paint) \
+    X(cairo_pdf_surface_create_for_stream) \
+    X(cairo_pdf_surface_set_metadata) X(cairo_rectangle) X(cairo_restore) \
+    X(cairo_rotate) X(cairo_save) X(cairo_select_font_face) \
+    X(cairo_set_dash) X(cairo_set_font_options) X(cairo_set_font_size) \
+    X(cairo_set_line_join) X(cairo_set_line_width) X(cairo_set_source_rgb) \
+    X(cairo_show_text) X(cairo_status) X(cairo_status_to_string) \
+    X(cairo_stroke) X(cairo_surface_destroy) X(cairo_surface_finish) \
+    X(cairo_surface_status) X(cairo_surface_write_to_png_stream) \
+    X(cairo_svg_surface_create_for_stream) \
+    X(cairo_svg_surface_set_document_unit) X(cairo_text_extents) \
+    X(cairo_translate)
+
+static struct {
+#define CAIRO_MEMBER(f) __typeof__(f) *f;
+    CAIRO_FUNCTIONS(CAIRO_MEMBER)
+#undef CAIRO_MEMBER
+} cairo_api;
+
+static gboolean cairo_load(const char *path, GError **error)
+{
+    static void *handle;
+    if (handle)
+        return TRUE;
+    void *h = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL);
+    const char *missing = NULL;
+    if (h) {
+#define CAIRO_FIND(f)                                     \
+        *(void **)&cairo_api.f = dlsym(h, #f);            \
+        if (!cairo_api.f && !missing)                     \
+            missing = #f;
+        CAIRO_FUNCTIONS(CAIRO_FIND)
+#undef CAIRO_FIND
+    }
+    if (!h || missing) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot load "
+                    "cairo (libcairo.so.2: %s); make deps installs "
+                    "libcairo2-dev", path, h ? missing : dlerror());
+        if (h)
+            dlclose(h);
+        return FALSE;
+    }
+    handle = h;
+    return TRUE;
+}
+
+#define CAIRO_CALL(f) (cairo_api.f)
+#define cairo_arc CAIRO_CALL(cairo_arc)
+#define cairo_close_path CAIRO_CALL(cairo_close_path)
+#define cairo_create CAIRO_CALL(cairo_create)
+#define cairo_destroy CAIRO_CALL(cairo_destroy)
+#define cairo_fill CAIRO_CALL(cairo_fill)
+#define cairo_font_extents CAIRO_CALL(cairo_font_extents)
+#define cairo_font_options_create CAIRO_CALL(cairo_font_options_create)
+#define cairo_font_options_destroy CAIRO_CALL(cairo_font_options_destroy)
+#define cairo_font_options_set_antialias CAIRO_CALL(cairo_font_options_set_antialias)
+#define cairo_font_options_set_hint_metrics CAIRO_CALL(cairo_font_options_set_hint_metrics)
+#define cairo_font_options_set_hint_style CAIRO_CALL(cairo_font_options_set_hint_style)
+#define cairo_image_surface_create CAIRO_CALL(cairo_image_surface_create)
+#define cairo_line_to CAIRO_CALL(cairo_line_to)
+#define cairo_move_to CAIRO_CALL(cairo_move_to)
+#define cairo_new_path CAIRO_CALL(cairo_new_path)
+#define cairo_paint CAIRO_CALL(cairo_paint)
+#define cairo_pdf_surface_create_for_stream CAIRO_CALL(cairo_pdf_surface_create_for_stream)
+#define cairo_pdf_surface_set_metadata CAIRO_CALL(cairo_pdf_surface_set_metadata)
+#define cairo_rectangle CAIRO_CALL(cairo_rectangle)
+#define cairo_restore CAIRO_CALL(cairo_restore)
+#define cairo_rotate CAIRO_CALL(cairo_rotate)
+#define cairo_save CAIRO_CALL(cairo_save)
+#define cairo_select_font_face CAIRO_CALL(cairo_select_font_face)
+#define cairo_set_dash CAIRO_CALL(cairo_set_dash)
+#define cairo_set_font_options CAIRO_CALL(cairo_set_font_options)
+#define cairo_set_font_size CAIRO_CALL(cairo_set_font_size)
+#define cairo_set_line_join CAIRO_CALL(cairo_set_line_join)
+#define cairo_set_line_width CAIRO_CALL(cairo_set_line_width)
+#define cairo_set_source_rgb CAIRO_CALL(cairo_set_source_rgb)
+#define cairo_show_text CAIRO_CALL(cairo_show_text)
+#define cairo_status CAIRO_CALL(cairo_status)
+#define cairo_status_to_string CAIRO_CALL(cairo_status_to_string)
+#define cairo_stroke CAIRO_CALL(cairo_stroke)
+#define cairo_surface_destroy CAIRO_CALL(cairo_surface_destroy)
+#define cairo_surface_finish CAIRO_CALL(cairo_surface_finish)
+#define cairo_surface_status CAIRO_CALL(cairo_surface_status)
+#define cairo_surface_write_to_png_stream CAIRO_CALL(cairo_surface_write_to_png_stream)
+#define cairo_svg_surface_create_for_stream CAIRO_CALL(cairo_svg_surface_create_for_stream)
+#define cairo_svg_surface_set_document_unit CAIRO_CALL(cairo_svg_surface_set_document_unit)
+#define cairo_text_extents CAIRO_CALL(cairo_text_extents)
+#define cairo_translate CAIRO_CALL(cairo_translate)
 
 /* About this many ticks per axis; log axes thin powers of two to at most
  * PLOT_MAX_LOG_TICKS, and switch to decades beyond PLOT_LOG2_SPAN. */
@@ -683,6 +783,8 @@ gboolean plot_save(const Plot *p, const char *path, int width, int height,
                     "%s: unknown plot format (valid extensions: %s)", path, PLOT_EXTENSIONS);
         return FALSE;
     }
+    if (!cairo_load(path, error))
+        return FALSE;
     PlotOutput out = { .file = g_fopen(path, "wb") };
     if (!out.file) {
         g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot write: %s",

@@ -53,7 +53,7 @@
 #include "procgrid.h"
 #include "kernel.h"
 
-#include <cblas.h>
+#include "blas.h"
 #include <complex.h>
 #include <math.h>
 #include <stdlib.h>
@@ -699,6 +699,8 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
                                 const Params *prm, MemoryLayout *layout,
                                 GError **error)
 {
+    if (!blas_load(error))
+        return NULL;
     g_autofree DbConfig *c = g_new0(DbConfig, 1);
     c->routine = routine;
     const char *shape = params_text(prm, "shape");

@@ -4,6 +4,7 @@
  * in systolic.c (C stationary, Section 4.2) and stationary.c (A or B
  * stationary, Section 4.1).
  */
+#include "blas.h"
 #include "matmul.h"
 
 #include <math.h>
@@ -413,6 +414,8 @@ static Tick predict_shifts(const Machine *mach, const MatmulConfig *c)
 static void *matmul_prepare(const Machine *mach, const Params *params,
                             MemoryLayout *layout, GError **error)
 {
+    if (!blas_load(error))
+        return NULL;
     g_autofree MatmulConfig *c = g_new0(MatmulConfig, 1);
     char *why = NULL;
     uint64_t pqr[3];

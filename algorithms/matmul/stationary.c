@@ -33,7 +33,7 @@
  */
 #include "matmul.h"
 
-#include <cblas.h>
+#include "blas.h"
 #include <stdlib.h>
 #include <string.h>
 
