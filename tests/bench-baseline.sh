@@ -9,7 +9,8 @@
 #     n (K + 1) ticks, which the script checks;
 #   - the memory-bandwidth floor: a plain loop copying each node's K
 #     elements to its neighbour for every dimension (bench --memcpy-floor).
-# Prints wall seconds (whole process), peak memory and the ratios. Skips
+# Prints wall seconds (whole process; cubemu: the median of 5 runs), peak
+# memory and the ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
 # (BENCH_SWEEP), events per engine second, peak memory against the
@@ -40,11 +41,24 @@ verdict() {   # verdict NAME OK(1/0) TEXT
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
 declare -A RATIO FLOORX
+# cubemu's wall time: the median of 5 whole-process runs, to the
+# microsecond (/usr/bin/time rounds to 10 ms, 12% of a 14-cube run); its
+# peak memory from the first.
+median_wall() {   # median_wall COMMAND...: seconds
+  local ts=() i a b
+  for i in 1 2 3 4 5; do
+    a=$(date +%s%N); "$@" > /dev/null; b=$(date +%s%N)
+    ts+=($((b - a)))
+  done
+  printf '%s\n' "${ts[@]}" | sort -n | sed -n 3p | awk '{printf "%.4f", $1 / 1e9}'
+}
 for n in 14 16; do
-  out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
-        --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
-        --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json)
-  read -r cw cm < /tmp/cubemu-bench-time.$$
+  set -- "$EMU" run --set machine.preset=cube --set machine.dimensions=$n \
+         --set machine.startup=1 --set algorithm.name=exchange \
+         --set algorithm.elements-per-node=$K --json
+  out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$@")
+  read -r _ cm < /tmp/cubemu-bench-time.$$
+  cw=$(median_wall "$@")
   cycles=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' <<<"$out")
   floor=$("$BENCH" --memcpy-floor $n $K)
   sw=- sm=- ratio=-

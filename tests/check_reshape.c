@@ -22,6 +22,7 @@
  */
 #include "run.h"
 #include "graycode.h"
+#include "slot_tables.h"
 
 #include <check.h>
 #include "check_main.h"
@@ -439,6 +440,44 @@ START_TEST(two_path_timetable_theorem3_random)
 }
 END_TEST
 
+/* The tables schedule = slots runs are the files the Python tools read
+ * (tests/thm3-patterns.py check and random): the same rows, one per group
+ * type, in the same order. */
+START_TEST(slot_tables_match_data)
+{
+    size_t count;
+    const SlotTable *tb = slot_tables(&count);
+    ck_assert(count >= 1);
+    for (size_t i = 0; i < count; i++) {
+        g_autofree char *path = g_strdup_printf("%s/tests/data/reshape/%s",
+                                                CUBEMU_SOURCE_DIR, tb[i].data);
+        g_autofree char *text = NULL;
+        ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "%s", path);
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        int delta = 0, k = 0;
+        size_t rows = 0;
+        for (int l = 0; lines[l]; l++) {
+            const char *line = lines[l];
+            if (!*line || *line == '#')
+                continue;
+            if (sscanf(line, "patterns %d %d", &delta, &k) == 2)
+                continue;
+            const char *sp = strchr(line, ' ');
+            ck_assert(sp);
+            unsigned g = 0;
+            for (const char *c = line; c < sp; c++)
+                g = (g << 1) | (*c == 'H');
+            ck_assert_uint_eq(g, rows);
+            ck_assert_str_eq(sp + 1, tb[i].rows[g]);
+            rows++;
+        }
+        ck_assert_int_eq(delta, tb[i].delta);
+        ck_assert_int_eq(k, (int)tb[i].k);
+        ck_assert_uint_eq(rows, (size_t)1 << (delta - 1));
+    }
+}
+END_TEST
+
 /* Slot patterns (schedule = slots) on random shapes with delta = 4 and K =
  * 16, the case where the timetable's windows are too short: every run at
  * Theorem 3's 9 cycles, data verified, the timetable at 10 on each. */
@@ -737,6 +776,7 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, two_path_timetable_theorem3_random);
     tcase_add_test(t, two_path_theorem3_schedule_exists);
     tcase_add_test(t, two_path_slots_delta4_k16_random);
+    tcase_add_test(t, slot_tables_match_data);
     tcase_add_test(t, two_path_timetable_needs_theorem3_machine);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);

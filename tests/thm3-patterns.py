@@ -4,6 +4,7 @@
     tests/thm3-patterns.py lp DELTA K [window] > patterns.lp
     cbc patterns.lp solve solu solution.txt        (any LP-format MIP solver)
     tests/thm3-patterns.py table DELTA K solution.txt [window] > table.txt
+    tests/thm3-patterns.py search DELTA K WORKDIR > table.txt     (runs cbc)
     tests/thm3-patterns.py check FROM TO N table.txt
     tests/thm3-patterns.py random COUNT SEED table.txt
     tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
@@ -40,6 +41,12 @@ every shape with that delta and K, whatever the group types of successive
 With "window" a row may depend only on the group's boundaries t-2 .. t+1
 and its slots lie in cycles 2t-4 .. 2t+7: a smaller program (delta = 8:
 7 k variables instead of 130 k), whose solutions are tables all the same.
+
+search solves the same program a few group types at a time (CBC, run by
+the tool; WORKDIR holds its files): the program for a subset of types gives
+a profile; with the profile fixed every type is a small program of its own;
+the types that fail join the subset, until none fails. For delta = 8 the
+whole program (128 types) did not solve within an hour; this does.
 
 table prints a solver's solution as the table; check runs a table on one
 shape element by element (each set routed as the proof routes it; every
@@ -171,6 +178,148 @@ def write_lp(delta, K, out, window=False):
     out.write("End\n")
 
 
+# ---- search: the same program, a few rows at a time ------------------------
+
+def row_program(delta, K, rows, A, path):
+    """The program above for the group types in rows only; with A given
+    (A[t][k]) the profile is fixed and each row stands alone."""
+    T, s = K // 2 + 1, K // delta
+    sig = sigmas(delta)
+
+    def z(g, t, k, c, h):
+        if c < 0 or c >= (T - 2 if h else T):
+            return None
+        return "z_%d_%d_%d_%d_%d" % (g, t, k, c, h)
+
+    def lin(pairs):
+        coef = {}
+        for x, v in pairs:
+            if x:
+                coef[x] = coef.get(x, 0) + v
+        return " ".join("%s %d %s" % ("+" if v > 0 else "-", abs(v), x)
+                        for x, v in sorted(coef.items()) if v)
+    cons, binaries = [], set()
+    for g in rows:
+        sg = sig[g]
+        for t in range(delta):
+            for k in range(s):
+                vs = [x for x in (z(g, t, k, c, h) for c in range(T)
+                                  for h in (0, 1)) if x]
+                binaries.update(vs)
+                cons.append(lin([(x, 1) for x in vs]) + " = 1")
+        for c in range(T):
+            for p in (0, 1):
+                mine = [t for t in range(delta) if parity(sg, t) == p]
+                other = [t for t in range(delta) if parity(sg, t) != p]
+                e = ([z(g, t, k, c, 0) for t in mine for k in range(s)]
+                     + [z(g, t, k, c - 1, 1) for t in other for k in range(s)])
+                r = ([z(g, t, k, c, 1) for t in mine for k in range(s)]
+                     + [z(g, t, k, c - 2, 1) for t in other for k in range(s)])
+                for terms in (e, r):
+                    terms = [x for x in terms if x]
+                    if len(terms) > 1:
+                        cons.append(lin([(x, 1) for x in terms]) + " <= 1")
+        for t in range(delta):
+            for k in range(s):
+                arr = [(z(g, t, k, c, h), c + (3 if h else 1))
+                       for c in range(T) for h in (0, 1)]
+                dep = ([(z(g, t + 1, k, c, h), c) for c in range(T)
+                        for h in (0, 1)] if t + 1 < delta else None)
+                if A is None:
+                    cons.append(lin(arr) + " - 1 A_%d_%d <= 0" % (t, k))
+                    if dep:
+                        cons.append(lin(dep) + " - 1 A_%d_%d >= 0" % (t, k))
+                else:
+                    cons.append(lin(arr) + " <= %d" % A[t][k])
+                    if dep:
+                        cons.append(lin(dep) + " >= %d" % A[t][k])
+    if A is None:
+        for t in range(1, delta):
+            for k in range(s):
+                cons.append("1 A_%d_%d - 1 A_%d_%d <= 0" % (t - 1, k, t, k))
+    with open(path, "w") as f:
+        f.write("Minimize\n obj: 0 %s\nSubject To\n" % min(binaries))
+        for i, c in enumerate(cons):
+            f.write(" c%d: %s\n" % (i, c))
+        if A is None:
+            f.write("Bounds\n")
+            for t in range(delta):
+                for k in range(s):
+                    f.write(" 0 <= A_%d_%d <= %d\n" % (t, k, T))
+            f.write("General\n")
+            for t in range(delta):
+                for k in range(s):
+                    f.write(" A_%d_%d\n" % (t, k))
+        f.write("Binary\n")
+        for x in sorted(binaries):
+            f.write(" %s\n" % x)
+        f.write("End\n")
+
+
+def cbc(path):
+    """Solve with CBC; the variables at 1 (and the A_t_k), or None."""
+    sol = path + ".sol"
+    if os.path.exists(sol):
+        os.unlink(sol)
+    import subprocess
+    subprocess.run(["cbc", path, "solve", "solu", sol], capture_output=True,
+                   check=True)
+    if not os.path.exists(sol):
+        return None
+    with open(sol) as f:
+        if not f.readline().startswith("Optimal"):
+            return None
+        vals = {}
+        for line in f:
+            v = line.split()
+            if len(v) >= 3 and float(v[2]) > 0.5:
+                vals[v[1]] = round(float(v[2]))
+    return vals
+
+
+def search(delta, K, work, out):
+    """Rows a few at a time: solve the program for a subset of group
+    types (the profile free), fix the profile it gives, solve every other
+    type alone under it, add those that fail, repeat. The table is then
+    the subset's rows and every other type's own solution."""
+    sig, s = sigmas(delta), K // delta
+    rng = random.Random(1)
+    subset = sorted({0, len(sig) - 1} | set(rng.sample(range(len(sig)),
+                                                       min(4, len(sig)))))
+    while True:
+        vals = cbc_program(delta, K, subset, None, work)
+        if vals is None:
+            sys.exit("no table: the program is infeasible for the group "
+                     "types %s" % subset)
+        A = [[vals.get("A_%d_%d" % (t, k), 0) for k in range(s)]
+             for t in range(delta)]
+        rows, bad = {}, []
+        for g in range(len(sig)):
+            one = cbc_program(delta, K, [g], A, work)
+            if one is None:
+                bad.append(g)
+            else:
+                rows[g] = one
+        sys.stderr.write("%d types together, profile %s: %d fail alone\n"
+                         % (len(subset), A, len(bad)))
+        if not bad:
+            break
+        subset = sorted(set(subset) | set(bad[:4]))
+    got = {}
+    for g, vals in rows.items():
+        for name in vals:
+            if name.startswith("z_"):
+                _, gg, t, k, c, h = name.split("_")
+                got[(int(t), g, int(k))] = "%s%s" % (c, "h" if h == "1" else "e")
+    emit_table(delta, K, got, out)
+
+
+def cbc_program(delta, K, rows, A, work):
+    path = os.path.join(work, "rows.lp")
+    row_program(delta, K, rows, A, path)
+    return cbc(path)
+
+
 # ---- tables -----------------------------------------------------------------
 
 def write_table(delta, K, solution, out, window=False):
@@ -184,6 +333,11 @@ def write_table(delta, K, solution, out, window=False):
     slot = {(t, g, k): got[(t, row_key(sg, t, window), k)]
             for g, sg in enumerate(sig) for t in range(delta)
             for k in range(K // delta)}
+    emit_table(delta, K, slot, out)
+
+
+def emit_table(delta, K, slot, out):
+    sig = sigmas(delta)
     out.write("# two-path slot patterns, delta %d, K %d, %d cycles. One line "
               "per group\n# type (its step boundaries: S the exchanging edge "
               "stays, H it changes),\n# then per step the departure cycle of "
@@ -306,6 +460,8 @@ def main():
     cmd = a[1] if len(a) > 1 else ""
     if cmd == "lp" and len(a) in (4, 5):
         write_lp(int(a[2]), int(a[3]), sys.stdout, len(a) == 5)
+    elif cmd == "search" and len(a) == 5:
+        search(int(a[2]), int(a[3]), a[4], sys.stdout)
     elif cmd == "table" and len(a) in (5, 6):
         write_table(int(a[2]), int(a[3]), a[4], sys.stdout, len(a) == 6)
     elif cmd == "check" and len(a) == 6:

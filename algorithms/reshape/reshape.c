@@ -41,6 +41,7 @@
 #include "algorithm.h"
 #include "graycode.h"
 #include "routing.h"
+#include "slot_tables.h"
 
 #include <math.h>
 #include <string.h>
@@ -1255,32 +1256,6 @@ static NodeStatus tt_step(Node *node, const Reshape *r, int w)
  * arrivals land in region 1 + t of memory, so nothing is overwritten before
  * it leaves; the last step call moves every set home. */
 
-typedef struct {
-    int delta;
-    uint64_t k;
-    const char *const *rows;    /* 2^(delta-1) rows, boundary 0 first:
-                                 * row g has boundary u a hand-over iff bit
-                                 * delta - 2 - u of g is set */
-} PtTable;
-
-/* tests/data/reshape/theorem3-patterns-d4-k16.txt (check_reshape compares
- * the two): per step, element k's departure cycle, e the edge, h the
- * detour. */
-static const char *const pt_rows_d4_k16[] = {
-    "0e 1h 0h 1e | 2e 4h 3e 2h | 3h 7e 4e 5e | 6e 8e 5h 6h",    /* SSS */
-    "0e 1h 0h 1e | 2e 6e 3e 2h | 3h 7e 4e 5e | 6e 8e 5e 7e",    /* SSH */
-    "0e 1h 0h 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 6h",    /* SHS */
-    "0e 1h 0h 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 7e",    /* SHH */
-    "0e 3e 2e 1e | 1e 4h 3e 2e | 3h 7e 4e 5e | 6e 8e 5h 6h",    /* HSS */
-    "0e 3e 2e 1e | 1e 6e 3e 2e | 3h 7e 4e 5e | 6e 8e 5e 7e",    /* HSH */
-    "0e 1h 2e 1e | 1e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 6h",    /* HHS */
-    "0e 0h 2e 1e | 2e 5e 3e 4e | 3e 7e 4e 5e | 6e 8e 5h 7e",    /* HHH */
-};
-
-static const PtTable pt_tables[] = {
-    { 4, 16, pt_rows_d4_k16 },
-};
-
 /* Parse a row into dep[t * s + k] (cycle * 2 + detour); FALSE if it is not
  * delta steps of s slots. */
 static gboolean pt_parse_row(const char *row, int delta, uint64_t s,
@@ -1333,21 +1308,31 @@ static uint8_t pt_slot(const Reshape *r, unsigned row, int t, uint64_t k)
 
 /* Check the table on this shape: every group's channels at most once per
  * cycle, every element sent no earlier than it arrived, all done by
- * Theorem 3's delta h + 1. */
+ * Theorem 3's delta h + 1. Rows are computed once per node and position. */
 static gboolean pt_check(const Reshape *r)
 {
     uint64_t nodes = (uint64_t)1 << r->n, s = r->k / (uint64_t)r->delta;
+    int dl = r->delta;
     Tick T = (Tick)(r->k / 2 + 1);
+    g_autofree uint8_t *rows = g_new(uint8_t, nodes * (uint64_t)dl);
+    for (uint64_t x = 0; x < nodes; x++)
+        for (int q = 0; q < dl; q++) {
+            uint64_t bu = (uint64_t)1 << r->dim_of[r->dp[q] + 1];
+            /* one row per group: computed at its node with j, j+1 clear */
+            uint64_t base = x & ~(bu | ((uint64_t)1 << r->dim_of[r->dp[q]]));
+            rows[x * (uint64_t)dl + (uint64_t)q] = base == x
+                ? (uint8_t)pt_row(r, r->dp[q], x) : rows[base * (uint64_t)dl + (uint64_t)q];
+        }
     g_autofree uint8_t *grid = g_new(uint8_t, 8 * (size_t)(T + 3));
-    for (int q = 0; q < r->delta; q++) {
+    for (int q = 0; q < dl; q++) {
         int j = r->dp[q];
         uint64_t bj = (uint64_t)1 << r->dim_of[j], bu = (uint64_t)1 << r->dim_of[j + 1];
         for (uint64_t base = 0; base < nodes; base++) {
             if (base & (bj | bu))
                 continue;
-            unsigned row = pt_row(r, j, base);
+            unsigned row = rows[base * (uint64_t)dl + (uint64_t)q];
             memset(grid, 0, 8 * (size_t)(T + 3));
-            for (int t = 0; t < r->delta; t++) {
+            for (int t = 0; t < dl; t++) {
                 int m = tt_set_on(r, j, t);
                 for (int y = 0; y < 4; y++) {
                     uint64_t h = base | ((y & 1) ? bj : 0) | ((y & 2) ? bu : 0);
@@ -1375,15 +1360,16 @@ static gboolean pt_check(const Reshape *r)
     }
     /* a node's set m arrived by the slots of its own group's row, the
      * partner sending in the same row */
-    Tick arr[64];
+    Tick arr[PT_MAX_K];
     for (uint64_t x = 0; x < nodes; x++)
-        for (int m = 0; m < r->delta; m++) {
+        for (int m = 0; m < dl; m++) {
             for (uint64_t k = 0; k < s; k++)
                 arr[k] = 0;
-            for (int t = 0; t < r->delta; t++) {
+            for (int t = 0; t < dl; t++) {
                 if (!tp_ctl(r, m, x, t))
                     continue;
-                unsigned row = pt_row(r, seq_dim(r, m, t), x);
+                int q = pt_position(r, seq_dim(r, m, t));
+                unsigned row = rows[x * (uint64_t)dl + (uint64_t)q];
                 for (uint64_t k = 0; k < s; k++) {
                     uint8_t v = pt_slot(r, row, t, k);
                     if ((Tick)(v >> 1) < arr[k])
@@ -1399,10 +1385,7 @@ static gboolean pt_check(const Reshape *r)
  * (both cyclic orders are tried). */
 static gboolean pt_setup(Reshape *r)
 {
-    const PtTable *tb = NULL;
-    for (size_t i = 0; i < G_N_ELEMENTS(pt_tables); i++)
-        if (pt_tables[i].delta == r->delta && pt_tables[i].k == r->k)
-            tb = &pt_tables[i];
+    const SlotTable *tb = slot_table_find(r->delta, r->k);
     if (!tb || r->delta > PT_MAX_DELTA || r->k > PT_MAX_K
         || r->k % (uint64_t)r->delta)
         return FALSE;
