@@ -104,8 +104,8 @@ static const ParamSpec reshape_params[] = {
               "exact cycle from one element-level timetable, checked in "
               "prepare: Theorem 3's bound wherever details.windows_extended "
               "is 0) or slots (the timetable, with a table of slot patterns "
-              "where its windows are too short: Theorem 3's bound on every "
-              "shape measured)" },
+              "where its windows are too short and a table exists: Theorem "
+              "3's bound on every shape measured up to 12-cubes)" },
     { .key = NULL }
 };
 
