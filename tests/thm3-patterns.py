@@ -40,13 +40,16 @@ every shape with that delta and K, whatever the group types of successive
 
 With "window" a row may depend only on the group's boundaries t-2 .. t+1
 and its slots lie in cycles 2t-4 .. 2t+7: a smaller program (delta = 8:
-7 k variables instead of 130 k), whose solutions are tables all the same.
+7 k variables instead of 130 k), whose solutions are tables all the same
+(for delta = 8 CBC found none in 15 minutes).
 
 search solves the same program a few group types at a time (CBC, run by
 the tool; WORKDIR holds its files): the program for a subset of types gives
 a profile; with the profile fixed every type is a small program of its own;
-the types that fail join the subset, until none fails. For delta = 8 the
-whole program (128 types) did not solve within an hour; this does.
+the types that fail join the subset, until none fails. Meant for delta =
+8, where the whole program (128 types) did not solve in 15 minutes; it has
+not found a delta = 8 table either (README, Reshape): with 14 types the
+subset's program did not solve within CBC's 10 minutes.
 
 table prints a solver's solution as the table; check runs a table on one
 shape element by element (each set routed as the proof routes it; every
