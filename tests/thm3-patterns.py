@@ -35,7 +35,7 @@ step t, its element k arrives by A_t,k, and step t + 1 of every group type
 sends it no earlier (A_t,k no earlier than A_{t-1},k, so a set that skipped
 a step is covered too). A table that satisfies it is therefore a schedule on
 every shape with that delta and K, whatever the group types of successive
-2-cubes. algorithms/reshape/reshape.c carries the delta = 4, K = 16 table
+2-cubes. algorithms/reshape/slot_tables.c carries the delta = 4, K = 16 table
 (tests/data/reshape/theorem3-patterns-d4-k16.txt) as schedule = slots.
 
 With "window" a row may depend only on the group's boundaries t-2 .. t+1
