@@ -208,12 +208,28 @@ static void set_range(const Reshape *r, int m, uint64_t *o, uint64_t *s)
     *s = q + (um < rem ? 1 : 0);
 }
 
+/* exchange, two-path: the index in D_paddr (dp) of the dimension set m
+ * crosses in step t. */
+static int seq_pos(const Reshape *r, int m, int t)
+{
+    return ((m + r->turn * t) % r->delta + r->delta) % r->delta;
+}
+
+/* The index of position j in D_paddr (dp). */
+static int dp_index(const Reshape *r, int j)
+{
+    int i = 0;
+    while (r->dp[i] != j)
+        i++;
+    return i;
+}
+
 /* Position crossed by set m in step t. */
 static int seq_dim(const Reshape *r, int m, int t)
 {
     if (r->method == M_SEQUENTIAL)
         return r->descending ? r->dp[r->delta - 1 - t] : r->dp[t];
-    return r->dp[((m + r->turn * t) % r->delta + r->delta) % r->delta];
+    return r->dp[seq_pos(r, m, t)];
 }
 
 static uint64_t done_before(const Reshape *r, int m, int t)
@@ -346,6 +362,13 @@ static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
     return t < r->delta && control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
 }
 
+/* timetable and slots: the element-level timetable (slots may run its
+ * slot patterns instead, pt_on). */
+static gboolean timetabled(const Reshape *r)
+{
+    return r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS;
+}
+
 /* Does the schedule guarantee Theorem 3's bound? Where no set enters a
  * 2-cube whose relays differ from its predecessor's, both schedules are
  * the proof's, overlapped at every boundary. Where some do, the hand-over
@@ -354,7 +377,7 @@ static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
  * the overlap (README, Reshape). */
 static int tp_theorem3(const Reshape *r)
 {
-    if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
+    if (timetabled(r))
         return r->tt_extended == 0;
     return tp_lost(r) == 0 && (!r->relays_differ
                                || (r->schedule == TP_HANDOVER && r->delta <= 2));
@@ -733,10 +756,7 @@ static Tick tt_arrival(const TtPlan *p, uint64_t i)
 /* The set that uses position j in step t. */
 static int tt_set_on(const Reshape *r, int j, int t)
 {
-    int i = 0;
-    while (r->dp[i] != j)
-        i++;
-    return ((i - r->turn * t) % r->delta + r->delta) % r->delta;
+    return ((dp_index(r, j) - r->turn * t) % r->delta + r->delta) % r->delta;
 }
 
 /* The exchanging edge (a_{j+1}) of P's group of position j in step t. */
@@ -995,6 +1015,24 @@ static int tt_window_of_dep(const Reshape *r, Tick c)
     return w;
 }
 
+/* A 4-node group's eight channels over `span` cycles: grid[(y * 2 + link)
+ * * span + c], y the node (bit 0 across j, bit 1 across j + 1), link 0 j
+ * and 1 j + 1. Take the hops of one element that node y sends at cycle c,
+ * over the edge or on the detour (j+1, j, j+1); FALSE if one is outside
+ * the span or already taken. */
+static gboolean group_take(uint8_t *grid, Tick span, int y, int detour, Tick c)
+{
+    int hop[3][2] = { { y, detour ? 1 : 0 }, { y ^ 2, 0 }, { y ^ 3, 1 } };
+    for (int k = 0; k < (detour ? 3 : 1); k++) {
+        size_t at = (size_t)(hop[k][0] * 2 + hop[k][1]) * (size_t)span
+                    + (size_t)(c + k);
+        if (c + k < 0 || c + k >= span || grid[at])
+            return FALSE;
+        grid[at] = 1;
+    }
+    return TRUE;
+}
+
 /* Check every group's timetable; returns -1, or a window too short. */
 static int tt_verify(const Reshape *r)
 {
@@ -1031,31 +1069,9 @@ static int tt_verify(const Reshape *r)
                             worst = t;
                     if (worst >= 0)
                         break;
-                    for (uint64_t i = 0; i < p->s; i++) {
-                        int hop[3][2];   /* node index, link (0 j, 1 j+1) */
-                        int nh;
-                        if (p->detour[i]) {
-                            hop[0][0] = y; hop[0][1] = 1;
-                            hop[1][0] = y ^ 2; hop[1][1] = 0;
-                            hop[2][0] = y ^ 3; hop[2][1] = 1;
-                            nh = 3;
-                        } else {
-                            hop[0][0] = y; hop[0][1] = 0;
-                            nh = 1;
-                        }
-                        for (int k = 0; k < nh; k++) {
-                            Tick c = p->dep[i] + k;
-                            size_t at = (size_t)(hop[k][0] * 2 + hop[k][1])
-                                        * (size_t)span + (size_t)c;
-                            if (c < 0 || c >= span || grid[at]) {
-                                worst = tt_window_of_dep(r, p->dep[i]);
-                                break;
-                            }
-                            grid[at] = 1;
-                        }
-                        if (worst >= 0)
-                            break;
-                    }
+                    for (uint64_t i = 0; i < p->s && worst < 0; i++)
+                        if (!group_take(grid, span, y, p->detour[i], p->dep[i]))
+                            worst = tt_window_of_dep(r, p->dep[i]);
                 }
             }
             g_hash_table_destroy(memo);
@@ -1292,12 +1308,11 @@ static unsigned pt_row(const Reshape *r, int j, uint64_t p)
     return g;
 }
 
-static int pt_position(const Reshape *r, int j)
+/* The cycles a table's schedule takes: Theorem 3's delta h + 1 = K/2 + 1
+ * (its tables have K = 4 delta). */
+static Tick pt_cycles(const Reshape *r)
 {
-    int q = 0;
-    while (r->dp[q] != j)
-        q++;
-    return q;
+    return (Tick)(r->k / 2 + 1);
 }
 
 static uint8_t pt_slot(const Reshape *r, unsigned row, int t, uint64_t k)
@@ -1313,7 +1328,7 @@ static gboolean pt_check(const Reshape *r)
 {
     uint64_t nodes = (uint64_t)1 << r->n, s = r->k / (uint64_t)r->delta;
     int dl = r->delta;
-    Tick T = (Tick)(r->k / 2 + 1);
+    Tick T = pt_cycles(r);
     g_autofree uint8_t *rows = g_new(uint8_t, nodes * (uint64_t)dl);
     for (uint64_t x = 0; x < nodes; x++)
         for (int q = 0; q < dl; q++) {
@@ -1323,7 +1338,7 @@ static gboolean pt_check(const Reshape *r)
             rows[x * (uint64_t)dl + (uint64_t)q] = base == x
                 ? (uint8_t)pt_row(r, r->dp[q], x) : rows[base * (uint64_t)dl + (uint64_t)q];
         }
-    g_autofree uint8_t *grid = g_new(uint8_t, 8 * (size_t)(T + 3));
+    g_autofree uint8_t *grid = g_new(uint8_t, 8 * (size_t)T);
     for (int q = 0; q < dl; q++) {
         int j = r->dp[q];
         uint64_t bj = (uint64_t)1 << r->dim_of[j], bu = (uint64_t)1 << r->dim_of[j + 1];
@@ -1331,7 +1346,7 @@ static gboolean pt_check(const Reshape *r)
             if (base & (bj | bu))
                 continue;
             unsigned row = rows[base * (uint64_t)dl + (uint64_t)q];
-            memset(grid, 0, 8 * (size_t)(T + 3));
+            memset(grid, 0, 8 * (size_t)T);
             for (int t = 0; t < dl; t++) {
                 int m = tt_set_on(r, j, t);
                 for (int y = 0; y < 4; y++) {
@@ -1340,19 +1355,8 @@ static gboolean pt_check(const Reshape *r)
                         continue;
                     for (uint64_t k = 0; k < s; k++) {
                         uint8_t v = pt_slot(r, row, t, k);
-                        Tick c = v >> 1;
-                        /* (node in the group, link: 0 j, 1 j+1) per hop */
-                        int hop[3][2] = { { y, v & 1 }, { y ^ 2, 0 }, { y ^ 3, 1 } };
-                        int nh = (v & 1) ? 3 : 1;
-                        if (c + nh > T)
+                        if (!group_take(grid, T, y, v & 1, v >> 1))
                             return FALSE;
-                        for (int i = 0; i < nh; i++) {
-                            uint8_t *u = &grid[(size_t)(hop[i][0] * 2 + hop[i][1])
-                                               * (size_t)(T + 3) + (size_t)(c + i)];
-                            if (*u)
-                                return FALSE;
-                            *u = 1;
-                        }
                     }
                 }
             }
@@ -1368,8 +1372,7 @@ static gboolean pt_check(const Reshape *r)
             for (int t = 0; t < dl; t++) {
                 if (!tp_ctl(r, m, x, t))
                     continue;
-                int q = pt_position(r, seq_dim(r, m, t));
-                unsigned row = rows[x * (uint64_t)dl + (uint64_t)q];
+                unsigned row = rows[x * (uint64_t)dl + (uint64_t)seq_pos(r, m, t)];
                 for (uint64_t k = 0; k < s; k++) {
                     uint8_t v = pt_slot(r, row, t, k);
                     if ((Tick)(v >> 1) < arr[k])
@@ -1428,7 +1431,7 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
                 if (tp_ctl(r, m, x, t))
                     loc->cross[t] |= (uint8_t)(1u << m);
         }
-    if (c == (int)(r->k / 2 + 1)) {
+    if (c == pt_cycles(r)) {
         Word *mem = node_memory(node);
         size_t w = node_element_words(node);
         for (int m = 0; m < r->delta; m++) {
@@ -1445,7 +1448,7 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
             if (!((loc->cross[t] >> m) & 1))
                 continue;
             int j = seq_dim(r, m, t), d = r->dim_of[j];
-            unsigned row = loc->row[pt_position(r, j)];
+            unsigned row = loc->row[seq_pos(r, m, t)];
             size_t from = pt_region(loc, m, t);
             for (uint64_t k = 0; k < s; k++) {
                 uint8_t v = pt_slot(r, row, t, k);
@@ -1548,8 +1551,7 @@ static NodeStatus reshape_step(Node *node, const void *config)
     }
     if (r->method == M_TWO_PATH && r->pt_on)
         return pt_step(node, r, t);
-    if (r->method == M_TWO_PATH && (r->schedule == TP_TIMETABLE
-                                    || r->schedule == TP_SLOTS))
+    if (r->method == M_TWO_PATH && timetabled(r))
         return tt_step(node, r, t);
     int sets = sets_of(r);
     for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
@@ -1590,7 +1592,7 @@ static double method_bound(const Reshape *r, int method, double ts)
     case M_TWO_PATH:
         /* Theorem 3 when every step boundary overlaps; else the bound its
          * proof gives before the overlap, delta (ceil(K/(2 delta)) + 1) */
-        if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
+        if (timetabled(r))
             return dl * (ts + ceil(k / (2 * dl))) + 1 + r->tt_extended;
         return !tp_theorem3(r) ? dl * (ts + ceil(k / (2 * dl)) + 1)
                              : dl * (ts + ceil(k / (2 * dl))) + 1;
@@ -1883,8 +1885,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
-    if (method == M_TWO_PATH && r->delta > 0
-        && (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)) {
+    if (method == M_TWO_PATH && r->delta > 0 && timetabled(r)) {
         const char *name = reshape_schedules[r->schedule];
         /* exact cycles need Theorem 3's machine: Ts = 0, one cycle per
          * element and channel, every port free */
@@ -2004,15 +2005,14 @@ static void reshape_report(const void *config, Report *rep)
         report_detail_text(rep, "set_order", r->turn > 0 ? "ascending"
                                                           : "descending");
         report_detail_int(rep, "boundaries_without_overlap", tp_lost(r));
-        if (r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
+        if (timetabled(r))
             report_detail_int(rep, "windows_extended", r->tt_extended);
         if (r->schedule == TP_SLOTS)
             report_detail_text(rep, "timetable_kind", r->pt_on ? "slot patterns"
                                                                : "windows");
         if (r->tt_fallback)
             report_detail_text(rep, "timetable", "none found: hand-over ran");
-        if ((r->schedule == TP_TIMETABLE || r->schedule == TP_SLOTS)
-            && r->tt_extended) {
+        if (timetabled(r) && r->tt_extended) {
             double k = (double)r->k, dl = r->delta;
             report_detail_int(rep, "theorem3_cycles", (long long)
                                    (steps * ts + (dl * ceil(k / (2 * dl)) + 1) * tau));
