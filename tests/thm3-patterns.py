@@ -64,6 +64,7 @@ import importlib.util
 import itertools
 import os
 import random
+import subprocess
 import sys
 
 _spec = importlib.util.spec_from_file_location(
@@ -93,9 +94,12 @@ def row_key(sg, t, window):
                    for u in range(t - 2, t + 2))
 
 
-def write_lp(delta, K, out, window=False):
+def write_lp(delta, K, out, window=False, rows=None, A=None):
+    """The program; with rows, for those group types only; with A given
+    (A[t][k]) the profile is fixed, so each type stands alone."""
     T, s = K // 2 + 1, K // delta
     sig = sigmas(delta)
+    rows = range(len(sig)) if rows is None else rows
 
     def z(t, g, k, c, h):
         if c < 0 or c >= (T - 2 if h else T):
@@ -114,7 +118,8 @@ def write_lp(delta, K, out, window=False):
         return " ".join(terms) or "0 A_0_0"
 
     cons, binaries = [], set()
-    for g, sg in enumerate(sig):
+    for g in rows:
+        sg = sig[g]
         for t in range(delta):
             for k in range(s):
                 vs = [z(t, g, k, c, h) for c in range(T) for h in (0, 1)]
@@ -154,27 +159,34 @@ def write_lp(delta, K, out, window=False):
     for t in range(delta):
         for k in range(s):
             a = "A_%d_%d" % (t, k)
-            for g in range(len(sig)):
+            for g in rows:
                 arr = [(z(t, g, k, c, h), c + (3 if h else 1))
                        for c in range(T) for h in (0, 1)]
-                cons.append(lin(arr) + " - 1 %s <= 0" % a)
-                if t + 1 < delta:
-                    dep = [(z(t + 1, g, k, c, h), c)
-                           for c in range(T) for h in (0, 1)]
-                    cons.append(lin(dep) + " - 1 %s >= 0" % a)
-            if t > 0:
+                dep = ([(z(t + 1, g, k, c, h), c) for c in range(T)
+                        for h in (0, 1)] if t + 1 < delta else None)
+                if A is None:
+                    cons.append(lin(arr) + " - 1 %s <= 0" % a)
+                    if dep:
+                        cons.append(lin(dep) + " - 1 %s >= 0" % a)
+                else:
+                    cons.append(lin(arr) + " <= %d" % A[t][k])
+                    if dep:
+                        cons.append(lin(dep) + " >= %d" % A[t][k])
+            if t > 0 and A is None:
                 cons.append("1 A_%d_%d - 1 %s <= 0" % (t - 1, k, a))
-    out.write("Minimize\n obj: %s\nSubject To\n" % " + ".join(prof))
+    out.write("Minimize\n obj: %s\nSubject To\n"
+              % (" + ".join(prof) if A is None else "0 " + min(binaries)))
     if window:
         cons = list(dict.fromkeys(cons))   # rows shared by group types
     for k, c in enumerate(cons):
         out.write(" c%d: %s\n" % (k, c))
-    out.write("Bounds\n")
-    for a in prof:
-        out.write(" 0 <= %s <= %d\n" % (a, T))
-    out.write("General\n")
-    for a in prof:
-        out.write(" %s\n" % a)
+    if A is None:
+        out.write("Bounds\n")
+        for a in prof:
+            out.write(" 0 <= %s <= %d\n" % (a, T))
+        out.write("General\n")
+        for a in prof:
+            out.write(" %s\n" % a)
     out.write("Binary\n")
     for x in sorted(binaries):
         out.write(" %s\n" % x)
@@ -183,88 +195,11 @@ def write_lp(delta, K, out, window=False):
 
 # ---- search: the same program, a few rows at a time ------------------------
 
-def row_program(delta, K, rows, A, path):
-    """The program above for the group types in rows only; with A given
-    (A[t][k]) the profile is fixed and each row stands alone."""
-    T, s = K // 2 + 1, K // delta
-    sig = sigmas(delta)
-
-    def z(g, t, k, c, h):
-        if c < 0 or c >= (T - 2 if h else T):
-            return None
-        return "z_%d_%d_%d_%d_%d" % (g, t, k, c, h)
-
-    def lin(pairs):
-        coef = {}
-        for x, v in pairs:
-            if x:
-                coef[x] = coef.get(x, 0) + v
-        return " ".join("%s %d %s" % ("+" if v > 0 else "-", abs(v), x)
-                        for x, v in sorted(coef.items()) if v)
-    cons, binaries = [], set()
-    for g in rows:
-        sg = sig[g]
-        for t in range(delta):
-            for k in range(s):
-                vs = [x for x in (z(g, t, k, c, h) for c in range(T)
-                                  for h in (0, 1)) if x]
-                binaries.update(vs)
-                cons.append(lin([(x, 1) for x in vs]) + " = 1")
-        for c in range(T):
-            for p in (0, 1):
-                mine = [t for t in range(delta) if parity(sg, t) == p]
-                other = [t for t in range(delta) if parity(sg, t) != p]
-                e = ([z(g, t, k, c, 0) for t in mine for k in range(s)]
-                     + [z(g, t, k, c - 1, 1) for t in other for k in range(s)])
-                r = ([z(g, t, k, c, 1) for t in mine for k in range(s)]
-                     + [z(g, t, k, c - 2, 1) for t in other for k in range(s)])
-                for terms in (e, r):
-                    terms = [x for x in terms if x]
-                    if len(terms) > 1:
-                        cons.append(lin([(x, 1) for x in terms]) + " <= 1")
-        for t in range(delta):
-            for k in range(s):
-                arr = [(z(g, t, k, c, h), c + (3 if h else 1))
-                       for c in range(T) for h in (0, 1)]
-                dep = ([(z(g, t + 1, k, c, h), c) for c in range(T)
-                        for h in (0, 1)] if t + 1 < delta else None)
-                if A is None:
-                    cons.append(lin(arr) + " - 1 A_%d_%d <= 0" % (t, k))
-                    if dep:
-                        cons.append(lin(dep) + " - 1 A_%d_%d >= 0" % (t, k))
-                else:
-                    cons.append(lin(arr) + " <= %d" % A[t][k])
-                    if dep:
-                        cons.append(lin(dep) + " >= %d" % A[t][k])
-    if A is None:
-        for t in range(1, delta):
-            for k in range(s):
-                cons.append("1 A_%d_%d - 1 A_%d_%d <= 0" % (t - 1, k, t, k))
-    with open(path, "w") as f:
-        f.write("Minimize\n obj: 0 %s\nSubject To\n" % min(binaries))
-        for i, c in enumerate(cons):
-            f.write(" c%d: %s\n" % (i, c))
-        if A is None:
-            f.write("Bounds\n")
-            for t in range(delta):
-                for k in range(s):
-                    f.write(" 0 <= A_%d_%d <= %d\n" % (t, k, T))
-            f.write("General\n")
-            for t in range(delta):
-                for k in range(s):
-                    f.write(" A_%d_%d\n" % (t, k))
-        f.write("Binary\n")
-        for x in sorted(binaries):
-            f.write(" %s\n" % x)
-        f.write("End\n")
-
-
 def cbc(path):
     """Solve with CBC; the variables at 1 (and the A_t_k), or None."""
     sol = path + ".sol"
     if os.path.exists(sol):
         os.unlink(sol)
-    import subprocess
     subprocess.run(["cbc", path, "solve", "solu", sol], capture_output=True,
                    check=True)
     if not os.path.exists(sol):
@@ -312,14 +247,15 @@ def search(delta, K, work, out):
     for g, vals in rows.items():
         for name in vals:
             if name.startswith("z_"):
-                _, gg, t, k, c, h = name.split("_")
+                _, t, key, k, c, h = name.split("_")
                 got[(int(t), g, int(k))] = "%s%s" % (c, "h" if h == "1" else "e")
     emit_table(delta, K, got, out)
 
 
 def cbc_program(delta, K, rows, A, work):
     path = os.path.join(work, "rows.lp")
-    row_program(delta, K, rows, A, path)
+    with open(path, "w") as f:
+        write_lp(delta, K, f, rows=rows, A=A)
     return cbc(path)
 
 
