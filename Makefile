@@ -118,7 +118,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
-.PHONY: all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -208,12 +208,17 @@ bench-mpi: deps
 # build-smpi/ (a sub-make with BUILD=build-smpi CC=smpicc), linked by smpicc,
 # which adds SimGrid; GLib, json-glib and BLAS come from pkg-config as above.
 SMPICC ?= smpicc
+# SimGrid (smpicc, and simgrid.pc for the bench's baseline) is installed
+# here, not by deps: only smpi, check-smpi and bench need it.
 SMPI_APT := libsimgrid-dev simgrid
-smpi:
-	@if ! command -v $(SMPICC) >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+deps-simgrid:
+	@if ! (command -v $(SMPICC) && pkg-config --exists simgrid) >/dev/null 2>&1 \
+	    && [ "$$(id -u)" = 0 ]; then \
 	  echo "installing $(SMPI_APT)"; \
 	  (apt-get install -y $(SMPI_APT) || (apt-get update && apt-get install -y $(SMPI_APT))); \
 	fi
+
+smpi: deps-simgrid
 	@if ! command -v $(SMPICC) >/dev/null 2>&1; then \
 	  echo "smpi: skipped, no smpicc (apt-get install -y $(SMPI_APT))"; \
 	else \
@@ -295,7 +300,7 @@ check-determinism: deps
 unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
 
-bench: deps
+bench: deps deps-simgrid
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
 	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh || status=1; exit $$status
 
