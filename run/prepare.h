@@ -36,7 +36,6 @@ void run_report_algorithm(Report *r, const RunSetup *setup);
 typedef struct { uint64_t a, b; } Fingerprint;
 void run_fingerprint_add(Fingerprint *f, const Word *mem, size_t from,
                          size_t k, size_t w);
-uint64_t run_mix_b(uint64_t x);
 
 /* Largest |reference| of node x's [0, k) (complex elements); `expected`
  * has room for k elements and is overwritten. */
