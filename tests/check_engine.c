@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "timeline.h"
 #include "run.h"
+#include "prepare.h"
 
 #include <check.h>
 #include "check_main.h"
@@ -774,6 +775,145 @@ START_TEST(exchange_region_written_after_posting)
 }
 END_TEST
 
+/* The same with node 1, which runs second: its message goes straight into
+ * node 0's waiting receive at the call, so node 0 gets the region as it
+ * was then, as on MPI (which copies at the call); nothing diverges, and
+ * the sanitizer build has nothing to report. */
+static NodeStatus exchange_then_write_second_step(Node *node,
+                                                  const void *config)
+{
+    (void)config;
+    node_exchange(node, 0, 0, 4, 7);
+    if (node_address(node) == 1)
+        node_memory(node)[2] = 4343;
+    return NODE_DONE;
+}
+
+START_TEST(exchange_region_written_after_posting_second)
+{
+    GError *e = NULL;
+    Sim *sim = run_pair(exchange_then_write_second_step, &e);
+    ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    ck_assert_uint_eq(sim_node_memory(sim, 0)[2], 1002);
+    ck_assert_uint_eq(sim_node_memory(sim, 1)[2], 2);
+    sim_free(sim);
+}
+END_TEST
+
+/* Both nodes exchange [0, 4) and then, in the same step, read it into [8,
+ * 12): a receive completes only after its step (node.h), so each must read
+ * its own elements, although node 1's message is already in node 0's
+ * receive and node 0's waits for node 1's, lazy in node 0's region. */
+static NodeStatus exchange_then_read_step(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    node_exchange(node, 0, 0, 4, 7);
+    for (int j = 0; j < 4; j++)
+        mem[8 + j] = mem[j];
+    return NODE_DONE;
+}
+
+/* Node 1 posts a receive for a later message before its exchange, so the
+ * exchange's receive is not its step's first; node 0 sends that message
+ * in its second step. */
+static NodeStatus recv_before_exchange_step(Node *node, const void *config)
+{
+    int link = 0;
+    (void)config;
+    if (node_address(node) == 0) {
+        if (node_step(node) == 0) {
+            node_exchange(node, 0, 0, 4, 7);
+            return NODE_CONTINUE;
+        }
+        node_send(node, &link, 1, 20, 2, 9);
+        return NODE_DONE;
+    }
+    node_recv(node, 0, 9, 30, 2);
+    node_exchange(node, 0, 0, 4, 7);
+    return NODE_DONE;
+}
+
+START_TEST(exchange_partner_writes_keep_step_semantics)
+{
+    GError *e = NULL;
+    Sim *sim = run_pair(exchange_then_read_step, &e);
+    ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    for (uint32_t x = 0; x < 2; x++)
+        for (int j = 0; j < 4; j++) {
+            uint64_t own = (uint64_t)x * 1000 + (uint64_t)j;
+            uint64_t partner = (uint64_t)(x ^ 1) * 1000 + (uint64_t)j;
+            ck_assert_uint_eq(sim_node_memory(sim, x)[8 + j], own);
+            ck_assert_uint_eq(sim_node_memory(sim, x)[j], partner);
+        }
+    sim_free(sim);
+    sim = run_pair(recv_before_exchange_step, &e);
+    ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    for (int j = 0; j < 4; j++) {
+        ck_assert_uint_eq(sim_node_memory(sim, 0)[j], 1000 + (uint64_t)j);
+        ck_assert_uint_eq(sim_node_memory(sim, 1)[j], (uint64_t)j);
+    }
+    /* node 0's [20, 22) as its second step sent it: after the exchange
+     * had replaced nothing there */
+    ck_assert_uint_eq(sim_node_memory(sim, 1)[30], 20);
+    ck_assert_uint_eq(sim_node_memory(sim, 1)[31], 21);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 3);
+    sim_free(sim);
+}
+END_TEST
+
+/* run_fingerprint_add (run/prepare.c), which every run's conservation
+ * check rests on: order does not matter; losing, duplicating or changing
+ * an element does, also where a plain sum or xor of the values would not
+ * see it (payloads are mostly x K + j, an arithmetic progression). */
+START_TEST(fingerprint_sees_loss_and_duplication)
+{
+    enum { N = 4096 };
+    static Word v[N], u[N];
+    for (int i = 0; i < N; i++)
+        v[i] = (Word)i * 64 + 5;
+    Fingerprint ref = { 0, 0 }, f;
+    run_fingerprint_add(&ref, v, 0, N, 1);
+    /* a permutation: the same */
+    for (int i = 0; i < N; i++)
+        u[i] = v[(i * 1237) % N];
+    f = (Fingerprint){ 0, 0 };
+    run_fingerprint_add(&f, u, 0, N / 2, 1);
+    run_fingerprint_add(&f, u + N / 2, 0, N / 2, 1);
+    ck_assert(f.a == ref.a && f.b == ref.b);
+    /* one element overwritten by a copy of another; two changed with
+     * their sum kept; two changed with their xor kept; one zeroed */
+    for (int kind = 0; kind < 4; kind++) {
+        memcpy(u, v, sizeof u);
+        if (kind == 0)
+            u[17] = u[3000];
+        else if (kind == 1) {
+            u[10] += 1;
+            u[11] -= 1;
+        } else if (kind == 2) {
+            u[4] ^= 1;          /* the xor of all values is kept */
+            u[6] ^= 1;
+        } else {
+            u[0] = 0;
+        }
+        f = (Fingerprint){ 0, 0 };
+        run_fingerprint_add(&f, u, 0, N, 1);
+        ck_assert_msg(f.a != ref.a && f.b != ref.b, "kind %d", kind);
+    }
+    /* elements of two words are items: their words' order matters, and
+     * [from, k) leaves the rest out */
+    Word c[4] = { 1, 2, 3, 4 }, d[4] = { 2, 1, 3, 4 };
+    Fingerprint fc = { 0, 0 }, fd = { 0, 0 }, fe = { 0, 0 };
+    run_fingerprint_add(&fc, c, 0, 2, 2);
+    run_fingerprint_add(&fd, d, 0, 2, 2);
+    ck_assert(fc.a != fd.a && fc.b != fd.b);
+    run_fingerprint_add(&fe, c, 1, 2, 2);
+    Fingerprint fg = { 0, 0 };
+    run_fingerprint_add(&fg, (Word[]){ 9, 9, 3, 4 }, 1, 2, 2);
+    ck_assert(fe.a == fg.a && fe.b == fg.b);
+}
+END_TEST
+
 /* Every channel's element count, and the largest, against a count made
  * by walking the scripts' paths; with the 32-bit counts' normal limit and
  * with limits of 1 and 5, where counts move to the engine's 64-bit table
@@ -843,6 +983,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, misuse_and_deadlock_are_reported);
     tcase_add_test(t, exchange_payload_copied_before_overwritten);
     tcase_add_test(t, exchange_region_written_after_posting);
+    tcase_add_test(t, exchange_region_written_after_posting_second);
+    tcase_add_test(t, exchange_partner_writes_keep_step_semantics);
     tcase_add_test(t, channel_counts_match_paths);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
@@ -852,6 +994,7 @@ static Suite *engine_suite(void)
     t = tcase_create("runs");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, conservation_and_channel_sums);
+    tcase_add_test(t, fingerprint_sees_loss_and_duplication);
     tcase_add_test(t, determinism_byte_for_byte);
     suite_add_tcase(s, t);
     return s;
