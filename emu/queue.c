@@ -153,6 +153,15 @@ const QueueItem *queue_peek_same_time(const EventQueue *q)
     return &b->item[b->head];
 }
 
+const QueueItem *queue_peek_ahead(const EventQueue *q, size_t ahead)
+{
+    const Bucket *b = q->popping;
+    if (!b || b->head + ahead >= b->len || q->ntimes == 0
+        || b->time != q->times[0])
+        return NULL;
+    return &b->item[b->head + ahead];
+}
+
 size_t queue_length(const EventQueue *q)
 {
     return q->length;
