@@ -181,6 +181,20 @@ START_TEST(bad_specifications_refused)
                                           "f:3", NULL);
     refused(f, "test: layout: 'f:3' is not a layout (valid: processor-major, "
             "processor-minor, f:F with F in 0..2 for n = 4, p = 2)");
+    /* only digits after "f:" (strtol skipped the blank and took the sign) */
+    const char *loose[] = { "f: 2", "f:+2", "f:-0", "f:", "f:2 ", "f:0x1" };
+    for (size_t i = 0; i < G_N_ELEMENTS(loose); i++) {
+        g_autoptr(Scenario) l = bmmc_scenario(2, 16, "bit-reversal", NULL,
+                                              NULL, loose[i], NULL);
+        g_autofree char *want = g_strdup_printf(
+            "test: layout: '%s' is not a layout (valid: processor-major, "
+            "processor-minor, f:F with F in 0..2 for n = 4, p = 2)", loose[i]);
+        refused(l, want);
+    }
+    g_autoptr(Scenario) ok = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,
+                                           "f:02", NULL);
+    g_autoptr(Report) r = run_scenario(ok, NULL, NULL);
+    ck_assert(r != NULL && r->data_correct);
     g_autoptr(Scenario) g = bmmc_scenario(2, 16, "rotate", NULL, NULL, NULL, NULL);
     GError *e = NULL;
     ck_assert(run_scenario(g, NULL, &e) == NULL);

@@ -175,7 +175,9 @@ static gboolean parse_layout(const char *text, int n, int p, int *f)
         *f = 0;
         return TRUE;
     }
-    if (!g_str_has_prefix(text, "f:"))
+    /* f:F, F decimal digits only: strtol alone would take "f: 2" and
+     * "f:+2" too */
+    if (!g_str_has_prefix(text, "f:") || !g_ascii_isdigit(text[2]))
         return FALSE;
     char *end;
     long v = strtol(text + 2, &end, 10);
