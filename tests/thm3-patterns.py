@@ -5,6 +5,7 @@
     cbc patterns.lp solve solu solution.txt        (any LP-format MIP solver)
     tests/thm3-patterns.py table DELTA K solution.txt [window] > table.txt
     tests/thm3-patterns.py search DELTA K WORKDIR > table.txt     (runs cbc)
+    tests/thm3-patterns.py rows DELTA K PROFILE WORKDIR > table.txt (cbc)
     tests/thm3-patterns.py check FROM TO N table.txt
     tests/thm3-patterns.py random COUNT SEED table.txt
     tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
@@ -62,6 +63,7 @@ the schedule is the same on every node of a class.
 """
 import importlib.util
 import itertools
+import json
 import os
 import random
 import subprocess
@@ -252,6 +254,25 @@ def search(delta, K, work, out):
     emit_table(delta, K, got, out)
 
 
+def rows_under(delta, K, A, work, out):
+    """Every group type's row under the fixed profile A (each type alone,
+    CBC); the types with none are written as 'none'."""
+    sig, s = sigmas(delta), K // delta
+    got, bad = {}, []
+    for g in range(len(sig)):
+        vals = cbc_program(delta, K, [g], A, work)
+        if vals is None:
+            bad.append(g)
+            continue
+        for name in vals:
+            if name.startswith("z_"):
+                _, t, key, k, c, h = name.split("_")
+                got[(int(t), g, int(k))] = "%s%s" % (c, "h" if h == "1" else "e")
+    sys.stderr.write("%d of %d types have no row: %s\n"
+                     % (len(bad), len(sig), bad))
+    emit_table(delta, K, got, out, A)
+
+
 def cbc_program(delta, K, rows, A, work):
     path = os.path.join(work, "rows.lp")
     with open(path, "w") as f:
@@ -275,7 +296,7 @@ def write_table(delta, K, solution, out, window=False):
     emit_table(delta, K, slot, out)
 
 
-def emit_table(delta, K, slot, out):
+def emit_table(delta, K, slot, out, A=None):
     sig = sigmas(delta)
     out.write("# two-path slot patterns, delta %d, K %d, %d cycles. One line "
               "per group\n# type (its step boundaries: S the exchanging edge "
@@ -283,10 +304,17 @@ def emit_table(delta, K, slot, out):
               "the set's elements 0..K/delta-1,\n# e over the edge, h on the "
               "detour. Written by tests/thm3-patterns.py.\n"
               % (delta, K, K // 2 + 1))
+    if A is not None:
+        out.write("# Each row alone under the profile A_t,k (element k arrives "
+                  "by A_t,k\n# after step t; 'none': no row under it): "
+                  "rows %d %d '%s'\n" % (delta, K, json.dumps(A)))
     out.write("patterns %d %d\n" % (delta, K))
     for g, sg in enumerate(sig):
-        out.write("%s %s\n" % (
-            "".join("H" if x else "S" for x in sg) or "-",
+        name = "".join("H" if x else "S" for x in sg) or "-"
+        if (0, g, 0) not in slot:
+            out.write("%s none\n" % name)
+            continue
+        out.write("%s %s\n" % (name,
             " | ".join(" ".join(slot[(t, g, k)] for k in range(K // delta))
                        for t in range(delta))))
 
@@ -303,6 +331,8 @@ def read_table(path):
             continue
         name, rest = line.split(" ", 1)
         sg = tuple(1 if ch == "H" else 0 for ch in name.replace("-", ""))
+        if rest == "none":
+            continue
         for t, cell in enumerate(rest.split("|")):
             pat[(t, sg)] = [(int(x[:-1]), x[-1] == "h") for x in cell.split()]
     return delta, K, pat
@@ -353,6 +383,10 @@ def run(frm, to, n, pat, turn):
                     e = edge.get((i, base, u))
                     cur.append(e if e is not None else (cur[-1] if cur else 0))
                 sg = tuple(int(cur[u] != cur[u + 1]) for u in range(d - 1))
+                if (t, sg) not in pat:
+                    raise ValueError("step %d: the table has no row for "
+                                     "group type %s" % (t, "".join(
+                                         "H" if b else "S" for b in sg)))
                 for q, (c, det) in enumerate(pat[(t, sg)]):
                     a = arrive.get((o, m, q), 0)
                     if c < a:
@@ -401,6 +435,8 @@ def main():
         write_lp(int(a[2]), int(a[3]), sys.stdout, len(a) == 5)
     elif cmd == "search" and len(a) == 5:
         search(int(a[2]), int(a[3]), a[4], sys.stdout)
+    elif cmd == "rows" and len(a) == 6:
+        rows_under(int(a[2]), int(a[3]), json.loads(a[4]), a[5], sys.stdout)
     elif cmd == "table" and len(a) in (5, 6):
         write_table(int(a[2]), int(a[3]), a[4], sys.stdout, len(a) == 6)
     elif cmd == "check" and len(a) == 6:

@@ -129,6 +129,7 @@ typedef struct {
     int tt_extended;            /* timetable: cycles added to the windows */
     gboolean pt_on;             /* slots: the slot patterns run */
     uint8_t pt[((size_t)1 << (PT_MAX_DELTA - 1)) * PT_MAX_K];
+    gboolean pt_has[(size_t)1 << (PT_MAX_DELTA - 1)];  /* the row exists */
                                 /* slots: row g, step t, element k at
                                  * (g delta + t) K/delta + k: cycle * 2 +
                                  * detour */
@@ -1265,7 +1266,8 @@ static NodeStatus tt_step(Node *node, const Reshape *r, int w)
  * which the next step of every type waits for (and which only grows, so a
  * set that skipped a step is covered too). prepare checks the table on the
  * shape anyway (pt_check: every group's channels, every element's
- * arrivals), and the timetable's windows run if it fails.
+ * arrivals, and a row for every group's type: the delta = 8 table has 104
+ * of 128), and the timetable's windows run if it fails.
  *
  * A node runs one step call per cycle: it posts the elements that leave at
  * that cycle and the receives of those that arrive at the next. Step t's
@@ -1353,6 +1355,8 @@ static gboolean pt_check(const Reshape *r)
                     uint64_t h = base | ((y & 1) ? bj : 0) | ((y & 2) ? bu : 0);
                     if (!tp_ctl(r, m, h, t))
                         continue;
+                    if (!r->pt_has[row])
+                        return FALSE;   /* the table has no row for it */
                     for (uint64_t k = 0; k < s; k++) {
                         uint8_t v = pt_slot(r, row, t, k);
                         if (!group_take(grid, T, y, v & 1, v >> 1))
@@ -1394,9 +1398,12 @@ static gboolean pt_setup(Reshape *r)
         return FALSE;
     uint64_t s = r->k / (uint64_t)r->delta;
     size_t rows = (size_t)1 << (r->delta - 1);
-    for (size_t g = 0; g < rows; g++)
-        if (!pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
+    for (size_t g = 0; g < rows; g++) {
+        r->pt_has[g] = tb->rows[g] != NULL;
+        if (r->pt_has[g]
+            && !pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
             return FALSE;
+    }
     for (int turn = 1; turn >= -1; turn -= 2) {
         r->turn = turn;
         if (pt_check(r))

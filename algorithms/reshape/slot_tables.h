@@ -10,7 +10,8 @@
  * set). Row g is the group type whose step boundary u is a hand-over iff
  * bit delta - 2 - u of g is set; a row is delta steps separated by '|',
  * each K/delta slots "CYCLEe" (over the edge) or "CYCLEh" (on the detour),
- * element k of the set in slot k. */
+ * element k of the set in slot k; NULL where the table has no row for the
+ * type (a shape whose groups need it cannot use the table). */
 typedef struct {
     int delta;
     uint64_t k;
