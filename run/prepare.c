@@ -380,7 +380,15 @@ char *run_check_node(const RunSetup *setup, uint32_t x, const Word *mem,
     gboolean sampled = layout->sample > 0 && computed > 0;
     gboolean tolerant = layout->tolerance > 0 && type == ELEMENT_COMPLEX;
     setup->algorithm->expect(setup->config, x, expected);
-    for (size_t j = sampled ? computed : 0; j < k; j++)
+    size_t from = sampled ? computed : 0;
+    /* Where every element is compared bit for bit, one memcmp of the
+     * whole block; the loop below runs only to name a mismatch (an 8-byte
+     * memcmp call per element was 4% of a 14-cube exchange). */
+    if (!tolerant && (type == ELEMENT_WORD || from >= computed)
+        && memcmp(mem + from * w, expected + from * w,
+                  (k - from) * w * sizeof(Word)) == 0)
+        return NULL;
+    for (size_t j = from; j < k; j++)
         if (!run_element_matches(mem + j * w, expected + j * w, type, j,
                                  computed, tolerant, limit))
             return mismatch(type, x, j, mem + j * w, expected + j * w);
