@@ -30,11 +30,12 @@ OPT      ?= -O2
 WERROR   ?= -Werror
 SAN      ?=
 PKGS     := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas
-# Linked: all but CBLAS and cairo, which are loaded when first needed
-# (algorithms/common/blas.c when an algorithm that calls BLAS is prepared,
-# traces/plot.c when a plot is saved): with what they bring, they cost
-# every start 13 ms. Tests that draw with cairo themselves link it.
-LINK_PKGS := glib-2.0 json-glib-1.0 fftw3 zlib
+# Linked: all but CBLAS, FFTW and cairo, which are loaded when first
+# needed (algorithms/common/dynlib.c: CBLAS when an algorithm that calls
+# BLAS is prepared, FFTW when an FFT reference needs it; traces/plot.c when
+# a plot is saved): with what they bring, they cost every start 14 ms.
+# Tests that draw with cairo themselves link it.
+LINK_PKGS := glib-2.0 json-glib-1.0 zlib
 CAIRO_LIBS := $(shell pkg-config --libs cairo 2>/dev/null)
 DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 SDL2_ttf SDL2_image check
 # giflib has no pkg-config file, and the font of the viewer and the plots is

@@ -5,6 +5,7 @@
  * naming its file and line. Expected values are worked out here from the
  * paper's numbers, not from the code under test.
  */
+#include "dynlib.h"
 #include "kernel.h"
 #include "sim.h"
 
@@ -420,6 +421,55 @@ START_TEST(scenario_overrides_preset_kernel)
 }
 END_TEST
 
+/* dynlib.h: a missing library fails with its name, the dlopen reason and
+ * the hint, every time after; the second soname is tried when the first is
+ * missing; a missing symbol fails the library from then on. */
+START_TEST(dynlib_reports_missing_library)
+{
+    static const char *const names[] = { "libcubemu-none.so.7", NULL };
+    DynLib lib = { .what = "Nothing", .hint = "install nothing",
+                   .names = names };
+    for (int pass = 0; pass < 2; pass++) {
+        GError *e = NULL;
+        ck_assert(!dynlib_open(&lib, &e));
+        ck_assert_msg(g_str_has_prefix(e->message, "cannot load Nothing "
+                                       "(libcubemu-none.so.7: ")
+                      && g_str_has_suffix(e->message, "); install nothing"),
+                      "%s", e->message);
+        g_error_free(e);
+        ck_assert_ptr_null(lib.handle);
+    }
+    g_free(lib.failed);
+}
+END_TEST
+
+START_TEST(dynlib_finds_and_fails_symbols)
+{
+    static const char *const names[] = { "libcubemu-none.so.7", "libm.so.6",
+                                         NULL };
+    DynLib lib = { .what = "libm", .hint = "-", .names = names };
+    double (*cosine)(double) = NULL;
+    GError *e = NULL;
+    ck_assert(dynlib_find(&lib, (void **)&cosine, "cos", &e));
+    ck_assert_ptr_nonnull(cosine);
+    ck_assert(cosine(0.0) == 1.0);
+    ck_assert_ptr_nonnull(dynlib_optional(&lib, "sin"));
+    ck_assert_ptr_null(dynlib_optional(&lib, "cubemu_no_such_function"));
+    void *slot = &e;
+    ck_assert(!dynlib_find(&lib, &slot, "cubemu_no_such_function", &e));
+    ck_assert_ptr_null(slot);
+    ck_assert_str_eq(e->message, "the libm library (libm.so.6) "
+                                 "has no cubemu_no_such_function");
+    g_clear_error(&e);
+    ck_assert(!dynlib_open(&lib, &e));
+    ck_assert_str_eq(e->message, "the libm library (libm.so.6) "
+                                 "has no cubemu_no_such_function");
+    g_clear_error(&e);
+    ck_assert_ptr_null(dynlib_optional(&lib, "sin"));
+    g_free(lib.failed);
+}
+END_TEST
+
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
@@ -438,6 +488,10 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, small_tables);
     tcase_add_test(t, scenario_overrides_preset_kernel);
     suite_add_tcase(s, t);
+    TCase *d = tcase_create("dynlib");
+    tcase_add_test(d, dynlib_reports_missing_library);
+    tcase_add_test(d, dynlib_finds_and_fails_symbols);
+    suite_add_tcase(s, d);
     return s;
 }
 

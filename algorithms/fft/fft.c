@@ -43,6 +43,7 @@
  * up to FFT_DIRECT_MAX points and FFTW above.
  */
 #include "algorithm.h"
+#include "dynlib.h"
 
 #include <complex.h>
 #include <fftw3.h>
@@ -226,25 +227,56 @@ static void fft_direct(const FftConfig *c, double complex *out)
     }
 }
 
+/* FFTW, opened when a reference needs it (dynlib.h): linking it cost
+ * every start of cubemu 1.2 ms in the dynamic loader. */
+#define FFTW_FUNCTIONS(X) \
+    X(fftw_alloc_complex) X(fftw_plan_dft) X(fftw_execute) \
+    X(fftw_destroy_plan) X(fftw_free)
+
+static struct {
+#define FFTW_MEMBER(f) __typeof__(f) *f;
+    FFTW_FUNCTIONS(FFTW_MEMBER)
+#undef FFTW_MEMBER
+} fftw;
+
+static const char *const fftw_libraries[] = { "libfftw3.so.3", NULL };
+static DynLib fftw_lib = { .what = "FFTW",
+                           .hint = "make deps installs libfftw3-dev",
+                           .names = fftw_libraries };
+
+static gboolean fftw_load(GError **error)
+{
+#define FFTW_FIND(f)                                            \
+    if (!fftw.f && !dynlib_find(&fftw_lib, (void **)&fftw.f, #f, error)) \
+        return FALSE;
+    FFTW_FUNCTIONS(FFTW_FIND)
+#undef FFTW_FIND
+    return TRUE;
+}
+
 /* The same with FFTW (complex.h comes first, so fftw_complex is double
  * complex): a row-major array, axis m-1 slowest, which is the
  * concatenated index with axis 0 least significant. */
-static void fft_fftw(const FftConfig *c, double complex *out)
+static gboolean fft_fftw(const FftConfig *c, double complex *out,
+                         GError **error)
 {
+    if (!fftw_load(error))
+        return FALSE;
     uint32_t nn = c->topology.nodes;
     int dims[TOPOLOGY_MAX_AXES];
     for (int p = 0; p < c->m; p++)
         dims[c->m - 1 - p] = (int)c->shape[p];
-    fftw_complex *buf = fftw_alloc_complex(nn);
-    fftw_plan plan = fftw_plan_dft(c->m, dims, buf, buf, FFTW_FORWARD,
-                                   FFTW_ESTIMATE);
+    fftw_complex *buf = fftw.fftw_alloc_complex(nn);
+    fftw_plan plan = fftw.fftw_plan_dft(c->m, dims, buf, buf, FFTW_FORWARD,
+                                        FFTW_ESTIMATE);
     for (uint32_t v = 0; v < nn; v++)
         buf[v] = fft_input(c, v);
-    fftw_execute(plan);
+    fftw.fftw_execute(plan);
     for (uint32_t v = 0; v < nn; v++)
         out[v] = buf[v];
-    fftw_destroy_plan(plan);
-    fftw_free(buf);
+    fftw.fftw_destroy_plan(plan);
+    fftw.fftw_free(buf);
+    return TRUE;
 }
 
 /* The butterfly of step s on node u holding `mine` and its partner's
@@ -474,8 +506,8 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
         c->reference = g_new(double complex, t->nodes);
         if (t->nodes <= FFT_DIRECT_MAX)
             fft_direct(c, c->reference);
-        else
-            fft_fftw(c, c->reference);
+        else if (!fft_fftw(c, c->reference, error))
+            return NULL;
         layout->element = ELEMENT_COMPLEX;
         layout->computed = TRUE;
         layout->tolerance = FFT_TOLERANCE;
