@@ -212,9 +212,13 @@ struct Sim {
  * exchange, and a 4 KiB fault costs about 11 us against 0.2 ms for a whole
  * huge page. So from 1 MiB on the length is rounded up to whole huge pages
  * (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes); below
- * that, malloc's own mapping. Where huge pages are off, madvise is a hint
- * that does nothing. */
-#define BIG_MIN_BYTES ((size_t)256 << 10)
+ * that, malloc's own mapping. Not lower: the host takes back free 2 MiB
+ * blocks a few seconds after a process frees them (free page reporting),
+ * and a huge page from such a block costs its whole 2 MiB cold, so
+ * rounding the 256 KiB per-link arrays up made runs after a pause slower
+ * (14-cube: 75 ms against 62 ms with 1 MiB, 73 ms with the old 4 MiB).
+ * Where huge pages are off, madvise is a hint that does nothing. */
+#define BIG_MIN_BYTES ((size_t)1 << 20)
 #define BIG_PAGE_BYTES ((size_t)2 << 20)
 
 static size_t big_length(size_t bytes)
