@@ -128,6 +128,7 @@ typedef struct {
     Tick tt_start[RESHAPE_MAX_BITS + 1];  /* timetable: window starts */
     int tt_extended;            /* timetable: cycles added to the windows */
     gboolean pt_on;             /* slots: the slot patterns run */
+    const SlotTable *pt_table;  /* slots: the table that runs */
     uint8_t pt[((size_t)1 << (PT_MAX_DELTA - 1)) * PT_MAX_K];
     gboolean pt_has[(size_t)1 << (PT_MAX_DELTA - 1)];  /* the row exists */
                                 /* slots: row g, step t, element k at
@@ -1388,26 +1389,32 @@ static gboolean pt_check(const Reshape *r)
     return TRUE;
 }
 
-/* Use the table for this delta and K if there is one and it checks out
- * (both cyclic orders are tried). */
+/* Use the first table for this delta and K that checks out on the shape,
+ * in either cyclic order (the first table in both, then the next). */
 static gboolean pt_setup(Reshape *r)
 {
-    const SlotTable *tb = slot_table_find(r->delta, r->k);
-    if (!tb || r->delta > PT_MAX_DELTA || r->k > PT_MAX_K
-        || r->k % (uint64_t)r->delta)
+    if (r->delta > PT_MAX_DELTA || r->k > PT_MAX_K || r->k % (uint64_t)r->delta)
         return FALSE;
     uint64_t s = r->k / (uint64_t)r->delta;
     size_t rows = (size_t)1 << (r->delta - 1);
-    for (size_t g = 0; g < rows; g++) {
-        r->pt_has[g] = tb->rows[g] != NULL;
-        if (r->pt_has[g]
-            && !pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
-            return FALSE;
-    }
-    for (int turn = 1; turn >= -1; turn -= 2) {
-        r->turn = turn;
-        if (pt_check(r))
-            return TRUE;
+    for (const SlotTable *tb = slot_table_find(r->delta, r->k, NULL); tb;
+         tb = slot_table_find(r->delta, r->k, tb)) {
+        gboolean parsed = TRUE;
+        for (size_t g = 0; g < rows && parsed; g++) {
+            r->pt_has[g] = tb->rows[g] != NULL;
+            if (r->pt_has[g]
+                && !pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
+                parsed = FALSE;
+        }
+        if (!parsed)
+            continue;
+        for (int turn = 1; turn >= -1; turn -= 2) {
+            r->turn = turn;
+            if (pt_check(r)) {
+                r->pt_table = tb;
+                return TRUE;
+            }
+        }
     }
     return FALSE;
 }
@@ -2015,7 +2022,7 @@ static void reshape_report(const void *config, Report *rep)
         if (timetabled(r))
             report_detail_int(rep, "windows_extended", r->tt_extended);
         if (r->schedule == TP_SLOTS)
-            report_detail_text(rep, "timetable_kind", r->pt_on ? "slot patterns"
+            report_detail_text(rep, "timetable_kind", r->pt_on ? r->pt_table->kind
                                                                : "windows");
         if (r->tt_fallback)
             report_detail_text(rep, "timetable", "none found: hand-over ran");

@@ -17,10 +17,12 @@ typedef struct {
     uint64_t k;
     const char *const *rows;    /* 2^(delta-1) of them */
     const char *data;           /* the file under tests/data/reshape/ */
+    const char *kind;           /* details.timetable_kind when it runs */
 } SlotTable;
 
-/* The table for delta and K, or NULL. */
-const SlotTable *slot_table_find(int delta, uint64_t k);
+/* The first table for delta and K after `after` (NULL: the first of all),
+ * or NULL. Tables are tried in this order. */
+const SlotTable *slot_table_find(int delta, uint64_t k, const SlotTable *after);
 
 /* All tables, for the tests: *count of them. */
 const SlotTable *slot_tables(size_t *count);
