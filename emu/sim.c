@@ -221,10 +221,12 @@ struct Sim {
 #define BIG_MIN_BYTES ((size_t)1 << 20)
 #define BIG_PAGE_BYTES ((size_t)2 << 20)
 
+#ifndef SIM_BIG_MALLOC
 static size_t big_length(size_t bytes)
 {
     return (bytes + BIG_PAGE_BYTES - 1) & ~(BIG_PAGE_BYTES - 1);
 }
+#endif
 
 static void *big_new0(size_t bytes)
 {
