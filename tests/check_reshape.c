@@ -533,29 +533,30 @@ END_TEST
  * Theorem 3's 17 cycles, data verified. The timetable's windows take 20 on
  * such shapes, too slow to run here (scenarios/paper/ has
  * johnsson-ho-theorem3-delta8-K32-slots.ini and -second-table.ini). */
+static const char *const delta8_shapes[][3] = {
+    { "8x2x2x2x8x32x4x32", "2x8x4x2x16x4x2x2x2x32", "slot patterns" },
+    { "8x128x16x32x4", "2x16x4x4x2x2x4x2x2x16x4", "slot patterns" },
+    { "128x4x4x4x256", "2x4x4x1024x64", "slot patterns, second table" },
+};
+
+/* one shape per loop index: each has the test case's timeout to itself
+ * (a 16-cube run is minutes under the sanitizers) */
 START_TEST(two_path_slots_delta8_k32)
 {
-    static const char *const shapes[][3] = {
-        { "8x2x2x2x8x32x4x32", "2x8x4x2x16x4x2x2x2x32", "slot patterns" },
-        { "8x128x16x32x4", "2x16x4x4x2x2x4x2x2x16x4", "slot patterns" },
-        { "128x4x4x4x256", "2x4x4x1024x64", "slot patterns, second table" },
-    };
-    for (size_t i = 0; i < G_N_ELEMENTS(shapes); i++) {
-        g_autoptr(Scenario) s = reshape_scenario(16, shapes[i][0],
-                                                 shapes[i][1], "two-path");
-        scenario_put(s, "algorithm", "schedule", "slots", "test");
-        GError *e = NULL;
-        g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        ck_assert_msg(r != NULL, "%s", e ? e->message : "");
-        ck_assert_int_eq(detail(r, "delta")->i, 8);
-        ck_assert_msg(r->data_correct, "%s", r->data_problem);
-        ck_assert(report_bounds_hold(r));
-        ck_assert_str_eq(detail(r, "timetable_kind")->text, shapes[i][2]);
-        ck_assert_int_eq(r->cycles, 17);
-        const Bound *up = bound(r, BOUND_UPPER);
-        ck_assert(g_str_has_prefix(up->name, "Theorem 3:"));
-        ck_assert_int_eq((long long)up->value, 17);
-    }
+    const char *const *shape = delta8_shapes[_i];
+    g_autoptr(Scenario) s = reshape_scenario(16, shape[0], shape[1], "two-path");
+    scenario_put(s, "algorithm", "schedule", "slots", "test");
+    GError *e = NULL;
+    g_autoptr(Report) r = run_scenario(s, NULL, &e);
+    ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+    ck_assert_int_eq(detail(r, "delta")->i, 8);
+    ck_assert_msg(r->data_correct, "%s", r->data_problem);
+    ck_assert(report_bounds_hold(r));
+    ck_assert_str_eq(detail(r, "timetable_kind")->text, shape[2]);
+    ck_assert_int_eq(r->cycles, 17);
+    const Bound *up = bound(r, BOUND_UPPER);
+    ck_assert(g_str_has_prefix(up->name, "Theorem 3:"));
+    ck_assert_int_eq((long long)up->value, 17);
 }
 END_TEST
 
@@ -818,7 +819,8 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, two_path_theorem3_schedule_exists);
     tcase_add_test(t, two_path_slots_delta4_k16_random);
     tcase_add_test(t, slot_tables_match_data);
-    tcase_add_test(t, two_path_slots_delta8_k32);
+    tcase_add_loop_test(t, two_path_slots_delta8_k32, 0,
+                        (int)G_N_ELEMENTS(delta8_shapes));
     tcase_add_test(t, two_path_timetable_needs_theorem3_machine);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);
