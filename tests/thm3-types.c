@@ -26,8 +26,9 @@
  * it, and the first of (table, order) in the order prepare tries them
  * (first table ascending, descending, second table ascending, descending)
  * under which every type needed has a row. It prints the shapes no pair
- * serves and a count per pair. The tables are read from
- * tests/data/reshape/theorem3-patterns-d8-k32*.txt. The check it makes is
+ * serves and a count per pair. The tables are slot_tables.c's, taken in
+ * slot_table_find's order (check_reshape compares them with their files
+ * under tests/data/reshape/). The check it makes is
  * necessary for the tables to run, not sufficient (prepare also checks
  * channels and arrivals on the shape); scenarios and check_reshape run the
  * shapes this found. */
@@ -36,19 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graycode.h"
+#include "slot_tables.h"
+
 #define BITS 21         /* element address: 16 node bits above 5 offset bits */
 #define OFFSET 5
 #define NODES (1u << 16)
 #define DELTA 8
 #define TYPES (1 << (DELTA - 1))
-
-static uint32_t gray_decode(uint32_t g)
-{
-    uint32_t b = 0;
-    for (; g; g >>= 1)
-        b ^= g;
-    return b;
-}
 
 /* tops: bit k set when address bit k is the top of an axis */
 static uint32_t index_of(uint32_t a, uint32_t tops)
@@ -56,7 +52,7 @@ static uint32_t index_of(uint32_t a, uint32_t tops)
     uint32_t i = 0;
     for (int k = 0, lo = 0; k < BITS; k++)
         if ((tops >> k) & 1) {
-            i |= gray_decode((a >> lo) & ((1u << (k - lo + 1)) - 1)) << lo;
+            i |= (uint32_t)gray_decode((a >> lo) & ((1u << (k - lo + 1)) - 1)) << lo;
             lo = k + 1;
         }
     return i;
@@ -67,8 +63,7 @@ static uint32_t address_of(uint32_t i, uint32_t tops)
     uint32_t a = 0;
     for (int k = 0, lo = 0; k < BITS; k++)
         if ((tops >> k) & 1) {
-            uint32_t v = (i >> lo) & ((1u << (k - lo + 1)) - 1);
-            a |= (v ^ (v >> 1)) << lo;
+            a |= (uint32_t)gray_encode((i >> lo) & ((1u << (k - lo + 1)) - 1)) << lo;
             lo = k + 1;
         }
     return a;
@@ -127,40 +122,14 @@ static int group_types(int turn, uint8_t used[TYPES])
     return 0;
 }
 
-/* Which rows a table file lacks ('none'); 0 if it cannot be read. */
-static int read_missing(const char *path, uint8_t missing[TYPES])
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] != 'S' && line[0] != 'H')
-            continue;
-        int g = 0;
-        for (int u = 0; u + 1 < DELTA; u++)
-            g = (g << 1) | (line[u] == 'H');
-        missing[g] = strstr(line, " none") != NULL;
-    }
-    fclose(f);
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
-    static const char *const files[] = { "theorem3-patterns-d8-k32.txt",
-                                         "theorem3-patterns-d8-k32-b.txt" };
-    enum { NTABLES = 2 };
-    uint8_t missing[NTABLES][TYPES] = { { 0 } };
-    for (int f = 0; f < NTABLES; f++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/tests/data/reshape/%s",
-                 CUBEMU_SOURCE_DIR, files[f]);
-        if (!read_missing(path, missing[f])) {
-            fprintf(stderr, "thm3-types: cannot read %s\n", path);
-            return 2;
-        }
-    }
+    enum { MAX_TABLES = 4 };
+    const SlotTable *table[MAX_TABLES];
+    int ntables = 0;
+    for (const SlotTable *tb = slot_table_find(DELTA, 32, NULL);
+         tb && ntables < MAX_TABLES; tb = slot_table_find(DELTA, 32, tb))
+        table[ntables++] = tb;
     long first = 0, last = (1L << 15) - 1;
     if (argc == 3) {
         first = strtol(argv[1], NULL, 10);
@@ -172,7 +141,7 @@ int main(int argc, char **argv)
                         "<= 32767)\n");
         return 2;
     }
-    long count[2 * NTABLES + 1] = { 0 }, shapes = 0;
+    long count[2 * MAX_TABLES + 1] = { 0 }, shapes = 0;
     for (long c = first; c <= last; c++) {
         uint32_t from = 1u << 20, to = 1u << 20;
         for (int i = 0; i < DELTA; i++)
@@ -215,22 +184,25 @@ int main(int argc, char **argv)
                 return 1;
             }
         int pick = -1;
-        for (int f = 0; f < NTABLES && pick < 0; f++)
+        for (int f = 0; f < ntables && pick < 0; f++)
             for (int s = 0; s < 2 && pick < 0; s++) {
                 int ok = 1;
                 for (int g = 0; g < TYPES; g++)
-                    ok &= !(used[s][g] && missing[f][g]);
+                    ok &= !(used[s][g] && table[f]->rows[g] == NULL);
                 if (ok)
                     pick = 2 * f + s;
             }
         count[pick + 1]++;
-        if (pick < 0 || pick >= 2)
-            printf("%ld %s -> %s: %s\n", c, a, b, pick < 0 ? "NO TABLE"
-                   : pick == 2 ? "second table, ascending"
-                               : "second table, descending");
+        if (pick < 0)
+            printf("%ld %s -> %s: NO TABLE\n", c, a, b);
+        else if (pick >= 2)     /* not the first table */
+            printf("%ld %s -> %s: %s, %s\n", c, a, b, table[pick / 2]->data,
+                   pick % 2 ? "descending" : "ascending");
     }
-    printf("%ld shapes: first table ascending %ld, descending %ld; second "
-           "table ascending %ld, descending %ld; none %ld\n", shapes,
-           count[1], count[2], count[3], count[4], count[0]);
+    printf("%ld shapes:", shapes);
+    for (int f = 0; f < ntables; f++)
+        printf(" %s ascending %ld, descending %ld;", table[f]->data,
+               count[2 * f + 1], count[2 * f + 2]);
+    printf(" none %ld\n", count[0]);
     return count[0] ? 1 : 0;
 }

@@ -1389,24 +1389,28 @@ static gboolean pt_check(const Reshape *r)
     return TRUE;
 }
 
+/* Load table tb's rows into r->pt and r->pt_has. */
+static gboolean pt_load(Reshape *r, const SlotTable *tb)
+{
+    uint64_t s = r->k / (uint64_t)r->delta;
+    for (size_t g = 0; g < (size_t)1 << (r->delta - 1); g++) {
+        r->pt_has[g] = tb->rows[g] != NULL;
+        if (r->pt_has[g]
+            && !pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
+            return FALSE;
+    }
+    return TRUE;
+}
+
 /* Use the first table for this delta and K that checks out on the shape,
  * in either cyclic order (the first table in both, then the next). */
 static gboolean pt_setup(Reshape *r)
 {
     if (r->delta > PT_MAX_DELTA || r->k > PT_MAX_K || r->k % (uint64_t)r->delta)
         return FALSE;
-    uint64_t s = r->k / (uint64_t)r->delta;
-    size_t rows = (size_t)1 << (r->delta - 1);
     for (const SlotTable *tb = slot_table_find(r->delta, r->k, NULL); tb;
          tb = slot_table_find(r->delta, r->k, tb)) {
-        gboolean parsed = TRUE;
-        for (size_t g = 0; g < rows && parsed; g++) {
-            r->pt_has[g] = tb->rows[g] != NULL;
-            if (r->pt_has[g]
-                && !pt_parse_row(tb->rows[g], r->delta, s, r->pt + g * r->k))
-                parsed = FALSE;
-        }
-        if (!parsed)
+        if (!pt_load(r, tb))
             continue;
         for (int turn = 1; turn >= -1; turn -= 2) {
             r->turn = turn;
