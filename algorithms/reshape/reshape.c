@@ -80,6 +80,9 @@ static const char *const reshape_schedules[] = { "handover", "proof",
 
 /* slots: the largest table (delta 8, K 32: 2^7 rows of K slots) */
 #define PT_MAX_DELTA 8
+/* The most sets whose control bits are kept as masks (tp_ctl_masks):
+ * D_paddr has at most 13 non-adjacent dimensions of a 26-cube. */
+#define CTL_MAX_DELTA 13
 #define PT_MAX_K 32
 
 static const ParamSpec reshape_params[] = {
@@ -139,6 +142,10 @@ typedef struct {
                                  * relays differ from its predecessor's */
     int turn;                   /* exchange, two-path: set m crosses
                                  * d_{(m + turn t) mod delta} in step t */
+    /* two-path: tp_ctl as a mask over node bits per order (turn 1, -1),
+     * set and step, where delta <= CTL_MAX_DELTA (ctl_ready) */
+    gboolean ctl_ready;
+    uint64_t ctl_mask[2][CTL_MAX_DELTA][CTL_MAX_DELTA];
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -359,9 +366,43 @@ static int tp_lost(const Reshape *r)
     return r->delta - 1 - __builtin_popcountll(r->overlap);
 }
 
+/* Does node h exchange set m in step t (two-path)? The timetable and the
+ * slot tables ask this for every node of every group many times over
+ * (prepare on a 17-cube spent 38% of its time here), so where the masks
+ * exist it is one parity: held_index is linear over GF(2) in the address,
+ * and so is combine in the node, so the control bit is the parity of h
+ * under a mask of node bits (tp_ctl_masks). */
 static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
 {
-    return t < r->delta && control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
+    if (t >= r->delta)
+        return 0;
+    if (r->ctl_ready && r->method == M_TWO_PATH)
+        return __builtin_parityll(h & r->ctl_mask[r->turn < 0][m][t]);
+    return control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
+}
+
+/* The masks of tp_ctl for both orders: bit k of mask (turn, m, t) is the
+ * control bit of node 2^k (node 0's is 0). Two-path only. */
+static void tp_ctl_masks(Reshape *r)
+{
+    r->ctl_ready = FALSE;
+    if (r->delta > CTL_MAX_DELTA || r->method != M_TWO_PATH)
+        return;
+    int keep = r->turn;
+    for (int o = 0; o < 2; o++) {
+        r->turn = o ? -1 : 1;
+        for (int m = 0; m < r->delta; m++)
+            for (int t = 0; t < r->delta; t++) {
+                uint64_t mask = 0, done = done_before(r, m, t);
+                int j = seq_dim(r, m, t);
+                for (int k = 0; k < r->n; k++)
+                    if (control(r, (uint64_t)1 << k, 0, done, j))
+                        mask |= (uint64_t)1 << k;
+                r->ctl_mask[o][m][t] = mask;
+            }
+    }
+    r->turn = keep;
+    r->ctl_ready = TRUE;
 }
 
 /* timetable and slots: the element-level timetable (slots may run its
@@ -730,13 +771,21 @@ typedef struct {
 
 typedef GHashTable TtMemo;      /* (h, t, m) -> TtPlan* */
 
+/* A plan and its three arrays are one allocation (tt_plan_new): prepare
+ * builds millions of plans on a 17-cube, and with an allocation per
+ * array and per temporary, malloc and free took 45% of its time. */
 static void tt_plan_free(gpointer p)
 {
-    TtPlan *pl = p;
-    g_free(pl->dep);
-    g_free(pl->detour);
-    g_free(pl->comp);
-    g_free(pl);
+    g_free(p);
+}
+
+static TtPlan *tt_plan_new(uint64_t s)
+{
+    TtPlan *p = g_malloc0(sizeof *p + s * (sizeof(Tick) + 2));
+    p->dep = (Tick *)(p + 1);
+    p->detour = (uint8_t *)(p->dep + s);
+    p->comp = p->detour + s;
+    return p;
 }
 
 static TtMemo *tt_memo_new(void)
@@ -814,16 +863,14 @@ static void tt_compute(const Reshape *r, TtMemo *memo, int m, uint64_t h,
     p->o = o;
     p->s = s;
     p->ok = 1;
-    p->dep = g_new(Tick, s);
-    p->detour = g_new0(uint8_t, s);
-    p->comp = g_new0(uint8_t, s);
     int j = seq_dim(r, m, t);
     Tick st = tt_s(r, t), sn = tt_s(r, t + 1);
     int in = tt_in(r, j, h, t), out = tt_out(r, j, h, t);
     /* when each element can leave h from memory, and when it arrives at h
      * (then it can go straight on) */
-    g_autofree Tick *avail = g_new(Tick, s);
-    g_autofree Tick *exact = g_new(Tick, s);
+    /* the temporaries, in one block */
+    g_autofree Tick *avail = g_new(Tick, 2 * s);
+    Tick *exact = avail + s;
     g_autofree uint8_t *done = g_new0(uint8_t, s);
     for (uint64_t i = 0; i < s; i++) {
         avail[i] = t == 0 ? 0 : tt_s(r, t - 1);
@@ -949,7 +996,9 @@ static const TtPlan *tt_plan(const Reshape *r, TtMemo *memo, int m,
     TtPlan *p = g_hash_table_lookup(memo, &key);
     if (p)
         return p;
-    p = g_new0(TtPlan, 1);
+    uint64_t o, size;
+    set_range(r, m, &o, &size);
+    p = tt_plan_new(size);
     tt_compute(r, memo, m, h, t, p);
     uint64_t *k = g_new(uint64_t, 1);
     *k = key;
@@ -1874,6 +1923,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     r->turn = 1;
     if (!r->conditions_fail[M_TWO_PATH]) {
         r->method = M_TWO_PATH;     /* its sets and orders; chosen below */
+        tp_ctl_masks(r);
         tp_choose_turn(r);
     }
 
