@@ -90,6 +90,9 @@ BENCH    := $(BUILD)/tests/bench
 # tests/thm3-types.c: every 16-cube delta = 8 shape against the slot tables
 # (README, Reshape); built with the rest, run by hand (half an hour).
 THM3_TYPES := $(BUILD)/tests/thm3-types
+# tests/thm3-sample.c: random delta = 8 shapes of 17- to 26-cubes, prepared
+# (and some run) with schedule = slots; run by hand (README, Reshape).
+THM3_SAMPLE := $(BUILD)/tests/thm3-sample
 # The fuzz harnesses (tests/fuzz/fuzz_*.c). In a regular or sanitized build
 # each is linked with tests/fuzz/driver.c, a main() that runs the files it
 # is given (tests/fuzz.sh: the seed corpora and the regressions); make fuzz
@@ -123,7 +126,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
-all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU) $(FUZZERS)
+all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
