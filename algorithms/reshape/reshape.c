@@ -1141,12 +1141,17 @@ static void tt_windows(Reshape *r, const Tick *len)
 /* Set up the timetable for this turn: windows at Theorem 3's lengths,
  * lengthened where a group's check fails. Returns the cycles added, or -1
  * if it gives up. */
-static int tt_try(Reshape *r)
+static void tt_base_windows(const Reshape *r, Tick *len)
 {
-    Tick len[RESHAPE_MAX_BITS];
     Tick hh = (Tick)((r->k + 2 * (uint64_t)r->delta - 1) / (2 * (uint64_t)r->delta));
     for (int t = 0; t < r->delta; t++)
         len[t] = hh + (t == 0);
+}
+
+static int tt_try(Reshape *r)
+{
+    Tick len[RESHAPE_MAX_BITS];
+    tt_base_windows(r, len);
     for (int added = 0; added <= 4 * r->delta; added++) {
         tt_windows(r, len);
         int bad = tt_verify(r);
@@ -1155,6 +1160,27 @@ static int tt_try(Reshape *r)
         len[bad]++;
     }
     return -1;
+}
+
+/* Do Theorem 3's windows hold, unlengthened, in either order (ascending
+ * first)? If so the order is set and the windows are those tt_setup
+ * would choose, and TRUE. schedule = slots needs only this: where they
+ * do not hold a slot table runs if one serves, and tt_setup's lengthening
+ * (a pass over the cube per cycle added, per order) is needed only where
+ * none does. */
+static gboolean tt_hold(Reshape *r)
+{
+    Tick len[RESHAPE_MAX_BITS];
+    tt_base_windows(r, len);
+    for (int turn = 1; turn >= -1; turn -= 2) {
+        r->turn = turn;
+        tt_windows(r, len);
+        if (tt_verify(r) < 0) {
+            r->tt_extended = 0;
+            return TRUE;
+        }
+    }
+    return FALSE;
 }
 
 /* Both cyclic orders; the one that needs fewer added cycles. */
@@ -1968,9 +1994,8 @@ static void *reshape_prepare(const Machine *m, const Params *p,
             return params_fail(p, error, "schedule", "%s tags one "
                                     "message per element and step: delta K "
                                     "must stay below 2^30", name);
-        gboolean windows = tt_setup(r);
-        if (r->schedule == TP_SLOTS && (!windows || r->tt_extended > 0)) {
-            int turn = r->turn;
+        gboolean windows = r->schedule == TP_SLOTS && tt_hold(r);
+        if (r->schedule == TP_SLOTS && !windows) {
             if (pt_setup(r)) {
                 r->pt_on = TRUE;
                 r->tt_extended = 0;
@@ -1979,8 +2004,9 @@ static void *reshape_prepare(const Machine *m, const Params *p,
                 layout->local_size = sizeof(PtLocal);
                 return g_steal_pointer(&r);
             }
-            r->turn = turn;
         }
+        if (!windows)
+            windows = tt_setup(r);
         if (windows) {
             r->overlap = ((uint64_t)1 << (r->delta - 1)) - 1;
             layout->memory_elements = (size_t)(4 * r->k);
