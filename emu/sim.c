@@ -929,12 +929,6 @@ static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
     return s + ts;
 }
 
-/* Reserve a message's route. Elements are numbered 0..count-1 and keep
- * their order on every channel; each hop takes the earliest free slots at
- * or after the element's arrival at that node (oldest-first arbitration:
- * everything already reserved is older). Returns the tick the last
- * element reaches the destination; *left is when the last element has left
- * the source. */
 /* The statistics of a message's count elements crossing `link` from node
  * u, the last leaving at `end`; ch is the channel's timeline, or NULL
  * where the ports imply the channels. */
@@ -984,6 +978,12 @@ static Tick sim_route_one(Sim *sim, const SimMessage *msg, int link, Tick ready)
     return stop;
 }
 
+/* Reserve a message's route. Elements are numbered 0..count-1 and keep
+ * their order on every channel; each hop takes the earliest free slots at
+ * or after the element's arrival at that node (oldest-first arbitration:
+ * everything already reserved is older). Returns the tick the last
+ * element reaches the destination; *left is when the last element has left
+ * the source. */
 static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
                       int hops, Tick *left)
 {

@@ -253,6 +253,16 @@ static gboolean report_is_cube(const Report *r)
     return r->machine.topology.ops->kind == TOPOLOGY_CUBE;
 }
 
+const Detail *report_find_detail(const Report *r, const char *key)
+{
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        if (!strcmp(d->key, key))
+            return d;
+    }
+    return NULL;
+}
+
 gboolean report_lookup(const Report *r, const char *field, double *value)
 {
     const Machine *m = &r->machine;

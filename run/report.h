@@ -162,6 +162,8 @@ void report_detail_object(Report *r, const char *key,
  * phases.NAME.cycles / .compute / .communication (largest over nodes) and
  * phases.NAME.seconds (with tick-seconds). */
 gboolean report_lookup(const Report *r, const char *field, double *value);
+/* The detail `key` of a report, or NULL. */
+const Detail *report_find_detail(const Report *r, const char *key);
 /* The numeric fields report_lookup knows for this report, in output order
  * (for sweeps' CSV columns); free with g_strfreev. */
 char **report_fields(const Report *r);

@@ -30,13 +30,9 @@ static inline char *json_without_wall(const Report *r)
 /* The detail `key` of a report; the test fails if there is none. */
 static inline const Detail *detail(const Report *r, const char *key)
 {
-    for (guint i = 0; i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        if (!strcmp(d->key, key))
-            return d;
-    }
-    ck_abort_msg("no detail %s", key);
-    return NULL;
+    const Detail *d = report_find_detail(r, key);
+    ck_assert_msg(d != NULL, "no detail %s", key);
+    return d;
 }
 
 #endif

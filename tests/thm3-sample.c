@@ -35,16 +35,6 @@
 #define OFFSET 5        /* K = 32 */
 #define DELTA 8
 
-static const Detail *find_detail(const Report *r, const char *key)
-{
-    for (guint i = 0; r->details && i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        if (strcmp(d->key, key) == 0)
-            return d;
-    }
-    return NULL;
-}
-
 /* tops: bit k set when address bit k is the top of an axis (bit bits-1
  * always); the shape as cubemu writes it, most significant axis first. */
 static char *shape_text(uint64_t tops, int bits)
@@ -137,9 +127,9 @@ int main(int argc, char **argv)
         }
         g_autoptr(Report) rep = report_new();
         setup.algorithm->report(setup.config, rep);
-        const Detail *dl = find_detail(rep, "delta");
-        const Detail *kind = find_detail(rep, "timetable_kind");
-        const Detail *ext = find_detail(rep, "windows_extended");
+        const Detail *dl = report_find_detail(rep, "delta");
+        const Detail *kind = report_find_detail(rep, "timetable_kind");
+        const Detail *ext = report_find_detail(rep, "windows_extended");
         if (!dl || dl->i != DELTA || !kind || !ext) {
             printf("%ld n=%d %s -> %s: no delta = 8 timetable in the plan\n", c, n, a, b);
             run_setup_release(&setup, TRUE);

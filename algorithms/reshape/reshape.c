@@ -779,9 +779,13 @@ static void tt_plan_free(gpointer p)
     g_free(p);
 }
 
-static TtPlan *tt_plan_new(uint64_t s)
+static TtPlan *tt_plan_new(const Reshape *r, int m)
 {
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
     TtPlan *p = g_malloc0(sizeof *p + s * (sizeof(Tick) + 2));
+    p->o = o;
+    p->s = s;
     p->dep = (Tick *)(p + 1);
     p->detour = (uint8_t *)(p->dep + s);
     p->comp = p->detour + s;
@@ -858,17 +862,13 @@ static int tt_slot_cmp(const void *a, const void *b)
 static void tt_compute(const Reshape *r, TtMemo *memo, int m, uint64_t h,
                        int t, TtPlan *p)
 {
-    uint64_t o, s;
-    set_range(r, m, &o, &s);
-    p->o = o;
-    p->s = s;
+    uint64_t s = p->s;     /* o and s: tt_plan_new */
     p->ok = 1;
     int j = seq_dim(r, m, t);
     Tick st = tt_s(r, t), sn = tt_s(r, t + 1);
     int in = tt_in(r, j, h, t), out = tt_out(r, j, h, t);
     /* when each element can leave h from memory, and when it arrives at h
-     * (then it can go straight on) */
-    /* the temporaries, in one block */
+     * (then it can go straight on), in one block */
     g_autofree Tick *avail = g_new(Tick, 2 * s);
     Tick *exact = avail + s;
     g_autofree uint8_t *done = g_new0(uint8_t, s);
@@ -996,9 +996,7 @@ static const TtPlan *tt_plan(const Reshape *r, TtMemo *memo, int m,
     TtPlan *p = g_hash_table_lookup(memo, &key);
     if (p)
         return p;
-    uint64_t o, size;
-    set_range(r, m, &o, &size);
-    p = tt_plan_new(size);
+    p = tt_plan_new(r, m);
     tt_compute(r, memo, m, h, t, p);
     uint64_t *k = g_new(uint64_t, 1);
     *k = key;
@@ -1138,9 +1136,8 @@ static void tt_windows(Reshape *r, const Tick *len)
         r->tt_start[t + 1] = r->tt_start[t] + len[t];
 }
 
-/* Set up the timetable for this turn: windows at Theorem 3's lengths,
- * lengthened where a group's check fails. Returns the cycles added, or -1
- * if it gives up. */
+/* Theorem 3's window lengths: h = ceil(K / (2 delta)) cycles a step, one
+ * more in the first. */
 static void tt_base_windows(const Reshape *r, Tick *len)
 {
     Tick hh = (Tick)((r->k + 2 * (uint64_t)r->delta - 1) / (2 * (uint64_t)r->delta));
@@ -1148,6 +1145,9 @@ static void tt_base_windows(const Reshape *r, Tick *len)
         len[t] = hh + (t == 0);
 }
 
+/* Set up the timetable for this turn: windows at Theorem 3's lengths,
+ * lengthened where a group's check fails. Returns the cycles added, or -1
+ * if it gives up. */
 static int tt_try(Reshape *r)
 {
     Tick len[RESHAPE_MAX_BITS];
