@@ -52,8 +52,8 @@ static void match_grow(MatchTable *t)
     g_free(old);
 }
 
-MatchSlot *match_slot(MatchTable *t, MatchLocal *local, uint32_t dest,
-                      uint32_t source, int32_t tag)
+MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
+                             uint32_t source, int32_t tag)
 {
     MatchSlot *own = &local->slot;
     if (own->used && own->source == source && own->tag == tag)

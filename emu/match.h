@@ -55,8 +55,25 @@ void match_clear(MatchTable *t);
 /* The slot of a key of destination dest (whose own slot is local),
  * created empty if absent. Valid until the next match_slot or
  * match_release. */
-MatchSlot *match_slot(MatchTable *t, MatchLocal *local, uint32_t dest,
-                      uint32_t source, int32_t tag);
+MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
+                             uint32_t source, int32_t tag);
+/* Inline, the common cases: the destination's own slot holds the key, or
+ * is free while none of its keys is in the table (callgrind, 14-cube
+ * exchange: the whole function's entry and exit were 9 M of 300 M
+ * instructions). */
+static inline MatchSlot *match_slot(MatchTable *t, MatchLocal *local,
+                                    uint32_t dest, uint32_t source,
+                                    int32_t tag)
+{
+    MatchSlot *own = &local->slot;
+    if (own->used ? own->source == source && own->tag == tag
+                  : local->in_table == 0) {
+        if (!own->used)
+            *own = (MatchSlot){ dest, source, tag, 1, NULL, NULL, NULL, NULL };
+        return own;
+    }
+    return match_slot_lookup(t, local, dest, source, tag);
+}
 /* Remove the slot if both its lists are empty. */
 void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s);
 

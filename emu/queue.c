@@ -145,21 +145,15 @@ gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
     return TRUE;
 }
 
-const QueueItem *queue_peek_same_time(const EventQueue *q)
+const QueueItem *queue_peek_run(const EventQueue *q, size_t *n)
 {
     const Bucket *b = q->popping;
-    if (!b || b->head == b->len || q->ntimes == 0 || b->time != q->times[0])
+    if (!b || b->head == b->len || q->ntimes == 0 || b->time != q->times[0]) {
+        *n = 0;
         return NULL;
+    }
+    *n = b->len - b->head;
     return &b->item[b->head];
-}
-
-const QueueItem *queue_peek_ahead(const EventQueue *q, size_t ahead)
-{
-    const Bucket *b = q->popping;
-    if (!b || b->head + ahead >= b->len || q->ntimes == 0
-        || b->time != q->times[0])
-        return NULL;
-    return &b->item[b->head + ahead];
 }
 
 size_t queue_length(const EventQueue *q)

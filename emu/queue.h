@@ -25,12 +25,10 @@ void queue_free(EventQueue *q);
 void queue_push(EventQueue *q, Tick time, QueueItem item);
 /* FALSE when empty. */
 gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item);
-/* The item queue_pop would return next if it has the time of the one it
- * returned last, else NULL (for prefetching the next node). */
-const QueueItem *queue_peek_same_time(const EventQueue *q);
-/* The item `ahead` places after that one if it has the same time, else
- * NULL (for prefetching further ahead). */
-const QueueItem *queue_peek_ahead(const EventQueue *q, size_t ahead);
+/* The items queue_pop would return next that have the time of the one it
+ * returned last: *n of them, from the one returned (NULL and 0 when there
+ * are none). For reading ahead; pushing may move them. */
+const QueueItem *queue_peek_run(const EventQueue *q, size_t *n);
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

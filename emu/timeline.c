@@ -262,6 +262,43 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
     many_take(tl->many, start, end);
 }
 
+Tick timeline_claim(Timeline *tl, Tick now, Tick ready, Tick tau,
+                    uint64_t count)
+{
+    if (is_many(tl)) {
+        timeline_prune(tl, now);
+        if (is_many(tl)) {
+            Tick t = many_fit(tl->many, ready, tau, 1);
+            Tick until = many_free_until(tl->many, t, 1);
+            if (until != TIMELINE_FOREVER
+                && (uint64_t)((until - t) / tau) < count)
+                return -1;
+            many_take(tl->many, t, t + (Tick)count * tau);
+            return t;
+        }
+    }
+    /* One span [s, e) of one unit, or none: timeline_prune, _fit,
+     * _free_until and _take's inline cases with the span in registers. */
+    Tick s = tl->start, e = tl->end;
+    if (e <= now)
+        s = e = 0;
+    Tick t = ready;
+    if (s < e && e > ready && s < ready + tau)
+        t = e;
+    if (s < e && e > t && (uint64_t)(((s > t ? s : t) - t) / tau) < count)
+        return -1;
+    Tick stop = t + (Tick)count * tau;
+    if (s >= e) {
+        tl->start = t;
+        tl->end = stop;
+    } else if (e == t) {
+        tl->end = stop;
+    } else {
+        timeline_take(tl, t, stop);
+    }
+    return t;
+}
+
 uint32_t timeline_spans(const Timeline *tl)
 {
     if (is_many(tl))

@@ -61,6 +61,15 @@ Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity);
 /* Take one unit over [start, end). The caller has checked there is room. */
 void timeline_take(Timeline *tl, Tick start, Tick end);
 
+/* For one unit of a capacity-1 resource (a channel): drop the spans
+ * ended by `now`, find the first t >= ready with [t, t+tau) free, and if
+ * the resource stays free for count slots of tau from there, take
+ * [t, t + count tau) and return t; else take nothing and return -1. The
+ * same as timeline_prune, _fit, _free_until and _take in turn, in one
+ * call: a message that flows without interruption over one hop. */
+Tick timeline_claim(Timeline *tl, Tick now, Tick ready, Tick tau,
+                    uint64_t count);
+
 /* The spans not yet dropped, in order (for tests and debugging). */
 uint32_t timeline_spans(const Timeline *tl);
 TimelineSpan timeline_span(const Timeline *tl, uint32_t i);
