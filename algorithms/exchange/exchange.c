@@ -75,20 +75,26 @@ static void *exchange_prepare(const Machine *m, const Params *p,
     return c;
 }
 
+/* Node x's initial payload, x K + j at element j (K in a local: the
+ * stores could alias the config's). */
+static void fill_from(Word *out, uint64_t x, uint64_t k)
+{
+    uint64_t base = x * k;
+    for (uint64_t j = 0; j < k; j++)
+        out[j] = base + j;
+}
+
 static void exchange_init(const void *config, uint32_t x, Word *memory)
 {
     const ExchangeConfig *c = config;
-    for (uint64_t j = 0; j < c->k; j++)
-        memory[j] = (uint64_t)x * c->k + j;
+    fill_from(memory, x, c->k);
 }
 
 static void exchange_expect(const void *config, uint32_t x, Word *expected)
 {
     const ExchangeConfig *c = config;
     if (c->method == EXCHANGE_SEQUENTIAL) {
-        uint64_t antipode = x ^ (((uint64_t)1 << c->n) - 1);
-        for (uint64_t j = 0; j < c->k; j++)
-            expected[j] = antipode * c->k + j;
+        fill_from(expected, x ^ (((uint64_t)1 << c->n) - 1), c->k);
         return;
     }
     for (int d = 0; d < c->n; d++) {
