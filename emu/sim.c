@@ -1535,25 +1535,27 @@ static void sim_prefetch_ahead(Sim *sim)
     if (n > AHEAD_NODE) {
         const QueueItem *q = &run[AHEAD_NODE];
         node_prefetch(&sim->node[q->node]);
-        /* and its channels on the links in use last (a dimension
-         * exchange uses one link a step): the first read of a channel's
-         * timeline was 9% of the 16-cube exchange, its count 4% */
-        for (int k = 0; k < 2 && sim->link_ch; k++) {
-            int l = sim->hot_link[k];
-            if (l >= 0 && sim->link_ch[l].tl) {
-                __builtin_prefetch(&sim->link_ch[l].tl[q->node], 1);
-                __builtin_prefetch(&sim->count32[(uint64_t)l * sim->nodes
-                                                 + q->node], 1);
+        /* and, on a dense machine, its channels on the links in use last
+         * (a dimension exchange uses one link a step: the first read of a
+         * channel's timeline was 9% of the 16-cube exchange, its count
+         * 4%), and the node across the last of them, which a program
+         * working a link at a time sends to next (a guess: a wrong one
+         * costs a load) */
+        if (sim->link_ch) {
+            for (int k = 0; k < 2; k++) {
+                int l = sim->hot_link[k];
+                if (l >= 0 && sim->link_ch[l].tl) {
+                    __builtin_prefetch(&sim->link_ch[l].tl[q->node], 1);
+                    __builtin_prefetch(&sim->count32[(uint64_t)l * sim->nodes
+                                                     + q->node], 1);
+                }
             }
-        }
-        /* and the node across the link in use last, which a program that
-         * works a link at a time sends to next: a guess, which costs a
-         * wasted load when wrong */
-        if (sim->link_ch && sim->hot_link[0] >= 0) {
-            uint32_t v = topology_neighbour(sim->topo, q->node,
-                                            sim->hot_link[0]);
-            if (v != TOPOLOGY_NONE)
-                node_prefetch(&sim->node[v]);
+            if (sim->hot_link[0] >= 0) {
+                uint32_t v = topology_neighbour(sim->topo, q->node,
+                                                sim->hot_link[0]);
+                if (v != TOPOLOGY_NONE)
+                    node_prefetch(&sim->node[v]);
+            }
         }
     }
     if (n > AHEAD_MSG) {

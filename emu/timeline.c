@@ -195,16 +195,17 @@ void timeline_clear(Timeline *tl)
     timeline_init(tl);
 }
 
-void timeline_prune(Timeline *tl, Tick now)
+/* Each operation below is a static inline function, its inline-span case
+ * first and the heap array's out of line, so that timeline_claim is the
+ * four of them in turn compiled as one (callgrind, 14-cube exchange: 43
+ * instructions a claim, against about 90 for four calls), and each public
+ * function a wrapper. */
+
+/* Back to inline once at most one span of one unit is left. */
+static void many_prune_back(Timeline *tl, Tick now)
 {
-    if (!is_many(tl)) {
-        if (tl->end <= now)
-            timeline_init(tl);
-        return;
-    }
     TimelineMany *m = tl->many;
     many_prune(m, now);
-    /* Back to inline once at most one span of one unit is left. */
     uint32_t live = m->len - m->head;
     if (live == 0 || (live == 1 && m->span[m->head].count == 1)) {
         TimelineSpan s = live ? m->span[m->head] : (TimelineSpan){ 0, 0, 1 };
@@ -214,7 +215,16 @@ void timeline_prune(Timeline *tl, Tick now)
     }
 }
 
-Tick timeline_fit(const Timeline *tl, Tick from, Tick dur, uint32_t capacity)
+static inline void prune(Timeline *tl, Tick now)
+{
+    if (is_many(tl))
+        many_prune_back(tl, now);
+    else if (tl->end <= now)
+        timeline_init(tl);
+}
+
+static inline Tick fit(const Timeline *tl, Tick from, Tick dur,
+                       uint32_t capacity)
 {
     if (is_many(tl))
         return many_fit(tl->many, from, dur, capacity);
@@ -226,7 +236,7 @@ Tick timeline_fit(const Timeline *tl, Tick from, Tick dur, uint32_t capacity)
     return from;
 }
 
-Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
+static inline Tick free_until(const Timeline *tl, Tick t, uint32_t capacity)
 {
     if (is_many(tl))
         return many_free_until(tl->many, t, capacity);
@@ -235,7 +245,20 @@ Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
     return TIMELINE_FOREVER;
 }
 
-void timeline_take(Timeline *tl, Tick start, Tick end)
+/* A second span, or a second unit: the heap array. */
+static void take_many(Timeline *tl, Tick start, Tick end)
+{
+    if (!is_many(tl)) {
+        TimelineMany *m = g_new0(TimelineMany, 1);
+        many_reserve(m, 4);
+        m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
+        tl->start = TIMELINE_MANY;
+        tl->many = m;
+    }
+    many_take(tl->many, start, end);
+}
+
+static inline void take(Timeline *tl, Tick start, Tick end)
 {
     g_assert(start < end);
     if (!is_many(tl)) {
@@ -252,50 +275,39 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
             tl->start = start;
             return;
         }
-        /* A second span, or a second unit: the heap array. */
-        TimelineMany *m = g_new0(TimelineMany, 1);
-        many_reserve(m, 4);
-        m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
-        tl->start = TIMELINE_MANY;
-        tl->many = m;
     }
-    many_take(tl->many, start, end);
+    take_many(tl, start, end);
+}
+
+void timeline_prune(Timeline *tl, Tick now)
+{
+    prune(tl, now);
+}
+
+Tick timeline_fit(const Timeline *tl, Tick from, Tick dur, uint32_t capacity)
+{
+    return fit(tl, from, dur, capacity);
+}
+
+Tick timeline_free_until(const Timeline *tl, Tick t, uint32_t capacity)
+{
+    return free_until(tl, t, capacity);
+}
+
+void timeline_take(Timeline *tl, Tick start, Tick end)
+{
+    take(tl, start, end);
 }
 
 Tick timeline_claim(Timeline *tl, Tick now, Tick ready, Tick tau,
                     uint64_t count)
 {
-    if (is_many(tl)) {
-        timeline_prune(tl, now);
-        if (is_many(tl)) {
-            Tick t = many_fit(tl->many, ready, tau, 1);
-            Tick until = many_free_until(tl->many, t, 1);
-            if (until != TIMELINE_FOREVER
-                && (uint64_t)((until - t) / tau) < count)
-                return -1;
-            many_take(tl->many, t, t + (Tick)count * tau);
-            return t;
-        }
-    }
-    /* One span [s, e) of one unit, or none: timeline_prune, _fit,
-     * _free_until and _take's inline cases with the span in registers. */
-    Tick s = tl->start, e = tl->end;
-    if (e <= now)
-        s = e = 0;
-    Tick t = ready;
-    if (s < e && e > ready && s < ready + tau)
-        t = e;
-    if (s < e && e > t && (uint64_t)(((s > t ? s : t) - t) / tau) < count)
+    prune(tl, now);
+    Tick t = fit(tl, ready, tau, 1);
+    Tick until = free_until(tl, t, 1);
+    if (until != TIMELINE_FOREVER && (uint64_t)((until - t) / tau) < count)
         return -1;
-    Tick stop = t + (Tick)count * tau;
-    if (s >= e) {
-        tl->start = t;
-        tl->end = stop;
-    } else if (e == t) {
-        tl->end = stop;
-    } else {
-        timeline_take(tl, t, stop);
-    }
+    take(tl, t, t + (Tick)count * tau);
     return t;
 }
 

@@ -84,62 +84,48 @@ START_TEST(timeline_many_spans_binary_search)
 }
 END_TEST
 
-/* timeline_claim (one hop of a message that flows whole) against the
- * four calls it stands for, on two copies of random channels: inline
- * spans, merges, gaps too short, and heap arrays (capacity 1, as on a
- * channel). Same answer, same spans after, over 20,000 claims. */
-static Tick claim_by_parts(Timeline *tl, Tick now, Tick ready, Tick tau,
-                           uint64_t count)
+/* timeline_claim: a message of count elements, tau apart, over one
+ * channel, taken whole or not at all. */
+static void assert_spans(const Timeline *tl, const Tick *se, uint32_t n)
 {
-    timeline_prune(tl, now);
-    Tick t = timeline_fit(tl, ready, tau, 1);
-    Tick until = timeline_free_until(tl, t, 1);
-    if (until != TIMELINE_FOREVER && (uint64_t)((until - t) / tau) < count)
-        return -1;
-    timeline_take(tl, t, t + (Tick)count * tau);
-    return t;
+    ck_assert_uint_eq(timeline_spans(tl), n);
+    for (uint32_t i = 0; i < n; i++) {
+        ck_assert_int_eq(timeline_span(tl, i).start, se[2 * i]);
+        ck_assert_int_eq(timeline_span(tl, i).end, se[2 * i + 1]);
+    }
 }
 
-START_TEST(timeline_claim_is_prune_fit_free_take)
+START_TEST(timeline_claim_whole_or_nothing)
 {
-    GRand *rng = g_rand_new_with_seed(15);
-    int refused = 0, many = 0;
-    for (int round = 0; round < 200; round++) {
-        Timeline a, b;
-        timeline_init(&a);
-        timeline_init(&b);
-        Tick now = 0;
-        for (int i = 0; i < 100; i++) {
-            now += g_rand_int_range(rng, 0, 6);
-            Tick ready = now + g_rand_int_range(rng, 0, 12);
-            Tick tau = g_rand_int_range(rng, 1, 4);
-            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 6);
-            if (g_rand_int_range(rng, 0, 4) == 0) {
-                /* a reservation made elsewhere: a gap before it, or not */
-                Tick at = timeline_fit(&a, ready + g_rand_int_range(rng, 0, 9),
-                                       1, 1);
-                timeline_take(&a, at, at + 1);
-                timeline_take(&b, at, at + 1);
-            }
-            Tick x = timeline_claim(&a, now, ready, tau, count);
-            Tick y = claim_by_parts(&b, now, ready, tau, count);
-            ck_assert_int_eq(x, y);
-            refused += x < 0;
-            many += timeline_spans(&a) > 1;
-            ck_assert_uint_eq(timeline_spans(&a), timeline_spans(&b));
-            for (uint32_t k = 0; k < timeline_spans(&a); k++) {
-                TimelineSpan sa = timeline_span(&a, k), sb = timeline_span(&b, k);
-                ck_assert(sa.start == sb.start && sa.end == sb.end
-                          && sa.count == sb.count);
-            }
-        }
-        timeline_clear(&a);
-        timeline_clear(&b);
-    }
-    /* the random walk met every case */
-    ck_assert_int_gt(refused, 100);
-    ck_assert_int_gt(many, 300);
-    g_rand_free(rng);
+    Timeline tl;
+    timeline_init(&tl);
+    /* idle: from `ready` */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 5, 1, 4), 5);
+    assert_spans(&tl, (Tick[]){ 5, 9 }, 1);
+    /* right after: merged into one span */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 9, 1, 3), 9);
+    assert_spans(&tl, (Tick[]){ 5, 12 }, 1);
+    /* ready while busy: after the span */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 10, 1, 2), 12);
+    assert_spans(&tl, (Tick[]){ 5, 14 }, 1);
+    /* a later reservation leaves a gap of 6 ticks, three elements of 2 */
+    timeline_take(&tl, 20, 25);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 14, 2, 4), -1);
+    assert_spans(&tl, (Tick[]){ 5, 14, 20, 25 }, 2);   /* nothing taken */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 14, 2, 3), 14);
+    assert_spans(&tl, (Tick[]){ 5, 25 }, 1);           /* gap filled */
+    /* spans ended by `now` are dropped first */
+    ck_assert_int_eq(timeline_claim(&tl, 25, 26, 3, 2), 26);
+    assert_spans(&tl, (Tick[]){ 26, 32 }, 1);
+    /* inline, a span later on: no room for 10 before it, room for 5,
+     * which ends where it starts (merged) */
+    timeline_clear(&tl);
+    timeline_take(&tl, 40, 50);
+    ck_assert_int_eq(timeline_claim(&tl, 30, 35, 1, 10), -1);
+    assert_spans(&tl, (Tick[]){ 40, 50 }, 1);
+    ck_assert_int_eq(timeline_claim(&tl, 30, 35, 1, 5), 35);
+    assert_spans(&tl, (Tick[]){ 35, 50 }, 1);
+    timeline_clear(&tl);
 }
 END_TEST
 
@@ -1062,7 +1048,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, timeline_fit_and_merge);
     tcase_add_test(t, timeline_counts_for_ports);
     tcase_add_test(t, timeline_many_spans_binary_search);
-    tcase_add_test(t, timeline_claim_is_prune_fit_free_take);
+    tcase_add_test(t, timeline_claim_whole_or_nothing);
     tcase_add_test(t, queue_ties_in_insertion_order);
     tcase_add_test(t, queue_interleaved_push_pop);
     tcase_add_test(t, queue_peek_run_is_the_rest_of_the_tick);

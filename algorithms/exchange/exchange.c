@@ -77,7 +77,7 @@ static void *exchange_prepare(const Machine *m, const Params *p,
 
 /* Node x's initial payload, x K + j at element j (K in a local: the
  * stores could alias the config's). */
-static void fill_from(Word *out, uint64_t x, uint64_t k)
+static void fill_payload(Word *out, uint64_t x, uint64_t k)
 {
     uint64_t base = x * k;
     for (uint64_t j = 0; j < k; j++)
@@ -87,14 +87,14 @@ static void fill_from(Word *out, uint64_t x, uint64_t k)
 static void exchange_init(const void *config, uint32_t x, Word *memory)
 {
     const ExchangeConfig *c = config;
-    fill_from(memory, x, c->k);
+    fill_payload(memory, x, c->k);
 }
 
 static void exchange_expect(const void *config, uint32_t x, Word *expected)
 {
     const ExchangeConfig *c = config;
     if (c->method == EXCHANGE_SEQUENTIAL) {
-        fill_from(expected, x ^ (((uint64_t)1 << c->n) - 1), c->k);
+        fill_payload(expected, x ^ (((uint64_t)1 << c->n) - 1), c->k);
         return;
     }
     for (int d = 0; d < c->n; d++) {
