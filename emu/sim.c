@@ -228,6 +228,7 @@ struct Sim {
  * Where huge pages are off, madvise is a hint that does nothing. */
 #define BIG_MIN_BYTES ((size_t)1 << 20)
 #define BIG_PAGE_BYTES ((size_t)2 << 20)
+#define BIG_ALIGN 64
 
 #ifndef SIM_BIG_MALLOC
 static size_t big_length(size_t bytes)
@@ -251,7 +252,9 @@ static void *big_new0(size_t bytes)
         return p;
     }
 #endif
-    return g_malloc0(bytes ? bytes : 1);
+    /* Aligned to a cache line: a Node requires it (_Alignas), and the
+     * memories and channel arrays gain by it. */
+    return g_aligned_alloc0(1, bytes ? bytes : 1, BIG_ALIGN);
 }
 
 static void big_free(void *p, size_t bytes)
@@ -266,7 +269,7 @@ static void big_free(void *p, size_t bytes)
         return;
     }
 #endif
-    g_free(p);
+    g_aligned_free(p);
 }
 
 static gboolean sim_dense(const Machine *m)
