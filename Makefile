@@ -108,6 +108,8 @@ MPI_SRC  := $(wildcard mpi/*.c)
 MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_CORE := $(BUILD)/libcubemu-core.a
 MPI_PROGRAM := $(if $(MPI_LIBS),$(BUILD)/cubemu-mpi)
+# The wait limit's test (tests/mpi_wait.c): node programs of its own.
+MPI_WAIT := $(if $(MPI_LIBS),$(BUILD)/tests/mpi_wait)
 
 # libcubemu, the library for MPI programs (lib/cubemu.h): the MPI core, the
 # backend and lib/cubemu.c compiled position-independent with hidden
@@ -126,7 +128,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
-all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(LIBCUBEMU) $(FUZZERS)
+all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -145,6 +147,12 @@ $(MPI_CORE): $(filter-out $(BUILD)/emu/sim.o $(BUILD)/run/run.o,$(LIB_OBJ))
 	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+
+$(BUILD)/tests/mpi_wait.o: CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/tests/mpi_wait.o: CPPFLAGS += -Impi
+$(BUILD)/tests/mpi_wait: $(BUILD)/tests/mpi_wait.o $(BUILD)/mpi/node_mpi.o $(MPI_CORE)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
 

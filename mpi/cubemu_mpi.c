@@ -1,5 +1,8 @@
-/* cubemu_mpi.c -- `cubemu-mpi run SCENARIO [--json] [--dump-memory]` under
- * mpirun: run a scenario's algorithm for real, one MPI rank a node.
+/* cubemu_mpi.c -- `cubemu-mpi run SCENARIO [--json] [--dump-memory]
+ * [--wait-limit SECONDS]` under mpirun: run a scenario's algorithm for
+ * real, one MPI rank a node. With --wait-limit a node that waits that long
+ * for its receives with nothing arriving stops the job with an error
+ * naming the receive (exit status 1) instead of hanging.
  *
  * Every rank reads the scenario and prepares the machine and the
  * algorithm's configuration exactly as `cubemu run` does (run/prepare.c),
@@ -45,6 +48,17 @@ static int finish(int status)
 {
     MPI_Finalize();
     return status;
+}
+
+/* --wait-limit's value: seconds, a finite number above 0. */
+static gboolean parse_seconds(const char *text, double *out)
+{
+    char *end = NULL;
+    double v = g_ascii_strtod(text, &end);
+    if (!*text || *end || !isfinite(v) || v <= 0)
+        return FALSE;
+    *out = v;
+    return TRUE;
 }
 
 static const Word *own_memory(void *mem, uint32_t x)
@@ -280,13 +294,24 @@ int main(int argc, char **argv)
 
     gboolean json = FALSE, dump = FALSE;
     const char *path = NULL;
+    MpiNodeOptions options = { 0 };
     gboolean usage = argc < 2 || strcmp(argv[1], "run") != 0;
     for (int i = 2; i < argc && !usage; i++) {
         if (!strcmp(argv[i], "--json"))
             json = TRUE;
         else if (!strcmp(argv[i], "--dump-memory"))
             dump = TRUE;
-        else if (argv[i][0] != '-' && !path)
+        else if (!strcmp(argv[i], "--wait-limit")
+                 || g_str_has_prefix(argv[i], "--wait-limit=")) {
+            const char *v = argv[i][12] == '=' ? argv[i] + 13
+                            : i + 1 < argc ? argv[++i] : NULL;
+            if (!v || !parse_seconds(v, &options.wait_limit)) {
+                say_error("--wait-limit: %s%s%s is not a number of seconds "
+                          "(valid: a number above 0)", v ? "'" : "",
+                          v ? v : "no value", v ? "'" : "");
+                return finish(EXIT_INPUT);
+            }
+        } else if (argv[i][0] != '-' && !path)
             path = argv[i];
         else
             usage = TRUE;
@@ -294,7 +319,7 @@ int main(int argc, char **argv)
     if (usage || !path) {
         if (rank == 0)
             fprintf(stderr, "usage: mpirun -np NODES cubemu-mpi run SCENARIO "
-                    "[--json] [--dump-memory]\n");
+                    "[--json] [--dump-memory] [--wait-limit SECONDS]\n");
         return finish(EXIT_INPUT);
     }
 
@@ -320,7 +345,7 @@ int main(int argc, char **argv)
     unsigned phases = algorithm_phase_count(alg);
     Node *node = mpi_node_new(&setup.machine, MPI_COMM_WORLD,
                               layout->memory_elements, w, layout->local_size,
-                              phases, NULL);
+                              phases, &options);
     Word *mem = node_memory(node);
     alg->init(setup.config, (uint32_t)rank, mem);
     Fingerprint fp[2] = { { 0, 0 }, { 0, 0 } };

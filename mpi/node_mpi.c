@@ -64,8 +64,11 @@
  * accumulates wall-clock seconds (MPI_Wtime) per phase; node_mark does
  * nothing. Errors are recorded like the emulator's (first one, with node
  * and step); the caller aborts the job, since other ranks may wait forever
- * for a rank that stopped. A deadlock (a receive nobody sends) is not
- * detected: the job hangs, as a real MPI program would.
+ * for a rank that stopped. A deadlock (a receive nobody sends) hangs the
+ * job, as a real MPI program would, unless the options set a wait limit:
+ * then a node that has waited that long for its step's receives with no
+ * packet arriving stops with an error naming the oldest of them
+ * (wait_receives).
  */
 #include "node_mpi.h"
 #include "nodecheck.h"
@@ -114,6 +117,7 @@ struct Node {
     size_t memory_elements, w;
     size_t eb;                    /* bytes of an element on the wire */
     gboolean direct;
+    double wait_limit;            /* seconds, 0: none (MpiNodeOptions) */
     void *local;
     size_t local_size;
     unsigned step;
@@ -201,6 +205,8 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
         node->eb = options->element_bytes;
     g_assert(node->eb <= element_words * sizeof(Word));
     node->direct = options && options->direct;
+    node->wait_limit = options && options->wait_limit > 0 ? options->wait_limit
+                                                          : 0;
     size_t words = memory_elements * element_words;
     node->memory = g_try_new0(Word, words > 0 ? words : 1);
     if (!node->memory) {
@@ -713,6 +719,33 @@ static void wait_servicing(Node *node, int n, MPI_Request *reqs)
     }
 }
 
+/* Service until the step's receives have all completed, or, with a
+ * wait limit, until that many seconds have passed since a packet last
+ * arrived here: then the node fails, naming its oldest receive. The clock
+ * is read only while nothing arrives. */
+static void wait_receives(Node *node)
+{
+    double quiet_since = node->wait_limit > 0 ? MPI_Wtime() : 0;
+    while (!node->error && node->waiting.length > 0) {
+        if (service(node)) {
+            if (node->wait_limit > 0)
+                quiet_since = MPI_Wtime();
+            continue;
+        }
+        if (node->wait_limit > 0
+            && MPI_Wtime() - quiet_since >= node->wait_limit) {
+            const Recv *r = g_queue_peek_head(&node->waiting);
+            node_fail(node, "no message arrived for %g s while %u receives "
+                      "waited, the oldest for %zu elements from node %u "
+                      "with tag %d: a deadlock, or a node that stopped",
+                      node->wait_limit, node->waiting.length, r->count,
+                      r->source, r->tag);
+            return;
+        }
+        sched_yield();
+    }
+}
+
 /* A barrier that services while it waits: every rank tells rank 0 it is
  * done (TAG_DONE), and rank 0 releases them all once every one has. Not
  * MPI_Ibarrier: SMPI's (SimGrid 3.32) completes on every other rank as
@@ -760,9 +793,7 @@ gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
         node->step++;
         if (!node->error)
             after_step(node);
-        while (!node->error && node->waiting.length > 0)
-            if (!service(node))
-                sched_yield();
+        wait_receives(node);
         if (node->error)
             return node_failed(node, error);
         if (status == NODE_DONE)

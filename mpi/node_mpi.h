@@ -34,6 +34,12 @@ typedef struct {
      * hop through the intermediate ranks (libcubemu's choice; cubemu-mpi
      * forwards, as the emulated machine does). */
     gboolean direct;
+    /* Seconds a node may wait for its step's receives with no packet
+     * arriving before it gives up with an error that names the receive
+     * (a deadlock, or a rank that stopped); 0: wait forever, as MPI does.
+     * Counted from the last packet this rank received, so a slow run that
+     * is still moving is not cut short. */
+    double wait_limit;
 } MpiNodeOptions;
 
 /* The node of this rank: address = rank in comm, whose size must be the

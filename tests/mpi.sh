@@ -6,13 +6,16 @@
 # Scenarios: tests/data/mpi/*.ini and scenarios/transpose/cube-3*.ini,
 # mesh-4x2.ini (2, 4 or 8 nodes each). A run that takes longer than
 # MPI_TIMEOUT seconds (default 120) fails: a deadlock hangs an MPI job.
+# Then the refusals (a wrong rank count, bad --wait-limit values) and the
+# wait limit itself (tests/mpi_wait.c: a deadlock reported, a slow run
+# left alone).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 TIMEOUT=${MPI_TIMEOUT:-120}
 EMU=$BUILD/cubemu
 MPI=$BUILD/cubemu-mpi
-for p in "$EMU" "$MPI"; do
+for p in "$EMU" "$MPI" "$BUILD/tests/mpi_wait"; do
   [ -x "$p" ] || { echo "mpi.sh: $p is missing (make)"; exit 1; }
 done
 command -v mpirun >/dev/null || { echo "mpi.sh: no mpirun"; exit 1; }
@@ -80,6 +83,53 @@ if [ "$status" = 2 ] && grep -q "the machine has 8 nodes but 4 MPI ranks" "$tmp/
   echo "ok   $f on 4 ranks: refused (exit 2)"; pass=$((pass + 1))
 else
   echo "FAIL $f on 4 ranks: exit $status, not 2 with a message"; fail=$((fail + 1))
+fi
+
+# --wait-limit: a bad value is refused with exit status 2 naming the flag;
+# a good one leaves a run as it was.
+for bad in abc 0 -1 inf "" ; do
+  timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
+    --wait-limit "$bad" >/dev/null 2>"$tmp/mpi.err"
+  status=$?
+  if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit: '$bad' is not a number of seconds" "$tmp/mpi.err"; then
+    echo "ok   --wait-limit '$bad': refused (exit 2)"; pass=$((pass + 1))
+  else
+    echo "FAIL --wait-limit '$bad': exit $status: $(head -c 300 "$tmp/mpi.err")"; fail=$((fail + 1))
+  fi
+done
+timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
+  --wait-limit >/dev/null 2>"$tmp/mpi.err"
+status=$?
+if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit: no value is not a number" "$tmp/mpi.err"; then
+  echo "ok   --wait-limit without a value: refused (exit 2)"; pass=$((pass + 1))
+else
+  echo "FAIL --wait-limit without a value: exit $status"; fail=$((fail + 1))
+fi
+if timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
+     --wait-limit=30 --json >"$tmp/mpi.json" 2>"$tmp/mpi.err" \
+   && python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["data_correct"] else 1)' "$tmp/mpi.json"; then
+  echo "ok   $f with --wait-limit=30: correct"; pass=$((pass + 1))
+else
+  echo "FAIL $f with --wait-limit=30: $(head -c 300 "$tmp/mpi.err")"; fail=$((fail + 1))
+fi
+# The limit itself (tests/mpi_wait.c, a limit of 1 s): a deadlock stops
+# the job within it, naming the receive (mpi_wait aborts with 3 when it
+# saw the expected error); a run slower than the limit in all, whose
+# packets keep arriving, completes.
+WAIT=$BUILD/tests/mpi_wait
+timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 2 "$WAIT" deadlock \
+  >"$tmp/wait.out" 2>"$tmp/wait.err"
+status=$?
+if [ "$status" = 3 ] && grep -q "^wait: OK deadlock" "$tmp/wait.out"; then
+  echo "ok   $(cat "$tmp/wait.out")"; pass=$((pass + 1))
+else
+  echo "FAIL mpi_wait deadlock: exit $status: $(head -c 300 "$tmp/wait.out" "$tmp/wait.err")"; fail=$((fail + 1))
+fi
+if timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 2 "$WAIT" slow \
+     >"$tmp/wait.out" 2>"$tmp/wait.err" && grep -q "^wait: OK slow" "$tmp/wait.out"; then
+  echo "ok   $(cat "$tmp/wait.out")"; pass=$((pass + 1))
+else
+  echo "FAIL mpi_wait slow: $(head -c 300 "$tmp/wait.out" "$tmp/wait.err")"; fail=$((fail + 1))
 fi
 
 echo "mpi: $pass passed, $fail failed"
