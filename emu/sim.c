@@ -252,8 +252,11 @@ static void *big_new0(size_t bytes)
         return p;
     }
 #endif
-    /* Aligned to a cache line: a Node requires it (_Alignas), and the
-     * memories and channel arrays gain by it. */
+    /* Aligned to a cache line, which a Node requires (_Alignas); one
+     * allocator for all of them. Unlike calloc, g_aligned_alloc0 zeroes
+     * with memset pages the kernel has zeroed already: on a 14-cube
+     * exchange 1.3 M instructions of 319 M (callgrind), and nothing from
+     * the 16-cube on, where these arrays are mapped whole above. */
     return g_aligned_alloc0(1, bytes ? bytes : 1, BIG_ALIGN);
 }
 

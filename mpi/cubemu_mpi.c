@@ -50,6 +50,8 @@ static int finish(int status)
     return status;
 }
 
+#define WAIT_FLAG "--wait-limit"
+
 /* --wait-limit's value: seconds, a finite number above 0. */
 static gboolean parse_seconds(const char *text, double *out)
 {
@@ -301,14 +303,18 @@ int main(int argc, char **argv)
             json = TRUE;
         else if (!strcmp(argv[i], "--dump-memory"))
             dump = TRUE;
-        else if (!strcmp(argv[i], "--wait-limit")
-                 || g_str_has_prefix(argv[i], "--wait-limit=")) {
-            const char *v = argv[i][12] == '=' ? argv[i] + 13
-                            : i + 1 < argc ? argv[++i] : NULL;
-            if (!v || !parse_seconds(v, &options.wait_limit)) {
-                say_error("--wait-limit: %s%s%s is not a number of seconds "
-                          "(valid: a number above 0)", v ? "'" : "",
-                          v ? v : "no value", v ? "'" : "");
+        else if (!strcmp(argv[i], WAIT_FLAG)
+                 || g_str_has_prefix(argv[i], WAIT_FLAG "=")) {
+            const char *eq = strchr(argv[i], '=');
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) {
+                say_error(WAIT_FLAG " needs a value: a number of seconds "
+                          "above 0");
+                return finish(EXIT_INPUT);
+            }
+            if (!parse_seconds(v, &options.wait_limit)) {
+                say_error(WAIT_FLAG ": '%s' is not a number of seconds "
+                          "(valid: a number above 0)", v);
                 return finish(EXIT_INPUT);
             }
         } else if (argv[i][0] != '-' && !path)

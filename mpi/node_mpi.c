@@ -720,27 +720,31 @@ static void wait_servicing(Node *node, int n, MPI_Request *reqs)
 }
 
 /* Service until the step's receives have all completed, or, with a
- * wait limit, until that many seconds have passed since a packet last
- * arrived here: then the node fails, naming its oldest receive. The clock
- * is read only while nothing arrives. */
+ * wait limit, until that many seconds have passed with nothing arriving:
+ * then the node fails, naming its oldest receive. The quiet time starts
+ * at the first probe that finds nothing, so the clock is read only while
+ * nothing arrives, never per packet. */
 static void wait_receives(Node *node)
 {
-    double quiet_since = node->wait_limit > 0 ? MPI_Wtime() : 0;
+    double quiet_since = -1;      /* -1: a packet came since the last read */
     while (!node->error && node->waiting.length > 0) {
         if (service(node)) {
-            if (node->wait_limit > 0)
-                quiet_since = MPI_Wtime();
+            quiet_since = -1;
             continue;
         }
-        if (node->wait_limit > 0
-            && MPI_Wtime() - quiet_since >= node->wait_limit) {
-            const Recv *r = g_queue_peek_head(&node->waiting);
-            node_fail(node, "no message arrived for %g s while %u receives "
-                      "waited, the oldest for %zu elements from node %u "
-                      "with tag %d: a deadlock, or a node that stopped",
-                      node->wait_limit, node->waiting.length, r->count,
-                      r->source, r->tag);
-            return;
+        if (node->wait_limit > 0) {
+            double now = MPI_Wtime();
+            if (quiet_since < 0)
+                quiet_since = now;
+            else if (now - quiet_since >= node->wait_limit) {
+                const Recv *r = g_queue_peek_head(&node->waiting);
+                node_fail(node, "no message arrived for %g s while %u "
+                          "receives waited, the oldest for %zu elements "
+                          "from node %u with tag %d: a deadlock, or a node "
+                          "that stopped", node->wait_limit,
+                          node->waiting.length, r->count, r->source, r->tag);
+                return;
+            }
         }
         sched_yield();
     }

@@ -100,7 +100,7 @@ done
 timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
   --wait-limit >/dev/null 2>"$tmp/mpi.err"
 status=$?
-if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit: no value is not a number" "$tmp/mpi.err"; then
+if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit needs a value: a number of seconds above 0" "$tmp/mpi.err"; then
   echo "ok   --wait-limit without a value: refused (exit 2)"; pass=$((pass + 1))
 else
   echo "FAIL --wait-limit without a value: exit $status"; fail=$((fail + 1))
