@@ -14,7 +14,9 @@
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
 # (BENCH_SWEEP), events per engine second, peak memory against the
-# payload (2^n K 8 bytes). Each target gets a verdict; the script exits 1
+# payload (2^n K 8 bytes), and beside them what one dependent read costs
+# this host in a working set about that size (bench --read-latency), which
+# the engine's events wait on. Each target gets a verdict; the script exits 1
 # if one is missed (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +87,7 @@ for n in 14 16; do
 done
 
 echo
-printf '%-4s %12s %10s %10s %14s %10s %10s %8s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio
+printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB
 rates=()
 for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
   if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
@@ -99,8 +101,11 @@ for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
   rate=$(python3 -c "print('%.0f' % ($ev / $es))")
   payload=$(( (1 << n) * K * 8 / 1048576 ))
   mib=$((m / 1024))
-  printf '%-4s %12s %10s %10s %14s %10s %10s %8s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
-    "$(python3 -c "print('%.2fx' % ($mib / $payload))")"
+  # The host's own latency for a dependent read in a working set of about
+  # the run's peak (bench --read-latency: the largest power of two within it)
+  read -r lat latmib < <("$BENCH" --read-latency "$mib")
+  printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
+    "$(python3 -c "print('%.2fx' % ($mib / $payload))")" "$lat@$latmib"
   rates+=("$rate")
   [ "$ok" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then

@@ -6,12 +6,13 @@
  * run and verification), peak resident memory, and simulated element-hops
  * per engine second.
  */
-#define _DEFAULT_SOURCE  /* wait4 */
+#define _DEFAULT_SOURCE  /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,10 +112,51 @@ static int memcpy_floor(int n, long k)
     return ok ? 0 : 1;
 }
 
+/* What one dependent read costs in a working set of `mib` MiB, mapped and
+ * advised as huge pages as the engine's arrays are (emu/sim.c big_new0):
+ * the scaling sweep of issue #15 prints it next to the events per second
+ * at each run's peak memory, because on a VM the latency of memory itself
+ * grows with the working set (address translation), and an engine whose
+ * events wait on memory follows it. The working set is the largest power
+ * of two of cache lines within `mib` MiB; each line holds the index of the
+ * next, in the order of a full-period linear congruential sequence
+ * (c odd, a = 1 mod 4), which no hardware prefetcher follows. Prints
+ * nanoseconds per read and the MiB of the working set. */
+static int read_latency(long mib)
+{
+    if (mib < 1)
+        return 2;
+    size_t lines = 1;
+    while (lines * 2 * 64 <= (size_t)mib << 20)
+        lines *= 2;
+    size_t bytes = lines * 64;
+    uint64_t *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return 1;
+#ifdef MADV_HUGEPAGE
+    madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+    const uint64_t a = 6364136223846793005ULL, c = 1442695040888963407ULL;
+    for (size_t i = 0; i < lines; i++)
+        m[i * 8] = (a * i + c) & (lines - 1);
+    const long reads = 2000000;
+    uint64_t at = 0;
+    gint64 t0 = g_get_monotonic_time();
+    for (long r = 0; r < reads; r++)
+        at = m[at * 8];
+    double ns = (double)(g_get_monotonic_time() - t0) * 1e3 / reads;
+    printf("%.1f %zu\n", ns, bytes >> 20);
+    munmap(m, bytes);
+    return at < lines ? 0 : 1;    /* uses the chase's end: it is not dead */
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "--memcpy-floor"))
         return memcpy_floor(atoi(argv[2]), atol(argv[3]));
+    if (argc == 3 && !strcmp(argv[1], "--read-latency"))
+        return read_latency(atol(argv[2]));
     machine_set_program_path(argv[0]);
     printf("%-15s %-10s %3s %6s %10s %10s %10s %8s %8s %8s %12s  %s\n",
            "algorithm", "method", "n", "K", "cycles", "messages", "events",
