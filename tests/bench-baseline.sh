@@ -9,11 +9,12 @@
 #     n (K + 1) ticks, which the script checks;
 #   - the memory-bandwidth floor: a plain loop copying each node's K
 #     elements to its neighbour for every dimension (bench --memcpy-floor).
-# Prints wall seconds (whole process; cubemu: the median of 5 runs), peak
-# memory and the ratios. Skips
+# Prints wall seconds (whole process; cubemu: the median of 5 runs,
+# SimGrid: of 3), peak memory and the ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
-# (BENCH_SWEEP), events per engine second, peak memory against the
+# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs: events per
+# engine second, peak memory against the
 # payload (2^n K 8 bytes), and beside them what one dependent read costs
 # this host in a working set about that size (bench --read-latency), which
 # the engine's events wait on. Each target gets a verdict; the script exits 1
@@ -65,10 +66,17 @@ for n in 14 16; do
   floor=$("$BENCH" --memcpy-floor $n $K)
   sw=- sm=- ratio=-
   if [ $have_sg = 1 ]; then
-    sgout=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$SG" -n $n -K $K \
-            --mode=dim --zone=cube --log=xbt_cfg.thres:warning \
-            --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16 2>&1)
-    read -r sw sm < /tmp/cubemu-bench-time.$$
+    # SimGrid's wall time, like cubemu's, is a median: of 3 runs (its own
+    # time moved by 15% between runs a minute apart); peak memory from one
+    sgts=()
+    for i in 1 2 3; do
+      sgout=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$SG" -n $n -K $K \
+              --mode=dim --zone=cube --log=xbt_cfg.thres:warning \
+              --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16 2>&1)
+      read -r sw sm < /tmp/cubemu-bench-time.$$
+      sgts+=("$sw")
+    done
+    sw=$(printf '%s\n' "${sgts[@]}" | sort -g | sed -n 2p)
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
     [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
     ratio=$(python3 -c "print('%.1fx' % ($sw / $cw))")
@@ -89,15 +97,32 @@ done
 echo
 printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB
 rates=()
+RUNS=${BENCH_SWEEP_RUNS:-3}
 for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
-  if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
-        --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
-        --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json); then
+  # RUNS runs of each (one run's events per second moved by up to a
+  # third between runs on this VM): the median engine and wall seconds,
+  # the largest peak memory; every run's data must verify
+  ess=() ws=() m=0 ok=1 failed=0
+  for i in $(seq "$RUNS"); do
+    if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
+          --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
+          --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json); then
+      failed=1
+      break
+    fi
+    read -r w1 m1 < /tmp/cubemu-bench-time.$$
+    read -r ev es1 ok1 < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["stats"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
+    ess+=("$es1")
+    ws+=("$w1")
+    [ "$m1" -gt "$m" ] && m=$m1
+    [ "$ok1" = 1 ] || ok=0
+  done
+  if [ $failed = 1 ]; then
     verdict "the $n-cube exchange finishes" 0 "cubemu failed"
     continue
   fi
-  read -r w m < /tmp/cubemu-bench-time.$$
-  read -r ev es ok < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["stats"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
+  es=$(printf '%s\n' "${ess[@]}" | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p")
+  w=$(printf '%s\n' "${ws[@]}" | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p")
   rate=$(python3 -c "print('%.0f' % ($ev / $es))")
   payload=$(( (1 << n) * K * 8 / 1048576 ))
   mib=$((m / 1024))
