@@ -47,13 +47,16 @@ declare -A RATIO FLOORX
 # cubemu's wall time: the median of 5 whole-process runs, to the
 # microsecond (/usr/bin/time rounds to 10 ms, 12% of a 14-cube run); its
 # peak memory from the first.
+median() {   # median VALUE...: the middle one (of an even count, the lower)
+  printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
+}
 median_wall() {   # median_wall COMMAND...: seconds
   local ts=() i a b
   for i in 1 2 3 4 5; do
     a=$(date +%s%N); "$@" > /dev/null; b=$(date +%s%N)
     ts+=($((b - a)))
   done
-  printf '%s\n' "${ts[@]}" | sort -n | sed -n 3p | awk '{printf "%.4f", $1 / 1e9}'
+  median "${ts[@]}" | awk '{printf "%.4f", $1 / 1e9}'
 }
 for n in 14 16; do
   set -- "$EMU" run --set machine.preset=cube --set machine.dimensions=$n \
@@ -76,7 +79,7 @@ for n in 14 16; do
       read -r sw sm < /tmp/cubemu-bench-time.$$
       sgts+=("$sw")
     done
-    sw=$(printf '%s\n' "${sgts[@]}" | sort -g | sed -n 2p)
+    sw=$(median "${sgts[@]}")
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
     [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
     ratio=$(python3 -c "print('%.1fx' % ($sw / $cw))")
@@ -121,8 +124,8 @@ for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
     verdict "the $n-cube exchange finishes" 0 "cubemu failed"
     continue
   fi
-  es=$(printf '%s\n' "${ess[@]}" | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p")
-  w=$(printf '%s\n' "${ws[@]}" | sort -g | sed -n "$(( (RUNS + 1) / 2 ))p")
+  es=$(median "${ess[@]}")
+  w=$(median "${ws[@]}")
   rate=$(python3 -c "print('%.0f' % ($ev / $es))")
   payload=$(( (1 << n) * K * 8 / 1048576 ))
   mib=$((m / 1024))

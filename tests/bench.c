@@ -115,17 +115,21 @@ static int memcpy_floor(int n, long k)
 /* What one dependent read costs in a working set of `mib` MiB, mapped and
  * advised as huge pages as the engine's arrays are (emu/sim.c big_new0):
  * the scaling sweep of issue #15 prints it next to the events per second
- * at each run's peak memory, because on a VM the latency of memory itself
- * grows with the working set (address translation), and an engine whose
- * events wait on memory follows it. The working set is the largest power
+ * at each run's peak memory, because on this VM the latency of memory
+ * itself grows with the working set (with 4 KiB pages instead of huge
+ * ones it grows faster still), and an engine whose events wait on memory
+ * follows it. The working set is the largest power
  * of two of cache lines within `mib` MiB; each line holds the index of the
  * next, in the order of a full-period linear congruential sequence
  * (c odd, a = 1 mod 4), which no hardware prefetcher follows. Prints
  * nanoseconds per read and the MiB of the working set. */
 static int read_latency(long mib)
 {
-    if (mib < 1)
+    if (mib < 1) {
+        fprintf(stderr, "bench: --read-latency needs a working set of 1 MiB "
+                "or more\n");
         return 2;
+    }
     size_t lines = 1;
     while (lines * 2 * 64 <= (size_t)mib << 20)
         lines *= 2;
