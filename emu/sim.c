@@ -58,38 +58,52 @@ G_DEFINE_QUARK(sim-error-quark, sim_error)
 #define POOL_CLASSES (8 * 58)
 
 /* A message waiting for its receive (an early message), or a deferred
- * send's payload. Its payload is its own buffer (buf, of size class cls),
+ * send's payload. Its payload is its own buffer (data, of size class cls),
  * or, for an exchange's message (node_exchange) still "lazy", the
  * sender's own memory: the region the exchange will overwrite when it
  * completes, which nothing else writes meanwhile. A lazy message is copied
  * into a buffer only when its sender's memory is about to change there (a
  * delivery into that region, or the sender's next step); in a dimension
- * exchange that never happens before its receive takes it. */
+ * exchange that never happens before its receive takes it.
+ *
+ * One cache line, aligned to one (slab_carve): on a big machine the
+ * receiver meets it 2^l events after it was posted, long evicted, and at
+ * 80 bytes, carved 16 bytes apart, most messages straddled two lines, so
+ * the read ahead (sim_prefetch_ahead), which loads one line of it, left
+ * its count or its data to a demand miss. */
 typedef struct Msg {
-    MatchItem item;            /* in an early list; seq = message id */
-    struct Msg *next_free;     /* in the free list */
-    const Word *data;          /* the payload: buf, or lazy's memory */
-    Word *buf;                 /* own buffer, or NULL */
+    MatchItem item;            /* in an early list, seq = message id; or
+                                * in the free list, by item.next */
+    const Word *data;          /* the payload: own buffer (lazy NULL), or
+                                * lazy's memory */
     struct Node *lazy;         /* the sender whose memory holds it, or NULL */
     size_t offset;             /* lazy: where in the sender's memory */
     size_t count;              /* elements */
     Tick arrival;              /* the last element reaches the destination */
-    unsigned cls;              /* buf's size class */
+    unsigned cls;              /* the own buffer's size class */
     int tag;                   /* lazy: for the contract check's message */
 #ifdef SIM_CHECK_EXCHANGE
     Word *check;               /* lazy: the region when it was posted */
 #endif
 } Msg;
 
+/* A receive posted and not yet matched. Carved from the slabs like a
+ * message, one line each: the sender of its message reaches it through
+ * the receiver's match slot, a dependent read. */
 typedef struct Recv {
-    MatchItem item;            /* in a waiting list; seq = posting order */
-    struct Recv *next_free;
+    MatchItem item;            /* in a waiting list, seq = posting order; or
+                                * in the free list, by item.next */
     uint32_t source;
     int tag;
     size_t offset, count;
 } Recv;
 
-/* A node's state: 112 bytes, the match slot included, aligned to a cache
+#ifndef SIM_CHECK_EXCHANGE
+G_STATIC_ASSERT(sizeof(Msg) == 64);
+#endif
+G_STATIC_ASSERT(sizeof(Recv) <= 64);
+
+/* A node's state: 120 bytes, the match slot included, aligned to a cache
  * line and so padded to 128: a step touches exactly two lines of it. At
  * 112 bytes apart, half the nodes straddled three lines, and the read
  * ahead (node_prefetch: the first byte and the last) missed the middle
@@ -112,7 +126,40 @@ struct Node {
     uint8_t phase;             /* node_phase: the current phase */
     Msg *lazy;                 /* its lazy message, at most one */
     MatchLocal match;          /* its own key of the match table */
+    uint64_t pend;             /* its entry in sim->pending: see pending_of */
 };
+
+/* An exchange's deliveries, put off (pending_defer): node a's region at
+ * a_offset is to receive node b's at b_offset, both `count` elements
+ * long; once b has taken a's message, a lazy one still in a's region, the
+ * two regions are to swap. Until then neither region may be read or
+ * written by anything else, and each node's `pend` names the entry. */
+typedef struct {
+    uint32_t a, b;
+    uint32_t shape;            /* its regions: sim->shapes[shape] */
+    uint8_t swap;
+    uint8_t done;              /* carried out already (pending_settle) */
+} Pending;
+
+/* Deliveries are put off from this distance on, in messages posted
+ * between the two of an exchange (pending_can). */
+#define PENDING_FAR 2048
+
+/* Where the regions of a note lie: one for all the notes of a dimension
+ * exchange, so that a note is 16 bytes to sort. */
+typedef struct {
+    uint64_t a_offset, b_offset, count;
+} PendingShape;
+
+#ifdef SIM_CHECK_EXCHANGE
+/* An exchange region as it was when its message was delivered at once
+ * (or noted) during the step: the step must leave it so (node.h). */
+typedef struct {
+    size_t offset, count;
+    int tag;
+    Word *copy;
+} SentCheck;
+#endif
 
 /* When a node's current phase began, and its local work then. */
 typedef struct {
@@ -205,6 +252,19 @@ struct Sim {
     char *slab_next;
     size_t slab_left;
     Recv *free_recv;
+    Pending *pending;          /* put-off deliveries, in order of posting */
+    Pending *pending_tmp;      /* the sort's other half */
+    size_t npending, cappending;
+    PendingShape *shapes;      /* the notes' regions, distinct in a row */
+    size_t nshapes, capshapes;
+    uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
+    uint64_t pend_far;         /* PENDING_FAR, or sim_set_pending_far's */
+    SimPendingCounts pend_counts;
+    gboolean deferring;        /* the last delivery was put off */
+#ifdef SIM_CHECK_EXCHANGE
+    GArray *sent_checks;       /* SentCheck: the running step's exchange
+                                * regions delivered at once or noted */
+#endif
 
     const SimObserver *observer;
     void *observer_data;
@@ -286,7 +346,7 @@ uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)
     uint64_t words = layout->memory_elements * layout->element_words;
     uint64_t per_node = words * sizeof(Word) + layout->local_size
                         + sizeof(Node) + 2 * sizeof(QueueItem)
-                        + 2 * sizeof(Tick);
+                        + 2 * sizeof(Tick) + sizeof(Pending);
     /* A channel's count, and its timeline if every link is in use at once
      * (a few spill to the heap form); messages in flight hold at most
      * about one memory's worth of payload. A sparse topology allocates
@@ -327,6 +387,9 @@ static unsigned pool_class(size_t words, size_t *capacity)
  * them. The sanitizer build allocates each on its own, so that ASan sees
  * an overrun of one. */
 #define SLAB_BYTES ((size_t)4 << 20)
+/* Everything carved is aligned to a cache line: a buffer's capacity is a
+ * multiple of 8 words (64 bytes) already, and a Msg or a Recv is one line. */
+#define SLAB_ALIGN ((size_t)64)
 
 typedef struct Slab {
     struct Slab *next;
@@ -339,9 +402,9 @@ static void *slab_carve(Sim *sim, size_t bytes)
     (void)sim;
     return g_malloc(bytes);
 #else
-    bytes = (bytes + 15) & ~(size_t)15;
+    bytes = (bytes + SLAB_ALIGN - 1) & ~(SLAB_ALIGN - 1);
     if (bytes > sim->slab_left) {
-        size_t head = (sizeof(Slab) + 15) & ~(size_t)15;
+        size_t head = (sizeof(Slab) + SLAB_ALIGN - 1) & ~(SLAB_ALIGN - 1);
         size_t size = MAX(SLAB_BYTES, head + bytes);
         Slab *slab = big_new0(size);
         slab->next = sim->slabs;
@@ -382,15 +445,20 @@ static Msg *msg_new(Sim *sim, size_t count, gboolean own)
 {
     Msg *m = sim->free_msg;
     if (m)
-        sim->free_msg = m->next_free;
+        sim->free_msg = (Msg *)m->item.next;
     else
         m = slab_carve(sim, sizeof(Msg));
     memset(m, 0, sizeof *m);
     m->count = count;
     if (own && count > 0)
-        m->buf = buf_new(sim, count, &m->cls);
-    m->data = m->buf;
+        m->data = buf_new(sim, count, &m->cls);
     return m;
+}
+
+/* The message's own buffer, or NULL (lazy, or empty). */
+static Word *msg_buf(const Msg *m)
+{
+    return m->lazy ? NULL : (Word *)m->data;
 }
 
 static void lazy_unlink(Msg *m)
@@ -406,9 +474,9 @@ static void lazy_unlink(Msg *m)
 /* Copy a lazy message's payload out of its sender's memory. */
 static void msg_materialize(Sim *sim, Msg *m)
 {
-    m->buf = buf_new(sim, m->count, &m->cls);
-    memcpy(m->buf, m->data, m->count * sim->element_words * sizeof(Word));
-    m->data = m->buf;
+    Word *buf = buf_new(sim, m->count, &m->cls);
+    memcpy(buf, m->data, m->count * sim->element_words * sizeof(Word));
+    m->data = buf;
     lazy_unlink(m);
 }
 
@@ -426,7 +494,7 @@ static void lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 static void msg_drop(Msg *m)
 {
 #ifdef SIM_BIG_MALLOC
-    g_free(m->buf);
+    g_free(msg_buf(m));
 #ifdef SIM_CHECK_EXCHANGE
     g_free(m->check);
 #endif
@@ -440,9 +508,9 @@ static void msg_free(Sim *sim, Msg *m)
 {
     if (m->lazy)
         lazy_unlink(m);
-    if (m->buf)
-        buf_free(sim, m->buf, m->cls);
-    m->next_free = sim->free_msg;
+    else if (m->data)
+        buf_free(sim, (Word *)m->data, m->cls);
+    m->item.next = (MatchItem *)sim->free_msg;     /* its first member */
     sim->free_msg = m;
 }
 
@@ -450,15 +518,15 @@ static Recv *recv_new(Sim *sim)
 {
     Recv *r = sim->free_recv;
     if (r)
-        sim->free_recv = r->next_free;
+        sim->free_recv = (Recv *)r->item.next;
     else
-        r = g_new(Recv, 1);
+        r = slab_carve(sim, sizeof(Recv));
     return r;
 }
 
 static void recv_free(Sim *sim, Recv *r)
 {
-    r->next_free = sim->free_recv;
+    r->item.next = (MatchItem *)sim->free_recv;    /* its first member */
     sim->free_recv = r;
 }
 
@@ -496,6 +564,10 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->node[x].sim = sim;
         sim->node[x].address = x;
     }
+    sim->pend_far = PENDING_FAR;
+#ifdef SIM_CHECK_EXCHANGE
+    sim->sent_checks = g_array_new(FALSE, FALSE, sizeof(SentCheck));
+#endif
     if (machine_ports_limited(m)) {
         sim->port_capacity = (uint32_t)m->ports;
         sim->send_port = g_new0(Timeline, sim->nodes);
@@ -546,13 +618,19 @@ static void free_channel(gpointer key, gpointer value, gpointer data)
     g_free(sc);
 }
 
+/* Receives still held when the engine is freed (the sanitizer build's
+ * are each their own allocation; the others go with their slabs). */
 static void free_recvs(MatchItem *item)
 {
+#ifdef SIM_BIG_MALLOC
     while (item) {
         MatchItem *next = item->next;
         g_free((Recv *)item);                /* item is its first member */
         item = next;
     }
+#else
+    (void)item;
+#endif
 }
 
 static void drop_msgs(MatchItem *item)
@@ -601,8 +679,10 @@ void sim_free(Sim *sim)
         drop_msgs(s->msg_head);
     }
     match_clear(&sim->match);
+#ifdef SIM_BIG_MALLOC
     for (uint32_t i = 0; i < sim->nposted; i++)
         g_free(sim->posted[i]);
+#endif
     g_free(sim->posted);
 #ifdef SIM_BIG_MALLOC
     for (unsigned c = 0; c < POOL_CLASSES; c++)
@@ -613,8 +693,13 @@ void sim_free(Sim *sim)
         }
     while (sim->free_msg) {
         Msg *m = sim->free_msg;
-        sim->free_msg = m->next_free;
+        sim->free_msg = (Msg *)m->item.next;
         g_free(m);
+    }
+    while (sim->free_recv) {
+        Recv *r = sim->free_recv;
+        sim->free_recv = (Recv *)r->item.next;
+        g_free(r);
     }
 #endif
     while (sim->slabs) {
@@ -622,11 +707,14 @@ void sim_free(Sim *sim)
         sim->slabs = slab->next;
         big_free(slab, slab->bytes);
     }
-    while (sim->free_recv) {
-        Recv *r = sim->free_recv;
-        sim->free_recv = r->next_free;
-        g_free(r);
-    }
+#ifdef SIM_CHECK_EXCHANGE
+    for (guint i = 0; i < sim->sent_checks->len; i++)
+        g_free(g_array_index(sim->sent_checks, SentCheck, i).copy);
+    g_array_free(sim->sent_checks, TRUE);
+#endif
+    g_free(sim->pending);
+    g_free(sim->pending_tmp);
+    g_free(sim->shapes);
     g_free(sim->send_port);
     g_free(sim->recv_port);
     g_free(sim->route);
@@ -1090,6 +1178,198 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
 
 static void node_close_phase(Sim *sim, Node *node, Tick end);
 
+/* ---- exchanges' deliveries, put off ----------------------------------
+ *
+ * In a dimension exchange the two nodes of a pair run 2^l events apart in
+ * cube dimension l (nodes run in the order their previous steps completed,
+ * which arbitration fixes), so on a big machine the second one's step
+ * found both regions long gone from the cache and copied them one cache
+ * miss after another. Its deliveries are put off instead: when node b's
+ * exchange message reaches node a, whose own message to b still lies lazy
+ * in the very region that receives (see Msg), the engine notes that a's
+ * region is to take b's; when b then takes a's message into the region it
+ * sent, the note becomes a swap. The notes are carried out when time moves
+ * on, in the order of the nodes' addresses, so that memory is read and
+ * written in streams; or at once, when anything else is about to read or
+ * write one of their regions: the node runs, or a delivery lands in its
+ * memory. Nothing else reads a noted region: a's lazy message is b's
+ * alone, and b sent its region in an exchange, which the program leaves
+ * alone until the step ends (node.h). The final memory is that of
+ * carrying every delivery out when it happens, which the tests compare
+ * element by element. */
+
+/* Notes carried out in a batch, from this many on, are sorted first. */
+#define PENDING_SORT_MIN 64
+#define PENDING_RADIX_BITS 11
+
+/* Node x's note, if one is still to be carried out. */
+static Pending *pending_of(const Sim *sim, const Node *x)
+{
+    if (x->pend <= sim->pend_base)
+        return NULL;
+    Pending *p = &sim->pending[x->pend - sim->pend_base - 1];
+    return p->done ? NULL : p;
+}
+
+static void swap_words(Word *x, Word *y, size_t words)
+{
+    Word t[64];
+    while (words > 0) {
+        size_t k = MIN(words, G_N_ELEMENTS(t));
+        memcpy(t, x, k * sizeof(Word));
+        memcpy(x, y, k * sizeof(Word));
+        memcpy(y, t, k * sizeof(Word));
+        x += k;
+        y += k;
+        words -= k;
+    }
+}
+
+/* Carry a note out. */
+static void pending_run(Sim *sim, Pending *p)
+{
+    size_t w = sim->element_words;
+    const PendingShape *sh = &sim->shapes[p->shape];
+    Word *x = sim_node_memory(sim, p->a) + sh->a_offset * w;
+    Word *y = sim_node_memory(sim, p->b) + sh->b_offset * w;
+    if (p->swap) {
+        swap_words(x, y, sh->count * w);
+    } else {
+        Node *a = &sim->node[p->a];
+        if (a->lazy)                    /* b has not taken it yet */
+            lazy_protect(sim, a, sh->a_offset, sh->count);
+        memcpy(x, y, sh->count * w * sizeof(Word));
+    }
+    p->done = 1;
+}
+
+/* Node x's memory is about to be read or written otherwise. */
+static void pending_settle(Sim *sim, Node *x)
+{
+    Pending *p = pending_of(sim, x);
+    if (p) {
+        pending_run(sim, p);
+        sim->pend_counts.settled++;
+    }
+}
+
+/* The notes in the order of the lower address of each pair (an LSD radix
+ * sort, into pending_tmp and back): pairs are disjoint, so any order gives
+ * the same memory, and this one streams. */
+static Pending *pending_sorted(Sim *sim)
+{
+    size_t n = sim->npending;
+    Pending *src = sim->pending, *dst = sim->pending_tmp;
+    const unsigned radix = 1u << PENDING_RADIX_BITS;
+    for (unsigned shift = 0; shift < 32 && ((sim->nodes - 1) >> shift) != 0;
+         shift += PENDING_RADIX_BITS) {
+        size_t start[(1u << PENDING_RADIX_BITS) + 1] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            start[((MIN(src[i].a, src[i].b) >> shift) & (radix - 1)) + 1]++;
+        for (unsigned d = 0; d < radix; d++)
+            start[d + 1] += start[d];
+        for (size_t i = 0; i < n; i++)
+            dst[start[(MIN(src[i].a, src[i].b) >> shift) & (radix - 1)]++]
+                = src[i];
+        Pending *t = src;
+        src = dst;
+        dst = t;
+    }
+    return src;
+}
+
+/* Time moves on (or the run ends): carry every note out. */
+static void pending_flush(Sim *sim)
+{
+    size_t n = sim->npending;
+    if (n == 0)
+        return;
+    Pending *p = n >= PENDING_SORT_MIN ? pending_sorted(sim) : sim->pending;
+    for (size_t i = 0; i < n; i++)
+        if (!p[i].done)
+            pending_run(sim, &p[i]);
+    sim->pend_base += n;
+    sim->npending = 0;
+    sim->nshapes = 0;
+}
+
+/* Can b's exchange message for a (which has taken receive r) be noted
+ * instead of delivered? a's lazy message is for b, first in b's own
+ * slot, and lies exactly where r receives; and it was posted long enough
+ * ago (PENDING_FAR messages) that a's region has left the cache: nearer,
+ * copying now costs less than the batch (a 20-cube exchange noting every
+ * pair spent 1.9 of its 5.9 s in the batches, and its first dimensions
+ * ran slower than copying at once): PENDING_FAR, near the top. */
+
+void sim_set_pending_far(Sim *sim, uint64_t messages)
+{
+    sim->pend_far = messages;
+}
+
+SimPendingCounts sim_pending_counts(const Sim *sim)
+{
+    return sim->pend_counts;
+}
+
+static gboolean pending_can(const Sim *sim, const Node *a, const Node *b,
+                            const Recv *r, size_t count)
+{
+    const Msg *m = a->lazy;
+    return m && count > 0 && r->count == count && m->offset == r->offset
+           && m->count == count && b->match.slot.msg_head == &m->item
+           && sim->stats.messages - m->item.seq >= sim->pend_far
+           && !pending_of(sim, a) && !pending_of(sim, b);
+}
+
+static void pending_note(Sim *sim, Node *a, Node *b, const Recv *r,
+                         size_t b_offset, Tick arrival)
+{
+    sim->stats.events++;                /* as node_deliver counts it */
+    if (arrival > a->wait_until)
+        a->wait_until = arrival;
+    if (sim->npending == sim->cappending) {
+        sim->cappending = sim->cappending ? 2 * sim->cappending : 64;
+        sim->pending = g_renew(Pending, sim->pending, sim->cappending);
+        g_free(sim->pending_tmp);
+        sim->pending_tmp = g_new(Pending, sim->cappending);
+    }
+    PendingShape shape = { r->offset, b_offset, r->count };
+    if (sim->nshapes == 0
+        || memcmp(&sim->shapes[sim->nshapes - 1], &shape, sizeof shape) != 0) {
+        if (sim->nshapes == sim->capshapes) {
+            sim->capshapes = sim->capshapes ? 2 * sim->capshapes : 8;
+            sim->shapes = g_renew(PendingShape, sim->shapes, sim->capshapes);
+        }
+        sim->shapes[sim->nshapes++] = shape;
+    }
+    sim->pending[sim->npending++] = (Pending){
+        a->address, b->address, (uint32_t)(sim->nshapes - 1), 0, 0 };
+    a->pend = b->pend = sim->pend_base + sim->npending;
+    sim->deferring = TRUE;
+    sim->pend_counts.noted++;
+}
+
+/* Node b takes message m into receive r: if m is a's lazy message of b's
+ * note, the note becomes a swap and nothing is copied now. */
+static gboolean pending_swap(Sim *sim, Node *b, Pending *p, Msg *m,
+                             const Recv *r)
+{
+    const PendingShape *sh = &sim->shapes[p->shape];
+    if (p->swap || p->b != b->address || !m->lazy || m->lazy->address != p->a
+        || m->offset != sh->a_offset || m->count != sh->count
+        || r->count != sh->count || r->offset != sh->b_offset)
+        return FALSE;
+    if (b->lazy && b->lazy->offset < r->offset + r->count
+        && r->offset < b->lazy->offset + b->lazy->count)
+        return FALSE;                   /* b's own lazy message reads it */
+    sim->stats.events++;                /* as node_deliver counts it */
+    if (m->arrival > b->wait_until)
+        b->wait_until = m->arrival;
+    p->swap = 1;
+    sim->pend_counts.swapped++;
+    return TRUE;
+}
+
 /* Every receive and deferred send of the node's last step has completed. */
 static void node_after_wait(Sim *sim, Node *node)
 {
@@ -1111,11 +1391,13 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                              Tick arrival, const Word *data)
 {
     sim->stats.events++;
+    sim->deferring = FALSE;
     if (count != r->count)
         return node_fail(node, "message of %zu elements from node %u (tag %d) "
                          "does not match the receive of %zu elements", count,
                          source, tag, r->count);
     size_t w = sim->element_words;
+    pending_settle(sim, node);
     if (node->lazy)
         lazy_protect(sim, node, r->offset, r->count);
     memcpy(node_memory(node) + r->offset * w, data, count * w * sizeof(Word));
@@ -1141,8 +1423,19 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         Recv *r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
         match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
-        gboolean ok = node_deliver(sim, dest, r, source, tag, count, arrival,
-                                   data);
+        gboolean ok = TRUE;
+#ifdef SIM_CHECK_EXCHANGE
+        if (lazy) {
+            SentCheck c = { offset, count, tag,
+                            g_memdup2(data, count * sim->element_words
+                                                * sizeof(Word)) };
+            g_array_append_val(sim->sent_checks, c);
+        }
+#endif
+        if (lazy && pending_can(sim, dest, sender, r, count))
+            pending_note(sim, dest, sender, r, offset, arrival);
+        else
+            ok = node_deliver(sim, dest, r, source, tag, count, arrival, data);
         recv_free(sim, r);
         if (owned)
             msg_free(sim, owned);
@@ -1167,7 +1460,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
 #endif
     } else if (!m) {
         m = msg_new(sim, count, TRUE);
-        memcpy(m->buf, data, count * sim->element_words * sizeof(Word));
+        memcpy(msg_buf(m), data, count * sim->element_words * sizeof(Word));
     }
     m->item.seq = id;
     m->arrival = arrival;
@@ -1191,6 +1484,14 @@ static void node_match_posted(Sim *sim, Node *node)
         }
         match_release(&sim->match, &node->match, slot);
         node->nearly--;
+        Pending *p = pending_of(sim, node);
+        if (p && pending_swap(sim, node, p, m, r)) {
+            msg_free(sim, m);
+            recv_free(sim, r);
+            continue;
+        }
+        if (p)                  /* before reading m->data: it may be a's */
+            pending_settle(sim, node);
         gboolean ok = node_deliver(sim, node, r, r->source, r->tag, m->count,
                                    m->arrival, m->data);
         msg_free(sim, m);
@@ -1267,7 +1568,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
-        memcpy(post->msg->buf, data, count * sim->element_words * sizeof(Word));
+        memcpy(msg_buf(post->msg), data,
+               count * sim->element_words * sizeof(Word));
         post->dest = dest;
         post->tag = tag;
         post->cls = cls;
@@ -1498,19 +1800,35 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
  * call. The exchange sends it as the step leaves it; had the program
  * written it, the MPI backend (which copies at the call) would send
  * something else. */
+static void exchange_check_fail(Node *node, size_t offset, size_t count,
+                                int tag)
+{
+    node_fail(node, "wrote into elements [%zu, %zu) after posting their "
+              "exchange (tag %d) in the same step: an exchange's region is "
+              "not the program's again until the exchange completes",
+              offset, offset + count, tag);
+}
+
+/* Both kinds of exchange message: lazy (the node ran first), and
+ * delivered at once or noted (it ran second; a noted one is read when its
+ * batch runs, so its region must stay as the call found it). */
 static void lazy_check_step(Sim *sim, Node *node)
 {
     size_t w = sim->element_words;
+    for (guint i = 0; i < sim->sent_checks->len; i++) {
+        SentCheck *c = &g_array_index(sim->sent_checks, SentCheck, i);
+        if (!sim->error && memcmp(c->copy, node_memory(node) + c->offset * w,
+                                  c->count * w * sizeof(Word)) != 0)
+            exchange_check_fail(node, c->offset, c->count, c->tag);
+        g_free(c->copy);
+    }
+    g_array_set_size(sim->sent_checks, 0);
     Msg *m = node->lazy;
     if (!m || !m->check)
         return;
     if (memcmp(m->check, node_memory(node) + m->offset * w,
                m->count * w * sizeof(Word)) != 0)
-        node_fail(node, "wrote into elements [%zu, %zu) after posting "
-                  "their exchange (tag %d) in the same step: an "
-                  "exchange's region is not the program's again until "
-                  "the exchange completes", m->offset,
-                  m->offset + m->count, m->tag);
+        exchange_check_fail(node, m->offset, m->count, m->tag);
     g_free(m->check);
     m->check = NULL;
 }
@@ -1571,11 +1889,22 @@ static void sim_prefetch_ahead(Sim *sim)
         }
     }
     if (n > AHEAD_MSG) {
-        const MatchItem *m = sim->node[run[AHEAD_MSG].node].match.slot.msg_head;
+        uint32_t x = run[AHEAD_MSG].node;
+        const MatchItem *m = sim->node[x].match.slot.msg_head;
         if (m)
             __builtin_prefetch(m);
+        /* and the receive that the guessed destination (above) waits
+         * with, which its message takes: in a cube dimension l it was
+         * posted 2^l events before */
+        if (sim->link_ch && sim->hot_link[0] >= 0) {
+            uint32_t v = topology_neighbour(sim->topo, x, sim->hot_link[0]);
+            if (v != TOPOLOGY_NONE && sim->node[v].match.slot.recv_head)
+                __builtin_prefetch(sim->node[v].match.slot.recv_head, 1);
+        }
     }
-    if (n > AHEAD_DATA) {
+    /* Not while exchanges' deliveries are put off: their regions are
+     * read and written in the batch. */
+    if (n > AHEAD_DATA && !sim->deferring) {
         uint32_t x = run[AHEAD_DATA].node;
         const Msg *m = (const Msg *)sim->node[x].match.slot.msg_head;
         size_t w = sim->element_words * sizeof(Word);
@@ -1604,8 +1933,11 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
     while (!sim->error && queue_pop(sim->queue, &time, &item)) {
         Node *node = &sim->node[item.node];
         sim_prefetch_ahead(sim);
-        if (time != sim->now && sim->link_ch)
-            links_idle(sim, time);
+        if (time != sim->now) {
+            pending_flush(sim);
+            if (sim->link_ch)
+                links_idle(sim, time);
+        }
         sim->now = time;
         sim->stats.events++;
         if (item.post) {
@@ -1614,7 +1946,8 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         }
         node->clock = time;
         node->wait_until = time;
-        if (node->lazy)                 /* the program may write anywhere */
+        pending_settle(sim, node);      /* the program reads its memory */
+        if (node->lazy)                 /* and may write anywhere */
             lazy_protect(sim, node, 0, 0);
         sim->running = node;
         NodeStatus status = step(node, config);
@@ -1630,6 +1963,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }
+    pending_flush(sim);
     if (sim->error) {
         g_propagate_error(error, sim->error);
         sim->error = NULL;

@@ -104,6 +104,20 @@ uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link);
  * path. */
 void sim_set_count_limit(Sim *sim, uint32_t limit);
 
+/* For tests, before sim_run: put an exchange's deliveries off (sim.c,
+ * "exchanges' deliveries, put off") when its partner's message was posted
+ * at least `messages` messages before: normally 2048; 0 puts off every
+ * one it can, UINT64_MAX none. The final memory is the same either way. */
+void sim_set_pending_far(Sim *sim, uint64_t messages);
+
+/* For tests: deliveries put off so far, those of them that became swaps,
+ * and those carried out before their batch because something else was
+ * about to read or write their regions. */
+typedef struct {
+    uint64_t noted, swapped, settled;
+} SimPendingCounts;
+SimPendingCounts sim_pending_counts(const Sim *sim);
+
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);
 enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK };
