@@ -126,20 +126,22 @@ struct Node {
     uint8_t phase;             /* node_phase: the current phase */
     Msg *lazy;                 /* its lazy message, at most one */
     MatchLocal match;          /* its own key of the match table */
-    uint64_t pend;             /* its entry in sim->pending: see pending_of */
+    uint64_t pend;             /* its note in sim->pending: see pending_of */
 };
+G_STATIC_ASSERT(sizeof(Node) == 128);
 
-/* An exchange's deliveries, put off (pending_defer): node a's region at
- * a_offset is to receive node b's at b_offset, both `count` elements
- * long; once b has taken a's message, a lazy one still in a's region, the
- * two regions are to swap. Until then neither region may be read or
- * written by anything else, and each node's `pend` names the entry. */
+/* An exchange's deliveries, put off (a note, pending_note): node a's
+ * region is to receive node b's (where, in sim->shapes[shape]); once b
+ * has taken a's message, a lazy one still in a's region, the two regions
+ * are to swap. Until then neither region may be read or written by
+ * anything else, and each node's `pend` names the note. */
 typedef struct {
     uint32_t a, b;
     uint32_t shape;            /* its regions: sim->shapes[shape] */
     uint8_t swap;
     uint8_t done;              /* carried out already (pending_settle) */
 } Pending;
+G_STATIC_ASSERT(sizeof(Pending) == 16);
 
 /* Deliveries are put off from this distance on, in messages posted
  * between the two of an exchange (pending_can). */
