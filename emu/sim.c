@@ -81,10 +81,6 @@ typedef struct Msg {
     size_t count;              /* elements */
     Tick arrival;              /* the last element reaches the destination */
     unsigned cls;              /* the own buffer's size class */
-    int tag;                   /* lazy: for the contract check's message */
-#ifdef SIM_CHECK_EXCHANGE
-    Word *check;               /* lazy: the region when it was posted */
-#endif
 } Msg;
 
 /* A receive posted and not yet matched. Carved from the slabs like a
@@ -98,9 +94,7 @@ typedef struct Recv {
     size_t offset, count;
 } Recv;
 
-#ifndef SIM_CHECK_EXCHANGE
 G_STATIC_ASSERT(sizeof(Msg) == 64);
-#endif
 G_STATIC_ASSERT(sizeof(Recv) <= 64);
 
 /* A node's state: 120 bytes, the match slot included, aligned to a cache
@@ -154,8 +148,9 @@ typedef struct {
 } PendingShape;
 
 #ifdef SIM_CHECK_EXCHANGE
-/* An exchange region as it was when its message was delivered at once
- * (or noted) during the step: the step must leave it so (node.h). */
+/* An exchange region as it was when the step posted its message (lazy,
+ * delivered at once, noted or copied): the step must leave it so
+ * (node.h). */
 typedef struct {
     size_t offset, count;
     int tag;
@@ -265,7 +260,7 @@ struct Sim {
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
     GArray *sent_checks;       /* SentCheck: the running step's exchange
-                                * regions delivered at once or noted */
+                                * regions */
 #endif
 
     const SimObserver *observer;
@@ -467,10 +462,6 @@ static void lazy_unlink(Msg *m)
 {
     m->lazy->lazy = NULL;
     m->lazy = NULL;
-#ifdef SIM_CHECK_EXCHANGE
-    g_free(m->check);
-    m->check = NULL;
-#endif
 }
 
 /* Copy a lazy message's payload out of its sender's memory. */
@@ -482,13 +473,18 @@ static void msg_materialize(Sim *sim, Msg *m)
     lazy_unlink(m);
 }
 
+/* Does lazy message m read its sender's memory in [offset, offset+count)? */
+static gboolean lazy_overlaps(const Msg *m, size_t offset, size_t count)
+{
+    return m->offset < offset + count && offset < m->offset + m->count;
+}
+
 /* Node x's memory is about to change in [offset, offset+count) (count 0:
  * all of it): copy out its lazy message if it reads it there. */
 static void lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 {
     Msg *m = x->lazy;
-    if (count == 0 || (m->offset < offset + count
-                       && offset < m->offset + m->count))
+    if (count == 0 || lazy_overlaps(m, offset, count))
         msg_materialize(sim, m);
 }
 
@@ -497,9 +493,6 @@ static void msg_drop(Msg *m)
 {
 #ifdef SIM_BIG_MALLOC
     g_free(msg_buf(m));
-#ifdef SIM_CHECK_EXCHANGE
-    g_free(m->check);
-#endif
     g_free(m);
 #else
     (void)m;
@@ -1361,8 +1354,7 @@ static gboolean pending_swap(Sim *sim, Node *b, Pending *p, Msg *m,
         || m->offset != sh->a_offset || m->count != sh->count
         || r->count != sh->count || r->offset != sh->b_offset)
         return FALSE;
-    if (b->lazy && b->lazy->offset < r->offset + r->count
-        && r->offset < b->lazy->offset + b->lazy->count)
+    if (b->lazy && lazy_overlaps(b->lazy, r->offset, r->count))
         return FALSE;                   /* b's own lazy message reads it */
     sim->stats.events++;                /* as node_deliver counts it */
     if (m->arrival > b->wait_until)
@@ -1419,6 +1411,14 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
                        size_t offset)
 {
     uint32_t source = sender->address;
+#ifdef SIM_CHECK_EXCHANGE
+    if (lazy) {
+        SentCheck c = { offset, count, tag,
+                        g_memdup2(data, count * sim->element_words
+                                            * sizeof(Word)) };
+        g_array_append_val(sim->sent_checks, c);
+    }
+#endif
     MatchSlot *slot = match_slot(&sim->match, &dest->match, dest->address,
                                  source, tag);
     if (dest != sim->running && slot->recv_head) {
@@ -1426,14 +1426,6 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
         gboolean ok = TRUE;
-#ifdef SIM_CHECK_EXCHANGE
-        if (lazy) {
-            SentCheck c = { offset, count, tag,
-                            g_memdup2(data, count * sim->element_words
-                                                * sizeof(Word)) };
-            g_array_append_val(sim->sent_checks, c);
-        }
-#endif
         if (lazy && pending_can(sim, dest, sender, r, count))
             pending_note(sim, dest, sender, r, offset, arrival);
         else
@@ -1455,11 +1447,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         m->data = data;
         m->lazy = sender;
         m->offset = offset;
-        m->tag = tag;
         sender->lazy = m;
-#ifdef SIM_CHECK_EXCHANGE
-        m->check = g_memdup2(data, count * sim->element_words * sizeof(Word));
-#endif
     } else if (!m) {
         m = msg_new(sim, count, TRUE);
         memcpy(msg_buf(m), data, count * sim->element_words * sizeof(Word));
@@ -1802,37 +1790,24 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
  * call. The exchange sends it as the step leaves it; had the program
  * written it, the MPI backend (which copies at the call) would send
  * something else. */
-static void exchange_check_fail(Node *node, size_t offset, size_t count,
-                                int tag)
-{
-    node_fail(node, "wrote into elements [%zu, %zu) after posting their "
-              "exchange (tag %d) in the same step: an exchange's region is "
-              "not the program's again until the exchange completes",
-              offset, offset + count, tag);
-}
-
-/* Both kinds of exchange message: lazy (the node ran first), and
- * delivered at once or noted (it ran second; a noted one is read when its
- * batch runs, so its region must stay as the call found it). */
-static void lazy_check_step(Sim *sim, Node *node)
+/* Every exchange the step posted: a lazy message (the node ran first) is
+ * read later, and so is a noted one (it ran second; read when its batch
+ * runs), so each region must stay as the call found it. */
+static void exchange_check_step(Sim *sim, Node *node)
 {
     size_t w = sim->element_words;
     for (guint i = 0; i < sim->sent_checks->len; i++) {
         SentCheck *c = &g_array_index(sim->sent_checks, SentCheck, i);
         if (!sim->error && memcmp(c->copy, node_memory(node) + c->offset * w,
                                   c->count * w * sizeof(Word)) != 0)
-            exchange_check_fail(node, c->offset, c->count, c->tag);
+            node_fail(node, "wrote into elements [%zu, %zu) after posting "
+                      "their exchange (tag %d) in the same step: an "
+                      "exchange's region is not the program's again until "
+                      "the exchange completes", c->offset,
+                      c->offset + c->count, c->tag);
         g_free(c->copy);
     }
     g_array_set_size(sim->sent_checks, 0);
-    Msg *m = node->lazy;
-    if (!m || !m->check)
-        return;
-    if (memcmp(m->check, node_memory(node) + m->offset * w,
-               m->count * w * sizeof(Word)) != 0)
-        exchange_check_fail(node, m->offset, m->count, m->tag);
-    g_free(m->check);
-    m->check = NULL;
 }
 #endif
 
@@ -1891,18 +1866,9 @@ static void sim_prefetch_ahead(Sim *sim)
         }
     }
     if (n > AHEAD_MSG) {
-        uint32_t x = run[AHEAD_MSG].node;
-        const MatchItem *m = sim->node[x].match.slot.msg_head;
+        const MatchItem *m = sim->node[run[AHEAD_MSG].node].match.slot.msg_head;
         if (m)
             __builtin_prefetch(m);
-        /* and the receive that the guessed destination (above) waits
-         * with, which its message takes: in a cube dimension l it was
-         * posted 2^l events before */
-        if (sim->link_ch && sim->hot_link[0] >= 0) {
-            uint32_t v = topology_neighbour(sim->topo, x, sim->hot_link[0]);
-            if (v != TOPOLOGY_NONE && sim->node[v].match.slot.recv_head)
-                __builtin_prefetch(sim->node[v].match.slot.recv_head, 1);
-        }
     }
     /* Not while exchanges' deliveries are put off: their regions are
      * read and written in the batch. */
@@ -1955,7 +1921,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         NodeStatus status = step(node, config);
         sim->running = NULL;
 #ifdef SIM_CHECK_EXCHANGE
-        lazy_check_step(sim, node);
+        exchange_check_step(sim, node);
 #endif
         node->step++;
         node->returned_done = status == NODE_DONE;

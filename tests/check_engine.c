@@ -323,6 +323,14 @@ static Machine test_machine(int n, int ports, Tick ts, Tick tau)
 
 static const SimLayout test_layout = { MEMORY, 1, 0, 0 };
 
+/* Element j of node x starts as x * 1000 + j. */
+static void fill_memory(Sim *sim, uint32_t nodes)
+{
+    for (uint32_t x = 0; x < nodes; x++)
+        for (int j = 0; j < MEMORY; j++)
+            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+}
+
 /* Nonzero: run_script sets it with sim_set_count_limit. */
 static uint32_t test_count_limit;
 
@@ -336,9 +344,7 @@ static Sim *run_script(const Machine *m, const Script *sc, Observed *o,
     if (test_count_limit)
         sim_set_count_limit(sim, test_count_limit);
     sim_set_observer(sim, &obs, o);
-    for (uint32_t x = 0; x < machine_nodes(m); x++)
-        for (int j = 0; j < MEMORY; j++)
-            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+    fill_memory(sim, machine_nodes(m));
     if (!sim_run(sim, script_step, sc, error)) {
         sim_free(sim);
         return NULL;
@@ -807,9 +813,7 @@ static Sim *run_pair(NodeStepFn step, GError **error)
 {
     Machine m = test_machine(1, MACHINE_PORTS_ALL, 0, 1);
     Sim *sim = sim_new(&m, &test_layout);
-    for (uint32_t x = 0; x < 2; x++)
-        for (int j = 0; j < MEMORY; j++)
-            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+    fill_memory(sim, 2);
     if (!sim_run(sim, step, NULL, error)) {
         sim_free(sim);
         return NULL;
@@ -832,17 +836,26 @@ START_TEST(exchange_payload_copied_before_overwritten)
 }
 END_TEST
 
+#if defined(__SANITIZE_ADDRESS__)
+/* The sanitizer build checks node.h's rule (sim.c, SIM_CHECK_EXCHANGE):
+ * the run failed, naming the node and the region [0, 4). */
+static void assert_exchange_write_reported(Sim *sim, GError *e,
+                                           const char *node)
+{
+    ck_assert(sim == NULL);
+    ck_assert_msg(strstr(e->message, node) && strstr(e->message,
+                  "wrote into elements [0, 4) after posting their exchange"),
+                  "%s", e->message);
+    g_error_free(e);
+}
+#endif
+
 START_TEST(exchange_region_written_after_posting)
 {
     GError *e = NULL;
     Sim *sim = run_pair(exchange_then_write_step, &e);
 #if defined(__SANITIZE_ADDRESS__)
-    /* The sanitizer build checks the rule (sim.c, SIM_CHECK_EXCHANGE). */
-    ck_assert(sim == NULL);
-    ck_assert_msg(strstr(e->message, "node 0") && strstr(e->message,
-                  "wrote into elements [0, 4) after posting their exchange"),
-                  "%s", e->message);
-    g_error_free(e);
+    assert_exchange_write_reported(sim, e, "node 0");
 #else
     /* Elsewhere the exchange sends the region as the step left it. */
     ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
@@ -875,11 +888,7 @@ START_TEST(exchange_region_written_after_posting_second)
     GError *e = NULL;
     Sim *sim = run_pair(exchange_then_write_second_step, &e);
 #if defined(__SANITIZE_ADDRESS__)
-    ck_assert(sim == NULL);
-    ck_assert_msg(strstr(e->message, "node 1") && strstr(e->message,
-                  "wrote into elements [0, 4) after posting their exchange"),
-                  "%s", e->message);
-    g_error_free(e);
+    assert_exchange_write_reported(sim, e, "node 1");
 #else
     ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
     ck_assert_uint_eq(sim_node_memory(sim, 0)[2], 1002);
@@ -1008,9 +1017,7 @@ static Sim *run_far(const Machine *m, NodeStepFn step, const void *config,
 {
     Sim *sim = sim_new(m, &test_layout);
     sim_set_pending_far(sim, far);
-    for (uint32_t x = 0; x < machine_nodes(m); x++)
-        for (int j = 0; j < MEMORY; j++)
-            sim_node_memory(sim, x)[j] = (uint64_t)x * 1000 + (uint64_t)j;
+    fill_memory(sim, machine_nodes(m));
     GError *e = NULL;
     if (!sim_run(sim, step, config, &e))
         ck_abort_msg("run failed: %s", e->message);
