@@ -9,8 +9,10 @@
 #     n (K + 1) ticks, which the script checks;
 #   - the memory-bandwidth floor: a plain loop copying each node's K
 #     elements to its neighbour for every dimension (bench --memcpy-floor).
-# Prints wall seconds (whole process; cubemu: the median of 5 runs,
-# SimGrid: of 3), peak memory and the ratios. Skips
+# Prints wall seconds (whole process; cubemu: the median of 15 runs, 5
+# just before each of SimGrid's 3, so that both sample the same stretch of
+# the host's time; SimGrid: the median of its 3), peak memory and the
+# ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
 # (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs: events per
@@ -44,22 +46,25 @@ verdict() {   # verdict NAME OK(1/0) TEXT
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
 declare -A RATIO FLOORX
-# cubemu's wall time: the median of 5 whole-process runs, to the
+# cubemu's wall time: the median of its whole-process runs, to the
 # microsecond (/usr/bin/time rounds to 10 ms, 12% of a 14-cube run); its
-# peak memory from the first. The clock is bash's own EPOCHREALTIME: a
+# peak memory from a run of its own. Its runs are spread over SimGrid's:
+# on this VM one 60 ms run took anything from 40 to 90 ms depending on the
+# moment, and five in a row, then 18 s of SimGrid, compared two different
+# moments of the host. The clock is bash's own EPOCHREALTIME: a
 # $(date) on each side forks twice, and on this VM that added 2.0 ms to
 # every run (3.2 ms around /bin/true against 1.2 ms), 3% of a 14-cube
 # run, that was not cubemu's.
 median() {   # median VALUE...: the middle one (of an even count, the lower)
   printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
 }
-median_wall() {   # median_wall COMMAND...: seconds
-  local ts=() i a b
-  for i in 1 2 3 4 5; do
+wall_runs() {   # wall_runs COUNT COMMAND...: each run's nanoseconds onto cwts
+  local i a b c=$1
+  shift
+  for ((i = 0; i < c; i++)); do
     a=${EPOCHREALTIME//[.,]/}; "$@" > /dev/null; b=${EPOCHREALTIME//[.,]/}
-    ts+=($(( (b - a) * 1000 )))
+    cwts+=($(( (b - a) * 1000 )))
   done
-  median "${ts[@]}" | awk '{printf "%.4f", $1 / 1e9}'
 }
 for n in 14 16; do
   set -- "$EMU" run --set machine.preset=cube --set machine.dimensions=$n \
@@ -67,15 +72,19 @@ for n in 14 16; do
          --set algorithm.elements-per-node=$K --json
   out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$@")
   read -r _ cm < /tmp/cubemu-bench-time.$$
-  cw=$(median_wall "$@")
+  cwts=()
   cycles=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' <<<"$out")
   floor=$("$BENCH" --memcpy-floor $n $K)
   sw=- sm=- ratio=-
-  if [ $have_sg = 1 ]; then
+  if [ $have_sg = 0 ]; then
+    wall_runs 5 "$@"
+    cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')
+  else
     # SimGrid's wall time, like cubemu's, is a median: of 3 runs (its own
     # time moved by 15% between runs a minute apart); peak memory from one
     sgts=()
     for i in 1 2 3; do
+      wall_runs 5 "$@"
       sgout=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$SG" -n $n -K $K \
               --mode=dim --zone=cube --log=xbt_cfg.thres:warning \
               --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16 2>&1)
@@ -83,6 +92,7 @@ for n in 14 16; do
       sgts+=("$sw")
     done
     sw=$(median "${sgts[@]}")
+    cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
     [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
     ratio=$(python3 -c "print('%.1fx' % ($sw / $cw))")
