@@ -9,6 +9,7 @@
 #define _DEFAULT_SOURCE  /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "run.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,23 @@ static void bench_child(const BenchCase *c, int fd)
     _exit(0);
 }
 
+/* A whole number in [lo, hi] for `flag`'s operand `what`, or a message
+ * naming them and FALSE. */
+static gboolean bench_number(const char *flag, const char *what,
+                             const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "bench: %s: %s '%s' is not a whole number in "
+                "%ld..%ld\n", flag, what, text, lo, hi);
+        return FALSE;
+    }
+    *out = v;
+    return TRUE;
+}
+
 /* The memory-bandwidth floor of a contention-free permutation (issue
  * #15): a plain loop that, for every dimension d, copies each node's K
  * elements to its neighbour across d (into a second array, then swaps),
@@ -125,11 +143,6 @@ static int memcpy_floor(int n, long k)
  * nanoseconds per read and the MiB of the working set. */
 static int read_latency(long mib)
 {
-    if (mib < 1) {
-        fprintf(stderr, "bench: --read-latency needs a working set of 1 MiB "
-                "or more\n");
-        return 2;
-    }
     size_t lines = 1;
     while (lines * 2 * 64 <= (size_t)mib << 20)
         lines *= 2;
@@ -157,10 +170,35 @@ static int read_latency(long mib)
 
 int main(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--memcpy-floor"))
-        return memcpy_floor(atoi(argv[2]), atol(argv[3]));
-    if (argc == 3 && !strcmp(argv[1], "--read-latency"))
-        return read_latency(atol(argv[2]));
+    long n, k, mib;
+    if (argc > 1 && !strcmp(argv[1], "--memcpy-floor")) {
+        if (argc != 4) {
+            fprintf(stderr, "bench: --memcpy-floor takes N K (a cube of 2^N "
+                    "nodes, K elements each)\n");
+            return 2;
+        }
+        /* both arrays, 2^N K words each, within 64 GiB */
+        if (!bench_number("--memcpy-floor", "N", argv[2], 1, 30, &n)
+            || !bench_number("--memcpy-floor", "K", argv[3], 1,
+                             (1L << 32) >> n, &k))
+            return 2;
+        return memcpy_floor((int)n, k);
+    }
+    if (argc > 1 && !strcmp(argv[1], "--read-latency")) {
+        if (argc != 3) {
+            fprintf(stderr, "bench: --read-latency takes MiB (the working "
+                    "set)\n");
+            return 2;
+        }
+        if (!bench_number("--read-latency", "MiB", argv[2], 1, 1L << 16, &mib))
+            return 2;
+        return read_latency(mib);
+    }
+    if (argc > 1) {
+        fprintf(stderr, "bench: unknown arguments (valid: none, "
+                "--memcpy-floor N K, --read-latency MiB)\n");
+        return 2;
+    }
     machine_set_program_path(argv[0]);
     printf("%-15s %-10s %3s %6s %10s %10s %10s %8s %8s %8s %12s  %s\n",
            "algorithm", "method", "n", "K", "cycles", "messages", "events",

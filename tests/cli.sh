@@ -126,5 +126,26 @@ assert set(d["stats"]) == {"events", "wall_seconds"}
 assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
 '; then ok json; else bad json; fi
 
+# The bench's two helpers (tests/bench.c, used by tests/bench-baseline.sh):
+# the copy loop checks where its data ended (node 0 holds its antipode's
+# elements) and prints seconds; the latency chase prints ns and MiB; bad
+# operands are refused with the flag named.
+BENCHP="$BUILD/tests/bench"
+run "$BENCHP" --memcpy-floor 10 8
+if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]{6}$ ]]; then ok bench-floor; else bad bench-floor; fi
+run "$BENCHP" --read-latency 2
+if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]\ 2$ ]] && [ "${out%% *}" != 0.0 ]; then
+  ok bench-latency; else bad bench-latency; fi
+expect bench-floor-bad-n 2 "bench: --memcpy-floor: N '0' is not a whole number in 1..30" -- \
+  "$BENCHP" --memcpy-floor 0 8
+expect bench-floor-too-big 2 "bench: --memcpy-floor: K '5' is not a whole number in 1..4" -- \
+  "$BENCHP" --memcpy-floor 30 5
+expect bench-floor-operands 2 "bench: --memcpy-floor takes N K (a cube of 2^N nodes, K elements each)" -- \
+  "$BENCHP" --memcpy-floor 10
+expect bench-latency-bad 2 "bench: --read-latency: MiB '1x' is not a whole number in 1..65536" -- \
+  "$BENCHP" --read-latency 1x
+expect bench-unknown 2 "bench: unknown arguments (valid: none, --memcpy-floor N K, --read-latency MiB)" -- \
+  "$BENCHP" --fast
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
