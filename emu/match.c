@@ -85,14 +85,8 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
     return &t->slot[i];
 }
 
-void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s)
+void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s)
 {
-    if (s->recv_head || s->msg_head)
-        return;
-    if (s == &local->slot) {
-        s->used = 0;
-        return;
-    }
     local->in_table--;
     size_t i = (size_t)(s - t->slot), j = i;
     t->slot[i].used = 0;
@@ -116,23 +110,3 @@ void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s)
     }
 }
 
-void match_push(MatchItem **head, MatchItem **tail, MatchItem *item)
-{
-    item->next = NULL;
-    if (*tail)
-        (*tail)->next = item;
-    else
-        *head = item;
-    *tail = item;
-}
-
-MatchItem *match_pop(MatchItem **head, MatchItem **tail)
-{
-    MatchItem *item = *head;
-    if (item) {
-        *head = item->next;
-        if (!*head)
-            *tail = NULL;
-    }
-    return item;
-}

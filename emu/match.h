@@ -74,10 +74,42 @@ static inline MatchSlot *match_slot(MatchTable *t, MatchLocal *local,
     }
     return match_slot_lookup(t, local, dest, source, tag);
 }
-/* Remove the slot if both its lists are empty. */
-void match_release(MatchTable *t, MatchLocal *local, MatchSlot *s);
+/* Remove the slot if both its lists are empty: inline where it is the
+ * destination's own slot, out of line in the table. */
+void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s);
+static inline void match_release(MatchTable *t, MatchLocal *local,
+                                 MatchSlot *s)
+{
+    if (s->recv_head || s->msg_head)
+        return;
+    if (s == &local->slot)
+        s->used = 0;
+    else
+        match_release_table(t, local, s);
+}
 
-void match_push(MatchItem **head, MatchItem **tail, MatchItem *item);
-MatchItem *match_pop(MatchItem **head, MatchItem **tail);
+/* A list's two ends, inline: each is a few instructions, and a call each
+ * cost more than the work (four of them a message in an exchange). */
+static inline void match_push(MatchItem **head, MatchItem **tail,
+                              MatchItem *item)
+{
+    item->next = NULL;
+    if (*tail)
+        (*tail)->next = item;
+    else
+        *head = item;
+    *tail = item;
+}
+
+static inline MatchItem *match_pop(MatchItem **head, MatchItem **tail)
+{
+    MatchItem *item = *head;
+    if (item) {
+        *head = item->next;
+        if (!*head)
+            *tail = NULL;
+    }
+    return item;
+}
 
 #endif

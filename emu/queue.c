@@ -9,21 +9,7 @@
 
 #include <string.h>
 
-typedef struct {
-    Tick time;
-    QueueItem *item;
-    size_t head, len, cap;      /* live items: item[head, len) */
-} Bucket;
-
-struct EventQueue {
-    Tick *times;            /* min-heap of distinct times */
-    size_t ntimes, captimes;
-    GHashTable *by_time;        /* Tick* -> Bucket* */
-    Bucket *last;               /* bucket pushed to last (cache) */
-    Bucket *popping;            /* bucket popped from last (cache) */
-    GPtrArray *spare;           /* empty buckets for reuse */
-    size_t length;
-};
+typedef QueueBucket Bucket;
 
 static void bucket_free(gpointer p)
 {
@@ -102,7 +88,7 @@ static Bucket *queue_bucket(EventQueue *q, Tick time)
     return b;
 }
 
-void queue_push(EventQueue *q, Tick time, QueueItem item)
+void queue_push_slow(EventQueue *q, Tick time, QueueItem item)
 {
     Bucket *b = queue_bucket(q, time);
     if (b->len == b->cap) {
@@ -120,7 +106,7 @@ void queue_push(EventQueue *q, Tick time, QueueItem item)
     q->length++;
 }
 
-gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
+gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
 {
     if (q->ntimes == 0)
         return FALSE;
@@ -143,17 +129,6 @@ gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
         g_ptr_array_add(q->spare, b);
     }
     return TRUE;
-}
-
-const QueueItem *queue_peek_run(const EventQueue *q, size_t *n)
-{
-    const Bucket *b = q->popping;
-    if (!b || b->head == b->len || q->ntimes == 0 || b->time != q->times[0]) {
-        *n = 0;
-        return NULL;
-    }
-    *n = b->len - b->head;
-    return &b->item[b->head];
 }
 
 size_t queue_length(const EventQueue *q)

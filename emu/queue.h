@@ -18,17 +18,71 @@ typedef struct {
     void *post;             /* payload for the engine: NULL or a deferred send */
 } QueueItem;
 
-typedef struct EventQueue EventQueue;
+/* The queue's state is here only for the inline fast paths below; the
+ * invariants are queue.c's. */
+typedef struct {
+    Tick time;
+    QueueItem *item;
+    size_t head, len, cap;      /* live items: item[head, len) */
+} QueueBucket;
+
+typedef struct EventQueue {
+    Tick *times;                /* min-heap of distinct times */
+    size_t ntimes, captimes;
+    GHashTable *by_time;        /* Tick* -> QueueBucket* */
+    QueueBucket *last;          /* bucket pushed to last (cache) */
+    QueueBucket *popping;       /* bucket popped from last (cache) */
+    GPtrArray *spare;           /* empty buckets for reuse */
+    size_t length;
+} EventQueue;
 
 EventQueue *queue_new(void);
 void queue_free(EventQueue *q);
-void queue_push(EventQueue *q, Tick time, QueueItem item);
+void queue_push_slow(EventQueue *q, Tick time, QueueItem item);
+gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item);
+
+/* Inline, the common cases (a node pushed at the time pushed to last,
+ * into room; an item popped that is not its bucket's last): nodes run in
+ * lockstep, so nearly every push and pop is one of these, and the calls
+ * cost more than the work. */
+static inline void queue_push(EventQueue *q, Tick time, QueueItem item)
+{
+    QueueBucket *b = q->last;
+    if (b && b->time == time && b->len < b->cap) {
+        b->item[b->len++] = item;
+        q->length++;
+        return;
+    }
+    queue_push_slow(q, time, item);
+}
+
 /* FALSE when empty. */
-gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item);
+static inline gboolean queue_pop(EventQueue *q, Tick *time, QueueItem *item)
+{
+    QueueBucket *b = q->popping;
+    if (b && q->ntimes > 0 && b->time == q->times[0]
+        && b->head + 1 < b->len) {
+        *time = b->time;
+        *item = b->item[b->head++];
+        q->length--;
+        return TRUE;
+    }
+    return queue_pop_slow(q, time, item);
+}
+
 /* The items queue_pop would return next that have the time of the one it
  * returned last: *n of them, from the one returned (NULL and 0 when there
  * are none). For reading ahead; pushing may move them. */
-const QueueItem *queue_peek_run(const EventQueue *q, size_t *n);
+static inline const QueueItem *queue_peek_run(const EventQueue *q, size_t *n)
+{
+    const QueueBucket *b = q->popping;
+    if (!b || b->head == b->len || q->ntimes == 0 || b->time != q->times[0]) {
+        *n = 0;
+        return NULL;
+    }
+    *n = b->len - b->head;
+    return &b->item[b->head];
+}
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

@@ -129,6 +129,59 @@ START_TEST(timeline_claim_whole_or_nothing)
 }
 END_TEST
 
+/* timeline_claim_inline (the engine's hop) against timeline_claim: two
+ * timelines given the same random takes and claims, with time moving on,
+ * must answer alike and hold the same spans after every step, through
+ * the inline fast case (nothing live), the inline span and the heap form.
+ * An inline case that took a different slot, or left a span where the
+ * full claim merges, prunes or refuses, fails here. */
+START_TEST(timeline_claim_inline_is_timeline_claim)
+{
+    GRand *rng = g_rand_new_with_seed(15);
+    int fast = 0;
+    for (int run = 0; run < 200; run++) {
+        Timeline a, b;
+        timeline_init(&a);
+        timeline_init(&b);
+        Tick now = 0;
+        for (int step = 0; step < 40; step++) {
+            now += g_rand_int_range(rng, 0, 12);
+            Tick ready = now + g_rand_int_range(rng, 0, 6);
+            Tick tau = g_rand_int_range(rng, 1, 4);
+            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 6);
+            if (g_rand_int_range(rng, 0, 4) == 0) {
+                /* another reservation, where the full fit puts it */
+                timeline_prune(&a, now);
+                timeline_prune(&b, now);
+                Tick t = timeline_fit(&a, ready, tau, 1);
+                ck_assert_int_eq(timeline_fit(&b, ready, tau, 1), t);
+                timeline_take(&a, t, t + tau);
+                timeline_take(&b, t, t + tau);
+            } else {
+                gboolean idle = timeline_spans(&b) == 0
+                                || timeline_span(&b, timeline_spans(&b) - 1).end
+                                       <= now;
+                fast += idle;
+                Tick ta = timeline_claim(&a, now, ready, tau, count);
+                Tick tb = timeline_claim_inline(&b, now, ready, tau, count);
+                ck_assert_int_eq(ta, tb);
+            }
+            ck_assert_uint_eq(timeline_spans(&a), timeline_spans(&b));
+            for (uint32_t i = 0; i < timeline_spans(&a); i++) {
+                TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
+                ck_assert_int_eq(sa.start, sb.start);
+                ck_assert_int_eq(sa.end, sb.end);
+                ck_assert_uint_eq(sa.count, sb.count);
+            }
+        }
+        timeline_clear(&a);
+        timeline_clear(&b);
+    }
+    ck_assert_int_gt(fast, 500);          /* the inline case was taken */
+    g_rand_free(rng);
+}
+END_TEST
+
 /* ---- event queue: (time, insertion order) ---------------------------- */
 
 static void check_queue_order(const Tick *times, int n)
@@ -1238,6 +1291,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, queue_ties_in_insertion_order);
     tcase_add_test(t, queue_interleaved_push_pop);
     tcase_add_test(t, queue_peek_run_is_the_rest_of_the_tick);
+    tcase_add_test(t, timeline_claim_inline_is_timeline_claim);
     suite_add_tcase(s, t);
     t = tcase_create("model");
     tcase_add_test(t, one_channel_k_cycles);
