@@ -144,8 +144,10 @@ expect bench-floor-operands 2 "bench: --memcpy-floor takes N K (a cube of 2^N no
   "$BENCHP" --memcpy-floor 10
 expect bench-latency-bad 2 "bench: --read-latency: MiB '1x' is not a whole number in 1..65536" -- \
   "$BENCHP" --read-latency 1x
-expect bench-unknown 2 "bench: unknown arguments (valid: none, --memcpy-floor N K, --read-latency MiB)" -- \
+expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --read-latency MiB)" -- \
   "$BENCHP" --fast
+expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --read-latency MiB)" -- \
+  "$BENCHP" "$CUBEMU" extra
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
