@@ -9,11 +9,9 @@
 
 #include <string.h>
 
-typedef QueueBucket Bucket;
-
 static void bucket_free(gpointer p)
 {
-    Bucket *b = p;
+    QueueBucket *b = p;
     g_free(b->item);
     g_free(b);
 }
@@ -70,15 +68,15 @@ static void times_pop(EventQueue *q)
         q->times[i] = last;
 }
 
-static Bucket *queue_bucket(EventQueue *q, Tick time)
+static QueueBucket *queue_bucket(EventQueue *q, Tick time)
 {
     if (q->last && q->last->time == time)
         return q->last;
-    Bucket *b = g_hash_table_lookup(q->by_time, &time);
+    QueueBucket *b = g_hash_table_lookup(q->by_time, &time);
     if (!b) {
         b = q->spare->len ? g_ptr_array_steal_index_fast(q->spare,
                                                          q->spare->len - 1)
-                          : g_new0(Bucket, 1);
+                          : g_new0(QueueBucket, 1);
         b->time = time;
         b->head = b->len = 0;
         g_hash_table_insert(q->by_time, &b->time, b);
@@ -90,7 +88,7 @@ static Bucket *queue_bucket(EventQueue *q, Tick time)
 
 void queue_push_slow(EventQueue *q, Tick time, QueueItem item)
 {
-    Bucket *b = queue_bucket(q, time);
+    QueueBucket *b = queue_bucket(q, time);
     if (b->len == b->cap) {
         if (b->head > 0 && b->head >= b->len / 2) {
             memmove(b->item, b->item + b->head,
@@ -111,7 +109,7 @@ gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
     if (q->ntimes == 0)
         return FALSE;
     Tick t = q->times[0];
-    Bucket *b = q->popping;
+    QueueBucket *b = q->popping;
     if (!b || b->time != t) {
         b = q->last && q->last->time == t
                 ? q->last : g_hash_table_lookup(q->by_time, &t);
@@ -143,7 +141,7 @@ void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),
     gpointer key, value;
     g_hash_table_iter_init(&it, q->by_time);
     while (g_hash_table_iter_next(&it, &key, &value)) {
-        Bucket *b = value;
+        QueueBucket *b = value;
         for (size_t i = b->head; i < b->len; i++)
             fn(&b->item[i], data);
     }

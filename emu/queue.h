@@ -38,6 +38,8 @@ typedef struct EventQueue {
 
 EventQueue *queue_new(void);
 void queue_free(EventQueue *q);
+/* The whole operations, every case (queue_push and queue_pop below call
+ * them for all but the commonest). */
 void queue_push_slow(EventQueue *q, Tick time, QueueItem item);
 gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item);
 

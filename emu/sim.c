@@ -769,7 +769,8 @@ static uint64_t dense_index(const Sim *sim, uint32_t node, int link)
     return (uint64_t)link * sim->nodes + node;
 }
 
-/* The timeline of the channel leaving `node` on `link`. */
+/* channel_timeline's other cases: a sparse channel, or a link whose
+ * array is not allocated (taken from the spares or mapped here). */
 static Timeline *channel_timeline_slow(Sim *sim, uint32_t node, int link)
 {
     if (!sim->link_ch)
@@ -789,7 +790,8 @@ static Timeline *channel_timeline_slow(Sim *sim, uint32_t node, int link)
     return &lc->tl[node];
 }
 
-/* The same, inline where the link's array is allocated already. */
+/* The timeline of the channel leaving `node` on `link`; inline where the
+ * link's array is allocated already. */
 static inline Timeline *channel_timeline(Sim *sim, uint32_t node, int link)
 {
     if (sim->link_ch && sim->link_ch[link].tl)
@@ -858,7 +860,8 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
     return *(const uint64_t *)g_hash_table_lookup(sim->count_big, &i);
 }
 
-/* Add `count` elements to the channel's total; returns the new total. */
+/* channel_add's other cases: a sparse channel, or a dense one whose
+ * count leaves 32 bits (now or before). */
 static uint64_t channel_add_slow(Sim *sim, uint32_t node, int link,
                                  uint64_t count)
 {
@@ -879,7 +882,8 @@ static uint64_t channel_add_slow(Sim *sim, uint32_t node, int link,
     return total;
 }
 
-/* The same, inline while a dense channel's count stays 32-bit. */
+/* Add `count` elements to the channel's total; returns the new total.
+ * Inline while a dense channel's count stays 32-bit. */
 static inline uint64_t channel_add(Sim *sim, uint32_t node, int link,
                                    uint64_t count)
 {
@@ -1079,7 +1083,7 @@ static Tick sim_route_one(Sim *sim, const SimMessage *msg, int link, Tick ready)
     const Tick tau = msg->element_time;
     uint32_t u = msg->source;
     Timeline *ch = channel_timeline(sim, u, link);
-    Tick t = timeline_claim_inline(ch, sim->now, ready, tau, msg->count);
+    Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
     if (t < 0)
         return -1;
     Tick stop = t + (Tick)msg->count * tau;

@@ -67,15 +67,15 @@ void timeline_take(Timeline *tl, Tick start, Tick end);
  * [t, t + count tau) and return t; else take nothing and return -1. The
  * same as timeline_prune, _fit, _free_until and _take in turn, in one
  * call: a message that flows without interruption over one hop. */
-Tick timeline_claim(Timeline *tl, Tick now, Tick ready, Tick tau,
-                    uint64_t count);
+Tick timeline_claim_slow(Timeline *tl, Tick now, Tick ready, Tick tau,
+                         uint64_t count);
 
-/* timeline_claim, its commonest case inline: a channel holding no span
- * that is still live (empty, or ended by `now`), which a dimension
- * exchange meets at every hop. The message takes [ready, ready +
- * count tau), exactly as the full claim leaves it. */
-static inline Tick timeline_claim_inline(Timeline *tl, Tick now, Tick ready,
-                                         Tick tau, uint64_t count)
+/* Inline, its commonest case: a channel holding no span that is still
+ * live (empty, or ended by `now`), which a dimension exchange meets at
+ * every hop. The message takes [ready, ready + count tau), exactly as
+ * timeline_claim_slow (every case) leaves it. */
+static inline Tick timeline_claim(Timeline *tl, Tick now, Tick ready,
+                                  Tick tau, uint64_t count)
 {
     if (tl->start != TIMELINE_MANY && (tl->start >= tl->end || tl->end <= now)
         && count > 0 && tau > 0) {
@@ -83,7 +83,7 @@ static inline Tick timeline_claim_inline(Timeline *tl, Tick now, Tick ready,
         tl->end = ready + (Tick)count * tau;
         return ready;
     }
-    return timeline_claim(tl, now, ready, tau, count);
+    return timeline_claim_slow(tl, now, ready, tau, count);
 }
 
 /* The spans not yet dropped, in order (for tests and debugging). */

@@ -78,7 +78,6 @@ for n in 14 16; do
   sw=- sm=- ratio=-
   if [ $have_sg = 0 ]; then
     wall_runs 5 "$@"
-    cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')
   else
     # SimGrid's wall time, like cubemu's, is a median: of 3 runs (its own
     # time moved by 15% between runs a minute apart); peak memory from one
@@ -92,12 +91,14 @@ for n in 14 16; do
       sgts+=("$sw")
     done
     sw=$(median "${sgts[@]}")
-    cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
     [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
+    sm=$((sm / 1024))
+  fi
+  cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')
+  if [ $have_sg = 1 ]; then
     ratio=$(python3 -c "print('%.1fx' % ($sw / $cw))")
     RATIO[$n]=$(python3 -c "print($sw / $cw)")
-    sm=$((sm / 1024))
   fi
   FLOORX[$n]=$(python3 -c "print($cw / $floor)")
   printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' $n "$cw" $((cm / 1024)) "$sw" "$sm" \

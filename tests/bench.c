@@ -9,7 +9,6 @@
 #define _DEFAULT_SOURCE  /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "run.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,21 +84,18 @@ static void bench_child(const BenchCase *c, int fd)
     _exit(0);
 }
 
-/* A whole number in [lo, hi] for `flag`'s operand `what`, or a message
- * naming them and FALSE. */
+/* An integer operand in [lo, hi] (scenario_parse_int's syntax and
+ * messages, "FLAG: WHAT: ..."), or the message on stderr and FALSE. */
 static gboolean bench_number(const char *flag, const char *what,
-                             const char *text, long lo, long hi, long *out)
+                             const char *text, long long lo, long long hi,
+                             long long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "bench: %s: %s '%s' is not a whole number in "
-                "%ld..%ld\n", flag, what, text, lo, hi);
-        return FALSE;
-    }
-    *out = v;
-    return TRUE;
+    GError *e = NULL;
+    if (scenario_parse_int(text, flag, what, lo, hi, out, &e))
+        return TRUE;
+    fprintf(stderr, "bench: %s\n", e->message);
+    g_error_free(e);
+    return FALSE;
 }
 
 /* The memory-bandwidth floor of a contention-free permutation (issue
@@ -170,7 +166,7 @@ static int read_latency(long mib)
 
 int main(int argc, char **argv)
 {
-    long n, k, mib;
+    long long n, k, mib;
     if (argc > 1 && !strcmp(argv[1], "--memcpy-floor")) {
         if (argc != 4) {
             fprintf(stderr, "bench: --memcpy-floor takes N K (a cube of 2^N "
@@ -180,9 +176,9 @@ int main(int argc, char **argv)
         /* both arrays, 2^N K words each, within 64 GiB */
         if (!bench_number("--memcpy-floor", "N", argv[2], 1, 30, &n)
             || !bench_number("--memcpy-floor", "K", argv[3], 1,
-                             (1L << 32) >> n, &k))
+                             (1LL << 32) >> n, &k))
             return 2;
-        return memcpy_floor((int)n, k);
+        return memcpy_floor((int)n, (long)k);
     }
     if (argc > 1 && !strcmp(argv[1], "--read-latency")) {
         if (argc != 3) {
@@ -190,9 +186,10 @@ int main(int argc, char **argv)
                     "set)\n");
             return 2;
         }
-        if (!bench_number("--read-latency", "MiB", argv[2], 1, 1L << 16, &mib))
+        if (!bench_number("--read-latency", "MiB", argv[2], 1, 1LL << 16,
+                          &mib))
             return 2;
-        return read_latency(mib);
+        return read_latency((long)mib);
     }
     /* `make bench` passes the cubemu it built, which the cases do not
      * need (they run the library in a child process each): one operand,

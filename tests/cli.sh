@@ -136,13 +136,13 @@ if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]{6}$ ]]; then ok bench-floor; els
 run "$BENCHP" --read-latency 2
 if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]\ 2$ ]] && [ "${out%% *}" != 0.0 ]; then
   ok bench-latency; else bad bench-latency; fi
-expect bench-floor-bad-n 2 "bench: --memcpy-floor: N '0' is not a whole number in 1..30" -- \
+expect bench-floor-bad-n 2 "bench: --memcpy-floor: N: 0 is out of range (valid: 1..30)" -- \
   "$BENCHP" --memcpy-floor 0 8
-expect bench-floor-too-big 2 "bench: --memcpy-floor: K '5' is not a whole number in 1..4" -- \
+expect bench-floor-too-big 2 "bench: --memcpy-floor: K: 5 is out of range (valid: 1..4)" -- \
   "$BENCHP" --memcpy-floor 30 5
 expect bench-floor-operands 2 "bench: --memcpy-floor takes N K (a cube of 2^N nodes, K elements each)" -- \
   "$BENCHP" --memcpy-floor 10
-expect bench-latency-bad 2 "bench: --read-latency: MiB '1x' is not a whole number in 1..65536" -- \
+expect bench-latency-bad 2 "bench: --read-latency: MiB: '1x' is not an integer" -- \
   "$BENCHP" --read-latency 1x
 expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --read-latency MiB)" -- \
   "$BENCHP" --fast
