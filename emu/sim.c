@@ -1304,6 +1304,26 @@ static Pending *pending_sorted(Sim *sim)
     return src;
 }
 
+static void prefetch_bytes(const void *p, size_t bytes);
+
+/* The batch reads ahead the two regions of the note this many places on
+ * (their first AHEAD_BYTES each). Sorted, the notes' regions are two
+ * streams a dimension, but each note's are 512 bytes apart from the
+ * last's by 2^l regions, and from the 20-cube on they come from memory:
+ * the 20-cube's batches took 0.59 to 0.78 s without it, 0.46 to 0.52 s
+ * with it, 6 and 4 runs timed inside the batch; notes unsorted, read
+ * ahead 4 to 12 notes on, 0.80 to 0.89 s. */
+#define PENDING_AHEAD 12
+
+static void pending_prefetch(Sim *sim, const Pending *p)
+{
+    size_t w = sim->element_words;
+    const PendingShape *sh = &sim->shapes[p->shape];
+    size_t bytes = sh->count * w * sizeof(Word);
+    prefetch_bytes(sim_node_memory(sim, p->a) + sh->a_offset * w, bytes);
+    prefetch_bytes(sim_node_memory(sim, p->b) + sh->b_offset * w, bytes);
+}
+
 /* Time moves on (or the run ends): carry every note out. */
 static void pending_flush(Sim *sim)
 {
@@ -1311,9 +1331,12 @@ static void pending_flush(Sim *sim)
     if (n == 0)
         return;
     Pending *p = n >= PENDING_SORT_MIN ? pending_sorted(sim) : sim->pending;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (i + PENDING_AHEAD < n)
+            pending_prefetch(sim, &p[i + PENDING_AHEAD]);
         if (!p[i].done)
             pending_run(sim, &p[i]);
+    }
     sim->pend_base += n;
     sim->npending = 0;
     sim->nshapes = 0;
