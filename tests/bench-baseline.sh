@@ -15,7 +15,8 @@
 # ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
-# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs: events per
+# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs, run in rounds
+# of every size once: events per
 # engine second, peak memory against the
 # payload (2^n K 8 bytes), and beside them what one dependent read costs
 # this host in a working set about that size (bench --read-latency), which
@@ -115,41 +116,50 @@ echo
 printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB
 rates=()
 RUNS=${BENCH_SWEEP_RUNS:-3}
-for n in ${BENCH_SWEEP:-14 16 18 20 22}; do
-  # RUNS runs of each (one run's events per second moved by up to a
-  # third between runs on this VM): the median engine and wall seconds,
-  # the largest peak memory; every run's data must verify
-  ess=() ws=() m=0 ok=1 failed=0
-  for i in $(seq "$RUNS"); do
+SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
+# RUNS rounds, each running every size once (14, 16, ..., 22, then again):
+# one run's events per second moved by up to a third between runs on
+# this VM, and the host's slow spells last seconds, so RUNS runs of one
+# size in a row (as before 2026-11-26 15:30) could all fall in one. Per
+# size: the median engine and wall seconds, the largest peak memory;
+# every run's data must verify.
+declare -A ESS WS PEAK OK FAILED EVENTS
+for i in $(seq "$RUNS"); do
+  for n in "${SIZES[@]}"; do
+    [ "${FAILED[$n]:-0}" = 1 ] && continue
     if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
           --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
           --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json); then
-      failed=1
-      break
+      FAILED[$n]=1
+      continue
     fi
     read -r w1 m1 < /tmp/cubemu-bench-time.$$
     read -r ev es1 ok1 < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["stats"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
-    ess+=("$es1")
-    ws+=("$w1")
-    [ "$m1" -gt "$m" ] && m=$m1
-    [ "$ok1" = 1 ] || ok=0
+    EVENTS[$n]=$ev
+    ESS[$n]="${ESS[$n]:-} $es1"
+    WS[$n]="${WS[$n]:-} $w1"
+    [ "$m1" -gt "${PEAK[$n]:-0}" ] && PEAK[$n]=$m1
+    [ "$ok1" = 1 ] || OK[$n]=0
   done
-  if [ $failed = 1 ]; then
+done
+for n in "${SIZES[@]}"; do
+  if [ "${FAILED[$n]:-0}" = 1 ]; then
     verdict "the $n-cube exchange finishes" 0 "cubemu failed"
     continue
   fi
-  es=$(median "${ess[@]}")
-  w=$(median "${ws[@]}")
+  ev=${EVENTS[$n]}
+  es=$(median ${ESS[$n]})
+  w=$(median ${WS[$n]})
   rate=$(python3 -c "print('%.0f' % ($ev / $es))")
   payload=$(( (1 << n) * K * 8 / 1048576 ))
-  mib=$((m / 1024))
+  mib=$((PEAK[$n] / 1024))
   # The host's own latency for a dependent read in a working set of about
   # the run's peak (bench --read-latency: the largest power of two within it)
   read -r lat latmib < <("$BENCH" --read-latency "$mib")
   printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
-    "$(python3 -c "print('%.2fx' % ($mib / $payload))")" "$lat@$latmib"
+    "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib"
   rates+=("$rate")
-  [ "$ok" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
+  [ "${OK[$n]:-1}" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then
     verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
   fi
