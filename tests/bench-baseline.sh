@@ -20,7 +20,10 @@
 # engine second, peak memory against the
 # payload (2^n K 8 bytes), and beside them what one dependent read costs
 # this host in a working set about that size (bench --read-latency), which
-# the engine's events wait on. Each target gets a verdict; the script exits 1
+# the engine's events wait on, and the copy loop's seconds for the same
+# size in the same round (its median), its copies (messages) per second,
+# cubemu's engine seconds against it, and the spread of its copies per
+# second over the sweep: the memory system's own flatness. Each target gets a verdict; the script exits 1
 # if one is missed (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -113,8 +116,8 @@ for n in 14 16; do
 done
 
 echo
-printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB
-rates=()
+printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s %10s %14s %9s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB memcpy_s copies_per_s vs_memcpy
+rates=() floor_rates=()
 RUNS=${BENCH_SWEEP_RUNS:-3}
 SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
 # RUNS rounds, each running every size once (14, 16, ..., 22, then again):
@@ -123,7 +126,7 @@ SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
 # size in a row (as before 2026-11-26 15:30) could all fall in one. Per
 # size: the median engine and wall seconds, the largest peak memory;
 # every run's data must verify.
-declare -A ESS WS PEAK OK FAILED EVENTS
+declare -A ESS WS PEAK OK FAILED EVENTS FLOORS
 for i in $(seq "$RUNS"); do
   for n in "${SIZES[@]}"; do
     [ "${FAILED[$n]:-0}" = 1 ] && continue
@@ -140,6 +143,8 @@ for i in $(seq "$RUNS"); do
     WS[$n]="${WS[$n]:-} $w1"
     [ "$m1" -gt "${PEAK[$n]:-0}" ] && PEAK[$n]=$m1
     [ "$ok1" = 1 ] || OK[$n]=0
+    # the same exchange as a plain copy loop, in the same round
+    FLOORS[$n]="${FLOORS[$n]:-} $("$BENCH" --memcpy-floor "$n" "$K")"
   done
 done
 for n in "${SIZES[@]}"; do
@@ -156,9 +161,13 @@ for n in "${SIZES[@]}"; do
   # The host's own latency for a dependent read in a working set of about
   # the run's peak (bench --read-latency: the largest power of two within it)
   read -r lat latmib < <("$BENCH" --read-latency "$mib")
-  printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
-    "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib"
+  fs=$(median ${FLOORS[$n]})
+  frate=$(python3 -c "print('%.0f' % ($n * 2 ** $n / $fs))")
+  printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s %10s %14s %9s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
+    "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib" \
+    "$fs" "$frate" "$(python3 -c "print('%.2fx' % ($es / $fs))")"
   rates+=("$rate")
+  floor_rates+=("$frate")
   [ "${OK[$n]:-1}" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then
     verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
@@ -172,6 +181,11 @@ if [ ${#rates[@]} -gt 1 ]; then
   spread=$(python3 -c "r=[$list]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")
   verdict "events/s flat within 20% over ${BENCH_SWEEP:-14 16 18 20 22}" \
     "$(python3 -c "r=[$list]; print(int((max(r) - min(r)) <= 0.2 * max(r)))")" "spread $spread"
+  # Not a target: the copy loop's own copies per second over the same
+  # sizes, what the machine's memory gives a program that moves the same
+  # payload and does nothing else
+  flist=$(IFS=,; echo "${floor_rates[*]}")
+  echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(python3 -c "r=[$flist]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")"
 fi
 rm -f /tmp/cubemu-bench-time.$$
 exit $fail
