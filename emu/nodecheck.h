@@ -11,8 +11,22 @@
 #define CUBE_NODECHECK_H
 
 #include <glib.h>
+#include <stdarg.h>
 #include "node.h"
 #include "topology.h"
+
+/* The error a backend records for a program's misuse (a failed check's
+ * message, or its own): the same words emulated and on MPI. */
+G_GNUC_PRINTF(6, 0)
+static inline void nodecheck_error(GError **error, GQuark domain, int code,
+                                   uint32_t node, unsigned step,
+                                   const char *fmt, va_list ap)
+{
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    g_set_error(error, domain, code,
+                "node program error at node %u, step %u: %s", node, step,
+                what);
+}
 
 /* A run of count elements at offset, in a memory of `elements`. */
 static inline char *nodecheck_run(const char *op, size_t offset, size_t count,

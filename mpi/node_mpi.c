@@ -150,15 +150,13 @@ static gboolean node_fail(Node *node, const char *fmt, ...)
 {
     if (node->error)
         return FALSE;
-    va_list ap;
-    va_start(ap, fmt);
-    g_autofree char *what = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
     /* Outside its step call a node's counter already names the next step. */
     unsigned step = node->in_step ? node->step : node->step - 1;
-    g_set_error(&node->error, MPI_NODE_ERROR, 1,
-                "node program error at node %u, step %u: %s",
-                node->address, step, what);
+    va_list ap;
+    va_start(ap, fmt);
+    nodecheck_error(&node->error, MPI_NODE_ERROR, 1, node->address, step,
+                    fmt, ap);
+    va_end(ap);
     return FALSE;
 }
 
