@@ -1130,6 +1130,69 @@ START_TEST(notes_match_copying_at_once)
 }
 END_TEST
 
+/* The order nodes run in within a tick (README, The machine model:
+ * arbitration; README, Speed: why the big cubes' events wait on memory).
+ * Every node exchanges across dimension l in step l. A pair's two steps
+ * complete when the later of its two nodes runs, and both are queued then,
+ * the earlier first; so from address order at tick 0, step l runs the
+ * nodes with their low l address bits reversed, the rest ascending:
+ * 0, 4, 2, 6, 1, 5, 3, 7, 8, 12, ... in step 3. The same with every
+ * delivery put off (a note) and with none. */
+#define ORDER_DIMS 6
+
+static uint32_t order_seen[ORDER_DIMS][1u << ORDER_DIMS];
+static unsigned order_count[ORDER_DIMS];
+
+static NodeStatus order_step(Node *node, const void *config)
+{
+    unsigned s = node_step(node);
+    (void)config;
+    order_seen[s][order_count[s]++] = node_address(node);
+    node_exchange(node, (int)s, 0, 2, 3);
+    return s + 1 == ORDER_DIMS ? NODE_DONE : NODE_CONTINUE;
+}
+
+static uint32_t low_bits_reversed(uint32_t p, unsigned l)
+{
+    uint32_t r = p >> l << l;
+    for (unsigned b = 0; b < l; b++)
+        if (p >> b & 1)
+            r |= 1u << (l - 1 - b);
+    return r;
+}
+
+START_TEST(exchange_steps_run_low_bits_reversed)
+{
+    Machine m = test_machine(ORDER_DIMS, MACHINE_PORTS_ALL, 1, 1);
+    const uint64_t fars[] = { 0, UINT64_MAX };
+    for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
+        memset(order_count, 0, sizeof order_count);
+        Sim *sim = run_far(&m, order_step, NULL, fars[f]);
+        for (unsigned l = 0; l < ORDER_DIMS; l++) {
+            ck_assert_uint_eq(order_count[l], 1u << ORDER_DIMS);
+            for (uint32_t p = 0; p < (1u << ORDER_DIMS); p++)
+                ck_assert_msg(order_seen[l][p] == low_bits_reversed(p, l),
+                              "far %llu, step %u, place %u: node %u, "
+                              "expected %u", (unsigned long long)fars[f], l,
+                              p, order_seen[l][p], low_bits_reversed(p, l));
+        }
+        /* and the exchanges did what they say: node x holds its
+         * antipode's first two elements */
+        for (uint32_t x = 0; x < (1u << ORDER_DIMS); x++)
+            for (int j = 0; j < 2; j++)
+                ck_assert_uint_eq(sim_node_memory(sim, x)[j],
+                                  (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1))
+                                  * 1000 + (uint64_t)j);
+        SimPendingCounts pc = sim_pending_counts(sim);
+        if (fars[f] == 0)
+            ck_assert_uint_gt(pc.noted, 0);
+        else
+            ck_assert_uint_eq(pc.noted, 0);
+        sim_free(sim);
+    }
+}
+END_TEST
+
 static NodeStatus sequential_exchange_step(Node *node, const void *config)
 {
     const int *n = config;
@@ -1310,6 +1373,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_pairs_same_with_notes);
     tcase_add_test(t, dimension_exchange_all_swaps);
     tcase_add_test(t, notes_match_copying_at_once);
+    tcase_add_test(t, exchange_steps_run_low_bits_reversed);
     tcase_add_test(t, channel_counts_match_paths);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
