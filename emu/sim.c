@@ -1305,12 +1305,12 @@ static Pending *pending_sorted(Sim *sim)
 static void prefetch_bytes(const void *p, size_t bytes);
 
 /* The batch reads ahead the two regions of the note this many places on
- * (their first AHEAD_BYTES each). Sorted, the notes' regions are two
- * streams a dimension, but each note's are 512 bytes apart from the
- * last's by 2^l regions, and from the 20-cube on they come from memory:
- * the 20-cube's batches took 0.59 to 0.78 s without it, 0.46 to 0.52 s
- * with it, 6 and 4 runs timed inside the batch; notes unsorted, read
- * ahead 4 to 12 notes on, 0.80 to 0.89 s. */
+ * (the first AHEAD_BYTES of each). Sorted, the notes' regions form two
+ * streams a dimension (the pairs' lower and upper nodes), but from the
+ * 20-cube on they come from memory: the 20-cube's batches took 0.59 to
+ * 0.78 s without it and 0.46 to 0.52 s with it (6 and 4 runs, timed
+ * inside the batch); unsorted and read ahead 4 to 12 notes on, 0.80 to
+ * 0.89 s. */
 #define PENDING_AHEAD 12
 
 static void pending_prefetch(Sim *sim, const Pending *p)

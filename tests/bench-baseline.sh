@@ -15,16 +15,16 @@
 # ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
-# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs, run in rounds
-# of every size once: events per
-# engine second, peak memory against the
-# payload (2^n K 8 bytes), and beside them what one dependent read costs
-# this host in a working set about that size (bench --read-latency), which
-# the engine's events wait on, and the copy loop's seconds for the same
-# size in the same round (its median), its copies (messages) per second,
-# cubemu's engine seconds against it, and the spread of its copies per
-# second over the sweep: the memory system's own flatness. Each target gets a verdict; the script exits 1
-# if one is missed (the baseline's targets only when SimGrid ran).
+# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs, run in
+# rounds of every size once: events per engine second, peak memory against
+# the payload (2^n K 8 bytes), and beside them what one dependent read
+# costs this host in a working set about that size (bench --read-latency),
+# which the engine's events wait on, and the copy loop run for the same
+# size in the same rounds: its seconds (median), its copies (messages) per
+# second, cubemu's engine seconds against it, and the spread of its copies
+# per second over the sweep (the memory system's own flatness; not a
+# target). Each target gets a verdict; the script exits 1 if one is missed
+# (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -123,7 +123,7 @@ SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
 # RUNS rounds, each running every size once (14, 16, ..., 22, then again):
 # one run's events per second moved by up to a third between runs on
 # this VM, and the host's slow spells last seconds, so RUNS runs of one
-# size in a row (as before 2026-11-26 15:30) could all fall in one. Per
+# size in a row (as before 2026-11-26 14:49) could all fall in one. Per
 # size: the median engine and wall seconds, the largest peak memory;
 # every run's data must verify.
 declare -A ESS WS PEAK OK FAILED EVENTS FLOORS
@@ -144,7 +144,7 @@ for i in $(seq "$RUNS"); do
     [ "$m1" -gt "${PEAK[$n]:-0}" ] && PEAK[$n]=$m1
     [ "$ok1" = 1 ] || OK[$n]=0
     # the same exchange as a plain copy loop, in the same round
-    FLOORS[$n]="${FLOORS[$n]:-} $("$BENCH" --memcpy-floor "$n" "$K")"
+    f1=$("$BENCH" --memcpy-floor "$n" "$K") && FLOORS[$n]="${FLOORS[$n]:-} $f1"
   done
 done
 for n in "${SIZES[@]}"; do
@@ -161,13 +161,17 @@ for n in "${SIZES[@]}"; do
   # The host's own latency for a dependent read in a working set of about
   # the run's peak (bench --read-latency: the largest power of two within it)
   read -r lat latmib < <("$BENCH" --read-latency "$mib")
-  fs=$(median ${FLOORS[$n]})
-  frate=$(python3 -c "print('%.0f' % ($n * 2 ** $n / $fs))")
+  fs=- frate=- fx=-
+  if [ -n "${FLOORS[$n]:-}" ]; then
+    fs=$(median ${FLOORS[$n]})
+    frate=$(python3 -c "print('%.0f' % ($n * 2 ** $n / $fs))")
+    fx=$(python3 -c "print('%.2fx' % ($es / $fs))")
+    floor_rates+=("$frate")
+  fi
   printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s %10s %14s %9s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
     "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib" \
-    "$fs" "$frate" "$(python3 -c "print('%.2fx' % ($es / $fs))")"
+    "$fs" "$frate" "$fx"
   rates+=("$rate")
-  floor_rates+=("$frate")
   [ "${OK[$n]:-1}" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then
     verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
@@ -185,7 +189,7 @@ if [ ${#rates[@]} -gt 1 ]; then
   # sizes, what the machine's memory gives a program that moves the same
   # payload and does nothing else
   flist=$(IFS=,; echo "${floor_rates[*]}")
-  echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(python3 -c "r=[$flist]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")"
+  [ ${#floor_rates[@]} -gt 1 ] && echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(python3 -c "r=[$flist]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")"
 fi
 rm -f /tmp/cubemu-bench-time.$$
 exit $fail
