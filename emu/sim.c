@@ -1243,12 +1243,22 @@ static void swap_words(Word *x, Word *y, size_t words)
 }
 
 /* Carry a note out. */
-static void pending_run(Sim *sim, Pending *p)
+/* Where a note's two regions lie: a's receives, b's was sent. */
+static const PendingShape *pending_regions(Sim *sim, const Pending *p,
+                                           Word **x, Word **y)
 {
     size_t w = sim->element_words;
     const PendingShape *sh = &sim->shapes[p->shape];
-    Word *x = sim_node_memory(sim, p->a) + sh->a_offset * w;
-    Word *y = sim_node_memory(sim, p->b) + sh->b_offset * w;
+    *x = sim_node_memory(sim, p->a) + sh->a_offset * w;
+    *y = sim_node_memory(sim, p->b) + sh->b_offset * w;
+    return sh;
+}
+
+static void pending_run(Sim *sim, Pending *p)
+{
+    size_t w = sim->element_words;
+    Word *x, *y;
+    const PendingShape *sh = pending_regions(sim, p, &x, &y);
     if (p->swap) {
         swap_words(x, y, sh->count * w);
     } else {
@@ -1315,11 +1325,11 @@ static void prefetch_bytes(const void *p, size_t bytes);
 
 static void pending_prefetch(Sim *sim, const Pending *p)
 {
-    size_t w = sim->element_words;
-    const PendingShape *sh = &sim->shapes[p->shape];
-    size_t bytes = sh->count * w * sizeof(Word);
-    prefetch_bytes(sim_node_memory(sim, p->a) + sh->a_offset * w, bytes);
-    prefetch_bytes(sim_node_memory(sim, p->b) + sh->b_offset * w, bytes);
+    Word *x, *y;
+    const PendingShape *sh = pending_regions(sim, p, &x, &y);
+    size_t bytes = sh->count * sim->element_words * sizeof(Word);
+    prefetch_bytes(x, bytes);
+    prefetch_bytes(y, bytes);
 }
 
 /* Time moves on (or the run ends): carry every note out. */

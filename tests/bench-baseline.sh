@@ -59,6 +59,9 @@ declare -A RATIO FLOORX
 # $(date) on each side forks twice, and on this VM that added 2.0 ms to
 # every run (3.2 ms around /bin/true against 1.2 ms), 3% of a 14-cube
 # run, that was not cubemu's.
+spread() {   # spread VALUE...: (largest - smallest) / largest, in percent
+  python3 -c "import sys; r=[float(v) for v in sys.argv[1:]]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))" "$@"
+}
 median() {   # median VALUE...: the middle one (of an even count, the lower)
   printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
 }
@@ -182,14 +185,13 @@ for n in "${SIZES[@]}"; do
 done
 if [ ${#rates[@]} -gt 1 ]; then
   list=$(IFS=,; echo "${rates[*]}")
-  spread=$(python3 -c "r=[$list]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")
+  spread=$(spread "${rates[@]}")
   verdict "events/s flat within 20% over ${BENCH_SWEEP:-14 16 18 20 22}" \
     "$(python3 -c "r=[$list]; print(int((max(r) - min(r)) <= 0.2 * max(r)))")" "spread $spread"
   # Not a target: the copy loop's own copies per second over the same
   # sizes, what the machine's memory gives a program that moves the same
   # payload and does nothing else
-  flist=$(IFS=,; echo "${floor_rates[*]}")
-  [ ${#floor_rates[@]} -gt 1 ] && echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(python3 -c "r=[$flist]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))")"
+  [ ${#floor_rates[@]} -gt 1 ] && echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(spread "${floor_rates[@]}")"
 fi
 rm -f /tmp/cubemu-bench-time.$$
 exit $fail
