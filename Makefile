@@ -245,10 +245,11 @@ $(BUILD)/cubemu-smpi: $(MPI_OBJ) $(MPI_CORE)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-# tests/smpi.sh: scenarios at 256 and 1024 simulated ranks under smpirun.
-check-smpi:
+# tests/smpi.sh: scenarios at 256 and 1024 simulated ranks under smpirun,
+# each compared with the emulator's run (build/cubemu).
+check-smpi: $(PROGRAM)
 	@$(MAKE) --no-print-directory smpi
-	@if command -v $(SMPICC) >/dev/null 2>&1; then tests/smpi.sh; fi
+	@if command -v $(SMPICC) >/dev/null 2>&1; then BUILD_EMU=$(BUILD) tests/smpi.sh; fi
 
 $(PROGRAM): $(CLI_OBJ) $(BUILD)/cli/view_exec.o $(LIB)
 	@$(if $(V),:,echo "  LINK    $@")

@@ -37,41 +37,7 @@ for f in "${scenarios[@]}"; do
     echo "FAIL $f: cubemu-mpi on $n ranks failed: $(head -c 600 "$tmp/mpi.err")"
     fail=$((fail + 1)); continue
   fi
-  if python3 - "$tmp/emu.json" "$tmp/mpi.json" "$f" "$n" <<'EOF'
-import json, sys
-emu = json.load(open(sys.argv[1]))
-mpi = json.load(open(sys.argv[2]))
-name, n = sys.argv[3], int(sys.argv[4])
-problems = []
-if not mpi.get("data_correct"):
-    problems.append("cubemu-mpi: data_correct is false: %s" % mpi.get("data_problem"))
-if not emu.get("data_correct"):
-    problems.append("emulator: data_correct is false")
-for key in ("algorithm", "element", "elements_per_node"):
-    if emu.get(key) != mpi.get(key):
-        problems.append("%s differs: %r vs %r" % (key, emu.get(key), mpi.get(key)))
-if emu.get("messages") != mpi.get("messages"):
-    problems.append("messages differ: emulator %s, MPI %s"
-                    % (emu.get("messages"), mpi.get("messages")))
-a, b = emu.get("memory"), mpi.get("memory")
-if a is None or b is None or len(a) != n or len(b) != n:
-    problems.append("memory missing or not %d nodes" % n)
-else:
-    for x in range(n):
-        if a[x] != b[x]:
-            j = next((j for j in range(min(len(a[x]), len(b[x])))
-                      if a[x][j] != b[x][j]), min(len(a[x]), len(b[x])))
-            problems.append("node %d offset %d: emulator %r, MPI %r"
-                            % (x, j, a[x][j] if j < len(a[x]) else None,
-                               b[x][j] if j < len(b[x]) else None))
-            break
-wall = mpi.get("details", {}).get("wall", {})
-if problems:
-    print("FAIL %s: %s" % (name, "; ".join(problems)))
-    sys.exit(1)
-print("ok   %s (%d ranks, %s messages, %s forwards, %.4f s)"
-      % (name, n, mpi["messages"], wall.get("forwards"), wall.get("seconds", 0)))
-EOF
+  if tests/compare-runs.py "$tmp/emu.json" "$tmp/mpi.json" "$f" "$n"
   then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done
 # One rank a node: any other rank count is refused with exit status 2.
