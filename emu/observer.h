@@ -1,6 +1,6 @@
 /* observer.h -- what the engine tells an observer (traces/record.c) about
  * a run: every run of elements reserved on a channel, every startup that
- * holds a port, and every phase mark. This is the whole interface between
+ * holds a port, every phase mark, and the end of every tick. This is the whole interface between
  * the engine and the traces; an observer only reads, so it cannot change
  * a simulated result.
  */
@@ -32,6 +32,12 @@ typedef struct {
     void (*startup)(void *data, const SimMessage *m, int link, Tick start,
                     Tick duration);
     void (*mark)(void *data, uint32_t node, Tick time, const char *label);
+    /* Every event at tick `tick` and before has run, the deliveries put
+     * off included; `events` counts the run's events so far. Once for
+     * every tick that had events, in order, the last when the run ends
+     * (not after a node-program error). For timing a run tick by tick
+     * (tests/bench.c --steps); a time change costs one test. */
+    void (*tick_done)(void *data, Tick tick, uint64_t events);
 } SimObserver;
 
 #endif

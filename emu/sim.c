@@ -1995,6 +1995,9 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         sim_prefetch_ahead(sim);
         if (time != sim->now) {
             pending_flush(sim);
+            if (sim->observer && sim->observer->tick_done)
+                sim->observer->tick_done(sim->observer_data, sim->now,
+                                         sim->stats.events);
             if (sim->link_ch)
                 links_idle(sim, time);
         }
@@ -2024,6 +2027,9 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             node_after_wait(sim, node);
     }
     pending_flush(sim);
+    if (!sim->error && sim->observer && sim->observer->tick_done)
+        sim->observer->tick_done(sim->observer_data, sim->now,
+                                 sim->stats.events);
     if (sim->error) {
         g_propagate_error(error, sim->error);
         sim->error = NULL;

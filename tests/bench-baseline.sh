@@ -23,7 +23,8 @@
 # size in the same rounds: its seconds (median), its copies (messages) per
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
-# target). Each target gets a verdict; the script exits 1 if one is missed
+# target); last, the smallest and largest size's events per second step by
+# step (bench --steps; not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -192,6 +193,18 @@ if [ ${#rates[@]} -gt 1 ]; then
   # sizes, what the machine's memory gives a program that moves the same
   # payload and does nothing else
   [ ${#floor_rates[@]} -gt 1 ] && echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(spread "${floor_rates[@]}")"
+  # Not a target either: where the rate falls. The smallest and the
+  # largest size's exchange timed step by step (bench --steps, one run
+  # each): million events per second in the step of each dimension.
+  lo=${SIZES[0]} hi=${SIZES[${#SIZES[@]} - 1]}
+  echo "M events/s by step (the step of dimension d; bench --steps N $K, one run each):"
+  for n in "$lo" "$hi"; do
+    if row=$("$BENCH" --steps "$n" "$K" | awk '$1 ~ /^[0-9]+$/ { printf " %5.1f", $5 / 1e6 }'); then
+      printf 'n = %-3s%s\n' "$n" "$row"
+    else
+      echo "n = $n: bench --steps failed"
+    fi
+  done
 fi
 rm -f /tmp/cubemu-bench-time.$$
 exit $fail

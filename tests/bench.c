@@ -126,6 +126,80 @@ static int memcpy_floor(int n, long k)
     return ok ? 0 : 1;
 }
 
+/* The sweep's exchange (n, K = k, startup 1, as tests/bench-baseline.sh
+ * runs it) timed tick by tick through the observer's tick_done: one line
+ * per tick that had events, which in a dimension exchange is one
+ * dimension's step (its messages and their deliveries, the batch of
+ * put-off ones included). Where the events per second fall as the step's
+ * dimension grows, it is the distance between the two ends of each
+ * exchange, in events, that costs: the same rate at every n for the same
+ * dimension, and more such dimensions on a bigger cube (README, Speed). */
+typedef struct {
+    Tick tick;
+    uint64_t events;            /* in this tick */
+    double seconds;
+} StepRow;
+
+typedef struct {
+    gint64 last;                /* when the previous tick ended */
+    uint64_t events;            /* events then */
+    GArray *rows;               /* StepRow */
+} StepClock;
+
+static void step_tick_done(void *data, Tick tick, uint64_t events)
+{
+    StepClock *c = data;
+    gint64 now = g_get_monotonic_time();
+    StepRow row = { tick, events - c->events, (double)(now - c->last) / 1e6 };
+    g_array_append_val(c->rows, row);
+    c->last = now;
+    c->events = events;
+}
+
+static int steps(int n, long k)
+{
+    g_autoptr(Scenario) s = scenario_new("bench --steps");
+    char buf[32];
+    scenario_put(s, "machine", "preset", "cube", "bench --steps");
+    g_snprintf(buf, sizeof buf, "%d", n);
+    scenario_put(s, "machine", "dimensions", buf, "bench --steps");
+    scenario_put(s, "machine", "startup", "1", "bench --steps");
+    scenario_put(s, "algorithm", "name", "exchange", "bench --steps");
+    g_snprintf(buf, sizeof buf, "%ld", k);
+    scenario_put(s, "algorithm", "elements-per-node", buf, "bench --steps");
+    static const SimObserver observer = { .tick_done = step_tick_done };
+    g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
+    StepClock clock = { g_get_monotonic_time(), 0, rows };
+    RunOptions options = { .observer = &observer, .observer_data = &clock };
+    GError *e = NULL;
+    g_autoptr(Report) r = run_scenario(s, &options, &e);
+    if (!r) {
+        fprintf(stderr, "bench: %s\n", e->message);
+        g_error_free(e);
+        return 1;
+    }
+    /* The first tick's clock started before the setup; its own time is
+     * the engine's (sim_run's) less the others'. */
+    double rest = 0;
+    for (guint i = 1; i < rows->len; i++)
+        rest += g_array_index(rows, StepRow, i).seconds;
+    if (rows->len > 0)
+        g_array_index(rows, StepRow, 0).seconds = MAX(r->wall_seconds - rest, 0);
+    printf("%-5s %10s %12s %10s %14s\n", "step", "tick", "events",
+           "seconds", "events_per_s");
+    for (guint i = 0; i < rows->len; i++) {
+        const StepRow *w = &g_array_index(rows, StepRow, i);
+        printf("%-5u %10lld %12llu %10.6f %14.0f\n", i, (long long)w->tick,
+               (unsigned long long)w->events, w->seconds,
+               w->seconds > 0 ? (double)w->events / w->seconds : 0.0);
+    }
+    printf("total: %llu events in %.6f s of sim_run, %.0f events/s; data %s\n",
+           (unsigned long long)r->events, r->wall_seconds,
+           r->wall_seconds > 0 ? (double)r->events / r->wall_seconds : 0.0,
+           r->data_correct ? "correct" : "WRONG");
+    return r->data_correct && report_bounds_hold(r) ? 0 : 1;
+}
+
 /* What one dependent read costs in a working set of `mib` MiB, mapped and
  * advised as huge pages as the engine's arrays are (emu/sim.c big_new0):
  * the scaling sweep of issue #15 prints it next to the events per second
@@ -180,6 +254,18 @@ int main(int argc, char **argv)
             return 2;
         return memcpy_floor((int)n, (long)k);
     }
+    if (argc > 1 && !strcmp(argv[1], "--steps")) {
+        if (argc != 4) {
+            fprintf(stderr, "bench: --steps takes N K (the exchange on a "
+                    "cube of 2^N nodes, K elements each)\n");
+            return 2;
+        }
+        if (!bench_number("--steps", "N", argv[2], 1, 26, &n)
+            || !bench_number("--steps", "K", argv[3], 1, 1LL << 20, &k))
+            return 2;
+        machine_set_program_path(argv[0]);
+        return steps((int)n, (long)k);
+    }
     if (argc > 1 && !strcmp(argv[1], "--read-latency")) {
         if (argc != 3) {
             fprintf(stderr, "bench: --read-latency takes MiB (the working "
@@ -196,7 +282,8 @@ int main(int argc, char **argv)
      * not an option, is accepted and ignored. */
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
         fprintf(stderr, "bench: unknown arguments (valid: none or the "
-                "cubemu program, --memcpy-floor N K, --read-latency MiB)\n");
+                "cubemu program, --memcpy-floor N K, --steps N K, --read-latency "
+                "MiB)\n");
         return 2;
     }
     machine_set_program_path(argv[0]);

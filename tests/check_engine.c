@@ -1201,6 +1201,70 @@ static NodeStatus sequential_exchange_step(Node *node, const void *config)
     return d + 1 == (unsigned)*n ? NODE_DONE : NODE_CONTINUE;
 }
 
+/* What tick_done saw: each call's tick and events, and whether every
+ * node's memory then held what the steps up to that tick deliver. */
+typedef struct {
+    Sim *sim;
+    int calls;
+    Tick tick[16];
+    uint64_t events[16];
+    gboolean delivered[16];
+} TickSeen;
+
+static void tick_seen(void *data, Tick tick, uint64_t events)
+{
+    TickSeen *t = data;
+    ck_assert_int_lt(t->calls, 16);
+    /* after dimension d's step, node x holds node x ^ (2^(d+1) - 1)'s
+     * elements: the batch of put-off deliveries ran before the call */
+    uint32_t mask = (2u << t->calls) - 1;
+    gboolean ok = TRUE;
+    for (uint32_t x = 0; x < 64; x++)
+        ok &= sim_node_memory(t->sim, x)[3] == (uint64_t)(x ^ mask) * 1000 + 3;
+    t->tick[t->calls] = tick;
+    t->events[t->calls] = events;
+    t->delivered[t->calls++] = ok;
+}
+
+/* The observer's tick_done (tests/bench.c --steps): once for each tick
+ * that had events, in order, after that tick's deliveries, put off or
+ * not, and the last at the end with the run's event count. A 6-cube
+ * exchange of 8 elements with Ts = 1 has a step every 9 cycles: 64 node
+ * steps and 64 deliveries each. */
+START_TEST(tick_done_once_a_tick_after_its_deliveries)
+{
+    int n = 6;
+    Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
+    static const SimObserver obs = { .tick_done = tick_seen };
+    const uint64_t fars[] = { 0, UINT64_MAX };
+    for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
+        TickSeen t = { 0 };
+        t.sim = sim_new(&m, &test_layout);
+        sim_set_pending_far(t.sim, fars[f]);
+        sim_set_observer(t.sim, &obs, &t);
+        fill_memory(t.sim, 64);
+        GError *e = NULL;
+        if (!sim_run(t.sim, sequential_exchange_step, &n, &e))
+            ck_abort_msg("run failed: %s", e->message);
+        ck_assert_int_eq(t.calls, n);
+        for (int d = 0; d < n; d++) {
+            ck_assert_int_eq(t.tick[d], (Tick)d * 9);
+            ck_assert_uint_eq(t.events[d], (uint64_t)(d + 1) * 128);
+            ck_assert_msg(t.delivered[d], "far %llu: step %d's deliveries "
+                          "not all in memory at its tick_done",
+                          (unsigned long long)fars[f], d);
+        }
+        ck_assert_uint_eq(t.events[n - 1], sim_stats(t.sim)->events);
+        SimPendingCounts pc = sim_pending_counts(t.sim);
+        if (fars[f] == 0)
+            ck_assert_uint_eq(pc.noted, (uint64_t)n * 32);
+        else
+            ck_assert_uint_eq(pc.noted, 0);
+        sim_free(t.sim);
+    }
+}
+END_TEST
+
 /* A dimension exchange on the 8-cube, every pair put off: 128 notes a
  * dimension (sorted in their batch, PENDING_SORT_MIN 64), every one a
  * swap, and each node ends with its antipode's elements. By default
@@ -1374,6 +1438,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, dimension_exchange_all_swaps);
     tcase_add_test(t, notes_match_copying_at_once);
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
+    tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
     tcase_add_test(t, channel_counts_match_paths);
     suite_add_tcase(s, t);
     t = tcase_create("reference");

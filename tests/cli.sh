@@ -126,16 +126,28 @@ assert set(d["stats"]) == {"events", "wall_seconds"}
 assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
 '; then ok json; else bad json; fi
 
-# The bench's two helpers (tests/bench.c, used by tests/bench-baseline.sh):
+# The bench's three helpers (tests/bench.c, used by tests/bench-baseline.sh):
 # the copy loop checks where its data ended (node 0 holds its antipode's
-# elements) and prints seconds; the latency chase prints ns and MiB; bad
-# operands are refused with the flag named.
+# elements) and prints seconds; the latency chase prints ns and MiB; the
+# step timer prints a row per step; bad operands are refused with the flag
+# named.
 BENCHP="$BUILD/tests/bench"
 run "$BENCHP" --memcpy-floor 10 8
 if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]{6}$ ]]; then ok bench-floor; else bad bench-floor; fi
 run "$BENCHP" --read-latency 2
 if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]\ 2$ ]] && [ "${out%% *}" != 0.0 ]; then
   ok bench-latency; else bad bench-latency; fi
+# --steps: a row per dimension's step, at its tick (K + 1 cycles apart),
+# with the step's 2^n node steps and 2^n deliveries
+run "$BENCHP" --steps 6 8
+rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s:%s ", $1, $2, $3 }' <<<"$out")
+if [ "$rc" = 0 ] && [ "$rows" = "0:0:128 1:9:128 2:18:128 3:27:128 4:36:128 5:45:128 " ] \
+   && [[ "$out" == *"total: 768 events in "*"; data correct" ]]; then
+  ok bench-steps; else bad bench-steps; fi
+expect bench-steps-bad-n 2 "bench: --steps: N: 27 is out of range (valid: 1..26)" -- \
+  "$BENCHP" --steps 27 8
+expect bench-steps-operands 2 "bench: --steps takes N K (the exchange on a cube of 2^N nodes, K elements each)" -- \
+  "$BENCHP" --steps 6
 expect bench-floor-bad-n 2 "bench: --memcpy-floor: N: 0 is out of range (valid: 1..30)" -- \
   "$BENCHP" --memcpy-floor 0 8
 expect bench-floor-too-big 2 "bench: --memcpy-floor: K: 5 is out of range (valid: 1..4)" -- \
@@ -144,9 +156,9 @@ expect bench-floor-operands 2 "bench: --memcpy-floor takes N K (a cube of 2^N no
   "$BENCHP" --memcpy-floor 10
 expect bench-latency-bad 2 "bench: --read-latency: MiB: '1x' is not an integer" -- \
   "$BENCHP" --read-latency 1x
-expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --read-latency MiB)" -- \
+expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K, --read-latency MiB)" -- \
   "$BENCHP" --fast
-expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --read-latency MiB)" -- \
+expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K, --read-latency MiB)" -- \
   "$BENCHP" "$CUBEMU" extra
 
 echo "cli: $passed passed, $failed failed"
