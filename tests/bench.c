@@ -158,15 +158,15 @@ static void step_tick_done(void *data, Tick tick, uint64_t events)
 
 static int steps(int n, long k)
 {
-    g_autoptr(Scenario) s = scenario_new("bench --steps");
+    g_autoptr(Scenario) s = scenario_new("--steps");
     char buf[32];
-    scenario_put(s, "machine", "preset", "cube", "bench --steps");
+    scenario_put(s, "machine", "preset", "cube", "--steps");
     g_snprintf(buf, sizeof buf, "%d", n);
-    scenario_put(s, "machine", "dimensions", buf, "bench --steps");
-    scenario_put(s, "machine", "startup", "1", "bench --steps");
-    scenario_put(s, "algorithm", "name", "exchange", "bench --steps");
+    scenario_put(s, "machine", "dimensions", buf, "--steps");
+    scenario_put(s, "machine", "startup", "1", "--steps");
+    scenario_put(s, "algorithm", "name", "exchange", "--steps");
     g_snprintf(buf, sizeof buf, "%ld", k);
-    scenario_put(s, "algorithm", "elements-per-node", buf, "bench --steps");
+    scenario_put(s, "algorithm", "elements-per-node", buf, "--steps");
     static const SimObserver observer = { .tick_done = step_tick_done };
     g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
     StepClock clock = { g_get_monotonic_time(), 0, rows };
@@ -174,9 +174,11 @@ static int steps(int n, long k)
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, &options, &e);
     if (!r) {
+        /* bad input (a machine too large for memory): status 2 (run.h) */
+        int status = e->domain == SCENARIO_ERROR ? 2 : 1;
         fprintf(stderr, "bench: %s\n", e->message);
         g_error_free(e);
-        return 1;
+        return status;
     }
     /* The first tick's clock started before the setup; its own time is
      * the engine's (sim_run's) less the others'. */

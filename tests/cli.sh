@@ -146,6 +146,8 @@ if [ "$rc" = 0 ] && [ "$rows" = "0:0:128 1:9:128 2:18:128 3:27:128 4:36:128 5:45
   ok bench-steps; else bad bench-steps; fi
 expect bench-steps-bad-n 2 "bench: --steps: N: 27 is out of range (valid: 1..26)" -- \
   "$BENCHP" --steps 27 8
+expect_has bench-steps-too-big 2 "bench: --steps: machine too large: 67108864 nodes with 1048576 elements each would need 1.0" -- \
+  env CUBEMU_MEMORY_LIMIT=1000000000 "$BENCHP" --steps 26 1048576
 expect bench-steps-operands 2 "bench: --steps takes N K (the exchange on a cube of 2^N nodes, K elements each)" -- \
   "$BENCHP" --steps 6
 expect bench-floor-bad-n 2 "bench: --memcpy-floor: N: 0 is out of range (valid: 1..30)" -- \
