@@ -87,8 +87,10 @@ VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/tests/bench
-# tests/thm3-types.c: every 16-cube delta = 8 shape against the slot tables
-# (README, Reshape); built with the rest, run by hand (half an hour).
+# tests/thm3-types.c: every delta = 8 shape against the slot tables
+# (README, Reshape): the 16-cube's node by node (half an hour, by hand),
+# every cube's by linearity (--all, 2 minutes, by hand); tests/thm3.sh,
+# part of make check, checks the linear method against the enumeration.
 THM3_TYPES := $(BUILD)/tests/thm3-types
 # tests/thm3-sample.c: random delta = 8 shapes of 17- to 26-cubes, prepared
 # (and some run) with schedule = slots; run by hand (README, Reshape).

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
-# scenarios/ through `cubemu check`, the command-line regression script and
-# the traces/viewer script (tests/traces.sh), and the fuzz harnesses over
-# their seed corpora and regressions (tests/fuzz.sh).
+# scenarios/ through `cubemu check`, the command-line regression script,
+# the traces/viewer script (tests/traces.sh), Theorem 3's delta = 8 types
+# (tests/thm3.sh), and the fuzz harnesses over their seed corpora and
+# regressions (tests/fuzz.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -52,6 +53,13 @@ fi
 out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
 tally tests/traces.sh "traces: "
+
+# Theorem 3 with delta = 8 on every shape: the linear typing of
+# build/tests/thm3-types against the 16-cube's enumeration and the classes
+# (tests/thm3.sh); also with --unit-only, under the sanitizers.
+out=$(BUILD="$BUILD" tests/thm3.sh 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+tally tests/thm3.sh "thm3: "
 
 # The fuzz harnesses over their seeds and regressions (tests/fuzz.sh), with
 # the driver instead of libFuzzer: also with --unit-only, so that make
