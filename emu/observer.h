@@ -1,8 +1,8 @@
 /* observer.h -- what the engine tells an observer (traces/record.c) about
  * a run: every run of elements reserved on a channel, every startup that
- * holds a port, every phase mark, and the end of every tick. This is the whole interface between
- * the engine and the traces; an observer only reads, so it cannot change
- * a simulated result.
+ * holds a port, every phase mark, and the end of every tick. This is the
+ * whole interface between the engine and the traces; an observer only
+ * reads, so it cannot change a simulated result.
  */
 #ifndef CUBE_OBSERVER_H
 #define CUBE_OBSERVER_H

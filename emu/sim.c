@@ -1242,7 +1242,6 @@ static void swap_words(Word *x, Word *y, size_t words)
     }
 }
 
-/* Carry a note out. */
 /* Where a note's two regions lie: a's receives, b's was sent. */
 static const PendingShape *pending_regions(Sim *sim, const Pending *p,
                                            Word **x, Word **y)
@@ -1254,6 +1253,7 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
     return sh;
 }
 
+/* Carry a note out. */
 static void pending_run(Sim *sim, Pending *p)
 {
     size_t w = sim->element_words;

@@ -48,20 +48,27 @@ typedef struct {
     int ok;
 } BenchResult;
 
+/* The cube of 2^n nodes with k elements each, into s (its file name
+ * `file`, as messages name it). */
+static void put_cube(Scenario *s, int n, long k, const char *file)
+{
+    char buf[32];
+    scenario_put(s, "machine", "preset", "cube", file);
+    g_snprintf(buf, sizeof buf, "%d", n);
+    scenario_put(s, "machine", "dimensions", buf, file);
+    g_snprintf(buf, sizeof buf, "%ld", k);
+    scenario_put(s, "algorithm", "elements-per-node", buf, file);
+}
+
 static void bench_child(const BenchCase *c, int fd)
 {
     BenchResult res = { 0 };
     g_autoptr(Scenario) s = scenario_new("bench");
-    char buf[32];
     if (c->preset) {
         scenario_put(s, "machine", "preset", c->preset, "bench");
         scenario_put(s, "algorithm", "shape", c->shape, "bench");
     } else {
-        scenario_put(s, "machine", "preset", "cube", "bench");
-        g_snprintf(buf, sizeof buf, "%d", c->n);
-        scenario_put(s, "machine", "dimensions", buf, "bench");
-        g_snprintf(buf, sizeof buf, "%ld", c->k);
-        scenario_put(s, "algorithm", "elements-per-node", buf, "bench");
+        put_cube(s, c->n, c->k, "bench");
     }
     scenario_put(s, "algorithm", "name", c->algorithm, "bench");
     scenario_put(s, "algorithm", "method", c->method, "bench");
@@ -159,14 +166,9 @@ static void step_tick_done(void *data, Tick tick, uint64_t events)
 static int steps(int n, long k)
 {
     g_autoptr(Scenario) s = scenario_new("--steps");
-    char buf[32];
-    scenario_put(s, "machine", "preset", "cube", "--steps");
-    g_snprintf(buf, sizeof buf, "%d", n);
-    scenario_put(s, "machine", "dimensions", buf, "--steps");
+    put_cube(s, n, k, "--steps");
     scenario_put(s, "machine", "startup", "1", "--steps");
     scenario_put(s, "algorithm", "name", "exchange", "--steps");
-    g_snprintf(buf, sizeof buf, "%ld", k);
-    scenario_put(s, "algorithm", "elements-per-node", buf, "--steps");
     static const SimObserver observer = { .tick_done = step_tick_done };
     g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
     StepClock clock = { g_get_monotonic_time(), 0, rows };

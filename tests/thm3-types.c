@@ -290,6 +290,19 @@ static int lin_types(const Lin *s, int turn, uint8_t used[TYPES])
     return 0;
 }
 
+/* Both orders' types of a shape (lin_init's arguments) into used[0]
+ * (ascending) and used[1] (descending), its ranges into *lin: 1; 0 where
+ * it is not eight D bits with their relays; -1 where lin_types refuses. */
+static int lin_shape_types(Lin *lin, int n, uint32_t dmask, uint32_t from_tops,
+                           uint8_t used[2][TYPES])
+{
+    if (!lin_init(lin, n, dmask, from_tops))
+        return 0;
+    if (lin_types(lin, 1, used[0]) < 0 || lin_types(lin, -1, used[1]) < 0)
+        return -1;
+    return 1;
+}
+
 enum { MAX_TABLES = 4 };
 static const SlotTable *table[MAX_TABLES];
 static int ntables;
@@ -350,9 +363,7 @@ static int run16(long first, long last, int check, int linear)
         uint8_t used[2][TYPES], lused[2][TYPES];
         Lin lin;
         if ((check || linear)
-            && (!lin_init(&lin, 16, 0x5555u, from >> OFFSET)
-                || lin_types(&lin, 1, lused[0]) < 0
-                || lin_types(&lin, -1, lused[1]) < 0)) {
+            && lin_shape_types(&lin, 16, 0x5555u, from >> OFFSET, lused) < 1) {
             printf("%ld %s -> %s: no linear types\n", c, a, b);
             return 1;
         }
@@ -463,11 +474,12 @@ static int run_lines(void)
         uint32_t dmask = (uint32_t)((from ^ to) >> OFFSET);
         Lin lin;
         uint8_t used[2][TYPES];
-        if (!lin_init(&lin, n, dmask, (uint32_t)(from >> OFFSET))) {
+        int got = lin_shape_types(&lin, n, dmask, (uint32_t)(from >> OFFSET), used);
+        if (got == 0) {
             printf("%d %s %s: not delta = 8 with relays\n", n, fa, ta);
             continue;
         }
-        if (lin_types(&lin, 1, used[0]) < 0 || lin_types(&lin, -1, used[1]) < 0) {
+        if (got < 0) {
             printf("%d %s %s: no linear types\n", n, fa, ta);
             bad = 1;
             continue;
@@ -576,9 +588,8 @@ static int run_classes_check(long count, unsigned seed)
         long c = class_of(n, dmask, ftops, both);
         uint32_t cd, cf, cb;
         int cn = class_shape(c, &cd, &cf, &cb);
-        if (!lin_init(&a, n, dmask, ftops | both) || !lin_init(&b, cn, cd, cf | cb)
-            || lin_types(&a, 1, ua[0]) < 0 || lin_types(&a, -1, ua[1]) < 0
-            || lin_types(&b, 1, ub[0]) < 0 || lin_types(&b, -1, ub[1]) < 0) {
+        if (lin_shape_types(&a, n, dmask, ftops | both, ua) < 1
+            || lin_shape_types(&b, cn, cd, cf | cb, ub) < 1) {
             printf("shape %ld (n = %d, D %#x): no linear types\n", j, n, dmask);
             return 1;
         }
@@ -617,9 +628,7 @@ static int run_all(void)
         int n = class_shape(c, &dmask, &ftops, &both);
         Lin lin;
         uint8_t used[2][TYPES];
-        if (!lin_init(&lin, n, dmask, ftops | both)
-            || lin_types(&lin, 1, used[0]) < 0
-            || lin_types(&lin, -1, used[1]) < 0) {
+        if (lin_shape_types(&lin, n, dmask, ftops | both, used) < 1) {
             printf("class %ld (n = %d): no linear types\n", c, n);
             return 1;
         }
