@@ -185,6 +185,20 @@ typedef struct {
     uint64_t count;            /* elements carried */
 } Channel;
 
+/* A channel of a dense topology while its link's array exists: its
+ * timeline, and the elements it carried since the array was taken, plus
+ * the array's `zero` (LinkChannels). Half a
+ * cache line, so that no channel straddles two: nodes run in the order
+ * their previous steps completed, which from a cube's dimension 2 on is
+ * not the order of their addresses, and from dimension 11 on a line is
+ * long gone before the next channel in it is used. */
+typedef struct {
+    Timeline tl;
+    uint64_t carried;
+    uint64_t unused;
+} LinkChannel;
+G_STATIC_ASSERT(sizeof(LinkChannel) == 32);
+
 /* The channels of one link of a dense topology (the cube, meshes): their
  * timelines, node by node, exist only while the link is in use. A 20-cube
  * has 21 million channels, and a dimension exchange uses one link at a
@@ -193,12 +207,36 @@ typedef struct {
  * matter again, and the array is released, but only after it carried at
  * least nodes/8 messages: allocating it again costs a pass over it, which
  * those messages pay for, so the engine's cost still grows with messages.
- * The counts of elements carried stay, in Sim.count32. */
+ *
+ * The elements each channel carried: a hop adds them beside its timeline
+ * (LinkChannel.carried, in the line the hop touches anyway), and they are
+ * folded into the link's counts when the array is released and when a run
+ * ends (link_fold). The link's counts are one number while every channel
+ * of it has carried the same (a dimension exchange: K elements on each),
+ * else a column of 32-bit counts, node by node, with count_big past 32
+ * bits. Before 2026-11-27 every hop added to one array of all the links'
+ * counts, 4 bytes a channel mapped at the start: a 20-cube step then first
+ * touched 4 MiB of it (page faults, 14% of the 18-cube's steps of
+ * dimensions 1..10, timed with the array touched beforehand), and from
+ * dimension 11 on each hop's count was one more line from memory. Where
+ * the ports imply the channels there are no arrays: a hop adds to the
+ * column at once. */
 typedef struct {
-    Timeline *tl;              /* nodes timelines, or NULL */
+    LinkChannel *ch;           /* nodes channels, or NULL */
     Tick until;                /* every span reserved on it ends by then */
-    uint64_t messages;         /* hops reserved since tl was allocated */
+    uint64_t messages;         /* hops reserved since ch was allocated */
     gboolean many;             /* some timeline took the heap form */
+    uint32_t *col;             /* the counts folded, node by node
+                                * (UINT32_MAX: see count_big); or NULL */
+    uint64_t uniform;          /* without col: every channel's count */
+    /* The array's channels carried `carried - zero` since the last fold;
+     * a fold that finds every one carried the same moves zero instead of
+     * writing the array. Since that fold: hops added to it, the first
+     * one's count, and whether a hop met a channel that had carried
+     * something already or brought another count (mixed). */
+    uint64_t zero;
+    uint64_t hops, first;
+    gboolean mixed;
 } LinkChannels;
 
 /* A channel of a sparse topology, in the table under its key. */
@@ -217,11 +255,11 @@ struct Sim {
     unsigned char *local;
     Node *node;
     LinkChannels *link_ch;     /* dense: per link */
-    uint32_t *count32;         /* dense: elements carried, link * nodes +
-                                * node; UINT32_MAX: see count_big */
-    GHashTable *count_big;     /* &key -> uint64_t, counts from count_limit */
+    GHashTable *count_big;     /* &key -> uint64_t, counts from count_limit
+                                * (key: dense_index) */
     uint32_t count_limit;      /* UINT32_MAX - 1 (tests: sim_set_count_limit) */
-    Timeline **spare_tl;       /* released links' timelines, for reuse */
+    LinkChannel **spare_ch;    /* released links' arrays, for reuse */
+    uint64_t *spare_zero;      /* and their zeros (LinkChannels) */
     int hot_link[2];           /* the links whose arrays were allocated
                                 * last, or -1: read ahead (sim_run) */
     int nspare;
@@ -344,12 +382,13 @@ uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)
     uint64_t per_node = words * sizeof(Word) + layout->local_size
                         + sizeof(Node) + 2 * sizeof(QueueItem)
                         + 2 * sizeof(Tick) + sizeof(Pending);
-    /* A channel's count, and its timeline if every link is in use at once
-     * (a few spill to the heap form); messages in flight hold at most
-     * about one memory's worth of payload. A sparse topology allocates
-     * channels as they are used. */
+    /* A channel's count (if its link's channels carried different
+     * counts), and its timeline and count beside it if every link is in
+     * use at once (a few spill to the heap form); messages in flight hold
+     * at most about one memory's worth of payload. A sparse topology
+     * allocates channels as they are used. */
     uint64_t channels = sim_dense(m) ? nodes * (uint64_t)m->topology.links : 0;
-    uint64_t per_channel = sizeof(uint32_t) + sizeof(Timeline)
+    uint64_t per_channel = sizeof(uint32_t) + sizeof(LinkChannel)
                            + sizeof(TimelineSpan);
     uint64_t ports = machine_ports_limited(m)
                      ? 2 * nodes * (sizeof(Timeline) + 2 * sizeof(TimelineSpan))
@@ -533,9 +572,14 @@ static size_t sim_memory_bytes(const Sim *sim)
            * sizeof(Word);
 }
 
-static size_t sim_count_bytes(const Sim *sim)
+static size_t sim_col_bytes(const Sim *sim)
 {
-    return (size_t)sim->nodes * (size_t)sim->links * sizeof(uint32_t);
+    return (size_t)sim->nodes * sizeof(uint32_t);
+}
+
+static size_t sim_link_bytes(const Sim *sim)
+{
+    return (size_t)sim->nodes * sizeof(LinkChannel);
 }
 
 Sim *sim_new(const Machine *m, const SimLayout *layout)
@@ -570,7 +614,6 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     }
     if (sim_dense(m)) {
         sim->link_ch = g_new0(LinkChannels, sim->links ? sim->links : 1);
-        sim->count32 = big_new0(sim_count_bytes(sim));
         sim->count_big = g_hash_table_new_full(g_int64_hash, g_int64_equal,
                                                g_free, g_free);
         sim->count_limit = UINT32_MAX - 1;
@@ -638,19 +681,22 @@ static void drop_msgs(MatchItem *item)
 }
 
 static void link_release(Sim *sim, int link);
+static void links_fold(Sim *sim);
 
 void sim_free(Sim *sim)
 {
     if (!sim)
         return;
     if (sim->link_ch) {
-        for (int l = 0; l < sim->links; l++)
+        for (int l = 0; l < sim->links; l++) {
             link_release(sim, l);
+            big_free(sim->link_ch[l].col, sim_col_bytes(sim));
+        }
         for (int i = 0; i < sim->nspare; i++)
-            big_free(sim->spare_tl[i], (size_t)sim->nodes * sizeof(Timeline));
-        g_free(sim->spare_tl);
+            big_free(sim->spare_ch[i], sim_link_bytes(sim));
+        g_free(sim->spare_ch);
+        g_free(sim->spare_zero);
         g_free(sim->link_ch);
-        big_free(sim->count32, sim_count_bytes(sim));
         g_hash_table_destroy(sim->count_big);
     }
     if (sim->sparse) {
@@ -776,26 +822,33 @@ static Timeline *channel_timeline_slow(Sim *sim, uint32_t node, int link)
     if (!sim->link_ch)
         return &sim_channel(sim, node, link, TRUE)->tl;
     LinkChannels *lc = &sim->link_ch[link];
-    if (!lc->tl) {
+    if (!lc->ch) {
         /* A released array holds only spans that ended before the tick it
          * was released at, which every use prunes first: as good as empty,
-         * and already in memory (a new one costs the kernel zeroing it). */
-        lc->tl = sim->nspare ? sim->spare_tl[--sim->nspare]
-                             : big_new0((size_t)sim->nodes * sizeof(Timeline));
+         * and already in memory (a new one costs the kernel zeroing it);
+         * its counts were folded and zeroed. */
+        if (sim->nspare > 0) {
+            sim->nspare--;
+            lc->ch = sim->spare_ch[sim->nspare];
+            lc->zero = sim->spare_zero[sim->nspare];
+        } else {
+            lc->ch = big_new0(sim_link_bytes(sim));
+            lc->zero = 0;
+        }
         if (++sim->links_live > sim->links_live_max)
             sim->links_live_max = sim->links_live;
         sim->hot_link[1] = sim->hot_link[0];
         sim->hot_link[0] = link;
     }
-    return &lc->tl[node];
+    return &lc->ch[node].tl;
 }
 
 /* The timeline of the channel leaving `node` on `link`; inline where the
  * link's array is allocated already. */
 static inline Timeline *channel_timeline(Sim *sim, uint32_t node, int link)
 {
-    if (sim->link_ch && sim->link_ch[link].tl)
-        return &sim->link_ch[link].tl[node];
+    if (sim->link_ch && sim->link_ch[link].ch)
+        return &sim->link_ch[link].ch[node].tl;
     return channel_timeline_slow(sim, node, link);
 }
 
@@ -811,14 +864,17 @@ static void channel_took(Sim *sim, int link, const Timeline *tl, Tick end)
         lc->many = TRUE;
 }
 
+static void link_fold(Sim *sim, int link);
+
 static void link_release(Sim *sim, int link)
 {
     LinkChannels *lc = &sim->link_ch[link];
-    if (!lc->tl)
+    if (!lc->ch)
         return;
+    link_fold(sim, link);
     if (lc->many)
         for (uint32_t x = 0; x < sim->nodes; x++)
-            timeline_clear(&lc->tl[x]);
+            timeline_clear(&lc->ch[x].tl);
     /* Kept for reuse while arrays in use and kept stay within the most
      * ever in use at once, which the run's peak held anyway: a dimension
      * exchange keeps one, gray-to-binary's 15 concurrent links 15, and
@@ -828,13 +884,17 @@ static void link_release(Sim *sim, int link)
         if (sim->hot_link[k] == link)
             sim->hot_link[k] = -1;
     if (sim->links_live + sim->nspare < sim->links_live_max) {
-        if (!sim->spare_tl)
-            sim->spare_tl = g_new(Timeline *, sim->links);
-        sim->spare_tl[sim->nspare++] = lc->tl;
+        if (!sim->spare_ch) {
+            sim->spare_ch = g_new(LinkChannel *, sim->links);
+            sim->spare_zero = g_new(uint64_t, sim->links);
+        }
+        sim->spare_zero[sim->nspare] = lc->zero;
+        sim->spare_ch[sim->nspare++] = lc->ch;
     } else {
-        big_free(lc->tl, (size_t)sim->nodes * sizeof(Timeline));
+        big_free(lc->ch, sim_link_bytes(sim));
     }
-    *lc = (LinkChannels){ .until = lc->until };
+    *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
+                          .uniform = lc->uniform };
 }
 
 /* The engine reached tick `now`: release the links whose spans have all
@@ -843,9 +903,21 @@ static void links_idle(Sim *sim, Tick now)
 {
     for (int l = 0; l < sim->links; l++) {
         LinkChannels *lc = &sim->link_ch[l];
-        if (lc->tl && lc->until <= now && lc->messages >= sim->nodes / 8)
+        if (lc->ch && lc->until <= now && lc->messages >= sim->nodes / 8)
             link_release(sim, l);
     }
+}
+
+/* The elements a dense channel carried, its array's not counted. */
+static uint64_t count_folded(const Sim *sim, uint32_t node, int link)
+{
+    const LinkChannels *lc = &sim->link_ch[link];
+    if (!lc->col)
+        return lc->uniform;
+    if (lc->col[node] != UINT32_MAX)
+        return lc->col[node];
+    uint64_t i = dense_index(sim, node, link);
+    return *(const uint64_t *)g_hash_table_lookup(sim->count_big, &i);
 }
 
 static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
@@ -854,24 +926,20 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
         const Channel *c = sim_channel(sim, node, link, FALSE);
         return c ? c->count : 0;
     }
-    uint64_t i = dense_index(sim, node, link);
-    if (sim->count32[i] != UINT32_MAX)
-        return sim->count32[i];
-    return *(const uint64_t *)g_hash_table_lookup(sim->count_big, &i);
+    const LinkChannels *lc = &sim->link_ch[link];
+    return count_folded(sim, node, link)
+           + (lc->ch ? lc->ch[node].carried - lc->zero : 0);
 }
 
-/* channel_add's other cases: a sparse channel, or a dense one whose
- * count leaves 32 bits (now or before). */
-static uint64_t channel_add_slow(Sim *sim, uint32_t node, int link,
-                                 uint64_t count)
+/* Set a folded count (a link with a column). */
+static void count_set(Sim *sim, uint32_t node, int link, uint64_t total)
 {
-    if (!sim->link_ch) {
-        Channel *c = sim_channel(sim, node, link, TRUE);
-        return c->count += count;
+    uint32_t *c = &sim->link_ch[link].col[node];
+    if (*c != UINT32_MAX && total < sim->count_limit) {
+        *c = (uint32_t)total;
+        return;
     }
     uint64_t i = dense_index(sim, node, link);
-    uint32_t *c = &sim->count32[i];
-    uint64_t total = channel_count(sim, node, link) + count;
     if (*c != UINT32_MAX) {
         uint64_t *key = g_new(uint64_t, 1);
         *key = i;
@@ -879,20 +947,91 @@ static uint64_t channel_add_slow(Sim *sim, uint32_t node, int link,
         *c = UINT32_MAX;
     }
     *(uint64_t *)g_hash_table_lookup(sim->count_big, &i) = total;
-    return total;
 }
 
-/* Add `count` elements to the channel's total; returns the new total.
- * Inline while a dense channel's count stays 32-bit. */
-static inline uint64_t channel_add(Sim *sim, uint32_t node, int link,
-                                   uint64_t count)
+/* The link's counts as a column: every channel's the link's one number. */
+static uint32_t *link_col(Sim *sim, int link)
 {
-    if (sim->link_ch) {
-        uint32_t *c = &sim->count32[dense_index(sim, node, link)];
-        if (*c != UINT32_MAX && count < (uint64_t)(sim->count_limit - *c))
-            return *c += (uint32_t)count;
+    LinkChannels *lc = &sim->link_ch[link];
+    if (!lc->col) {
+        lc->col = big_new0(sim_col_bytes(sim));
+        if (lc->uniform > 0)
+            for (uint32_t x = 0; x < sim->nodes; x++)
+                count_set(sim, x, link, lc->uniform);
     }
-    return channel_add_slow(sim, node, link, count);
+    return lc->col;
+}
+
+static void count_seen(Sim *sim, uint64_t total)
+{
+    if (total > sim->stats.max_channel_elements)
+        sim->stats.max_channel_elements = total;
+}
+
+/* Add count elements to a folded count (no array, or none of its own). */
+static void count_add(Sim *sim, uint32_t node, int link, uint64_t count)
+{
+    uint32_t *c = &link_col(sim, link)[node];
+    uint64_t total;
+    if (*c != UINT32_MAX && count < (uint64_t)(sim->count_limit - *c))
+        total = *c += (uint32_t)count;
+    else
+        count_set(sim, node, link, total = count_folded(sim, node, link)
+                                           + count);
+    count_seen(sim, total);
+}
+
+/* Fold what the channels of the link's array carried into its counts, and
+ * leave the array carrying nothing. Where every channel carried the same,
+ * the link's counts stay one number and the array's zero moves: with as
+ * many hops as channels, none meeting a channel that carried something
+ * already and all of the same count, at once (a dimension exchange's
+ * link); else found in a pass. */
+static void link_fold(Sim *sim, int link)
+{
+    LinkChannels *lc = &sim->link_ch[link];
+    LinkChannel *ch = lc->ch;
+    uint32_t x = 0, n = sim->nodes;
+    const uint64_t zero = lc->zero;
+    if (!ch || lc->hops == 0)
+        return;
+    gboolean once_each = !lc->mixed && lc->hops == n;
+    lc->hops = lc->first = 0;
+    lc->mixed = FALSE;
+    if (!lc->col) {
+        uint64_t same = ch[0].carried - zero;
+        if (!once_each)
+            while (x < n && ch[x].carried - zero == same)
+                x++;
+        if (once_each || x == n) {
+            lc->uniform += same;
+            lc->zero += same;
+            count_seen(sim, lc->uniform);
+            return;
+        }
+        if (same > 0) {
+            link_col(sim, link);
+            for (uint32_t y = 0; y < x; y++) {
+                count_add(sim, y, link, same);
+                ch[y].carried = zero;
+            }
+        }
+    }
+    for (; x < n; x++) {
+        uint64_t v = ch[x].carried - zero;
+        if (v > 0) {
+            count_add(sim, x, link, v);
+            ch[x].carried = zero;
+        }
+    }
+}
+
+/* Every link's array folded (the run's statistics are then complete). */
+static void links_fold(Sim *sim)
+{
+    if (sim->link_ch)
+        for (int l = 0; l < sim->links; l++)
+            link_fold(sim, l);
 }
 
 void sim_set_count_limit(Sim *sim, uint32_t limit)
@@ -1058,9 +1197,21 @@ hop_account(Sim *sim, const SimMessage *msg, uint32_t u, int link,
         if (sim->link_ch)
             sim->link_ch[link].messages++;
     }
-    uint64_t carried = channel_add(sim, u, link, count);
-    if (carried > sim->stats.max_channel_elements)
-        sim->stats.max_channel_elements = carried;
+    if (!sim->link_ch) {
+        Channel *c = sim_channel(sim, u, link, TRUE);
+        count_seen(sim, c->count += count);
+    } else if (ch) {
+        /* ch is the first member of its LinkChannel */
+        LinkChannel *c = (LinkChannel *)(void *)ch;
+        LinkChannels *lc = &sim->link_ch[link];
+        if (lc->hops++ == 0)
+            lc->first = count;
+        if (c->carried != lc->zero || count != lc->first)
+            lc->mixed = TRUE;
+        c->carried += count;
+    } else {
+        count_add(sim, u, link, count);
+    }
     if (topology_direction(sim->topo, u, link) < 0)
         sim->stats.link_down[link] += count;
     else
@@ -1609,10 +1760,10 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     if (hops > 0 && sim->link_ch) {
         /* and the first hop's channel: its timeline and its count */
         const LinkChannels *lc = &sim->link_ch[path[0]];
-        if (lc->tl && !sim->channels_implied)
-            __builtin_prefetch(&lc->tl[node->address], 1);
-        __builtin_prefetch(&sim->count32[dense_index(sim, node->address,
-                                                     path[0])], 1);
+        if (lc->ch && !sim->channels_implied)
+            __builtin_prefetch(&lc->ch[node->address], 1);
+        else if (lc->col)
+            __builtin_prefetch(&lc->col[node->address], 1);
     }
     if (!node_check_run(node, "send", offset, count))
         return;
@@ -1937,17 +2088,14 @@ static void sim_prefetch_ahead(Sim *sim)
         /* and, on a dense machine, its channels on the links in use last
          * (a dimension exchange uses one link a step: the first read of a
          * channel's timeline was 9% of the 16-cube exchange, its count
-         * 4%), and the node across the last of them, which a program
-         * working a link at a time sends to next (a guess: a wrong one
-         * costs a load) */
+         * 4%; both are one line now, LinkChannel), and the node across
+         * the last of them, which a program working a link at a time
+         * sends to next (a guess: a wrong one costs a load) */
         if (sim->link_ch) {
             for (int k = 0; k < 2; k++) {
                 int l = sim->hot_link[k];
-                if (l >= 0 && sim->link_ch[l].tl) {
-                    __builtin_prefetch(&sim->link_ch[l].tl[q->node], 1);
-                    __builtin_prefetch(&sim->count32[(uint64_t)l * sim->nodes
-                                                     + q->node], 1);
-                }
+                if (l >= 0 && sim->link_ch[l].ch)
+                    __builtin_prefetch(&sim->link_ch[l].ch[q->node], 1);
             }
             if (sim->hot_link[0] >= 0) {
                 uint32_t v = topology_neighbour(sim->topo, q->node,
@@ -2027,6 +2175,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             node_after_wait(sim, node);
     }
     pending_flush(sim);
+    links_fold(sim);
     if (!sim->error && sim->observer && sim->observer->tick_done)
         sim->observer->tick_done(sim->observer_data, sim->now,
                                  sim->stats.events);

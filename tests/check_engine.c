@@ -1363,14 +1363,17 @@ END_TEST
 /* Every channel's element count, and the largest, against a count made
  * by walking the scripts' paths; with the 32-bit counts' normal limit and
  * with limits of 1 and 5, where counts move to the engine's 64-bit table
- * at once or part way (sim_set_count_limit). */
+ * at once or part way (sim_set_count_limit); with all ports (a hop adds
+ * beside its channel's timeline, folded when the link's array is released
+ * and when the run ends), one port (the ports imply the channels: no
+ * arrays, a hop adds to the link's column) and two. */
 START_TEST(channel_counts_match_paths)
 {
     GRand *rng = g_rand_new_with_seed(15);
     const uint32_t limits[] = { 0, 1, 5 };
+    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
     for (int trial = 0; trial < 60; trial++) {
         int n = 2 + g_rand_int_range(rng, 0, 3);
-        Machine m = test_machine(n, MACHINE_PORTS_ALL, 0, 1);
         Script sc;
         sc.nmsg = g_rand_int_range(rng, 1, MAX_MSGS + 1);
         uint64_t want[32][8] = { { 0 } }, most = 0;
@@ -1388,15 +1391,19 @@ START_TEST(channel_counts_match_paths)
                 u ^= 1u << msg->path[h];
             }
         }
-        for (size_t l = 0; l < G_N_ELEMENTS(limits); l++) {
-            test_count_limit = limits[l];
+        for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports);
+             l++) {
+            uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
+            int p = ports[l / G_N_ELEMENTS(limits)];
+            Machine m = test_machine(n, p, 0, 1);
+            test_count_limit = limit;
             Observed o;
             Sim *sim = run_ok(&m, &sc, &o);
             for (uint32_t x = 0; x < (1u << n); x++)
                 for (int d = 0; d < n; d++)
                     ck_assert_msg(sim_channel_elements(sim, x, d) == want[x][d],
-                                  "trial %d limit %u channel (%u, %d): %llu, "
-                                  "paths %llu", trial, limits[l], x, d,
+                                  "trial %d limit %u ports %d channel (%u, %d): "
+                                  "%llu, paths %llu", trial, limit, p, x, d,
                                   (unsigned long long)sim_channel_elements(sim, x, d),
                                   (unsigned long long)want[x][d]);
             ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, most);
@@ -1405,6 +1412,88 @@ START_TEST(channel_counts_match_paths)
         test_count_limit = 0;
     }
     g_rand_free(rng);
+}
+END_TEST
+
+/* A link's counts while every channel of it carried the same, and after:
+ * on a 2-cube every node sends 4 elements over link 0 at cycle 0, 2 over
+ * link 1 at cycle 20 (link 0's array, released, is link 1's now), and 3
+ * more over link 0 at cycle 40 (and link 1's array link 0's again):
+ * every node again (link 0 stays one number, 7) or node 1 alone (its
+ * column: 7 at node 1, 4 elsewhere), with each count limit and port
+ * setting; the largest count is 7 in both. A count the fold gets wrong,
+ * one it leaves in an array another link takes, or a column that does not
+ * start from the link's number, fails here. */
+START_TEST(channel_counts_one_number_then_a_column)
+{
+    const uint32_t limits[] = { 0, 1, 5 };
+    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+    for (int all_again = 0; all_again < 2; all_again++) {
+        Script sc = { 0 };
+        for (uint32_t x = 0; x < 4; x++)
+            sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 0 }, 4, 0 };
+        for (uint32_t x = 0; x < 4; x++)
+            sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, 2, 20 };
+        for (uint32_t x = 0; x < 4; x++)
+            if (all_again || x == 1)
+                sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 0 }, 3, 40 };
+        for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports);
+             l++) {
+            uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
+            int p = ports[l / G_N_ELEMENTS(limits)];
+            Machine m = test_machine(2, p, 0, 1);
+            test_count_limit = limit;
+            Observed o;
+            Sim *sim = run_ok(&m, &sc, &o);
+            for (uint32_t x = 0; x < 4; x++) {
+                uint64_t want = all_again || x == 1 ? 7 : 4;
+                ck_assert_msg(sim_channel_elements(sim, x, 0) == want,
+                              "again %d limit %u ports %d node %u: %llu, "
+                              "want %llu", all_again, limit, p, x,
+                              (unsigned long long)sim_channel_elements(sim, x, 0),
+                              (unsigned long long)want);
+                ck_assert_uint_eq(sim_channel_elements(sim, x, 1), 2);
+            }
+            ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, 7);
+            ck_assert_uint_eq(sim_stats(sim)->element_transfers,
+                              all_again ? 36 : 27);
+            sim_free(sim);
+        }
+        test_count_limit = 0;
+    }
+}
+END_TEST
+
+/* As many hops on a link as it has channels, and yet not one each of
+ * the same count: on a 2-cube, link 0 twice from node 0 (4 elements each
+ * time) and from node 1 (4, then 5), never from nodes 2 and 3; link 1
+ * once from every node, 1, 2, 3 and 4 elements; at cycle 30 (both links'
+ * arrays released) link 1 again, 1 element from every node. The fold must
+ * not take either link for one number (LinkChannels: mixed): the counts
+ * would then be 8 on every channel of link 0, and the largest 8, not 9. */
+START_TEST(channel_counts_as_many_hops_as_channels)
+{
+    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+    Script sc = { 0 };
+    for (uint32_t x = 0; x < 2; x++)
+        for (int twice = 0; twice < 2; twice++)
+            sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 0 }, 4 + x * twice, 0 };
+    for (uint32_t x = 0; x < 4; x++)
+        sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, x + 1, 0 };
+    for (uint32_t x = 0; x < 4; x++)
+        sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, 1, 30 };
+    for (size_t i = 0; i < G_N_ELEMENTS(ports); i++) {
+        Machine m = test_machine(2, ports[i], 0, 1);
+        Observed o;
+        Sim *sim = run_ok(&m, &sc, &o);
+        const uint64_t link0[4] = { 8, 9, 0, 0 };
+        for (uint32_t x = 0; x < 4; x++) {
+            ck_assert_uint_eq(sim_channel_elements(sim, x, 0), link0[x]);
+            ck_assert_uint_eq(sim_channel_elements(sim, x, 1), x + 2);
+        }
+        ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, 9);
+        sim_free(sim);
+    }
 }
 END_TEST
 
@@ -1440,6 +1529,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
     tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
     tcase_add_test(t, channel_counts_match_paths);
+    tcase_add_test(t, channel_counts_one_number_then_a_column);
+    tcase_add_test(t, channel_counts_as_many_hops_as_channels);
     suite_add_tcase(s, t);
     t = tcase_create("reference");
     tcase_set_timeout(t, 60);
