@@ -23,8 +23,9 @@
 # size in the same rounds: its seconds (median), its copies (messages) per
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
-# target); last, the smallest and largest size's events per second step by
-# step (bench --steps; not a target). Each target gets a verdict; the script exits 1 if one is missed
+# target); then the smallest and largest size's events per second step by
+# step (bench --steps; not a target); last, instructions per event in
+# sim_run under callgrind for BENCH_CALLGRIND (not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -205,6 +206,29 @@ if [ ${#rates[@]} -gt 1 ]; then
       echo "n = $n: bench --steps failed"
     fi
   done
+  # Not a target either: the engine's own work an event, which the host's
+  # state does not move. Instructions executed inside sim_run (valgrind's
+  # callgrind, collecting in sim_run only) per event of bench --steps N K,
+  # for the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube takes
+  # half a minute under callgrind, the 22-cube eleven).
+  if command -v valgrind >/dev/null 2>&1; then
+    row="instructions per event in sim_run (callgrind):" sep=" "
+    for n in ${BENCH_CALLGRIND:-14 18}; do
+      cg=/tmp/cubemu-bench-cg.$$
+      if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --callgrind-out-file="$cg" \
+                "$BENCH" --steps "$n" "$K" 2>/dev/null | awk '/^total:/ { print $2 }') \
+         && ir=$(awk '/^summary:/ { print $2 }' "$cg") && [ -n "$ev" ] && [ -n "$ir" ]; then
+        row="$row${sep}n = $n: $(python3 -c "print('%.1f' % ($ir / $ev))")"
+      else
+        row="$row${sep}n = $n: failed"
+      fi
+      rm -f "$cg"
+      sep=", "
+    done
+    echo "$row"
+  else
+    echo "instructions per event in sim_run: skipped (needs valgrind)"
+  fi
 fi
 rm -f /tmp/cubemu-bench-time.$$
 exit $fail
