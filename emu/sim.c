@@ -193,9 +193,8 @@ typedef struct {
  * not the order of their addresses, and from dimension 11 on a line is
  * long gone before the next channel in it is used. */
 typedef struct {
-    Timeline tl;
+    _Alignas(32) Timeline tl;
     uint64_t carried;
-    uint64_t unused;
 } LinkChannel;
 G_STATIC_ASSERT(sizeof(LinkChannel) == 32);
 
@@ -239,6 +238,12 @@ typedef struct {
     gboolean mixed;
 } LinkChannels;
 
+/* A released link's array, kept for reuse, and its zero. */
+typedef struct {
+    LinkChannel *ch;
+    uint64_t zero;
+} SpareLink;
+
 /* A channel of a sparse topology, in the table under its key. */
 typedef struct {
     Channel ch;
@@ -258,8 +263,7 @@ struct Sim {
     GHashTable *count_big;     /* &key -> uint64_t, counts from count_limit
                                 * (key: dense_index) */
     uint32_t count_limit;      /* UINT32_MAX - 1 (tests: sim_set_count_limit) */
-    LinkChannel **spare_ch;    /* released links' arrays, for reuse */
-    uint64_t *spare_zero;      /* and their zeros (LinkChannels) */
+    SpareLink *spare;          /* released links' arrays, for reuse */
     int hot_link[2];           /* the links whose arrays were allocated
                                 * last, or -1: read ahead (sim_run) */
     int nspare;
@@ -693,9 +697,8 @@ void sim_free(Sim *sim)
             big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         }
         for (int i = 0; i < sim->nspare; i++)
-            big_free(sim->spare_ch[i], sim_link_bytes(sim));
-        g_free(sim->spare_ch);
-        g_free(sim->spare_zero);
+            big_free(sim->spare[i].ch, sim_link_bytes(sim));
+        g_free(sim->spare);
         g_free(sim->link_ch);
         g_hash_table_destroy(sim->count_big);
     }
@@ -827,14 +830,11 @@ static Timeline *channel_timeline_slow(Sim *sim, uint32_t node, int link)
          * was released at, which every use prunes first: as good as empty,
          * and already in memory (a new one costs the kernel zeroing it);
          * its counts were folded and zeroed. */
-        if (sim->nspare > 0) {
-            sim->nspare--;
-            lc->ch = sim->spare_ch[sim->nspare];
-            lc->zero = sim->spare_zero[sim->nspare];
-        } else {
-            lc->ch = big_new0(sim_link_bytes(sim));
-            lc->zero = 0;
-        }
+        SpareLink got = sim->nspare > 0
+                            ? sim->spare[--sim->nspare]
+                            : (SpareLink){ big_new0(sim_link_bytes(sim)), 0 };
+        lc->ch = got.ch;
+        lc->zero = got.zero;
         if (++sim->links_live > sim->links_live_max)
             sim->links_live_max = sim->links_live;
         sim->hot_link[1] = sim->hot_link[0];
@@ -884,12 +884,9 @@ static void link_release(Sim *sim, int link)
         if (sim->hot_link[k] == link)
             sim->hot_link[k] = -1;
     if (sim->links_live + sim->nspare < sim->links_live_max) {
-        if (!sim->spare_ch) {
-            sim->spare_ch = g_new(LinkChannel *, sim->links);
-            sim->spare_zero = g_new(uint64_t, sim->links);
-        }
-        sim->spare_zero[sim->nspare] = lc->zero;
-        sim->spare_ch[sim->nspare++] = lc->ch;
+        if (!sim->spare)
+            sim->spare = g_new(SpareLink, sim->links);
+        sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero };
     } else {
         big_free(lc->ch, sim_link_bytes(sim));
     }
@@ -971,13 +968,9 @@ static void count_seen(Sim *sim, uint64_t total)
 /* Add count elements to a folded count (no array, or none of its own). */
 static void count_add(Sim *sim, uint32_t node, int link, uint64_t count)
 {
-    uint32_t *c = &link_col(sim, link)[node];
-    uint64_t total;
-    if (*c != UINT32_MAX && count < (uint64_t)(sim->count_limit - *c))
-        total = *c += (uint32_t)count;
-    else
-        count_set(sim, node, link, total = count_folded(sim, node, link)
-                                           + count);
+    link_col(sim, link);
+    uint64_t total = count_folded(sim, node, link) + count;
+    count_set(sim, node, link, total);
     count_seen(sim, total);
 }
 
@@ -1009,15 +1002,8 @@ static void link_fold(Sim *sim, int link)
             count_seen(sim, lc->uniform);
             return;
         }
-        if (same > 0) {
-            link_col(sim, link);
-            for (uint32_t y = 0; y < x; y++) {
-                count_add(sim, y, link, same);
-                ch[y].carried = zero;
-            }
-        }
     }
-    for (; x < n; x++) {
+    for (x = 0; x < n; x++) {
         uint64_t v = ch[x].carried - zero;
         if (v > 0) {
             count_add(sim, x, link, v);
@@ -1192,11 +1178,8 @@ hop_account(Sim *sim, const SimMessage *msg, uint32_t u, int link,
             Timeline *ch, Tick end)
 {
     uint64_t count = msg->count;
-    if (ch) {
+    if (ch)
         channel_took(sim, link, ch, end);
-        if (sim->link_ch)
-            sim->link_ch[link].messages++;
-    }
     if (!sim->link_ch) {
         Channel *c = sim_channel(sim, u, link, TRUE);
         count_seen(sim, c->count += count);
@@ -1204,6 +1187,7 @@ hop_account(Sim *sim, const SimMessage *msg, uint32_t u, int link,
         /* ch is the first member of its LinkChannel */
         LinkChannel *c = (LinkChannel *)(void *)ch;
         LinkChannels *lc = &sim->link_ch[link];
+        lc->messages++;
         if (lc->hops++ == 0)
             lc->first = count;
         if (c->carried != lc->zero || count != lc->first)
