@@ -15,8 +15,9 @@
 # ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
 # Then the scaling sweep of issue #15: the same exchange for n = 14..22
-# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (3) runs, run in
-# rounds of every size once: events per engine second, peak memory against
+# (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (5) runs, run in
+# rounds of every size once: events per engine second (the median, and the
+# range of the runs beside it), peak memory against
 # the payload (2^n K 8 bytes), and beside them what one dependent read
 # costs this host in a working set about that size (bench --read-latency),
 # which the engine's events wait on, and the copy loop run for the same
@@ -121,9 +122,13 @@ for n in 14 16; do
 done
 
 echo
-printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s %10s %14s %9s\n' n events engine_s wall_s events_per_s peak_MiB payload_MiB ratio read_ns@MiB memcpy_s copies_per_s vs_memcpy
+printf '%-4s %12s %10s %10s %14s %12s %10s %10s %8s %14s %10s %14s %9s\n' n events engine_s wall_s events_per_s 'runs_M/s' peak_MiB payload_MiB ratio read_ns@MiB memcpy_s copies_per_s vs_memcpy
 rates=() floor_rates=()
-RUNS=${BENCH_SWEEP_RUNS:-3}
+# Five runs a size since 2026-11-27: on the Intel VM one 16-cube run gave
+# 12.9, 22.9, 14.6 and 18.8 M events/s in four rounds a minute apart, and
+# the median of three such draws moved the verdict by itself; the range
+# column shows how far a size's runs spread.
+RUNS=${BENCH_SWEEP_RUNS:-5}
 SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
 # RUNS rounds, each running every size once (14, 16, ..., 22, then again):
 # one run's events per second moved by up to a third between runs on
@@ -161,6 +166,7 @@ for n in "${SIZES[@]}"; do
   es=$(median ${ESS[$n]})
   w=$(median ${WS[$n]})
   rate=$(python3 -c "print('%.0f' % ($ev / $es))")
+  range=$(python3 -c "import sys; r=[$ev / float(v) / 1e6 for v in sys.argv[1:]]; print('%.1f-%.1f' % (min(r), max(r)))" ${ESS[$n]})
   payload=$(( (1 << n) * K * 8 / 1048576 ))
   mib=$((PEAK[$n] / 1024))
   # The host's own latency for a dependent read in a working set of about
@@ -173,7 +179,7 @@ for n in "${SIZES[@]}"; do
     fx=$(python3 -c "print('%.2fx' % ($es / $fs))")
     floor_rates+=("$frate")
   fi
-  printf '%-4s %12s %10s %10s %14s %10s %10s %8s %14s %10s %14s %9s\n' $n "$ev" "$es" "$w" "$rate" "$mib" "$payload" \
+  printf '%-4s %12s %10s %10s %14s %12s %10s %10s %8s %14s %10s %14s %9s\n' $n "$ev" "$es" "$w" "$rate" "$range" "$mib" "$payload" \
     "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib" \
     "$fs" "$frate" "$fx"
   rates+=("$rate")
