@@ -25,8 +25,9 @@
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
 # target); then the smallest and largest size's events per second step by
-# step (bench --steps; not a target); last, instructions per event in
-# sim_run under callgrind for BENCH_CALLGRIND (not a target). Each target gets a verdict; the script exits 1 if one is missed
+# step (bench --steps; not a target); last, instructions and misses of a
+# fixed 2 MiB cache per event in sim_run under callgrind for
+# BENCH_CALLGRIND (not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -213,27 +214,38 @@ if [ ${#rates[@]} -gt 1 ]; then
     fi
   done
   # Not a target either: the engine's own work an event, which the host's
-  # state does not move. Instructions executed inside sim_run (valgrind's
-  # callgrind, collecting in sim_run only) per event of bench --steps N K,
-  # for the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube takes
-  # half a minute under callgrind, the 22-cube eleven).
-  if command -v valgrind >/dev/null 2>&1; then
-    row="instructions per event in sim_run (callgrind):" sep=" "
+  # state does not move. Per event of bench --steps N K, inside sim_run
+  # only (valgrind's callgrind collecting in sim_run, its cache simulation
+  # on, with fixed caches so that no host's caches enter: D1 48 KiB
+  # 12-way, LL 2 MiB 16-way, 64-byte lines; software prefetches are not
+  # simulated, so a miss here is memory moved, not time waited): the
+  # instructions executed, and the data accesses that miss the 2 MiB
+  # cache, all of them and those in memcpy and swap_words (the payload's
+  # copies and swaps: in a dimension exchange, nothing else copies).
+  # For the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube
+  # takes about two minutes under it, the 20-cube ten).
+  if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
+    echo "per event in sim_run (callgrind; D1 48 KiB, LL 2 MiB): instructions, LL misses (of them the payload's, in memcpy and swap_words)"
     for n in ${BENCH_CALLGRIND:-14 18}; do
       cg=/tmp/cubemu-bench-cg.$$
-      if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --callgrind-out-file="$cg" \
+      if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
+                --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
                 "$BENCH" --steps "$n" "$K" 2>/dev/null | awk '/^total:/ { print $2 }') \
-         && ir=$(awk '/^summary:/ { print $2 }' "$cg") && [ -n "$ev" ] && [ -n "$ir" ]; then
-        row="$row${sep}n = $n: $(python3 -c "print('%.1f' % ($ir / $ev))")"
+         && [ -n "$ev" ] && sums=$(callgrind_annotate --auto=no --inclusive=no --threshold=100 \
+                --show=Ir,DLmr,DLmw "$cg" 2>/dev/null | tr -d ',' | sed -E 's/\([^)]*\)//g' | awk '
+              function v(x) { return x == "." ? 0 : x }
+              / PROGRAM TOTALS/ { ir = $1; miss = v($2) + v($3) }
+              $1 ~ /^([0-9]+|\.)$/ && $4 ~ /:.*(memcpy|memmove|swap_words)/ { pay += v($2) + v($3) }
+              END { if (ir != "") print ir, miss, pay + 0 }') && [ -n "$sums" ]; then
+        read -r ir miss pay <<<"$sums"
+        python3 -c "print('n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$n', $ir / $ev, $miss / $ev, $pay / $ev))"
       else
-        row="$row${sep}n = $n: failed"
+        echo "n = $n: callgrind failed"
       fi
       rm -f "$cg"
-      sep=", "
     done
-    echo "$row"
   else
-    echo "instructions per event in sim_run: skipped (needs valgrind)"
+    echo "per event in sim_run (callgrind): skipped (needs valgrind)"
   fi
 fi
 rm -f /tmp/cubemu-bench-time.$$
