@@ -125,18 +125,16 @@ done
 echo
 printf '%-4s %12s %10s %10s %14s %12s %10s %10s %8s %14s %10s %14s %9s\n' n events engine_s wall_s events_per_s 'runs_M/s' peak_MiB payload_MiB ratio read_ns@MiB memcpy_s copies_per_s vs_memcpy
 rates=() floor_rates=()
-# Five runs a size since 2026-11-27: on the Intel VM one 16-cube run gave
-# 12.9, 22.9, 14.6 and 18.8 M events/s in four rounds a minute apart, and
-# the median of three such draws moved the verdict by itself; the range
-# column shows how far a size's runs spread.
+# RUNS rounds, each running every size once (14, 16, ..., 22, then again):
+# the host's slow spells last seconds, so RUNS runs of one size in a row
+# (as before 2026-11-26 14:49) could all fall in one. Five rounds since
+# 2026-11-27 (three before): on the Intel VM one 16-cube run gave 12.9,
+# 22.9, 14.6 and 18.8 M events/s in four rounds a minute apart, and the
+# median of three such draws moved the verdict by itself; the range column
+# shows how far a size's runs spread. Per size: the median engine and wall
+# seconds, the largest peak memory; every run's data must verify.
 RUNS=${BENCH_SWEEP_RUNS:-5}
 SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
-# RUNS rounds, each running every size once (14, 16, ..., 22, then again):
-# one run's events per second moved by up to a third between runs on
-# this VM, and the host's slow spells last seconds, so RUNS runs of one
-# size in a row (as before 2026-11-26 14:49) could all fall in one. Per
-# size: the median engine and wall seconds, the largest peak memory;
-# every run's data must verify.
 declare -A ESS WS PEAK OK FAILED EVENTS FLOORS
 for i in $(seq "$RUNS"); do
   for n in "${SIZES[@]}"; do
@@ -223,7 +221,7 @@ if [ ${#rates[@]} -gt 1 ]; then
   # cache, all of them and those in memcpy and swap_words (the payload's
   # copies and swaps: in a dimension exchange, nothing else copies).
   # For the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube
-  # takes about two minutes under it, the 20-cube ten).
+  # takes about two minutes under it, the 20-cube about eight).
   if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
     echo "per event in sim_run (callgrind; D1 48 KiB, LL 2 MiB): instructions, LL misses (of them the payload's, in memcpy and swap_words)"
     for n in ${BENCH_CALLGRIND:-14 18}; do
