@@ -65,6 +65,10 @@ const char *node_topology(const Node *node);        /* "cube", "mesh", "complete
 int node_links(const Node *node);                   /* link indices 0..links-1 */
 uint32_t node_neighbour(const Node *node, int link); /* or NODE_NONE */
 unsigned node_step(const Node *node);               /* 0 on the first call */
+/* The node's memory, valid for the current step call: between calls the
+ * emulator may give the node another block of the same contents (it
+ * carries out a swap of two whole memories so), so a program fetches it
+ * in each call rather than keeping it in its local state. */
 Word *node_memory(Node *node);
 size_t node_memory_elements(const Node *node);
 size_t node_element_words(const Node *node);

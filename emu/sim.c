@@ -256,7 +256,9 @@ struct Sim {
     uint32_t nodes;
     int links;
     size_t memory_elements, element_words, local_size;
-    Word *memory;
+    Word *memory;              /* the memories: 2^n blocks, one a node */
+    uint32_t *block;           /* node x's memory is block block[x]
+                                * (pending_relabel) */
     unsigned char *local;
     Node *node;
     LinkChannels *link_ch;     /* dense: per link */
@@ -600,6 +602,9 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     g_assert(layout->phases <= SIM_MAX_PHASES);
     sim->stats.phases = layout->phases;
     sim->memory = big_new0(sim_memory_bytes(sim));
+    sim->block = big_new0((size_t)sim->nodes * sizeof *sim->block);
+    for (uint32_t x = 0; x < sim->nodes; x++)
+        sim->block[x] = x;
     sim->local = sim->local_size
                      ? big_new0((size_t)sim->nodes * sim->local_size) : NULL;
     sim->node = big_new0((size_t)sim->nodes * sizeof(Node));
@@ -765,6 +770,7 @@ void sim_free(Sim *sim)
     big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
     big_free(sim->local, (size_t)sim->nodes * sim->local_size);
     big_free(sim->memory, sim_memory_bytes(sim));
+    big_free(sim->block, (size_t)sim->nodes * sizeof *sim->block);
     g_free(sim->run_a);
     g_free(sim->run_b);
     g_free(sim->stats.link_up);
@@ -780,7 +786,8 @@ void sim_free(Sim *sim)
 
 Word *sim_node_memory(Sim *sim, uint32_t node)
 {
-    return sim->memory + (size_t)node * sim->memory_elements * sim->element_words;
+    return sim->memory
+           + (size_t)sim->block[node] * sim->memory_elements * sim->element_words;
 }
 
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
@@ -1388,9 +1395,41 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
     return sh;
 }
 
+/* A swap of the two nodes' whole memories: carried out by swapping which
+ * block each owns (sim->block), two words, not 2 x K elements. In a
+ * dimension exchange every note is one; the payload then moves only in
+ * the dimensions below PENDING_FAR's reach, where it is in cache.
+ * Nothing holds an address in either memory here: a's lazy message is
+ * the one b took (pending_swap), b has none over its region (or it
+ * would not be a swap), and a new one needs a step, which settles the
+ * note first; a delivery into either settles it too. */
+static gboolean pending_relabels(const Sim *sim, const Pending *p)
+{
+    const PendingShape *sh = &sim->shapes[p->shape];
+    return p->swap && sh->a_offset == 0 && sh->b_offset == 0
+           && sh->count == sim->memory_elements;
+}
+
+static void pending_relabel(Sim *sim, Pending *p)
+{
+#ifdef SIM_CHECK_EXCHANGE
+    const Msg *la = sim->node[p->a].lazy, *lb = sim->node[p->b].lazy;
+    g_assert((!la || la->count == 0) && (!lb || lb->count == 0));
+#endif
+    uint32_t t = sim->block[p->a];
+    sim->block[p->a] = sim->block[p->b];
+    sim->block[p->b] = t;
+    sim->pend_counts.relabelled++;
+}
+
 /* Carry a note out. */
 static void pending_run(Sim *sim, Pending *p)
 {
+    if (pending_relabels(sim, p)) {
+        pending_relabel(sim, p);
+        p->done = 1;
+        return;
+    }
     size_t w = sim->element_words;
     Word *x, *y;
     const PendingShape *sh = pending_regions(sim, p, &x, &y);
@@ -1460,6 +1499,8 @@ static void prefetch_bytes(const void *p, size_t bytes);
 
 static void pending_prefetch(Sim *sim, const Pending *p)
 {
+    if (pending_relabels(sim, p))
+        return;
     Word *x, *y;
     const PendingShape *sh = pending_regions(sim, p, &x, &y);
     size_t bytes = sh->count * sim->element_words * sizeof(Word);
@@ -2069,6 +2110,7 @@ static void sim_prefetch_ahead(Sim *sim)
     if (n > AHEAD_NODE) {
         const QueueItem *q = &run[AHEAD_NODE];
         node_prefetch(&sim->node[q->node]);
+        __builtin_prefetch(&sim->block[q->node]);
         /* and, on a dense machine, its channels on the links in use last
          * (a dimension exchange uses one link a step: the first read of a
          * channel's timeline was 9% of the 16-cube exchange, its count

@@ -87,6 +87,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout);
 void sim_free(Sim *sim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sim, sim_free)
 
+/* Node x's memory: valid until the run goes on (node_memory). */
 Word *sim_node_memory(Sim *sim, uint32_t node);
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data);
 
@@ -111,10 +112,11 @@ void sim_set_count_limit(Sim *sim, uint32_t limit);
 void sim_set_pending_far(Sim *sim, uint64_t messages);
 
 /* For tests: deliveries put off so far, those of them that became swaps,
- * and those carried out before their batch because something else was
- * about to read or write their regions. */
+ * those carried out before their batch because something else was about
+ * to read or write their regions, and the swaps of two whole memories,
+ * carried out by swapping which block of memory each node owns. */
 typedef struct {
-    uint64_t noted, swapped, settled;
+    uint64_t noted, swapped, settled, relabelled;
 } SimPendingCounts;
 SimPendingCounts sim_pending_counts(const Sim *sim);
 

@@ -1035,6 +1035,7 @@ static uint32_t mix32(uint32_t a, uint32_t b)
 typedef struct {
     int n, steps;
     uint32_t seed;
+    gboolean whole;            /* some steps exchange the whole memory */
 } NoteProgram;
 
 /* Every node, every step: change one element of its memory (so every
@@ -1042,7 +1043,9 @@ typedef struct {
  * exchange is then posted later, from a copy), exchange a region with its
  * partner across the step's dimension, and in some steps also send the
  * partner two elements and receive two from it, anywhere, overlapping the
- * exchange's region or not. */
+ * exchange's region or not. With `whole`, about half the steps exchange
+ * the whole memory (which the engine may carry out by swapping blocks,
+ * sim.c pending_relabel). */
 static NodeStatus note_step(Node *node, const void *config)
 {
     const NoteProgram *p = config;
@@ -1057,7 +1060,10 @@ static NodeStatus note_step(Node *node, const void *config)
     if ((h & 48) == 48)
         node_busy(node, 1 + (h >> 6) % 2);
     size_t off = mix32(p->seed ^ 2u, s * 131u + x) % (MEMORY - count);
-    node_exchange(node, d, off, count, 7);
+    if (p->whole && (mix32(p->seed ^ 6u, s) & 1))
+        node_exchange(node, d, 0, MEMORY, 7);
+    else
+        node_exchange(node, d, off, count, 7);
     if (mix32(p->seed ^ 3u, s) & 1) {
         node_send(node, &d, 1, mix32(p->seed ^ 4u, s + x) % (MEMORY - 2), 2, 9);
         node_recv(node, node_neighbour(node, d), 9,
@@ -1099,13 +1105,13 @@ static void assert_same_run(Sim *a, Sim *b, uint32_t nodes, const char *what)
 
 START_TEST(notes_match_copying_at_once)
 {
-    SimPendingCounts total = { 0, 0, 0 };
-    for (uint32_t seed = 1; seed <= 60; seed++) {
+    SimPendingCounts total = { 0, 0, 0, 0 };
+    for (uint32_t seed = 1; seed <= 100; seed++) {
         int n = 1 + (int)(mix32(seed, 99) % 8);
         int portsel = (int)(mix32(seed, 98) % 3);
         Machine m = test_machine(n, portsel == 0 ? MACHINE_PORTS_ALL : portsel,
                                  (Tick)(mix32(seed, 97) % 3), 1);
-        NoteProgram p = { n, 2 + (int)(mix32(seed, 96) % 9), seed };
+        NoteProgram p = { n, 2 + (int)(mix32(seed, 96) % 9), seed, seed > 60 };
         Sim *put_off = run_far(&m, note_step, &p, 0);
         Sim *at_once = run_far(&m, note_step, &p, UINT64_MAX);
         char what[64];
@@ -1114,9 +1120,13 @@ START_TEST(notes_match_copying_at_once)
         SimPendingCounts c = sim_pending_counts(put_off);
         ck_assert_uint_eq(sim_pending_counts(at_once).noted, 0);
         ck_assert_uint_le(c.swapped + c.settled, c.noted);
+        ck_assert_uint_le(c.relabelled, c.noted);
+        if (!p.whole)
+            ck_assert_uint_eq(c.relabelled, 0);
         total.noted += c.noted;
         total.swapped += c.swapped;
         total.settled += c.settled;
+        total.relabelled += c.relabelled;
         sim_free(put_off);
         sim_free(at_once);
     }
@@ -1127,6 +1137,8 @@ START_TEST(notes_match_copying_at_once)
     ck_assert_uint_gt(total.swapped, 100);
     ck_assert_uint_gt(total.settled, 10);
     ck_assert_uint_eq(total.noted, total.swapped + total.settled);
+    /* and swaps of whole memories, by swapping blocks */
+    ck_assert_uint_gt(total.relabelled, 100);
 }
 END_TEST
 
@@ -1288,6 +1300,53 @@ START_TEST(dimension_exchange_all_swaps)
     ck_assert_uint_eq(sim_pending_counts(sim).noted, 0);
     ck_assert_uint_eq(sim_node_memory(sim, 0)[0], 255 * 1000);
     sim_free(sim);
+}
+END_TEST
+
+static NodeStatus whole_exchange_step(Node *node, const void *config)
+{
+    const int *n = config;
+    unsigned d = node_step(node);
+    /* the block it was given: its antipode's elements so far */
+    uint32_t x = node_address(node), mask = (1u << d) - 1;
+    if (node_memory(node)[MEMORY - 1] != (uint64_t)(x ^ mask) * 1000 + MEMORY - 1)
+        node_busy(node, 1000);          /* shows in the cycle count */
+    node_exchange(node, (int)d, 0, MEMORY, (int)d);
+    return d + 1 == (unsigned)*n ? NODE_DONE : NODE_CONTINUE;
+}
+
+/* The same exchange of whole memories: every note swaps which block each
+ * node owns (sim.c pending_relabel) instead of the elements; each step
+ * sees the elements its exchanges so far delivered, the nodes end with
+ * their antipodes' memories, each in a block of its own, and the run
+ * counts what copying at once counts. */
+START_TEST(whole_memory_swaps_swap_blocks)
+{
+    int n = 8;
+    Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
+    Sim *sim = run_far(&m, whole_exchange_step, &n, 0);
+    Sim *at_once = run_far(&m, whole_exchange_step, &n, UINT64_MAX);
+    SimPendingCounts c = sim_pending_counts(sim);
+    ck_assert_uint_eq(c.noted, 8 * 128);
+    ck_assert_uint_eq(c.swapped, 8 * 128);
+    ck_assert_uint_eq(c.relabelled, 8 * 128);
+    ck_assert_uint_eq(sim_pending_counts(at_once).relabelled, 0);
+    assert_same_run(sim, at_once, 256, "whole memories");
+    ck_assert_int_eq(sim_stats(sim)->cycles, 8 * (1 + MEMORY));
+    /* after eight dimensions' swaps node x owns block x ^ 255, so node
+     * 255 block 0; copying at once, every node keeps its own */
+    const Word *base = sim_node_memory(sim, 255);
+    for (uint32_t x = 0; x < 256; x++) {
+        for (int j = 0; j < MEMORY; j++)
+            ck_assert_uint_eq(sim_node_memory(sim, x)[j],
+                              (uint64_t)(x ^ 255) * 1000 + (uint64_t)j);
+        ck_assert_ptr_eq(sim_node_memory(sim, x),
+                         base + (size_t)(x ^ 255) * MEMORY);
+        ck_assert_ptr_eq(sim_node_memory(at_once, x),
+                         sim_node_memory(at_once, 0) + (size_t)x * MEMORY);
+    }
+    sim_free(sim);
+    sim_free(at_once);
 }
 END_TEST
 
@@ -1525,6 +1584,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_partner_writes_keep_step_semantics);
     tcase_add_test(t, exchange_pairs_same_with_notes);
     tcase_add_test(t, dimension_exchange_all_swaps);
+    tcase_add_test(t, whole_memory_swaps_swap_blocks);
     tcase_add_test(t, notes_match_copying_at_once);
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
     tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
