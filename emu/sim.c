@@ -74,8 +74,8 @@ G_DEFINE_QUARK(sim-error-quark, sim_error)
 typedef struct Msg {
     MatchItem item;            /* in an early list, seq = message id; or
                                 * in the free list, by item.next */
-    const Word *data;          /* the payload: own buffer (lazy NULL), or
-                                * lazy's memory */
+    const Word *data;          /* the payload's own buffer; NULL while
+                                * lazy (msg_data) */
     struct Node *lazy;         /* the sender whose memory holds it, or NULL */
     size_t offset;             /* lazy: where in the sender's memory */
     size_t count;              /* elements */
@@ -509,11 +509,24 @@ static void lazy_unlink(Msg *m)
     m->lazy = NULL;
 }
 
+/* A message's payload: its own buffer, or where it lies in its lazy
+ * sender's memory now. Looked up when read, not kept from the posting:
+ * in the far steps of a dimension exchange a lazy message is never read
+ * (its delivery is noted and the note swaps block numbers), and the
+ * lookup is one more line in an order that does not stream. */
+static const Word *msg_data(Sim *sim, const Msg *m)
+{
+    if (!m->lazy)
+        return m->data;
+    return sim_node_memory(sim, m->lazy->address)
+           + m->offset * sim->element_words;
+}
+
 /* Copy a lazy message's payload out of its sender's memory. */
 static void msg_materialize(Sim *sim, Msg *m)
 {
     Word *buf = buf_new(sim, m->count, &m->cls);
-    memcpy(buf, m->data, m->count * sim->element_words * sizeof(Word));
+    memcpy(buf, msg_data(sim, m), m->count * sim->element_words * sizeof(Word));
     m->data = buf;
     lazy_unlink(m);
 }
@@ -1638,11 +1651,21 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
     return TRUE;
 }
 
+/* The payload `data`, or where NULL names it: at `offset` of the
+ * sender's memory. */
+static const Word *offer_data(Sim *sim, const Node *sender, const Word *data,
+                              size_t offset)
+{
+    if (data)
+        return data;
+    return sim_node_memory(sim, sender->address) + offset * sim->element_words;
+}
+
 /* A message has been posted for `dest`: match it with the first waiting
  * receive from the same (source, tag) and write it straight from `data`,
  * or keep it in the early list: in `owned` if given, else lazily (lazy:
- * an exchange's, data at `offset` of the sender's memory), else in a
- * copy. */
+ * an exchange's), else in a copy. `data` NULL: the payload is at
+ * `offset` of the sender's memory, looked up only if it is read now. */
 static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
                        uint64_t id, size_t count, Tick arrival,
                        const Word *data, Msg *owned, gboolean lazy,
@@ -1652,8 +1675,9 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
 #ifdef SIM_CHECK_EXCHANGE
     if (lazy) {
         SentCheck c = { offset, count, tag,
-                        g_memdup2(data, count * sim->element_words
-                                            * sizeof(Word)) };
+                        g_memdup2(offer_data(sim, sender, data, offset),
+                                  count * sim->element_words
+                                      * sizeof(Word)) };
         g_array_append_val(sim->sent_checks, c);
     }
 #endif
@@ -1667,7 +1691,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         if (lazy && pending_can(sim, dest, sender, r, count))
             pending_note(sim, dest, sender, r, offset, arrival);
         else
-            ok = node_deliver(sim, dest, r, source, tag, count, arrival, data);
+            ok = node_deliver(sim, dest, r, source, tag, count, arrival,
+                              offer_data(sim, sender, data, offset));
         recv_free(sim, r);
         if (owned)
             msg_free(sim, owned);
@@ -1682,13 +1707,13 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
      * cache miss each on every delivery (a 16-cube: 3.4 -> 4.7 s). */
     if (!m && lazy && !sender->lazy) {
         m = msg_new(sim, count, FALSE);
-        m->data = data;
         m->lazy = sender;
         m->offset = offset;
         sender->lazy = m;
     } else if (!m) {
         m = msg_new(sim, count, TRUE);
-        memcpy(msg_buf(m), data, count * sim->element_words * sizeof(Word));
+        memcpy(msg_buf(m), offer_data(sim, sender, data, offset),
+               count * sim->element_words * sizeof(Word));
     }
     m->item.seq = id;
     m->arrival = arrival;
@@ -1718,10 +1743,10 @@ static void node_match_posted(Sim *sim, Node *node)
             recv_free(sim, r);
             continue;
         }
-        if (p)                  /* before reading m->data: it may be a's */
+        if (p)                  /* before reading m's data: it may be a's */
             pending_settle(sim, node);
         gboolean ok = node_deliver(sim, node, r, r->source, r->tag, m->count,
-                                   m->arrival, m->data);
+                                   m->arrival, msg_data(sim, m));
         msg_free(sim, m);
         recv_free(sim, r);
         if (!ok) {
@@ -1754,7 +1779,8 @@ static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
 }
 
 /* Reserve the route of a message posted now by `node` and offer it to
- * dest. The payload is `data` (the sender's memory) or owned->data. */
+ * dest. The payload is owned->data, or at `offset` of the sender's memory
+ * (data NULL). */
 static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t count, MessageClass cls, const int *path, int hops,
                      const Word *data, Msg *owned, gboolean lazy,
@@ -1792,8 +1818,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     }
     if (!node_check_run(node, "send", offset, count))
         return;
-    const Word *data = node_memory(node) + offset * sim->element_words;
     if (node->clock > sim->now) {
+        const Word *data = node_memory(node) + offset * sim->element_words;
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
@@ -1808,7 +1834,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
         return;
     }
-    sim_post(sim, node, dest, tag, count, cls, path, hops, data, NULL, lazy,
+    sim_post(sim, node, dest, tag, count, cls, path, hops, NULL, NULL, lazy,
              offset);
 }
 
@@ -2110,7 +2136,6 @@ static void sim_prefetch_ahead(Sim *sim)
     if (n > AHEAD_NODE) {
         const QueueItem *q = &run[AHEAD_NODE];
         node_prefetch(&sim->node[q->node]);
-        __builtin_prefetch(&sim->block[q->node]);
         /* and, on a dense machine, its channels on the links in use last
          * (a dimension exchange uses one link a step: the first read of a
          * channel's timeline was 9% of the 16-cube exchange, its count
@@ -2142,8 +2167,8 @@ static void sim_prefetch_ahead(Sim *sim)
         uint32_t x = run[AHEAD_DATA].node;
         const Msg *m = (const Msg *)sim->node[x].match.slot.msg_head;
         size_t w = sim->element_words * sizeof(Word);
-        if (m && m->data)
-            prefetch_bytes(m->data, m->count * w);
+        if (m && m->count > 0)
+            prefetch_bytes(msg_data(sim, m), m->count * w);
         prefetch_bytes(sim_node_memory(sim, x), sim->memory_elements * w);
     }
 }
