@@ -509,6 +509,12 @@ static void lazy_unlink(Msg *m)
     m->lazy = NULL;
 }
 
+/* Element `offset` of node x's memory, wherever its block is now. */
+static Word *memory_at(Sim *sim, uint32_t x, size_t offset)
+{
+    return sim_node_memory(sim, x) + offset * sim->element_words;
+}
+
 /* A message's payload: its own buffer, or where it lies in its lazy
  * sender's memory now. Looked up when read, not kept from the posting:
  * in the far steps of a dimension exchange a lazy message is never read
@@ -516,10 +522,7 @@ static void lazy_unlink(Msg *m)
  * lookup is one more line in an order that does not stream. */
 static const Word *msg_data(Sim *sim, const Msg *m)
 {
-    if (!m->lazy)
-        return m->data;
-    return sim_node_memory(sim, m->lazy->address)
-           + m->offset * sim->element_words;
+    return m->lazy ? memory_at(sim, m->lazy->address, m->offset) : m->data;
 }
 
 /* Copy a lazy message's payload out of its sender's memory. */
@@ -616,14 +619,13 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->stats.phases = layout->phases;
     sim->memory = big_new0(sim_memory_bytes(sim));
     sim->block = big_new0((size_t)sim->nodes * sizeof *sim->block);
-    for (uint32_t x = 0; x < sim->nodes; x++)
-        sim->block[x] = x;
     sim->local = sim->local_size
                      ? big_new0((size_t)sim->nodes * sim->local_size) : NULL;
     sim->node = big_new0((size_t)sim->nodes * sizeof(Node));
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
+        sim->block[x] = x;
     }
     sim->pend_far = PENDING_FAR;
 #ifdef SIM_CHECK_EXCHANGE
@@ -1401,10 +1403,9 @@ static void swap_words(Word *x, Word *y, size_t words)
 static const PendingShape *pending_regions(Sim *sim, const Pending *p,
                                            Word **x, Word **y)
 {
-    size_t w = sim->element_words;
     const PendingShape *sh = &sim->shapes[p->shape];
-    *x = sim_node_memory(sim, p->a) + sh->a_offset * w;
-    *y = sim_node_memory(sim, p->b) + sh->b_offset * w;
+    *x = memory_at(sim, p->a, sh->a_offset);
+    *y = memory_at(sim, p->b, sh->b_offset);
     return sh;
 }
 
@@ -1656,9 +1657,7 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
 static const Word *offer_data(Sim *sim, const Node *sender, const Word *data,
                               size_t offset)
 {
-    if (data)
-        return data;
-    return sim_node_memory(sim, sender->address) + offset * sim->element_words;
+    return data ? data : memory_at(sim, sender->address, offset);
 }
 
 /* A message has been posted for `dest`: match it with the first waiting
@@ -1819,7 +1818,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     if (!node_check_run(node, "send", offset, count))
         return;
     if (node->clock > sim->now) {
-        const Word *data = node_memory(node) + offset * sim->element_words;
+        const Word *data = memory_at(sim, node->address, offset);
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
