@@ -34,6 +34,7 @@
 #include "timeline.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -104,7 +105,9 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * one (perf, 14-cube exchange: the first reads of the running node and of
  * the destination were 31% of sim_run and 34% of sim_post; engine
  * seconds, interleaved medians: 16-cube 0.329 -> 0.295, 18-cube 1.655 ->
- * 1.384). Its local work so far is
+ * 1.384). The first line holds the counters, the clock and which block of
+ * sim->memory is the node's memory; the second its match slot and its
+ * note. Its local work so far is
  * sim->stats.compute[address]; the start of its current phase is in
  * sim->phase_start, allocated only for programs that declare phases. */
 struct Node {
@@ -116,13 +119,16 @@ struct Node {
     uint32_t nrecv;            /* receives waiting for their message */
     uint32_t nearly;           /* messages waiting for their receive */
     uint32_t deferred;         /* sends waiting for their posting tick */
+    uint32_t block;            /* its memory is block `block` of
+                                * sim->memory (pending_relabel) */
+    Msg *lazy;                 /* its lazy message, at most one */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
-    Msg *lazy;                 /* its lazy message, at most one */
-    MatchLocal match;          /* its own key of the match table */
+    _Alignas(64) MatchLocal match;  /* its own key of the match table */
     uint64_t pend;             /* its note in sim->pending: see pending_of */
 };
 G_STATIC_ASSERT(sizeof(Node) == 128);
+G_STATIC_ASSERT(offsetof(Node, match) == 64);
 
 /* An exchange's deliveries, put off (a note, pending_note): node a's
  * region is to receive node b's (where, in sim->shapes[shape]); once b
@@ -257,8 +263,6 @@ struct Sim {
     int links;
     size_t memory_elements, element_words, local_size;
     Word *memory;              /* the memories: 2^n blocks, one a node */
-    uint32_t *block;           /* node x's memory is block block[x]
-                                * (pending_relabel) */
     unsigned char *local;
     Node *node;
     LinkChannels *link_ch;     /* dense: per link */
@@ -296,6 +300,7 @@ struct Sim {
     Pending *pending;          /* put-off deliveries, in order of posting */
     Pending *pending_tmp;      /* the sort's other half */
     size_t npending, cappending;
+    size_t pend_open;          /* of them, not yet carried out */
     PendingShape *shapes;      /* the notes' regions, distinct in a row */
     size_t nshapes, capshapes;
     uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
@@ -510,9 +515,11 @@ static void lazy_unlink(Msg *m)
 }
 
 /* Element `offset` of node x's memory, wherever its block is now. */
-static Word *memory_at(Sim *sim, uint32_t x, size_t offset)
+static Word *memory_at(const Sim *sim, const Node *x, size_t offset)
 {
-    return sim_node_memory(sim, x) + offset * sim->element_words;
+    return sim->memory
+           + ((size_t)x->block * sim->memory_elements + offset)
+                 * sim->element_words;
 }
 
 /* A message's payload: its own buffer, or where it lies in its lazy
@@ -522,7 +529,7 @@ static Word *memory_at(Sim *sim, uint32_t x, size_t offset)
  * lookup is one more line in an order that does not stream. */
 static const Word *msg_data(Sim *sim, const Msg *m)
 {
-    return m->lazy ? memory_at(sim, m->lazy->address, m->offset) : m->data;
+    return m->lazy ? memory_at(sim, m->lazy, m->offset) : m->data;
 }
 
 /* Copy a lazy message's payload out of its sender's memory. */
@@ -618,14 +625,13 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     g_assert(layout->phases <= SIM_MAX_PHASES);
     sim->stats.phases = layout->phases;
     sim->memory = big_new0(sim_memory_bytes(sim));
-    sim->block = big_new0((size_t)sim->nodes * sizeof *sim->block);
     sim->local = sim->local_size
                      ? big_new0((size_t)sim->nodes * sim->local_size) : NULL;
     sim->node = big_new0((size_t)sim->nodes * sizeof(Node));
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
-        sim->block[x] = x;
+        sim->node[x].block = x;
     }
     sim->pend_far = PENDING_FAR;
 #ifdef SIM_CHECK_EXCHANGE
@@ -785,7 +791,6 @@ void sim_free(Sim *sim)
     big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
     big_free(sim->local, (size_t)sim->nodes * sim->local_size);
     big_free(sim->memory, sim_memory_bytes(sim));
-    big_free(sim->block, (size_t)sim->nodes * sizeof *sim->block);
     g_free(sim->run_a);
     g_free(sim->run_b);
     g_free(sim->stats.link_up);
@@ -801,8 +806,7 @@ void sim_free(Sim *sim)
 
 Word *sim_node_memory(Sim *sim, uint32_t node)
 {
-    return sim->memory
-           + (size_t)sim->block[node] * sim->memory_elements * sim->element_words;
+    return memory_at(sim, &sim->node[node], 0);
 }
 
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
@@ -1074,7 +1078,7 @@ uint32_t node_neighbour(const Node *node, int link)
 
 Word *node_memory(Node *node)
 {
-    return sim_node_memory(node->sim, node->address);
+    return memory_at(node->sim, node, 0);
 }
 
 void *node_local(Node *node)
@@ -1404,8 +1408,8 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
                                            Word **x, Word **y)
 {
     const PendingShape *sh = &sim->shapes[p->shape];
-    *x = memory_at(sim, p->a, sh->a_offset);
-    *y = memory_at(sim, p->b, sh->b_offset);
+    *x = memory_at(sim, &sim->node[p->a], sh->a_offset);
+    *y = memory_at(sim, &sim->node[p->b], sh->b_offset);
     return sh;
 }
 
@@ -1426,22 +1430,24 @@ static gboolean pending_relabels(const Sim *sim, const Pending *p)
 
 static void pending_relabel(Sim *sim, Pending *p)
 {
+    Node *a = &sim->node[p->a], *b = &sim->node[p->b];
 #ifdef SIM_CHECK_EXCHANGE
-    const Msg *la = sim->node[p->a].lazy, *lb = sim->node[p->b].lazy;
-    g_assert((!la || la->count == 0) && (!lb || lb->count == 0));
+    g_assert((!a->lazy || a->lazy->count == 0)
+             && (!b->lazy || b->lazy->count == 0));
 #endif
-    uint32_t t = sim->block[p->a];
-    sim->block[p->a] = sim->block[p->b];
-    sim->block[p->b] = t;
+    uint32_t t = a->block;
+    a->block = b->block;
+    b->block = t;
     sim->pend_counts.relabelled++;
 }
 
 /* Carry a note out. */
 static void pending_run(Sim *sim, Pending *p)
 {
+    sim->pend_open--;
+    p->done = 1;
     if (pending_relabels(sim, p)) {
         pending_relabel(sim, p);
-        p->done = 1;
         return;
     }
     size_t w = sim->element_words;
@@ -1455,7 +1461,6 @@ static void pending_run(Sim *sim, Pending *p)
             lazy_protect(sim, a, sh->a_offset, sh->count);
         memcpy(x, y, sh->count * w * sizeof(Word));
     }
-    p->done = 1;
 }
 
 /* Node x's memory is about to be read or written otherwise. */
@@ -1528,12 +1533,15 @@ static void pending_flush(Sim *sim)
     size_t n = sim->npending;
     if (n == 0)
         return;
-    Pending *p = n >= PENDING_SORT_MIN ? pending_sorted(sim) : sim->pending;
-    for (size_t i = 0; i < n; i++) {
-        if (i + PENDING_AHEAD < n)
-            pending_prefetch(sim, &p[i + PENDING_AHEAD]);
-        if (!p[i].done)
-            pending_run(sim, &p[i]);
+    if (sim->pend_open > 0) {
+        Pending *p = n >= PENDING_SORT_MIN ? pending_sorted(sim)
+                                           : sim->pending;
+        for (size_t i = 0; i < n && sim->pend_open > 0; i++) {
+            if (i + PENDING_AHEAD < n)
+                pending_prefetch(sim, &p[i + PENDING_AHEAD]);
+            if (!p[i].done)
+                pending_run(sim, &p[i]);
+        }
     }
     sim->pend_base += n;
     sim->npending = 0;
@@ -1592,6 +1600,7 @@ static void pending_note(Sim *sim, Node *a, Node *b, const Recv *r,
     sim->pending[sim->npending++] = (Pending){
         a->address, b->address, (uint32_t)(sim->nshapes - 1), 0, 0 };
     a->pend = b->pend = sim->pend_base + sim->npending;
+    sim->pend_open++;
     sim->deferring = TRUE;
     sim->pend_counts.noted++;
 }
@@ -1657,7 +1666,7 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
 static const Word *offer_data(Sim *sim, const Node *sender, const Word *data,
                               size_t offset)
 {
-    return data ? data : memory_at(sim, sender->address, offset);
+    return data ? data : memory_at(sim, sender, offset);
 }
 
 /* A message has been posted for `dest`: match it with the first waiting
@@ -1740,6 +1749,14 @@ static void node_match_posted(Sim *sim, Node *node)
         if (p && pending_swap(sim, node, p, m, r)) {
             msg_free(sim, m);
             recv_free(sim, r);
+            /* Two whole memories: swapping their block numbers costs two
+             * words of the two nodes' states, in cache now; in the batch
+             * it cost a sort and a pass over the notes (perf, 22-cube's
+             * far steps: 13% of them). Nothing can tell the difference:
+             * the pair's memories are the notes' alone until the batch,
+             * and a read or a write before it would settle it first. */
+            if (pending_relabels(sim, p))
+                pending_run(sim, p);
             continue;
         }
         if (p)                  /* before reading m's data: it may be a's */
@@ -1818,7 +1835,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     if (!node_check_run(node, "send", offset, count))
         return;
     if (node->clock > sim->now) {
-        const Word *data = memory_at(sim, node->address, offset);
+        const Word *data = memory_at(sim, node, offset);
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
@@ -2168,7 +2185,7 @@ static void sim_prefetch_ahead(Sim *sim)
         size_t w = sim->element_words * sizeof(Word);
         if (m && m->count > 0)
             prefetch_bytes(msg_data(sim, m), m->count * w);
-        prefetch_bytes(sim_node_memory(sim, x), sim->memory_elements * w);
+        prefetch_bytes(memory_at(sim, &sim->node[x], 0), sim->memory_elements * w);
     }
 }
 

@@ -1351,7 +1351,7 @@ START_TEST(whole_memory_swaps_swap_blocks)
     ck_assert_uint_eq(c.noted, 8 * 128);
     ck_assert_uint_eq(c.swapped, 8 * 128);
     ck_assert_uint_eq(c.relabelled, 8 * 128);
-    ck_assert_uint_eq(c.settled, 0);    /* all in the batches */
+    ck_assert_uint_eq(c.settled, 0);    /* none before its swap */
     ck_assert_uint_eq(sim_pending_counts(at_once).relabelled, 0);
     assert_same_run(sim, at_once, 256, "whole memories");
     ck_assert_int_eq(sim_stats(sim)->cycles, 8 * (1 + MEMORY));
