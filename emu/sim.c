@@ -663,7 +663,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->stats.compute = big_new0((size_t)sim->nodes * sizeof(Tick));
     if (layout->phases)
         sim->phase_start = big_new0((size_t)sim->nodes * sizeof(PhaseStart));
-    sim->stats.finished = g_new0(Tick, sim->nodes);
+    sim->stats.finished = big_new0((size_t)sim->nodes * sizeof(Tick));
     return sim;
 }
 
@@ -798,7 +798,7 @@ void sim_free(Sim *sim)
     g_free(sim->stats.link_busy);
     big_free(sim->stats.compute, (size_t)sim->nodes * sizeof(Tick));
     big_free(sim->phase_start, (size_t)sim->nodes * sizeof(PhaseStart));
-    g_free(sim->stats.finished);
+    big_free(sim->stats.finished, (size_t)sim->nodes * sizeof(Tick));
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
     g_free(sim);
