@@ -1753,7 +1753,7 @@ static void node_match_posted(Sim *sim, Node *node)
              * words of the two nodes' states, in cache now; in the batch
              * it cost a sort and a pass over the notes (perf, 22-cube's
              * far steps: 13% of them). Nothing can tell the difference:
-             * the pair's memories are the notes' alone until the batch,
+             * the pair's memories are the note's alone until the batch,
              * and a read or a write before it would settle it first. */
             if (pending_relabels(sim, p))
                 pending_run(sim, p);
