@@ -1414,9 +1414,11 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
 }
 
 /* A swap of the two nodes' whole memories: carried out by swapping which
- * block each owns (sim->block), two words, not 2 x K elements. In a
- * dimension exchange every note is one; the payload then moves only in
- * the dimensions below PENDING_FAR's reach, where it is in cache.
+ * block each owns (Node.block), two words, not 2 x K elements, and at
+ * once, when the note becomes a swap (node_match_posted), not in the
+ * batch. In a dimension exchange every note is one; the payload then
+ * moves only in the dimensions below PENDING_FAR's reach, where it is in
+ * cache.
  * Nothing holds an address in either memory here: a's lazy message is
  * the one b took (pending_swap), b has none over its region (or it
  * would not be a swap), and a new one needs a step, which settles the
@@ -1518,7 +1520,7 @@ static void prefetch_bytes(const void *p, size_t bytes);
 
 static void pending_prefetch(Sim *sim, const Pending *p)
 {
-    if (pending_relabels(sim, p))
+    if (p->done)                /* settled, or a swap of whole memories */
         return;
     Word *x, *y;
     const PendingShape *sh = pending_regions(sim, p, &x, &y);
@@ -1527,7 +1529,7 @@ static void pending_prefetch(Sim *sim, const Pending *p)
     prefetch_bytes(y, bytes);
 }
 
-/* Time moves on (or the run ends): carry every note out. */
+/* Time moves on (or the run ends): carry out every note not yet done. */
 static void pending_flush(Sim *sim)
 {
     size_t n = sim->npending;
@@ -1655,7 +1657,7 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
     pending_settle(sim, node);
     if (node->lazy)
         lazy_protect(sim, node, r->offset, r->count);
-    memcpy(node_memory(node) + r->offset * w, data, count * w * sizeof(Word));
+    memcpy(memory_at(sim, node, r->offset), data, count * w * sizeof(Word));
     if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
@@ -2079,7 +2081,7 @@ static void exchange_check_step(Sim *sim, Node *node)
     size_t w = sim->element_words;
     for (guint i = 0; i < sim->sent_checks->len; i++) {
         SentCheck *c = &g_array_index(sim->sent_checks, SentCheck, i);
-        if (!sim->error && memcmp(c->copy, node_memory(node) + c->offset * w,
+        if (!sim->error && memcmp(c->copy, memory_at(sim, node, c->offset),
                                   c->count * w * sizeof(Word)) != 0)
             node_fail(node, "wrote into elements [%zu, %zu) after posting "
                       "their exchange (tag %d) in the same step: an "
@@ -2180,12 +2182,12 @@ static void sim_prefetch_ahead(Sim *sim)
     /* Not while exchanges' deliveries are put off: their regions are
      * read and written in the batch. */
     if (n > AHEAD_DATA && !sim->deferring) {
-        uint32_t x = run[AHEAD_DATA].node;
-        const Msg *m = (const Msg *)sim->node[x].match.slot.msg_head;
+        const Node *x = &sim->node[run[AHEAD_DATA].node];
+        const Msg *m = (const Msg *)x->match.slot.msg_head;
         size_t w = sim->element_words * sizeof(Word);
         if (m && m->count > 0)
             prefetch_bytes(msg_data(sim, m), m->count * w);
-        prefetch_bytes(memory_at(sim, &sim->node[x], 0), sim->memory_elements * w);
+        prefetch_bytes(memory_at(sim, x, 0), sim->memory_elements * w);
     }
 }
 
