@@ -144,8 +144,10 @@ typedef struct {
 G_STATIC_ASSERT(sizeof(Pending) == 16);
 
 /* Deliveries are put off from this distance on, in messages posted
- * between the two of an exchange (pending_can). */
+ * between the two of an exchange (pending_can); an exchange of two whole
+ * memories from PENDING_FAR_WHOLE on. */
 #define PENDING_FAR 2048
+#define PENDING_FAR_WHOLE 0
 
 /* Where the regions of a note lie: one for all the notes of a dimension
  * exchange, so that a note is 16 bytes to sort. */
@@ -305,6 +307,7 @@ struct Sim {
     size_t nshapes, capshapes;
     uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
     uint64_t pend_far;         /* PENDING_FAR, or sim_set_pending_far's */
+    uint64_t pend_far_whole;   /* PENDING_FAR_WHOLE, or the same's */
     SimPendingCounts pend_counts;
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
@@ -634,6 +637,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->node[x].block = x;
     }
     sim->pend_far = PENDING_FAR;
+    sim->pend_far_whole = PENDING_FAR_WHOLE;
 #ifdef SIM_CHECK_EXCHANGE
     sim->sent_checks = g_array_new(FALSE, FALSE, sizeof(SentCheck));
 #endif
@@ -1416,9 +1420,8 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
 /* A swap of the two nodes' whole memories: carried out by swapping which
  * block each owns (Node.block), two words, not 2 x K elements, and at
  * once, when the note becomes a swap (node_match_posted), not in the
- * batch. In a dimension exchange every note is one; the payload then
- * moves only in the dimensions below PENDING_FAR's reach, where it is in
- * cache.
+ * batch. In a dimension exchange every note is one, and every pair is
+ * noted (PENDING_FAR_WHOLE): the payload does not move at all.
  * Nothing holds an address in either memory here: a's lazy message is
  * the one b took (pending_swap), b has none over its region (or it
  * would not be a swap), and a new one needs a step, which settles the
@@ -1556,11 +1559,20 @@ static void pending_flush(Sim *sim)
  * ago (PENDING_FAR messages) that a's region has left the cache: nearer,
  * copying now costs less than the batch (a 20-cube exchange noting every
  * pair spent 1.9 of its 5.9 s in the batches, and its first dimensions
- * ran slower than copying at once): PENDING_FAR, near the top. */
+ * ran slower than copying at once): PENDING_FAR, near the top.
+ * An exchange of two whole memories (b's region at b_offset) is noted
+ * from PENDING_FAR_WHOLE on, at any distance: once b takes a's message
+ * it is a swap of two block numbers, done at once (node_match_posted),
+ * with no batch and no copy, which costs less than copying K elements
+ * even when they are in cache: the exchange with K = 64, bench --steps,
+ * 3 interleaved rounds, medians in M events/s from 2048 on and from 0:
+ * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
+ * 15.2, 22 17.1 -> 17.8. */
 
-void sim_set_pending_far(Sim *sim, uint64_t messages)
+void sim_set_pending_far(Sim *sim, uint64_t regions, uint64_t whole)
 {
-    sim->pend_far = messages;
+    sim->pend_far = regions;
+    sim->pend_far_whole = whole;
 }
 
 SimPendingCounts sim_pending_counts(const Sim *sim)
@@ -1569,12 +1581,16 @@ SimPendingCounts sim_pending_counts(const Sim *sim)
 }
 
 static gboolean pending_can(const Sim *sim, const Node *a, const Node *b,
-                            const Recv *r, size_t count)
+                            const Recv *r, size_t count, size_t b_offset)
 {
     const Msg *m = a->lazy;
-    return m && count > 0 && r->count == count && m->offset == r->offset
-           && m->count == count && b->match.slot.msg_head == &m->item
-           && sim->stats.messages - m->item.seq >= sim->pend_far
+    if (!m || count == 0 || r->count != count || m->offset != r->offset
+        || m->count != count || b->match.slot.msg_head != &m->item)
+        return FALSE;
+    uint64_t far = count == sim->memory_elements && r->offset == 0
+                           && b_offset == 0
+                       ? sim->pend_far_whole : sim->pend_far;
+    return sim->stats.messages - m->item.seq >= far
            && !pending_of(sim, a) && !pending_of(sim, b);
 }
 
@@ -1698,7 +1714,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
         gboolean ok = TRUE;
-        if (lazy && pending_can(sim, dest, sender, r, count))
+        if (lazy && pending_can(sim, dest, sender, r, count, offset))
             pending_note(sim, dest, sender, r, offset, arrival);
         else
             ok = node_deliver(sim, dest, r, source, tag, count, arrival,

@@ -1017,10 +1017,12 @@ END_TEST
 /* ---- exchanges' deliveries put off (sim.c, pending_*) ------------------
  *
  * The engine may note an exchange's two deliveries and carry them out
- * later, in a batch in address order, as a swap. Only where the partner's
- * message is far back (2048 messages) by default: sim_set_pending_far(0)
- * makes it do so wherever it can, and UINT64_MAX nowhere. The final
- * memory and every count must be the same both ways. */
+ * later, in a batch in address order, as a swap. By default only where
+ * the partner's message is far back (2048 messages), or the exchange is
+ * one of two whole memories (at any distance: a swap of block numbers):
+ * sim_set_pending_far(0, 0) makes it do so wherever it can, and
+ * UINT64_MAX nowhere. The final memory and every count must be the same
+ * both ways. */
 
 static uint32_t mix32(uint32_t a, uint32_t b)
 {
@@ -1076,7 +1078,7 @@ static Sim *run_far(const Machine *m, NodeStepFn step, const void *config,
                     uint64_t far)
 {
     Sim *sim = sim_new(m, &test_layout);
-    sim_set_pending_far(sim, far);
+    sim_set_pending_far(sim, far, far);
     fill_memory(sim, machine_nodes(m));
     GError *e = NULL;
     if (!sim_run(sim, step, config, &e))
@@ -1269,7 +1271,7 @@ START_TEST(tick_done_once_a_tick_after_its_deliveries)
     for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
         TickSeen t = { 0 };
         t.sim = sim_new(&m, &test_layout);
-        sim_set_pending_far(t.sim, fars[f]);
+        sim_set_pending_far(t.sim, fars[f], fars[f]);
         sim_set_observer(t.sim, &obs, &t);
         fill_memory(t.sim, 64);
         GError *e = NULL;
@@ -1296,8 +1298,9 @@ END_TEST
 
 /* A dimension exchange on the 8-cube, every pair put off: 128 notes a
  * dimension (sorted in their batch, PENDING_SORT_MIN 64), every one a
- * swap, and each node ends with its antipode's elements. By default
- * (2048 messages) nothing on a machine this small is put off. */
+ * swap, and each node ends with its antipode's elements. From 2048
+ * messages on (the default for regions of a memory: these are 8 of its
+ * 256 elements) nothing on a machine this small is put off. */
 START_TEST(dimension_exchange_all_swaps)
 {
     int n = 8;
@@ -1368,6 +1371,42 @@ START_TEST(whole_memory_swaps_swap_blocks)
                          sim_node_memory(at_once, 0) + (size_t)x * MEMORY);
     }
     sim_free(sim);
+    sim_free(at_once);
+}
+END_TEST
+
+/* The engine's defaults (no sim_set_pending_far): an exchange of whole
+ * memories is noted at every distance, even the 8-cube's dimension 0
+ * (partners one message apart), and every note is a swap of block
+ * numbers, carried out at once; an exchange of 8 of the 256 elements is
+ * noted nowhere on a machine this small (2048 messages). Both end with
+ * the memory and the counts of copying at once. */
+START_TEST(whole_memories_swapped_by_default)
+{
+    int n = 8;
+    Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    fill_memory(sim, 256);
+    GError *e = NULL;
+    if (!sim_run(sim, whole_exchange_step, &n, &e))
+        ck_abort_msg("run failed: %s", e->message);
+    SimPendingCounts c = sim_pending_counts(sim);
+    ck_assert_uint_eq(c.noted, 8 * 128);
+    ck_assert_uint_eq(c.relabelled, 8 * 128);
+    ck_assert_uint_eq(c.settled, 0);
+    Sim *at_once = run_far(&m, whole_exchange_step, &n, UINT64_MAX);
+    assert_same_run(sim, at_once, 256, "whole memories by default");
+    sim_free(sim);
+    sim_free(at_once);
+
+    Sim *part = sim_new(&m, &test_layout);
+    fill_memory(part, 256);
+    if (!sim_run(part, sequential_exchange_step, &n, &e))
+        ck_abort_msg("run failed: %s", e->message);
+    ck_assert_uint_eq(sim_pending_counts(part).noted, 0);
+    at_once = run_far(&m, sequential_exchange_step, &n, UINT64_MAX);
+    assert_same_run(part, at_once, 256, "regions by default");
+    sim_free(part);
     sim_free(at_once);
 }
 END_TEST
@@ -1607,6 +1646,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_pairs_same_with_notes);
     tcase_add_test(t, dimension_exchange_all_swaps);
     tcase_add_test(t, whole_memory_swaps_swap_blocks);
+    tcase_add_test(t, whole_memories_swapped_by_default);
     tcase_add_test(t, notes_match_copying_at_once);
     tcase_add_test(t, notes_match_copying_at_once_whole);
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
