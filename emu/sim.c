@@ -307,7 +307,7 @@ struct Sim {
     size_t nshapes, capshapes;
     uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
     uint64_t pend_far;         /* PENDING_FAR, or sim_set_pending_far's */
-    uint64_t pend_far_whole;   /* PENDING_FAR_WHOLE, or the same's */
+    uint64_t pend_far_whole;   /* PENDING_FAR_WHOLE, or the same */
     SimPendingCounts pend_counts;
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
@@ -1426,11 +1426,16 @@ static const PendingShape *pending_regions(Sim *sim, const Pending *p,
  * the one b took (pending_swap), b has none over its region (or it
  * would not be a swap), and a new one needs a step, which settles the
  * note first; a delivery into either settles it too. */
+static gboolean pending_whole(const Sim *sim, size_t a_offset,
+                              size_t b_offset, size_t count)
+{
+    return a_offset == 0 && b_offset == 0 && count == sim->memory_elements;
+}
+
 static gboolean pending_relabels(const Sim *sim, const Pending *p)
 {
     const PendingShape *sh = &sim->shapes[p->shape];
-    return p->swap && sh->a_offset == 0 && sh->b_offset == 0
-           && sh->count == sim->memory_elements;
+    return p->swap && pending_whole(sim, sh->a_offset, sh->b_offset, sh->count);
 }
 
 static void pending_relabel(Sim *sim, Pending *p)
@@ -1569,10 +1574,9 @@ static void pending_flush(Sim *sim)
  * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
  * 15.2, 22 17.1 -> 17.8. */
 
-void sim_set_pending_far(Sim *sim, uint64_t regions, uint64_t whole)
+void sim_set_pending_far(Sim *sim, uint64_t messages)
 {
-    sim->pend_far = regions;
-    sim->pend_far_whole = whole;
+    sim->pend_far = sim->pend_far_whole = messages;
 }
 
 SimPendingCounts sim_pending_counts(const Sim *sim)
@@ -1587,8 +1591,7 @@ static gboolean pending_can(const Sim *sim, const Node *a, const Node *b,
     if (!m || count == 0 || r->count != count || m->offset != r->offset
         || m->count != count || b->match.slot.msg_head != &m->item)
         return FALSE;
-    uint64_t far = count == sim->memory_elements && r->offset == 0
-                           && b_offset == 0
+    uint64_t far = pending_whole(sim, r->offset, b_offset, count)
                        ? sim->pend_far_whole : sim->pend_far;
     return sim->stats.messages - m->item.seq >= far
            && !pending_of(sim, a) && !pending_of(sim, b);

@@ -107,11 +107,11 @@ void sim_set_count_limit(Sim *sim, uint32_t limit);
 
 /* For tests, before sim_run: put an exchange's deliveries off (sim.c,
  * "exchanges' deliveries, put off") when its partner's message was posted
- * at least `regions` messages before (normally 2048), or, for an exchange
- * of two whole memories, `whole` messages before (normally 0); 0 puts off
- * every one it can, UINT64_MAX none. The final memory is the same either
- * way. */
-void sim_set_pending_far(Sim *sim, uint64_t regions, uint64_t whole);
+ * at least `messages` messages before, for exchanges of regions and of
+ * whole memories alike (normally 2048 for regions, 0 for whole memories);
+ * 0 puts off every one it can, UINT64_MAX none. The final memory is the
+ * same either way. */
+void sim_set_pending_far(Sim *sim, uint64_t messages);
 
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about

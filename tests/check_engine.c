@@ -1020,7 +1020,7 @@ END_TEST
  * later, in a batch in address order, as a swap. By default only where
  * the partner's message is far back (2048 messages), or the exchange is
  * one of two whole memories (at any distance: a swap of block numbers):
- * sim_set_pending_far(0, 0) makes it do so wherever it can, and
+ * sim_set_pending_far(0) makes it do so wherever it can, and
  * UINT64_MAX nowhere. The final memory and every count must be the same
  * both ways. */
 
@@ -1074,16 +1074,24 @@ static NodeStatus note_step(Node *node, const void *config)
     return s + 1 == (unsigned)p->steps ? NODE_DONE : NODE_CONTINUE;
 }
 
-static Sim *run_far(const Machine *m, NodeStepFn step, const void *config,
-                    uint64_t far)
+/* A run with the engine's own distances (far NULL) or *far. */
+static Sim *run_with(const Machine *m, NodeStepFn step, const void *config,
+                     const uint64_t *far)
 {
     Sim *sim = sim_new(m, &test_layout);
-    sim_set_pending_far(sim, far, far);
+    if (far)
+        sim_set_pending_far(sim, *far);
     fill_memory(sim, machine_nodes(m));
     GError *e = NULL;
     if (!sim_run(sim, step, config, &e))
         ck_abort_msg("run failed: %s", e->message);
     return sim;
+}
+
+static Sim *run_far(const Machine *m, NodeStepFn step, const void *config,
+                    uint64_t far)
+{
+    return run_with(m, step, config, &far);
 }
 
 /* The two runs agree on every element of every node and on every count. */
@@ -1271,7 +1279,7 @@ START_TEST(tick_done_once_a_tick_after_its_deliveries)
     for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
         TickSeen t = { 0 };
         t.sim = sim_new(&m, &test_layout);
-        sim_set_pending_far(t.sim, fars[f], fars[f]);
+        sim_set_pending_far(t.sim, fars[f]);
         sim_set_observer(t.sim, &obs, &t);
         fill_memory(t.sim, 64);
         GError *e = NULL;
@@ -1385,25 +1393,22 @@ START_TEST(whole_memories_swapped_by_default)
 {
     int n = 8;
     Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
-    Sim *sim = sim_new(&m, &test_layout);
-    fill_memory(sim, 256);
-    GError *e = NULL;
-    if (!sim_run(sim, whole_exchange_step, &n, &e))
-        ck_abort_msg("run failed: %s", e->message);
+    Sim *sim = run_with(&m, whole_exchange_step, &n, NULL);
     SimPendingCounts c = sim_pending_counts(sim);
     ck_assert_uint_eq(c.noted, 8 * 128);
+    ck_assert_uint_eq(c.swapped, 8 * 128);
     ck_assert_uint_eq(c.relabelled, 8 * 128);
     ck_assert_uint_eq(c.settled, 0);
+    /* n (Ts + K), Ts = 1, K = 256: the exchange's exact bound */
+    ck_assert_int_eq(sim_stats(sim)->cycles, 8 * (1 + MEMORY));
     Sim *at_once = run_far(&m, whole_exchange_step, &n, UINT64_MAX);
     assert_same_run(sim, at_once, 256, "whole memories by default");
     sim_free(sim);
     sim_free(at_once);
 
-    Sim *part = sim_new(&m, &test_layout);
-    fill_memory(part, 256);
-    if (!sim_run(part, sequential_exchange_step, &n, &e))
-        ck_abort_msg("run failed: %s", e->message);
+    Sim *part = run_with(&m, sequential_exchange_step, &n, NULL);
     ck_assert_uint_eq(sim_pending_counts(part).noted, 0);
+    ck_assert_int_eq(sim_stats(part)->cycles, 8 * (1 + 8));
     at_once = run_far(&m, sequential_exchange_step, &n, UINT64_MAX);
     assert_same_run(part, at_once, 256, "regions by default");
     sim_free(part);
