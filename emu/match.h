@@ -37,10 +37,14 @@ typedef struct {
     MatchItem *msg_head, *msg_tail;
 } MatchSlot;
 
-/* A destination's own slot, and how many of its keys are in the table. */
+/* A destination's own slot, how many of its keys are in the table, and a
+ * count the owner keeps beside them (the engine: its early messages, in
+ * all its keys), in what would be padding: a sender touches only this
+ * struct of its destination's state. */
 typedef struct {
     MatchSlot slot;
     uint32_t in_table;
+    uint32_t owner_count;
 } MatchLocal;
 
 typedef struct {

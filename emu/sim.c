@@ -106,8 +106,11 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * the destination were 31% of sim_run and 34% of sim_post; engine
  * seconds, interleaved medians: 16-cube 0.329 -> 0.295, 18-cube 1.655 ->
  * 1.384). The first line holds the counters, the clock and which block of
- * sim->memory is the node's memory; the second its match slot and its
- * note. Its local work so far is
+ * sim->memory is the node's memory; the second its match slot, the count
+ * of its early messages (match.owner_count, node_early) and its note, so
+ * that a message that finds no receive waiting touches only the second
+ * line of its destination (node_offer; the read ahead loads the first
+ * only where a receive will take a message). Its local work so far is
  * sim->stats.compute[address]; the start of its current phase is in
  * sim->phase_start, allocated only for programs that declare phases. */
 struct Node {
@@ -117,7 +120,6 @@ struct Node {
     Tick clock;                /* local time while running */
     Tick wait_until;           /* completion of everything posted */
     uint32_t nrecv;            /* receives waiting for their message */
-    uint32_t nearly;           /* messages waiting for their receive */
     uint32_t deferred;         /* sends waiting for their posting tick */
     uint32_t block;            /* its memory is block `block` of
                                 * sim->memory (pending_relabel) */
@@ -129,6 +131,12 @@ struct Node {
 };
 G_STATIC_ASSERT(sizeof(Node) == 128);
 G_STATIC_ASSERT(offsetof(Node, match) == 64);
+
+/* Messages waiting for their receive. */
+static inline uint32_t node_early(const Node *node)
+{
+    return node->match.owner_count;
+}
 
 /* An exchange's deliveries, put off (a note, pending_note): node a's
  * region is to receive node b's (where, in sim->shapes[shape]); once b
@@ -1710,8 +1718,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         g_array_append_val(sim->sent_checks, c);
     }
 #endif
-    MatchSlot *slot = match_slot(&sim->match, &dest->match, dest->address,
-                                 source, tag);
+    MatchSlot *slot = match_slot(&sim->match, &dest->match,
+                                 (uint32_t)(dest - sim->node), source, tag);
     if (dest != sim->running && slot->recv_head) {
         Recv *r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
         match_release(&sim->match, &dest->match, slot);
@@ -1747,7 +1755,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     m->item.seq = id;
     m->arrival = arrival;
     match_push(&slot->msg_head, &slot->msg_tail, &m->item);
-    dest->nearly++;
+    dest->match.owner_count++;     /* its early messages */
 }
 
 /* After a step returned: match its receives, in posting order, against
@@ -1765,7 +1773,7 @@ static void node_match_posted(Sim *sim, Node *node)
             continue;
         }
         match_release(&sim->match, &node->match, slot);
-        node->nearly--;
+        node->match.owner_count--;
         Pending *p = pending_of(sim, node);
         if (p && pending_swap(sim, node, p, m, r)) {
             msg_free(sim, m);
@@ -1801,6 +1809,13 @@ static void node_prefetch(const Node *node)
 {
     __builtin_prefetch(node, 1);
     __builtin_prefetch((const char *)node + sizeof *node - 1, 1);
+}
+
+/* The line of a node's state that a message touches when no receive
+ * waits for it (struct Node). */
+static void node_prefetch_match(const Node *node)
+{
+    __builtin_prefetch(&node->match, 1);
 }
 
 static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
@@ -1843,8 +1858,10 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     /* The destination's state is needed after the route is reserved and
      * is far away in a big machine (a cube dimension's partner): start
      * loading it now. perf on the 16-cube exchange: the first read of it
-     * was 55% of sim_post. */
-    node_prefetch(&sim->node[dest]);
+     * was 55% of sim_post. Its second line only: the first is needed
+     * where a receive waits, and the read ahead loaded it then
+     * (sim_prefetch_ahead). */
+    node_prefetch_match(&sim->node[dest]);
     if (hops > 0 && sim->link_ch) {
         /* and the first hop's channel: its timeline and its count */
         const LinkChannels *lc = &sim->link_ch[path[0]];
@@ -2075,7 +2092,7 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
                         s->source, s->tag);
             return FALSE;
         }
-        if (node->nearly > 0) {
+        if (node_early(node) > 0) {
             const Msg *m = (const Msg *)sim_oldest(sim, x, FALSE, &s);
             g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "unreceived message: node %u never received %zu "
@@ -2189,14 +2206,34 @@ static void sim_prefetch_ahead(Sim *sim)
                 uint32_t v = topology_neighbour(sim->topo, q->node,
                                                 sim->hot_link[0]);
                 if (v != TOPOLOGY_NONE)
-                    node_prefetch(&sim->node[v]);
+                    node_prefetch_match(&sim->node[v]);
             }
         }
     }
+    /* A node with an early message will complete its sender's receive,
+     * if the sender posted one: the first line of the sender's state too
+     * (guessed as above), and the receive, which the second line, loaded
+     * AHEAD_NODE - AHEAD_MSG events ago, names. In a far step of a
+     * dimension exchange the first node of a pair touches only the
+     * second line of its partner's state, the second node both lines of
+     * the first's and its receive: 13 lines a pair, not 14, and none of
+     * them a demand miss behind another. */
     if (n > AHEAD_MSG) {
-        const MatchItem *m = sim->node[run[AHEAD_MSG].node].match.slot.msg_head;
-        if (m)
+        const QueueItem *q = &run[AHEAD_MSG];
+        const MatchItem *m = sim->node[q->node].match.slot.msg_head;
+        if (m) {
             __builtin_prefetch(m);
+            if (sim->link_ch && sim->hot_link[0] >= 0) {
+                uint32_t v = topology_neighbour(sim->topo, q->node,
+                                                sim->hot_link[0]);
+                if (v != TOPOLOGY_NONE) {
+                    const Node *sender = &sim->node[v];
+                    __builtin_prefetch(sender, 1);
+                    if (sender->match.slot.recv_head)
+                        __builtin_prefetch(sender->match.slot.recv_head, 1);
+                }
+            }
+        }
     }
     /* Not while exchanges' deliveries are put off: their regions are
      * read and written in the batch. */
