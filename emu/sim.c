@@ -2184,6 +2184,17 @@ static void prefetch_bytes(const void *p, size_t bytes)
     }
 }
 
+/* The node across the link in use last from node x, which a program
+ * working a link at a time exchanges with (a guess for the read ahead: a
+ * wrong one costs a load), or NULL. */
+static const Node *guessed_partner(const Sim *sim, uint32_t x)
+{
+    if (!sim->link_ch || sim->hot_link[0] < 0)
+        return NULL;
+    uint32_t v = topology_neighbour(sim->topo, x, sim->hot_link[0]);
+    return v != TOPOLOGY_NONE ? &sim->node[v] : NULL;
+}
+
 static void sim_prefetch_ahead(Sim *sim)
 {
     size_t n;
@@ -2197,26 +2208,21 @@ static void sim_prefetch_ahead(Sim *sim)
         /* and, on a dense machine, its channels on the links in use last
          * (a dimension exchange uses one link a step: the first read of a
          * channel's timeline was 9% of the 16-cube exchange, its count
-         * 4%; both are one line now, LinkChannel), and the node across
-         * the last of them, which a program working a link at a time
-         * sends to next (a guess: a wrong one costs a load) */
-        if (sim->link_ch) {
+         * 4%; both are one line now, LinkChannel), and the match line of
+         * its guessed partner, which it sends to next */
+        if (sim->link_ch)
             for (int k = 0; k < 2; k++) {
                 int l = sim->hot_link[k];
                 if (l >= 0 && sim->link_ch[l].ch)
                     __builtin_prefetch(&sim->link_ch[l].ch[q->node], 1);
             }
-            if (sim->hot_link[0] >= 0) {
-                uint32_t v = topology_neighbour(sim->topo, q->node,
-                                                sim->hot_link[0]);
-                if (v != TOPOLOGY_NONE)
-                    node_prefetch_match(&sim->node[v]);
-            }
-        }
+        const Node *partner = guessed_partner(sim, q->node);
+        if (partner)
+            node_prefetch_match(partner);
     }
     /* A node with an early message will complete its sender's receive,
      * if the sender posted one: the first line of the sender's state too
-     * (guessed as above), and the receive, which the second line, loaded
+     * (guessed_partner), and the receive, which the second line, loaded
      * AHEAD_NODE - AHEAD_MSG events ago, names. In a far step of a
      * dimension exchange the first node of a pair touches only the
      * second line of its partner's state, the second node both lines of
@@ -2225,17 +2231,13 @@ static void sim_prefetch_ahead(Sim *sim)
     if (n > AHEAD_MSG) {
         const QueueItem *q = &run[AHEAD_MSG];
         const MatchItem *m = sim->node[q->node].match.slot.msg_head;
+        const Node *sender;
         if (m) {
             __builtin_prefetch(m);
-            if (sim->link_ch && sim->hot_link[0] >= 0) {
-                uint32_t v = topology_neighbour(sim->topo, q->node,
-                                                sim->hot_link[0]);
-                if (v != TOPOLOGY_NONE) {
-                    const Node *sender = &sim->node[v];
-                    __builtin_prefetch(sender, 1);
-                    if (sender->match.slot.recv_head)
-                        __builtin_prefetch(sender->match.slot.recv_head, 1);
-                }
+            if ((sender = guessed_partner(sim, q->node)) != NULL) {
+                __builtin_prefetch(sender, 1);
+                if (sender->match.slot.recv_head)
+                    __builtin_prefetch(sender->match.slot.recv_head, 1);
             }
         }
     }
