@@ -2193,7 +2193,7 @@ static void prefetch_bytes(const void *p, size_t bytes)
 /* The node across the link in use last from node x, which a program
  * working a link at a time exchanges with (a guess for the read ahead: a
  * wrong one costs a load), or NULL. */
-static const Node *guessed_partner(const Sim *sim, uint32_t x)
+static inline const Node *guessed_partner(const Sim *sim, uint32_t x)
 {
     if (!sim->link_ch || sim->hot_link[0] < 0)
         return NULL;
