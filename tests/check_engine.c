@@ -1170,7 +1170,7 @@ START_TEST(notes_match_copying_at_once_whole)
 END_TEST
 
 /* The order nodes run in within a tick (README, The machine model:
- * arbitration; README, Speed: why the big cubes' events wait on memory).
+ * arbitration; README, Speed, "Why events per second are not flat").
  * Every node exchanges across dimension l in step l. A pair's two steps
  * complete when the later of its two nodes runs, and both are queued then,
  * the earlier first; so from address order at tick 0, step l runs the
