@@ -29,10 +29,15 @@ typedef struct MatchItem {
     uint64_t seq;                 /* posting order, for error messages */
 } MatchItem;
 
+/* MatchSlot.used: the key is live; and, the engine's, a receive of the
+ * key is kept outside the lists, older than every item in them. */
+#define MATCH_USED 1u
+#define MATCH_INLINE_RECV 2u
+
 typedef struct {
     uint32_t dest, source;
     int32_t tag;
-    uint32_t used;
+    uint32_t used;                /* MATCH_USED | ..., or 0 */
     MatchItem *recv_head, *recv_tail;
     MatchItem *msg_head, *msg_tail;
 } MatchSlot;
@@ -84,7 +89,7 @@ void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s);
 static inline void match_release(MatchTable *t, MatchLocal *local,
                                  MatchSlot *s)
 {
-    if (s->recv_head || s->msg_head)
+    if (s->recv_head || s->msg_head || (s->used & MATCH_INLINE_RECV))
         return;
     if (s == &local->slot)
         s->used = 0;

@@ -98,15 +98,17 @@ typedef struct Recv {
 G_STATIC_ASSERT(sizeof(Msg) == 64);
 G_STATIC_ASSERT(sizeof(Recv) <= 64);
 
-/* A node's state: 120 bytes, the match slot included, aligned to a cache
- * line and so padded to 128: a step touches exactly two lines of it. At
+/* A node's state: two cache lines, the match slot included, aligned to
+ * one: a step touches exactly two lines of it. At
  * 112 bytes apart, half the nodes straddled three lines, and the read
  * ahead (node_prefetch: the first byte and the last) missed the middle
  * one (perf, 14-cube exchange: the first reads of the running node and of
  * the destination were 31% of sim_run and 34% of sim_post; engine
  * seconds, interleaved medians: 16-cube 0.329 -> 0.295, 18-cube 1.655 ->
- * 1.384). The first line holds the counters, the clock and which block of
- * sim->memory is the node's memory; the second its match slot, the count
+ * 1.384). The first line holds the counters, which block of sim->memory
+ * is the node's memory and its oldest waiting receive when that is kept
+ * inline (inline_recv; the clock of the running node is sim->clock, the
+ * room it took); the second its match slot, the count
  * of its early messages (match.owner_count, node_early) and its note, so
  * that a message that finds no receive waiting touches only the second
  * line of its destination (node_offer; the read ahead loads the first
@@ -115,15 +117,16 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * sim->phase_start, allocated only for programs that declare phases. */
 struct Node {
     _Alignas(64) Sim *sim;
+    Tick wait_until;           /* completion of everything posted */
+    Msg *lazy;                 /* its lazy message, at most one */
+    uint64_t rseq;             /* the receive kept inline: its posting */
+    uint32_t roffset, rcount;  /* order, offset and count (inline_recv) */
     uint32_t address;
     unsigned step;
-    Tick clock;                /* local time while running */
-    Tick wait_until;           /* completion of everything posted */
     uint32_t nrecv;            /* receives waiting for their message */
     uint32_t deferred;         /* sends waiting for their posting tick */
     uint32_t block;            /* its memory is block `block` of
                                 * sim->memory (pending_relabel) */
-    Msg *lazy;                 /* its lazy message, at most one */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
     _Alignas(64) MatchLocal match;  /* its own key of the match table */
@@ -293,6 +296,7 @@ struct Sim {
     MatchTable match;
     Tick now;
     Node *running;
+    Tick clock;                /* the running node's local time */
     uint64_t early;            /* early messages, all nodes' (sim_check_quiet
                                 * reads the nodes' counts only if some) */
     uint64_t recv_seq;
@@ -1721,8 +1725,19 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
 #endif
     MatchSlot *slot = match_slot(&sim->match, &dest->match,
                                  (uint32_t)(dest - sim->node), source, tag);
-    if (dest != sim->running && slot->recv_head) {
-        Recv *r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
+    if (dest != sim->running
+        && (slot->recv_head || (slot->used & MATCH_INLINE_RECV))) {
+        Recv inl, *r;
+        gboolean kept = (slot->used & MATCH_INLINE_RECV) != 0;
+        if (kept) {             /* the oldest, if there is one */
+            inl = (Recv){ .item = { NULL, dest->rseq }, .source = source,
+                          .tag = tag, .offset = dest->roffset,
+                          .count = dest->rcount };
+            slot->used &= ~MATCH_INLINE_RECV;
+            r = &inl;
+        } else {
+            r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
+        }
         match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
         gboolean ok = TRUE;
@@ -1731,7 +1746,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         else
             ok = node_deliver(sim, dest, r, source, tag, count, arrival,
                               offer_data(sim, sender, data, offset));
-        recv_free(sim, r);
+        if (!kept)
+            recv_free(sim, r);
         if (owned)
             msg_free(sim, owned);
         if (ok && dest->nrecv == 0 && dest->deferred == 0)
@@ -1760,6 +1776,29 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     sim->early++;
 }
 
+/* Receive r waits in slot, a key of node: in the node's own slot, when
+ * no other receive waits there, it is kept in the node's first line
+ * (rseq, roffset, rcount; MATCH_INLINE_RECV in the slot, which the
+ * sender reads anyway) and its struct goes back at once; else at the end
+ * of the slot's list, after the one kept, if any. The message that takes
+ * it then reads the first line of the receiver's state, which it
+ * completes anyway, and no line of a struct of its own; and no slab
+ * grows for receives that wait across a far step. */
+static void inline_recv(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
+{
+    if (slot == &node->match.slot && !slot->recv_head
+        && !(slot->used & MATCH_INLINE_RECV) && r->offset <= UINT32_MAX
+        && r->count <= UINT32_MAX) {
+        slot->used |= MATCH_INLINE_RECV;
+        node->rseq = r->item.seq;
+        node->roffset = (uint32_t)r->offset;
+        node->rcount = (uint32_t)r->count;
+        recv_free(sim, r);
+        return;
+    }
+    match_push(&slot->recv_head, &slot->recv_tail, &r->item);
+}
+
 /* After a step returned: match its receives, in posting order, against
  * early messages; the rest wait. */
 static void node_match_posted(Sim *sim, Node *node)
@@ -1770,7 +1809,7 @@ static void node_match_posted(Sim *sim, Node *node)
                                      r->source, r->tag);
         Msg *m = (Msg *)match_pop(&slot->msg_head, &slot->msg_tail);
         if (!m) {
-            match_push(&slot->recv_head, &slot->recv_tail, &r->item);
+            inline_recv(sim, node, slot, r);
             node->nrecv++;
             continue;
         }
@@ -1875,7 +1914,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     }
     if (!node_check_run(node, "send", offset, count))
         return;
-    if (node->clock > sim->now) {
+    if (sim->clock > sim->now) {
         const Word *data = memory_at(sim, node, offset);
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
@@ -1888,7 +1927,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         post->hops = hops;
         memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
-        queue_push(sim->queue, node->clock, (QueueItem){ node->address, post });
+        queue_push(sim->queue, sim->clock, (QueueItem){ node->address, post });
         return;
     }
     sim_post(sim, node, dest, tag, count, cls, path, hops, NULL, NULL, lazy,
@@ -1992,9 +2031,10 @@ void node_idle(Node *node, Tick ticks)
 {
     if (!node_checked(node, nodecheck_ticks("idle", ticks)))
         return;
-    node->clock += ticks;
-    if (node->clock > node->wait_until)
-        node->wait_until = node->clock;
+    Sim *sim = node->sim;
+    sim->clock += ticks;
+    if (sim->clock > node->wait_until)
+        node->wait_until = sim->clock;
 }
 
 /* Local work: waiting that counts as compute. */
@@ -2042,10 +2082,10 @@ void node_phase(Node *node, unsigned phase)
         return;
     if (phase == node->phase)
         return;
-    node_close_phase(sim, node, node->clock);
+    node_close_phase(sim, node, sim->clock);
     node->phase = (uint8_t)phase;
     sim->phase_start[node->address] = (PhaseStart){
-        node->clock, sim->stats.compute[node->address] };
+        sim->clock, sim->stats.compute[node->address] };
 }
 
 void node_mark(Node *node, const char *format, ...)
@@ -2057,24 +2097,35 @@ void node_mark(Node *node, const char *format, ...)
     va_start(ap, format);
     g_autofree char *label = g_strdup_vprintf(format, ap);
     va_end(ap);
-    sim->observer->mark(sim->observer_data, node->address, node->clock, label);
+    sim->observer->mark(sim->observer_data, node->address, sim->clock, label);
 }
 
 /* ---- the loop -------------------------------------------------------- */
 
-/* The oldest waiting receive (want_recv) or early message of node x. */
+/* The oldest waiting receive (want_recv) or early message of node x, and
+ * in *where its slot (NULL on entry); a receive kept in the node's state
+ * (inline_recv) has no item: NULL with its slot. */
 static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
                                    gboolean want_recv, const MatchSlot **where)
 {
     const MatchItem *best = NULL;
+    uint64_t best_seq = UINT64_MAX;
     for (size_t i = 0; i <= sim->match.mask + 1; i++) {
         const MatchSlot *s = i <= sim->match.mask ? &sim->match.slot[i]
                                                   : &sim->node[x].match.slot;
         if (!s->used || s->dest != x)
             continue;
         const MatchItem *it = want_recv ? s->recv_head : s->msg_head;
-        if (it && (!best || it->seq < best->seq)) {
+        uint64_t seq;
+        if (want_recv && (s->used & MATCH_INLINE_RECV))
+            seq = sim->node[x].rseq;    /* kept inline, older than the list */
+        else if (it)
+            seq = it->seq;
+        else
+            continue;
+        if (!*where || seq < best_seq) {
             best = it;
+            best_seq = seq;
             *where = s;
         }
     }
@@ -2292,7 +2343,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             sim_run_post(sim, node, item.post);
             continue;
         }
-        node->clock = time;
+        sim->clock = time;
         node->wait_until = time;
         pending_settle(sim, node);      /* the program reads its memory */
         if (node->lazy)                 /* and may write anywhere */
