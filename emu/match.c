@@ -68,7 +68,8 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
                 return s;
         }
     if (!own->used) {
-        *own = (MatchSlot){ dest, source, tag, 1, NULL, NULL, NULL, NULL };
+        *own = (MatchSlot){ .dest = dest, .source = source, .tag = tag,
+                          .used = MATCH_USED };
         return own;
     }
     while (local->in_table == 0 && t->slot[i].used)   /* not probed above */
@@ -81,7 +82,8 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
             i = (i + 1) & t->mask;
     }
     t->count++;
-    t->slot[i] = (MatchSlot){ dest, source, tag, 1, NULL, NULL, NULL, NULL };
+    t->slot[i] = (MatchSlot){ .dest = dest, .source = source, .tag = tag,
+                          .used = MATCH_USED };
     return &t->slot[i];
 }
 

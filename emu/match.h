@@ -78,7 +78,8 @@ static inline MatchSlot *match_slot(MatchTable *t, MatchLocal *local,
     if (own->used ? own->source == source && own->tag == tag
                   : local->in_table == 0) {
         if (!own->used)
-            *own = (MatchSlot){ dest, source, tag, 1, NULL, NULL, NULL, NULL };
+            *own = (MatchSlot){ .dest = dest, .source = source, .tag = tag,
+                          .used = MATCH_USED };
         return own;
     }
     return match_slot_lookup(t, local, dest, source, tag);

@@ -107,7 +107,7 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * seconds, interleaved medians: 16-cube 0.329 -> 0.295, 18-cube 1.655 ->
  * 1.384). The first line holds the counters, which block of sim->memory
  * is the node's memory and its oldest waiting receive when that is kept
- * inline (inline_recv; the clock of the running node is sim->clock, the
+ * inline (recv_wait; the clock of the running node is sim->clock, the
  * room it took); the second its match slot, the count
  * of its early messages (match.owner_count, node_early) and its note, so
  * that a message that finds no receive waiting touches only the second
@@ -120,7 +120,7 @@ struct Node {
     Tick wait_until;           /* completion of everything posted */
     Msg *lazy;                 /* its lazy message, at most one */
     uint64_t rseq;             /* the receive kept inline: its posting */
-    uint32_t roffset, rcount;  /* order, offset and count (inline_recv) */
+    uint32_t roffset, rcount;  /* order, offset and count (recv_wait) */
     uint32_t address;
     unsigned step;
     uint32_t nrecv;            /* receives waiting for their message */
@@ -1784,7 +1784,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
  * it then reads the first line of the receiver's state, which it
  * completes anyway, and no line of a struct of its own; and no slab
  * grows for receives that wait across a far step. */
-static void inline_recv(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
+static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
     if (slot == &node->match.slot && !slot->recv_head
         && !(slot->used & MATCH_INLINE_RECV) && r->offset <= UINT32_MAX
@@ -1809,7 +1809,7 @@ static void node_match_posted(Sim *sim, Node *node)
                                      r->source, r->tag);
         Msg *m = (Msg *)match_pop(&slot->msg_head, &slot->msg_tail);
         if (!m) {
-            inline_recv(sim, node, slot, r);
+            recv_wait(sim, node, slot, r);
             node->nrecv++;
             continue;
         }
@@ -2103,8 +2103,8 @@ void node_mark(Node *node, const char *format, ...)
 /* ---- the loop -------------------------------------------------------- */
 
 /* The oldest waiting receive (want_recv) or early message of node x, and
- * in *where its slot (NULL on entry); a receive kept in the node's state
- * (inline_recv) has no item: NULL with its slot. */
+ * in *where its slot; a receive kept in the node's state (recv_wait) has
+ * no item: NULL with its slot. */
 static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
                                    gboolean want_recv, const MatchSlot **where)
 {
@@ -2123,7 +2123,7 @@ static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
             seq = it->seq;
         else
             continue;
-        if (!*where || seq < best_seq) {
+        if (seq < best_seq) {
             best = it;
             best_seq = seq;
             *where = s;
@@ -2279,12 +2279,13 @@ static void sim_prefetch_ahead(Sim *sim)
     }
     /* A node with an early message will complete its sender's receive,
      * if the sender posted one: the first line of the sender's state too
-     * (guessed_partner), and the receive, which the second line, loaded
+     * (guessed_partner), which holds the receive when it waits alone in
+     * its key (recv_wait), or else the receive the second line, loaded
      * AHEAD_NODE - AHEAD_MSG events ago, names. In a far step of a
      * dimension exchange the first node of a pair touches only the
      * second line of its partner's state, the second node both lines of
-     * the first's and its receive: 13 lines a pair, not 14, and none of
-     * them a demand miss behind another. */
+     * the first's: 12 lines a pair, and none of them a demand miss
+     * behind another. */
     if (n > AHEAD_MSG) {
         const QueueItem *q = &run[AHEAD_MSG];
         const MatchItem *m = sim->node[q->node].match.slot.msg_head;

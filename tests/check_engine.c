@@ -643,6 +643,23 @@ static NodeStatus negative_busy(Node *node, const void *config)
     return NODE_DONE;
 }
 
+/* Node 1's message waits early in node 2's own key (1, 5) when node 2
+ * posts: (3, 9) then goes to the table, (1, 5) takes the message and
+ * frees the own key, and (0, 2), the youngest, waits alone in it, kept in
+ * the node's state (sim.c, recv_wait). The oldest waiting is (3, 9). */
+static NodeStatus younger_kept_recv(Node *node, const void *config)
+{
+    (void)config;
+    if (node_address(node) == 1)
+        node_send_to(node, 2, 0, 1, 5);
+    if (node_address(node) == 2) {
+        node_recv(node, 3, 9, 0, 1);
+        node_recv(node, 1, 5, 1, 1);
+        node_recv(node, 0, 2, 2, 1);
+    }
+    return NODE_DONE;
+}
+
 static void expect_failure(NodeStepFn fn, const char *message)
 {
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
@@ -661,6 +678,9 @@ START_TEST(misuse_and_deadlock_are_reported)
                    "0..1 where the node has them)");
     expect_failure(lonely_recv, "deadlock: node 2 in step 0 waits for 1 "
                    "receive(s); the first from node 3 with tag 9 was never sent");
+    expect_failure(younger_kept_recv, "deadlock: node 2 in step 0 waits for "
+                   "2 receive(s); the first from node 3 with tag 9 was never "
+                   "sent");
     expect_failure(unreceived_send, "unreceived message: node 2 never "
                    "received 3 elements sent by node 0 with tag 4");
     expect_failure(size_mismatch, "node program error at node 1, step 0: "
@@ -673,6 +693,51 @@ START_TEST(misuse_and_deadlock_are_reported)
                    "idle for -3 ticks (valid: 0 or more)");
     expect_failure(negative_busy, "node program error at node 1, step 0: "
                    "busy for -1 ticks (valid: 0 or more)");
+}
+END_TEST
+
+/* Node 2 posts three receives of one key before node 0 sends (node 0's
+ * first step posts nothing, so its second runs after node 2's): the first
+ * waits in node 2's state (sim.c, recv_wait), the other two in the key's
+ * list behind it. Node 0's three messages must land in posting order
+ * (node.h: MPI's non-overtaking rule), each in the receive posted in the
+ * same place, the kept one first. */
+static NodeStatus three_of_one_key(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    if (node_address(node) == 2 && node_step(node) == 0) {
+        node_recv(node, 0, 4, 10, 1);
+        node_recv(node, 0, 4, 20, 2);
+        node_recv(node, 0, 4, 30, 1);
+    }
+    if (node_address(node) == 0 && node_step(node) == 1) {
+        mem[0] = 101;
+        mem[1] = 202;
+        mem[2] = 203;
+        mem[3] = 301;
+        node_send_to(node, 2, 0, 1, 4);
+        node_send_to(node, 2, 1, 2, 4);
+        node_send_to(node, 2, 3, 1, 4);
+    }
+    return node_address(node) == 0 && node_step(node) == 0 ? NODE_CONTINUE
+                                                           : NODE_DONE;
+}
+
+START_TEST(receives_of_one_key_in_posting_order)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, three_of_one_key, NULL, &e), "%s",
+                  e ? e->message : "");
+    const Word *got = sim_node_memory(sim, 2);
+    ck_assert_uint_eq(got[10], 101);
+    ck_assert_uint_eq(got[20], 202);
+    ck_assert_uint_eq(got[21], 203);
+    ck_assert_uint_eq(got[30], 301);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 3);
+    sim_free(sim);
 }
 END_TEST
 
@@ -1644,6 +1709,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, deferred_post_and_oldest_first);
     tcase_add_test(t, zero_hop_message_is_local);
     tcase_add_test(t, misuse_and_deadlock_are_reported);
+    tcase_add_test(t, receives_of_one_key_in_posting_order);
     tcase_add_test(t, exchange_payload_copied_before_overwritten);
     tcase_add_test(t, exchange_region_written_after_posting);
     tcase_add_test(t, exchange_region_written_after_posting_second);
