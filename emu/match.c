@@ -87,7 +87,7 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
     return &t->slot[i];
 }
 
-/* match_release's table case: s is in the table and both its lists are
+/* match_release's table case: s is in the table and its list is
  * empty. */
 void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s)
 {

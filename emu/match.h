@@ -1,14 +1,14 @@
 /* match.h -- receives and early messages matched by (destination, source,
  * tag) in constant time.
  *
- * Every key has two FIFO lists: receives posted and not yet matched, and
- * messages that arrived before their receive. At most one of the two is
- * non-empty at any time (a new item on one side is matched against the
- * other first), and items within a list keep posting order, which is MPI's
- * non-overtaking rule. Keys live in an open-addressing table with linear
- * probing; a key whose lists are both empty is removed (backward-shift
- * deletion, no tombstones), so the table holds only outstanding keys and
- * an all-to-all that posts P - 1 receives per node costs O(1) per receive.
+ * Every key has a FIFO list of receives posted and not yet matched, or of
+ * messages that arrived before their receive: never both at once (a new
+ * item of one kind is matched against the other first), so one list
+ * serves, and MatchSlot.used says which it holds. Items keep posting
+ * order, which is MPI's non-overtaking rule. Keys live in an
+ * open-addressing table with linear probing; a key whose list is empty
+ * is removed (backward-shift deletion, no tombstones), so the table holds
+ * only outstanding keys and an all-to-all that posts P - 1 receives per node costs O(1) per receive.
  *
  * Most nodes have one outstanding key at a time (a step's exchange), and
  * the table is large and touched at random: so each destination first
@@ -29,27 +29,33 @@ typedef struct MatchItem {
     uint64_t seq;                 /* posting order, for error messages */
 } MatchItem;
 
-/* MatchSlot.used: the key is live; and, the engine's, a receive of the
- * key is kept outside the lists, older than every item in them. */
+/* MatchSlot.used: the key is live; its list holds early messages (else
+ * receives, if any); and, the engine's, a receive or a message of the key
+ * is kept outside the list, older than every item in it. */
 #define MATCH_USED 1u
-#define MATCH_INLINE_RECV 2u
+#define MATCH_MSGS 2u
+#define MATCH_KEPT_RECV 4u
+#define MATCH_KEPT_MSG 8u
 
+/* One list for both kinds: at most one kind is waiting at any time, so
+ * a key is 32 bytes, two to a cache line in the table, and the 16 bytes
+ * a second list took are the engine's in a destination's own slot
+ * (MatchLocal). */
 typedef struct {
     uint32_t dest, source;
     int32_t tag;
     uint32_t used;                /* MATCH_USED | ..., or 0 */
-    MatchItem *recv_head, *recv_tail;
-    MatchItem *msg_head, *msg_tail;
+    MatchItem *head, *tail;
 } MatchSlot;
 
 /* A destination's own slot, how many of its keys are in the table, and a
- * count the owner keeps beside them (the engine: its early messages, in
- * all its keys), in what would be padding: a sender touches only this
- * struct of its destination's state. */
+ * word the owner keeps beside them, in what would be padding (the engine:
+ * the id of the message kept in the slot): a sender touches only this
+ * struct of its destination's state and what the owner puts after it. */
 typedef struct {
     MatchSlot slot;
     uint32_t in_table;
-    uint32_t owner_count;
+    uint32_t owner_word;
 } MatchLocal;
 
 typedef struct {
@@ -84,13 +90,13 @@ static inline MatchSlot *match_slot(MatchTable *t, MatchLocal *local,
     }
     return match_slot_lookup(t, local, dest, source, tag);
 }
-/* Remove the slot if both its lists are empty: inline where it is the
+/* Remove the slot if its list is empty and it keeps nothing: inline where it is the
  * destination's own slot, out of line in the table. */
 void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s);
 static inline void match_release(MatchTable *t, MatchLocal *local,
                                  MatchSlot *s)
 {
-    if (s->recv_head || s->msg_head || (s->used & MATCH_INLINE_RECV))
+    if (s->head || (s->used & (MATCH_KEPT_RECV | MATCH_KEPT_MSG)))
         return;
     if (s == &local->slot)
         s->used = 0;
@@ -98,27 +104,43 @@ static inline void match_release(MatchTable *t, MatchLocal *local,
         match_release_table(t, local, s);
 }
 
-/* A list's two ends, inline: each is a few instructions, and a call each
- * cost more than the work (four of them a message in an exchange). */
-static inline void match_push(MatchItem **head, MatchItem **tail,
-                              MatchItem *item)
+/* The list's receives, or its early messages: NULL if it holds the
+ * other kind or none. */
+static inline MatchItem *match_recvs(const MatchSlot *s)
 {
-    item->next = NULL;
-    if (*tail)
-        (*tail)->next = item;
-    else
-        *head = item;
-    *tail = item;
+    return s->used & MATCH_MSGS ? NULL : s->head;
 }
 
-static inline MatchItem *match_pop(MatchItem **head, MatchItem **tail)
+static inline MatchItem *match_msgs(const MatchSlot *s)
 {
-    MatchItem *item = *head;
-    if (item) {
-        *head = item->next;
-        if (!*head)
-            *tail = NULL;
+    return s->used & MATCH_MSGS ? s->head : NULL;
+}
+
+/* The list's two ends, inline: each is a few instructions, and a call
+ * each cost more than the work (four of them a message in an exchange).
+ * kind is MATCH_MSGS or 0 (receives); an item is pushed only where no
+ * item of the other kind waits, and the pop takes nothing from a list of
+ * the other kind. */
+static inline void match_push(MatchSlot *s, unsigned kind, MatchItem *item)
+{
+    item->next = NULL;
+    if (s->tail) {
+        s->tail->next = item;
+    } else {
+        s->head = item;
+        s->used = (s->used & ~MATCH_MSGS) | kind;
     }
+    s->tail = item;
+}
+
+static inline MatchItem *match_pop(MatchSlot *s, unsigned kind)
+{
+    MatchItem *item = s->head;
+    if (!item || (s->used & MATCH_MSGS) != kind)
+        return NULL;
+    s->head = item->next;
+    if (!s->head)
+        s->tail = NULL;
     return item;
 }
 

@@ -109,7 +109,7 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * is the node's memory and its oldest waiting receive when that is kept
  * inline (recv_wait; the clock of the running node is sim->clock, the
  * room it took); the second its match slot, the count
- * of its early messages (match.owner_count, node_early) and its note, so
+ * of its early messages (match.owner_word, node_early) and its note, so
  * that a message that finds no receive waiting touches only the second
  * line of its destination (node_offer; the read ahead loads the first
  * only where a receive will take a message). Its local work so far is
@@ -138,7 +138,7 @@ G_STATIC_ASSERT(offsetof(Node, match) == 64);
 /* Messages waiting for their receive. */
 static inline uint32_t node_early(const Node *node)
 {
-    return node->match.owner_count;
+    return node->match.owner_word;
 }
 
 /* An exchange's deliveries, put off (a note, pending_note): node a's
@@ -763,8 +763,10 @@ void sim_free(Sim *sim)
                        : &sim->node[i - sim->match.mask - 1].match.slot;
         if (!s->used)
             continue;
-        free_recvs(s->recv_head);
-        drop_msgs(s->msg_head);
+        if (s->used & MATCH_MSGS)
+            drop_msgs(s->head);
+        else
+            free_recvs(s->head);
     }
     match_clear(&sim->match);
 #ifdef SIM_BIG_MALLOC
@@ -1603,7 +1605,7 @@ static gboolean pending_can(const Sim *sim, const Node *a, const Node *b,
 {
     const Msg *m = a->lazy;
     if (!m || count == 0 || r->count != count || m->offset != r->offset
-        || m->count != count || b->match.slot.msg_head != &m->item)
+        || m->count != count || match_msgs(&b->match.slot) != &m->item)
         return FALSE;
     uint64_t far = pending_whole(sim, r->offset, b_offset, count)
                        ? sim->pend_far_whole : sim->pend_far;
@@ -1726,17 +1728,17 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     MatchSlot *slot = match_slot(&sim->match, &dest->match,
                                  (uint32_t)(dest - sim->node), source, tag);
     if (dest != sim->running
-        && (slot->recv_head || (slot->used & MATCH_INLINE_RECV))) {
+        && (match_recvs(slot) || (slot->used & MATCH_KEPT_RECV))) {
         Recv inl, *r;
-        gboolean kept = (slot->used & MATCH_INLINE_RECV) != 0;
+        gboolean kept = (slot->used & MATCH_KEPT_RECV) != 0;
         if (kept) {             /* the oldest, if there is one */
             inl = (Recv){ .item = { NULL, dest->rseq }, .source = source,
                           .tag = tag, .offset = dest->roffset,
                           .count = dest->rcount };
-            slot->used &= ~MATCH_INLINE_RECV;
+            slot->used &= ~MATCH_KEPT_RECV;
             r = &inl;
         } else {
-            r = (Recv *)match_pop(&slot->recv_head, &slot->recv_tail);
+            r = (Recv *)match_pop(slot, 0);
         }
         match_release(&sim->match, &dest->match, slot);
         dest->nrecv--;
@@ -1771,14 +1773,14 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     }
     m->item.seq = id;
     m->arrival = arrival;
-    match_push(&slot->msg_head, &slot->msg_tail, &m->item);
-    dest->match.owner_count++;     /* its early messages */
+    match_push(slot, MATCH_MSGS, &m->item);
+    dest->match.owner_word++;     /* its early messages */
     sim->early++;
 }
 
 /* Receive r waits in slot, a key of node: in the node's own slot, when
  * no other receive waits there, it is kept in the node's first line
- * (rseq, roffset, rcount; MATCH_INLINE_RECV in the slot, which the
+ * (rseq, roffset, rcount; MATCH_KEPT_RECV in the slot, which the
  * sender reads anyway) and its struct goes back at once; else at the end
  * of the slot's list, after the one kept, if any. The message that takes
  * it then reads the first line of the receiver's state, which it
@@ -1786,17 +1788,17 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
  * grows for receives that wait across a far step. */
 static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
-    if (slot == &node->match.slot && !slot->recv_head
-        && !(slot->used & MATCH_INLINE_RECV) && r->offset <= UINT32_MAX
+    if (slot == &node->match.slot && !slot->head
+        && !(slot->used & MATCH_KEPT_RECV) && r->offset <= UINT32_MAX
         && r->count <= UINT32_MAX) {
-        slot->used |= MATCH_INLINE_RECV;
+        slot->used |= MATCH_KEPT_RECV;
         node->rseq = r->item.seq;
         node->roffset = (uint32_t)r->offset;
         node->rcount = (uint32_t)r->count;
         recv_free(sim, r);
         return;
     }
-    match_push(&slot->recv_head, &slot->recv_tail, &r->item);
+    match_push(slot, 0, &r->item);
 }
 
 /* After a step returned: match its receives, in posting order, against
@@ -1807,14 +1809,14 @@ static void node_match_posted(Sim *sim, Node *node)
         Recv *r = sim->posted[i];
         MatchSlot *slot = match_slot(&sim->match, &node->match, node->address,
                                      r->source, r->tag);
-        Msg *m = (Msg *)match_pop(&slot->msg_head, &slot->msg_tail);
+        Msg *m = (Msg *)match_pop(slot, MATCH_MSGS);
         if (!m) {
             recv_wait(sim, node, slot, r);
             node->nrecv++;
             continue;
         }
         match_release(&sim->match, &node->match, slot);
-        node->match.owner_count--;
+        node->match.owner_word--;
         sim->early--;
         Pending *p = pending_of(sim, node);
         if (p && pending_swap(sim, node, p, m, r)) {
@@ -2115,9 +2117,9 @@ static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
                                                   : &sim->node[x].match.slot;
         if (!s->used || s->dest != x)
             continue;
-        const MatchItem *it = want_recv ? s->recv_head : s->msg_head;
+        const MatchItem *it = want_recv ? match_recvs(s) : match_msgs(s);
         uint64_t seq;
-        if (want_recv && (s->used & MATCH_INLINE_RECV))
+        if (want_recv && (s->used & MATCH_KEPT_RECV))
             seq = sim->node[x].rseq;    /* kept inline, older than the list */
         else if (it)
             seq = it->seq;
@@ -2288,14 +2290,15 @@ static void sim_prefetch_ahead(Sim *sim)
      * behind another. */
     if (n > AHEAD_MSG) {
         const QueueItem *q = &run[AHEAD_MSG];
-        const MatchItem *m = sim->node[q->node].match.slot.msg_head;
+        const MatchItem *m = match_msgs(&sim->node[q->node].match.slot);
         const Node *sender;
         if (m) {
             __builtin_prefetch(m);
             if ((sender = guessed_partner(sim, q->node)) != NULL) {
                 __builtin_prefetch(sender, 1);
-                if (sender->match.slot.recv_head)
-                    __builtin_prefetch(sender->match.slot.recv_head, 1);
+                const MatchItem *r = match_recvs(&sender->match.slot);
+                if (r)
+                    __builtin_prefetch(r, 1);
             }
         }
     }
@@ -2303,7 +2306,7 @@ static void sim_prefetch_ahead(Sim *sim)
      * read and written in the batch. */
     if (n > AHEAD_DATA && !sim->deferring) {
         const Node *x = &sim->node[run[AHEAD_DATA].node];
-        const Msg *m = (const Msg *)x->match.slot.msg_head;
+        const Msg *m = (const Msg *)match_msgs(&x->match.slot);
         size_t w = sim->element_words * sizeof(Word);
         if (m && m->count > 0)
             prefetch_bytes(msg_data(sim, m), m->count * w);
