@@ -133,6 +133,19 @@ static inline void match_push(MatchSlot *s, unsigned kind, MatchItem *item)
     s->tail = item;
 }
 
+/* Push an item older than every item in the list (the engine gives one it
+ * kept outside the list a struct of its own). */
+static inline void match_push_front(MatchSlot *s, unsigned kind,
+                                    MatchItem *item)
+{
+    item->next = s->head;
+    if (!s->head) {
+        s->tail = item;
+        s->used = (s->used & ~MATCH_MSGS) | kind;
+    }
+    s->head = item;
+}
+
 static inline MatchItem *match_pop(MatchSlot *s, unsigned kind)
 {
     MatchItem *item = s->head;

@@ -108,11 +108,11 @@ G_STATIC_ASSERT(sizeof(Recv) <= 64);
  * 1.384). The first line holds the counters, which block of sim->memory
  * is the node's memory and its oldest waiting receive when that is kept
  * inline (recv_wait; the clock of the running node is sim->clock, the
- * room it took); the second its match slot, the count
- * of its early messages (match.owner_word, node_early) and its note, so
- * that a message that finds no receive waiting touches only the second
- * line of its destination (node_offer; the read ahead loads the first
- * only where a receive will take a message). Its local work so far is
+ * room it took); the second its match slot, its oldest early message
+ * when that is kept inline (msg_keep: its id in match.owner_word) and
+ * its note, so that a message that finds no receive waiting touches only
+ * the second line of its destination (node_offer; the read ahead loads
+ * the first only where a receive will take a message). Its local work so far is
  * sim->stats.compute[address]; the start of its current phase is in
  * sim->phase_start, allocated only for programs that declare phases. */
 struct Node {
@@ -129,16 +129,27 @@ struct Node {
                                 * sim->memory (pending_relabel) */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
-    _Alignas(64) MatchLocal match;  /* its own key of the match table */
+    _Alignas(64) MatchLocal match;  /* its own key of the match table;
+                                     * owner_word: the kept message's id */
+    Tick karrival;             /* the message kept in its own key, lazy */
+    uint32_t koffset, kcount;  /* (msg_keep): arrival, offset in its
+                                * sender's memory, count */
     uint64_t pend;             /* its note in sim->pending: see pending_of */
 };
 G_STATIC_ASSERT(sizeof(Node) == 128);
 G_STATIC_ASSERT(offsetof(Node, match) == 64);
 
-/* Messages waiting for their receive. */
-static inline uint32_t node_early(const Node *node)
+/* Node.lazy, when the lazy message is kept in its destination's state
+ * (msg_keep): the destination, tagged in the low bit (a Node is aligned
+ * to 64). */
+static inline Msg *lazy_kept_tag(const Node *dest)
 {
-    return node->match.owner_word;
+    return (Msg *)((uintptr_t)dest | 1u);
+}
+
+static inline Node *lazy_kept_dest(const Msg *lazy)
+{
+    return (uintptr_t)lazy & 1u ? (Node *)((uintptr_t)lazy - 1u) : NULL;
 }
 
 /* An exchange's deliveries, put off (a note, pending_note): node a's
@@ -558,19 +569,60 @@ static void msg_materialize(Sim *sim, Msg *m)
     lazy_unlink(m);
 }
 
-/* Does lazy message m read its sender's memory in [offset, offset+count)? */
-static gboolean lazy_overlaps(const Msg *m, size_t offset, size_t count)
+/* The message kept in node d's own key (msg_keep), as a Msg on the
+ * stack: lazy, its sender the key's source. */
+static Msg kept_msg(Sim *sim, const Node *d)
 {
-    return m->offset < offset + count && offset < m->offset + m->count;
+    return (Msg){ .item = { NULL, d->match.owner_word },
+                  .lazy = &sim->node[d->match.slot.source],
+                  .offset = d->koffset, .count = d->kcount,
+                  .arrival = d->karrival };
+}
+
+/* The message kept in node d's own key gets a struct and its own copy of
+ * the payload, at the head of the key's list: it is older than every
+ * message there. */
+static void msg_unkeep(Sim *sim, Node *d)
+{
+    Msg k = kept_msg(sim, d);
+    Msg *m = msg_new(sim, k.count, TRUE);
+    if (k.count > 0)
+        memcpy(msg_buf(m), memory_at(sim, k.lazy, k.offset),
+               k.count * sim->element_words * sizeof(Word));
+    m->item.seq = k.item.seq;
+    m->arrival = k.arrival;
+    d->match.slot.used &= ~MATCH_KEPT_MSG;
+    match_push_front(&d->match.slot, MATCH_MSGS, &m->item);
+    k.lazy->lazy = NULL;
+}
+
+/* Where node x's lazy message reads x's memory: [*offset, +*count). */
+static void lazy_region(const Node *x, size_t *offset, size_t *count)
+{
+    const Node *d = lazy_kept_dest(x->lazy);
+    *offset = d ? d->koffset : x->lazy->offset;
+    *count = d ? d->kcount : x->lazy->count;
+}
+
+/* Does node x's lazy message read its memory in [offset, offset+count)? */
+static gboolean lazy_overlaps(const Node *x, size_t offset, size_t count)
+{
+    size_t o, c;
+    lazy_region(x, &o, &c);
+    return o < offset + count && offset < o + c;
 }
 
 /* Node x's memory is about to change in [offset, offset+count) (count 0:
  * all of it): copy out its lazy message if it reads it there. */
 static void lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 {
-    Msg *m = x->lazy;
-    if (count == 0 || lazy_overlaps(m, offset, count))
-        msg_materialize(sim, m);
+    if (count != 0 && !lazy_overlaps(x, offset, count))
+        return;
+    Node *d = lazy_kept_dest(x->lazy);
+    if (d)
+        msg_unkeep(sim, d);
+    else
+        msg_materialize(sim, x->lazy);
 }
 
 /* A message still held when the engine is freed: its slab goes at once. */
@@ -1458,8 +1510,12 @@ static void pending_relabel(Sim *sim, Pending *p)
 {
     Node *a = &sim->node[p->a], *b = &sim->node[p->b];
 #ifdef SIM_CHECK_EXCHANGE
-    g_assert((!a->lazy || a->lazy->count == 0)
-             && (!b->lazy || b->lazy->count == 0));
+    size_t ao = 0, ac = 0, bo = 0, bc = 0;
+    if (a->lazy)
+        lazy_region(a, &ao, &ac);
+    if (b->lazy)
+        lazy_region(b, &bo, &bc);
+    g_assert(ac == 0 && bc == 0);
 #endif
     uint32_t t = a->block;
     a->block = b->block;
@@ -1604,12 +1660,23 @@ static gboolean pending_can(const Sim *sim, const Node *a, const Node *b,
                             const Recv *r, size_t count, size_t b_offset)
 {
     const Msg *m = a->lazy;
-    if (!m || count == 0 || r->count != count || m->offset != r->offset
-        || m->count != count || match_msgs(&b->match.slot) != &m->item)
+    if (!m || count == 0 || r->count != count)
         return FALSE;
+    uint64_t id;                /* a's, the message b is about to take */
+    if (lazy_kept_dest(m) == b) {
+        if (b->koffset != r->offset || b->kcount != count)
+            return FALSE;
+        id = b->match.owner_word;
+    } else if (!lazy_kept_dest(m) && m->offset == r->offset
+               && m->count == count
+               && match_msgs(&b->match.slot) == &m->item) {
+        id = m->item.seq;
+    } else {
+        return FALSE;
+    }
     uint64_t far = pending_whole(sim, r->offset, b_offset, count)
                        ? sim->pend_far_whole : sim->pend_far;
-    return sim->stats.messages - m->item.seq >= far
+    return sim->stats.messages - id >= far
            && !pending_of(sim, a) && !pending_of(sim, b);
 }
 
@@ -1652,7 +1719,7 @@ static gboolean pending_swap(Sim *sim, Node *b, Pending *p, Msg *m,
         || m->offset != sh->a_offset || m->count != sh->count
         || r->count != sh->count || r->offset != sh->b_offset)
         return FALSE;
-    if (b->lazy && lazy_overlaps(b->lazy, r->offset, r->count))
+    if (b->lazy && lazy_overlaps(b, r->offset, r->count))
         return FALSE;                   /* b's own lazy message reads it */
     sim->stats.events++;                /* as node_deliver counts it */
     if (m->arrival > b->wait_until)
@@ -1703,6 +1770,31 @@ static const Word *offer_data(Sim *sim, const Node *sender, const Word *data,
                               size_t offset)
 {
     return data ? data : memory_at(sim, sender, offset);
+}
+
+/* A lazy message from sender that finds no receive waiting in slot, a key
+ * of dest: kept in dest's state if the slot is dest's own and no other
+ * message waits there (the id in match.owner_word, the rest in karrival,
+ * koffset, kcount, all in the line of dest's state the sender writes
+ * anyway; MATCH_KEPT_MSG in the slot), and sender->lazy names dest. The
+ * receive that takes it then reads no line of a struct of its own, and
+ * no slab grows for messages that wait across a far step. Else FALSE. */
+static gboolean msg_keep(Sim *sim, Node *dest, MatchSlot *slot, Node *sender,
+                         uint64_t id, size_t count, Tick arrival,
+                         size_t offset)
+{
+    if (slot != &dest->match.slot || slot->head
+        || (slot->used & MATCH_KEPT_MSG) || id > UINT32_MAX
+        || offset > UINT32_MAX || count > UINT32_MAX)
+        return FALSE;
+    slot->used |= MATCH_KEPT_MSG;
+    dest->match.owner_word = (uint32_t)id;
+    dest->karrival = arrival;
+    dest->koffset = (uint32_t)offset;
+    dest->kcount = (uint32_t)count;
+    sender->lazy = lazy_kept_tag(dest);
+    sim->early++;
+    return TRUE;
 }
 
 /* A message has been posted for `dest`: match it with the first waiting
@@ -1762,6 +1854,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
      * exchanges a step in gray-to-binary's concurrent method) cost a
      * cache miss each on every delivery (a 16-cube: 3.4 -> 4.7 s). */
     if (!m && lazy && !sender->lazy) {
+        if (msg_keep(sim, dest, slot, sender, id, count, arrival, offset))
+            return;
         m = msg_new(sim, count, FALSE);
         m->lazy = sender;
         m->offset = offset;
@@ -1774,8 +1868,17 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     m->item.seq = id;
     m->arrival = arrival;
     match_push(slot, MATCH_MSGS, &m->item);
-    dest->match.owner_word++;     /* its early messages */
     sim->early++;
+}
+
+/* Message m has been taken: freed, or if it was kept in its destination's
+ * state (a copy on the stack), its sender's lazy message no longer. */
+static void msg_done(Sim *sim, Msg *m, gboolean kept)
+{
+    if (kept)
+        lazy_unlink(m);
+    else
+        msg_free(sim, m);
 }
 
 /* Receive r waits in slot, a key of node: in the node's own slot, when
@@ -1809,18 +1912,22 @@ static void node_match_posted(Sim *sim, Node *node)
         Recv *r = sim->posted[i];
         MatchSlot *slot = match_slot(&sim->match, &node->match, node->address,
                                      r->source, r->tag);
-        Msg *m = (Msg *)match_pop(slot, MATCH_MSGS);
-        if (!m) {
+        Msg kept, *m;
+        gboolean is_kept = (slot->used & MATCH_KEPT_MSG) != 0;
+        if (is_kept) {          /* the oldest (msg_keep) */
+            kept = kept_msg(sim, node);
+            slot->used &= ~MATCH_KEPT_MSG;
+            m = &kept;
+        } else if (!(m = (Msg *)match_pop(slot, MATCH_MSGS))) {
             recv_wait(sim, node, slot, r);
             node->nrecv++;
             continue;
         }
         match_release(&sim->match, &node->match, slot);
-        node->match.owner_word--;
         sim->early--;
         Pending *p = pending_of(sim, node);
         if (p && pending_swap(sim, node, p, m, r)) {
-            msg_free(sim, m);
+            msg_done(sim, m, is_kept);
             recv_free(sim, r);
             /* Two whole memories: swapping their block numbers costs two
              * words of the two nodes' states, in cache now; in the batch
@@ -1836,7 +1943,7 @@ static void node_match_posted(Sim *sim, Node *node)
             pending_settle(sim, node);
         gboolean ok = node_deliver(sim, node, r, r->source, r->tag, m->count,
                                    m->arrival, msg_data(sim, m));
-        msg_free(sim, m);
+        msg_done(sim, m, is_kept);
         recv_free(sim, r);
         if (!ok) {
             for (uint32_t j = i + 1; j < sim->nposted; j++)
@@ -2104,43 +2211,70 @@ void node_mark(Node *node, const char *format, ...)
 
 /* ---- the loop -------------------------------------------------------- */
 
-/* The oldest waiting receive (want_recv) or early message of node x, and
- * in *where its slot; a receive kept in the node's state (recv_wait) has
- * no item: NULL with its slot. */
-static const MatchItem *sim_oldest(const Sim *sim, uint32_t x,
-                                   gboolean want_recv, const MatchSlot **where)
+/* The slot of node x's oldest waiting receive (want_recv) or early
+ * message, and for a message its count; NULL if it has none. A receive
+ * or a message kept in the node's state (recv_wait, msg_keep) is older
+ * than every item in its slot's list. */
+static const MatchSlot *sim_oldest(const Sim *sim, uint32_t x,
+                                   gboolean want_recv, size_t *count)
 {
-    const MatchItem *best = NULL;
+    const Node *node = &sim->node[x];
+    const MatchSlot *best = NULL;
     uint64_t best_seq = UINT64_MAX;
     for (size_t i = 0; i <= sim->match.mask + 1; i++) {
         const MatchSlot *s = i <= sim->match.mask ? &sim->match.slot[i]
-                                                  : &sim->node[x].match.slot;
+                                                  : &node->match.slot;
         if (!s->used || s->dest != x)
             continue;
-        const MatchItem *it = want_recv ? match_recvs(s) : match_msgs(s);
+        const MatchItem *it;
         uint64_t seq;
-        if (want_recv && (s->used & MATCH_KEPT_RECV))
-            seq = sim->node[x].rseq;    /* kept inline, older than the list */
-        else if (it)
+        size_t n = 0;
+        if (want_recv && (s->used & MATCH_KEPT_RECV)) {
+            seq = node->rseq;
+        } else if (!want_recv && (s->used & MATCH_KEPT_MSG)) {
+            seq = node->match.owner_word;
+            n = node->kcount;
+        } else if ((it = want_recv ? match_recvs(s) : match_msgs(s))) {
             seq = it->seq;
-        else
+            n = want_recv ? 0 : ((const Msg *)it)->count;
+        } else {
             continue;
+        }
         if (seq < best_seq) {
-            best = it;
+            best = s;
             best_seq = seq;
-            *where = s;
+            *count = n;
         }
     }
     return best;
 }
 
+/* The lowest address with an early message (sim->early > 0): one pass
+ * over the table and the nodes' own slots, on the error path only. */
+static uint32_t sim_first_early(const Sim *sim)
+{
+    uint32_t first = UINT32_MAX;
+    for (size_t i = 0; i <= sim->match.mask; i++) {
+        const MatchSlot *s = &sim->match.slot[i];
+        if (s->used && match_msgs(s) && s->dest < first)
+            first = s->dest;
+    }
+    for (uint32_t x = 0; x < first && x < sim->nodes; x++) {
+        const MatchSlot *s = &sim->node[x].match.slot;
+        if (s->used && (match_msgs(s) || (s->used & MATCH_KEPT_MSG)))
+            return x;
+    }
+    return first;
+}
+
 static gboolean sim_check_quiet(Sim *sim, GError **error)
 {
+    uint32_t first_early = sim->early > 0 ? sim_first_early(sim) : UINT32_MAX;
     for (uint32_t x = 0; x < sim->nodes; x++) {
         Node *node = &sim->node[x];
-        const MatchSlot *s = NULL;
+        size_t count = 0;
         if (node->nrecv > 0) {
-            sim_oldest(sim, x, TRUE, &s);
+            const MatchSlot *s = sim_oldest(sim, x, TRUE, &count);
             g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "deadlock: node %u in step %u waits for %u "
                         "receive(s); the first from node %u with tag %d "
@@ -2148,11 +2282,11 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
                         s->source, s->tag);
             return FALSE;
         }
-        if (sim->early > 0 && node_early(node) > 0) {
-            const Msg *m = (const Msg *)sim_oldest(sim, x, FALSE, &s);
+        if (x == first_early) {
+            const MatchSlot *s = sim_oldest(sim, x, FALSE, &count);
             g_set_error(error, SIM_ERROR, SIM_ERROR_DEADLOCK,
                         "unreceived message: node %u never received %zu "
-                        "elements sent by node %u with tag %d", x, m->count,
+                        "elements sent by node %u with tag %d", x, count,
                         s->source, s->tag);
             return FALSE;
         }
@@ -2281,25 +2415,31 @@ static void sim_prefetch_ahead(Sim *sim)
     }
     /* A node with an early message will complete its sender's receive,
      * if the sender posted one: the first line of the sender's state too
-     * (guessed_partner), which holds the receive when it waits alone in
-     * its key (recv_wait), or else the receive the second line, loaded
+     * (the kept message's key names the sender, else guessed_partner),
+     * which holds the receive when it waits alone in its key
+     * (recv_wait), or else the receive the second line, loaded
      * AHEAD_NODE - AHEAD_MSG events ago, names. In a far step of a
      * dimension exchange the first node of a pair touches only the
-     * second line of its partner's state, the second node both lines of
-     * the first's: 12 lines a pair, and none of them a demand miss
+     * second line of its partner's state, where its message is kept
+     * (msg_keep), the second node both lines of the first's: 10 lines a
+     * pair, none of them a struct of its own, and none a demand miss
      * behind another. */
     if (n > AHEAD_MSG) {
         const QueueItem *q = &run[AHEAD_MSG];
-        const MatchItem *m = match_msgs(&sim->node[q->node].match.slot);
-        const Node *sender;
-        if (m) {
+        const MatchSlot *s = &sim->node[q->node].match.slot;
+        const MatchItem *m = match_msgs(s);
+        const Node *sender = NULL;
+        if (s->used & MATCH_KEPT_MSG) {  /* its sender: the key's source */
+            sender = &sim->node[s->source];
+        } else if (m) {
             __builtin_prefetch(m);
-            if ((sender = guessed_partner(sim, q->node)) != NULL) {
-                __builtin_prefetch(sender, 1);
-                const MatchItem *r = match_recvs(&sender->match.slot);
-                if (r)
-                    __builtin_prefetch(r, 1);
-            }
+            sender = guessed_partner(sim, q->node);
+        }
+        if (sender) {
+            __builtin_prefetch(sender, 1);
+            const MatchItem *r = match_recvs(&sender->match.slot);
+            if (r)
+                __builtin_prefetch(r, 1);
         }
     }
     /* Not while exchanges' deliveries are put off: their regions are
@@ -2308,8 +2448,13 @@ static void sim_prefetch_ahead(Sim *sim)
         const Node *x = &sim->node[run[AHEAD_DATA].node];
         const Msg *m = (const Msg *)match_msgs(&x->match.slot);
         size_t w = sim->element_words * sizeof(Word);
-        if (m && m->count > 0)
+        if (x->match.slot.used & MATCH_KEPT_MSG) {
+            if (x->kcount > 0)
+                prefetch_bytes(memory_at(sim, &sim->node[x->match.slot.source],
+                                         x->koffset), x->kcount * w);
+        } else if (m && m->count > 0) {
             prefetch_bytes(msg_data(sim, m), m->count * w);
+        }
         prefetch_bytes(memory_at(sim, x, 0), sim->memory_elements * w);
     }
 }

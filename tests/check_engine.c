@@ -660,6 +660,20 @@ static NodeStatus younger_kept_recv(Node *node, const void *config)
     return NODE_DONE;
 }
 
+/* Node 1's exchange message to node 0 (tag 4, 3 elements) waits kept in
+ * node 0's state (sim.c, msg_keep), and its plain one of the same source
+ * (tag 6, 2 elements, younger) in the table; node 0 never receives. The
+ * oldest unreceived is the kept one. */
+static NodeStatus unreceived_kept_msg(Node *node, const void *config)
+{
+    (void)config;
+    if (node_address(node) == 1) {
+        node_exchange(node, 0, 0, 3, 4);
+        node_send_to(node, 0, 5, 2, 6);
+    }
+    return NODE_DONE;
+}
+
 static void expect_failure(NodeStepFn fn, const char *message)
 {
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
@@ -683,6 +697,8 @@ START_TEST(misuse_and_deadlock_are_reported)
                    "sent");
     expect_failure(unreceived_send, "unreceived message: node 2 never "
                    "received 3 elements sent by node 0 with tag 4");
+    expect_failure(unreceived_kept_msg, "unreceived message: node 0 never "
+                   "received 3 elements sent by node 1 with tag 4");
     expect_failure(size_mismatch, "node program error at node 1, step 0: "
                    "message of 3 elements from node 0 (tag 0) does not match "
                    "the receive of 2 elements");
@@ -737,6 +753,92 @@ START_TEST(receives_of_one_key_in_posting_order)
     ck_assert_uint_eq(got[21], 203);
     ck_assert_uint_eq(got[30], 301);
     ck_assert_uint_eq(sim_stats(sim)->messages, 3);
+    sim_free(sim);
+}
+END_TEST
+
+/* Node 0 runs first: its exchange's message finds no receive at node 1
+ * and is kept in node 1's state (sim.c, msg_keep); its plain message of
+ * the same key, posted after it, is listed behind it. Node 1's two
+ * receives must take them in posting order, the kept one first; node 0's
+ * exchange completes with node 1's reply in its next step. */
+static NodeStatus kept_then_listed(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    if (node_address(node) == 0) {
+        mem[0] = 11;
+        mem[1] = 12;
+        mem[2] = 21;
+        node_exchange(node, 0, 0, 2, 4);
+        node_send_to(node, 1, 2, 1, 4);
+        return NODE_DONE;
+    }
+    if (node_address(node) == 1 && node_step(node) == 0) {
+        node_recv(node, 0, 4, 10, 2);
+        node_recv(node, 0, 4, 20, 1);
+        return NODE_CONTINUE;
+    }
+    if (node_address(node) == 1) {
+        mem[40] = 77;
+        mem[41] = 78;
+        node_send_to(node, 0, 40, 2, 4);
+    }
+    return NODE_DONE;
+}
+
+START_TEST(kept_message_before_listed_ones)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, kept_then_listed, NULL, &e), "%s",
+                  e ? e->message : "");
+    const Word *one = sim_node_memory(sim, 1), *zero = sim_node_memory(sim, 0);
+    ck_assert_uint_eq(one[10], 11);
+    ck_assert_uint_eq(one[11], 12);
+    ck_assert_uint_eq(one[20], 21);
+    ck_assert_uint_eq(zero[0], 77);
+    ck_assert_uint_eq(zero[1], 78);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 3);
+    sim_free(sim);
+}
+END_TEST
+
+/* Node 0's exchange message is kept in node 1's state, lazy: its payload
+ * is still node 0's memory. Node 1's reply lands there before node 1
+ * takes the message (its receive is matched when its step returns), so
+ * the kept message must first get a copy of its own (sim.c,
+ * msg_unkeep): node 1 receives what node 0 sent, not what replaced it. */
+static NodeStatus kept_overwritten(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    if (node_address(node) == 0) {
+        for (int i = 0; i < 3; i++)
+            mem[i] = 5 + (Word)i;
+        node_exchange(node, 0, 0, 3, 4);
+    } else if (node_address(node) == 1) {
+        for (int i = 0; i < 3; i++)
+            mem[50 + i] = 8 + (Word)i;
+        node_send_to(node, 0, 50, 3, 4);
+        node_recv(node, 0, 4, 60, 3);
+    }
+    return NODE_DONE;
+}
+
+START_TEST(kept_message_copied_before_its_payload_changes)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, kept_overwritten, NULL, &e), "%s",
+                  e ? e->message : "");
+    const Word *one = sim_node_memory(sim, 1), *zero = sim_node_memory(sim, 0);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_uint_eq(one[60 + i], 5 + (Word)i);
+        ck_assert_uint_eq(zero[i], 8 + (Word)i);
+    }
     sim_free(sim);
 }
 END_TEST
@@ -1710,6 +1812,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, zero_hop_message_is_local);
     tcase_add_test(t, misuse_and_deadlock_are_reported);
     tcase_add_test(t, receives_of_one_key_in_posting_order);
+    tcase_add_test(t, kept_message_before_listed_ones);
+    tcase_add_test(t, kept_message_copied_before_its_payload_changes);
     tcase_add_test(t, exchange_payload_copied_before_overwritten);
     tcase_add_test(t, exchange_region_written_after_posting);
     tcase_add_test(t, exchange_region_written_after_posting_second);
