@@ -2421,9 +2421,9 @@ static void sim_prefetch_ahead(Sim *sim)
      * AHEAD_NODE - AHEAD_MSG events ago, names. In a far step of a
      * dimension exchange the first node of a pair touches only the
      * second line of its partner's state, where its message is kept
-     * (msg_keep), the second node both lines of the first's: 10 lines a
-     * pair, none of them a struct of its own, and none a demand miss
-     * behind another. */
+     * (msg_keep), the second node both lines of the first's: with one
+     * channel each, 9 lines a pair, none of them a struct of its own,
+     * and none a demand miss behind another. */
     if (n > AHEAD_MSG) {
         const QueueItem *q = &run[AHEAD_MSG];
         const MatchSlot *s = &sim->node[q->node].match.slot;
