@@ -636,12 +636,19 @@ static void msg_drop(Msg *m)
 #endif
 }
 
-static void msg_free(Sim *sim, Msg *m)
+/* A message taken: its sender's lazy message no longer, or its own
+ * buffer back to the pool. */
+static void msg_release(Sim *sim, Msg *m)
 {
     if (m->lazy)
         lazy_unlink(m);
     else if (m->data)
         buf_free(sim, (Word *)m->data, m->cls);
+}
+
+static void msg_free(Sim *sim, Msg *m)
+{
+    msg_release(sim, m);
     m->item.next = (MatchItem *)sim->free_msg;     /* its first member */
     sim->free_msg = m;
 }
@@ -1871,12 +1878,12 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     sim->early++;
 }
 
-/* Message m has been taken: freed, or if it was kept in its destination's
- * state (a copy on the stack), its sender's lazy message no longer. */
+/* Message m has been delivered: freed, or if it was kept in its
+ * destination's state (taken as a Msg on the stack), released. */
 static void msg_done(Sim *sim, Msg *m, gboolean kept)
 {
     if (kept)
-        lazy_unlink(m);
+        msg_release(sim, m);
     else
         msg_free(sim, m);
 }
@@ -1915,7 +1922,14 @@ static void node_match_posted(Sim *sim, Node *node)
         Msg kept, *m;
         gboolean is_kept = (slot->used & MATCH_KEPT_MSG) != 0;
         if (is_kept) {          /* the oldest (msg_keep) */
+            /* Taken, it is a Msg out of every list, as a popped one is,
+             * and its sender's lazy message until msg_done: a write into
+             * the sender's memory before the delivery reads it (a note
+             * carried out by pending_settle, or a node exchanging with
+             * itself) copies it out of there, into a buffer msg_done
+             * gives back. */
             kept = kept_msg(sim, node);
+            kept.lazy->lazy = &kept;
             slot->used &= ~MATCH_KEPT_MSG;
             m = &kept;
         } else if (!(m = (Msg *)match_pop(slot, MATCH_MSGS))) {

@@ -843,6 +843,55 @@ START_TEST(kept_message_copied_before_its_payload_changes)
 }
 END_TEST
 
+/* Node 0's exchange message (tag 7, elements 2..5) is kept in node 1's
+ * state. Node 1 first exchanges elements 0..3 with node 3 (its message
+ * kept in node 3's state, node 1's lazy one), then 2..5 with node 0:
+ * node 0's receive waits, so with deliveries put off at any distance
+ * the pair is noted. When node 1 takes node 0's message the note cannot
+ * become a swap (node 1's lazy message reads 2..3), so it is carried out
+ * first, and that writes node 0's 2..5: the message taken must be copied
+ * out of there before (sim.c, node_match_posted: the kept message,
+ * taken, is its sender's lazy message until delivered). */
+static NodeStatus kept_taken_then_noted(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    uint32_t x = node_address(node);
+    for (int i = 0; i < 8; i++)
+        mem[i] = 100 * (x + 1) + (Word)i;
+    if (x == 0)
+        node_exchange(node, 0, 2, 4, 7);
+    if (x == 1) {
+        node_exchange(node, 1, 0, 4, 8);
+        node_exchange(node, 0, 2, 4, 7);
+    }
+    if (x == 3)
+        node_exchange(node, 1, 0, 4, 8);
+    return NODE_DONE;
+}
+
+START_TEST(kept_message_taken_before_its_note_runs)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    sim_set_pending_far(sim, 0);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, kept_taken_then_noted, NULL, &e), "%s",
+                  e ? e->message : "");
+    const Word *zero = sim_node_memory(sim, 0), *one = sim_node_memory(sim, 1),
+               *three = sim_node_memory(sim, 3);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(zero[2 + i], 202 + (Word)i);  /* node 1's 2..5 */
+        ck_assert_uint_eq(three[i], 200 + (Word)i);     /* node 1's 0..3 */
+        ck_assert_uint_eq(one[i], 400 + (Word)i);       /* node 3's, last */
+    }
+    ck_assert_uint_eq(one[4], 104);                     /* node 0's 4..5 */
+    ck_assert_uint_eq(one[5], 105);
+    ck_assert_uint_eq(sim_pending_counts(sim).noted, 1);
+    sim_free(sim);
+}
+END_TEST
+
 /* ---- reference simulator --------------------------------------------- */
 
 /* Cycle by cycle, straight from the README's rules: in each cycle, messages
@@ -1814,6 +1863,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, receives_of_one_key_in_posting_order);
     tcase_add_test(t, kept_message_before_listed_ones);
     tcase_add_test(t, kept_message_copied_before_its_payload_changes);
+    tcase_add_test(t, kept_message_taken_before_its_note_runs);
     tcase_add_test(t, exchange_payload_copied_before_overwritten);
     tcase_add_test(t, exchange_region_written_after_posting);
     tcase_add_test(t, exchange_region_written_after_posting_second);
