@@ -1,8 +1,8 @@
 /* match.c -- the (destination, source, tag) table (match.h).
  *
- * Invariant: slot[i].used is 1 exactly for live keys; a live key sits at
- * its home position hash(key) & mask or after it with no empty slot in
- * between (linear probing); count <= capacity / 2.
+ * Invariant: slot[i].used is nonzero exactly for live keys; a live key
+ * sits at its home position hash(key) & mask or after it with no empty
+ * slot in between (linear probing); count <= capacity / 2.
  */
 #include "match.h"
 

@@ -39,8 +39,8 @@ typedef struct MatchItem {
 
 /* One list for both kinds: at most one kind is waiting at any time, so
  * a key is 32 bytes, two to a cache line in the table, and the 16 bytes
- * a second list took are the engine's in a destination's own slot
- * (MatchLocal). */
+ * a second list took are free for the engine beside a destination's own
+ * slot (MatchLocal). */
 typedef struct {
     uint32_t dest, source;
     int32_t tag;

@@ -73,7 +73,7 @@ G_DEFINE_QUARK(sim-error-quark, sim_error)
  * the read ahead (sim_prefetch_ahead), which loads one line of it, left
  * its count or its data to a demand miss. */
 typedef struct Msg {
-    MatchItem item;            /* in an early list, seq = message id; or
+    MatchItem item;            /* in a key's list, seq = message id; or
                                 * in the free list, by item.next */
     const Word *data;          /* the payload's own buffer; NULL while
                                 * lazy (msg_data) */
@@ -88,7 +88,7 @@ typedef struct Msg {
  * message, one line each: the sender of its message reaches it through
  * the receiver's match slot, a dependent read. */
 typedef struct Recv {
-    MatchItem item;            /* in a waiting list, seq = posting order; or
+    MatchItem item;            /* in a key's list, seq = posting order; or
                                 * in the free list, by item.next */
     uint32_t source;
     int tag;
@@ -1806,8 +1806,9 @@ static gboolean msg_keep(Sim *sim, Node *dest, MatchSlot *slot, Node *sender,
 
 /* A message has been posted for `dest`: match it with the first waiting
  * receive from the same (source, tag) and write it straight from `data`,
- * or keep it in the early list: in `owned` if given, else lazily (lazy:
- * an exchange's), else in a copy. `data` NULL: the payload is at
+ * or keep it early: a lazy one (an exchange's) in dest's state if it can
+ * (msg_keep), else in the key's list: in `owned` if given, else lazily,
+ * else in a copy. `data` NULL: the payload is at
  * `offset` of the sender's memory, looked up only if it is read now. */
 static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
                        uint64_t id, size_t count, Tick arrival,
