@@ -712,6 +712,20 @@ START_TEST(misuse_and_deadlock_are_reported)
 }
 END_TEST
 
+/* Run program fn on the 2-cube of the tests above, deliveries put off at
+ * any distance if note_all (sim_set_pending_far(0)), and require it to
+ * succeed. */
+static Sim *run_program_ok(NodeStepFn fn, gboolean note_all)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
+    Sim *sim = sim_new(&m, &test_layout);
+    if (note_all)
+        sim_set_pending_far(sim, 0);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, fn, NULL, &e), "%s", e ? e->message : "");
+    return sim;
+}
+
 /* Node 2 posts three receives of one key before node 0 sends (node 0's
  * first step posts nothing, so its second runs after node 2's): the first
  * waits in node 2's state (sim.c, recv_wait), the other two in the key's
@@ -742,11 +756,7 @@ static NodeStatus three_of_one_key(Node *node, const void *config)
 
 START_TEST(receives_of_one_key_in_posting_order)
 {
-    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
-    Sim *sim = sim_new(&m, &test_layout);
-    GError *e = NULL;
-    ck_assert_msg(sim_run(sim, three_of_one_key, NULL, &e), "%s",
-                  e ? e->message : "");
+    Sim *sim = run_program_ok(three_of_one_key, FALSE);
     const Word *got = sim_node_memory(sim, 2);
     ck_assert_uint_eq(got[10], 101);
     ck_assert_uint_eq(got[20], 202);
@@ -789,11 +799,7 @@ static NodeStatus kept_then_listed(Node *node, const void *config)
 
 START_TEST(kept_message_before_listed_ones)
 {
-    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
-    Sim *sim = sim_new(&m, &test_layout);
-    GError *e = NULL;
-    ck_assert_msg(sim_run(sim, kept_then_listed, NULL, &e), "%s",
-                  e ? e->message : "");
+    Sim *sim = run_program_ok(kept_then_listed, FALSE);
     const Word *one = sim_node_memory(sim, 1), *zero = sim_node_memory(sim, 0);
     ck_assert_uint_eq(one[10], 11);
     ck_assert_uint_eq(one[11], 12);
@@ -829,11 +835,7 @@ static NodeStatus kept_overwritten(Node *node, const void *config)
 
 START_TEST(kept_message_copied_before_its_payload_changes)
 {
-    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
-    Sim *sim = sim_new(&m, &test_layout);
-    GError *e = NULL;
-    ck_assert_msg(sim_run(sim, kept_overwritten, NULL, &e), "%s",
-                  e ? e->message : "");
+    Sim *sim = run_program_ok(kept_overwritten, FALSE);
     const Word *one = sim_node_memory(sim, 1), *zero = sim_node_memory(sim, 0);
     for (int i = 0; i < 3; i++) {
         ck_assert_uint_eq(one[60 + i], 5 + (Word)i);
@@ -872,12 +874,7 @@ static NodeStatus kept_taken_then_noted(Node *node, const void *config)
 
 START_TEST(kept_message_taken_before_its_note_runs)
 {
-    Machine m = test_machine(2, MACHINE_PORTS_ALL, 0, 1);
-    Sim *sim = sim_new(&m, &test_layout);
-    sim_set_pending_far(sim, 0);
-    GError *e = NULL;
-    ck_assert_msg(sim_run(sim, kept_taken_then_noted, NULL, &e), "%s",
-                  e ? e->message : "");
+    Sim *sim = run_program_ok(kept_taken_then_noted, TRUE);
     const Word *zero = sim_node_memory(sim, 0), *one = sim_node_memory(sim, 1),
                *three = sim_node_memory(sim, 3);
     for (int i = 0; i < 4; i++) {
