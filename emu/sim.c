@@ -333,6 +333,7 @@ struct Sim {
     uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
     uint64_t pend_far;         /* PENDING_FAR, or sim_set_pending_far's */
     uint64_t pend_far_whole;   /* PENDING_FAR_WHOLE, or the same */
+    gboolean no_keep;          /* sim_set_keep(FALSE) */
     SimPendingCounts pend_counts;
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
@@ -1653,6 +1654,11 @@ static void pending_flush(Sim *sim)
  * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
  * 15.2, 22 17.1 -> 17.8. */
 
+void sim_set_keep(Sim *sim, gboolean keep)
+{
+    sim->no_keep = !keep;
+}
+
 void sim_set_pending_far(Sim *sim, uint64_t messages)
 {
     sim->pend_far = sim->pend_far_whole = messages;
@@ -1791,7 +1797,7 @@ static gboolean msg_keep(Sim *sim, Node *dest, MatchSlot *slot, Node *sender,
                          size_t offset)
 {
     if (slot != &dest->match.slot || slot->head
-        || (slot->used & MATCH_KEPT_MSG) || id > UINT32_MAX
+        || (slot->used & MATCH_KEPT_MSG) || sim->no_keep || id > UINT32_MAX
         || offset > UINT32_MAX || count > UINT32_MAX)
         return FALSE;
     slot->used |= MATCH_KEPT_MSG;
@@ -1900,7 +1906,8 @@ static void msg_done(Sim *sim, Msg *m, gboolean kept)
 static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
     if (slot == &node->match.slot && !slot->head
-        && !(slot->used & MATCH_KEPT_RECV) && r->offset <= UINT32_MAX
+        && !(slot->used & MATCH_KEPT_RECV) && !sim->no_keep
+        && r->offset <= UINT32_MAX
         && r->count <= UINT32_MAX) {
         slot->used |= MATCH_KEPT_RECV;
         node->rseq = r->item.seq;

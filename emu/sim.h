@@ -113,6 +113,12 @@ void sim_set_count_limit(Sim *sim, uint32_t limit);
  * same either way. */
 void sim_set_pending_far(Sim *sim, uint64_t messages);
 
+/* For tests, before sim_run: keep a node's first waiting receive and
+ * first early (lazy) message in its own state (sim.c, recv_wait and
+ * msg_keep; the default, TRUE) or always in its key's list (FALSE). The
+ * run is the same either way. */
+void sim_set_keep(Sim *sim, gboolean keep);
+
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
  * to read or write their regions, and the swaps of two whole memories,
