@@ -1933,9 +1933,8 @@ static void node_match_posted(Sim *sim, Node *node)
             /* Taken, it is a Msg out of every list, as a popped one is,
              * and its sender's lazy message until msg_done: a write into
              * the sender's memory before the delivery reads it (a note
-             * carried out by pending_settle, or a node exchanging with
-             * itself) copies it out of there, into a buffer msg_done
-             * gives back. */
+             * carried out by pending_settle) copies it out of there, into
+             * a buffer msg_done gives back. */
             kept = kept_msg(sim, node);
             kept.lazy->lazy = &kept;
             slot->used &= ~MATCH_KEPT_MSG;
