@@ -333,7 +333,10 @@ struct Sim {
     uint64_t pend_base;        /* Node.pend above it: entry pend - base - 1 */
     uint64_t pend_far;         /* PENDING_FAR, or sim_set_pending_far's */
     uint64_t pend_far_whole;   /* PENDING_FAR_WHOLE, or the same */
-    gboolean no_keep;          /* sim_set_keep(FALSE) */
+    uint64_t keep_below;       /* what is kept in a node's state needs its
+                                * count below this: 2^32 (it is stored in
+                                * 32 bits), or 0 (sim_set_keep(FALSE)), a
+                                * bound the hot path compares anyway */
     SimPendingCounts pend_counts;
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
@@ -712,6 +715,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     }
     sim->pend_far = PENDING_FAR;
     sim->pend_far_whole = PENDING_FAR_WHOLE;
+    sim->keep_below = (uint64_t)1 << 32;
 #ifdef SIM_CHECK_EXCHANGE
     sim->sent_checks = g_array_new(FALSE, FALSE, sizeof(SentCheck));
 #endif
@@ -1656,7 +1660,7 @@ static void pending_flush(Sim *sim)
 
 void sim_set_keep(Sim *sim, gboolean keep)
 {
-    sim->no_keep = !keep;
+    sim->keep_below = keep ? (uint64_t)1 << 32 : 0;
 }
 
 void sim_set_pending_far(Sim *sim, uint64_t messages)
@@ -1797,8 +1801,8 @@ static gboolean msg_keep(Sim *sim, Node *dest, MatchSlot *slot, Node *sender,
                          size_t offset)
 {
     if (slot != &dest->match.slot || slot->head
-        || (slot->used & MATCH_KEPT_MSG) || sim->no_keep || id > UINT32_MAX
-        || offset > UINT32_MAX || count > UINT32_MAX)
+        || (slot->used & MATCH_KEPT_MSG) || count >= sim->keep_below
+        || id > UINT32_MAX || offset > UINT32_MAX)
         return FALSE;
     slot->used |= MATCH_KEPT_MSG;
     dest->match.owner_word = (uint32_t)id;
@@ -1906,9 +1910,8 @@ static void msg_done(Sim *sim, Msg *m, gboolean kept)
 static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
     if (slot == &node->match.slot && !slot->head
-        && !(slot->used & MATCH_KEPT_RECV) && !sim->no_keep
-        && r->offset <= UINT32_MAX
-        && r->count <= UINT32_MAX) {
+        && !(slot->used & MATCH_KEPT_RECV) && r->count < sim->keep_below
+        && r->offset <= UINT32_MAX) {
         slot->used |= MATCH_KEPT_RECV;
         node->rseq = r->item.seq;
         node->roffset = (uint32_t)r->offset;
