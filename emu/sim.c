@@ -1551,7 +1551,7 @@ static void pending_run(Sim *sim, Pending *p)
         swap_words(x, y, sh->count * w);
     } else {
         Node *a = &sim->node[p->a];
-        if (a->lazy)                    /* b has not taken it yet */
+        if (a->lazy && sh->count > 0)   /* b has not taken it yet */
             lazy_protect(sim, a, sh->a_offset, sh->count);
         memcpy(x, y, sh->count * w * sizeof(Word));
     }
@@ -1773,9 +1773,12 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                          source, tag, r->count);
     size_t w = sim->element_words;
     pending_settle(sim, node);
-    if (node->lazy)
-        lazy_protect(sim, node, r->offset, r->count);
-    memcpy(memory_at(sim, node, r->offset), data, count * w * sizeof(Word));
+    if (count > 0) {        /* an empty message's payload is NULL */
+        if (node->lazy)
+            lazy_protect(sim, node, r->offset, r->count);
+        memcpy(memory_at(sim, node, r->offset), data,
+               count * w * sizeof(Word));
+    }
     if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
@@ -1880,8 +1883,9 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         sender->lazy = m;
     } else if (!m) {
         m = msg_new(sim, count, TRUE);
-        memcpy(msg_buf(m), offer_data(sim, sender, data, offset),
-               count * sim->element_words * sizeof(Word));
+        if (count > 0)      /* an empty message's buffer is NULL */
+            memcpy(msg_buf(m), offer_data(sim, sender, data, offset),
+                   count * sim->element_words * sizeof(Word));
     }
     m->item.seq = id;
     m->arrival = arrival;
@@ -2052,13 +2056,15 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
-        memcpy(msg_buf(post->msg), data,
-               count * sim->element_words * sizeof(Word));
+        if (count > 0)      /* an empty message's buffer is NULL */
+            memcpy(msg_buf(post->msg), data,
+                   count * sim->element_words * sizeof(Word));
         post->dest = dest;
         post->tag = tag;
         post->cls = cls;
         post->hops = hops;
-        memcpy(post->path, path, (size_t)hops * sizeof *path);
+        if (hops > 0)       /* a path of no hops may be NULL */
+            memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
         queue_push(sim->queue, sim->clock, (QueueItem){ node->address, post });
         return;
@@ -2338,8 +2344,10 @@ static void exchange_check_step(Sim *sim, Node *node)
     size_t w = sim->element_words;
     for (guint i = 0; i < sim->sent_checks->len; i++) {
         SentCheck *c = &g_array_index(sim->sent_checks, SentCheck, i);
-        if (!sim->error && memcmp(c->copy, memory_at(sim, node, c->offset),
-                                  c->count * w * sizeof(Word)) != 0)
+        /* c->copy is NULL for an empty region (g_memdup2 of 0 bytes) */
+        if (!sim->error && c->count > 0 &&
+            memcmp(c->copy, memory_at(sim, node, c->offset),
+                   c->count * w * sizeof(Word)) != 0)
             node_fail(node, "wrote into elements [%zu, %zu) after posting "
                       "their exchange (tag %d) in the same step: an "
                       "exchange's region is not the program's again until "

@@ -583,6 +583,62 @@ START_TEST(zero_hop_message_is_local)
 }
 END_TEST
 
+/* Messages of no elements (sim.c, sim_post: no channel time, no startup).
+ * Node 0 runs first at tick 0, so its message to node 1 finds no receive
+ * and waits as an early message with no payload; nodes 0 and 1 exchange
+ * nothing across dimension 0; node 2 sends nothing to node 3, and to
+ * itself along an empty path, after 3 ticks of work, so its messages are
+ * captured and posted later. Each is
+ * still a message, matched and counted, and the step check of an
+ * exchange's region has nothing to compare. All of these once made the
+ * sanitized build report undefined behaviour: copies into, from and a
+ * comparison with the null buffer of an empty message, and a copy of a
+ * null empty path (memcpy and memcmp of 0 bytes still need valid
+ * pointers). */
+static NodeStatus empty_messages(Node *node, const void *config)
+{
+    (void)config;
+    uint32_t me = node_address(node);
+    if (me == 0)
+        node_send_to(node, 1, 0, 0, 3);
+    if (me == 1)
+        node_recv(node, 0, 3, 7, 0);
+    if (me < 2)
+        node_exchange(node, 0, 5, 0, 4);
+    if (me == 2) {
+        node_busy(node, 3);             /* posted when the work is done */
+        node_send_to(node, 3, 9, 0, 6);
+        node_send(node, NULL, 0, 9, 0, 7);      /* to itself, no path */
+        node_recv(node, 2, 7, 13, 0);
+    }
+    if (me == 3)
+        node_recv(node, 2, 6, 11, 0);
+    return NODE_DONE;
+}
+
+START_TEST(empty_messages_cost_nothing)
+{
+    for (int note_all = 0; note_all < 2; note_all++) {
+        Machine m = test_machine(2, MACHINE_PORTS_ALL, 5, 1);
+        Sim *sim = sim_new(&m, &test_layout);
+        fill_memory(sim, 4);
+        if (note_all)
+            sim_set_pending_far(sim, 0);
+        GError *e = NULL;
+        ck_assert_msg(sim_run(sim, empty_messages, NULL, &e), "%s",
+                      e ? e->message : "");
+        ck_assert_int_eq(sim_stats(sim)->cycles, 3);    /* the work */
+        ck_assert_uint_eq(sim_stats(sim)->messages, 5);
+        ck_assert_uint_eq(sim_stats(sim)->element_transfers, 0);
+        for (uint32_t x = 0; x < 4; x++)
+            for (int j = 0; j < MEMORY; j++)
+                ck_assert_uint_eq(sim_node_memory(sim, x)[j],
+                                  (uint64_t)x * 1000 + (uint64_t)j);
+        sim_free(sim);
+    }
+}
+END_TEST
+
 /* ---- misuse and deadlock --------------------------------------------- */
 
 static NodeStatus bad_dimension(Node *node, const void *config)
@@ -1911,6 +1967,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, ports_all_overlap_ports_one_serialise);
     tcase_add_test(t, deferred_post_and_oldest_first);
     tcase_add_test(t, zero_hop_message_is_local);
+    tcase_add_test(t, empty_messages_cost_nothing);
     tcase_add_test(t, misuse_and_deadlock_are_reported);
     tcase_add_test(t, receives_of_one_key_in_posting_order);
     tcase_add_test(t, kept_message_before_listed_ones);
