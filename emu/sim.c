@@ -529,12 +529,15 @@ static Msg *msg_new(Sim *sim, size_t count, gboolean own)
         m = slab_carve(sim, sizeof(Msg));
     memset(m, 0, sizeof *m);
     m->count = count;
-    if (own && count > 0)
+    /* An empty message gets a buffer too: a copy of no elements still
+     * needs valid pointers (memcpy), and the hot paths then need no
+     * test for it. */
+    if (own)
         m->data = buf_new(sim, count, &m->cls);
     return m;
 }
 
-/* The message's own buffer, or NULL (lazy, or empty). */
+/* The message's own buffer, or NULL (lazy). */
 static Word *msg_buf(const Msg *m)
 {
     return m->lazy ? NULL : (Word *)m->data;
@@ -1551,7 +1554,7 @@ static void pending_run(Sim *sim, Pending *p)
         swap_words(x, y, sh->count * w);
     } else {
         Node *a = &sim->node[p->a];
-        if (a->lazy && sh->count > 0)   /* b has not taken it yet */
+        if (a->lazy)                    /* b has not taken it yet */
             lazy_protect(sim, a, sh->a_offset, sh->count);
         memcpy(x, y, sh->count * w * sizeof(Word));
     }
@@ -1773,12 +1776,9 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                          source, tag, r->count);
     size_t w = sim->element_words;
     pending_settle(sim, node);
-    if (count > 0) {        /* an empty message's payload is NULL */
-        if (node->lazy)
-            lazy_protect(sim, node, r->offset, r->count);
-        memcpy(memory_at(sim, node, r->offset), data,
-               count * w * sizeof(Word));
-    }
+    if (node->lazy)
+        lazy_protect(sim, node, r->offset, r->count);
+    memcpy(memory_at(sim, node, r->offset), data, count * w * sizeof(Word));
     if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
@@ -1883,9 +1883,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         sender->lazy = m;
     } else if (!m) {
         m = msg_new(sim, count, TRUE);
-        if (count > 0)      /* an empty message's buffer is NULL */
-            memcpy(msg_buf(m), offer_data(sim, sender, data, offset),
-                   count * sim->element_words * sizeof(Word));
+        memcpy(msg_buf(m), offer_data(sim, sender, data, offset),
+               count * sim->element_words * sizeof(Word));
     }
     m->item.seq = id;
     m->arrival = arrival;
@@ -2056,9 +2055,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         /* Capture the payload now: the program may change it after. */
         Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
         post->msg = msg_new(sim, count, TRUE);
-        if (count > 0)      /* an empty message's buffer is NULL */
-            memcpy(msg_buf(post->msg), data,
-                   count * sim->element_words * sizeof(Word));
+        memcpy(msg_buf(post->msg), data,
+               count * sim->element_words * sizeof(Word));
         post->dest = dest;
         post->tag = tag;
         post->cls = cls;
