@@ -25,7 +25,9 @@
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
 # target); then the smallest and largest size's events per second step by
-# step (bench --steps; not a target); last, instructions and misses of a
+# step (bench --steps; not a target); the line model's engine layout and
+# its bound over the same sizes (bench --line-model, BENCH_MODEL_ROUNDS;
+# not a target); last, instructions and misses of a
 # fixed 2 MiB cache per event in sim_run under callgrind for
 # BENCH_CALLGRIND (not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
@@ -211,6 +213,32 @@ if [ ${#rates[@]} -gt 1 ]; then
       echo "n = $n: bench --steps failed"
     fi
   done
+  # Not a target either: the line model (bench --line-model; README, "Why
+  # events per second are not flat") over the same sizes, in
+  # BENCH_MODEL_ROUNDS (3) rounds of every size once, the median of each:
+  # the engine's layout, which should follow the sweep above, and the
+  # bound of this host's memory for the engine's speed (own: each node
+  # fetches its own two lines and nothing else).
+  mrounds=${BENCH_MODEL_ROUNDS:-3}
+  if [ "$mrounds" -gt 0 ]; then
+    echo "line model, M events/s (bench --line-model N LAYOUT 35, median of $mrounds rounds):"
+    for layout in engine own; do
+      declare -A mrates=()
+      for ((r = 0; r < mrounds; r++)); do
+        for n in "${SIZES[@]}"; do
+          v=$("$BENCH" --line-model "$n" "$layout" 35 | awk '/^total:/ { print $7 }')
+          mrates[$n]="${mrates[$n]:-} ${v:-0}"
+        done
+      done
+      meds=()
+      for n in "${SIZES[@]}"; do
+        meds+=("$(median ${mrates[$n]})")
+      done
+      row=$(printf ' %5.1f' $(python3 -c "import sys; print(' '.join(str(float(v) / 1e6) for v in sys.argv[1:]))" "${meds[@]}"))
+      printf '%-7s%s  spread %s\n' "$layout" "$row" "$(spread "${meds[@]}")"
+      unset mrates
+    done
+  fi
   # Not a target either: the engine's own work an event, which the host's
   # state does not move. Per event of bench --steps N K, inside sim_run
   # only (valgrind's callgrind collecting in sim_run, its cache simulation

@@ -242,6 +242,184 @@ static int read_latency(long mib)
     return at < lines ? 0 : 1;    /* uses the chase's end: it is not dead */
 }
 
+/* A model of the lines a dimension exchange's pair fetches, for judging a
+ * change of the engine's layout before writing it (README, "Why events
+ * per second are not flat"). No engine runs: each node's step touches
+ * (reads and writes a word of) the lines a layout names, in the engine's
+ * order, read ahead AHEAD_MODEL steps as the engine reads ahead, with
+ * `work` rounds of a dependent multiply-add standing in for the engine's
+ * own instructions. The order is the engine's: in the step of dimension
+ * d the nodes run in blocks of 2^d, each with its low d address bits
+ * reversed, and a block's partners in the next block (check_engine.c,
+ * "exchange steps run low bits reversed"). Node states are two lines
+ * (A0, A1 for the first node of a pair, B0, B1 for the second).
+ *   engine  the engine since 032d10c: first node A0 A1 B1 and its channel
+ *           (half a line, 32 bytes); second B0 B1 A0 A1 and its channel.
+ *           Far: 9 lines a pair; near: 6.
+ *   partner one line of the first node is all the second touches: A0 A1
+ *           B1 Ca, then B0 B1 A1 Cb (8 and 6).
+ *   edge    a line per cube edge holding both channels and what waits
+ *           between the two nodes; the second node completes the first
+ *           in its first line: A0 A1 E, then B0 B1 E A0 (7 and 5).
+ *   edgeq   as edge, and the first node's completion carried by its
+ *           queue entry instead: A0 A1 E, then B0 B1 E (6 and 5).
+ *   edgeq1  as edgeq with a node's state in one line: A0 E, then B0 E (4
+ *           and 3).
+ *   own     a bound, not a design: each node its own two lines and
+ *           nothing else, so that nothing is fetched twice (4 and 4).
+ * The event queue, read in order in every layout, is left out; so is the
+ * payload, which a far step of whole memories does not touch (their
+ * owners swap). Prints, step by step, "events" per second counted as the
+ * engine counts them (two a node: its step and its delivery), the whole
+ * run's, and the lines of a pair when its two runs are far apart and when
+ * they are near. */
+#define AHEAD_MODEL 16
+enum { MODEL_ENGINE, MODEL_PARTNER, MODEL_EDGE, MODEL_EDGEQ, MODEL_EDGEQ1,
+       MODEL_OWN };
+
+static uint32_t bit_reverse(uint32_t x, int bits)
+{
+    if (bits == 0)
+        return 0;
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+    x = (x >> 16) | (x << 16);
+    return x >> (32 - bits);
+}
+
+typedef struct {
+    uint64_t *state;            /* 16 words a node: lines 0 and 1 */
+    uint64_t *chan;             /* 4 words a node (engine, partner) */
+    uint64_t *edge;             /* 8 words an edge (edge, edgeq, edgeq1) */
+    int layout, d;
+} LineModel;
+
+/* The node of the step's k-th run. */
+static inline uint32_t model_node(uint32_t k, int d)
+{
+    uint32_t low = ((uint32_t)1 << d) - 1;
+    return (k & ~low) | bit_reverse(k & low, d);
+}
+
+/* The lines the k-th run of the step touches, at most 6. */
+static int model_lines(const LineModel *m, uint32_t k, uint64_t **line)
+{
+    uint32_t x = model_node(k, m->d), p = x ^ ((uint32_t)1 << m->d);
+    gboolean second = (x >> m->d) & 1;
+    int c = 0;
+    line[c++] = m->state + (size_t)x * 16;
+    if (m->layout != MODEL_EDGEQ1)
+        line[c++] = m->state + (size_t)x * 16 + 8;
+    if (m->layout == MODEL_OWN)
+        return c;
+    if (m->layout == MODEL_ENGINE || m->layout == MODEL_PARTNER) {
+        line[c++] = m->chan + (size_t)x * 4;
+        if (!second)
+            line[c++] = m->state + (size_t)p * 16 + 8;
+        else if (m->layout == MODEL_ENGINE) {
+            line[c++] = m->state + (size_t)p * 16;
+            line[c++] = m->state + (size_t)p * 16 + 8;
+        } else {
+            line[c++] = m->state + (size_t)p * 16 + 8;
+        }
+    } else {
+        uint32_t below = ((uint32_t)1 << m->d) - 1;
+        size_t e = ((size_t)(x >> (m->d + 1)) << m->d) | (x & below);
+        line[c++] = m->edge + e * 8;
+        if (second && m->layout == MODEL_EDGE)
+            line[c++] = m->state + (size_t)p * 16;
+    }
+    return c;
+}
+
+static void *model_map(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
+    return p;
+}
+
+static int line_model(int n, const char *name, long work)
+{
+    static const char *const names[] = { "engine", "partner", "edge",
+                                         "edgeq", "edgeq1", "own" };
+    LineModel m = { .layout = -1 };
+    for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
+        if (!strcmp(name, names[i]))
+            m.layout = i;
+    if (m.layout < 0) {
+        fprintf(stderr, "bench: --line-model: unknown layout '%s' (valid: "
+                "engine, partner, edge, edgeq, edgeq1, own)\n", name);
+        return 2;
+    }
+    uint32_t nodes = (uint32_t)1 << n;
+    size_t sbytes = (size_t)nodes * 128, cbytes = (size_t)nodes * 32,
+           ebytes = (size_t)nodes / 2 * 64;
+    m.state = model_map(sbytes);
+    m.chan = model_map(cbytes);
+    m.edge = model_map(ebytes);
+    if (!m.state || !m.chan || !m.edge) {
+        fprintf(stderr, "bench: --line-model: out of memory\n");
+        return 1;
+    }
+    /* The lines of one pair (nodes 0 and 2 in the step of dimension 1):
+     * its two runs' together when far apart, and the distinct ones when
+     * one run finds the other's still in the cache. */
+    m.d = 1;
+    uint64_t *pair[12];
+    int c1 = model_lines(&m, 0, pair), c2 = model_lines(&m, 2, pair + c1);
+    int near = 0;
+    for (int i = 0; i < c1 + c2; i++) {
+        gboolean seen = FALSE;
+        for (int j = 0; j < i; j++)
+            seen |= (uintptr_t)pair[j] >> 6 == (uintptr_t)pair[i] >> 6;
+        near += !seen;
+    }
+    uint64_t acc = 1;
+    double total = 0;
+    printf("%-5s %12s %10s %14s\n", "step", "events", "seconds",
+           "events_per_s");
+    for (int d = 0; d < n; d++) {
+        m.d = d;
+        gint64 t0 = g_get_monotonic_time();
+        for (uint32_t k = 0; k < nodes; k++) {
+            uint64_t *line[6];
+            if (k + AHEAD_MODEL < nodes) {
+                int c = model_lines(&m, k + AHEAD_MODEL, line);
+                for (int i = 0; i < c; i++)
+                    __builtin_prefetch(line[i], 1);
+            }
+            int c = model_lines(&m, k, line);
+            for (int i = 0; i < c; i++) {
+                line[i][0] += acc;
+                acc = line[i][0] | 1;
+            }
+            for (long w = 0; w < work; w++)
+                acc = acc * 6364136223846793005ULL + 1442695040888963407ULL;
+        }
+        double s = (double)(g_get_monotonic_time() - t0) / 1e6;
+        total += s;
+        printf("%-5d %12llu %10.6f %14.0f\n", d, 2ULL * nodes, s,
+               s > 0 ? 2.0 * nodes / s : 0.0);
+    }
+    printf("total: %llu events in %.6f s, %.0f events/s (%s, work %ld; a "
+           "pair's lines: %d far, %d near)\n", 2ULL * nodes * (unsigned)n,
+           total, total > 0 ? 2.0 * nodes * n / total : 0.0, name, work,
+           c1 + c2, near);
+    munmap(m.state, sbytes);
+    munmap(m.chan, cbytes);
+    munmap(m.edge, ebytes);
+    return acc == 0 ? 1 : 0;  /* uses the chain: it is not dead */
+}
+
 int main(int argc, char **argv)
 {
     long long n, k, mib;
@@ -281,13 +459,26 @@ int main(int argc, char **argv)
             return 2;
         return read_latency((long)mib);
     }
+    if (argc > 1 && !strcmp(argv[1], "--line-model")) {
+        if (argc != 5) {
+            fprintf(stderr, "bench: --line-model takes N LAYOUT WORK (a cube "
+                    "of 2^N nodes; engine, partner, edge, edgeq, edgeq1 or "
+                    "own; rounds of work a node's step)\n");
+            return 2;
+        }
+        if (!bench_number("--line-model", "N", argv[2], 2, 26, &n)
+            || !bench_number("--line-model", "WORK", argv[4], 0, 100000,
+                             &k))
+            return 2;
+        return line_model((int)n, argv[3], (long)k);
+    }
     /* `make bench` passes the cubemu it built, which the cases do not
      * need (they run the library in a child process each): one operand,
      * not an option, is accepted and ignored. */
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
         fprintf(stderr, "bench: unknown arguments (valid: none or the "
                 "cubemu program, --memcpy-floor N K, --steps N K, --read-latency "
-                "MiB)\n");
+                "MiB, --line-model N LAYOUT WORK)\n");
         return 2;
     }
     machine_set_program_path(argv[0]);
