@@ -258,6 +258,8 @@ static int read_latency(long mib)
  *           Far: 9 lines a pair; near: 6.
  *   partner one line of the first node is all the second touches: A0 A1
  *           B1 Ca, then B0 B1 A1 Cb (8 and 6).
+ *   nochan  the engine with no channel lines (a node's last hop kept in
+ *           its own state): A0 A1 B1, then B0 B1 A0 A1 (7 and 4).
  *   edge    a line per cube edge holding both channels and what waits
  *           between the two nodes; the second node completes the first
  *           in its first line: A0 A1 E, then B0 B1 E A0 (7 and 5).
@@ -275,7 +277,7 @@ static int read_latency(long mib)
  * they are near. */
 #define AHEAD_MODEL 16
 enum { MODEL_ENGINE, MODEL_PARTNER, MODEL_EDGE, MODEL_EDGEQ, MODEL_EDGEQ1,
-       MODEL_OWN };
+       MODEL_OWN, MODEL_NOCHAN };
 
 static uint32_t bit_reverse(uint32_t x, int bits)
 {
@@ -314,6 +316,12 @@ static int model_lines(const LineModel *m, uint32_t k, uint64_t **line)
         line[c++] = m->state + (size_t)x * 16 + 8;
     if (m->layout == MODEL_OWN)
         return c;
+    if (m->layout == MODEL_NOCHAN) {
+        line[c++] = m->state + (size_t)p * 16 + 8;
+        if (second)
+            line[c++] = m->state + (size_t)p * 16;
+        return c;
+    }
     if (m->layout == MODEL_ENGINE || m->layout == MODEL_PARTNER) {
         line[c++] = m->chan + (size_t)x * 4;
         if (!second)
@@ -350,14 +358,14 @@ static void *model_map(size_t bytes)
 static int line_model(int n, const char *name, long work)
 {
     static const char *const names[] = { "engine", "partner", "edge",
-                                         "edgeq", "edgeq1", "own" };
+                                         "edgeq", "edgeq1", "own", "nochan" };
     LineModel m = { .layout = -1 };
     for (int i = 0; i < (int)G_N_ELEMENTS(names); i++)
         if (!strcmp(name, names[i]))
             m.layout = i;
     if (m.layout < 0) {
         fprintf(stderr, "bench: --line-model: unknown layout '%s' (valid: "
-                "engine, partner, edge, edgeq, edgeq1, own)\n", name);
+                "engine, partner, edge, edgeq, edgeq1, own, nochan)\n", name);
         return 2;
     }
     uint32_t nodes = (uint32_t)1 << n;
@@ -462,8 +470,8 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "--line-model")) {
         if (argc != 5) {
             fprintf(stderr, "bench: --line-model takes N LAYOUT WORK (a cube "
-                    "of 2^N nodes; engine, partner, edge, edgeq, edgeq1 or "
-                    "own; rounds of work a node's step)\n");
+                    "of 2^N nodes; engine, partner, edge, edgeq, edgeq1, "
+                    "own or nochan; rounds of work a node's step)\n");
             return 2;
         }
         if (!bench_number("--line-model", "N", argv[2], 2, 26, &n)
