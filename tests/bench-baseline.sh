@@ -224,18 +224,26 @@ if [ ${#rates[@]} -gt 1 ]; then
     echo "line model, M events/s (bench --line-model N LAYOUT 35, median of $mrounds rounds):"
     for layout in engine own; do
       declare -A mrates=()
+      mfailed=
       for ((r = 0; r < mrounds; r++)); do
         for n in "${SIZES[@]}"; do
-          v=$("$BENCH" --line-model "$n" "$layout" 35 | awk '/^total:/ { print $7 }')
-          mrates[$n]="${mrates[$n]:-} ${v:-0}"
+          if v=$("$BENCH" --line-model "$n" "$layout" 35 | awk '/^total:/ { print $7 / 1e6 }') \
+             && [ -n "$v" ]; then
+            mrates[$n]="${mrates[$n]:-} $v"
+          else
+            mfailed="$mfailed $n"
+          fi
         done
       done
-      meds=()
-      for n in "${SIZES[@]}"; do
-        meds+=("$(median ${mrates[$n]})")
-      done
-      row=$(printf ' %5.1f' $(python3 -c "import sys; print(' '.join(str(float(v) / 1e6) for v in sys.argv[1:]))" "${meds[@]}"))
-      printf '%-7s%s  spread %s\n' "$layout" "$row" "$(spread "${meds[@]}")"
+      if [ -n "$mfailed" ]; then
+        echo "$layout: bench --line-model failed at n =$mfailed"
+      else
+        meds=()
+        for n in "${SIZES[@]}"; do
+          meds+=("$(median ${mrates[$n]})")
+        done
+        printf '%-7s%s  spread %s\n' "$layout" "$(printf ' %5.1f' "${meds[@]}")" "$(spread "${meds[@]}")"
+      fi
       unset mrates
     done
   fi
