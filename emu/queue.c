@@ -32,6 +32,7 @@ void queue_free(EventQueue *q)
     g_hash_table_destroy(q->by_time);
     g_ptr_array_unref(q->spare);
     g_free(q->times);
+    g_free(q->sort_tmp);
     g_free(q);
 }
 
@@ -104,6 +105,47 @@ void queue_push_slow(EventQueue *q, Tick time, QueueItem item)
     q->length++;
 }
 
+void queue_set_by_node(EventQueue *q, gboolean on)
+{
+    q->by_node = on;
+}
+
+#define SORT_BITS 11
+
+/* A bucket's live items in the order of their nodes, stable (an LSD radix
+ * sort into sort_tmp and back: it streams, where a comparison sort of a
+ * 22-cube's 4 M items would cost more than the step it orders). */
+static void bucket_sort_by_node(EventQueue *q, QueueBucket *b)
+{
+    size_t n = b->len - b->head;
+    if (n < 2)
+        return;
+    if (q->sort_cap < n) {
+        q->sort_cap = n;
+        q->sort_tmp = g_renew(QueueItem, q->sort_tmp, n);
+    }
+    QueueItem *src = b->item + b->head, *dst = q->sort_tmp;
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top |= src[i].node;
+    for (unsigned shift = 0; shift < 32 && (top >> shift) != 0;
+         shift += SORT_BITS) {
+        size_t start[(1u << SORT_BITS) + 1] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            start[((src[i].node >> shift) & ((1u << SORT_BITS) - 1)) + 1]++;
+        for (unsigned d = 0; d < (1u << SORT_BITS); d++)
+            start[d + 1] += start[d];
+        for (size_t i = 0; i < n; i++)
+            dst[start[(src[i].node >> shift) & ((1u << SORT_BITS) - 1)]++]
+                = src[i];
+        QueueItem *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != b->item + b->head)
+        memcpy(b->item + b->head, src, n * sizeof *src);
+}
+
 gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
 {
     if (q->ntimes == 0)
@@ -114,6 +156,8 @@ gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
         b = q->last && q->last->time == t
                 ? q->last : g_hash_table_lookup(q->by_time, &t);
         q->popping = b;
+        if (q->by_node && b->head == 0)
+            bucket_sort_by_node(q, b);
     }
     *time = t;
     *item = b->item[b->head++];

@@ -34,10 +34,19 @@ typedef struct EventQueue {
     QueueBucket *popping;       /* bucket popped from last (cache) */
     GPtrArray *spare;           /* empty buckets for reuse */
     size_t length;
+    gboolean by_node;           /* queue_set_by_node */
+    QueueItem *sort_tmp;        /* its radix sort's other half */
+    size_t sort_cap;
 } EventQueue;
 
 EventQueue *queue_new(void);
 void queue_free(EventQueue *q);
+/* For measurement only (sim_set_address_order): pop each time's items in
+ * the order of their nodes instead of push order, as they stand when the
+ * first of that time is popped (items pushed to it later come after).
+ * This breaks the tie rule above, and with it the engine's arbitration
+ * contract. */
+void queue_set_by_node(EventQueue *q, gboolean on);
 /* The whole operations, every case (queue_push and queue_pop below call
  * them for all but the commonest). */
 void queue_push_slow(EventQueue *q, Tick time, QueueItem item);

@@ -1661,6 +1661,11 @@ static void pending_flush(Sim *sim)
  * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
  * 15.2, 22 17.1 -> 17.8. */
 
+void sim_set_address_order(Sim *sim, gboolean on)
+{
+    queue_set_by_node(sim->queue, on);
+}
+
 void sim_set_keep(Sim *sim, gboolean keep)
 {
     sim->keep_below = keep ? (uint64_t)1 << 32 : 0;

@@ -119,6 +119,16 @@ void sim_set_pending_far(Sim *sim, uint64_t messages);
  * run is the same either way. */
 void sim_set_keep(Sim *sim, gboolean keep);
 
+/* For measurement only, before sim_run: run each tick's events in the
+ * order of the nodes' addresses instead of the order their previous
+ * steps completed (queue_set_by_node). This breaks the arbitration
+ * contract (README, "The machine model"): where two events of a tick
+ * contend, the winner, and with it cycle counts, can change, and message
+ * ids and traces do. `bench --steps N K address` uses it to measure what
+ * the contract's order costs (README, "Why events per second are not
+ * flat"); nothing else does. */
+void sim_set_address_order(Sim *sim, gboolean on);
+
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
  * to read or write their regions, and the swaps of two whole memories,

@@ -125,6 +125,8 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     g_autoptr(Sim) sim = sim_new(&machine, &sim_layout);
     if (options && options->observer)
         sim_set_observer(sim, options->observer, options->observer_data);
+    if (options && options->address_order)
+        sim_set_address_order(sim, TRUE);
     Fingerprint before = { 0, 0 };
     for (uint32_t x = 0; x < nodes; x++) {
         alg->init(config, x, sim_node_memory(sim, x));

@@ -16,6 +16,7 @@ typedef struct {
     gboolean dump_memory;         /* keep the final memory in the report */
     const SimObserver *observer;  /* traces; may be NULL */
     void *observer_data;
+    gboolean address_order;       /* bench only: sim_set_address_order */
 } RunOptions;
 
 Report *run_scenario(const Scenario *s, const RunOptions *options,

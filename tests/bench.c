@@ -163,7 +163,24 @@ static void step_tick_done(void *data, Tick tick, uint64_t events)
     c->events = events;
 }
 
-static int steps(int n, long k)
+/* The orders a tick's events may run in: the engine's (the arbitration
+ * contract's) and, for measurement, the nodes' addresses
+ * (sim_set_address_order), for --steps and --line-model. */
+static const char *const order_names[] = { "contract", "address", NULL };
+
+static gboolean bench_order(const char *flag, const char *s, gboolean *address)
+{
+    for (int i = 0; order_names[i]; i++)
+        if (!strcmp(s, order_names[i])) {
+            *address = i == 1;
+            return TRUE;
+        }
+    fprintf(stderr, "bench: %s: unknown order '%s' (valid: contract, "
+            "address)\n", flag, s);
+    return FALSE;
+}
+
+static int steps(int n, long k, gboolean address)
 {
     g_autoptr(Scenario) s = scenario_new("--steps");
     put_cube(s, n, k, "--steps");
@@ -172,7 +189,8 @@ static int steps(int n, long k)
     static const SimObserver observer = { .tick_done = step_tick_done };
     g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
     StepClock clock = { g_get_monotonic_time(), 0, rows };
-    RunOptions options = { .observer = &observer, .observer_data = &clock };
+    RunOptions options = { .observer = &observer, .observer_data = &clock,
+                           .address_order = address };
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, &options, &e);
     if (!r) {
@@ -197,9 +215,11 @@ static int steps(int n, long k)
                (unsigned long long)w->events, w->seconds,
                w->seconds > 0 ? (double)w->events / w->seconds : 0.0);
     }
-    printf("total: %llu events in %.6f s of sim_run, %.0f events/s; data %s\n",
+    printf("total: %llu events in %.6f s of sim_run, %.0f events/s; %s order; "
+           "%lld cycles; data %s\n",
            (unsigned long long)r->events, r->wall_seconds,
            r->wall_seconds > 0 ? (double)r->events / r->wall_seconds : 0.0,
+           order_names[address], (long long)r->cycles,
            r->data_correct ? "correct" : "WRONG");
     return r->data_correct && report_bounds_hold(r) ? 0 : 1;
 }
@@ -306,19 +326,24 @@ typedef struct {
     uint64_t *chan;             /* 4 words a node (engine, partner) */
     uint64_t *edge;             /* 8 words an edge (edge, edgeq, edgeq1) */
     int layout, d;
+    gboolean address;           /* the nodes in address order */
 } LineModel;
 
-/* The node of the step's k-th run. */
-static inline uint32_t model_node(uint32_t k, int d)
+/* The node of the step's k-th run: in the engine's order, or with ORDER
+ * address in the nodes' (sim_set_address_order), where a pair's two runs
+ * are 2^d apart too but every line is read in a stream. */
+static inline uint32_t model_node(const LineModel *m, uint32_t k)
 {
-    uint32_t low = ((uint32_t)1 << d) - 1;
-    return (k & ~low) | bit_reverse(k & low, d);
+    if (m->address)
+        return k;
+    uint32_t low = ((uint32_t)1 << m->d) - 1;
+    return (k & ~low) | bit_reverse(k & low, m->d);
 }
 
 /* The lines the k-th run of the step touches, at most 6. */
 static int model_lines(const LineModel *m, uint32_t k, uint64_t **line)
 {
-    uint32_t x = model_node(k, m->d), p = x ^ ((uint32_t)1 << m->d);
+    uint32_t x = model_node(m, k), p = x ^ ((uint32_t)1 << m->d);
     gboolean second = (x >> m->d) & 1;
     int c = 0;
     line[c++] = m->state + (size_t)x * 16;
@@ -355,7 +380,7 @@ static void *model_map(size_t bytes)
 
 static volatile uint64_t model_sink;
 
-static int line_model(int n, const char *name, long work)
+static int line_model(int n, const char *name, long work, gboolean address)
 {
     static const char *const names[MODEL_LAYOUTS + 1] = {  /* NULL-ended */
         [MODEL_ENGINE] = "engine", [MODEL_PARTNER] = "partner",
@@ -363,7 +388,7 @@ static int line_model(int n, const char *name, long work)
         [MODEL_EDGEQ1] = "edgeq1", [MODEL_OWN] = "own",
         [MODEL_NOCHAN] = "nochan",
     };
-    LineModel m = { .layout = -1 };
+    LineModel m = { .layout = -1, .address = address };
     for (int i = 0; i < MODEL_LAYOUTS; i++)
         if (!strcmp(name, names[i]))
             m.layout = i;
@@ -423,10 +448,11 @@ static int line_model(int n, const char *name, long work)
         printf("%-5d %12llu %10.6f %14.0f\n", d, 2ULL * nodes, s,
                s > 0 ? 2.0 * nodes / s : 0.0);
     }
-    printf("total: %llu events in %.6f s, %.0f events/s (%s, work %ld; a "
-           "pair's lines: %d far, %d near)\n", 2ULL * nodes * (unsigned)n,
-           total, total > 0 ? 2.0 * nodes * n / total : 0.0, name, work,
-           c1 + c2, near);
+    printf("total: %llu events in %.6f s, %.0f events/s (%s, %s order, work "
+           "%ld; a pair's lines: %d far, %d near)\n",
+           2ULL * nodes * (unsigned)n, total,
+           total > 0 ? 2.0 * nodes * n / total : 0.0, name,
+           order_names[address], work, c1 + c2, near);
     munmap(m.state, sbytes);
     munmap(m.chan, cbytes);
     munmap(m.edge, ebytes);
@@ -451,16 +477,19 @@ int main(int argc, char **argv)
         return memcpy_floor((int)n, (long)k);
     }
     if (argc > 1 && !strcmp(argv[1], "--steps")) {
-        if (argc != 4) {
-            fprintf(stderr, "bench: --steps takes N K (the exchange on a "
-                    "cube of 2^N nodes, K elements each)\n");
+        gboolean address = FALSE;
+        if (argc != 4 && argc != 5) {
+            fprintf(stderr, "bench: --steps takes N K [ORDER] (the exchange "
+                    "on a cube of 2^N nodes, K elements each; ORDER "
+                    "contract, the default, or address)\n");
             return 2;
         }
         if (!bench_number("--steps", "N", argv[2], 1, 26, &n)
-            || !bench_number("--steps", "K", argv[3], 1, 1LL << 20, &k))
+            || !bench_number("--steps", "K", argv[3], 1, 1LL << 20, &k)
+            || (argc == 5 && !bench_order("--steps", argv[4], &address)))
             return 2;
         machine_set_program_path(argv[0]);
-        return steps((int)n, (long)k);
+        return steps((int)n, (long)k, address);
     }
     if (argc > 1 && !strcmp(argv[1], "--read-latency")) {
         if (argc != 3) {
@@ -474,25 +503,28 @@ int main(int argc, char **argv)
         return read_latency((long)mib);
     }
     if (argc > 1 && !strcmp(argv[1], "--line-model")) {
-        if (argc != 5) {
-            fprintf(stderr, "bench: --line-model takes N LAYOUT WORK (a cube "
-                    "of 2^N nodes; engine, partner, edge, edgeq, edgeq1, "
-                    "own or nochan; rounds of work a node's step)\n");
+        gboolean address = FALSE;
+        if (argc != 5 && argc != 6) {
+            fprintf(stderr, "bench: --line-model takes N LAYOUT WORK [ORDER] "
+                    "(a cube of 2^N nodes; engine, partner, edge, edgeq, "
+                    "edgeq1, own or nochan; rounds of work a node's step; "
+                    "contract, the default, or address)\n");
             return 2;
         }
         if (!bench_number("--line-model", "N", argv[2], 2, 26, &n)
             || !bench_number("--line-model", "WORK", argv[4], 0, 100000,
-                             &k))
+                             &k)
+            || (argc == 6 && !bench_order("--line-model", argv[5], &address)))
             return 2;
-        return line_model((int)n, argv[3], (long)k);
+        return line_model((int)n, argv[3], (long)k, address);
     }
     /* `make bench` passes the cubemu it built, which the cases do not
      * need (they run the library in a child process each): one operand,
      * not an option, is accepted and ignored. */
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
         fprintf(stderr, "bench: unknown arguments (valid: none or the "
-                "cubemu program, --memcpy-floor N K, --steps N K, --read-latency "
-                "MiB, --line-model N LAYOUT WORK)\n");
+                "cubemu program, --memcpy-floor N K, --steps N K [ORDER], "
+                "--read-latency MiB, --line-model N LAYOUT WORK [ORDER])\n");
         return 2;
     }
     machine_set_program_path(argv[0]);

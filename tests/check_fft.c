@@ -341,7 +341,7 @@ static void assert_step_times(Scenario *s)
         times.last_end[t] = 0;
     }
     const SimObserver observer = { .channel_busy = step_channel_busy };
-    RunOptions options = { FALSE, &observer, &times };
+    RunOptions options = { .observer = &observer, .observer_data = &times };
     g_autoptr(Report) r = run_scenario(s, &options, NULL);
     ck_assert(r && r->data_correct);
     guint steps = detail(r, "steps")->list->len / COLUMNS;

@@ -186,7 +186,8 @@ START_TEST(figure4_and_figure5_sequences)
         g_autoptr(Scenario) s = scenario_for("gray-to-binary", "sequential", 4,
                                              1, "algorithm.start-dimension", m);
         Exchanges *ex = g_new0(Exchanges, 1);
-        RunOptions opt = { FALSE, &exchanges_observer, ex };
+        RunOptions opt = { .observer = &exchanges_observer,
+                           .observer_data = ex };
         g_autoptr(Report) r = must_run(s, &opt);
         ck_assert(r->data_correct);
         ck_assert_int_eq(r->cycles, 3);
@@ -198,7 +199,8 @@ START_TEST(figure4_and_figure5_sequences)
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 4, 3,
                                          NULL, NULL);
     Exchanges *ex = g_new0(Exchanges, 1);
-    RunOptions opt = { FALSE, &exchanges_observer, ex };
+    RunOptions opt = { .observer = &exchanges_observer,
+                       .observer_data = ex };
     g_autoptr(Report) r = must_run(s, &opt);
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 3);

@@ -102,7 +102,8 @@ START_TEST(figure3_both_orders)
         g_autoptr(Scenario) s = reshape_scenario(3, "8", "2x2x2", "sequential");
         scenario_put(s, "algorithm", "order", orders[o], "test");
         Exchanges *ex = g_new0(Exchanges, 1);
-        RunOptions opt = { TRUE, &exchanges_observer, ex };
+        RunOptions opt = { .dump_memory = TRUE, .observer = &exchanges_observer,
+                            .observer_data = ex };
         g_autoptr(Report) r = run_scenario(s, &opt, NULL);
         ck_assert(r && r->data_correct);
         ck_assert_int_eq(r->cycles, 2);

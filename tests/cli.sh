@@ -138,17 +138,23 @@ run "$BENCHP" --read-latency 2
 if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]\ 2$ ]] && [ "${out%% *}" != 0.0 ]; then
   ok bench-latency; else bad bench-latency; fi
 # --steps: a row per dimension's step, at its tick (K + 1 cycles apart),
-# with the step's 2^n node steps and 2^n deliveries
-run "$BENCHP" --steps 6 8
-rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s:%s ", $1, $2, $3 }' <<<"$out")
-if [ "$rc" = 0 ] && [ "$rows" = "0:0:128 1:9:128 2:18:128 3:27:128 4:36:128 5:45:128 " ] \
-   && [[ "$out" == *"total: 768 events in "*"; data correct" ]]; then
-  ok bench-steps; else bad bench-steps; fi
+# with the step's 2^n node steps and 2^n deliveries, n (K + 1) cycles; in
+# address order (a measurement that breaks the arbitration contract) the
+# same, since nothing in an exchange contends
+for order in "" contract address; do
+  run "$BENCHP" --steps 6 8 $order
+  rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s:%s ", $1, $2, $3 }' <<<"$out")
+  if [ "$rc" = 0 ] && [ "$rows" = "0:0:128 1:9:128 2:18:128 3:27:128 4:36:128 5:45:128 " ] \
+     && [[ "$out" == *"total: 768 events in "*"; ${order:-contract} order; 54 cycles; data correct" ]]; then
+    ok "bench-steps${order:+-$order}"; else bad "bench-steps${order:+-$order}"; fi
+done
+expect bench-steps-order 2 "bench: --steps: unknown order 'fifo' (valid: contract, address)" -- \
+  "$BENCHP" --steps 6 8 fifo
 expect bench-steps-bad-n 2 "bench: --steps: N: 27 is out of range (valid: 1..26)" -- \
   "$BENCHP" --steps 27 8
 expect_has bench-steps-too-big 2 "bench: --steps: machine too large: 67108864 nodes with 1048576 elements each would need 1.0" -- \
   env CUBEMU_MEMORY_LIMIT=1000000000 "$BENCHP" --steps 26 1048576
-expect bench-steps-operands 2 "bench: --steps takes N K (the exchange on a cube of 2^N nodes, K elements each)" -- \
+expect bench-steps-operands 2 "bench: --steps takes N K [ORDER] (the exchange on a cube of 2^N nodes, K elements each; ORDER contract, the default, or address)" -- \
   "$BENCHP" --steps 6
 expect bench-floor-bad-n 2 "bench: --memcpy-floor: N: 0 is out of range (valid: 1..30)" -- \
   "$BENCHP" --memcpy-floor 0 8
@@ -171,15 +177,23 @@ for layout in engine partner edge edgeq edgeq1 own nochan; do
 done
 if [ "$pairs" = " 9/6 8/6 7/5 6/5 4/3 4/4 7/4" ]; then ok bench-line-model
 else out=$pairs; bad bench-line-model; fi
+# the same lines in either order: the order moves them, it does not change them
+run "$BENCHP" --line-model 5 engine 3 address
+rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' <<<"$out")
+if [ "$rc" = 0 ] && [ "$rows" = "0:64 1:64 2:64 3:64 4:64 " ] \
+   && [[ "$out" == *"(engine, address order, work 3; a pair's lines: 9 far, 6 near)" ]]; then
+  ok bench-line-model-address; else bad bench-line-model-address; fi
+expect bench-line-model-order 2 "bench: --line-model: unknown order 'reversed' (valid: contract, address)" -- \
+  "$BENCHP" --line-model 5 engine 3 reversed
 expect bench-line-model-layout 2 "bench: --line-model: unknown layout 'fast' (valid: engine, partner, edge, edgeq, edgeq1, own, nochan)" -- \
   "$BENCHP" --line-model 5 fast 3
 expect bench-line-model-bad-n 2 "bench: --line-model: N: 1 is out of range (valid: 2..26)" -- \
   "$BENCHP" --line-model 1 engine 3
-expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own or nochan; rounds of work a node's step)" -- \
+expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own or nochan; rounds of work a node's step; contract, the default, or address)" -- \
   "$BENCHP" --line-model 5 engine
-expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K, --read-latency MiB, --line-model N LAYOUT WORK)" -- \
+expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" --fast
-expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K, --read-latency MiB, --line-model N LAYOUT WORK)" -- \
+expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" "$CUBEMU" extra
 
 echo "cli: $passed passed, $failed failed"
