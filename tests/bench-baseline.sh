@@ -25,7 +25,8 @@
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
 # target); then the smallest and largest size's events per second step by
-# step (bench --steps; not a target); the line model's engine layout and
+# step, in the engine's order and in address order (bench --steps; not a
+# target); the line model's engine layout and
 # its bound over the same sizes (bench --line-model, BENCH_MODEL_ROUNDS;
 # not a target); last, instructions and misses of a
 # fixed 2 MiB cache per event in sim_run under callgrind for
@@ -203,15 +204,23 @@ if [ ${#rates[@]} -gt 1 ]; then
   [ ${#floor_rates[@]} -gt 1 ] && echo "the memcpy floor's copies/s over ${BENCH_SWEEP:-14 16 18 20 22}: spread $(spread "${floor_rates[@]}")"
   # Not a target either: where the rate falls. The smallest and the
   # largest size's exchange timed step by step (bench --steps, one run
-  # each): million events per second in the step of each dimension.
+  # each): million events per second in the step of each dimension, and
+  # the whole run's after the bar; then the same with each tick's events
+  # in address order (bench --steps N K address: a measurement that breaks
+  # the arbitration contract, to show what the contract's order costs;
+  # README, "Why events per second are not flat").
   lo=${SIZES[0]} hi=${SIZES[${#SIZES[@]} - 1]}
-  echo "M events/s by step (the step of dimension d; bench --steps N $K, one run each):"
-  for n in "$lo" "$hi"; do
-    if row=$("$BENCH" --steps "$n" "$K" | awk '$1 ~ /^[0-9]+$/ { printf " %5.1f", $5 / 1e6 }'); then
-      printf 'n = %-3s%s\n' "$n" "$row"
-    else
-      echo "n = $n: bench --steps failed"
-    fi
+  echo "M events/s by step (the step of dimension d | the run; bench --steps N $K ORDER, one run each):"
+  for order in contract address; do
+    for n in "$lo" "$hi"; do
+      if row=$("$BENCH" --steps "$n" "$K" "$order" | awk '
+            $1 ~ /^[0-9]+$/ { printf " %5.1f", $5 / 1e6 }
+            /^total:/ { printf "  | %5.1f", $9 / 1e6 }'); then
+        printf 'n = %-3s %-8s%s\n' "$n" "$order" "$row"
+      else
+        echo "n = $n, $order order: bench --steps failed"
+      fi
+    done
   done
   # Not a target either: the line model (bench --line-model; README, "Why
   # events per second are not flat") over the same sizes, in
