@@ -299,6 +299,20 @@ static int read_latency(long mib)
  *           and 3).
  *   own     a bound, not a design: each node its own two lines and
  *           nothing else, so that nothing is fetched twice (4 and 4).
+ *   moved   the engine's lines, but a node's state moves, when it is
+ *           queued, into the next step's array in queue order, so that
+ *           the k-th run of a step finds its state at place k, and the
+ *           others find it through a table of 4 bytes a node (address ->
+ *           place). The first node of a pair: its two lines at k, its
+ *           channel, the table's entry for its partner and the partner's
+ *           second line at k + 2^d; the second: its two lines, its
+ *           channel, the table entry, the first's two lines at k - 2^d,
+ *           and then both states written to the next array (4 lines, in
+ *           a stream) and both table entries. The states and arrays are
+ *           read and written in streams (2^d apart); the channels and the
+ *           table are not (16 and 11 lines).
+ *   movednc as moved, with a node's last hop kept in its state instead
+ *           of a channel line (14 and 9).
  * The event queue, read in order in every layout, is left out; so is the
  * payload, which a far step of whole memories does not touch (their
  * owners swap). Prints, step by step, "events" per second counted as the
@@ -307,7 +321,7 @@ static int read_latency(long mib)
  * they are near. */
 #define AHEAD_MODEL 16
 enum { MODEL_ENGINE, MODEL_PARTNER, MODEL_EDGE, MODEL_EDGEQ, MODEL_EDGEQ1,
-       MODEL_OWN, MODEL_NOCHAN, MODEL_LAYOUTS };
+       MODEL_OWN, MODEL_NOCHAN, MODEL_MOVED, MODEL_MOVEDNC, MODEL_LAYOUTS };
 
 static uint32_t bit_reverse(uint32_t x, int bits)
 {
@@ -325,6 +339,8 @@ typedef struct {
     uint64_t *state;            /* 16 words a node: lines 0 and 1 */
     uint64_t *chan;             /* 4 words a node (engine, partner) */
     uint64_t *edge;             /* 8 words an edge (edge, edgeq, edgeq1) */
+    uint64_t *next;             /* the next step's states (moved) */
+    uint32_t *place;            /* address -> place (moved) */
     int layout, d;
     gboolean address;           /* the nodes in address order */
 } LineModel;
@@ -340,11 +356,46 @@ static inline uint32_t model_node(const LineModel *m, uint32_t k)
     return (k & ~low) | bit_reverse(k & low, m->d);
 }
 
-/* The lines the k-th run of the step touches, at most 6. */
+/* A table entry's line. */
+static inline uint64_t *model_place_line(const LineModel *m, uint32_t x)
+{
+    return (uint64_t *)(m->place + (x & ~15u));
+}
+
+/* The lines of the k-th run in the moved layouts, at most 12: places are
+ * runs, so the run's order does not move them; it moves the channels and
+ * the table's entries. */
+static int model_moved_lines(const LineModel *m, uint32_t k, uint32_t x,
+                             uint32_t p, gboolean second, uint64_t **line)
+{
+    uint32_t half = (uint32_t)1 << m->d;
+    int c = 0;
+    line[c++] = m->state + (size_t)k * 16;
+    line[c++] = m->state + (size_t)k * 16 + 8;
+    if (m->layout == MODEL_MOVED)
+        line[c++] = m->chan + (size_t)x * 4;
+    line[c++] = model_place_line(m, p);
+    if (!second) {
+        line[c++] = m->state + (size_t)(k + half) * 16 + 8;
+        return c;
+    }
+    line[c++] = m->state + (size_t)(k - half) * 16;
+    line[c++] = m->state + (size_t)(k - half) * 16 + 8;
+    /* the pair's places in the next array: in the order pairs complete */
+    size_t pair = ((size_t)(k >> (m->d + 1)) << m->d) | (k & (half - 1));
+    for (int i = 0; i < 4; i++)
+        line[c++] = m->next + pair * 32 + (size_t)i * 8;
+    line[c++] = model_place_line(m, x);
+    return c;
+}
+
+/* The lines the k-th run of the step touches, at most 12. */
 static int model_lines(const LineModel *m, uint32_t k, uint64_t **line)
 {
     uint32_t x = model_node(m, k), p = x ^ ((uint32_t)1 << m->d);
     gboolean second = (x >> m->d) & 1;
+    if (m->layout == MODEL_MOVED || m->layout == MODEL_MOVEDNC)
+        return model_moved_lines(m, k, x, p, second, line);
     int c = 0;
     line[c++] = m->state + (size_t)x * 16;
     if (m->layout != MODEL_EDGEQ1)
@@ -386,7 +437,8 @@ static int line_model(int n, const char *name, long work, gboolean address)
         [MODEL_ENGINE] = "engine", [MODEL_PARTNER] = "partner",
         [MODEL_EDGE] = "edge", [MODEL_EDGEQ] = "edgeq",
         [MODEL_EDGEQ1] = "edgeq1", [MODEL_OWN] = "own",
-        [MODEL_NOCHAN] = "nochan",
+        [MODEL_NOCHAN] = "nochan", [MODEL_MOVED] = "moved",
+        [MODEL_MOVEDNC] = "movednc",
     };
     LineModel m = { .layout = -1, .address = address };
     for (int i = 0; i < MODEL_LAYOUTS; i++)
@@ -404,7 +456,9 @@ static int line_model(int n, const char *name, long work, gboolean address)
     m.state = model_map(sbytes);
     m.chan = model_map(cbytes);
     m.edge = model_map(ebytes);
-    if (!m.state || !m.chan || !m.edge) {
+    m.next = model_map(sbytes);
+    m.place = model_map((size_t)nodes * 4);
+    if (!m.state || !m.chan || !m.edge || !m.next || !m.place) {
         fprintf(stderr, "bench: --line-model: out of memory\n");
         return 1;
     }
@@ -412,7 +466,7 @@ static int line_model(int n, const char *name, long work, gboolean address)
      * its two runs' together when far apart, and the distinct ones when
      * one run finds the other's still in the cache. */
     m.d = 1;
-    uint64_t *pair[12];
+    uint64_t *pair[24];
     int c1 = model_lines(&m, 0, pair), c2 = model_lines(&m, 2, pair + c1);
     int near = 0;
     for (int i = 0; i < c1 + c2; i++) {
@@ -429,7 +483,7 @@ static int line_model(int n, const char *name, long work, gboolean address)
         m.d = d;
         gint64 t0 = g_get_monotonic_time();
         for (uint32_t k = 0; k < nodes; k++) {
-            uint64_t *line[6];
+            uint64_t *line[12];
             if (k + AHEAD_MODEL < nodes) {
                 int c = model_lines(&m, k + AHEAD_MODEL, line);
                 for (int i = 0; i < c; i++)
@@ -456,6 +510,8 @@ static int line_model(int n, const char *name, long work, gboolean address)
     munmap(m.state, sbytes);
     munmap(m.chan, cbytes);
     munmap(m.edge, ebytes);
+    munmap(m.next, sbytes);
+    munmap(m.place, (size_t)nodes * 4);
     model_sink = acc;           /* the chain is used: it is not dead */
     return 0;
 }
@@ -507,7 +563,8 @@ int main(int argc, char **argv)
         if (argc != 5 && argc != 6) {
             fprintf(stderr, "bench: --line-model takes N LAYOUT WORK [ORDER] "
                     "(a cube of 2^N nodes; engine, partner, edge, edgeq, "
-                    "edgeq1, own or nochan; rounds of work a node's step; "
+                    "edgeq1, own, nochan, moved or movednc; rounds of work "
+                    "a node's step; "
                     "contract, the default, or address)\n");
             return 2;
         }

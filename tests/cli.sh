@@ -168,14 +168,14 @@ expect bench-latency-bad 2 "bench: --read-latency: MiB: '1x' is not an integer" 
 # events (2^n node steps and 2^n deliveries), and the lines a pair of each
 # layout touches, as README "Why events per second are not flat" counts them
 pairs=""
-for layout in engine partner edge edgeq edgeq1 own nochan; do
+for layout in engine partner edge edgeq edgeq1 own nochan moved movednc; do
   run "$BENCHP" --line-model 5 "$layout" 3
   rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' <<<"$out")
   [ "$rc" = 0 ] && [ "$rows" = "0:64 1:64 2:64 3:64 4:64 " ] \
     && [[ "$out" == *"total: 320 events in "* ]] || pairs="$pairs bad-$layout"
   pairs="$pairs $(sed -n 's/.*lines: \([0-9]*\) far, \([0-9]*\) near)$/\1\/\2/p' <<<"$out")"
 done
-if [ "$pairs" = " 9/6 8/6 7/5 6/5 4/3 4/4 7/4" ]; then ok bench-line-model
+if [ "$pairs" = " 9/6 8/6 7/5 6/5 4/3 4/4 7/4 16/11 14/9" ]; then ok bench-line-model
 else out=$pairs; bad bench-line-model; fi
 # the same lines in either order: the order moves them, it does not change them
 run "$BENCHP" --line-model 5 engine 3 address
@@ -185,11 +185,11 @@ if [ "$rc" = 0 ] && [ "$rows" = "0:64 1:64 2:64 3:64 4:64 " ] \
   ok bench-line-model-address; else bad bench-line-model-address; fi
 expect bench-line-model-order 2 "bench: --line-model: unknown order 'reversed' (valid: contract, address)" -- \
   "$BENCHP" --line-model 5 engine 3 reversed
-expect bench-line-model-layout 2 "bench: --line-model: unknown layout 'fast' (valid: engine, partner, edge, edgeq, edgeq1, own, nochan)" -- \
+expect bench-line-model-layout 2 "bench: --line-model: unknown layout 'fast' (valid: engine, partner, edge, edgeq, edgeq1, own, nochan, moved, movednc)" -- \
   "$BENCHP" --line-model 5 fast 3
 expect bench-line-model-bad-n 2 "bench: --line-model: N: 1 is out of range (valid: 2..26)" -- \
   "$BENCHP" --line-model 1 engine 3
-expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own or nochan; rounds of work a node's step; contract, the default, or address)" -- \
+expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own, nochan, moved or movednc; rounds of work a node's step; contract, the default, or address)" -- \
   "$BENCHP" --line-model 5 engine
 expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" --fast
