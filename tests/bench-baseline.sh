@@ -266,10 +266,14 @@ if [ ${#rates[@]} -gt 1 ]; then
   # cache, all of them and those in memcpy and swap_words (the payload's
   # copies and swaps: in a dimension exchange, nothing else copies).
   # For the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube
-  # takes about two minutes under it, the 20-cube about eight).
-  if command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
+  # takes about two minutes under it, the 20-cube about eight; set and
+  # empty, none).
+  cg_sizes=${BENCH_CALLGRIND-14 18}
+  if [ -z "$cg_sizes" ]; then
+    echo "per event in sim_run (callgrind): skipped (BENCH_CALLGRIND is empty)"
+  elif command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
     echo "per event in sim_run (callgrind; D1 48 KiB, LL 2 MiB): instructions, LL misses (of them the payload's, in memcpy and swap_words)"
-    for n in ${BENCH_CALLGRIND:-14 18}; do
+    for n in $cg_sizes; do
       cg=/tmp/cubemu-bench-cg.$$
       if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
                 --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
