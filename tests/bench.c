@@ -175,8 +175,9 @@ static gboolean bench_order(const char *flag, const char *s, gboolean *address)
             *address = i == 1;
             return TRUE;
         }
-    fprintf(stderr, "bench: %s: unknown order '%s' (valid: contract, "
-            "address)\n", flag, s);
+    g_autofree char *valid = g_strjoinv(", ", (char **)order_names);
+    fprintf(stderr, "bench: %s: unknown order '%s' (valid: %s)\n", flag, s,
+            valid);
     return FALSE;
 }
 
