@@ -9,7 +9,8 @@
 #   make smpi     build-smpi/cubemu-smpi: the MPI program built with SimGrid's
 #                 smpicc (SMPI), for simulated runs at 256 and 1024 ranks
 #   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
-#   make check-determinism  every scenario twice: identical JSON and traces
+#   make check-determinism  every scenario twice: identical JSON and traces,
+#                      and a third time in the locality order: the same JSON
 #   make install  libcubemu (lib/cubemu.h) for MPI programs, PREFIX=/usr/local
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks

@@ -58,6 +58,10 @@ static const char usage_text[] =
 int main(int argc, char **argv)
 {
     machine_set_program_path(argv[0]);
+    /* GLib's debug and info messages (G_MESSAGES_DEBUG=all: run/run.c
+     * says when a run leaves the locality order) go to stderr, never into
+     * the JSON on stdout. */
+    g_log_writer_default_set_use_stderr(TRUE);
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_INPUT;

@@ -37,16 +37,19 @@ typedef struct EventQueue {
     gboolean by_node;           /* queue_set_by_node */
     QueueItem *sort_tmp;        /* its radix sort's other half */
     size_t sort_cap;
+    uint64_t *bits;             /* a bit a node, for its bit sort */
+    uint32_t nodes;
 } EventQueue;
 
 EventQueue *queue_new(void);
 void queue_free(EventQueue *q);
-/* For measurement only (sim_set_address_order): pop each time's items in
- * the order of their nodes instead of push order, as they stand when the
- * first of that time is popped (items pushed to it later come after).
- * This breaks the tie rule above, and with it the engine's arbitration
- * contract. */
-void queue_set_by_node(EventQueue *q, gboolean on);
+/* For the locality order (sim_set_order): pop each time's items in the
+ * order of their nodes instead of push order (a stable sort: one node's
+ * items keep theirs), as they stand when the first of that time is popped
+ * (items pushed to it later come after, in push order); items name nodes
+ * below `nodes`. This departs from
+ * the tie rule above; the engine checks where that could matter. */
+void queue_set_by_node(EventQueue *q, gboolean on, uint32_t nodes);
 /* The whole operations, every case (queue_push and queue_pop below call
  * them for all but the commonest). */
 void queue_push_slow(EventQueue *q, Tick time, QueueItem item);

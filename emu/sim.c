@@ -213,6 +213,7 @@ typedef struct {
 typedef struct {
     Timeline tl;
     uint64_t count;            /* elements carried */
+    uint64_t mark;             /* the locality order's check (order_touch) */
 } Channel;
 
 /* A channel of a dense topology while its link's array exists: its
@@ -225,8 +226,12 @@ typedef struct {
 typedef struct {
     _Alignas(32) Timeline tl;
     uint64_t carried;
+    uint64_t mark;             /* the locality order's check (order_touch) */
 } LinkChannel;
 G_STATIC_ASSERT(sizeof(LinkChannel) == 32);
+/* A channel's mark is found from its timeline, whichever kind it is. */
+G_STATIC_ASSERT(offsetof(LinkChannel, tl) == 0 && offsetof(Channel, tl) == 0);
+G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
 
 /* The channels of one link of a dense topology (the cube, meshes): their
  * timelines, node by node, exist only while the link is in use. A 20-cube
@@ -302,6 +307,9 @@ struct Sim {
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
+    gboolean locality;         /* sim_set_order(SIM_ORDER_LOCALITY) */
+    uint64_t *port_mark;       /* with it and a port limit: the send
+                                * ports' marks, then the receive ports' */
 
     EventQueue *queue;
     MatchTable match;
@@ -874,6 +882,7 @@ void sim_free(Sim *sim)
     g_free(sim->shapes);
     g_free(sim->send_port);
     g_free(sim->recv_port);
+    g_free(sim->port_mark);
     g_free(sim->route);
     big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
     big_free(sim->local, (size_t)sim->nodes * sim->local_size);
@@ -1226,6 +1235,72 @@ static void sim_grow_runs(Sim *sim, size_t need)
 /* The resources one element of a hop needs: res[0] the channel (capacity
  * one) unless implied by the ports, then the sending and receiving ports
  * (capacity k) when limited. */
+/* ---- the locality order (sim_set_order) -------------------------------
+ *
+ * A tick's events run in the order of their nodes' addresses, which in a
+ * big cube's far steps reads the nodes' states and channels in streams
+ * where the contract's order (the order the previous steps completed)
+ * reads them scattered. The run is the contract's own as long as no two
+ * events of one tick depend on each other's order:
+ *
+ *  - Reservations. Two events of a tick that reserve on the same channel
+ *    or port contend, and the earlier wins (oldest-first arbitration,
+ *    sim.h). Every reservation marks its resource with the tick and the
+ *    posting node (order_touch); a second node's reservation in the same
+ *    tick is a conflict. Reservations of one node's events keep their
+ *    order: its items in a bucket keep their push order (the sort is
+ *    stable), and only its own step pushes its deferred sends.
+ *  - Deliveries. A receive is matched once, to the same message, in
+ *    either order (keys are (destination, source, tag), and one source's
+ *    messages are posted in its own order); what the order can change is
+ *    which of two deliveries into one node lands last. That matters only
+ *    where two of its receives overlap, which order_recvs_overlap makes a
+ *    conflict (a node's waiting receives are all its current step's).
+ *  - The queue. Items pushed in a tick go to later ticks' buckets, which
+ *    are sorted again; the order of two nodes' items matters only through
+ *    the two cases above.
+ *  - Everything else a tick's events share is summed, or is the engine's
+ *    own bookkeeping (which message is kept inline, whether a delivery is
+ *    put off), where the data and times come out the same. Message ids
+ *    and receive numbers differ, but only error messages and observers
+ *    read them: observers that see messages keep the contract's order
+ *    (sim_run), and a failed run is run again in it (run.c).
+ *
+ * A conflict stops the run with SIM_ERROR_ORDER; the caller runs it again
+ * in the contract's order from the start (run/run.c). */
+
+static void order_conflict(Sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void order_conflict(Sim *sim, const char *fmt, ...)
+{
+    if (sim->error)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(&sim->error, SIM_ERROR, SIM_ERROR_ORDER,
+                "tick %lld: %s: the locality order does not apply",
+                (long long)sim->now, what);
+}
+
+/* A reservation on a resource by a message of `source`, posted now. */
+static inline void order_touch(Sim *sim, uint64_t *mark, uint32_t source,
+                               const char *what, uint32_t owner)
+{
+    uint64_t m = (uint64_t)(uint32_t)sim->now << 32 | ((uint64_t)source + 1);
+    uint64_t old = *mark;
+    if (old != m && (uint32_t)old != 0 && old >> 32 == m >> 32)
+        order_conflict(sim, "nodes %u and %u both reserved %s of node %u",
+                       (uint32_t)old - 1, source, what, owner);
+    *mark = m;
+}
+
+static inline uint64_t *channel_mark(Timeline *tl)
+{
+    return (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark));
+}
+
 typedef struct {
     Timeline *res[3];
     uint32_t cap[3];
@@ -1269,9 +1344,15 @@ static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
     if (sim->send_port) {
         res = &sim->send_port[msg->source];
         cap = sim->port_capacity;
+        if (sim->locality)
+            order_touch(sim, &sim->port_mark[msg->source], msg->source,
+                        "the send port", msg->source);
     } else {
         res = channel_timeline(sim, msg->source, link);
         cap = 1;
+        if (sim->locality)
+            order_touch(sim, channel_mark(res), msg->source, "a channel",
+                        msg->source);
     }
     timeline_prune(res, sim->now);
     Tick s = timeline_fit(res, sim->now, ts, cap);
@@ -1329,6 +1410,8 @@ static Tick sim_route_one(Sim *sim, const SimMessage *msg, int link, Tick ready)
     const Tick tau = msg->element_time;
     uint32_t u = msg->source;
     Timeline *ch = channel_timeline(sim, u, link);
+    if (sim->locality)
+        order_touch(sim, channel_mark(ch), u, "a channel", u);
     Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
     if (t < 0)
         return -1;
@@ -1387,6 +1470,17 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
         }
         for (int r = 0; r < hop.n; r++)
             timeline_prune(hop.res[r], sim->now);
+        if (sim->locality) {
+            if (ch)
+                order_touch(sim, channel_mark(ch), msg->source, "a channel",
+                            u);
+            if (sim->send_port) {
+                order_touch(sim, &sim->port_mark[u], msg->source,
+                            "the send port", u);
+                order_touch(sim, &sim->port_mark[sim->nodes + v],
+                            msg->source, "the receive port", v);
+            }
+        }
 
         size_t nout = 0;
         Tick prev_end = INT64_MIN;
@@ -1661,9 +1755,42 @@ static void pending_flush(Sim *sim)
  * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
  * 15.2, 22 17.1 -> 17.8. */
 
-void sim_set_address_order(Sim *sim, gboolean on)
+typedef struct {
+    size_t offset, count;
+} Region;
+
+static int region_cmp(const void *a, const void *b)
 {
-    queue_set_by_node(sim->queue, on);
+    const Region *x = a, *y = b;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Do two of the receives the running step posted overlap? */
+static gboolean order_recvs_overlap(const Sim *sim)
+{
+    uint32_t n = sim->nposted, k = 0;
+    g_autofree Region *r = g_new(Region, n);
+    for (uint32_t i = 0; i < n; i++)
+        if (sim->posted[i]->count > 0)
+            r[k++] = (Region){ sim->posted[i]->offset, sim->posted[i]->count };
+    qsort(r, k, sizeof *r, region_cmp);
+    for (uint32_t i = 1; i < k; i++)
+        if (r[i].offset < r[i - 1].offset + r[i - 1].count)
+            return TRUE;
+    return FALSE;
+}
+
+void sim_set_order(Sim *sim, SimOrder order)
+{
+    sim->locality = order == SIM_ORDER_LOCALITY;
+    queue_set_by_node(sim->queue, sim->locality, sim->nodes);
+    if (sim->locality && sim->send_port && !sim->port_mark)
+        sim->port_mark = g_new0(uint64_t, 2 * (size_t)sim->nodes);
+}
+
+gboolean sim_order_locality(const Sim *sim)
+{
+    return sim->locality;
 }
 
 void sim_set_keep(Sim *sim, gboolean keep)
@@ -1934,6 +2061,9 @@ static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
  * early messages; the rest wait. */
 static void node_match_posted(Sim *sim, Node *node)
 {
+    if (sim->locality && sim->nposted > 1 && order_recvs_overlap(sim))
+        order_conflict(sim, "node %u posted overlapping receives",
+                       node->address);
     for (uint32_t i = 0; i < sim->nposted; i++) {
         Recv *r = sim->posted[i];
         MatchSlot *slot = match_slot(&sim->match, &node->match, node->address,
@@ -2506,6 +2636,11 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
 
 gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
 {
+    /* An observer that sees messages sees them in the contract's order. */
+    if (sim->locality && sim->observer
+        && (sim->observer->channel_busy || sim->observer->startup
+            || sim->observer->mark))
+        sim_set_order(sim, SIM_ORDER_CONTRACT);
     for (uint32_t x = 0; x < sim->nodes; x++)
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
     Tick time;

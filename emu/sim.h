@@ -119,15 +119,21 @@ void sim_set_pending_far(Sim *sim, uint64_t messages);
  * run is the same either way. */
 void sim_set_keep(Sim *sim, gboolean keep);
 
-/* For measurement only, before sim_run: run each tick's events in the
- * order of the nodes' addresses instead of the order their previous
- * steps completed (queue_set_by_node). This breaks the arbitration
- * contract (README, "The machine model"): where two events of a tick
- * contend, the winner, and with it cycle counts, can change, and message
- * ids and traces do. `bench --steps N K address` uses it to measure what
- * the contract's order costs (README, "Why events per second are not
- * flat"); nothing else does. */
-void sim_set_address_order(Sim *sim, gboolean on);
+/* The order a tick's events run in. SIM_ORDER_CONTRACT (the default):
+ * the order they were scheduled in, which the arbitration contract
+ * defines (README, "The machine model"). SIM_ORDER_LOCALITY: the order of
+ * their nodes' addresses, which reads a big machine's state in streams,
+ * wherever that gives the contract's run: the engine checks, as it runs,
+ * that no two events of a tick depend on each other's order (sim.c, "the
+ * locality order"), and where two might it stops with SIM_ERROR_ORDER,
+ * and the run must be made again in the contract's order (run/run.c does).
+ * Cycles, counts, times and memory are the contract's either way; message
+ * ids are not, so a run with an observer that sees messages (channel_busy,
+ * startup or mark) keeps the contract's order. Before sim_run. */
+typedef enum { SIM_ORDER_CONTRACT, SIM_ORDER_LOCALITY } SimOrder;
+void sim_set_order(Sim *sim, SimOrder order);
+/* TRUE if the run so far was in the locality order. */
+gboolean sim_order_locality(const Sim *sim);
 
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
@@ -140,6 +146,8 @@ SimPendingCounts sim_pending_counts(const Sim *sim);
 
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);
-enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK };
+/* SIM_ERROR_ORDER: the locality order met events that depend on their
+ * order (sim_set_order); the run must be made again in the contract's. */
+enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK, SIM_ERROR_ORDER };
 
 #endif

@@ -114,7 +114,13 @@ typedef struct Report {
     GArray *details;              /* Detail */
 
     uint64_t events;
-    double wall_seconds;
+    double wall_seconds;          /* in sim_run, every attempt's */
+    /* The order the engine ran each tick's events in (run.h, RunOrder; not
+     * in the JSON: the results are the contract's either way): the
+     * locality order throughout, or the contract's after the locality
+     * order stopped (order_fallback; wall_seconds includes that try). */
+    gboolean order_locality;
+    gboolean order_fallback;
 
     Word *memory;             /* nodes x K elements, only with --dump-memory */
 } Report;

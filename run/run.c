@@ -30,6 +30,23 @@ uint64_t run_memory_limit(void)
     return (uint64_t)((double)pages * (double)size * RUN_MEMORY_SHARE);
 }
 
+/* RUN_ORDER_DEFAULT: $CUBEMU_ORDER, else the locality order. */
+static gboolean run_order_env(RunOrder *order, GError **error)
+{
+    const char *env = g_getenv("CUBEMU_ORDER");
+    *order = RUN_ORDER_LOCALITY;
+    if (!env || !*env || !strcmp(env, "locality"))
+        return TRUE;
+    if (!strcmp(env, "contract")) {
+        *order = RUN_ORDER_CONTRACT;
+        return TRUE;
+    }
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                "CUBEMU_ORDER: unknown order '%s' (valid: contract, locality)",
+                env);
+    return FALSE;
+}
+
 static char *bytes_text(uint64_t b)
 {
     return g_format_size_full(b, G_FORMAT_SIZE_IEC_UNITS);
@@ -122,23 +139,46 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         return NULL;
     }
 
-    g_autoptr(Sim) sim = sim_new(&machine, &sim_layout);
-    if (options && options->observer)
-        sim_set_observer(sim, options->observer, options->observer_data);
-    if (options && options->address_order)
-        sim_set_address_order(sim, TRUE);
-    Fingerprint before = { 0, 0 };
-    for (uint32_t x = 0; x < nodes; x++) {
-        alg->init(config, x, sim_node_memory(sim, x));
-        run_fingerprint_add(&before, sim_node_memory(sim, x),
-                            layout.computed_elements,
-                            layout.elements_per_node, w);
+    RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
+    if (order == RUN_ORDER_DEFAULT && !run_order_env(&order, error)) {
+        run_setup_release(&setup, TRUE);
+        return NULL;
     }
-
-    gint64 t0 = g_get_monotonic_time();
-    gboolean ok = sim_run(sim, alg->step, config, error);
-    double wall = (double)(g_get_monotonic_time() - t0) / 1e6;
-    if (!ok) {
+    /* The locality order, and where it stops or the run fails, the
+     * contract's from the start (RunOrder). */
+    g_autoptr(Sim) sim = NULL;
+    Fingerprint before;
+    double wall = 0;
+    gboolean fallback = FALSE;
+    for (;;) {
+        g_clear_pointer(&sim, sim_free);
+        sim = sim_new(&machine, &sim_layout);
+        if (options && options->observer)
+            sim_set_observer(sim, options->observer, options->observer_data);
+        sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
+                                                       : SIM_ORDER_CONTRACT);
+        before = (Fingerprint){ 0, 0 };
+        for (uint32_t x = 0; x < nodes; x++) {
+            alg->init(config, x, sim_node_memory(sim, x));
+            run_fingerprint_add(&before, sim_node_memory(sim, x),
+                                layout.computed_elements,
+                                layout.elements_per_node, w);
+        }
+        GError *e = NULL;
+        gint64 t0 = g_get_monotonic_time();
+        gboolean ok = sim_run(sim, alg->step, config, &e);
+        wall += (double)(g_get_monotonic_time() - t0) / 1e6;
+        if (ok)
+            break;
+        if (sim_order_locality(sim)) {
+            g_debug("%s: %s; running it again in the contract's order",
+                    scenario_name(s), e->message);
+            g_error_free(e);
+            order = RUN_ORDER_CONTRACT;
+            fallback = TRUE;
+            continue;
+        }
+        g_propagate_error(error, e);
         run_setup_release(&setup, TRUE);
         return NULL;
     }
@@ -150,6 +190,8 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->elements_per_node = layout.elements_per_node;
     r->element = layout.element;
     r->wall_seconds = wall;
+    r->order_locality = sim_order_locality(sim);
+    r->order_fallback = fallback;
     report_take_stats(r, sim_stats(sim), alg->phases);
 
     r->computed = layout.computed;

@@ -12,11 +12,23 @@
 #include "scenario.h"
 #include "sim.h"
 
+/* The order the engine runs each tick's events in (sim.h, SimOrder).
+ * RUN_ORDER_LOCALITY runs in the locality order and, where that stops
+ * (two events of a tick depend on their order), or the run fails, runs
+ * again from the start in the contract's order, so that results, and
+ * errors, are always the contract's. RUN_ORDER_DEFAULT is
+ * $CUBEMU_ORDER ("contract" or "locality"), else locality. */
+typedef enum {
+    RUN_ORDER_DEFAULT = 0,
+    RUN_ORDER_CONTRACT,
+    RUN_ORDER_LOCALITY,
+} RunOrder;
+
 typedef struct {
     gboolean dump_memory;         /* keep the final memory in the report */
     const SimObserver *observer;  /* traces; may be NULL */
     void *observer_data;
-    gboolean address_order;       /* bench only: sim_set_address_order */
+    RunOrder order;               /* zero: RUN_ORDER_DEFAULT */
 } RunOptions;
 
 Report *run_scenario(const Scenario *s, const RunOptions *options,

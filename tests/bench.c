@@ -156,6 +156,13 @@ typedef struct {
 static void step_tick_done(void *data, Tick tick, uint64_t events)
 {
     StepClock *c = data;
+    /* A run that left the locality order starts again from tick 0 (and
+     * its rows from there): the total line says so. */
+    if (c->rows->len > 0
+        && tick <= g_array_index(c->rows, StepRow, c->rows->len - 1).tick) {
+        g_array_set_size(c->rows, 0);
+        c->events = 0;
+    }
     gint64 now = g_get_monotonic_time();
     StepRow row = { tick, events - c->events, (double)(now - c->last) / 1e6 };
     g_array_append_val(c->rows, row);
@@ -163,10 +170,11 @@ static void step_tick_done(void *data, Tick tick, uint64_t events)
     c->events = events;
 }
 
-/* The orders a tick's events may run in: the engine's (the arbitration
- * contract's) and, for measurement, the nodes' addresses
- * (sim_set_address_order), for --steps and --line-model. */
-static const char *const order_names[] = { "contract", "address", NULL };
+/* The orders a tick's events may run in (sim.h, SimOrder): the
+ * contract's, and the nodes' addresses (the locality order, which the
+ * engine runs wherever it gives the contract's run), for --steps and, in
+ * the model, --line-model. */
+static const char *const order_names[] = { "contract", "locality", NULL };
 
 static gboolean bench_order(const char *flag, const char *s, gboolean *address)
 {
@@ -191,7 +199,8 @@ static int steps(int n, long k, gboolean address)
     g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
     StepClock clock = { g_get_monotonic_time(), 0, rows };
     RunOptions options = { .observer = &observer, .observer_data = &clock,
-                           .address_order = address };
+                           .order = address ? RUN_ORDER_LOCALITY
+                                            : RUN_ORDER_CONTRACT };
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, &options, &e);
     if (!r) {
@@ -216,11 +225,13 @@ static int steps(int n, long k, gboolean address)
                (unsigned long long)w->events, w->seconds,
                w->seconds > 0 ? (double)w->events / w->seconds : 0.0);
     }
-    printf("total: %llu events in %.6f s of sim_run, %.0f events/s; %s order; "
+    printf("total: %llu events in %.6f s of sim_run, %.0f events/s; %s; "
            "%lld cycles; data %s\n",
            (unsigned long long)r->events, r->wall_seconds,
            r->wall_seconds > 0 ? (double)r->events / r->wall_seconds : 0.0,
-           order_names[address], (long long)r->cycles,
+           r->order_fallback ? "contract order, after the locality order stopped"
+           : r->order_locality ? "locality order" : "contract order",
+           (long long)r->cycles,
            r->data_correct ? "correct" : "WRONG");
     return r->data_correct && report_bounds_hold(r) ? 0 : 1;
 }
@@ -347,7 +358,7 @@ typedef struct {
 } LineModel;
 
 /* The node of the step's k-th run: in the engine's order, or with ORDER
- * address in the nodes' (sim_set_address_order), where a pair's two runs
+ * address in the nodes' (sim_set_order's locality order), where a pair's two runs
  * are 2^d apart too but every line is read in a stream. */
 static inline uint32_t model_node(const LineModel *m, uint32_t k)
 {
@@ -538,7 +549,7 @@ int main(int argc, char **argv)
         if (argc != 4 && argc != 5) {
             fprintf(stderr, "bench: --steps takes N K [ORDER] (the exchange "
                     "on a cube of 2^N nodes, K elements each; ORDER "
-                    "contract, the default, or address)\n");
+                    "contract, the default, or locality)\n");
             return 2;
         }
         if (!bench_number("--steps", "N", argv[2], 1, 26, &n)
@@ -566,7 +577,7 @@ int main(int argc, char **argv)
                     "(a cube of 2^N nodes; engine, partner, edge, edgeq, "
                     "edgeq1, own, nochan, moved or movednc; rounds of work "
                     "a node's step; "
-                    "contract, the default, or address)\n");
+                    "contract, the default, or locality)\n");
             return 2;
         }
         if (!bench_number("--line-model", "N", argv[2], 2, 26, &n)

@@ -1397,12 +1397,21 @@ static void assert_same_run(Sim *a, Sim *b, uint32_t nodes, const char *what)
     ck_assert_uint_eq(sa->events, sb->events);
     ck_assert_uint_eq(sa->messages, sb->messages);
     ck_assert_uint_eq(sa->element_transfers, sb->element_transfers);
+    ck_assert_uint_eq(sa->elements_sent, sb->elements_sent);
+    ck_assert_uint_eq(sa->max_channel_elements, sb->max_channel_elements);
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        ck_assert_uint_eq(sa->class_messages[c], sb->class_messages[c]);
+        ck_assert_uint_eq(sa->class_transfers[c], sb->class_transfers[c]);
+    }
     for (uint32_t x = 0; x < nodes; x++)
         ck_assert_int_eq(sa->finished[x], sb->finished[x]);
 }
 
 /* Seeds first..last, each a random program run put off and at once:
  * the same memory and counts both ways; the notes' counts summed. */
+/* Programs of notes_match_seeds the locality order ran to the end. */
+static int notes_locality_ran;
+
 static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
                                           gboolean whole)
 {
@@ -1419,6 +1428,22 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
         char what[64];
         g_snprintf(what, sizeof what, "seed %u, %d-cube", seed, n);
         assert_same_run(put_off, at_once, machine_nodes(&m), what);
+        /* and in the locality order, notes put off from every distance:
+         * the same run, unless it stopped where the order matters */
+        Sim *local = sim_new(&m, &test_layout);
+        sim_set_pending_far(local, 0);
+        sim_set_order(local, SIM_ORDER_LOCALITY);
+        fill_memory(local, machine_nodes(&m));
+        GError *e = NULL;
+        if (sim_run(local, note_step, &p, &e)) {
+            assert_same_run(local, at_once, machine_nodes(&m), what);
+            notes_locality_ran++;
+        } else {
+            ck_assert_msg(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                          "%s: %s", what, e->message);
+            g_error_free(e);
+        }
+        sim_free(local);
         SimPendingCounts c = sim_pending_counts(put_off);
         ck_assert_uint_eq(sim_pending_counts(at_once).noted, 0);
         ck_assert_uint_le(c.swapped + c.settled, c.noted);
@@ -1444,7 +1469,9 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
 
 START_TEST(notes_match_copying_at_once)
 {
+    notes_locality_ran = 0;
     notes_match_seeds(1, 60, FALSE);
+    ck_assert_int_ge(notes_locality_ran, 10);   /* 14 of the 60 */
 }
 END_TEST
 
@@ -1454,7 +1481,11 @@ END_TEST
  * 60-second limit on a busy machine). */
 START_TEST(notes_match_copying_at_once_whole)
 {
+    notes_locality_ran = 0;
     ck_assert_uint_gt(notes_match_seeds(61, 100, TRUE).relabelled, 100);
+    /* 4 of the 40: the others exchange one region over two links in a
+     * step, two overlapping receives, where the locality order stops */
+    ck_assert_int_ge(notes_locality_ran, 3);
 }
 END_TEST
 
@@ -1712,8 +1743,9 @@ static NodeStatus oracle_step(Node *node, const void *config)
 /* One way of running program p: far 0 (every delivery put off that can
  * be), 1 (the engine's distances) or 2 (none); its error message or "ok"
  * in *outcome (free with g_free). */
-static Sim *oracle_run(const Machine *m, const OracleProgram *p, int far,
-                       gboolean keep, char **outcome)
+static Sim *oracle_run_order(const Machine *m, const OracleProgram *p,
+                             int far, gboolean keep, SimOrder order,
+                             char **outcome)
 {
     Sim *sim = sim_new(m, &test_layout);
     if (far == 0)
@@ -1721,11 +1753,13 @@ static Sim *oracle_run(const Machine *m, const OracleProgram *p, int far,
     else if (far == 2)
         sim_set_pending_far(sim, UINT64_MAX);
     sim_set_keep(sim, keep);
+    sim_set_order(sim, order);
     GError *e = NULL;
     oracle_wrong = 0;
     gboolean ok = sim_run(sim, oracle_step, p, &e);
-    ck_assert_msg(ok || p->broken, "seed %u: run failed: %s", p->seed,
-                  e->message);
+    ck_assert_msg(ok || p->broken || g_error_matches(e, SIM_ERROR,
+                                                     SIM_ERROR_ORDER),
+                  "seed %u: run failed: %s", p->seed, e->message);
     *outcome = g_strdup(ok ? "ok" : e->message);
     if (e)
         g_error_free(e);
@@ -1737,6 +1771,15 @@ static Sim *oracle_run(const Machine *m, const OracleProgram *p, int far,
                   (unsigned long long)oracle_wrong, oracle_first_wrong);
     return sim;
 }
+
+static Sim *oracle_run(const Machine *m, const OracleProgram *p, int far,
+                       gboolean keep, char **outcome)
+{
+    return oracle_run_order(m, p, far, keep, SIM_ORDER_CONTRACT, outcome);
+}
+
+/* Programs run to the end in the locality order, and stopped there. */
+static int oracle_locality_ran, oracle_locality_stopped;
 
 /* Seeds first..last on topology kind `shape` (0: cubes of 1 to 5
  * dimensions, 1: complete graphs of 2 to 13 nodes, 2: 2-D tori of 3..4
@@ -1783,6 +1826,28 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
                 g_free(got);
                 sim_free(sim);
             }
+        /* The locality order, the engine's way: the contract's run to the
+         * end (memory checked against the oracle above, and the same
+         * counts and finish times), or a stop with SIM_ERROR_ORDER, or,
+         * only where the contract's order failed too, a failure of its
+         * own (run/run.c runs a failed run again in the contract's order,
+         * for the contract's message). */
+        char *lgot;
+        Sim *ls = oracle_run_order(&m, &p, 1, TRUE, SIM_ORDER_LOCALITY, &lgot);
+        if (strcmp(lgot, "ok") == 0) {
+            ck_assert_msg(strcmp(want, "ok") == 0, "seed %u: the locality "
+                          "order ran a program that fails: %s", seed, want);
+            ck_assert(sim_order_locality(ls));
+            assert_same_run(ls, ref, p.nodes, "locality order");
+            oracle_locality_ran++;
+        } else if (strstr(lgot, "the locality order does not apply")) {
+            oracle_locality_stopped++;
+        } else {
+            ck_assert_msg(strcmp(want, "ok") != 0, "seed %u: the locality "
+                          "order failed: %s", seed, lgot);
+        }
+        g_free(lgot);
+        sim_free(ls);
         g_free(want);
         sim_free(ref);
     }
@@ -1792,10 +1857,14 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
 START_TEST(random_programs_match_oracle)
 {
     oracle_checked = 0;
+    oracle_locality_ran = oracle_locality_stopped = 0;
     int failed = oracle_seeds(1, 150, 0) + oracle_seeds(1001, 1040, 1)
                  + oracle_seeds(2001, 2040, 2);
     ck_assert_int_gt(failed, 30);           /* dropped receives were tried */
     ck_assert_uint_gt(oracle_checked, 1000000);  /* and receives checked */
+    /* and the locality order both ran programs to the end and stopped */
+    ck_assert_int_ge(oracle_locality_ran, 10);
+    ck_assert_int_ge(oracle_locality_stopped, 10);
 }
 END_TEST
 
@@ -1862,16 +1931,17 @@ START_TEST(exchange_steps_run_low_bits_reversed)
 }
 END_TEST
 
-/* sim_set_address_order, the measurement bench --steps N K address makes:
- * every step runs its nodes in address order, and the run is otherwise the
- * engine's own, element by element and count by count (an exchange
- * contends for nothing, so the order cannot change who waits). */
-START_TEST(address_order_runs_nodes_ascending)
+/* sim_set_order(SIM_ORDER_LOCALITY), the order run/run.c runs in: every
+ * step runs its nodes in address order, the run stays in that order to
+ * the end (an exchange contends for nothing, so no two events of a tick
+ * depend on their order), and it is the contract's run, element by
+ * element and count by count. */
+START_TEST(locality_order_runs_nodes_ascending)
 {
     Machine m = test_machine(ORDER_DIMS, MACHINE_PORTS_ALL, 1, 1);
     memset(order_count, 0, sizeof order_count);
     Sim *a = sim_new(&m, &test_layout);
-    sim_set_address_order(a, TRUE);
+    sim_set_order(a, SIM_ORDER_LOCALITY);
     fill_memory(a, 1u << ORDER_DIMS);
     GError *e = NULL;
     if (!sim_run(a, order_step, NULL, &e))
@@ -1885,12 +1955,126 @@ START_TEST(address_order_runs_nodes_ascending)
     memset(order_count, 0, sizeof order_count);
     Sim *b = run_with(&m, order_step, NULL, NULL);
     ck_assert_uint_eq(order_seen[3][1], 4);     /* b ran in its own order */
-    assert_same_run(a, b, 1u << ORDER_DIMS, "address order");
+    ck_assert(sim_order_locality(a));
+    ck_assert(!sim_order_locality(b));
+    assert_same_run(a, b, 1u << ORDER_DIMS, "locality order");
     for (uint32_t x = 0; x < (1u << ORDER_DIMS); x++)
         ck_assert_uint_eq(sim_node_memory(a, x)[0],
                           (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1)) * 1000);
     sim_free(a);
     sim_free(b);
+}
+END_TEST
+
+/* Two of a tick's events that depend on their order, on a 2-cube with
+ * all ports: a contended channel (config 0: node 0 sends to node 3 by way
+ * of node 1, and node 1 to node 3 directly, so both take the channel
+ * leaving node 1 on link 1 at tick 0) or overlapping receives (config 1:
+ * nodes 1 and 2 each send 4 elements to node 3, which receives them into
+ * [0, 4) and [2, 6)). Both are legal programs; in the contract's order
+ * the earlier event wins, or lands first. */
+static NodeStatus order_dependent_step(Node *node, const void *config)
+{
+    const int *overlap = config;
+    uint32_t x = node_address(node);
+    if (!*overlap) {
+        static const int via1[] = { 0, 1 }, direct[] = { 1 };
+        if (x == 0)
+            node_send(node, via1, 2, 0, 4, 0);
+        else if (x == 1)
+            node_send(node, direct, 1, 8, 4, 1);
+        else if (x == 3) {
+            node_recv(node, 0, 0, 16, 4);
+            node_recv(node, 1, 1, 24, 4);
+        }
+    } else if (x == 1 || x == 2) {
+        node_send_to(node, 3, 0, 4, 0);
+    } else if (x == 3) {
+        node_recv(node, 1, 0, 0, 4);
+        node_recv(node, 2, 0, 2, 4);
+    }
+    return NODE_DONE;
+}
+
+/* Where two events of a tick depend on their order, the locality order
+ * stops with SIM_ERROR_ORDER and says which (run/run.c then runs again in
+ * the contract's order), and the contract's order runs the same program
+ * to the end. */
+START_TEST(locality_order_stops_where_order_matters)
+{
+    static const char *const why[] = {
+        "tick 0: nodes 0 and 1 both reserved a channel of node 1: the "
+        "locality order does not apply",
+        "tick 0: node 3 posted overlapping receives: the locality order "
+        "does not apply",
+    };
+    for (int overlap = 0; overlap < 2; overlap++) {
+        Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+        Sim *a = sim_new(&m, &test_layout);
+        sim_set_order(a, SIM_ORDER_LOCALITY);
+        fill_memory(a, 4);
+        GError *e = NULL;
+        ck_assert(!sim_run(a, order_dependent_step, &overlap, &e));
+        ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
+        ck_assert_str_eq(e->message, why[overlap]);
+        ck_assert(sim_order_locality(a));
+        g_error_free(e);
+        sim_free(a);
+        Sim *b = run_with(&m, order_dependent_step, &overlap, NULL);
+        ck_assert(!sim_order_locality(b));
+        ck_assert_uint_eq(sim_stats(b)->messages, 2);
+        sim_free(b);
+    }
+}
+END_TEST
+
+/* The same contention with one port a node (ports = 1): the receive port
+ * of node 3 is the shared resource now, and two senders in one tick
+ * conflict there. */
+START_TEST(locality_order_stops_at_a_shared_port)
+{
+    int overlap = 1;
+    Machine m = test_machine(2, 1, 1, 1);
+    Sim *a = sim_new(&m, &test_layout);
+    sim_set_order(a, SIM_ORDER_LOCALITY);
+    fill_memory(a, 4);
+    GError *e = NULL;
+    ck_assert(!sim_run(a, order_dependent_step, &overlap, &e));
+    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
+    ck_assert_str_eq(e->message, "tick 0: nodes 1 and 2 both reserved the "
+                     "receive port of node 3: the locality order does not "
+                     "apply");
+    g_error_free(e);
+    sim_free(a);
+}
+END_TEST
+
+static void busy_seen(void *data, const SimMessage *msg, uint32_t node,
+                      int link, uint64_t first, uint64_t count, Tick start)
+{
+    (void)msg; (void)node; (void)link; (void)first; (void)count; (void)start;
+    (*(int *)data)++;
+}
+
+/* An observer that sees messages sees them in the contract's order: the
+ * engine leaves the locality order before the run starts. */
+START_TEST(locality_order_not_with_a_message_observer)
+{
+    Machine m = test_machine(ORDER_DIMS, MACHINE_PORTS_ALL, 1, 1);
+    static const SimObserver obs = { .channel_busy = busy_seen };
+    int busy = 0;
+    memset(order_count, 0, sizeof order_count);
+    Sim *a = sim_new(&m, &test_layout);
+    sim_set_order(a, SIM_ORDER_LOCALITY);
+    sim_set_observer(a, &obs, &busy);
+    fill_memory(a, 1u << ORDER_DIMS);
+    GError *e = NULL;
+    if (!sim_run(a, order_step, NULL, &e))
+        ck_abort_msg("run failed: %s", e->message);
+    ck_assert(!sim_order_locality(a));
+    ck_assert_uint_eq(order_seen[3][1], 4);     /* the contract's order */
+    ck_assert_int_eq(busy, ORDER_DIMS << ORDER_DIMS);
+    sim_free(a);
 }
 END_TEST
 
@@ -2320,7 +2504,10 @@ static Suite *engine_suite(void)
     tcase_add_test(t, whole_memory_swaps_swap_blocks);
     tcase_add_test(t, whole_memories_swapped_by_default);
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
-    tcase_add_test(t, address_order_runs_nodes_ascending);
+    tcase_add_test(t, locality_order_runs_nodes_ascending);
+    tcase_add_test(t, locality_order_stops_where_order_matters);
+    tcase_add_test(t, locality_order_stops_at_a_shared_port);
+    tcase_add_test(t, locality_order_not_with_a_message_observer);
     tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
     tcase_add_test(t, channel_counts_match_paths);
     tcase_add_test(t, channel_counts_one_number_then_a_column);

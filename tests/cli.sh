@@ -8,6 +8,29 @@ CUBEMU="$BUILD/cubemu"
 D=tests/data/cli
 . "$(dirname "$0")/expect.sh"
 
+# CUBEMU_ORDER (run/run.h, RunOrder): a bad value is bad input; a run
+# whose events contend leaves the locality order at its first tick with a
+# conflict (G_MESSAGES_DEBUG says so, on stderr) and reports exactly what
+# the contract's order reports; an exchange stays in the locality order
+expect order-env-bad 2 "cubemu run: CUBEMU_ORDER: unknown order 'fifo' (valid: contract, locality)" -- \
+  env CUBEMU_ORDER=fifo "$CUBEMU" run scenarios/fft/mesh-1d.ini
+order_json() {   # order_json ORDER SCENARIO: its JSON without wall times
+  CUBEMU_ORDER=$1 "$CUBEMU" run "$2" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d["stats"].pop("wall_seconds", None)
+d.pop("wall", None)
+print(json.dumps(d))'
+}
+run env G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/fft/mesh-1d.ini --json
+if [ "$rc" = 0 ] && [[ "$out" == *"tick 1: nodes 0 and 1 both reserved a channel of node 1: the locality order does not apply; running it again in the contract's order"* ]] \
+   && [ -n "$(order_json contract scenarios/fft/mesh-1d.ini)" ] \
+   && [ "$(order_json contract scenarios/fft/mesh-1d.ini)" = "$(order_json locality scenarios/fft/mesh-1d.ini)" ]; then
+  ok order-fallback; else bad order-fallback; fi
+run env G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/examples/exchange-sequential.ini --json
+if [ "$rc" = 0 ] && [[ "$out" != *"locality order does not apply"* ]]; then
+  ok order-exchange-stays; else bad order-exchange-stays; fi
+
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini
 expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
@@ -139,22 +162,22 @@ if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]\ 2$ ]] && [ "${out%% *}" != 0.0 
   ok bench-latency; else bad bench-latency; fi
 # --steps: a row per dimension's step, at its tick (K + 1 cycles apart),
 # with the step's 2^n node steps and 2^n deliveries, n (K + 1) cycles; in
-# address order (a measurement that breaks the arbitration contract) the
-# same, since nothing in an exchange contends
-for order in "" contract address; do
+# the locality order the same, and it stays in that order to the end,
+# since nothing in an exchange contends
+for order in "" contract locality; do
   run "$BENCHP" --steps 6 8 $order
   rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s:%s ", $1, $2, $3 }' <<<"$out")
   if [ "$rc" = 0 ] && [ "$rows" = "0:0:128 1:9:128 2:18:128 3:27:128 4:36:128 5:45:128 " ] \
      && [[ "$out" == *"total: 768 events in "*"; ${order:-contract} order; 54 cycles; data correct" ]]; then
     ok "bench-steps${order:+-$order}"; else bad "bench-steps${order:+-$order}"; fi
 done
-expect bench-steps-order 2 "bench: --steps: unknown order 'fifo' (valid: contract, address)" -- \
+expect bench-steps-order 2 "bench: --steps: unknown order 'fifo' (valid: contract, locality)" -- \
   "$BENCHP" --steps 6 8 fifo
 expect bench-steps-bad-n 2 "bench: --steps: N: 27 is out of range (valid: 1..26)" -- \
   "$BENCHP" --steps 27 8
 expect_has bench-steps-too-big 2 "bench: --steps: machine too large: 67108864 nodes with 1048576 elements each would need 1.0" -- \
   env CUBEMU_MEMORY_LIMIT=1000000000 "$BENCHP" --steps 26 1048576
-expect bench-steps-operands 2 "bench: --steps takes N K [ORDER] (the exchange on a cube of 2^N nodes, K elements each; ORDER contract, the default, or address)" -- \
+expect bench-steps-operands 2 "bench: --steps takes N K [ORDER] (the exchange on a cube of 2^N nodes, K elements each; ORDER contract, the default, or locality)" -- \
   "$BENCHP" --steps 6
 expect bench-floor-bad-n 2 "bench: --memcpy-floor: N: 0 is out of range (valid: 1..30)" -- \
   "$BENCHP" --memcpy-floor 0 8
@@ -178,18 +201,18 @@ done
 if [ "$pairs" = " 9/6 8/6 7/5 6/5 4/3 4/4 7/4 16/11 14/9" ]; then ok bench-line-model
 else out=$pairs; bad bench-line-model; fi
 # the same lines in either order: the order moves them, it does not change them
-run "$BENCHP" --line-model 5 engine 3 address
+run "$BENCHP" --line-model 5 engine 3 locality
 rows=$(awk '$1 ~ /^[0-9]+$/ { printf "%s:%s ", $1, $2 }' <<<"$out")
 if [ "$rc" = 0 ] && [ "$rows" = "0:64 1:64 2:64 3:64 4:64 " ] \
-   && [[ "$out" == *"(engine, address order, work 3; a pair's lines: 9 far, 6 near)" ]]; then
-  ok bench-line-model-address; else bad bench-line-model-address; fi
-expect bench-line-model-order 2 "bench: --line-model: unknown order 'reversed' (valid: contract, address)" -- \
+   && [[ "$out" == *"(engine, locality order, work 3; a pair's lines: 9 far, 6 near)" ]]; then
+  ok bench-line-model-locality; else bad bench-line-model-locality; fi
+expect bench-line-model-order 2 "bench: --line-model: unknown order 'reversed' (valid: contract, locality)" -- \
   "$BENCHP" --line-model 5 engine 3 reversed
 expect bench-line-model-layout 2 "bench: --line-model: unknown layout 'fast' (valid: engine, partner, edge, edgeq, edgeq1, own, nochan, moved, movednc)" -- \
   "$BENCHP" --line-model 5 fast 3
 expect bench-line-model-bad-n 2 "bench: --line-model: N: 1 is out of range (valid: 2..26)" -- \
   "$BENCHP" --line-model 1 engine 3
-expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own, nochan, moved or movednc; rounds of work a node's step; contract, the default, or address)" -- \
+expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own, nochan, moved or movednc; rounds of work a node's step; contract, the default, or locality)" -- \
   "$BENCHP" --line-model 5 engine
 expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" --fast
