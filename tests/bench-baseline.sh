@@ -24,13 +24,14 @@
 # size in the same rounds: its seconds (median), its copies (messages) per
 # second, cubemu's engine seconds against it, and the spread of its copies
 # per second over the sweep (the memory system's own flatness; not a
-# target); then the smallest and largest size's events per second step by
-# step, in the engine's order and in address order (bench --steps; not a
-# target); the line model's engine layout and
+# target; the runs are in cubemu run's order, the locality order unless
+# CUBEMU_ORDER says otherwise); then the smallest and largest size's
+# events per second step by step, in the contract's order and in the
+# locality order (bench --steps; not a target); the line model's engine layout and
 # its bound over the same sizes (bench --line-model, BENCH_MODEL_ROUNDS;
 # not a target); last, instructions and misses of a
 # fixed 2 MiB cache per event in sim_run under callgrind for
-# BENCH_CALLGRIND (not a target). Each target gets a verdict; the script exits 1 if one is missed
+# BENCH_CALLGRIND, in cubemu run's order (not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -205,13 +206,13 @@ if [ ${#rates[@]} -gt 1 ]; then
   # Not a target either: where the rate falls. The smallest and the
   # largest size's exchange timed step by step (bench --steps, one run
   # each): million events per second in the step of each dimension, and
-  # the whole run's after the bar; then the same with each tick's events
-  # in address order (bench --steps N K address: a measurement that breaks
-  # the arbitration contract, to show what the contract's order costs;
-  # README, "Why events per second are not flat").
+  # the whole run's after the bar; in the contract's order, which the
+  # engine ran every tick in until 2026-11-29, and in the locality order
+  # (sim.h, SimOrder), which it runs in now wherever that is the
+  # contract's run (README, "Why events per second are not flat").
   lo=${SIZES[0]} hi=${SIZES[${#SIZES[@]} - 1]}
   echo "M events/s by step (the step of dimension d | the run; bench --steps N $K ORDER, one run each):"
-  for order in contract address; do
+  for order in contract locality; do
     for n in "$lo" "$hi"; do
       if row=$("$BENCH" --steps "$n" "$K" "$order" | awk '
             $1 ~ /^[0-9]+$/ { printf " %5.1f", $5 / 1e6 }

@@ -189,7 +189,7 @@ static gboolean bench_order(const char *flag, const char *s, gboolean *address)
     return FALSE;
 }
 
-static int steps(int n, long k, gboolean address)
+static int steps(int n, long k, RunOrder order)
 {
     g_autoptr(Scenario) s = scenario_new("--steps");
     put_cube(s, n, k, "--steps");
@@ -199,8 +199,7 @@ static int steps(int n, long k, gboolean address)
     g_autoptr(GArray) rows = g_array_new(FALSE, FALSE, sizeof(StepRow));
     StepClock clock = { g_get_monotonic_time(), 0, rows };
     RunOptions options = { .observer = &observer, .observer_data = &clock,
-                           .order = address ? RUN_ORDER_LOCALITY
-                                            : RUN_ORDER_CONTRACT };
+                           .order = order };
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, &options, &e);
     if (!r) {
@@ -549,7 +548,7 @@ int main(int argc, char **argv)
         if (argc != 4 && argc != 5) {
             fprintf(stderr, "bench: --steps takes N K [ORDER] (the exchange "
                     "on a cube of 2^N nodes, K elements each; ORDER "
-                    "contract, the default, or locality)\n");
+                    "contract or locality; without it, cubemu run's)\n");
             return 2;
         }
         if (!bench_number("--steps", "N", argv[2], 1, 26, &n)
@@ -557,7 +556,9 @@ int main(int argc, char **argv)
             || (argc == 5 && !bench_order("--steps", argv[4], &address)))
             return 2;
         machine_set_program_path(argv[0]);
-        return steps((int)n, (long)k, address);
+        return steps((int)n, (long)k, argc == 4 ? RUN_ORDER_DEFAULT
+                                      : address ? RUN_ORDER_LOCALITY
+                                                : RUN_ORDER_CONTRACT);
     }
     if (argc > 1 && !strcmp(argv[1], "--read-latency")) {
         if (argc != 3) {
