@@ -1232,9 +1232,6 @@ static void sim_grow_runs(Sim *sim, size_t need)
     sim->run_cap = cap;
 }
 
-/* The resources one element of a hop needs: res[0] the channel (capacity
- * one) unless implied by the ports, then the sending and receiving ports
- * (capacity k) when limited. */
 /* ---- the locality order (sim_set_order) -------------------------------
  *
  * A tick's events run in the order of their nodes' addresses, which in a
@@ -1301,6 +1298,9 @@ static inline uint64_t *channel_mark(Timeline *tl)
     return (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark));
 }
 
+/* The resources one element of a hop needs: res[0] the channel (capacity
+ * one) unless implied by the ports, then the sending and receiving ports
+ * (capacity k) when limited. */
 typedef struct {
     Timeline *res[3];
     uint32_t cap[3];
