@@ -1256,7 +1256,8 @@ static void sim_grow_runs(Sim *sim, size_t need)
  *  - The queue. Items pushed in a tick go to later ticks' buckets, which
  *    are sorted again; the order of two nodes' items matters only through
  *    the two cases above.
- *  - Everything else a tick's events share is summed, or is the engine's
+ *  - Everything else a tick's events share is summed (in integers, or in
+ *    doubles of integers below 2^52: node_close_phase), or is the engine's
  *    own bookkeeping (which message is kept inline, whether a delivery is
  *    put off), where the data and times come out the same. Message ids
  *    and receive numbers differ, but only error messages and observers
@@ -2344,6 +2345,12 @@ static void node_close_phase(Sim *sim, Node *node, Tick end)
     p->time_sum += (double)time;
     p->compute_sum += (double)compute;
     p->communication_sum += (double)comm;
+    /* Sums of integers in doubles are exact, and so the same in any order,
+     * while every partial sum stays below 2^53; |comm| <= time + compute,
+     * so below 2^52 for these two is enough. Past it the order counts. */
+    if (sim->locality && p->time_sum + p->compute_sum >= 0x1p52)
+        order_conflict(sim, "phase %u's sums passed 2^52 ticks",
+                       (unsigned)node->phase);
 }
 
 void node_phase(Node *node, unsigned phase)

@@ -2049,6 +2049,39 @@ START_TEST(locality_order_stops_at_a_shared_port)
 }
 END_TEST
 
+static NodeStatus long_idle_step(Node *node, const void *config)
+{
+    (void)config;
+    node_idle(node, (Tick)1 << 50);
+    return NODE_DONE;
+}
+
+/* A phase's sums are doubles: exact, and so the same in any order, below
+ * 2^53. Four nodes idle 2^50 ticks each in phase 0: the time sum reaches
+ * 2^52, where the locality order stops (node_close_phase), and the
+ * contract's order reports it. */
+START_TEST(locality_order_stops_at_inexact_phase_sums)
+{
+    static const SimLayout phased = { MEMORY, 1, 0, 2 };
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+    Sim *a = sim_new(&m, &phased);
+    sim_set_order(a, SIM_ORDER_LOCALITY);
+    GError *e = NULL;
+    ck_assert(!sim_run(a, long_idle_step, NULL, &e));
+    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
+    ck_assert_str_eq(e->message, "tick 0: phase 0's sums passed 2^52 ticks: "
+                     "the locality order does not apply");
+    g_error_free(e);
+    sim_free(a);
+    Sim *b = sim_new(&m, &phased);
+    if (!sim_run(b, long_idle_step, NULL, &e))
+        ck_abort_msg("run failed: %s", e->message);
+    ck_assert(sim_stats(b)->phase[0].time_sum == 0x1p52);
+    ck_assert_int_eq(sim_stats(b)->cycles, (Tick)1 << 50);
+    sim_free(b);
+}
+END_TEST
+
 static void busy_seen(void *data, const SimMessage *msg, uint32_t node,
                       int link, uint64_t first, uint64_t count, Tick start)
 {
@@ -2508,6 +2541,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, locality_order_stops_where_order_matters);
     tcase_add_test(t, locality_order_stops_at_a_shared_port);
     tcase_add_test(t, locality_order_not_with_a_message_observer);
+    tcase_add_test(t, locality_order_stops_at_inexact_phase_sums);
     tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
     tcase_add_test(t, channel_counts_match_paths);
     tcase_add_test(t, channel_counts_one_number_then_a_column);
