@@ -47,8 +47,8 @@ void queue_free(EventQueue *q);
  * order of their nodes instead of push order (a stable sort: one node's
  * items keep theirs), as they stand when the first of that time is popped
  * (items pushed to it later come after, in push order); items name nodes
- * below `nodes`. This departs from
- * the tie rule above; the engine checks where that could matter. */
+ * below `nodes`. This departs from the tie rule above; the engine checks
+ * where that could matter. */
 void queue_set_by_node(EventQueue *q, gboolean on, uint32_t nodes);
 /* The whole operations, every case (queue_push and queue_pop below call
  * them for all but the commonest). */
