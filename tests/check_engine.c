@@ -1996,6 +1996,32 @@ static NodeStatus order_dependent_step(Node *node, const void *config)
     return NODE_DONE;
 }
 
+/* Runs `step` on machine m in the locality order, which must stop with
+ * SIM_ERROR_ORDER and exactly the message `why`, and then in the
+ * contract's order, which must run it to the end: that run, for the
+ * caller's own checks. */
+static Sim *locality_stops(const Machine *m, const SimLayout *layout,
+                           NodeStepFn step, const void *config,
+                           const char *why)
+{
+    Sim *a = sim_new(m, layout);
+    sim_set_order(a, SIM_ORDER_LOCALITY);
+    fill_memory(a, machine_nodes(m));
+    GError *e = NULL;
+    ck_assert(!sim_run(a, step, config, &e));
+    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
+    ck_assert_str_eq(e->message, why);
+    ck_assert(sim_order_locality(a));
+    g_error_free(e);
+    sim_free(a);
+    Sim *b = sim_new(m, layout);
+    fill_memory(b, machine_nodes(m));
+    if (!sim_run(b, step, config, &e))
+        ck_abort_msg("the contract's order failed: %s", e->message);
+    ck_assert(!sim_order_locality(b));
+    return b;
+}
+
 /* Where two events of a tick depend on their order, the locality order
  * stops with SIM_ERROR_ORDER and says which (run/run.c then runs again in
  * the contract's order), and the contract's order runs the same program
@@ -2010,18 +2036,8 @@ START_TEST(locality_order_stops_where_order_matters)
     };
     for (int overlap = 0; overlap < 2; overlap++) {
         Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
-        Sim *a = sim_new(&m, &test_layout);
-        sim_set_order(a, SIM_ORDER_LOCALITY);
-        fill_memory(a, 4);
-        GError *e = NULL;
-        ck_assert(!sim_run(a, order_dependent_step, &overlap, &e));
-        ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
-        ck_assert_str_eq(e->message, why[overlap]);
-        ck_assert(sim_order_locality(a));
-        g_error_free(e);
-        sim_free(a);
-        Sim *b = run_with(&m, order_dependent_step, &overlap, NULL);
-        ck_assert(!sim_order_locality(b));
+        Sim *b = locality_stops(&m, &test_layout, order_dependent_step,
+                                &overlap, why[overlap]);
         ck_assert_uint_eq(sim_stats(b)->messages, 2);
         sim_free(b);
     }
@@ -2030,22 +2046,17 @@ END_TEST
 
 /* The same contention with one port a node (ports = 1): the receive port
  * of node 3 is the shared resource now, and two senders in one tick
- * conflict there. */
+ * conflict there; the contract's order runs both messages. */
 START_TEST(locality_order_stops_at_a_shared_port)
 {
     int overlap = 1;
     Machine m = test_machine(2, 1, 1, 1);
-    Sim *a = sim_new(&m, &test_layout);
-    sim_set_order(a, SIM_ORDER_LOCALITY);
-    fill_memory(a, 4);
-    GError *e = NULL;
-    ck_assert(!sim_run(a, order_dependent_step, &overlap, &e));
-    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
-    ck_assert_str_eq(e->message, "tick 0: nodes 1 and 2 both reserved the "
-                     "receive port of node 3: the locality order does not "
-                     "apply");
-    g_error_free(e);
-    sim_free(a);
+    Sim *b = locality_stops(&m, &test_layout, order_dependent_step, &overlap,
+                            "tick 0: nodes 1 and 2 both reserved the receive "
+                            "port of node 3: the locality order does not "
+                            "apply");
+    ck_assert_uint_eq(sim_stats(b)->messages, 2);
+    sim_free(b);
 }
 END_TEST
 
@@ -2064,18 +2075,9 @@ START_TEST(locality_order_stops_at_inexact_phase_sums)
 {
     static const SimLayout phased = { MEMORY, 1, 0, 2 };
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
-    Sim *a = sim_new(&m, &phased);
-    sim_set_order(a, SIM_ORDER_LOCALITY);
-    GError *e = NULL;
-    ck_assert(!sim_run(a, long_idle_step, NULL, &e));
-    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
-    ck_assert_str_eq(e->message, "tick 0: phase 0's sums passed 2^52 ticks: "
-                     "the locality order does not apply");
-    g_error_free(e);
-    sim_free(a);
-    Sim *b = sim_new(&m, &phased);
-    if (!sim_run(b, long_idle_step, NULL, &e))
-        ck_abort_msg("run failed: %s", e->message);
+    Sim *b = locality_stops(&m, &phased, long_idle_step, NULL,
+                            "tick 0: phase 0's sums passed 2^52 ticks: the "
+                            "locality order does not apply");
     ck_assert(sim_stats(b)->phase[0].time_sum == 0x1p52);
     ck_assert_int_eq(sim_stats(b)->cycles, (Tick)1 << 50);
     sim_free(b);
