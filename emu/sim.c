@@ -1294,9 +1294,13 @@ static inline void order_touch(Sim *sim, uint64_t *mark, uint32_t source,
     *mark = m;
 }
 
-static inline uint64_t *channel_mark(Timeline *tl)
+/* The same for the channel leaving `owner` whose timeline is tl (a dense
+ * or a sparse one: the mark lies at the same place after either). */
+static inline void channel_touch(Sim *sim, Timeline *tl, uint32_t source,
+                                 uint32_t owner)
 {
-    return (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark));
+    order_touch(sim, (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark)),
+                source, "a channel", owner);
 }
 
 /* The resources one element of a hop needs: res[0] the channel (capacity
@@ -1352,8 +1356,7 @@ static Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
         res = channel_timeline(sim, msg->source, link);
         cap = 1;
         if (sim->locality)
-            order_touch(sim, channel_mark(res), msg->source, "a channel",
-                        msg->source);
+            channel_touch(sim, res, msg->source, msg->source);
     }
     timeline_prune(res, sim->now);
     Tick s = timeline_fit(res, sim->now, ts, cap);
@@ -1412,7 +1415,7 @@ static Tick sim_route_one(Sim *sim, const SimMessage *msg, int link, Tick ready)
     uint32_t u = msg->source;
     Timeline *ch = channel_timeline(sim, u, link);
     if (sim->locality)
-        order_touch(sim, channel_mark(ch), u, "a channel", u);
+        channel_touch(sim, ch, u, u);
     Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
     if (t < 0)
         return -1;
@@ -1473,8 +1476,7 @@ static Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
             timeline_prune(hop.res[r], sim->now);
         if (sim->locality) {
             if (ch)
-                order_touch(sim, channel_mark(ch), msg->source, "a channel",
-                            u);
+                channel_touch(sim, ch, msg->source, u);
             if (sim->send_port) {
                 order_touch(sim, &sim->port_mark[u], msg->source,
                             "the send port", u);
