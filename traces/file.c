@@ -61,15 +61,21 @@ typedef struct {
     gsize len;
     uint32_t crc;
     gboolean failed;
+    int errnum;           /* errno of the failed write */
 } Writer;
 
+/* After a failed write the rest is dropped, but the buffer is still
+ * emptied: the writer goes on to the end (and reports the failure there)
+ * without writing past its buffer. */
 static void writer_flush(Writer *w)
 {
-    if (w->failed || !w->len)
-        return;
-    w->crc = crc_update(w->crc, w->buf, w->len);
-    if (fwrite(w->buf, 1, w->len, w->out) != w->len)
-        w->failed = TRUE;
+    if (!w->failed && w->len) {
+        w->crc = crc_update(w->crc, w->buf, w->len);
+        if (fwrite(w->buf, 1, w->len, w->out) != w->len) {
+            w->failed = TRUE;
+            w->errnum = errno ? errno : EIO;
+        }
+    }
     w->len = 0;
 }
 
@@ -235,18 +241,20 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
     w->out = out;
     w->len = 0;
     w->failed = FALSE;
+    w->errnum = 0;
     w->crc = 0;
     write_header(w, t);
     write_records(w, t);
     writer_flush(w);
     uint32_t crc = w->crc;
     put_u(w, crc, TRACE_CRC_BYTES);
-    if (!w->failed && w->len && fwrite(w->buf, 1, w->len, out) != w->len)
-        w->failed = TRUE;
-    gboolean ok = !w->failed && fflush(out) == 0 && !ferror(out);
+    writer_flush(w);
+    int why = w->failed ? w->errnum : fflush(out) != 0 ? errno
+              : ferror(out) ? EIO : 0;
+    gboolean ok = why == 0;
     if (!ok)
         g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
-                    "%s: cannot write: %s", name, g_strerror(errno));
+                    "%s: cannot write: %s", name, g_strerror(why));
     g_free(w);
     return ok;
 }
@@ -816,6 +824,11 @@ static guint8 *read_all(const char *path, gsize *len, GError **error)
     }
     fclose(f);
     *len = buf->len;
+    /* An empty array frees to NULL: a 0-byte file (a run killed before
+     * its first write) is still read, and refused by the parser. */
+    guint8 empty = 0;
+    if (!buf->len)
+        g_byte_array_append(buf, &empty, 1);
     return g_byte_array_free(buf, FALSE);
 }
 
