@@ -64,14 +64,14 @@ MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:lin
 Q := $(if $(V),,@)
 
 ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
-CPPFLAGS += -Iemu -Imachines -Irun -Itraces -Ialgorithms -Ialgorithms/common \
+CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Ialgorithms -Ialgorithms/common \
             $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(wildcard emu/*.c machines/*.c run/*.c algorithms/*.c algorithms/*/*.c \
+LIB_SRC  := $(wildcard util/*.c emu/*.c machines/*.c run/*.c algorithms/*.c algorithms/*/*.c \
               traces/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu-emu.a

@@ -3,6 +3,7 @@
 #include "algorithm.h"
 #include "run.h"
 #include "trace.h"
+#include "output.h"
 
 #include <string.h>
 
@@ -44,6 +45,14 @@ static int cmd_run(int argc, char **argv)
         g_error_free(e);
         return EXIT_INPUT;
     }
+    /* The trace's file is opened before the run, so that a path that
+     * cannot be written is refused before the work, not after it. */
+    g_autoptr(Output) trace_out = NULL;
+    if (trace_path && !(trace_out = output_open(trace_path, &e))) {
+        cli_print_error("run", e);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
     g_autoptr(TraceRecorder) recorder = trace_path ? trace_recorder_new() : NULL;
     RunOptions options = {
         .dump_memory = dump,
@@ -58,7 +67,8 @@ static int cmd_run(int argc, char **argv)
     }
     if (recorder) {
         g_autoptr(Trace) t = trace_recorder_finish(recorder, r);
-        if (!trace_save(t, trace_path, &e)) {
+        if (!trace_write(t, output_stream(trace_out), trace_path, &e)
+            || !output_commit(g_steal_pointer(&trace_out), &e)) {
             cli_print_error("run", e);
             g_error_free(e);
             return EXIT_INPUT;

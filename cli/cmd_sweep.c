@@ -10,6 +10,7 @@
  * reason", exit 2; a run whose data is wrong makes the exit status 1.
  */
 #include "cli.h"
+#include "output.h"
 #include "run.h"
 #include "plot.h"
 
@@ -184,12 +185,10 @@ static void csv_number(FILE *out, double v)
 static gboolean write_csv(const char *path, const GArray *varies,
                           const Run *runs, guint nruns, GError **error)
 {
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: cannot write: %s", path, g_strerror(errno));
+    g_autoptr(Output) o = output_open(path, error);
+    if (!o)
         return FALSE;
-    }
+    FILE *out = output_stream(o);
     g_autoptr(GPtrArray) columns = csv_columns(runs, nruns);
     for (guint i = 0; i < varies->len; i++) {
         csv_text(out, g_array_index(varies, Vary, i).key);
@@ -216,12 +215,7 @@ static gboolean write_csv(const char *path, const GArray *varies,
         }
         fputc('\n', out);
     }
-    gboolean ok = fflush(out) == 0 && !ferror(out);
-    ok = fclose(out) == 0 && ok;
-    if (!ok)
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: cannot write: %s", path, g_strerror(errno));
-    return ok;
+    return output_commit(g_steal_pointer(&o), error);
 }
 
 /* ---- plot --------------------------------------------------------------- */

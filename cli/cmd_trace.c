@@ -4,6 +4,7 @@
  * "cubemu trace: WHAT: reason" and exit status 2.
  */
 #include "cli.h"
+#include "output.h"
 #include "export.h"
 
 #include <errno.h>
@@ -60,18 +61,13 @@ static int trace_export_command(int argc, char **argv)
     g_autoptr(Trace) t = trace_load(rest[0], &e);
     if (!t)
         return trace_error(e);
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w")))
-        return cli_fail("trace", "%s: cannot write: %s", output, g_strerror(errno));
-    gboolean ok = trace_export(t, (TraceExportFormat)f, window, out,
-                               output ? output : "standard output", &e);
-    if (output && fclose(out) != 0 && ok) {
-        ok = FALSE;
-        g_set_error(&e, TRACE_ERROR, TRACE_ERROR_IO,
-                    "%s: cannot write: %s", output, g_strerror(errno));
-    }
-    if (!ok && output)
-        remove(output);           /* no half-written file left behind */
+    g_autoptr(Output) out = output_open(output ? output : "-", &e);
+    if (!out)
+        return trace_error(e);
+    gboolean ok = trace_export(t, (TraceExportFormat)f, window,
+                               output_stream(out),
+                               output ? output : "standard output", &e)
+                  && output_commit(g_steal_pointer(&out), &e);
     return ok ? EXIT_OK : trace_error(e);
 }
 

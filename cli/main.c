@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 #include "machine.h"
+#include "output.h"
 
 #include <string.h>
 
@@ -55,6 +56,15 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input.\n";
 
+/* "cubemu run x.ini --trace t" for the line a signal prints, cut short. */
+static char *command_line(int argc, char **argv)
+{
+    GString *s = g_string_new("cubemu");
+    for (int i = 1; i < argc && s->len < 200; i++)
+        g_string_append_printf(s, " %s", argv[i]);
+    return g_string_free(s, FALSE);
+}
+
 int main(int argc, char **argv)
 {
     machine_set_program_path(argv[0]);
@@ -69,17 +79,23 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         fputs(usage_text, stdout);
-        return EXIT_OK;
+        return output_close_stdout("cubemu") ? EXIT_OK : EXIT_INPUT;
     }
     if (!strcmp(cmd, "--version")) {
         printf("cubemu %s\n", CUBEMU_VERSION);
-        return EXIT_OK;
+        return output_close_stdout("cubemu") ? EXIT_OK : EXIT_INPUT;
     }
     GString *valid = g_string_new(NULL);
     for (const CliCommand *const *c = commands; *c; c++) {
         if (!strcmp(cmd, (*c)->name)) {
             g_string_free(valid, TRUE);
-            return (*c)->run(argc - 1, argv + 1);
+            g_autofree char *what = command_line(argc, argv);
+            output_signals_install(what);
+            int status = (*c)->run(argc - 1, argv + 1);
+            /* Output that standard output did not take is an error too. */
+            if (!output_close_stdout("cubemu"))
+                status = EXIT_INPUT;
+            return status;
         }
         g_string_append_printf(valid, "%s%s", valid->len ? ", " : "", (*c)->name);
     }

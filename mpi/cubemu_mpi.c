@@ -18,6 +18,7 @@
  * failed, 2 bad input (including a rank count that is not the machine's
  * node count).
  */
+#include "output.h"
 #include "node_mpi.h"
 #include "prepare.h"
 
@@ -446,12 +447,14 @@ int main(int argc, char **argv)
             print_json(&res);
         else
             print_table(&res);
-        fflush(stdout);
         if (!res.data_correct)
             fprintf(stderr, "cubemu-mpi run: %s: the final memory is wrong: "
                     "%s\n", res.scenario, res.problem);
     }
     mpi_node_free(node);
     run_setup_release(&setup, TRUE);
+    /* A report standard output did not take is an error (exit 2). */
+    if (rank == 0 && !output_close_stdout("cubemu-mpi run"))
+        return finish(EXIT_INPUT);
     return finish(res.data_correct ? EXIT_OK : EXIT_FAILED);
 }

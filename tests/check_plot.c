@@ -9,6 +9,7 @@
  * titles too long for the width are drawn without error in every format.
  */
 #include "plot.h"
+#include "output.h"
 
 #include <cairo.h>
 #include <check.h>
@@ -120,7 +121,7 @@ START_TEST(unwritable_path_named)
     g_autofree char *want = g_strdup_printf("%s: cannot write: No such file or directory", path);
     GError *e = NULL;
     ck_assert(!plot_save(p, path, WIDTH, HEIGHT, &e));
-    ck_assert(g_error_matches(e, PLOT_ERROR, PLOT_ERROR_WRITE));
+    ck_assert(g_error_matches(e, OUTPUT_ERROR, OUTPUT_ERROR_WRITE));
     ck_assert_str_eq(e->message, want);
     g_error_free(e);
 }

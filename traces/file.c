@@ -11,6 +11,7 @@
  * never a crash.
  */
 #include "trace.h"
+#include "output.h"
 
 #include <errno.h>
 #include <math.h>
@@ -259,23 +260,15 @@ gboolean trace_write(const Trace *t, FILE *out, const char *name,
     return ok;
 }
 
+static gboolean trace_write_file(FILE *out, const char *path, void *t,
+                                 GError **error)
+{
+    return trace_write(t, out, path, error);
+}
+
 gboolean trace_save(const Trace *t, const char *path, GError **error)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
-                    "%s: cannot write: %s", path, g_strerror(errno));
-        return FALSE;
-    }
-    gboolean ok = trace_write(t, f, path, error);
-    if (fclose(f) != 0 && ok) {
-        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
-                    "%s: cannot write: %s", path, g_strerror(errno));
-        ok = FALSE;
-    }
-    if (!ok)
-        remove(path);
-    return ok;
+    return output_write_file(path, trace_write_file, (void *)t, error);
 }
 
 /* ---- reader ----------------------------------------------------------- */

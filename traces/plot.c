@@ -10,6 +10,7 @@
  * and points in PDF, x right, y down.
  */
 #include "plot.h"
+#include "output.h"
 
 #include <cairo.h>
 #include <cairo-pdf.h>
@@ -785,25 +786,17 @@ gboolean plot_save(const Plot *p, const char *path, int width, int height,
     }
     if (!cairo_load(path, error))
         return FALSE;
-    PlotOutput out = { .file = g_fopen(path, "wb") };
-    if (!out.file) {
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot write: %s",
-                    path, g_strerror(errno));
+    g_autoptr(Output) o = output_open(path, error);
+    if (!o)
         return FALSE;
-    }
+    PlotOutput out = { .file = output_stream(o) };
     cairo_status_t status = plot_render(p, format, &out, width, height);
-    if (fflush(out.file) != 0 && !out.error_number)
-        out.error_number = errno;
-    if (fclose(out.file) != 0 && !out.error_number)
-        out.error_number = errno;
-    if (status == CAIRO_STATUS_SUCCESS && !out.error_number)
-        return TRUE;
     if (out.error_number)
-        g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot write: %s",
-                    path, g_strerror(out.error_number));
-    else
+        output_set_errno(o, out.error_number);
+    else if (status != CAIRO_STATUS_SUCCESS) {
         g_set_error(error, PLOT_ERROR, PLOT_ERROR_WRITE, "%s: cannot draw: %s",
                     path, cairo_status_to_string(status));
-    g_unlink(path);
-    return FALSE;
+        return FALSE;
+    }
+    return output_commit(g_steal_pointer(&o), error);
 }

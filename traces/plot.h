@@ -47,8 +47,10 @@ PlotFormat plot_format_of(const char *path);
  * HEIGHT are pixels for PNG and SVG, points (1/72 inch) for PDF. The same
  * plot gives the same bytes on every run, with one exception: cairo numbers
  * SVG surfaces across the process, so a second SVG drawn by one process
- * differs from the first in its id="surfaceN". FALSE with "PATH: reason"
- * (and no file left behind). */
+ * differs from the first in its id="surfaceN". Written through output.h:
+ * on failure, FALSE with "PATH: reason" (PLOT_ERROR_FORMAT, PLOT_ERROR_WRITE
+ * for a plot cairo cannot draw, OUTPUT_ERROR for a file it cannot write),
+ * and the file PATH held before is left as it was. */
 gboolean plot_save(const Plot *p, const char *path, int width, int height,
                    GError **error);
 

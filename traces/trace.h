@@ -177,7 +177,9 @@ enum {
     TRACE_ERROR_IO           /* cannot read or write the file */
 };
 
-/* Messages name the file: "PATH: reason". */
+/* Messages name the file: "PATH: reason". trace_save writes through
+ * output.h (the previous file survives any failure; write errors are
+ * OUTPUT_ERROR); trace_write writes to a stream the caller owns. */
 gboolean trace_save(const Trace *t, const char *path, GError **error);
 gboolean trace_write(const Trace *t, FILE *out, const char *name,
                      GError **error);

@@ -6,6 +6,7 @@
  * provides the surface, the fonts and the PNG encoder.
  */
 #include "draw.h"
+#include "output.h"
 
 #include <SDL_image.h>
 #include <math.h>
@@ -143,12 +144,21 @@ gboolean canvas_resize(Canvas *c, int width, int height, GError **error)
 
 gboolean canvas_save_png(const Canvas *c, const char *path, GError **error)
 {
-    if (IMG_SavePNG(c->surface, path) != 0) {
+    /* Through output.h, into a stream SDL does not close: the PNG replaces
+     * the target only once it is whole, and every write is checked. */
+    g_autoptr(Output) o = output_open(path, error);
+    if (!o)
+        return FALSE;
+    SDL_RWops *rw = SDL_RWFromFP(output_stream(o), SDL_FALSE);
+    int status = rw ? IMG_SavePNG_RW(c->surface, rw, 1) : -1;
+    if (status != 0) {
+        if (ferror(output_stream(o)))
+            return output_commit(g_steal_pointer(&o), error);  /* says why */
         g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
                     "%s: cannot write: %s", path, IMG_GetError());
         return FALSE;
     }
-    return TRUE;
+    return output_commit(g_steal_pointer(&o), error);
 }
 
 static inline uint32_t *row(const Canvas *c, int y)

@@ -5,6 +5,7 @@
  * holds the indexed pixels the viewer shows after the last frame written.
  */
 #include "gif.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,8 @@
 
 struct GifOut {
     GifFileType *gif;
+    Output *out;                  /* the file, replaced only when complete */
+    int errnum;                   /* errno of the first failed write, or 0 */
     char *path;
     int width, height, delay;
     GifColorType palette[GIF_COLORS];
@@ -33,8 +36,12 @@ struct GifOut {
 
 static gboolean gif_fail(GifOut *g, int code, GError **error)
 {
-    g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
-                "%s: cannot write the GIF: %s", g->path, GifErrorString(code));
+    if (g->errnum)
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
+                    "%s: cannot write: %s", g->path, g_strerror(g->errnum));
+    else
+        g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
+                    "%s: cannot write the GIF: %s", g->path, GifErrorString(code));
     return FALSE;
 }
 
@@ -92,6 +99,17 @@ static guint8 gif_index(const GifOut *g, Color c, GHashTable *exact)
     return g->lut[(r << (2 * GIF_LUT_BITS)) | (gr << GIF_LUT_BITS) | b];
 }
 
+/* giflib's output function: into the Output, a short count on failure
+ * (giflib then reports E_GIF_ERR_WRITE_FAILED; the Output keeps errno). */
+static int gif_write(GifFileType *gif, const GifByteType *data, int len)
+{
+    GifOut *g = gif->UserData;
+    size_t n = fwrite(data, 1, (size_t)len, output_stream(g->out));
+    if (n != (size_t)len && !g->errnum)
+        g->errnum = errno ? errno : EIO;
+    return (int)n;
+}
+
 GifOut *gif_out_open(const char *path, int width, int height, int delay,
                      const Color *colors, int ncolors, GError **error)
 {
@@ -102,16 +120,19 @@ GifOut *gif_out_open(const char *path, int width, int height, int delay,
     g->delay = delay;
     gif_palette(g, colors, ncolors);
     int code = 0;
-    /* Opened here, not by giflib, so the file gets the usual 0666 & ~umask
-     * rather than giflib's owner-only mode. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    g->gif = fd >= 0 ? EGifOpenFileHandle(fd, &code) : NULL;
+    /* Written through output.h (giflib's own file handling would truncate
+     * the previous file first). */
+    g->out = output_open(path, error);
+    if (!g->out) {
+        g_free(g->path);
+        g_free(g);
+        return NULL;
+    }
+    g->gif = EGifOpen(g, gif_write, &code);
     if (!g->gif) {
-        if (fd >= 0)
-            close(fd);
+        output_abort(g->out);
         g_set_error(error, DRAW_ERROR, DRAW_ERROR_FAILED,
-                    "%s: cannot write: %s", path,
-                    fd < 0 ? g_strerror(errno) : GifErrorString(code));
+                    "%s: cannot write: %s", path, GifErrorString(code));
         g_free(g->path);
         g_free(g);
         return NULL;
@@ -130,7 +151,7 @@ GifOut *gif_out_open(const char *path, int width, int height, int delay,
     g->previous = g_malloc((gsize)width * height);
     if (!ok) {
         gif_fail(g, g->gif->Error, error);
-        gif_out_close(g, NULL);
+        gif_out_abort(g);
         return NULL;
     }
     return g;
@@ -208,15 +229,32 @@ gboolean gif_out_add(GifOut *g, const Canvas *frame, GError **error)
     return TRUE;
 }
 
-gboolean gif_out_close(GifOut *g, GError **error)
+/* Ends the GIF and frees G; COMMIT says whether its file replaces the
+ * target (output.h) or is dropped. */
+static gboolean gif_out_end(GifOut *g, gboolean commit, GError **error)
 {
     int code = 0;
     gboolean ok = EGifCloseFile(g->gif, &code) == GIF_OK;
-    if (!ok)
+    if (!ok && commit)
         gif_fail(g, code, error);
+    if (ok && commit)
+        ok = output_commit(g->out, error);
+    else
+        output_abort(g->out);
     g_free(g->current);
     g_free(g->previous);
     g_free(g->path);
     g_free(g);
-    return ok;
+    return ok && commit;
+}
+
+gboolean gif_out_close(GifOut *g, GError **error)
+{
+    return gif_out_end(g, TRUE, error);
+}
+
+void gif_out_abort(GifOut *g)
+{
+    if (g)
+        gif_out_end(g, FALSE, NULL);
 }

@@ -18,7 +18,10 @@ typedef struct GifOut GifOut;
 GifOut *gif_out_open(const char *path, int width, int height, int delay,
                      const Color *colors, int ncolors, GError **error);
 gboolean gif_out_add(GifOut *g, const Canvas *frame, GError **error);
-/* Writes the trailer and frees g, even on failure. */
+/* Writes the trailer, replaces the target with the finished file
+ * (output.h) and frees g, even on failure. */
 gboolean gif_out_close(GifOut *g, GError **error);
+/* Drops the GIF: the file it would have replaced stays as it was. */
+void gif_out_abort(GifOut *g);
 
 #endif

@@ -115,8 +115,10 @@ static gboolean view_headless(const Trace *t, const ViewOptions *o, GError **err
             ok = canvas_save_png(c, path, error);
         }
     }
-    if (gif)
-        ok = gif_out_close(gif, ok ? error : NULL) && ok;
+    if (gif && ok)
+        ok = gif_out_close(gif, error);
+    else
+        gif_out_abort(gif);
     return ok;
 }
 
