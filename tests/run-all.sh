@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script,
-# the traces/viewer script (tests/traces.sh), Theorem 3's delta = 8 types
+# the traces/viewer script (tests/traces.sh), fault injection
+# (tests/faults.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), and the fuzz harnesses over their seed corpora and
 # regressions (tests/fuzz.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
@@ -53,6 +54,13 @@ fi
 out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
 tally tests/traces.sh "traces: "
+
+# Fault injection (tests/faults.sh): every writer against a full device, a
+# file size limit, a folder, a read-only folder and signals; also with
+# --unit-only, so that make sanitize runs it under ASan/UBSan.
+out=$(BUILD="$BUILD" tests/faults.sh 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+tally tests/faults.sh "faults: "
 
 # Theorem 3 with delta = 8 on every shape: the linear typing of
 # build/tests/thm3-types against the 16-cube's enumeration and the classes
