@@ -273,6 +273,9 @@ gboolean trace_save(const Trace *t, const char *path, GError **error)
 
 /* ---- reader ----------------------------------------------------------- */
 
+/* The fixed header's reserved byte (traces/FORMAT.md), always 0 in 2.x. */
+#define TRACE_RESERVED_BYTE 19
+
 typedef struct {
     const guint8 *p;
     gsize len, pos;
@@ -331,7 +334,7 @@ gboolean trace_looks_like_trace(const guint8 *data, gsize len)
 
 /* The header's topology fields as written, before they are believed. */
 typedef struct {
-    unsigned code, wrap, holds, axes;
+    unsigned code, wrap, holds, reserved, axes;
     uint32_t nodes, links;
     uint32_t side[TOPOLOGY_MAX_AXES];
 } RawTopology;
@@ -380,7 +383,7 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
     raw->code = (unsigned)get_u(c, 1);
     raw->wrap = (unsigned)get_u(c, 1);
     raw->holds = (unsigned)get_u(c, 1);
-    get_u(c, 1);
+    raw->reserved = (unsigned)get_u(c, 1);
     raw->axes = (unsigned)get_u(c, 4);
     raw->nodes = (uint32_t)get_u(c, 4);
     raw->links = (uint32_t)get_u(c, 4);
@@ -571,6 +574,13 @@ static gboolean validate_topology(Trace *t, const RawTopology *raw,
                    raw->wrap);
     if (raw->holds > 1)
         return BAD("startups-hold-a-port flag %u (valid: 0, 1)", raw->holds);
+    /* Checked after the checksum, like the fields around it, so that a
+     * damaged file is reported as damaged. A minor version adds fields only
+     * after the info strings (traces/FORMAT.md, "Versions"), so a nonzero
+     * byte that the checksum vouches for was not written by a 2.x writer. */
+    if (raw->reserved)
+        return BAD("reserved header byte %d is %u, not 0",
+                   TRACE_RESERVED_BYTE, raw->reserved);
     t->startup_holds_port = raw->holds == 1;
     if (t->topology.nodes != raw->nodes
         || (uint32_t)t->topology.links != raw->links)
