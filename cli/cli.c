@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <locale.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -35,13 +36,87 @@ int cli_fail(const char *command, const char *fmt, ...)
     return EXIT_INPUT;
 }
 
+/* GLib converts every string option's value from the locale's character
+ * set to UTF-8; under the C locale (the program never calls setlocale)
+ * that refuses any byte above 127, valid UTF-8 included, and the message
+ * names no flag. A value's bytes are taken as UTF-8 instead, whatever the
+ * locale, as a scenario file's are: the parse runs with this thread's
+ * character type set to UTF-8, where GLib passes valid UTF-8 through
+ * unchanged and refuses only what is not UTF-8. Only LC_CTYPE changes,
+ * and only for the parse: numbers are still printed with '.'. NULL where
+ * no UTF-8 locale exists (the parse is then GLib's as before). */
+static locale_t utf8_ctype(void)
+{
+    static const char *const names[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8" };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        locale_t base = duplocale(LC_GLOBAL_LOCALE);
+        if (base == (locale_t)0)
+            return (locale_t)0;
+        locale_t l = newlocale(LC_CTYPE_MASK, names[i], base);
+        if (l != (locale_t)0)
+            return l;
+        freelocale(base);           /* a failed newlocale leaves it */
+    }
+    return (locale_t)0;
+}
+
+/* After a parse that failed on bytes that are not UTF-8: the message for
+ * the option whose value holds them, naming the flag (and for --set the
+ * key, as scenario_apply_set says it), or NULL if none does. */
+static char *not_utf8_message(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (g_utf8_validate(argv[i], -1, NULL))
+            continue;
+        g_autofree char *flag = NULL;
+        const char *value = NULL;
+        const char *eq = strchr(argv[i], '=');
+        if (g_str_has_prefix(argv[i], "--") && eq) {
+            flag = g_strndup(argv[i], (gsize)(eq - argv[i]));
+            value = eq + 1;
+        } else if (argv[i - 1][0] == '-' && !strchr(argv[i - 1], '=')) {
+            flag = g_strdup(argv[i - 1]);
+            value = argv[i];
+        } else {
+            continue;                 /* an operand: GLib does not convert */
+        }
+        if (!strcmp(flag, "--set")) {
+            g_autoptr(Scenario) scratch = scenario_new("--set");
+            GError *e = NULL;
+            if (!scenario_apply_set(scratch, value, &e)) {
+                char *message = g_strdup(e->message);
+                g_error_free(e);
+                return message;
+            }
+        }
+        g_autofree char *echo = scenario_echo(value);
+        return g_strdup_printf("%s %s: not UTF-8 text", flag, echo);
+    }
+    return NULL;
+}
+
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv)
 {
     GError *e = NULL;
-    if (g_option_context_parse(ctx, argc, argv, &e))
+    locale_t utf8 = utf8_ctype();
+    locale_t before = utf8 != (locale_t)0 ? uselocale(utf8) : (locale_t)0;
+    gboolean ok = g_option_context_parse(ctx, argc, argv, &e);
+    if (utf8 != (locale_t)0) {
+        uselocale(before);
+        freelocale(utf8);
+    }
+    if (ok)
         return TRUE;
-    cli_print_error(command, e);
+    /* A failed parse leaves argv as it was given. */
+    g_autofree char *message = e->domain == G_CONVERT_ERROR
+                               ? not_utf8_message(*argc, *argv) : NULL;
+    if (message)
+        cli_fail(command, "%s", message);
+    else
+        cli_print_error(command, e);
     g_error_free(e);
     return FALSE;
 }

@@ -444,10 +444,25 @@ Scenario *scenario_load_file(const char *path, GError **error) {
 
 /* ------------------------------------------------------------------ --set */
 
+char *scenario_echo(const char *text) {
+    g_return_val_if_fail(text != NULL, NULL);
+    GString *out = g_string_new(NULL);
+    const char *p = text, *end = text + strlen(text);
+    const char *bad;
+    while (!g_utf8_validate_len(p, (gsize)(end - p), &bad)) {
+        g_string_append_len(out, p, bad - p);
+        g_string_append_printf(out, "\\x%02X", (unsigned)(unsigned char)*bad);
+        p = bad + 1;
+    }
+    g_string_append_len(out, p, end - p);
+    return g_string_free(out, FALSE);
+}
+
 gboolean scenario_apply_set(Scenario *s, const char *assignment,
                             GError **error) {
     g_return_val_if_fail(s != NULL && assignment != NULL, FALSE);
     g_autofree char *copy = g_strdup(assignment);
+    g_autofree char *echo = scenario_echo(assignment);
     char *dot = strchr(copy, '.');
     char *eq = strchr(copy, '=');
     if (dot != NULL && eq != NULL && dot < eq) {
@@ -458,6 +473,13 @@ gboolean scenario_apply_set(Scenario *s, const char *assignment,
         char *value = g_strstrip(eq + 1);
         if (is_name(section, strlen(section)) && is_name(key, strlen(key))
             && *value != '\0') {
+            /* A file must be UTF-8 (load_text); a value given on the
+             * command line is held to the same rule. */
+            if (!g_utf8_validate(value, -1, NULL)) {
+                g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                            "--set %s: %s: not UTF-8 text", echo, key);
+                return FALSE;
+            }
             g_autofree char *where = g_strdup_printf("--set %s", assignment);
             entry_put(s, section, key, value, where, 0);
             return TRUE;
@@ -465,7 +487,7 @@ gboolean scenario_apply_set(Scenario *s, const char *assignment,
     }
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "--set '%s': expected SECTION.KEY=VALUE, "
-                "e.g. --set machine.dimensions=7", assignment);
+                "e.g. --set machine.dimensions=7", echo);
     return FALSE;
 }
 

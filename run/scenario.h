@@ -40,8 +40,15 @@ const char *scenario_name(const Scenario *s);
 
 /* Apply "--set SECTION.KEY=VALUE": replace or add the entry; its location
  * becomes "--set SECTION.KEY=VALUE". A malformed assignment fails with a
- * message that names the flag and shows the expected form. */
+ * message that names the flag and shows the expected form; a value that is
+ * not UTF-8 (what a scenario file must be) fails with the flag and the
+ * key. */
 gboolean scenario_apply_set(Scenario *s, const char *assignment, GError **error);
+
+/* `text` fit to quote in a message: valid UTF-8 as it is, each byte that
+ * is not part of a valid sequence as \xNN, so that a message about bytes
+ * that are not UTF-8 is itself UTF-8. Free with g_free. */
+char *scenario_echo(const char *text);
 
 /* Low-level access. scenario_put replaces or adds with the given location. */
 void scenario_put(Scenario *s, const char *group, const char *key,
