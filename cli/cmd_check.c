@@ -68,9 +68,11 @@ static int cmd_check(int argc, char **argv)
     gboolean bad_input = FALSE;
     for (char **f = files; *f; f++) {
         g_autoptr(Scenario) s = cli_build_scenario(*f, sets, &e);
-        g_autoptr(GPtrArray) expects = s ? scenario_expectations(s, &e) : NULL;
-        g_autoptr(Report) r = expects ? run_scenario(s, NULL, &e) : NULL;
-        if (!r) {
+        /* run_scenario checks [expect] with every other key (run_setup),
+         * so that all of a file's problems are reported together. */
+        g_autoptr(Report) r = s ? run_scenario(s, NULL, &e) : NULL;
+        g_autoptr(GPtrArray) expects = r ? scenario_expectations(s, &e) : NULL;
+        if (!expects) {
             printf("FAIL %s: %s\n", *f, e->message);
             g_clear_error(&e);
             bad_input = TRUE;

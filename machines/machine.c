@@ -262,6 +262,14 @@ static Tick machine_class_time(const MachineInput *in, MessageClass c,
 static void machine_check_keys(const MachineInput *in, const Scenario *layer,
                                const TopologyOps *topology)
 {
+    /* A preset's keys of another topology than the one the scenario sets
+     * are the scenario's conflict, not the preset's mistake: they are
+     * reported once, at the scenario's topology key. */
+    const char *own_topology = layer == in->preset
+                               ? scenario_get(in->s, "machine", "topology")
+                               : NULL;
+    g_autoptr(GPtrArray) conflicts = g_ptr_array_new();
+    const TopologyOps *conflict_owner = NULL;
     g_auto(GStrv) keys = scenario_keys(layer, "machine");
     for (char **k = keys; *k; k++) {
         const char *where = scenario_where(layer, "machine", *k);
@@ -287,7 +295,10 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
         for (const TopologyOps *const *t = topology_registry; *t; t++)
             if (g_strv_contains(topology_keys[(*t)->kind], *k))
                 owner = *t;
-        if (owner && topology && owner != topology) {
+        if (owner && topology && owner != topology && own_topology) {
+            g_ptr_array_add(conflicts, *k);
+            conflict_owner = owner;
+        } else if (owner && topology && owner != topology) {
             g_autofree char *own = g_strjoinv(", ",
                                               (char **)topology_keys[topology->kind]);
             scenario_problem(in->problems, "%s: '%s' describes a %s; this "
@@ -305,6 +316,18 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
                              "(valid: %s)", where, *k, valid->str);
             g_string_free(valid, TRUE);
         }
+    }
+    if (conflicts->len) {
+        g_ptr_array_add(conflicts, NULL);
+        g_autofree char *list = g_strjoinv(", ", (char **)conflicts->pdata);
+        gboolean one = conflicts->len == 2;
+        scenario_problem(in->problems, "%s: topology: '%s' conflicts with "
+                         "preset '%s', whose key%s %s describe%s a %s (valid: "
+                         "a preset of topology %s, or no preset)",
+                         scenario_where(in->s, "machine", "topology"),
+                         own_topology, scenario_get(in->s, "machine", "preset"),
+                         one ? "" : "s", list, one ? "s" : "",
+                         conflict_owner->name, own_topology);
     }
 }
 
@@ -343,6 +366,22 @@ static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
             g_free(why);
             return FALSE;
         }
+        /* The product of the sides, the node count the message names:
+         * exact unless it passes 64 bits, which enough axes can. */
+        uint64_t nodes = 1;
+        gboolean beyond = FALSE;
+        for (int i = 0; i < axes && !beyond; i++) {
+            beyond = nodes > UINT64_MAX / side[i];
+            nodes *= side[i];
+        }
+        if (beyond || nodes > TOPOLOGY_MAX_NODES) {
+            g_autofree char *count = beyond ? g_strdup("over 2^64")
+                : g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)nodes);
+            scenario_problem(in->problems, "%s: shape: '%s' is too large: %s "
+                             "nodes (valid: sides whose product is at most "
+                             "%u)", where, shape, count, TOPOLOGY_MAX_NODES);
+            return FALSE;
+        }
         const char *wrap_where;
         const char *wrap = machine_value(in, "wrap", &wrap_where);
         int w = 0;
@@ -369,7 +408,11 @@ static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
     }
     }
     if (!ok) {
-        scenario_problem(in->problems, "%s: %s", where, why);
+        /* The key whose value the topology refused, as every other
+         * message names it. */
+        const char *key = ops->kind == TOPOLOGY_CUBE ? "dimensions"
+                          : ops->kind == TOPOLOGY_MESH ? "shape" : "processors";
+        scenario_problem(in->problems, "%s: %s: %s", where, key, why);
         g_free(why);
     }
     return ok;

@@ -211,10 +211,38 @@ static Params *params_resolve(const Scenario *s, GString *problems)
 }
 
 
+/* Fail with `first` (may be NULL) and then the [expect] problems (may be
+ * empty), one error: a bad [expect] line is reported with whatever else is
+ * wrong in the scenario, not instead of it. Takes `first`. */
+static gboolean setup_fail(GError **error, GError *first,
+                           const GString *expect_problems)
+{
+    if (!expect_problems->len) {
+        g_propagate_error(error, first);
+        return FALSE;
+    }
+    g_autoptr(GString) all = g_string_new(NULL);
+    if (first)
+        scenario_problem(all, "%s", first->message);
+    scenario_problem(all, "%s", expect_problems->str);
+    g_clear_error(&first);
+    g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, all->str);
+    return FALSE;
+}
+
 gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
 {
     memset(setup, 0, sizeof *setup);
     g_autoptr(GString) problems = g_string_new(NULL);
+    /* [expect] is checked here too, with everything else, so that its
+     * problems join the others' (cubemu run reads the entries later). */
+    g_autoptr(GString) expect_problems = g_string_new(NULL);
+    GError *e = NULL;
+    g_autoptr(GPtrArray) expects = scenario_expectations(s, &e);
+    if (!expects) {
+        g_string_append(expect_problems, e->message);
+        g_clear_error(&e);
+    }
     g_auto(GStrv) groups = scenario_groups(s);
     for (char **g = groups; *g; g++)
         if (!g_strv_contains(run_groups, *g))
@@ -222,7 +250,6 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
                         "algorithm, expect)", scenario_group_where(s, *g), *g);
 
     Machine machine;
-    GError *e = NULL;
     gboolean have_machine = machine_from_scenario(s, &machine, &e);
     if (!have_machine) {
         scenario_problem(problems, "%s", e->message);
@@ -230,11 +257,11 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
     }
     g_autoptr(Params) params = params_resolve(s, problems);
     if (problems->len) {
-        g_set_error_literal(error, SCENARIO_ERROR,
-                            SCENARIO_ERROR_INPUT, problems->str);
         if (have_machine)
             machine_clear(&machine);
-        return FALSE;
+        return setup_fail(error, g_error_new_literal(SCENARIO_ERROR,
+                          SCENARIO_ERROR_INPUT, problems->str),
+                          expect_problems);
     }
 
     const Algorithm *alg = params->algorithm;
@@ -244,19 +271,25 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
             if ((alg->topologies >> (*t)->kind) & 1)
                 g_string_append_printf(valid, "%s%s", valid->len ? ", " : "",
                                        (*t)->name);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: algorithm '%s' does not run on topology '%s' (it "
-                    "runs on: %s)", scenario_where(s, "algorithm", "name"),
-                    alg->name, machine_topology_name(&machine), valid->str);
+        e = g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                        "%s: algorithm '%s' does not run on topology '%s' "
+                        "(it runs on: %s)",
+                        scenario_where(s, "algorithm", "name"), alg->name,
+                        machine_topology_name(&machine), valid->str);
         g_string_free(valid, TRUE);
         machine_clear(&machine);
-        return FALSE;
+        return setup_fail(error, e, expect_problems);
     }
     MemoryLayout layout = { 0 };
-    void *config = alg->prepare(&machine, params, &layout, error);
+    void *config = alg->prepare(&machine, params, &layout, &e);
     if (!config) {
         machine_clear(&machine);
-        return FALSE;
+        return setup_fail(error, e, expect_problems);
+    }
+    if (expect_problems->len) {
+        alg->release(config);
+        machine_clear(&machine);
+        return setup_fail(error, NULL, expect_problems);
     }
     g_assert(layout.elements_per_node <= layout.memory_elements);
     g_assert(layout.computed_elements <= layout.elements_per_node);

@@ -104,7 +104,7 @@ expect complete-router 2 "cubemu run: $D/complete-router.ini:4: 'router.startup'
   "$CUBEMU" run $D/complete-router.ini
 expect unknown-topology 2 "cubemu run: $D/unknown-topology.ini:2: topology: unknown topology 'hypertorus' (valid: cube, mesh, complete)" -- \
   "$CUBEMU" run $D/unknown-topology.ini
-expect mesh-too-many-nodes 2 "cubemu run: $D/mesh-too-many-nodes.ini:3: more than 67108864 nodes" -- \
+expect mesh-too-many-nodes 2 "cubemu run: $D/mesh-too-many-nodes.ini:3: shape: '65536x65536' is too large: 4294967296 nodes (valid: sides whose product is at most 67108864)" -- \
   "$CUBEMU" run $D/mesh-too-many-nodes.ini
 expect_has mesh-too-large 2 "cubemu run: $D/mesh-too-large.ini: machine too large: 67108864 nodes with 1000000 elements each would need" -- \
   "$CUBEMU" run $D/mesh-too-large.ini
@@ -114,6 +114,67 @@ expect wrong-topology 2 "cubemu run: $D/wrong-topology.ini:4: algorithm 'gray-to
   "$CUBEMU" run $D/wrong-topology.ini
 expect bad-tick 2 "cubemu run: --set machine.tick-seconds=fast: tick-seconds: 'fast' is not a tick length (valid: a number of seconds in 1e-18..3600, e.g. 1e-7)" -- \
   "$CUBEMU" run --set machine.tick-seconds=fast
+
+# Issue #46, item 7: every message names the file and line or the flag, and
+# says what is wrong. A bad [expect] line is reported with the file's other
+# problems, not instead of them, by run and by check
+expect bad-expect-and-keys 2 "cubemu run: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
+$D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
+$D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
+  "$CUBEMU" run $D/bad-expect-and-keys.ini
+expect check-bad-expect-and-keys 2 "FAIL $D/bad-expect-and-keys.ini: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
+$D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
+$D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
+0 passed, 1 failed" -- "$CUBEMU" check $D/bad-expect-and-keys.ini
+# ... and with what only the algorithm's prepare finds
+expect bad-expect-and-prepare 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)
+--set expect.cycles=about: expect cycles: 'about' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
+  "$CUBEMU" run $D/impossible.ini --set expect.cycles=about
+# a topology other than the preset's is the user's line (or flag) that
+# conflicts with the preset, not the preset's own lines
+expect preset-topology 2 "cubemu run: $D/preset-topology.ini:5: topology: 'cube' conflicts with preset 'torus-16x16', whose keys shape, wrap describe a mesh (valid: a preset of topology cube, or no preset)" -- \
+  "$CUBEMU" run $D/preset-topology.ini
+expect set-preset-topology 2 "cubemu run: --set machine.topology=cube: topology: 'cube' conflicts with preset 'torus-16x16', whose keys shape, wrap describe a mesh (valid: a preset of topology cube, or no preset)" -- \
+  "$CUBEMU" run --set machine.preset=torus-16x16 --set machine.topology=cube \
+  --set machine.dimensions=4 --set algorithm.name=exchange
+# a shape with too many nodes names its key and the limit
+expect set-shape-too-large 2 "cubemu run: --set machine.shape=65536x65536: shape: '65536x65536' is too large: 4294967296 nodes (valid: sides whose product is at most 67108864)" -- \
+  "$CUBEMU" run --set machine.preset=torus-16x16 --set machine.shape=65536x65536 \
+  --set algorithm.name=shift
+# --set values are UTF-8, as a file's are, whatever the locale: valid UTF-8
+# is taken (free text) or refused with the key's own message, as in a file;
+# bytes that are not UTF-8 are refused naming the flag and the key
+for lang in C C.UTF-8; do
+  expect_has "set-utf8-text-$lang" 0 "machine       Zürich: cube, n = 3" -- \
+    env LANG=$lang LC_ALL=$lang "$CUBEMU" run --set machine.name=Zürich \
+    --set machine.preset=cube --set machine.dimensions=3 --set algorithm.name=exchange
+  expect "set-utf8-number-$lang" 2 "cubemu run: --set machine.dimensions=٤: dimensions: '٤' is not an integer" -- \
+    env LANG=$lang LC_ALL=$lang "$CUBEMU" run --set machine.dimensions=٤
+  expect "set-not-utf8-$lang" 2 'cubemu run: --set machine.name=caf\xE9: name: not UTF-8 text' -- \
+    env LANG=$lang LC_ALL=$lang "$CUBEMU" run --set machine.name=$'caf\xe9'
+  expect "set-not-utf8-joined-$lang" 2 'cubemu check: --set machine.name=caf\xE9: name: not UTF-8 text' -- \
+    env LANG=$lang LC_ALL=$lang "$CUBEMU" check $D/bad-expect.ini --set=machine.name=$'caf\xe9'
+  expect "set-not-utf8-key-$lang" 2 "cubemu run: --set 'machine.na\\xE9me=x': expected SECTION.KEY=VALUE, e.g. --set machine.dimensions=7" -- \
+    env LANG=$lang LC_ALL=$lang "$CUBEMU" run --set $'machine.na\xe9me=x'
+done
+expect utf8-number-file 2 "cubemu run: $D/utf8-number.ini:5: dimensions: '٤' is not an integer" -- \
+  "$CUBEMU" run $D/utf8-number.ini
+# a trace whose reserved header byte is not 0, with a checksum that agrees:
+# the reserved byte, not the checksum, refuses it
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=3 \
+  --set algorithm.name=exchange --trace "$tmp/ok.trace"
+python3 - "$tmp/ok.trace" "$tmp/reserved.trace" <<'EOF'
+import struct, sys, zlib
+d = bytearray(open(sys.argv[1], "rb").read())
+d[19] = 7                                    # traces/FORMAT.md: reserved, 0
+d[-4:] = struct.pack("<I", zlib.crc32(bytes(d[:-4])))   # zlib's crc32(0, ...)
+open(sys.argv[2], "wb").write(d)
+EOF
+check trace-reserved-ok "$CUBEMU" trace info "$tmp/ok.trace"
+expect trace-reserved-byte 2 "cubemu trace: $tmp/reserved.trace: corrupt: reserved header byte 19 is 7, not 0" -- \
+  "$CUBEMU" trace info "$tmp/reserved.trace"
 
 # JSON: exactly the documented keys, and numbers that agree with each other
 run "$CUBEMU" run --json --dump-memory --set machine.preset=cube --set machine.dimensions=3 \
