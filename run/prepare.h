@@ -2,8 +2,9 @@
  * the emulator's runner (run.c) and the MPI program (mpi/cubemu_mpi.c).
  *
  * run_setup does everything before the engine starts: checks the
- * scenario's groups, builds the machine, resolves [algorithm] into
- * parameters, checks the topology and calls the algorithm's prepare. The
+ * scenario's groups and its [expect] entries, builds the machine, resolves
+ * [algorithm] into parameters, checks the topology and calls the
+ * algorithm's prepare, and reports every problem it finds in one error. The
  * rest are the per-node pieces of verification, so that each MPI rank can
  * verify its own memory exactly as run.c verifies every node.
  */
