@@ -88,11 +88,16 @@ END_TEST
  * channel, taken whole or not at all. */
 static void assert_spans(const Timeline *tl, const Tick *se, uint32_t n)
 {
+    /* a real assertion: timeline_span does not check its index */
     ck_assert_uint_eq(timeline_spans(tl), n);
+    CkTally t = CK_TALLY_INIT;
     for (uint32_t i = 0; i < n; i++) {
-        ck_assert_int_eq(timeline_span(tl, i).start, se[2 * i]);
-        ck_assert_int_eq(timeline_span(tl, i).end, se[2 * i + 1]);
+        ck_tally_int(&t, se[2 * i], timeline_span(tl, i).start,
+                     "span %u start", i);
+        ck_tally_int(&t, se[2 * i + 1], timeline_span(tl, i).end,
+                     "span %u end", i);
     }
+    ck_tally_assert(&t, "spans");
 }
 
 START_TEST(timeline_claim_whole_or_nothing)
@@ -140,6 +145,7 @@ START_TEST(timeline_claim_inline_is_timeline_claim_slow)
 {
     GRand *rng = g_rand_new_with_seed(15);
     int fast = 0;
+    CkTally tl = CK_TALLY_INIT;     /* every step of every run */
     for (int run = 0; run < 200; run++) {
         Timeline a, b;
         timeline_init(&a);
@@ -155,7 +161,8 @@ START_TEST(timeline_claim_inline_is_timeline_claim_slow)
                 timeline_prune(&a, now);
                 timeline_prune(&b, now);
                 Tick t = timeline_fit(&a, ready, tau, 1);
-                ck_assert_int_eq(timeline_fit(&b, ready, tau, 1), t);
+                ck_tally_int(&tl, t, timeline_fit(&b, ready, tau, 1),
+                             "run %d step %d: fit", run, step);
                 timeline_take(&a, t, t + tau);
                 timeline_take(&b, t, t + tau);
             } else {
@@ -165,19 +172,29 @@ START_TEST(timeline_claim_inline_is_timeline_claim_slow)
                 fast += idle;
                 Tick ta = timeline_claim_slow(&a, now, ready, tau, count);
                 Tick tb = timeline_claim(&b, now, ready, tau, count);
-                ck_assert_int_eq(ta, tb);
+                ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
             }
-            ck_assert_uint_eq(timeline_spans(&a), timeline_spans(&b));
-            for (uint32_t i = 0; i < timeline_spans(&a); i++) {
+            /* timeline_span does not check its index: the spans are
+             * compared only where both timelines hold as many */
+            uint32_t spans = timeline_spans(&a);
+            ck_tally_uint(&tl, spans, timeline_spans(&b),
+                          "run %d step %d: spans", run, step);
+            if (spans != timeline_spans(&b))
+                continue;
+            for (uint32_t i = 0; i < spans; i++) {
                 TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
-                ck_assert_int_eq(sa.start, sb.start);
-                ck_assert_int_eq(sa.end, sb.end);
-                ck_assert_uint_eq(sa.count, sb.count);
+                ck_tally_int(&tl, sa.start, sb.start,
+                             "run %d step %d span %u: start", run, step, i);
+                ck_tally_int(&tl, sa.end, sb.end,
+                             "run %d step %d span %u: end", run, step, i);
+                ck_tally_uint(&tl, sa.count, sb.count,
+                              "run %d step %d span %u: count", run, step, i);
             }
         }
         timeline_clear(&a);
         timeline_clear(&b);
     }
+    ck_tally_assert(&tl, "timeline_claim against timeline_claim_slow");
     ck_assert_int_gt(fast, 500);          /* the inline case was taken */
     g_rand_free(rng);
 }
@@ -195,13 +212,22 @@ static void check_queue_order(const Tick *times, int n)
     int prev_i = -1;
     Tick t;
     QueueItem item;
+    CkTally tl = CK_TALLY_INIT;
     for (int k = 0; k < n; k++) {
-        ck_assert(queue_pop(q, &t, &item));
-        ck_assert_int_eq(t, times[item.node]);
-        ck_assert(t > prev_t || (t == prev_t && (int)item.node > prev_i));
+        /* no item popped: nothing to read, and nothing more to pop */
+        gboolean popped = queue_pop(q, &t, &item);
+        ck_tally_true(&tl, popped, "pop %d of %d returned an item", k, n);
+        if (!popped)
+            break;
+        ck_tally_int(&tl, times[item.node], t, "pop %d (item %u): time", k,
+                     item.node);
+        ck_tally_true(&tl, t > prev_t || (t == prev_t && (int)item.node > prev_i),
+                      "pop %d (item %u, time %lld) after item %d, time %lld",
+                      k, item.node, (long long)t, prev_i, (long long)prev_t);
         prev_t = t;
         prev_i = (int)item.node;
     }
+    ck_tally_assert(&tl, "queue of %d items in (time, insertion) order", n);
     ck_assert(!queue_pop(q, &t, &item));
     queue_free(q);
 }
@@ -239,15 +265,19 @@ START_TEST(queue_peek_run_is_the_rest_of_the_tick)
     queue_push(q, 9, (QueueItem){ 99, NULL });
     ck_assert(queue_pop(q, &t, &item));
     const QueueItem *run = queue_peek_run(q, &n);
-    ck_assert_uint_eq(n, 4);
+    ck_assert_uint_eq(n, 4);            /* before run[0..3] is read */
+    CkTally tl = CK_TALLY_INIT;
     for (uint32_t i = 0; i < 4; i++)
-        ck_assert_uint_eq(run[i].node, i + 1);
+        ck_tally_uint(&tl, i + 1, run[i].node, "run item %u: node", i);
+    ck_tally_assert(&tl, "the rest of tick 3");
     queue_push(q, 3, (QueueItem){ 5, NULL });       /* joins the run */
     run = queue_peek_run(q, &n);
     ck_assert_uint_eq(n, 5);
     ck_assert_uint_eq(run[4].node, 5);
+    CkTally pops = CK_TALLY_INIT;
     for (int i = 0; i < 5; i++)
-        ck_assert(queue_pop(q, &t, &item));
+        ck_tally_true(&pops, queue_pop(q, &t, &item), "pop %d of tick 3", i);
+    ck_tally_assert(&pops, "tick 3's pops");
     ck_assert_int_eq(t, 3);
     ck_assert_ptr_null(queue_peek_run(q, &n));      /* tick 3 done */
     ck_assert_uint_eq(n, 0);
@@ -364,12 +394,16 @@ static void observe_busy(void *data, const SimMessage *m, uint32_t node,
 }
 
 /* A cube with both classes priced alike and startups that only delay:
- * the model these tests were written for (issue #2). */
+ * the model these tests were written for (issue #2). Called once a trial
+ * or seed in the loops below, so the topology is checked by an abort
+ * where it fails (it stops the test as ck_assert would, without Check's
+ * write for every pass; see check_main.h). */
 static Machine test_machine(int n, int ports, Tick ts, Tick tau)
 {
     Machine m = { .name = (char *)"test", .ports = ports, .flop_time = 1 };
     char *why = NULL;
-    ck_assert(topology_cube_init(&m.topology, n, &why));
+    if (!topology_cube_init(&m.topology, n, &why))
+        ck_abort_msg("topology_cube_init(%d): %s", n, why ? why : "");
     for (MessageClass c = 0; c < CLASS_COUNT; c++)
         m.price[c] = (MachinePrice){ ts, tau };
     return m;
@@ -417,20 +451,27 @@ static Sim *run_ok(const Machine *m, const Script *sc, Observed *o)
 
 START_TEST(one_channel_k_cycles)
 {
+    CkTally t = CK_TALLY_INIT;
     for (uint64_t k = 1; k <= 40; k += 13) {
         Machine m = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
         Script sc = { 1, { { 5, 1, { 1 }, k, 0 } } };
         Observed o;
         Sim *sim = run_ok(&m, &sc, &o);
-        ck_assert_int_eq(o.arrival[0], (Tick)k);
-        ck_assert_int_eq(sim_stats(sim)->cycles, (Tick)k);
-        ck_assert_uint_eq(sim_stats(sim)->element_transfers, k);
-        ck_assert_uint_eq(sim_channel_elements(sim, 5, 1), k);
+        ck_tally_int(&t, (Tick)k, o.arrival[0], "K %ju: arrival", (uintmax_t)k);
+        ck_tally_int(&t, (Tick)k, sim_stats(sim)->cycles, "K %ju: cycles",
+                     (uintmax_t)k);
+        ck_tally_uint(&t, k, sim_stats(sim)->element_transfers,
+                      "K %ju: element transfers", (uintmax_t)k);
+        ck_tally_uint(&t, k, sim_channel_elements(sim, 5, 1),
+                      "K %ju: channel (5, 1)", (uintmax_t)k);
         /* node 5 = 101: bit 1 is 0, so the elements go "up" */
-        ck_assert_uint_eq(sim_stats(sim)->link_up[1], k);
-        ck_assert_uint_eq(sim_stats(sim)->link_down[1], 0);
+        ck_tally_uint(&t, k, sim_stats(sim)->link_up[1], "K %ju: link_up[1]",
+                      (uintmax_t)k);
+        ck_tally_uint(&t, 0, sim_stats(sim)->link_down[1],
+                      "K %ju: link_down[1]", (uintmax_t)k);
         sim_free(sim);
     }
+    ck_tally_assert(&t, "one channel, K cycles");
     Machine m = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
     Script sc = { 1, { { 5, 1, { 0 }, 7, 0 } } };   /* bit 0 of 5 is 1: down */
     Observed o;
@@ -447,6 +488,7 @@ END_TEST
 START_TEST(h_hops_k_plus_h_minus_1)
 {
     int path[] = { 0, 1, 2, 3, 4 };
+    CkTally t = CK_TALLY_INIT;
     for (int h = 1; h <= 5; h++) {
         for (uint64_t k = 1; k <= 9; k += 4) {
             Machine m = test_machine(5, MACHINE_PORTS_ALL, 0, 1);
@@ -454,15 +496,21 @@ START_TEST(h_hops_k_plus_h_minus_1)
             memcpy(sc.msg[0].path, path, sizeof path);
             Observed o;
             Sim *sim = run_ok(&m, &sc, &o);
-            ck_assert_int_eq(o.arrival[0], (Tick)k + h - 1);
-            ck_assert_uint_eq(sim_stats(sim)->element_transfers, k * (uint64_t)h);
+            ck_tally_int(&t, (Tick)k + h - 1, o.arrival[0],
+                         "h %d K %ju: arrival", h, (uintmax_t)k);
+            ck_tally_uint(&t, k * (uint64_t)h,
+                          sim_stats(sim)->element_transfers,
+                          "h %d K %ju: element transfers", h, (uintmax_t)k);
             /* element e crosses hop j in cycle e + j */
             for (int j = 0; j < h; j++)
                 for (uint64_t e = 0; e < k; e++)
-                    ck_assert_int_eq(o.cross[0][j][e], (Tick)(e + (uint64_t)j));
+                    ck_tally_int(&t, (Tick)(e + (uint64_t)j), o.cross[0][j][e],
+                                 "h %d K %ju: hop %d element %ju crossing",
+                                 h, (uintmax_t)k, j, (uintmax_t)e);
             sim_free(sim);
         }
     }
+    ck_tally_assert(&t, "h hops, K + h - 1 cycles");
 }
 END_TEST
 
@@ -618,6 +666,7 @@ static NodeStatus empty_messages(Node *node, const void *config)
 
 START_TEST(empty_messages_cost_nothing)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int note_all = 0; note_all < 2; note_all++) {
         Machine m = test_machine(2, MACHINE_PORTS_ALL, 5, 1);
         Sim *sim = sim_new(&m, &test_layout);
@@ -625,17 +674,23 @@ START_TEST(empty_messages_cost_nothing)
         if (note_all)
             sim_set_pending_far(sim, 0);
         GError *e = NULL;
-        ck_assert_msg(sim_run(sim, empty_messages, NULL, &e), "%s",
-                      e ? e->message : "");
-        ck_assert_int_eq(sim_stats(sim)->cycles, 3);    /* the work */
-        ck_assert_uint_eq(sim_stats(sim)->messages, 5);
-        ck_assert_uint_eq(sim_stats(sim)->element_transfers, 0);
+        if (!sim_run(sim, empty_messages, NULL, &e))
+            ck_abort_msg("note_all %d: %s", note_all, e ? e->message : "");
+        ck_tally_int(&t, 3, sim_stats(sim)->cycles,     /* the work */
+                     "note_all %d: cycles", note_all);
+        ck_tally_uint(&t, 5, sim_stats(sim)->messages,
+                      "note_all %d: messages", note_all);
+        ck_tally_uint(&t, 0, sim_stats(sim)->element_transfers,
+                      "note_all %d: element transfers", note_all);
         for (uint32_t x = 0; x < 4; x++)
             for (int j = 0; j < MEMORY; j++)
-                ck_assert_uint_eq(sim_node_memory(sim, x)[j],
-                                  (uint64_t)x * 1000 + (uint64_t)j);
+                ck_tally_uint(&t, (uint64_t)x * 1000 + (uint64_t)j,
+                              sim_node_memory(sim, x)[j],
+                              "note_all %d: node %u element %d", note_all,
+                              x, j);
         sim_free(sim);
     }
+    ck_tally_assert(&t, "empty messages");
 }
 END_TEST
 
@@ -893,10 +948,12 @@ START_TEST(kept_message_copied_before_its_payload_changes)
 {
     Sim *sim = run_program_ok(kept_overwritten, FALSE);
     const Word *one = sim_node_memory(sim, 1), *zero = sim_node_memory(sim, 0);
+    CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 3; i++) {
-        ck_assert_uint_eq(one[60 + i], 5 + (Word)i);
-        ck_assert_uint_eq(zero[i], 8 + (Word)i);
+        ck_tally_uint(&t, 5 + (Word)i, one[60 + i], "node 1 element %d", 60 + i);
+        ck_tally_uint(&t, 8 + (Word)i, zero[i], "node 0 element %d", i);
     }
+    ck_tally_assert(&t, "kept message's payload");
     sim_free(sim);
 }
 END_TEST
@@ -933,11 +990,16 @@ START_TEST(kept_message_taken_before_its_note_runs)
     Sim *sim = run_program_ok(kept_taken_then_noted, TRUE);
     const Word *zero = sim_node_memory(sim, 0), *one = sim_node_memory(sim, 1),
                *three = sim_node_memory(sim, 3);
+    CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 4; i++) {
-        ck_assert_uint_eq(zero[2 + i], 202 + (Word)i);  /* node 1's 2..5 */
-        ck_assert_uint_eq(three[i], 200 + (Word)i);     /* node 1's 0..3 */
-        ck_assert_uint_eq(one[i], 400 + (Word)i);       /* node 3's, last */
+        ck_tally_uint(&t, 202 + (Word)i, zero[2 + i],  /* node 1's 2..5 */
+                      "node 0 element %d", 2 + i);
+        ck_tally_uint(&t, 200 + (Word)i, three[i],     /* node 1's 0..3 */
+                      "node 3 element %d", i);
+        ck_tally_uint(&t, 400 + (Word)i, one[i],       /* node 3's, last */
+                      "node 1 element %d", i);
     }
+    ck_tally_assert(&t, "memories after the kept message and the note");
     ck_assert_uint_eq(one[4], 104);                     /* node 0's 4..5 */
     ck_assert_uint_eq(one[5], 105);
     ck_assert_uint_eq(sim_pending_counts(sim).noted, 1);
@@ -970,7 +1032,12 @@ static void reference(const Script *sc, const uint64_t *priority, int n,
     for (int i = 0; i < sc->nmsg; i++)
         remaining += sc->msg[i].hops > 0 ? 1 : 0;
     for (Tick t = 0; remaining > 0; t++) {
-        ck_assert(t < 100000);
+        /* a runaway reference stops the test here, as an assertion would
+         * (checked each cycle: an abort, which Check records only when
+         * it is reached) */
+        if (t >= 100000)
+            ck_abort_msg("reference: %d message(s) still moving at cycle %lld",
+                         remaining, (long long)t);
         g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint32_t)n);
         g_autofree int *sent = g_new0(int, nodes);
         g_autofree int *recvd = g_new0(int, nodes);
@@ -1004,6 +1071,7 @@ static void reference(const Script *sc, const uint64_t *priority, int n,
 START_TEST(random_messages_match_reference)
 {
     GRand *rng = g_rand_new_with_seed(20261122);
+    CkTally t = CK_TALLY_INIT;          /* every trial's */
     for (int trial = 0; trial < 400; trial++) {
         int n = 2 + g_rand_int_range(rng, 0, 3);
         int portsel = g_rand_int_range(rng, 0, 3);
@@ -1032,32 +1100,41 @@ START_TEST(random_messages_match_reference)
         for (int i = 0; i < sc.nmsg; i++) {
             for (int j = 0; j < sc.nmsg; j++)        /* priority = post cycle */
                 if (sc.msg[i].post < sc.msg[j].post)
-                    ck_assert(o.id[i] < o.id[j]);
+                    ck_tally_true(&t, o.id[i] < o.id[j],
+                                  "trial %d: message %d (posted %lld, id %llu) "
+                                  "before message %d (posted %lld, id %llu)",
+                                  trial, i, (long long)sc.msg[i].post,
+                                  (unsigned long long)o.id[i], j,
+                                  (long long)sc.msg[j].post,
+                                  (unsigned long long)o.id[j]);
+            /* expected: the reference's cycle; got: the engine's */
             for (int h = 0; h < sc.msg[i].hops; h++)
                 for (uint64_t e = 0; e < sc.msg[i].count; e++)
-                    ck_assert_msg(o.cross[i][h][e] == ref[i][h][e],
-                                  "trial %d message %d hop %d element %llu: "
-                                  "engine %lld, reference %lld", trial, i, h,
-                                  (unsigned long long)e,
-                                  (long long)o.cross[i][h][e],
-                                  (long long)ref[i][h][e]);
+                    ck_tally_int(&t, ref[i][h][e], o.cross[i][h][e],
+                                 "trial %d message %d hop %d element %llu",
+                                 trial, i, h, (unsigned long long)e);
         }
         sim_free(sim);
     }
+    ck_tally_assert(&t, "engine against the reference");
     g_rand_free(rng);
 }
 END_TEST
 
 /* ---- whole runs: conservation and determinism ------------------------ */
 
+/* Called in a loop: a failure aborts (the test stops before the NULL is
+ * used, as with ck_assert), a success records nothing. */
 static Report *run_text(const char *text)
 {
     GError *e = NULL;
     g_autoptr(Scenario) s = scenario_load_data("test", text, &e);
-    ck_assert_msg(s != NULL, "%s", e ? e->message : "");
+    if (s == NULL)
+        ck_abort_msg("scenario: %s", e ? e->message : "");
     RunOptions opt = { .dump_memory = TRUE };
     Report *r = run_scenario(s, &opt, &e);
-    ck_assert_msg(r != NULL, "%s", e ? e->message : "");
+    if (r == NULL)
+        ck_abort_msg("run: %s", e ? e->message : "");
     return r;
 }
 
@@ -1071,15 +1148,18 @@ START_TEST(conservation_and_channel_sums)
         "[machine]\ntopology = cube\ndimensions = 7\nstartup = 3\n[algorithm]\n"
         "name = gray-to-binary\nelements-per-node = 20\n",
     };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
         g_autoptr(Report) r = run_text(texts[i]);
-        ck_assert(r->data_correct);
-        ck_assert(r->conserved);
+        ck_tally_true(&t, r->data_correct, "scenario %zu: data correct", i);
+        ck_tally_true(&t, r->conserved, "scenario %zu: conserved", i);
         uint64_t sum = 0;
         for (int d = 0; d < r->machine.topology.links; d++)
             sum += r->link_up[d] + r->link_down[d];
-        ck_assert_uint_eq(sum, r->element_transfers);
+        ck_tally_uint(&t, r->element_transfers, sum,
+                      "scenario %zu: links' sum against element transfers", i);
     }
+    ck_tally_assert(&t, "conservation and channel sums");
 }
 END_TEST
 
@@ -1149,11 +1229,15 @@ START_TEST(exchange_payload_copied_before_overwritten)
     GError *e = NULL;
     Sim *sim = run_pair(late_receiver_step, &e);
     ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    CkTally t = CK_TALLY_INIT;
     for (int j = 0; j < 4; j++) {
         /* node 0's elements as they were, not node 1's that replaced them */
-        ck_assert_uint_eq(sim_node_memory(sim, 1)[16 + j], (uint64_t)j);
-        ck_assert_uint_eq(sim_node_memory(sim, 0)[j], 1008 + (uint64_t)j);
+        ck_tally_uint(&t, (uint64_t)j, sim_node_memory(sim, 1)[16 + j],
+                      "node 1 element %d", 16 + j);
+        ck_tally_uint(&t, 1008 + (uint64_t)j, sim_node_memory(sim, 0)[j],
+                      "node 0 element %d", j);
     }
+    ck_tally_assert(&t, "late receiver's memories");
     ck_assert_uint_eq(sim_stats(sim)->messages, 2);
     sim_free(sim);
 }
@@ -1260,20 +1344,28 @@ START_TEST(exchange_partner_writes_keep_step_semantics)
     GError *e = NULL;
     Sim *sim = run_pair(exchange_then_read_step, &e);
     ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    CkTally t = CK_TALLY_INIT;
     for (uint32_t x = 0; x < 2; x++)
         for (int j = 0; j < 4; j++) {
             uint64_t own = (uint64_t)x * 1000 + (uint64_t)j;
             uint64_t partner = (uint64_t)(x ^ 1) * 1000 + (uint64_t)j;
-            ck_assert_uint_eq(sim_node_memory(sim, x)[8 + j], own);
-            ck_assert_uint_eq(sim_node_memory(sim, x)[j], partner);
+            ck_tally_uint(&t, own, sim_node_memory(sim, x)[8 + j],
+                          "node %u element %d (its own)", x, 8 + j);
+            ck_tally_uint(&t, partner, sim_node_memory(sim, x)[j],
+                          "node %u element %d (its partner's)", x, j);
         }
+    ck_tally_assert(&t, "exchange then read");
     sim_free(sim);
     sim = run_pair(recv_before_exchange_step, &e);
     ck_assert_msg(sim != NULL, "%s", e ? e->message : "");
+    CkTally tr = CK_TALLY_INIT;
     for (int j = 0; j < 4; j++) {
-        ck_assert_uint_eq(sim_node_memory(sim, 0)[j], 1000 + (uint64_t)j);
-        ck_assert_uint_eq(sim_node_memory(sim, 1)[j], (uint64_t)j);
+        ck_tally_uint(&tr, 1000 + (uint64_t)j, sim_node_memory(sim, 0)[j],
+                      "node 0 element %d", j);
+        ck_tally_uint(&tr, (uint64_t)j, sim_node_memory(sim, 1)[j],
+                      "node 1 element %d", j);
     }
+    ck_tally_assert(&tr, "receive before the exchange");
     /* node 0's [20, 22) as its second step sent it: after the exchange
      * had replaced nothing there */
     ck_assert_uint_eq(sim_node_memory(sim, 1)[30], 20);
@@ -1382,29 +1474,46 @@ static Sim *run_far(const Machine *m, NodeStepFn step, const void *config,
 }
 
 /* The two runs agree on every element of every node and on every count
- * (the first put off, say, the second at once). */
-static void assert_same_run(Sim *a, Sim *b, uint32_t nodes, const char *what)
+ * (the first put off, say, the second at once): compared into tally t,
+ * each difference named by `what`, node and element ("expected" is b's
+ * value, "got" a's). Callers that compare many runs (a loop over seeds)
+ * keep one tally over the loop and assert it once after. */
+static void tally_same_run(CkTally *t, Sim *a, Sim *b, uint32_t nodes,
+                           const char *what)
 {
-    for (uint32_t x = 0; x < nodes; x++)
+    for (uint32_t x = 0; x < nodes; x++) {
+        const Word *ma = sim_node_memory(a, x), *mb = sim_node_memory(b, x);
         for (int j = 0; j < MEMORY; j++)
-            ck_assert_msg(sim_node_memory(a, x)[j] == sim_node_memory(b, x)[j],
-                          "%s: node %u element %d: %llu, against %llu",
-                          what, x, j,
-                          (unsigned long long)sim_node_memory(a, x)[j],
-                          (unsigned long long)sim_node_memory(b, x)[j]);
+            ck_tally_uint(t, mb[j], ma[j], "%s: node %u element %d", what,
+                          x, j);
+    }
     const SimStats *sa = sim_stats(a), *sb = sim_stats(b);
-    ck_assert_int_eq(sa->cycles, sb->cycles);
-    ck_assert_uint_eq(sa->events, sb->events);
-    ck_assert_uint_eq(sa->messages, sb->messages);
-    ck_assert_uint_eq(sa->element_transfers, sb->element_transfers);
-    ck_assert_uint_eq(sa->elements_sent, sb->elements_sent);
-    ck_assert_uint_eq(sa->max_channel_elements, sb->max_channel_elements);
+    ck_tally_int(t, sb->cycles, sa->cycles, "%s: cycles", what);
+    ck_tally_uint(t, sb->events, sa->events, "%s: events", what);
+    ck_tally_uint(t, sb->messages, sa->messages, "%s: messages", what);
+    ck_tally_uint(t, sb->element_transfers, sa->element_transfers,
+                  "%s: element transfers", what);
+    ck_tally_uint(t, sb->elements_sent, sa->elements_sent,
+                  "%s: elements sent", what);
+    ck_tally_uint(t, sb->max_channel_elements, sa->max_channel_elements,
+                  "%s: max channel elements", what);
     for (int c = 0; c < CLASS_COUNT; c++) {
-        ck_assert_uint_eq(sa->class_messages[c], sb->class_messages[c]);
-        ck_assert_uint_eq(sa->class_transfers[c], sb->class_transfers[c]);
+        ck_tally_uint(t, sb->class_messages[c], sa->class_messages[c],
+                      "%s: class %d messages", what, c);
+        ck_tally_uint(t, sb->class_transfers[c], sa->class_transfers[c],
+                      "%s: class %d transfers", what, c);
     }
     for (uint32_t x = 0; x < nodes; x++)
-        ck_assert_int_eq(sa->finished[x], sb->finished[x]);
+        ck_tally_int(t, sb->finished[x], sa->finished[x],
+                     "%s: node %u finished", what, x);
+}
+
+/* The same for one pair of runs, asserted at once. */
+static void assert_same_run(Sim *a, Sim *b, uint32_t nodes, const char *what)
+{
+    CkTally t = CK_TALLY_INIT;
+    tally_same_run(&t, a, b, nodes, what);
+    ck_tally_assert(&t, "%s: the same run", what);
 }
 
 /* Seeds first..last, each a random program run put off and at once:
@@ -1416,6 +1525,7 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
                                           gboolean whole)
 {
     SimPendingCounts total = { 0, 0, 0, 0 };
+    CkTally t = CK_TALLY_INIT;          /* every seed's */
     for (uint32_t seed = first; seed <= last; seed++) {
         int n = 1 + (int)(mix32(seed, 99) % 8);
         int portsel = (int)(mix32(seed, 98) % 3);
@@ -1427,7 +1537,7 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
         Sim *at_once = run_far(&m, note_step, &p, UINT64_MAX);
         char what[64];
         g_snprintf(what, sizeof what, "seed %u, %d-cube", seed, n);
-        assert_same_run(put_off, at_once, machine_nodes(&m), what);
+        tally_same_run(&t, put_off, at_once, machine_nodes(&m), what);
         /* and in the locality order, notes put off from every distance:
          * the same run, unless it stopped where the order matters */
         Sim *local = sim_new(&m, &test_layout);
@@ -1436,20 +1546,27 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
         fill_memory(local, machine_nodes(&m));
         GError *e = NULL;
         if (sim_run(local, note_step, &p, &e)) {
-            assert_same_run(local, at_once, machine_nodes(&m), what);
+            tally_same_run(&t, local, at_once, machine_nodes(&m), what);
             notes_locality_ran++;
         } else {
-            ck_assert_msg(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
-                          "%s: %s", what, e->message);
+            ck_tally_true(&t, g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                          "%s: the locality order stopped only where the "
+                          "order matters: %s", what, e->message);
             g_error_free(e);
         }
         sim_free(local);
         SimPendingCounts c = sim_pending_counts(put_off);
-        ck_assert_uint_eq(sim_pending_counts(at_once).noted, 0);
-        ck_assert_uint_le(c.swapped + c.settled, c.noted);
-        ck_assert_uint_le(c.relabelled, c.swapped);   /* only swaps */
+        ck_tally_uint(&t, 0, sim_pending_counts(at_once).noted,
+                      "%s: notes copying at once", what);
+        ck_tally_true(&t, c.swapped + c.settled <= c.noted,
+                      "%s: swapped %ju + settled %ju <= noted %ju", what,
+                      (uintmax_t)c.swapped, (uintmax_t)c.settled,
+                      (uintmax_t)c.noted);
+        ck_tally_true(&t, c.relabelled <= c.swapped,  /* only swaps */
+                      "%s: relabelled %ju <= swapped %ju", what,
+                      (uintmax_t)c.relabelled, (uintmax_t)c.swapped);
         if (!whole)
-            ck_assert_uint_eq(c.relabelled, 0);
+            ck_tally_uint(&t, 0, c.relabelled, "%s: relabelled", what);
         total.noted += c.noted;
         total.swapped += c.swapped;
         total.settled += c.settled;
@@ -1457,6 +1574,7 @@ static SimPendingCounts notes_match_seeds(uint32_t first, uint32_t last,
         sim_free(put_off);
         sim_free(at_once);
     }
+    ck_tally_assert(&t, "seeds %u..%u put off and at once", first, last);
     /* both paths were taken: notes carried out in batches as swaps, and
      * notes carried out early because a delivery was about to land. With
      * node_exchange alone the partner's receive always follows in its
@@ -1498,6 +1616,7 @@ END_TEST
 START_TEST(kept_match_listed)
 {
     uint64_t zero = 0;
+    CkTally t = CK_TALLY_INIT;          /* every seed's */
     for (uint32_t seed = 201; seed <= 260; seed++) {
         int n = 1 + (int)(mix32(seed, 99) % 6);
         Machine m = test_machine(n, MACHINE_PORTS_ALL,
@@ -1510,17 +1629,19 @@ START_TEST(kept_match_listed)
             char what[64];
             g_snprintf(what, sizeof what, "seed %u, %d-cube, far %s", seed, n,
                        f ? "default" : "0");
-            assert_same_run(kept, listed, machine_nodes(&m), what);
+            tally_same_run(&t, kept, listed, machine_nodes(&m), what);
             SimPendingCounts a = sim_pending_counts(kept),
                              b = sim_pending_counts(listed);
-            ck_assert_uint_eq(a.noted, b.noted);
-            ck_assert_uint_eq(a.swapped, b.swapped);
-            ck_assert_uint_eq(a.settled, b.settled);
-            ck_assert_uint_eq(a.relabelled, b.relabelled);
+            ck_tally_uint(&t, b.noted, a.noted, "%s: noted", what);
+            ck_tally_uint(&t, b.swapped, a.swapped, "%s: swapped", what);
+            ck_tally_uint(&t, b.settled, a.settled, "%s: settled", what);
+            ck_tally_uint(&t, b.relabelled, a.relabelled, "%s: relabelled",
+                          what);
             sim_free(kept);
             sim_free(listed);
         }
     }
+    ck_tally_assert(&t, "kept against listed");
 }
 END_TEST
 
@@ -1599,7 +1720,10 @@ static int oracle_plan(const OracleProgram *p, unsigned s, OracleOp *ops,
         return 0;
     }
     size_t cursor[64];          /* the next free receive region of a node */
-    ck_assert_uint_le(p->nodes, 64);
+    /* the bound of cursor[], before it is written: planned for every node
+     * step, so an abort where it fails, not a ck_assert recorded each time */
+    if (p->nodes > 64)
+        ck_abort_msg("oracle_plan: %u nodes, more than 64", p->nodes);
     for (uint32_t x = 0; x < p->nodes; x++)
         cursor[x] = mix32(p->seed ^ 0x54u, s * 64 + x) % 8;
     int nops = (int)(mix32(p->seed ^ 0x55u, s)
@@ -1742,10 +1866,11 @@ static NodeStatus oracle_step(Node *node, const void *config)
 
 /* One way of running program p: far 0 (every delivery put off that can
  * be), 1 (the engine's distances) or 2 (none); its error message or "ok"
- * in *outcome (free with g_free). */
-static Sim *oracle_run_order(const Machine *m, const OracleProgram *p,
-                             int far, gboolean keep, SimOrder order,
-                             char **outcome)
+ * in *outcome (free with g_free); its checks (the run failed only where
+ * it may, every receive held what the oracle says) into tally t. */
+static Sim *oracle_run_order(CkTally *t, const Machine *m,
+                             const OracleProgram *p, int far, gboolean keep,
+                             SimOrder order, char **outcome)
 {
     Sim *sim = sim_new(m, &test_layout);
     if (far == 0)
@@ -1757,25 +1882,28 @@ static Sim *oracle_run_order(const Machine *m, const OracleProgram *p,
     GError *e = NULL;
     oracle_wrong = 0;
     gboolean ok = sim_run(sim, oracle_step, p, &e);
-    ck_assert_msg(ok || p->broken || g_error_matches(e, SIM_ERROR,
-                                                     SIM_ERROR_ORDER),
-                  "seed %u: run failed: %s", p->seed, e->message);
+    /* e is set where the run failed (the where-format's arguments are
+     * evaluated either way) */
+    ck_tally_true(t, ok || p->broken || g_error_matches(e, SIM_ERROR,
+                                                        SIM_ERROR_ORDER),
+                  "seed %u, far %d, keep %d, order %d: run failed: %s",
+                  p->seed, far, keep, (int)order, ok ? "" : e->message);
     *outcome = g_strdup(ok ? "ok" : e->message);
     if (e)
         g_error_free(e);
     for (uint32_t x = 0; ok && x < p->nodes; x++)
         oracle_check(p, x, sim_node_memory(sim, x),
                      (unsigned)oracle_last_step(p, x));
-    ck_assert_msg(oracle_wrong == 0, "seed %u, far %d, keep %d: %llu wrong, "
-                  "first %s", p->seed, far, keep,
+    ck_tally_true(t, oracle_wrong == 0, "seed %u, far %d, keep %d, order %d: "
+                  "%llu wrong, first %s", p->seed, far, keep, (int)order,
                   (unsigned long long)oracle_wrong, oracle_first_wrong);
     return sim;
 }
 
-static Sim *oracle_run(const Machine *m, const OracleProgram *p, int far,
-                       gboolean keep, char **outcome)
+static Sim *oracle_run(CkTally *t, const Machine *m, const OracleProgram *p,
+                       int far, gboolean keep, char **outcome)
 {
-    return oracle_run_order(m, p, far, keep, SIM_ORDER_CONTRACT, outcome);
+    return oracle_run_order(t, m, p, far, keep, SIM_ORDER_CONTRACT, outcome);
 }
 
 /* Programs run to the end in the locality order, and stopped there. */
@@ -1788,41 +1916,46 @@ static int oracle_locality_ran, oracle_locality_stopped;
 static int oracle_seeds(uint32_t first, uint32_t last, int shape)
 {
     int failed = 0;
+    CkTally t = CK_TALLY_INIT;          /* every seed's, asserted after */
     for (uint32_t seed = first; seed <= last; seed++) {
         int ports = (int)(mix32(seed, 12) % 3);
         Machine m = test_machine(1, ports ? ports : MACHINE_PORTS_ALL,
                                  (Tick)(mix32(seed, 13) % 3), 1);
         char *why = NULL;
+        gboolean made;
         if (shape == 0) {
-            ck_assert(topology_cube_init(&m.topology,
-                                         1 + (int)(mix32(seed, 11) % 5), &why));
+            made = topology_cube_init(&m.topology,
+                                      1 + (int)(mix32(seed, 11) % 5), &why);
         } else if (shape == 1) {
-            ck_assert(topology_complete_init(&m.topology,
-                                             2 + mix32(seed, 17) % 12, &why));
+            made = topology_complete_init(&m.topology,
+                                          2 + mix32(seed, 17) % 12, &why);
         } else {
             uint32_t side[2] = { 3 + mix32(seed, 17) % 2, 2 + mix32(seed, 18) % 3 };
-            ck_assert(topology_mesh_init(&m.topology, 2, side, TRUE, &why));
+            made = topology_mesh_init(&m.topology, 2, side, TRUE, &why);
         }
+        /* no run on a topology not made: an abort, once a seed */
+        if (!made)
+            ck_abort_msg("seed %u, shape %d: topology: %s", seed, shape,
+                         why ? why : "");
         uint32_t mode = mix32(seed, 16);
         OracleProgram p = { &m.topology, machine_nodes(&m),
                             2 + (int)(mix32(seed, 14) % 8), seed,
                             1 + (int)(mix32(seed, 15) % 4), (mode & 3) == 0,
                             (mode & 4) != 0, (mode & 24) == 0 };
         char *want;
-        Sim *ref = oracle_run(&m, &p, 2, FALSE, &want);
+        Sim *ref = oracle_run(&t, &m, &p, 2, FALSE, &want);
         failed += strcmp(want, "ok") != 0;
         for (int far = 0; far < 3; far++)
             for (int keep = 0; keep < 2; keep++) {
                 if (far == 2 && !keep)
                     continue;               /* the reference */
                 char *got, what[80];
-                Sim *sim = oracle_run(&m, &p, far, keep, &got);
+                Sim *sim = oracle_run(&t, &m, &p, far, keep, &got);
                 g_snprintf(what, sizeof what, "seed %u, far %d, keep %d",
                            seed, far, keep);
-                ck_assert_msg(strcmp(got, want) == 0, "%s: %s, not %s", what,
-                              got, want);
+                ck_tally_str(&t, want, got, "%s: outcome", what);
                 if (strcmp(want, "ok") == 0)
-                    assert_same_run(sim, ref, p.nodes, what);
+                    tally_same_run(&t, sim, ref, p.nodes, what);
                 g_free(got);
                 sim_free(sim);
             }
@@ -1832,18 +1965,21 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
          * only where the contract's order failed too, a failure of its
          * own (run/run.c runs a failed run again in the contract's order,
          * for the contract's message). */
-        char *lgot;
-        Sim *ls = oracle_run_order(&m, &p, 1, TRUE, SIM_ORDER_LOCALITY, &lgot);
+        char *lgot, lwhat[64];
+        Sim *ls = oracle_run_order(&t, &m, &p, 1, TRUE, SIM_ORDER_LOCALITY,
+                                   &lgot);
+        g_snprintf(lwhat, sizeof lwhat, "seed %u, locality order", seed);
         if (strcmp(lgot, "ok") == 0) {
-            ck_assert_msg(strcmp(want, "ok") == 0, "seed %u: the locality "
+            ck_tally_true(&t, strcmp(want, "ok") == 0, "seed %u: the locality "
                           "order ran a program that fails: %s", seed, want);
-            ck_assert(sim_order_locality(ls));
-            assert_same_run(ls, ref, p.nodes, "locality order");
+            ck_tally_true(&t, sim_order_locality(ls),
+                          "%s: sim_order_locality", lwhat);
+            tally_same_run(&t, ls, ref, p.nodes, lwhat);
             oracle_locality_ran++;
         } else if (strstr(lgot, "the locality order does not apply")) {
             oracle_locality_stopped++;
         } else {
-            ck_assert_msg(strcmp(want, "ok") != 0, "seed %u: the locality "
+            ck_tally_true(&t, strcmp(want, "ok") != 0, "seed %u: the locality "
                           "order failed: %s", seed, lgot);
         }
         g_free(lgot);
@@ -1851,6 +1987,7 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
         g_free(want);
         sim_free(ref);
     }
+    ck_tally_assert(&t, "oracle seeds %u..%u, shape %d", first, last, shape);
     return failed;
 }
 
@@ -1903,31 +2040,36 @@ START_TEST(exchange_steps_run_low_bits_reversed)
 {
     Machine m = test_machine(ORDER_DIMS, MACHINE_PORTS_ALL, 1, 1);
     const uint64_t fars[] = { 0, UINT64_MAX };
+    CkTally t = CK_TALLY_INIT;
     for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
+        unsigned long long far = (unsigned long long)fars[f];
         memset(order_count, 0, sizeof order_count);
         Sim *sim = run_far(&m, order_step, NULL, fars[f]);
+        /* order_seen[l] has room for every node: read whatever the count */
         for (unsigned l = 0; l < ORDER_DIMS; l++) {
-            ck_assert_uint_eq(order_count[l], 1u << ORDER_DIMS);
+            ck_tally_uint(&t, 1u << ORDER_DIMS, order_count[l],
+                          "far %llu, step %u: nodes run", far, l);
             for (uint32_t p = 0; p < (1u << ORDER_DIMS); p++)
-                ck_assert_msg(order_seen[l][p] == low_bits_reversed(p, l),
-                              "far %llu, step %u, place %u: node %u, "
-                              "expected %u", (unsigned long long)fars[f], l,
-                              p, order_seen[l][p], low_bits_reversed(p, l));
+                ck_tally_uint(&t, low_bits_reversed(p, l), order_seen[l][p],
+                              "far %llu, step %u, place %u: node", far, l, p);
         }
         /* and the exchanges did what they say: node x holds its
          * antipode's first two elements */
         for (uint32_t x = 0; x < (1u << ORDER_DIMS); x++)
             for (int j = 0; j < 2; j++)
-                ck_assert_uint_eq(sim_node_memory(sim, x)[j],
-                                  (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1))
-                                  * 1000 + (uint64_t)j);
+                ck_tally_uint(&t, (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1))
+                                  * 1000 + (uint64_t)j,
+                              sim_node_memory(sim, x)[j],
+                              "far %llu, node %u element %d", far, x, j);
         SimPendingCounts pc = sim_pending_counts(sim);
         if (fars[f] == 0)
-            ck_assert_uint_gt(pc.noted, 0);
+            ck_tally_true(&t, pc.noted > 0, "far %llu: noted %ju > 0", far,
+                          (uintmax_t)pc.noted);
         else
-            ck_assert_uint_eq(pc.noted, 0);
+            ck_tally_uint(&t, 0, pc.noted, "far %llu: noted", far);
         sim_free(sim);
     }
+    ck_tally_assert(&t, "exchange steps in low-bits-reversed order");
 }
 END_TEST
 
@@ -1946,21 +2088,26 @@ START_TEST(locality_order_runs_nodes_ascending)
     GError *e = NULL;
     if (!sim_run(a, order_step, NULL, &e))
         ck_abort_msg("run failed: %s", e->message);
+    CkTally t = CK_TALLY_INIT;
     for (unsigned l = 0; l < ORDER_DIMS; l++) {
-        ck_assert_uint_eq(order_count[l], 1u << ORDER_DIMS);
+        ck_tally_uint(&t, 1u << ORDER_DIMS, order_count[l],
+                      "step %u: nodes run", l);
         for (uint32_t p = 0; p < (1u << ORDER_DIMS); p++)
-            ck_assert_msg(order_seen[l][p] == p, "step %u, place %u: node %u",
-                          l, p, order_seen[l][p]);
+            ck_tally_uint(&t, p, order_seen[l][p], "step %u, place %u: node",
+                          l, p);
     }
+    ck_tally_assert(&t, "locality order: nodes ascending");
     memset(order_count, 0, sizeof order_count);
     Sim *b = run_with(&m, order_step, NULL, NULL);
     ck_assert_uint_eq(order_seen[3][1], 4);     /* b ran in its own order */
     ck_assert(sim_order_locality(a));
     ck_assert(!sim_order_locality(b));
     assert_same_run(a, b, 1u << ORDER_DIMS, "locality order");
+    CkTally tm = CK_TALLY_INIT;
     for (uint32_t x = 0; x < (1u << ORDER_DIMS); x++)
-        ck_assert_uint_eq(sim_node_memory(a, x)[0],
-                          (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1)) * 1000);
+        ck_tally_uint(&tm, (uint64_t)(x ^ ((1u << ORDER_DIMS) - 1)) * 1000,
+                      sim_node_memory(a, x)[0], "node %u element 0", x);
+    ck_tally_assert(&tm, "locality order: antipodes' elements");
     sim_free(a);
     sim_free(b);
 }
@@ -1999,26 +2146,35 @@ static NodeStatus order_dependent_step(Node *node, const void *config)
 /* Runs `step` on machine m in the locality order, which must stop with
  * SIM_ERROR_ORDER and exactly the message `why`, and then in the
  * contract's order, which must run it to the end: that run, for the
- * caller's own checks. */
-static Sim *locality_stops(const Machine *m, const SimLayout *layout,
-                           NodeStepFn step, const void *config,
-                           const char *why)
+ * caller's own checks. The checks go into the caller's tally t (one
+ * caller runs this in a loop); the error is read only where the run
+ * stopped. */
+static Sim *locality_stops(CkTally *t, const Machine *m,
+                           const SimLayout *layout, NodeStepFn step,
+                           const void *config, const char *why)
 {
     Sim *a = sim_new(m, layout);
     sim_set_order(a, SIM_ORDER_LOCALITY);
     fill_memory(a, machine_nodes(m));
     GError *e = NULL;
-    ck_assert(!sim_run(a, step, config, &e));
-    ck_assert(g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER));
-    ck_assert_str_eq(e->message, why);
-    ck_assert(sim_order_locality(a));
-    g_error_free(e);
+    gboolean stopped = !sim_run(a, step, config, &e);
+    ck_tally_true(t, stopped, "the locality order stopped (\"%s\")", why);
+    if (stopped) {
+        ck_tally_true(t, g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                      "the locality order's stop is SIM_ERROR_ORDER: %s",
+                      e->message);
+        ck_tally_str(t, why, e->message, "the locality order's message");
+        g_clear_error(&e);
+    }
+    ck_tally_true(t, sim_order_locality(a),
+                  "the first run in the locality order (\"%s\")", why);
     sim_free(a);
     Sim *b = sim_new(m, layout);
     fill_memory(b, machine_nodes(m));
     if (!sim_run(b, step, config, &e))
         ck_abort_msg("the contract's order failed: %s", e->message);
-    ck_assert(!sim_order_locality(b));
+    ck_tally_true(t, !sim_order_locality(b),
+                  "the second run in the contract's order (\"%s\")", why);
     return b;
 }
 
@@ -2034,13 +2190,16 @@ START_TEST(locality_order_stops_where_order_matters)
         "tick 0: node 3 posted overlapping receives: the locality order "
         "does not apply",
     };
+    CkTally t = CK_TALLY_INIT;
     for (int overlap = 0; overlap < 2; overlap++) {
         Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
-        Sim *b = locality_stops(&m, &test_layout, order_dependent_step,
+        Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
                                 &overlap, why[overlap]);
-        ck_assert_uint_eq(sim_stats(b)->messages, 2);
+        ck_tally_uint(&t, 2, sim_stats(b)->messages,
+                      "overlap %d: the contract's run's messages", overlap);
         sim_free(b);
     }
+    ck_tally_assert(&t, "locality order stops");
 }
 END_TEST
 
@@ -2051,10 +2210,12 @@ START_TEST(locality_order_stops_at_a_shared_port)
 {
     int overlap = 1;
     Machine m = test_machine(2, 1, 1, 1);
-    Sim *b = locality_stops(&m, &test_layout, order_dependent_step, &overlap,
-                            "tick 0: nodes 1 and 2 both reserved the receive "
-                            "port of node 3: the locality order does not "
-                            "apply");
+    CkTally t = CK_TALLY_INIT;
+    Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
+                            &overlap, "tick 0: nodes 1 and 2 both reserved "
+                            "the receive port of node 3: the locality order "
+                            "does not apply");
+    ck_tally_assert(&t, "locality order stops");
     ck_assert_uint_eq(sim_stats(b)->messages, 2);
     sim_free(b);
 }
@@ -2075,9 +2236,11 @@ START_TEST(locality_order_stops_at_inexact_phase_sums)
 {
     static const SimLayout phased = { MEMORY, 1, 0, 2 };
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
-    Sim *b = locality_stops(&m, &phased, long_idle_step, NULL,
+    CkTally t = CK_TALLY_INIT;
+    Sim *b = locality_stops(&t, &m, &phased, long_idle_step, NULL,
                             "tick 0: phase 0's sums passed 2^52 ticks: the "
                             "locality order does not apply");
+    ck_tally_assert(&t, "locality order stops");
     ck_assert(sim_stats(b)->phase[0].time_sum == 0x1p52);
     ck_assert_int_eq(sim_stats(b)->cycles, (Tick)1 << 50);
     sim_free(b);
@@ -2134,7 +2297,10 @@ typedef struct {
 static void tick_seen(void *data, Tick tick, uint64_t events)
 {
     TickSeen *t = data;
-    ck_assert_int_lt(t->calls, 16);
+    /* the bound of t's arrays, before they are written: called every
+     * tick, so an abort where it fails rather than a ck_assert each call */
+    if (t->calls >= 16)
+        ck_abort_msg("tick_done called %d times, more than 16", t->calls + 1);
     /* after dimension d's step, node x holds node x ^ (2^(d+1) - 1)'s
      * elements: the batch of put-off deliveries ran before the call */
     uint32_t mask = (2u << t->calls) - 1;
@@ -2157,7 +2323,9 @@ START_TEST(tick_done_once_a_tick_after_its_deliveries)
     Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
     static const SimObserver obs = { .tick_done = tick_seen };
     const uint64_t fars[] = { 0, UINT64_MAX };
+    CkTally steps = CK_TALLY_INIT;
     for (size_t f = 0; f < G_N_ELEMENTS(fars); f++) {
+        unsigned long long far = (unsigned long long)fars[f];
         TickSeen t = { 0 };
         t.sim = sim_new(&m, &test_layout);
         sim_set_pending_far(t.sim, fars[f]);
@@ -2166,22 +2334,28 @@ START_TEST(tick_done_once_a_tick_after_its_deliveries)
         GError *e = NULL;
         if (!sim_run(t.sim, sequential_exchange_step, &n, &e))
             ck_abort_msg("run failed: %s", e->message);
-        ck_assert_int_eq(t.calls, n);
+        /* t's arrays have room for 16 calls, zeroed: read whatever the
+         * count */
+        ck_tally_int(&steps, n, t.calls, "far %llu: tick_done calls", far);
         for (int d = 0; d < n; d++) {
-            ck_assert_int_eq(t.tick[d], (Tick)d * 9);
-            ck_assert_uint_eq(t.events[d], (uint64_t)(d + 1) * 128);
-            ck_assert_msg(t.delivered[d], "far %llu: step %d's deliveries "
-                          "not all in memory at its tick_done",
-                          (unsigned long long)fars[f], d);
+            ck_tally_int(&steps, (Tick)d * 9, t.tick[d],
+                         "far %llu: step %d's tick", far, d);
+            ck_tally_uint(&steps, (uint64_t)(d + 1) * 128, t.events[d],
+                          "far %llu: events by step %d's tick", far, d);
+            ck_tally_true(&steps, t.delivered[d], "far %llu: step %d's "
+                          "deliveries all in memory at its tick_done", far, d);
         }
-        ck_assert_uint_eq(t.events[n - 1], sim_stats(t.sim)->events);
+        ck_tally_uint(&steps, sim_stats(t.sim)->events, t.events[n - 1],
+                      "far %llu: the last tick_done's events", far);
         SimPendingCounts pc = sim_pending_counts(t.sim);
         if (fars[f] == 0)
-            ck_assert_uint_eq(pc.noted, (uint64_t)n * 32);
+            ck_tally_uint(&steps, (uint64_t)n * 32, pc.noted,
+                          "far %llu: noted", far);
         else
-            ck_assert_uint_eq(pc.noted, 0);
+            ck_tally_uint(&steps, 0, pc.noted, "far %llu: noted", far);
         sim_free(t.sim);
     }
+    ck_tally_assert(&steps, "tick_done calls");
 }
 END_TEST
 
@@ -2199,10 +2373,13 @@ START_TEST(dimension_exchange_all_swaps)
     ck_assert_uint_eq(c.noted, 8 * 128);
     ck_assert_uint_eq(c.swapped, 8 * 128);
     ck_assert_uint_eq(c.settled, 0);
+    CkTally t = CK_TALLY_INIT;
     for (uint32_t x = 0; x < 256; x++)
         for (int j = 0; j < 8; j++)
-            ck_assert_uint_eq(sim_node_memory(sim, x)[j],
-                              (uint64_t)(x ^ 255) * 1000 + (uint64_t)j);
+            ck_tally_uint(&t, (uint64_t)(x ^ 255) * 1000 + (uint64_t)j,
+                          sim_node_memory(sim, x)[j], "node %u element %d",
+                          x, j);
+    ck_tally_assert(&t, "antipodes' elements");
     ck_assert_int_eq(sim_stats(sim)->cycles, 8 * (1 + 8));
     sim_free(sim);
     sim = run_far(&m, sequential_exchange_step, &n, 2048);
@@ -2211,6 +2388,12 @@ START_TEST(dimension_exchange_all_swaps)
     sim_free(sim);
 }
 END_TEST
+
+/* What whole_exchange_step saw, over every node step of the test's runs:
+ * the step runs 2048 times a run, so it compares into this tally and the
+ * test asserts it once after its runs (Check forks each test, so the
+ * static is the test's own; each test that runs the step resets it). */
+static CkTally whole_seen;
 
 static NodeStatus whole_exchange_step(Node *node, const void *config)
 {
@@ -2221,9 +2404,8 @@ static NodeStatus whole_exchange_step(Node *node, const void *config)
     uint32_t x = node_address(node), mask = (1u << d) - 1;
     const Word *mem = node_memory(node);
     for (int j = 0; j < MEMORY; j++)
-        ck_assert_msg(mem[j] == (uint64_t)(x ^ mask) * 1000 + (uint64_t)j,
-                      "node %u, step %u, element %d: %llu", x, d, j,
-                      (unsigned long long)mem[j]);
+        ck_tally_uint(&whole_seen, (uint64_t)(x ^ mask) * 1000 + (uint64_t)j,
+                      mem[j], "node %u, step %u, element %d", x, d, j);
     node_exchange(node, (int)d, 0, MEMORY, (int)d);
     return d + 1 == (unsigned)*n ? NODE_DONE : NODE_CONTINUE;
 }
@@ -2237,8 +2419,10 @@ START_TEST(whole_memory_swaps_swap_blocks)
 {
     int n = 8;
     Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
+    whole_seen = (CkTally)CK_TALLY_INIT;
     Sim *sim = run_far(&m, whole_exchange_step, &n, 0);
     Sim *at_once = run_far(&m, whole_exchange_step, &n, UINT64_MAX);
+    ck_tally_assert(&whole_seen, "what the steps saw");
     SimPendingCounts c = sim_pending_counts(sim);
     ck_assert_uint_eq(c.noted, 8 * 128);
     ck_assert_uint_eq(c.swapped, 8 * 128);
@@ -2250,15 +2434,19 @@ START_TEST(whole_memory_swaps_swap_blocks)
     /* after eight dimensions' swaps node x owns block x ^ 255, so node
      * 255 block 0; copying at once, every node keeps its own */
     const Word *base = sim_node_memory(sim, 255);
+    CkTally t = CK_TALLY_INIT;
     for (uint32_t x = 0; x < 256; x++) {
         for (int j = 0; j < MEMORY; j++)
-            ck_assert_uint_eq(sim_node_memory(sim, x)[j],
-                              (uint64_t)(x ^ 255) * 1000 + (uint64_t)j);
-        ck_assert_ptr_eq(sim_node_memory(sim, x),
-                         base + (size_t)(x ^ 255) * MEMORY);
-        ck_assert_ptr_eq(sim_node_memory(at_once, x),
-                         sim_node_memory(at_once, 0) + (size_t)x * MEMORY);
+            ck_tally_uint(&t, (uint64_t)(x ^ 255) * 1000 + (uint64_t)j,
+                          sim_node_memory(sim, x)[j], "node %u element %d",
+                          x, j);
+        ck_tally_ptr(&t, base + (size_t)(x ^ 255) * MEMORY,
+                     sim_node_memory(sim, x), "node %u's block, swapped", x);
+        ck_tally_ptr(&t, sim_node_memory(at_once, 0) + (size_t)x * MEMORY,
+                     sim_node_memory(at_once, x), "node %u's block, at once",
+                     x);
     }
+    ck_tally_assert(&t, "whole memories: antipodes' elements and blocks");
     sim_free(sim);
     sim_free(at_once);
 }
@@ -2274,6 +2462,7 @@ START_TEST(whole_memories_swapped_by_default)
 {
     int n = 8;
     Machine m = test_machine(n, MACHINE_PORTS_ALL, 1, 1);
+    whole_seen = (CkTally)CK_TALLY_INIT;
     Sim *sim = run_with(&m, whole_exchange_step, &n, NULL);
     SimPendingCounts c = sim_pending_counts(sim);
     ck_assert_uint_eq(c.noted, 8 * 128);
@@ -2283,6 +2472,7 @@ START_TEST(whole_memories_swapped_by_default)
     /* n (Ts + K), Ts = 1, K = 256: the exchange's exact bound */
     ck_assert_int_eq(sim_stats(sim)->cycles, 8 * (1 + MEMORY));
     Sim *at_once = run_far(&m, whole_exchange_step, &n, UINT64_MAX);
+    ck_tally_assert(&whole_seen, "what the steps saw");
     assert_same_run(sim, at_once, 256, "whole memories by default");
     sim_free(sim);
     sim_free(at_once);
@@ -2304,13 +2494,17 @@ START_TEST(exchange_pairs_same_with_notes)
     NodeStepFn steps[] = { late_receiver_step, exchange_then_read_step,
                            recv_before_exchange_step };
     Machine m = test_machine(1, MACHINE_PORTS_ALL, 0, 1);
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(steps); i++) {
         Sim *put_off = run_far(&m, steps[i], NULL, 0);
         Sim *at_once = run_far(&m, steps[i], NULL, UINT64_MAX);
-        assert_same_run(put_off, at_once, 2, "pair program");
+        char what[32];
+        g_snprintf(what, sizeof what, "pair program %zu", i);
+        tally_same_run(&t, put_off, at_once, 2, what);
         sim_free(put_off);
         sim_free(at_once);
     }
+    ck_tally_assert(&t, "pair programs put off and at once");
 }
 END_TEST
 
@@ -2335,6 +2529,7 @@ START_TEST(fingerprint_sees_loss_and_duplication)
     ck_assert(f.a == ref.a && f.b == ref.b);
     /* one element overwritten by a copy of another; two changed with
      * their sum kept; two changed with their xor kept; one zeroed */
+    CkTally t = CK_TALLY_INIT;
     for (int kind = 0; kind < 4; kind++) {
         memcpy(u, v, sizeof u);
         if (kind == 0)
@@ -2350,8 +2545,10 @@ START_TEST(fingerprint_sees_loss_and_duplication)
         }
         f = (Fingerprint){ 0, 0 };
         run_fingerprint_add(&f, u, 0, N, 1);
-        ck_assert_msg(f.a != ref.a && f.b != ref.b, "kind %d", kind);
+        ck_tally_true(&t, f.a != ref.a && f.b != ref.b,
+                      "kind %d: both halves of the fingerprint changed", kind);
     }
+    ck_tally_assert(&t, "changed memories' fingerprints");
     /* elements of two words are items: their words' order matters, and
      * [from, k) leaves the rest out */
     Word c[4] = { 1, 2, 3, 4 }, d[4] = { 2, 1, 3, 4 };
@@ -2378,6 +2575,7 @@ START_TEST(channel_counts_match_paths)
     GRand *rng = g_rand_new_with_seed(15);
     const uint32_t limits[] = { 0, 1, 5 };
     const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+    CkTally t = CK_TALLY_INIT;          /* every trial's */
     for (int trial = 0; trial < 60; trial++) {
         int n = 2 + g_rand_int_range(rng, 0, 3);
         Script sc;
@@ -2405,18 +2603,20 @@ START_TEST(channel_counts_match_paths)
             test_count_limit = limit;
             Observed o;
             Sim *sim = run_ok(&m, &sc, &o);
+            /* expected: the paths' count; got: the engine's */
             for (uint32_t x = 0; x < (1u << n); x++)
                 for (int d = 0; d < n; d++)
-                    ck_assert_msg(sim_channel_elements(sim, x, d) == want[x][d],
-                                  "trial %d limit %u ports %d channel (%u, %d): "
-                                  "%llu, paths %llu", trial, limit, p, x, d,
-                                  (unsigned long long)sim_channel_elements(sim, x, d),
-                                  (unsigned long long)want[x][d]);
-            ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, most);
+                    ck_tally_uint(&t, want[x][d], sim_channel_elements(sim, x, d),
+                                  "trial %d limit %u ports %d channel (%u, %d)",
+                                  trial, limit, p, x, d);
+            ck_tally_uint(&t, most, sim_stats(sim)->max_channel_elements,
+                          "trial %d limit %u ports %d: largest count", trial,
+                          limit, p);
             sim_free(sim);
         }
         test_count_limit = 0;
     }
+    ck_tally_assert(&t, "channel counts against the paths");
     g_rand_free(rng);
 }
 END_TEST
@@ -2434,6 +2634,7 @@ START_TEST(channel_counts_one_number_then_a_column)
 {
     const uint32_t limits[] = { 0, 1, 5 };
     const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+    CkTally t = CK_TALLY_INIT;
     for (int all_again = 0; all_again < 2; all_again++) {
         Script sc = { 0 };
         for (uint32_t x = 0; x < 4; x++)
@@ -2453,20 +2654,25 @@ START_TEST(channel_counts_one_number_then_a_column)
             Sim *sim = run_ok(&m, &sc, &o);
             for (uint32_t x = 0; x < 4; x++) {
                 uint64_t want = all_again || x == 1 ? 7 : 4;
-                ck_assert_msg(sim_channel_elements(sim, x, 0) == want,
-                              "again %d limit %u ports %d node %u: %llu, "
-                              "want %llu", all_again, limit, p, x,
-                              (unsigned long long)sim_channel_elements(sim, x, 0),
-                              (unsigned long long)want);
-                ck_assert_uint_eq(sim_channel_elements(sim, x, 1), 2);
+                ck_tally_uint(&t, want, sim_channel_elements(sim, x, 0),
+                              "again %d limit %u ports %d node %u: link 0",
+                              all_again, limit, p, x);
+                ck_tally_uint(&t, 2, sim_channel_elements(sim, x, 1),
+                              "again %d limit %u ports %d node %u: link 1",
+                              all_again, limit, p, x);
             }
-            ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, 7);
-            ck_assert_uint_eq(sim_stats(sim)->element_transfers,
-                              all_again ? 36 : 27);
+            ck_tally_uint(&t, 7, sim_stats(sim)->max_channel_elements,
+                          "again %d limit %u ports %d: largest count",
+                          all_again, limit, p);
+            ck_tally_uint(&t, all_again ? 36 : 27,
+                          sim_stats(sim)->element_transfers,
+                          "again %d limit %u ports %d: element transfers",
+                          all_again, limit, p);
             sim_free(sim);
         }
         test_count_limit = 0;
     }
+    ck_tally_assert(&t, "link counts, one number then a column");
 }
 END_TEST
 
@@ -2488,18 +2694,23 @@ START_TEST(channel_counts_as_many_hops_as_channels)
         sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, x + 1, 0 };
     for (uint32_t x = 0; x < 4; x++)
         sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, 1, 30 };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(ports); i++) {
         Machine m = test_machine(2, ports[i], 0, 1);
         Observed o;
         Sim *sim = run_ok(&m, &sc, &o);
         const uint64_t link0[4] = { 8, 9, 0, 0 };
         for (uint32_t x = 0; x < 4; x++) {
-            ck_assert_uint_eq(sim_channel_elements(sim, x, 0), link0[x]);
-            ck_assert_uint_eq(sim_channel_elements(sim, x, 1), x + 2);
+            ck_tally_uint(&t, link0[x], sim_channel_elements(sim, x, 0),
+                          "ports %d node %u: link 0", ports[i], x);
+            ck_tally_uint(&t, x + 2, sim_channel_elements(sim, x, 1),
+                          "ports %d node %u: link 1", ports[i], x);
         }
-        ck_assert_uint_eq(sim_stats(sim)->max_channel_elements, 9);
+        ck_tally_uint(&t, 9, sim_stats(sim)->max_channel_elements,
+                      "ports %d: largest count", ports[i]);
         sim_free(sim);
     }
+    ck_tally_assert(&t, "as many hops as channels");
 }
 END_TEST
 
