@@ -6,6 +6,11 @@
  * Lemma 3's counts must hold, two-phase must send no index words and
  * exactly P 2^rank(gamma) messages; naive sends N messages and N index
  * words. Bad specifications are refused with exact messages.
+ *
+ * The random runs are checked into a CkTally (check_main.h) and assert once
+ * per test; what a later check cannot do without (a report, a detail) stops
+ * the test with if (!ok) ck_abort_msg(...), which writes nothing when it
+ * holds.
  */
 #include "run.h"
 #include "gf2.h"
@@ -39,11 +44,14 @@ static Scenario *bmmc_scenario(int p, uint64_t elements, const char *matrix,
     return s;
 }
 
+/* The detail KEY of R; the test stops if there is none (there is no value
+ * to return). Called in loops, so a found detail writes nothing. */
 static double detail(const Report *r, const char *key)
 {
     g_autofree char *field = g_strconcat("details.", key, NULL);
     double v;
-    ck_assert_msg(report_lookup(r, field, &v), "no %s", field);
+    if (!report_lookup(r, field, &v))
+        ck_abort_msg("no %s", field);
     return v;
 }
 
@@ -56,7 +64,8 @@ static char *columns_text(const Gf2Matrix *A, int n)
     return g_string_free(s, FALSE);
 }
 
-static void run_random(Gf2Rng *rng, int n, int p, const char *method)
+/* One random run, checked into T. */
+static void run_random(CkTally *t, Gf2Rng *rng, int n, int p, const char *method)
 {
     Gf2Matrix A;
     gf2_random_nonsingular(&A, n, rng);
@@ -70,22 +79,29 @@ static void run_random(Gf2Rng *rng, int n, int p, const char *method)
                                           layout, method);
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, NULL, &e);
-    ck_assert_msg(r != NULL, "n=%d p=%d: %s", n, p, e ? e->message : "");
-    ck_assert_msg(r->data_correct, "n=%d p=%d f=%d %s: %s", n, p, f, method,
-                  r->data_problem);
-    ck_assert_msg(report_bounds_hold(r), "n=%d p=%d f=%d: a bound fails",
-                  n, p, f);
+    if (r == NULL)      /* nothing to check */
+        ck_abort_msg("n=%d p=%d: %s", n, p, e ? e->message : "");
+    ck_tally_true(t, r->data_correct, "n=%d p=%d f=%d %s: data correct (%s)", n, p, f,
+                  method, r->data_problem);
+    ck_tally_true(t, report_bounds_hold(r), "n=%d p=%d f=%d: bounds hold", n, p, f);
     double rounds = detail(r, "rounds");
-    ck_assert_int_eq((long long)rounds, 1LL << (long long)detail(r, "rank_gamma"));
+    ck_tally_int(t, 1LL << (long long)detail(r, "rank_gamma"), (long long)rounds,
+                 "n=%d p=%d f=%d %s: rounds", n, p, f, method);
     if (!strcmp(method, "two-phase")) {
-        ck_assert_int_eq((long long)detail(r, "index_words_sent"), 0);
-        ck_assert_uint_eq(r->messages, (uint64_t)rounds << p);
-        ck_assert_uint_eq(r->elements_sent, (uint64_t)1 << n);
-        ck_assert_int_eq((long long)detail(r, "elements_per_message"),
-                         (1LL << n) / ((long long)rounds << p));
+        ck_tally_int(t, 0, (long long)detail(r, "index_words_sent"),
+                     "n=%d p=%d f=%d: index words sent", n, p, f);
+        ck_tally_uint(t, (uint64_t)rounds << p, r->messages, "n=%d p=%d f=%d: messages",
+                      n, p, f);
+        ck_tally_uint(t, (uint64_t)1 << n, r->elements_sent, "n=%d p=%d f=%d: elements sent",
+                      n, p, f);
+        ck_tally_int(t, (1LL << n) / ((long long)rounds << p),
+                     (long long)detail(r, "elements_per_message"),
+                     "n=%d p=%d f=%d: elements per message", n, p, f);
     } else {
-        ck_assert_int_eq((long long)detail(r, "index_words_sent"), 1LL << n);
-        ck_assert_uint_eq(r->messages, (uint64_t)1 << n);
+        ck_tally_int(t, 1LL << n, (long long)detail(r, "index_words_sent"),
+                     "n=%d p=%d f=%d naive: index words sent", n, p, f);
+        ck_tally_uint(t, (uint64_t)1 << n, r->messages, "n=%d p=%d f=%d naive: messages",
+                      n, p, f);
     }
 }
 
@@ -93,11 +109,13 @@ START_TEST(random_matrices_small)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 0xb33c);
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 120; trial++) {
         int p = 1 + (int)(gf2_rng_next(&rng) % 6);
         int n = p + (int)(gf2_rng_next(&rng) % 7);
-        run_random(&rng, n, p, trial % 4 == 0 ? "naive" : "two-phase");
+        run_random(&t, &rng, n, p, trial % 4 == 0 ? "naive" : "two-phase");
     }
+    ck_tally_assert(&t, "random matrices, n <= 12");
 }
 END_TEST
 
@@ -108,8 +126,10 @@ START_TEST(random_matrices_large)
     /* n up to 24 index bits, p up to 11 (the 2048-node CM-200) */
     const int sizes[][2] = { { 24, 11 }, { 20, 11 }, { 18, 9 }, { 16, 11 },
                              { 12, 11 }, { 11, 11 }, { 22, 4 } };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
-        run_random(&rng, sizes[i][0], sizes[i][1], "two-phase");
+        run_random(&t, &rng, sizes[i][0], sizes[i][1], "two-phase");
+    ck_tally_assert(&t, "random matrices, n up to 24");
 }
 END_TEST
 
@@ -119,17 +139,24 @@ START_TEST(catalog_and_layouts)
                             "gray", "gray-inverse", "shuffle", "unshuffle",
                             "transpose:16x64" };
     const char *layouts[] = { "processor-major", "processor-minor", "f:2" };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(names); i++)
         for (size_t l = 0; l < G_N_ELEMENTS(layouts); l++)
             for (int m = 0; m < 2; m++) {
+                const char *method = m ? "naive" : "two-phase";
                 g_autoptr(Scenario) s = bmmc_scenario(5, 1024, names[i], NULL,
-                    NULL, layouts[l], m ? "naive" : "two-phase");
+                    NULL, layouts[l], method);
                 GError *e = NULL;
                 g_autoptr(Report) r = run_scenario(s, NULL, &e);
-                ck_assert_msg(r && r->data_correct, "%s %s: %s", names[i],
-                              layouts[l], e ? e->message : r->data_problem);
-                ck_assert(report_bounds_hold(r));
+                if (r == NULL)      /* nothing to check */
+                    ck_abort_msg("%s %s %s: %s", names[i], layouts[l], method,
+                                 e ? e->message : "");
+                ck_tally_true(&t, r->data_correct, "%s %s %s: data correct (%s)",
+                              names[i], layouts[l], method, r->data_problem);
+                ck_tally_true(&t, report_bounds_hold(r), "%s %s %s: bounds hold",
+                              names[i], layouts[l], method);
             }
+    ck_tally_assert(&t, "catalog permutations in three layouts");
     /* bit-reversal, processor-major: gamma is the antidiagonal's lower-left
      * block, rank min(p, n-p) */
     g_autoptr(Scenario) s = bmmc_scenario(5, 1024, "bit-reversal", NULL, NULL,
@@ -157,40 +184,51 @@ START_TEST(descending_routing_same_data)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
+/* S is refused with MESSAGE: asserted at once, or into T when the caller
+ * loops (T not NULL). A run that is not refused stops the test either way
+ * (there is no error to read). */
+static void refused(Scenario *s, const char *message, CkTally *t)
 {
     GError *e = NULL;
     Report *r = run_scenario(s, NULL, &e);
-    ck_assert(r == NULL);
-    ck_assert_str_eq(e->message, message);
+    if (t == NULL) {
+        ck_assert(r == NULL);
+        ck_assert_str_eq(e->message, message);
+    } else {
+        if (r != NULL)
+            ck_abort_msg("not refused (expected \"%s\")", message);
+        ck_tally_str(t, message, e->message, "refusal (in full \"%s\")", e->message);
+    }
     g_error_free(e);
 }
 
 START_TEST(bad_specifications_refused)
 {
     g_autoptr(Scenario) a = bmmc_scenario(3, 100, "identity", NULL, NULL, NULL, NULL);
-    refused(a, "test: elements: 100 is not a power of two");
+    refused(a, "test: elements: 100 is not a power of two", NULL);
     g_autoptr(Scenario) b = bmmc_scenario(5, 16, "identity", NULL, NULL, NULL, NULL);
-    refused(b, "test: elements: 16 elements are fewer than one per node (P = 32 nodes)");
+    refused(b, "test: elements: 16 elements are fewer than one per node (P = 32 nodes)", NULL);
     g_autoptr(Scenario) c = bmmc_scenario(2, 16, NULL, NULL, NULL, NULL, NULL);
-    refused(c, "test: matrix: give exactly one of matrix and columns");
+    refused(c, "test: matrix: give exactly one of matrix and columns", NULL);
     g_autoptr(Scenario) d = bmmc_scenario(2, 16, NULL, "1,2,3,8", NULL, NULL, NULL);
     refused(d, "test: columns: singular over GF(2), rank 3 of 4: column 0 = "
-            "column 1 + column 2");
+            "column 1 + column 2", NULL);
     g_autoptr(Scenario) f = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,
                                           "f:3", NULL);
     refused(f, "test: layout: 'f:3' is not a layout (valid: processor-major, "
-            "processor-minor, f:F with F in 0..2 for n = 4, p = 2)");
+            "processor-minor, f:F with F in 0..2 for n = 4, p = 2)", NULL);
     /* only digits after "f:" (strtol skipped the blank and took the sign) */
     const char *loose[] = { "f: 2", "f:+2", "f:-0", "f:", "f:2 ", "f:0x1" };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(loose); i++) {
         g_autoptr(Scenario) l = bmmc_scenario(2, 16, "bit-reversal", NULL,
                                               NULL, loose[i], NULL);
         g_autofree char *want = g_strdup_printf(
             "test: layout: '%s' is not a layout (valid: processor-major, "
             "processor-minor, f:F with F in 0..2 for n = 4, p = 2)", loose[i]);
-        refused(l, want);
+        refused(l, want, &t);
     }
+    ck_tally_assert(&t, "loose layouts refused");
     g_autoptr(Scenario) ok = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,
                                            "f:02", NULL);
     g_autoptr(Report) r = run_scenario(ok, NULL, NULL);

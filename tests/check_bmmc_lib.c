@@ -5,14 +5,19 @@
  * Ground truth is always computed independently of the code under test:
  * entries by definition (sum of a_ij x_j), placements by
  * bmmc_target_index (A x XOR c, Section 2), layouts by Figure 1, named
- * permutations by their definitions in Appendix C. Loops count mismatches
- * and assert once, since every passing ck_assert costs a message to the
- * parent process in fork mode.
+ * permutations by their definitions in Appendix C. Loops compare into a
+ * CkTally (check_main.h) and assert once, since every passing ck_assert
+ * costs a message to the parent process (and a sanitizer-intercepted
+ * write). What a later step cannot do without (a plan, an inverse, a
+ * catalog matrix, dimensions that bound a loop) is checked with
+ * if (!ok) ck_abort_msg(...): it stops the test before the bad access, as
+ * ck_assert would, but writes nothing when it holds.
  *
  * Sample counts are chosen so the suite runs in a few seconds without
  * sanitizers, and under valgrind (CK_FORK=no) in a few minutes.
  */
 #include <check.h>
+#include "check_main.h"
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,15 +154,29 @@ static bool is_permutation_matrix(const Gf2Matrix *a)
     return true;
 }
 
+/* The plan every later check reads: a failure stops the test at once (there
+ * is no plan to check), a success writes nothing. */
+static BmmcPlan *plan_or_stop(int n, int p, const uint64_t *a, uint64_t c, int f)
+{
+    BmmcPlan *plan = NULL;
+    int err = bmmc_plan_new(n, p, a, c, f, &plan);
+    if (err != 0)
+        ck_abort_msg("bmmc_plan_new(n=%d, p=%d, f=%d) returned %d: %s", n, p, f, err,
+                     bmmc_strerror(err));
+    return plan;
+}
+
 /* ==== GF(2) ==== */
 
 START_TEST(test_gf2_identity_zero_get_set)
 {
     Gf2Matrix m, z;
     gf2_identity(&m, 64);
+    CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 64; i++)
         for (int j = 0; j < 64; j++)
-            ck_assert_int_eq(gf2_get(&m, i, j), i == j);
+            ck_tally_int(&t, i == j, gf2_get(&m, i, j), "I_64 entry (%d,%d)", i, j);
+    ck_tally_assert(&t, "gf2_identity(64)");
     gf2_zero(&z, 5, 7);
     ck_assert_int_eq(z.rows, 5);
     ck_assert_int_eq(z.cols, 7);
@@ -208,6 +227,7 @@ START_TEST(test_gf2_mul_associative_and_transpose_rule)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 12);
+    CkTally tl = CK_TALLY_INIT;
     for (int trial = 0; trial < 100; trial++) {
         int d[4];
         for (int k = 0; k < 4; k++)
@@ -220,24 +240,26 @@ START_TEST(test_gf2_mul_associative_and_transpose_rule)
         gf2_mul(&bc, &b, &c);
         gf2_mul(&ab_c, &ab, &c);
         gf2_mul(&a_bc, &a, &bc);
-        ck_assert_msg(gf2_equal(&ab_c, &a_bc), "(AB)C != A(BC) for %dx%dx%dx%d",
-                      d[0], d[1], d[2], d[3]);
+        ck_tally_true(&tl, gf2_equal(&ab_c, &a_bc), "trial %d: (AB)C == A(BC) for %dx%dx%dx%d",
+                      trial, d[0], d[1], d[2], d[3]);
         /* (AB)^T = B^T A^T */
         Gf2Matrix abt, at, bt, btat;
         gf2_transpose(&abt, &ab);
         gf2_transpose(&at, &a);
         gf2_transpose(&bt, &b);
         gf2_mul(&btat, &bt, &at);
-        ck_assert(gf2_equal(&abt, &btat));
+        ck_tally_true(&tl, gf2_equal(&abt, &btat), "trial %d: (AB)^T == B^T A^T for %dx%dx%d",
+                      trial, d[0], d[1], d[2]);
         /* I A = A = A I */
         Gf2Matrix il, ir, t;
         gf2_identity(&il, d[0]);
         gf2_identity(&ir, d[1]);
         gf2_mul(&t, &il, &a);
-        ck_assert(gf2_equal(&t, &a));
+        ck_tally_true(&tl, gf2_equal(&t, &a), "trial %d: I A == A for %dx%d", trial, d[0], d[1]);
         gf2_mul(&t, &a, &ir);
-        ck_assert(gf2_equal(&t, &a));
+        ck_tally_true(&tl, gf2_equal(&t, &a), "trial %d: A I == A for %dx%d", trial, d[0], d[1]);
     }
+    ck_tally_assert(&tl, "associativity, transpose rule, identities");
 }
 END_TEST
 
@@ -245,23 +267,28 @@ START_TEST(test_gf2_transpose_twice_is_identity)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 13);
+    CkTally tl = CK_TALLY_INIT;
     for (int trial = 0; trial < 100; trial++) {
         int rows = 1 + (int)(gf2_rng_next(&rng) % 64);
         int cols = 1 + (int)(gf2_rng_next(&rng) % 64);
         Gf2Matrix a, t, tt;
         gf2_random(&a, rows, cols, &rng);
         gf2_transpose(&t, &a);
-        ck_assert_int_eq(t.rows, cols);
-        ck_assert_int_eq(t.cols, rows);
+        ck_tally_int(&tl, cols, t.rows, "trial %d %dx%d: transpose rows", trial, rows, cols);
+        ck_tally_int(&tl, rows, t.cols, "trial %d %dx%d: transpose cols", trial, rows, cols);
+        if (t.rows != cols || t.cols != rows)
+            continue;   /* the entries below would be read out of range */
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < cols; j++)
-                if (gf2_get(&a, i, j) != gf2_get(&t, j, i))
-                    ck_abort_msg("transpose entry (%d,%d) wrong", i, j);
+                ck_tally_int(&tl, gf2_get(&a, i, j), gf2_get(&t, j, i),
+                             "trial %d: transpose entry (%d,%d)", trial, i, j);
         gf2_transpose(&tt, &t);
-        ck_assert(gf2_equal(&tt, &a));
+        ck_tally_true(&tl, gf2_equal(&tt, &a), "trial %d %dx%d: (A^T)^T == A", trial, rows, cols);
         /* Theorem 2: row rank = column rank. */
-        ck_assert_int_eq(gf2_rank(&a), gf2_rank(&t));
+        ck_tally_int(&tl, gf2_rank(&a), gf2_rank(&t), "trial %d %dx%d: rank A^T", trial, rows,
+                     cols);
     }
+    ck_tally_assert(&tl, "gf2_transpose");
 }
 END_TEST
 
@@ -269,23 +296,29 @@ START_TEST(test_gf2_inverse_random_nonsingular_up_to_64)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 14);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= 64; n++) {
         for (int trial = 0; trial < 3; trial++) {
             Gf2Matrix a, inv, prod, id;
             gf2_random_nonsingular(&a, n, &rng);
-            ck_assert(gf2_is_nonsingular(&a));
-            ck_assert_int_eq(gf2_rank(&a), n);
-            ck_assert(gf2_inverse(&inv, &a));
+            ck_tally_true(&t, gf2_is_nonsingular(&a), "n = %d trial %d: A nonsingular", n, trial);
+            ck_tally_int(&t, n, gf2_rank(&a), "n = %d trial %d: rank A", n, trial);
+            /* Without an inverse inv is unset and the products read garbage. */
+            if (!gf2_inverse(&inv, &a))
+                ck_abort_msg("n = %d trial %d: gf2_inverse failed on a nonsingular A", n, trial);
             gf2_identity(&id, n);
             gf2_mul(&prod, &inv, &a);
-            ck_assert_msg(gf2_equal(&prod, &id), "A^-1 A != I for n = %d", n);
+            ck_tally_true(&t, gf2_equal(&prod, &id), "A^-1 A == I for n = %d trial %d", n, trial);
             gf2_mul(&prod, &a, &inv);
-            ck_assert_msg(gf2_equal(&prod, &id), "A A^-1 != I for n = %d", n);
+            ck_tally_true(&t, gf2_equal(&prod, &id), "A A^-1 == I for n = %d trial %d", n, trial);
             Gf2Matrix same = a;     /* aliasing out = a */
-            ck_assert(gf2_inverse(&same, &same));
-            ck_assert(gf2_equal(&same, &inv));
+            ck_tally_true(&t, gf2_inverse(&same, &same), "n = %d trial %d: in-place inverse",
+                          n, trial);
+            ck_tally_true(&t, gf2_equal(&same, &inv), "n = %d trial %d: in-place inverse == A^-1",
+                          n, trial);
         }
     }
+    ck_tally_assert(&t, "gf2_inverse of random nonsingular matrices");
 }
 END_TEST
 
@@ -293,17 +326,19 @@ START_TEST(test_gf2_inverse_rejects_singular)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 15);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 2; n <= 64; n += 7) {
         Gf2Matrix a, out, before;
         gf2_random_nonsingular(&a, n, &rng);
         a.col[n - 1] = a.col[0] ^ (n > 2 ? a.col[1] : 0);   /* a dependent column */
         gf2_identity(&out, 3);
         before = out;
-        ck_assert(!gf2_is_nonsingular(&a));
-        ck_assert(!gf2_inverse(&out, &a));
-        ck_assert(gf2_equal(&out, &before));     /* untouched */
-        ck_assert_int_eq(gf2_rank(&a), n - 1);
+        ck_tally_true(&t, !gf2_is_nonsingular(&a), "n = %d: singular A is not nonsingular", n);
+        ck_tally_true(&t, !gf2_inverse(&out, &a), "n = %d: singular A has no inverse", n);
+        ck_tally_true(&t, gf2_equal(&out, &before), "n = %d: out untouched", n);
+        ck_tally_int(&t, n - 1, gf2_rank(&a), "n = %d: rank", n);
     }
+    ck_tally_assert(&t, "singular matrices");
     Gf2Matrix rect;
     gf2_random(&rect, 3, 4, &rng);
     Gf2Matrix out;
@@ -346,12 +381,14 @@ END_TEST
 START_TEST(test_gf2_rank_known_matrices)
 {
     Gf2Matrix m;
+    CkTally t = CK_TALLY_INIT;
     for (int n = 0; n <= 64; n += 8) {
         gf2_identity(&m, n);
-        ck_assert_int_eq(gf2_rank(&m), n);
+        ck_tally_int(&t, n, gf2_rank(&m), "rank I_%d", n);
         gf2_zero(&m, n, n);
-        ck_assert_int_eq(gf2_rank(&m), 0);
+        ck_tally_int(&t, 0, gf2_rank(&m), "rank of the %d x %d zero matrix", n, n);
     }
+    ck_tally_assert(&t, "ranks of I and 0");
     /* All ones: every column equal, rank 1. */
     gf2_zero(&m, 64, 64);
     for (int j = 0; j < 64; j++)
@@ -386,7 +423,7 @@ START_TEST(test_gf2_column_basis_appendix_a)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 16);
-    int bad = 0;
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 300; trial++) {
         int rows = 1 + (int)(gf2_rng_next(&rng) % 64);
         int cols = 1 + (int)(gf2_rng_next(&rng) % 64);
@@ -404,11 +441,18 @@ START_TEST(test_gf2_column_basis_appendix_a)
         uint64_t basis;
         Gf2Matrix deps;
         int rank = gf2_column_basis(&a, &basis, &deps);
-        ck_assert_int_eq(rank, gf2_rank(&a));
-        ck_assert_int_eq(gf2_popcount(basis), rank);
-        ck_assert_uint_eq(basis & ~gf2_mask(cols), 0);
-        ck_assert_int_eq(deps.rows, cols);
-        ck_assert_int_eq(deps.cols, cols);
+        int want_rank = gf2_rank(&a);
+        ck_tally_int(&t, want_rank, rank, "trial %d %dx%d: rank", trial, rows, cols);
+        ck_tally_int(&t, rank, gf2_popcount(basis), "trial %d: basis columns", trial);
+        ck_tally_uint(&t, 0, basis & ~gf2_mask(cols), "trial %d: basis bits beyond %d columns",
+                      trial, cols);
+        ck_tally_int(&t, cols, deps.rows, "trial %d: D rows", trial);
+        ck_tally_int(&t, cols, deps.cols, "trial %d: D cols", trial);
+        /* B below is rank columns wide and gets popcount(basis) columns:
+         * with either wrong the checks below have no meaning (and a rank
+         * outside 0..64 trips gf2_zero's assert). */
+        if (rank != want_rank || gf2_popcount(basis) != rank)
+            continue;
         /* The basis columns are independent. */
         Gf2Matrix b;
         gf2_zero(&b, rows, rank);
@@ -416,18 +460,20 @@ START_TEST(test_gf2_column_basis_appendix_a)
         for (int j = 0; j < cols; j++)
             if ((basis >> j) & 1)
                 b.col[bi++] = a.col[j];
-        bad += gf2_rank(&b) != rank;
+        ck_tally_int(&t, rank, gf2_rank(&b), "trial %d: rank of the basis columns", trial);
         for (int j = 0; j < cols; j++) {
             if ((basis >> j) & 1) {
-                bad += deps.col[j] != 0;
+                ck_tally_uint(&t, 0, deps.col[j], "trial %d: D column %d of a basis column",
+                              trial, j);
                 continue;
             }
-            bad += (deps.col[j] & ~basis) != 0;   /* only basis columns */
+            ck_tally_uint(&t, 0, deps.col[j] & ~basis,   /* only basis columns */
+                          "trial %d: D column %d outside the basis", trial, j);
             uint64_t sum = 0;
             for (int i = 0; i < cols; i++)
                 if ((deps.col[j] >> i) & 1)
                     sum ^= a.col[i];
-            bad += sum != a.col[j];
+            ck_tally_uint(&t, a.col[j], sum, "trial %d: column %d rebuilt from D", trial, j);
         }
         /* Right-to-left preference. */
         for (int j = 0; j < cols; j++) {
@@ -435,10 +481,12 @@ START_TEST(test_gf2_column_basis_appendix_a)
             gf2_submatrix(&right, &a, 0, rows - 1, j + 1, cols - 1);
             gf2_submatrix(&with, &a, 0, rows - 1, j, cols - 1);
             int independent = gf2_rank(&with) > gf2_rank(&right);
-            bad += independent != (int)((basis >> j) & 1);
+            ck_tally_int(&t, independent, (int)((basis >> j) & 1),
+                         "trial %d: column %d in the basis iff independent of those right of it",
+                         trial, j);
         }
     }
-    ck_assert_int_eq(bad, 0);
+    ck_tally_assert(&t, "gf2_column_basis");
 
     /* Columns e0, e0, e1: the scan keeps columns 2 and 1, and column 0 is
      * column 1. */
@@ -461,20 +509,25 @@ START_TEST(test_gf2_submatrix)
     gf2_rng_init(&rng, 17);
     Gf2Matrix a, s;
     gf2_random(&a, 64, 64, &rng);
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 200; trial++) {
         int r0 = (int)(gf2_rng_next(&rng) % 64), c0 = (int)(gf2_rng_next(&rng) % 64);
         int r1 = r0 - 1 + (int)(gf2_rng_next(&rng) % (uint64_t)(65 - r0));
         int c1 = c0 - 1 + (int)(gf2_rng_next(&rng) % (uint64_t)(65 - c0));
         gf2_submatrix(&s, &a, r0, r1, c0, c1);
-        ck_assert_int_eq(s.rows, r1 - r0 + 1);
-        ck_assert_int_eq(s.cols, c1 - c0 + 1);
+        ck_tally_int(&t, r1 - r0 + 1, s.rows, "trial %d rows %d..%d: submatrix rows", trial, r0, r1);
+        ck_tally_int(&t, c1 - c0 + 1, s.cols, "trial %d cols %d..%d: submatrix cols", trial, c0, c1);
+        if (s.rows != r1 - r0 + 1 || s.cols != c1 - c0 + 1)
+            continue;   /* the loops below would read A out of range */
         for (int i = 0; i < s.rows; i++)
             for (int j = 0; j < s.cols; j++)
-                if (gf2_get(&s, i, j) != gf2_get(&a, r0 + i, c0 + j))
-                    ck_abort_msg("submatrix entry (%d,%d) wrong", i, j);
+                ck_tally_int(&t, gf2_get(&a, r0 + i, c0 + j), gf2_get(&s, i, j),
+                             "trial %d: submatrix entry (%d,%d)", trial, i, j);
         for (int j = 0; j < s.cols; j++)
-            ck_assert_uint_eq(s.col[j] & ~gf2_mask(s.rows), 0);
+            ck_tally_uint(&t, 0, s.col[j] & ~gf2_mask(s.rows),
+                          "trial %d: bits below row %d of column %d", trial, s.rows, j);
     }
+    ck_tally_assert(&t, "gf2_submatrix");
     gf2_submatrix(&s, &a, 5, 4, 0, 63);   /* empty row range */
     ck_assert_int_eq(s.rows, 0);
     ck_assert_int_eq(gf2_rank(&s), 0);
@@ -500,13 +553,14 @@ END_TEST
 
 /* ==== Factoring (Sections 3, 4, 6) ==== */
 
-/* Every block-form promise of Sections 3 and 4 for one plan. */
-static void check_factor_forms(const BmmcPlan *plan, const char *what)
+/* Every block-form promise of Sections 3 and 4 for one plan, into T (the
+ * callers check thousands of plans and assert once). */
+static void check_factor_forms(CkTally *t, const BmmcPlan *plan, const char *what)
 {
     int n = bmmc_plan_n(plan), p = bmmc_plan_p(plan), m = n - p;
     int r = bmmc_plan_rank_gamma(plan);
     const Gf2Matrix *a = bmmc_plan_matrix(plan, BMMC_MATRIX_ADJUSTED);
-    const Gf2Matrix *t = bmmc_plan_matrix(plan, BMMC_MATRIX_T);
+    const Gf2Matrix *tr = bmmc_plan_matrix(plan, BMMC_MATRIX_T);
     const Gf2Matrix *rr = bmmc_plan_matrix(plan, BMMC_MATRIX_R);
     const Gf2Matrix *pi = bmmc_plan_matrix(plan, BMMC_MATRIX_PI);
     const Gf2Matrix *v = bmmc_plan_matrix(plan, BMMC_MATRIX_V);
@@ -516,35 +570,39 @@ static void check_factor_forms(const BmmcPlan *plan, const char *what)
     /* Section 4, "Factorization": A = V W exactly. */
     Gf2Matrix vw;
     gf2_mul(&vw, v, w);
-    ck_assert_msg(gf2_equal(&vw, a), "%s: V W != A", what);
+    ck_tally_true(t, gf2_equal(&vw, a), "%s: V W == A", what);
 
     /* Section 4: gamma is the lower-left p x (n-p) submatrix; Lemma 3's
      * rank gamma is its rank. */
     Gf2Matrix g = block(a, m, n - 1, 0, m - 1);
-    ck_assert_msg(gf2_equal(&g, gamma), "%s: gamma is not A's lower-left block", what);
-    ck_assert_msg(r == gf2_rank(&g), "%s: rank gamma %d != rank %d", what, r, gf2_rank(&g));
-    ck_assert_uint_eq(bmmc_plan_rounds(plan), UINT64_C(1) << r);
+    ck_tally_true(t, gf2_equal(&g, gamma), "%s: gamma is A's lower-left block", what);
+    /* r sizes the blocks and shifts below: a wrong one stops the test. */
+    int rank_g = gf2_rank(&g);
+    if (r != rank_g)
+        ck_abort_msg("%s: rank gamma %d != rank %d", what, r, rank_g);
+    ck_tally_uint(t, UINT64_C(1) << r, bmmc_plan_rounds(plan), "%s: rounds", what);
 
     /* Section 3, trailer T = [I *; 0 I]. */
-    ck_assert_msg(block_is_identity(t, 0, m - 1, 0, m - 1) && block_is_zero(t, m, n - 1, 0, m - 1)
-                  && block_is_identity(t, m, n - 1, m, n - 1), "%s: T not a trailer", what);
+    ck_tally_true(t, block_is_identity(tr, 0, m - 1, 0, m - 1) && block_is_zero(tr, m, n - 1, 0, m - 1)
+                  && block_is_identity(tr, m, n - 1, m, n - 1), "%s: T a trailer", what);
     /* Section 4: A T has a nonsingular trailing p x p submatrix delta-hat. */
     Gf2Matrix at, atr;
-    gf2_mul(&at, a, t);
+    gf2_mul(&at, a, tr);
     Gf2Matrix delta_hat = block(&at, m, n - 1, m, n - 1);
-    ck_assert_msg(gf2_is_nonsingular(&delta_hat), "%s: delta-hat of A T singular", what);
+    ck_tally_true(t, gf2_is_nonsingular(&delta_hat), "%s: delta-hat of A T nonsingular", what);
 
     /* Section 3, reducer R = [* 0; 0 I], a column-addition matrix obeying
      * the dependency restriction (m_ij = 1, i != j => row j is e_j). */
-    ck_assert_msg(block_is_zero(rr, 0, m - 1, m, n - 1) && block_is_zero(rr, m, n - 1, 0, m - 1)
-                  && block_is_identity(rr, m, n - 1, m, n - 1), "%s: R not a reducer", what);
+    ck_tally_true(t, block_is_zero(rr, 0, m - 1, m, n - 1) && block_is_zero(rr, m, n - 1, 0, m - 1)
+                  && block_is_identity(rr, m, n - 1, m, n - 1), "%s: R a reducer", what);
     for (int j = 0; j < m; j++) {
-        ck_assert_msg(gf2_get(rr, j, j) == 1, "%s: R diagonal", what);
+        ck_tally_int(t, 1, gf2_get(rr, j, j), "%s: R diagonal entry %d", what, j);
         for (int i = 0; i < m; i++)
             if (i != j && gf2_get(rr, i, j))
                 for (int k = 0; k < n; k++)
-                    if (k != j && gf2_get(rr, j, k))
-                        ck_abort_msg("%s: R breaks the dependency restriction", what);
+                    ck_tally_true(t, k == j || !gf2_get(rr, j, k),
+                                  "%s: R obeys the dependency restriction (r_%d%d = 1, r_%d%d = 1)",
+                                  what, i, j, j, k);
     }
     /* Section 4, "reduced form": in A T R the non-basis columns of gamma-hat
      * are 0, so exactly rank gamma columns of gamma-hat are nonzero. */
@@ -553,56 +611,61 @@ static void check_factor_forms(const BmmcPlan *plan, const char *what)
     int nonzero = 0;
     for (int j = 0; j < gamma_hat.cols; j++)
         nonzero += gamma_hat.col[j] != 0;
-    ck_assert_msg(nonzero == r && gf2_rank(&gamma_hat) == r, "%s: gamma-hat not reduced", what);
+    ck_tally_true(t, nonzero == r && gf2_rank(&gamma_hat) == r,
+                  "%s: gamma-hat reduced (%d nonzero columns, rank gamma %d)", what, nonzero, r);
 
     /* Section 3, swapper Pi = [perm 0; 0 I]. */
     Gf2Matrix pi_tl = block(pi, 0, m - 1, 0, m - 1);
-    ck_assert_msg(is_permutation_matrix(&pi_tl) && block_is_zero(pi, 0, m - 1, m, n - 1)
+    ck_tally_true(t, is_permutation_matrix(&pi_tl) && block_is_zero(pi, 0, m - 1, m, n - 1)
                   && block_is_zero(pi, m, n - 1, 0, m - 1)
-                  && block_is_identity(pi, m, n - 1, m, n - 1), "%s: Pi not a swapper", what);
+                  && block_is_identity(pi, m, n - 1, m, n - 1), "%s: Pi a swapper", what);
 
     /* Section 3, "Composition": T R Pi and its inverse W are intraprocessor,
      * bottom section [0 | I]. */
-    ck_assert_msg(block_is_zero(w, m, n - 1, 0, m - 1) && block_is_identity(w, m, n - 1, m, n - 1),
-                  "%s: W bottom section not [0 I]", what);
+    ck_tally_true(t, block_is_zero(w, m, n - 1, 0, m - 1) && block_is_identity(w, m, n - 1, m, n - 1),
+                  "%s: W bottom section [0 I]", what);
 
     /* Equation (3): V's bottom-left p x (n-p-rank gamma) block is 0, the
      * next p x rank gamma block gamma-hat'' holds the basis (rank r), and
      * delta-hat (bottom-right p x p) is nonsingular. */
-    ck_assert_msg(block_is_zero(v, m, n - 1, 0, m - r - 1), "%s: V lower-left not 0", what);
+    ck_tally_true(t, block_is_zero(v, m, n - 1, 0, m - r - 1), "%s: V lower-left 0", what);
     Gf2Matrix g2 = block(v, m, n - 1, m - r, m - 1);
-    ck_assert_msg(gf2_rank(&g2) == r, "%s: gamma-hat'' rank", what);
+    ck_tally_int(t, r, gf2_rank(&g2), "%s: gamma-hat'' rank", what);
     Gf2Matrix vd = block(v, m, n - 1, m, n - 1);
-    ck_assert_msg(gf2_is_nonsingular(&vd), "%s: V delta-hat singular", what);
-    ck_assert(gf2_is_nonsingular(v) && gf2_is_nonsingular(w));
+    ck_tally_true(t, gf2_is_nonsingular(&vd), "%s: V delta-hat nonsingular", what);
+    ck_tally_true(t, gf2_is_nonsingular(v) && gf2_is_nonsingular(w), "%s: V and W nonsingular",
+                  what);
 
     /* Lemma 3's counts as the plan reports them. */
-    ck_assert_int_eq(bmmc_plan_elements_per_message(plan) * bmmc_plan_rounds(plan),
-                     bmmc_plan_local_elements(plan));
+    ck_tally_int(t, bmmc_plan_local_elements(plan),
+                 bmmc_plan_elements_per_message(plan) * bmmc_plan_rounds(plan),
+                 "%s: elements per message x rounds", what);
 }
 
 START_TEST(test_factor_forms_random_shapes)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 21);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= FACTOR_MAX_N; n++) {
         for (int p = 0; p <= n && p <= FACTOR_MAX_P; p++) {
             for (int s = 0; s < FACTOR_SAMPLES * 3; s++) {
                 Gf2Matrix a;
                 random_kind(&a, n, p, s, &rng);
                 uint64_t c = gf2_rng_bits(&rng, n);
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, n - p, &plan), 0);
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, n - p);
                 char what[64];
                 snprintf(what, sizeof what, "n=%d p=%d sample %d", n, p, s);
-                check_factor_forms(plan, what);
+                check_factor_forms(&t, plan, what);
                 /* Processor-major: nothing is adjusted (Section 6, Q = I). */
-                ck_assert(gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_ADJUSTED), &a));
-                ck_assert_uint_eq(bmmc_plan_complement(plan), c);
+                ck_tally_true(&t, gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_ADJUSTED), &a),
+                              "%s: adjusted A == A", what);
+                ck_tally_uint(&t, c, bmmc_plan_complement(plan), "%s: complement", what);
                 bmmc_plan_free(plan);
             }
         }
     }
+    ck_tally_assert(&t, "factor forms, n <= %d, p <= %d", FACTOR_MAX_N, FACTOR_MAX_P);
 }
 END_TEST
 
@@ -611,19 +674,20 @@ START_TEST(test_factor_forms_n64)
     static const int ps[] = {0, 1, 11, 32, 50, 63, 64};
     Gf2Rng rng;
     gf2_rng_init(&rng, 22);
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(ps); i++) {
         for (int s = 0; s < 3 * FACTOR_SAMPLES; s++) {
             Gf2Matrix a;
             random_kind(&a, 64, ps[i], s, &rng);
-            BmmcPlan *plan;
             int f = (64 - ps[i]) / 2;
-            ck_assert_int_eq(bmmc_plan_new(64, ps[i], a.col, gf2_rng_next(&rng), f, &plan), 0);
+            BmmcPlan *plan = plan_or_stop(64, ps[i], a.col, gf2_rng_next(&rng), f);
             char what[64];
             snprintf(what, sizeof what, "n=64 p=%d f=%d sample %d", ps[i], f, s);
-            check_factor_forms(plan, what);
+            check_factor_forms(&t, plan, what);
             bmmc_plan_free(plan);
         }
     }
+    ck_tally_assert(&t, "factor forms, n = 64");
 }
 END_TEST
 
@@ -633,24 +697,33 @@ START_TEST(test_factor_known_rank_gamma)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 23);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 2; n <= 20; n += 3) {
         for (int p = 1; p < n && p <= FACTOR_MAX_P; p += 2) {
             int m = n - p, max_r = m < p ? m : p;
             for (int r = 0; r <= max_r; r++) {
                 Gf2Matrix a;
                 random_with_rank_gamma(&a, n, p, r, &rng);
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, 0, n - p, &plan), 0);
-                ck_assert_msg(bmmc_plan_rank_gamma(plan) == r, "n=%d p=%d: rank gamma %d, built %d",
-                              n, p, bmmc_plan_rank_gamma(plan), r);
-                ck_assert_uint_eq(bmmc_plan_rounds(plan), UINT64_C(1) << r);
-                ck_assert_uint_eq(bmmc_plan_elements_per_message(plan), UINT64_C(1) << (m - r));
-                for (uint64_t b = 0; b < bmmc_plan_rounds(plan); b++)
-                    ck_assert_uint_eq(bmmc_plan_message_offset(plan, b), b << (m - r));
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, 0, n - p);
+                ck_tally_int(&t, r, bmmc_plan_rank_gamma(plan), "n=%d p=%d: rank gamma, built %d",
+                             n, p, r);
+                ck_tally_uint(&t, UINT64_C(1) << r, bmmc_plan_rounds(plan), "n=%d p=%d r=%d: rounds",
+                              n, p, r);
+                ck_tally_uint(&t, UINT64_C(1) << (m - r), bmmc_plan_elements_per_message(plan),
+                              "n=%d p=%d r=%d: elements per message", n, p, r);
+                /* A wrong round count bounds the loop below: skip it (the
+                 * tally already fails) rather than ask for rounds the plan
+                 * does not have. */
+                if (bmmc_plan_rounds(plan) == UINT64_C(1) << r)
+                    for (uint64_t b = 0; b < bmmc_plan_rounds(plan); b++)
+                        ck_tally_uint(&t, b << (m - r), bmmc_plan_message_offset(plan, b),
+                                      "n=%d p=%d r=%d: offset of round %llu", n, p, r,
+                                      (unsigned long long)b);
                 bmmc_plan_free(plan);
             }
         }
     }
+    ck_tally_assert(&t, "plans of a known rank gamma");
 }
 END_TEST
 
@@ -669,24 +742,33 @@ static const int figure1[8][16] = {
 
 START_TEST(test_layout_figure1)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int li = 0; li < 4; li++) {
         int f = 3 - li;
         Gf2Matrix q;
-        ck_assert_int_eq(bmmc_layout_matrix(5, 2, f, &q), 0);
+        /* Q is used below: without it there is nothing to multiply by. */
+        int err = bmmc_layout_matrix(5, 2, f, &q);
+        if (err != 0)
+            ck_abort_msg("bmmc_layout_matrix(5, 2, %d) returned %d", f, err);
         for (int k = 0; k < 4; k++) {
             for (int off = 0; off < 8; off++) {
                 uint64_t x = (uint64_t)figure1[off][4 * li + k];
-                ck_assert_uint_eq(bmmc_layout_index(5, 2, f, (uint64_t)k, (uint64_t)off), x);
+                ck_tally_uint(&t, x, bmmc_layout_index(5, 2, f, (uint64_t)k, (uint64_t)off),
+                              "f=%d processor %d offset %d: index", f, k, off);
                 uint64_t kk, oo;
                 bmmc_layout_locate(5, 2, f, x, &kk, &oo);
-                ck_assert_uint_eq(kk, (uint64_t)k);
-                ck_assert_uint_eq(oo, (uint64_t)off);
+                ck_tally_uint(&t, (uint64_t)k, kk, "f=%d index %llu: processor", f,
+                              (unsigned long long)x);
+                ck_tally_uint(&t, (uint64_t)off, oo, "f=%d index %llu: offset", f,
+                              (unsigned long long)x);
                 /* Section 6: Q takes the index to its processor-major
                  * location, processor in the top p bits. */
-                ck_assert_uint_eq(gf2_mul_vec(&q, x), ((uint64_t)k << 3) | (uint64_t)off);
+                ck_tally_uint(&t, ((uint64_t)k << 3) | (uint64_t)off, gf2_mul_vec(&q, x),
+                              "f=%d index %llu: Q x", f, (unsigned long long)x);
             }
         }
     }
+    ck_tally_assert(&t, "Figure 1 layouts");
 }
 END_TEST
 
@@ -696,48 +778,63 @@ START_TEST(test_layout_section6_adjustment)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 24);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= 20; n += 3) {
         for (int p = 0; p <= n && p <= FACTOR_MAX_P; p++) {
             for (int f = 0; f <= n - p; f++) {
                 Gf2Matrix q, qi, a, expect;
-                ck_assert_int_eq(bmmc_layout_matrix(n, p, f, &q), 0);
+                char what[64];
+                snprintf(what, sizeof what, "n=%d p=%d f=%d", n, p, f);
+                /* Q and its inverse are used below: without them there is
+                 * nothing to check. */
+                int err = bmmc_layout_matrix(n, p, f, &q);
+                if (err != 0)
+                    ck_abort_msg("%s: bmmc_layout_matrix returned %d", what, err);
                 int m = n - p;
                 /* rows f, n-p-f, p by columns f, p, n-p-f: [I 0 0; 0 0 I; 0 I 0] */
-                ck_assert(block_is_identity(&q, 0, f - 1, 0, f - 1));
-                ck_assert(block_is_identity(&q, f, m - 1, f + p, n - 1));
-                ck_assert(block_is_identity(&q, m, n - 1, f, f + p - 1));
-                ck_assert(is_permutation_matrix(&q));
+                ck_tally_true(&t, block_is_identity(&q, 0, f - 1, 0, f - 1), "%s: Q top-left I", what);
+                ck_tally_true(&t, block_is_identity(&q, f, m - 1, f + p, n - 1), "%s: Q middle-right I",
+                              what);
+                ck_tally_true(&t, block_is_identity(&q, m, n - 1, f, f + p - 1), "%s: Q bottom-middle I",
+                              what);
+                ck_tally_true(&t, is_permutation_matrix(&q), "%s: Q a permutation matrix", what);
                 if (f == m) {
                     Gf2Matrix id;
                     gf2_identity(&id, n);
-                    ck_assert(gf2_equal(&q, &id));
+                    ck_tally_true(&t, gf2_equal(&q, &id), "%s: processor-major Q == I", what);
                 }
                 gf2_random_nonsingular(&a, n, &rng);
                 uint64_t c = gf2_rng_bits(&rng, n);
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, f, &plan), 0);
-                ck_assert(gf2_inverse(&qi, &q));
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, f);
+                if (!gf2_inverse(&qi, &q))
+                    ck_abort_msg("%s: Q has no inverse", what);
                 gf2_mul(&expect, &q, &a);
                 gf2_mul(&expect, &expect, &qi);
-                ck_assert(gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_ADJUSTED), &expect));
-                ck_assert(gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_Q), &q));
-                ck_assert(gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_A), &a));
-                ck_assert_uint_eq(bmmc_plan_complement(plan), gf2_mul_vec(&q, c));
-                ck_assert_int_eq(bmmc_plan_layout_f(plan), f);
-                char what[64];
-                snprintf(what, sizeof what, "n=%d p=%d f=%d", n, p, f);
-                check_factor_forms(plan, what);
+                ck_tally_true(&t, gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_ADJUSTED), &expect),
+                              "%s: adjusted == Q A Q^-1", what);
+                ck_tally_true(&t, gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_Q), &q),
+                              "%s: the plan's Q", what);
+                ck_tally_true(&t, gf2_equal(bmmc_plan_matrix(plan, BMMC_MATRIX_A), &a),
+                              "%s: the plan's A", what);
+                ck_tally_uint(&t, gf2_mul_vec(&q, c), bmmc_plan_complement(plan),
+                              "%s: complement Q c", what);
+                ck_tally_int(&t, f, bmmc_plan_layout_f(plan), "%s: layout f", what);
+                check_factor_forms(&t, plan, what);
                 bmmc_plan_free(plan);
             }
         }
     }
+    ck_tally_assert(&t, "Section 6 adjustments");
 }
 END_TEST
 
 /* ==== Performing (Section 5) ==== */
 
 /* Run the plan through the two phases and compare every element with the
- * reference placement dst[A x ^ c] = src[x]. Returns mismatches. */
+ * reference placement dst[A x ^ c] = src[x]. Returns mismatches. Called
+ * from loops, so what must hold for the count to mean anything (the
+ * buffers, a successful run) stops the test without a write when it
+ * holds. */
 static uint64_t perform_mismatches(const BmmcPlan *plan, const Gf2Matrix *a, uint64_t c,
                                    uint64_t salt)
 {
@@ -745,13 +842,15 @@ static uint64_t perform_mismatches(const BmmcPlan *plan, const Gf2Matrix *a, uin
     size_t count = (size_t)1 << n;
     uint64_t *src = malloc(count * sizeof *src);
     uint64_t *dst = malloc(count * sizeof *dst);
-    ck_assert(src != NULL && dst != NULL);
+    if (src == NULL || dst == NULL)
+        ck_abort_msg("out of memory for 2^%d elements", n);
     for (uint64_t x = 0; x < count; x++) {
         src[x] = element_value(x, salt);
         dst[x] = 0;
     }
     int err = bmmc_plan_perform_local(plan, src, dst);
-    ck_assert_msg(err == 0, "perform_local: %s", bmmc_strerror(err));
+    if (err != 0)
+        ck_abort_msg("perform_local: %s", bmmc_strerror(err));
     uint64_t bad = 0;
     for (uint64_t x = 0; x < count; x++)
         bad += dst[bmmc_target_index(n, a->col, c, x)] != src[x];
@@ -787,6 +886,7 @@ START_TEST(test_perform_matches_reference_all_layouts)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 31);
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(perform_shapes); i++) {
         int n = perform_shapes[i][0], p = perform_shapes[i][1];
         int fs[3], nf = layouts_for(n, p, fs);
@@ -795,15 +895,15 @@ START_TEST(test_perform_matches_reference_all_layouts)
                 Gf2Matrix a;
                 random_kind(&a, n, p, kind, &rng);
                 uint64_t c = gf2_rng_bits(&rng, n);
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, fs[li], &plan), 0);
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, fs[li]);
                 uint64_t bad = perform_mismatches(plan, &a, c, gf2_rng_next(&rng));
-                ck_assert_msg(bad == 0, "n=%d p=%d f=%d kind %d: %llu misplaced", n, p,
-                              fs[li], kind, (unsigned long long)bad);
+                ck_tally_uint(&t, 0, bad, "n=%d p=%d f=%d kind %d: elements misplaced", n, p,
+                              fs[li], kind);
                 bmmc_plan_free(plan);
             }
         }
     }
+    ck_tally_assert(&t, "performed permutations against the reference");
 }
 END_TEST
 
@@ -854,13 +954,19 @@ START_TEST(test_permute_one_call)
     uint64_t *src = malloc(count * sizeof(uint64_t)), *dst = malloc(count * sizeof(uint64_t));
     for (uint64_t x = 0; x < count; x++)
         src[x] = element_value(x, 5);
+    CkTally t = CK_TALLY_INIT;
     for (int f = 0; f <= n - p; f++) {
-        ck_assert_int_eq(bmmc_permute(n, p, a.col, c, f, src, dst), 0);
+        /* The count below is meaningless after a failed call (dst is
+         * whatever the last call left), so that stops the test. */
+        int err = bmmc_permute(n, p, a.col, c, f, src, dst);
+        if (err != 0)
+            ck_abort_msg("f=%d: bmmc_permute returned %d: %s", f, err, bmmc_strerror(err));
         uint64_t bad = 0;
         for (uint64_t x = 0; x < count; x++)
             bad += dst[bmmc_target_index(n, a.col, c, x)] != src[x];
-        ck_assert_msg(bad == 0, "f=%d", f);
+        ck_tally_uint(&t, 0, bad, "f=%d: elements misplaced", f);
     }
+    ck_tally_assert(&t, "bmmc_permute n=%d p=%d", n, p);
     a.col[2] = a.col[0];
     ck_assert_int_eq(bmmc_permute(n, p, a.col, c, 0, src, dst), BMMC_ESINGULAR);
     free(src);
@@ -875,6 +981,7 @@ START_TEST(test_perform_catalog_permutations)
     const char *const *names = bmmc_catalog_names();
     static const int shapes[][2] = {{10, 3}, {9, 5}, {8, 0}, {8, 8}};
     int tested = 0;
+    CkTally t = CK_TALLY_INIT;
     for (size_t si = 0; si < G_N_ELEMENTS(shapes); si++) {
         int n = shapes[si][0], p = shapes[si][1];
         for (int i = 0; names[i] != NULL; i++) {
@@ -887,18 +994,21 @@ START_TEST(test_perform_catalog_permutations)
             Gf2Matrix a;
             uint64_t c;
             GError *err = NULL;
-            ck_assert_msg(bmmc_catalog_named(name, n, &a, &c, &err), "%s", err ? err->message : "");
+            /* Without the matrix there is nothing to perform. */
+            if (!bmmc_catalog_named(name, n, &a, &c, &err))
+                ck_abort_msg("%s n=%d: %s", name, n, err ? err->message : "");
             int fs[3], nf = layouts_for(n, p, fs);
             for (int li = 0; li < nf; li++) {
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, fs[li], &plan), 0);
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, fs[li]);
                 uint64_t bad = perform_mismatches(plan, &a, c, (uint64_t)i);
-                ck_assert_msg(bad == 0, "%s n=%d p=%d f=%d", name, n, p, fs[li]);
+                ck_tally_uint(&t, 0, bad, "%s n=%d p=%d f=%d: elements misplaced", name, n, p,
+                              fs[li]);
                 bmmc_plan_free(plan);
                 tested++;
             }
         }
     }
+    ck_tally_assert(&t, "catalog permutations performed");
     ck_assert_int_ge(tested, 8 * 4);
 }
 END_TEST
@@ -912,6 +1022,7 @@ START_TEST(test_lemma3_counts_against_reference)
     gf2_rng_init(&rng, 34);
     static const int shapes[][2] = {{6, 3}, {8, 2}, {9, 4}, {10, 5}, {11, 7}, {12, 3}};
     uint64_t *hits = NULL;
+    CkTally tl = CK_TALLY_INIT;
     for (size_t si = 0; si < G_N_ELEMENTS(shapes); si++) {
         int n = shapes[si][0], p = shapes[si][1];
         uint64_t nprocs = UINT64_C(1) << p, local = UINT64_C(1) << (n - p);
@@ -923,8 +1034,7 @@ START_TEST(test_lemma3_counts_against_reference)
                 random_kind(&a, n, p, kind, &rng);
                 uint64_t c = gf2_rng_bits(&rng, n);
                 int f = fs[li];
-                BmmcPlan *plan;
-                ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, f, &plan), 0);
+                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, f);
                 int r = bmmc_plan_rank_gamma(plan);
                 uint64_t per_target = local >> r;
                 for (uint64_t k = 0; k < nprocs; k++) {
@@ -942,15 +1052,32 @@ START_TEST(test_lemma3_counts_against_reference)
                         distinct++;
                         bad += hits[t] != per_target;
                     }
-                    ck_assert_msg(distinct == bmmc_plan_rounds(plan) && bad == 0,
-                                  "n=%d p=%d f=%d proc %llu: %llu targets, expected 2^%d",
-                                  n, p, f, (unsigned long long)k,
-                                  (unsigned long long)distinct, r);
+                    bool counts_ok = distinct == bmmc_plan_rounds(plan) && bad == 0;
+                    ck_tally_true(&tl, counts_ok,
+                                  "n=%d p=%d f=%d proc %llu: %llu targets (expected 2^%d), "
+                                  "%llu not sent %llu elements",
+                                  n, p, f, (unsigned long long)k, (unsigned long long)distinct,
+                                  r, (unsigned long long)bad, (unsigned long long)per_target);
+                    /* The rounds below are bounded by the count just
+                     * checked: with it wrong, skip them. */
+                    if (!counts_ok)
+                        continue;
                     for (uint64_t b = 0; b < bmmc_plan_rounds(plan); b++) {
                         uint64_t t = bmmc_plan_target_proc(plan, k, b);
-                        ck_assert_uint_eq(hits[t], per_target);
+                        /* hits[t] needs t < P */
+                        ck_tally_true(&tl, t < nprocs, "n=%d p=%d f=%d proc %llu round %llu: "
+                                      "target %llu < P", n, p, f, (unsigned long long)k,
+                                      (unsigned long long)b, (unsigned long long)t);
+                        if (t >= nprocs)
+                            continue;
+                        ck_tally_uint(&tl, per_target, hits[t],
+                                      "n=%d p=%d f=%d proc %llu round %llu: elements to %llu",
+                                      n, p, f, (unsigned long long)k, (unsigned long long)b,
+                                      (unsigned long long)t);
                         hits[t] = 0;    /* each target named in one round only */
-                        ck_assert_uint_eq(bmmc_plan_source_proc(plan, t, b), k);
+                        ck_tally_uint(&tl, k, bmmc_plan_source_proc(plan, t, b),
+                                      "n=%d p=%d f=%d round %llu: source of %llu", n, p, f,
+                                      (unsigned long long)b, (unsigned long long)t);
                     }
                 }
                 bmmc_plan_free(plan);
@@ -958,6 +1085,7 @@ START_TEST(test_lemma3_counts_against_reference)
         }
     }
     free(hits);
+    ck_tally_assert(&tl, "Lemma 3's targets against the reference");
 }
 END_TEST
 
@@ -983,8 +1111,8 @@ static void on_message(void *user, uint64_t round, uint64_t from, uint64_t to, u
         log->current_round = round;
     }
     log->bad += count != log->expected_count;
-    log->bad += from >= log->nprocs || to >= log->nprocs;
-    if (from < log->nprocs && to < log->nprocs) {
+    log->bad += from >= log->nprocs || to >= log->nprocs || round >= log->rounds;
+    if (from < log->nprocs && to < log->nprocs && round < log->rounds) {
         log->bad += log->sent_in_round[from]++ != 0;
         log->bad += log->received_in_round[to]++ != 0;
         log->targets[from * log->rounds + round] = to;
@@ -1001,14 +1129,14 @@ START_TEST(test_rounds_traced)
     Gf2Rng rng;
     gf2_rng_init(&rng, 35);
     static const int shapes[][2] = {{7, 3}, {10, 4}, {12, 6}, {13, 9}};
+    CkTally t = CK_TALLY_INIT;
     for (size_t si = 0; si < G_N_ELEMENTS(shapes); si++) {
         int n = shapes[si][0], p = shapes[si][1];
         for (int kind = 0; kind < 6; kind++) {
             Gf2Matrix a;
             random_kind(&a, n, p, kind, &rng);
             uint64_t c = gf2_rng_bits(&rng, n);
-            BmmcPlan *plan;
-            ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, (n - p) / 3, &plan), 0);
+            BmmcPlan *plan = plan_or_stop(n, p, a.col, c, (n - p) / 3);
             MessageLog log = {
                 .nprocs = UINT64_C(1) << p,
                 .rounds = bmmc_plan_rounds(plan),
@@ -1021,25 +1149,33 @@ START_TEST(test_rounds_traced)
             uint64_t *src = malloc(count * sizeof(uint64_t)), *dst = malloc(count * sizeof(uint64_t));
             for (uint64_t x = 0; x < count; x++)
                 src[x] = element_value(x, 9);
-            ck_assert_int_eq(bmmc_plan_perform_local_traced(plan, src, dst, on_message, &log), 0);
-            ck_assert_uint_eq(log.bad, 0);
-            ck_assert_uint_eq(log.messages, log.rounds * log.nprocs);
-            ck_assert_uint_eq(log.current_round, log.rounds - 1);
+            int err = bmmc_plan_perform_local_traced(plan, src, dst, on_message, &log);
+            if (err != 0)   /* no rounds to check */
+                ck_abort_msg("n=%d p=%d kind %d: perform_local_traced: %s", n, p, kind,
+                             bmmc_strerror(err));
+            ck_tally_uint(&t, 0, log.bad, "n=%d p=%d kind %d: bad messages", n, p, kind);
+            ck_tally_uint(&t, log.rounds * log.nprocs, log.messages, "n=%d p=%d kind %d: messages",
+                          n, p, kind);
+            ck_tally_uint(&t, log.rounds - 1, log.current_round, "n=%d p=%d kind %d: last round",
+                          n, p, kind);
             for (uint64_t k = 0; k < log.nprocs; k++)
                 for (uint64_t b = 0; b < log.rounds; b++)
                     for (uint64_t b2 = 0; b2 < b; b2++)
-                        if (log.targets[k * log.rounds + b] == log.targets[k * log.rounds + b2])
-                            ck_abort_msg("processor %llu sends twice to one target",
-                                         (unsigned long long)k);
+                        ck_tally_true(&t, log.targets[k * log.rounds + b]
+                                          != log.targets[k * log.rounds + b2],
+                                      "n=%d p=%d kind %d: processor %llu sends to one target in "
+                                      "rounds %llu and %llu", n, p, kind, (unsigned long long)k,
+                                      (unsigned long long)b2, (unsigned long long)b);
             uint64_t bad = 0;
             for (uint64_t x = 0; x < count; x++)
                 bad += dst[bmmc_target_index(n, a.col, c, x)] != src[x];
-            ck_assert_uint_eq(bad, 0);
+            ck_tally_uint(&t, 0, bad, "n=%d p=%d kind %d: elements misplaced", n, p, kind);
             free(src); free(dst);
             free(log.sent_in_round); free(log.received_in_round); free(log.targets);
             bmmc_plan_free(plan);
         }
     }
+    ck_tally_assert(&t, "traced rounds");
 }
 END_TEST
 
@@ -1051,12 +1187,12 @@ START_TEST(test_intraprocessor_is_w)
     Gf2Rng rng;
     gf2_rng_init(&rng, 36);
     static const int shapes[][2] = {{6, 2}, {10, 3}, {11, 6}, {12, 0}, {5, 5}};
+    CkTally t = CK_TALLY_INIT;
     for (size_t si = 0; si < G_N_ELEMENTS(shapes); si++) {
         int n = shapes[si][0], p = shapes[si][1], m = n - p;
         Gf2Matrix a;
         gf2_random_nonsingular(&a, n, &rng);
-        BmmcPlan *plan;
-        ck_assert_int_eq(bmmc_plan_new(n, p, a.col, 0, m, &plan), 0);
+        BmmcPlan *plan = plan_or_stop(n, p, a.col, 0, m);
         const Gf2Matrix *w = bmmc_plan_matrix(plan, BMMC_MATRIX_W);
         size_t local = (size_t)1 << m;
         uint64_t *data = malloc(local * sizeof(uint64_t)), *temp = malloc(local * sizeof(uint64_t));
@@ -1071,11 +1207,12 @@ START_TEST(test_intraprocessor_is_w)
                 bad += temp[xp & gf2_mask(m)] != data[x];
             }
         }
-        ck_assert_uint_eq(bad, 0);
+        ck_tally_uint(&t, 0, bad, "n=%d p=%d: elements not where W puts them", n, p);
         free(data);
         free(temp);
         bmmc_plan_free(plan);
     }
+    ck_tally_assert(&t, "phase 1 against W");
 }
 END_TEST
 
@@ -1084,13 +1221,14 @@ END_TEST
  * offsets differ in the rightmost 1 of j. */
 START_TEST(test_gray_order_appendix_b)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int bits = 0; bits <= 16; bits++) {
         uint64_t count = UINT64_C(1) << bits;
         unsigned char *seen = calloc(count, 1);
         BmmcGray g;
         bmmc_gray_first(&g, bits);
         uint64_t visits = 0, bad = 0, prev = 0;
-        ck_assert_int_eq(g.flip, -1);
+        ck_tally_int(&t, -1, g.flip, "bits=%d: first flip", bits);
         do {
             bad += g.offset >= count;
             if (g.offset < count)
@@ -1103,23 +1241,28 @@ START_TEST(test_gray_order_appendix_b)
             prev = g.offset;
             visits++;
         } while (bmmc_gray_next(&g));
-        ck_assert_msg(visits == count && bad == 0, "bits=%d: %llu visits, %llu bad", bits,
+        ck_tally_true(&t, visits == count && bad == 0, "bits=%d: %llu visits, %llu bad", bits,
                       (unsigned long long)visits, (unsigned long long)bad);
-        ck_assert(!bmmc_gray_next(&g));   /* stays finished */
+        ck_tally_true(&t, !bmmc_gray_next(&g), "bits=%d: stays finished", bits);
         free(seen);
     }
+    ck_tally_assert(&t, "Gray order");
     /* The nibble method against a bit-at-a-time scan. */
     Gf2Rng rng;
     gf2_rng_init(&rng, 37);
+    CkTally tf = CK_TALLY_INIT;
     for (int i = 0; i < 64; i++)
-        ck_assert_int_eq(bmmc_gray_flip_bit(UINT64_C(1) << i), i);
+        ck_tally_int(&tf, i, bmmc_gray_flip_bit(UINT64_C(1) << i), "flip bit of 1 << %d", i);
     for (uint64_t q = 1; q < 5000; q++)
-        ck_assert_int_eq(bmmc_gray_flip_bit(q), gf2_lowest_bit(q));
+        ck_tally_int(&tf, gf2_lowest_bit(q), bmmc_gray_flip_bit(q), "flip bit of %llu",
+                     (unsigned long long)q);
     for (int i = 0; i < 1000; i++) {
         uint64_t q = gf2_rng_next(&rng) << (gf2_rng_next(&rng) % 64);
         if (q != 0)
-            ck_assert_int_eq(bmmc_gray_flip_bit(q), gf2_lowest_bit(q));
+            ck_tally_int(&tf, gf2_lowest_bit(q), bmmc_gray_flip_bit(q), "flip bit of 0x%llx",
+                         (unsigned long long)q);
     }
+    ck_tally_assert(&tf, "bmmc_gray_flip_bit");
 }
 END_TEST
 
@@ -1129,22 +1272,31 @@ START_TEST(test_lemma1_compose_and_inverse)
 {
     Gf2Rng rng;
     gf2_rng_init(&rng, 38);
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= 64; n += 9) {
         Gf2Matrix a1, a2;
         gf2_random_nonsingular(&a1, n, &rng);
         gf2_random_nonsingular(&a2, n, &rng);
         uint64_t c1 = gf2_rng_bits(&rng, n), c2 = gf2_rng_bits(&rng, n);
         uint64_t ac[GF2_MAX_DIM], cc, ai[GF2_MAX_DIM], ci;
-        ck_assert_int_eq(bmmc_compose(n, a1.col, c1, a2.col, c2, ac, &cc), 0);
-        ck_assert_int_eq(bmmc_inverse(n, a1.col, c1, ai, &ci), 0);
+        /* Without the composition and the inverse their outputs are unset:
+         * nothing to check. */
+        int err = bmmc_compose(n, a1.col, c1, a2.col, c2, ac, &cc);
+        if (err != 0)
+            ck_abort_msg("n=%d: bmmc_compose returned %d", n, err);
+        err = bmmc_inverse(n, a1.col, c1, ai, &ci);
+        if (err != 0)
+            ck_abort_msg("n=%d: bmmc_inverse returned %d", n, err);
         for (int i = 0; i < 200; i++) {
             uint64_t x = gf2_rng_bits(&rng, n);
             uint64_t y1 = bmmc_target_index(n, a1.col, c1, x);
-            ck_assert_uint_eq(bmmc_target_index(n, ac, cc, x),
-                              bmmc_target_index(n, a2.col, c2, y1));
-            ck_assert_uint_eq(bmmc_target_index(n, ai, ci, y1), x);
+            ck_tally_uint(&t, bmmc_target_index(n, a2.col, c2, y1), bmmc_target_index(n, ac, cc, x),
+                          "n=%d x=0x%llx: composition", n, (unsigned long long)x);
+            ck_tally_uint(&t, x, bmmc_target_index(n, ai, ci, y1), "n=%d y=0x%llx: inverse", n,
+                          (unsigned long long)y1);
         }
     }
+    ck_tally_assert(&t, "Lemma 1");
     uint64_t sing[3] = {1, 2, 3}, out[3], oc;
     ck_assert_int_eq(bmmc_inverse(3, sing, 0, out, &oc), BMMC_ESINGULAR);
     ck_assert_int_eq(bmmc_compose(65, sing, 0, sing, 0, out, &oc), BMMC_EN);
@@ -1229,6 +1381,7 @@ static uint64_t rotr(uint64_t x, int n)
 /* Appendix C definitions, element by element, for n = 0..12. */
 START_TEST(test_catalog_definitions)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int n = 0; n <= 12; n++) {
         uint64_t count = UINT64_C(1) << n;
         Gf2Matrix a, g, gi;
@@ -1236,9 +1389,11 @@ START_TEST(test_catalog_definitions)
         GError *err = NULL;
         uint64_t bad = 0;
 
+/* Without the matrix the loops below would read an unset one: stop. */
 #define NAMED(name) do { \
-        ck_assert_msg(bmmc_catalog_named(name, n, &a, &c, &err), "%s", err ? err->message : ""); \
-        ck_assert(gf2_is_nonsingular(&a)); } while (0)
+        if (!bmmc_catalog_named(name, n, &a, &c, &err)) \
+            ck_abort_msg("%s n=%d: %s", name, n, err ? err->message : ""); \
+        ck_tally_true(&t, gf2_is_nonsingular(&a), "%s n=%d: nonsingular", name, n); } while (0)
 
         NAMED("identity");
         for (uint64_t x = 0; x < count; x++)
@@ -1263,15 +1418,17 @@ START_TEST(test_catalog_definitions)
         for (uint64_t x = 0; x < count; x++)
             bad += bmmc_target_index(n, a.col, c, x) != rotr(x, n);
         /* gray-inverse undoes gray, both ways. */
-        ck_assert(bmmc_catalog_named("gray", n, &g, &gc, NULL));
-        ck_assert(bmmc_catalog_named("gray-inverse", n, &gi, &gic, NULL));
+        if (!bmmc_catalog_named("gray", n, &g, &gc, NULL)
+            || !bmmc_catalog_named("gray-inverse", n, &gi, &gic, NULL))
+            ck_abort_msg("n=%d: no gray or gray-inverse", n);
         for (uint64_t x = 0; x < count; x++) {
             bad += bmmc_target_index(n, gi.col, gic, bmmc_target_index(n, g.col, gc, x)) != x;
             bad += bmmc_target_index(n, g.col, gc, bmmc_target_index(n, gi.col, gic, x)) != x;
         }
 #undef NAMED
-        ck_assert_msg(bad == 0, "n=%d: %llu wrong", n, (unsigned long long)bad);
+        ck_tally_uint(&t, 0, bad, "n=%d: elements wrong", n);
     }
+    ck_tally_assert(&t, "Appendix C definitions");
 }
 END_TEST
 
@@ -1293,9 +1450,11 @@ START_TEST(test_catalog_gray_matrix_6)
     ck_assert_uint_eq(c, 0);
     /* bit-reversal: 1s on the antidiagonal; vector-reversal: I and all ones. */
     ck_assert(bmmc_catalog_named("bit-reversal", 6, &a, &c, NULL));
+    CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++)
-            ck_assert_int_eq(gf2_get(&a, i, j), i + j == 5);
+            ck_tally_int(&t, i + j == 5, gf2_get(&a, i, j), "bit-reversal entry (%d,%d)", i, j);
+    ck_tally_assert(&t, "bit-reversal matrix, n = 6");
     ck_assert(bmmc_catalog_named("vector-reversal", 6, &a, &c, NULL));
     gf2_identity(&expect, 6);
     ck_assert(gf2_equal(&a, &expect));
@@ -1308,6 +1467,7 @@ END_TEST
  * j Q + i); shuffle and unshuffle are the 2 x N/2 and N/2 x 2 cases. */
 START_TEST(test_catalog_transpose_moves_ij_to_ji)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int n = 0; n <= 12; n++) {
         for (int lq = 0; lq <= n; lq++) {
             uint64_t q = UINT64_C(1) << lq, r = UINT64_C(1) << (n - lq);
@@ -1317,28 +1477,35 @@ START_TEST(test_catalog_transpose_moves_ij_to_ji)
             Gf2Matrix a;
             uint64_t c;
             GError *err = NULL;
-            ck_assert_msg(bmmc_catalog_named(name, n, &a, &c, &err), "%s", err ? err->message : "");
-            ck_assert_uint_eq(c, 0);
+            /* Without the matrix the checks below would read an unset one. */
+            if (!bmmc_catalog_named(name, n, &a, &c, &err))
+                ck_abort_msg("%s: %s", name, err ? err->message : "");
+            ck_tally_uint(&t, 0, c, "%s: complement", name);
             uint64_t bad = 0;
             for (uint64_t i = 0; i < q; i++)
                 for (uint64_t j = 0; j < r; j++)
                     bad += bmmc_target_index(n, a.col, c, i * r + j) != j * q + i;
-            ck_assert_msg(bad == 0, "%s", name);
+            ck_tally_uint(&t, 0, bad, "%s: elements misplaced", name);
             /* Appendix C's block form [0 I; I 0]: the top lg Q rows take the
              * row bits (the top lg Q index bits). */
-            ck_assert(block_is_zero(&a, 0, lq - 1, 0, n - lq - 1));
-            ck_assert(block_is_identity(&a, 0, lq - 1, n - lq, n - 1));
-            ck_assert(block_is_identity(&a, lq, n - 1, 0, n - lq - 1));
-            ck_assert(block_is_zero(&a, lq, n - 1, n - lq, n - 1));
+            ck_tally_true(&t, block_is_zero(&a, 0, lq - 1, 0, n - lq - 1), "%s: top-left 0", name);
+            ck_tally_true(&t, block_is_identity(&a, 0, lq - 1, n - lq, n - 1), "%s: top-right I",
+                          name);
+            ck_tally_true(&t, block_is_identity(&a, lq, n - 1, 0, n - lq - 1), "%s: bottom-left I",
+                          name);
+            ck_tally_true(&t, block_is_zero(&a, lq, n - 1, n - lq, n - 1), "%s: bottom-right 0",
+                          name);
             if (n >= 1 && (lq == 1 || lq == n - 1)) {
                 const char *other = lq == 1 ? "shuffle" : "unshuffle";
                 Gf2Matrix s;
                 uint64_t sc;
-                ck_assert(bmmc_catalog_named(other, n, &s, &sc, NULL));
-                ck_assert_msg(gf2_equal(&a, &s), "%s vs %s", name, other);
+                if (!bmmc_catalog_named(other, n, &s, &sc, NULL))
+                    ck_abort_msg("%s n=%d: not in the catalog", other, n);
+                ck_tally_true(&t, gf2_equal(&a, &s), "%s == %s", name, other);
             }
         }
     }
+    ck_tally_assert(&t, "transpose:QxR for n <= 12");
     /* The introduction's matrix transpose, done through the factorisation:
      * transpose:16x64 on 2^10 elements over 8 processors. */
     Gf2Matrix a;
@@ -1347,14 +1514,19 @@ START_TEST(test_catalog_transpose_moves_ij_to_ji)
     uint64_t src[1024], dst[1024];
     for (uint64_t x = 0; x < 1024; x++)
         src[x] = element_value(x, 3);
+    CkTally tp = CK_TALLY_INIT;
     for (int f = 0; f <= 7; f += 7) {
-        ck_assert_int_eq(bmmc_permute(10, 3, a.col, c, f, src, dst), 0);
+        /* dst after a failed call holds nothing to compare */
+        int err = bmmc_permute(10, 3, a.col, c, f, src, dst);
+        if (err != 0)
+            ck_abort_msg("transpose:16x64 f=%d: bmmc_permute returned %d", f, err);
         for (uint64_t i = 0; i < 16; i++)
             for (uint64_t j = 0; j < 64; j++)
-                if (dst[j * 16 + i] != src[i * 64 + j])
-                    ck_abort_msg("transpose:16x64 f=%d: (%llu,%llu) misplaced", f,
-                                 (unsigned long long)i, (unsigned long long)j);
+                ck_tally_uint(&tp, src[i * 64 + j], dst[j * 16 + i],
+                              "transpose:16x64 f=%d: (%llu,%llu)", f,
+                              (unsigned long long)i, (unsigned long long)j);
     }
+    ck_tally_assert(&tp, "transpose:16x64 performed");
 }
 END_TEST
 

@@ -2,7 +2,12 @@
  * matvec, vecmat and rank1 give exact results for random shapes and
  * processor arrays, double and complex, on cubes and tori; message counts
  * derived by hand; the auto array; kernels timed by name or by flop-time;
- * Mflop/s with tick-seconds; refusals name their key. */
+ * Mflop/s with tick-seconds; refusals name their key.
+ *
+ * Tests that loop over runs check them into a CkTally (check_main.h) and
+ * assert once; what a later check cannot do without (a report, a detail)
+ * stops the test with if (!ok) ck_abort_msg(...), which writes nothing when
+ * it holds. */
 #include "run.h"
 
 #include <check.h>
@@ -48,14 +53,25 @@ static void on_torus(Scenario *s, uint32_t rows, uint32_t cols)
     scenario_put(s, "machine", "wrap", "yes", "test");
 }
 
-static Report *run_ok(Scenario *s, const char *what)
+/* Runs S: the data must be correct and every bound hold, asserted at once,
+ * or into T when the caller loops (T not NULL). No report stops the test
+ * either way: there is nothing to return. */
+static Report *run_ok(Scenario *s, const char *what, CkTally *t)
 {
     GError *e = NULL;
     Report *r = run_scenario(s, NULL, &e);
-    ck_assert_msg(r != NULL, "%s: %s", what, e ? e->message : "");
-    ck_assert_msg(r->data_correct, "%s: %s", what,
+    if (t == NULL) {
+        ck_assert_msg(r != NULL, "%s: %s", what, e ? e->message : "");
+        ck_assert_msg(r->data_correct, "%s: %s", what,
+                      r->data_problem ? r->data_problem : "?");
+        ck_assert_msg(report_bounds_hold(r), "%s: a bound fails", what);
+        return r;
+    }
+    if (r == NULL)
+        ck_abort_msg("%s: %s", what, e ? e->message : "");
+    ck_tally_true(t, r->data_correct, "%s: data correct (%s)", what,
                   r->data_problem ? r->data_problem : "?");
-    ck_assert_msg(report_bounds_hold(r), "%s: a bound fails", what);
+    ck_tally_true(t, report_bounds_hold(r), "%s: bounds hold", what);
     return r;
 }
 
@@ -65,6 +81,7 @@ static Report *run_ok(Scenario *s, const char *what)
 START_TEST(random_exact)
 {
     GRand *g = g_rand_new_with_seed(20261123);
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 40; trial++) {
         gboolean torus = trial % 4 == 3;
         uint32_t rows, cols;
@@ -102,11 +119,13 @@ START_TEST(random_exact)
                     "%s %s %llux%llu on %s %s", routines[r], el,
                     (unsigned long long)p, (unsigned long long)q, arr,
                     torus ? "torus" : "cube");
-                g_autoptr(Report) rep = run_ok(s, what);
-                ck_assert_str_eq(detail(rep, "processors")->text, arr);
+                g_autoptr(Report) rep = run_ok(s, what, &t);
+                ck_tally_str(&t, arr, detail(rep, "processors")->text,
+                             "%s: processors", what);
             }
     }
     g_rand_free(g);
+    ck_tally_assert(&t, "random shapes and arrays");
 }
 END_TEST
 
@@ -124,25 +143,31 @@ END_TEST
  *   rank1   x to column 0 (12), y to row 0 (15), two spreads of 24. */
 START_TEST(message_counts)
 {
+    CkTally tl = CK_TALLY_INIT;
     for (int r = 0; r < 3; r++) {
         g_autoptr(Scenario) s = db_scenario(routines[r], 16, 16, "4x4", NULL);
         on_cube(s, 4);
-        g_autoptr(Report) rep = run_ok(s, routines[r]);
-        ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 27);
-        ck_assert_uint_eq(rep->class_elements[CLASS_ROUTER], 27);
-        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 48);
-        ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR], 96);
+        g_autoptr(Report) rep = run_ok(s, routines[r], &tl);
+        ck_tally_uint(&tl, 27, rep->class_messages[CLASS_ROUTER], "%s: router messages",
+                      routines[r]);
+        ck_tally_uint(&tl, 27, rep->class_elements[CLASS_ROUTER], "%s: router elements",
+                      routines[r]);
+        ck_tally_uint(&tl, 48, rep->class_messages[CLASS_NEIGHBOUR], "%s: neighbour messages",
+                      routines[r]);
+        ck_tally_uint(&tl, 96, rep->class_elements[CLASS_NEIGHBOUR], "%s: neighbour elements",
+                      routines[r]);
         /* Trees: log2 4 = 2 steps each. */
         const char *k1 = r < 2 ? "spread_steps" : "spread_x_steps";
         const char *k2 = r < 2 ? "reduce_steps" : "spread_y_steps";
-        ck_assert_int_eq(detail(rep, k1)->i, 2);
-        ck_assert_int_eq(detail(rep, k2)->i, 2);
+        ck_tally_int(&tl, 2, detail(rep, k1)->i, "%s: %s", routines[r], k1);
+        ck_tally_int(&tl, 2, detail(rep, k2)->i, "%s: %s", routines[r], k2);
     }
+    ck_tally_assert(&tl, "16 x 16 on the 4x4 array of the 4-cube");
     /* The 4x4 torus: the trees' second step (2 positions away) is a
      * router message: per line of 4, 2 neighbour and 1 router message. */
     g_autoptr(Scenario) t = db_scenario("matvec", 16, 16, NULL, NULL);
     on_torus(t, 4, 4);
-    g_autoptr(Report) rep = run_ok(t, "matvec torus");
+    g_autoptr(Report) rep = run_ok(t, "matvec torus", NULL);
     ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 16);
     ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR], 64);
     ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 27 + 8);
@@ -160,7 +185,7 @@ START_TEST(cycles_by_hand)
 {
     g_autoptr(Scenario) s = db_scenario("rank1", 16, 16, "1x2", NULL);
     on_cube(s, 1);
-    g_autoptr(Report) rep = run_ok(s, "rank1 1x2");
+    g_autoptr(Report) rep = run_ok(s, "rank1 1x2", NULL);
     ck_assert_int_eq(rep->cycles, 24);
     ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 1);
     ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR], 1);
@@ -178,6 +203,7 @@ END_TEST
 START_TEST(spread_all_port)
 {
     GRand *g = g_rand_new_with_seed(77);
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 30; trial++) {
         unsigned dims = (unsigned)g_rand_int_range(g, 1, 9);
         unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
@@ -201,20 +227,23 @@ START_TEST(spread_all_port)
         g_autofree char *what = g_strdup_printf("rank1 %llux%llu on %s",
                                                 (unsigned long long)p,
                                                 (unsigned long long)q, arr);
-        g_autoptr(Report) rep = run_ok(s, what);
+        g_autoptr(Report) rep = run_ok(s, what, &t);
         uint64_t sp = (uint64_t)detail(rep, "block_rows")->i;
         uint64_t sq = (uint64_t)detail(rep, "block_cols")->i;
         uint64_t px = cb ? MIN(cb, sp) : 0, py = rb ? MIN(rb, sq) : 0;
-        ck_assert_int_eq(detail(rep, "spread_x_parts")->i, (int64_t)px);
-        ck_assert_int_eq(detail(rep, "spread_y_parts")->i, (int64_t)py);
-        ck_assert_uint_eq(rep->class_messages[CLASS_NEIGHBOUR],
-                          (uint64_t)rows * (cols - 1) * px
-                          + (uint64_t)cols * (rows - 1) * py);
-        ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR],
-                          (uint64_t)rows * (cols - 1) * sp
-                          + (uint64_t)cols * (rows - 1) * sq);
+        ck_tally_int(&t, (int64_t)px, detail(rep, "spread_x_parts")->i,
+                     "%s: spread-x parts", what);
+        ck_tally_int(&t, (int64_t)py, detail(rep, "spread_y_parts")->i,
+                     "%s: spread-y parts", what);
+        ck_tally_uint(&t, (uint64_t)rows * (cols - 1) * px
+                          + (uint64_t)cols * (rows - 1) * py,
+                      rep->class_messages[CLASS_NEIGHBOUR], "%s: neighbour messages", what);
+        ck_tally_uint(&t, (uint64_t)rows * (cols - 1) * sp
+                          + (uint64_t)cols * (rows - 1) * sq,
+                      rep->class_elements[CLASS_NEIGHBOUR], "%s: neighbour elements", what);
     }
     g_rand_free(g);
+    ck_tally_assert(&t, "all-port spreads");
 }
 END_TEST
 
@@ -227,14 +256,14 @@ START_TEST(spread_reduce_use_all_ports)
 {
     g_autoptr(Scenario) s = db_scenario("rank1", 6000, 64, "1x64", NULL);
     on_cube(s, 6);
-    g_autoptr(Report) rep = run_ok(s, "rank1 6000x64 on 1x64");
+    g_autoptr(Report) rep = run_ok(s, "rank1 6000x64 on 1x64", NULL);
     ck_assert_int_eq(detail(rep, "spread_x_parts")->i, 6);
     int64_t t = detail(rep, "phase_spread_x_cycles")->i;
     ck_assert_msg(t >= 6000 && t < 2 * 6000, "spread-x took %lld",
                   (long long)t);
     g_autoptr(Scenario) m = db_scenario("matvec", 64, 6000, "64x1", NULL);
     on_cube(m, 6);
-    g_autoptr(Report) rm = run_ok(m, "matvec 64x6000 on 64x1");
+    g_autoptr(Report) rm = run_ok(m, "matvec 64x6000 on 64x1", NULL);
     ck_assert_int_eq(detail(rm, "spread_parts")->i, 6);
     ck_assert_int_eq(detail(rm, "reduce_parts")->i, 0);
     int64_t w = detail(rm, "phase_spread_x_cycles")->i;
@@ -242,7 +271,7 @@ START_TEST(spread_reduce_use_all_ports)
                   (long long)w);
     g_autoptr(Scenario) v = db_scenario("vecmat", 64, 6000, "64x1", NULL);
     on_cube(v, 6);
-    g_autoptr(Report) rv = run_ok(v, "vecmat 64x6000 on 64x1");
+    g_autoptr(Report) rv = run_ok(v, "vecmat 64x6000 on 64x1", NULL);
     ck_assert_int_eq(detail(rv, "reduce_parts")->i, 6);
     int64_t u = detail(rv, "phase_reduce_y_cycles")->i;
     ck_assert_msg(u >= 6000 && u < 2 * 6000, "reduce-y took %lld",
@@ -254,19 +283,19 @@ START_TEST(auto_array)
 {
     g_autoptr(Scenario) a = db_scenario("matvec", 40, 24, NULL, NULL);
     on_cube(a, 6);
-    g_autoptr(Report) ra = run_ok(a, "auto 40x24");
+    g_autoptr(Report) ra = run_ok(a, "auto 40x24", NULL);
     ck_assert_str_eq(detail(ra, "processors")->text, "8x8");
     ck_assert_str_eq(detail(ra, "processors_chosen")->text, "auto");
     /* P/Q = 8 = 2^3 on 64 nodes: 16x4 and 32x2 are both 1 away; the tie
      * goes to more rows. */
     g_autoptr(Scenario) b = db_scenario("rank1", 64, 8, "auto", NULL);
     on_cube(b, 6);
-    g_autoptr(Report) rb = run_ok(b, "auto 64x8");
+    g_autoptr(Report) rb = run_ok(b, "auto 64x8", NULL);
     ck_assert_str_eq(detail(rb, "processors")->text, "32x2");
     /* Square: square. */
     g_autoptr(Scenario) c = db_scenario("vecmat", 512, 512, NULL, NULL);
     scenario_put(c, "machine", "preset", "cm200-8k", "test");
-    g_autoptr(Report) rc = run_ok(c, "auto 512");
+    g_autoptr(Report) rc = run_ok(c, "auto 512", NULL);
     ck_assert_str_eq(detail(rc, "processors")->text, "16x16");
 }
 END_TEST
@@ -275,6 +304,7 @@ END_TEST
  * machine has no rate for it; the flops and Mflop/s details. */
 START_TEST(kernels_and_mflops)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int r = 0; r < 3; r++) {
         g_autoptr(Scenario) s = db_scenario(routines[r], 12, 20, "2x4", NULL);
         on_cube(s, 3);
@@ -282,21 +312,25 @@ START_TEST(kernels_and_mflops)
         scenario_put(s, "machine", "kernel.rank1", "per-flop:5", "test");
         scenario_put(s, "machine", "flop-time", "2", "test");
         scenario_put(s, "machine", "tick-seconds", "1e-6", "test");
-        g_autoptr(Report) rep = run_ok(s, routines[r]);
+        g_autoptr(Report) rep = run_ok(s, routines[r], &t);
         /* blocks 6 x 5: 60 flops per node */
         long long per_flop = r == 0 ? 3 : r == 1 ? 2 : 5;
         unsigned local = r < 2 ? 2 : 4;
-        ck_assert_str_eq(rep->phase_name[local], routines[r]);
-        ck_assert_int_eq(rep->phase[local].compute_max, 60 * per_flop);
+        ck_tally_str(&t, routines[r], rep->phase_name[local], "%s: phase %u", routines[r],
+                     local);
+        ck_tally_int(&t, 60 * per_flop, rep->phase[local].compute_max,
+                     "%s: local phase compute", routines[r]);
         double flops = 2.0 * 12 * 20;
-        ck_assert(detail(rep, "flops")->d == flops);
+        ck_tally_double(&t, flops, detail(rep, "flops")->d, "%s: flops", routines[r]);
         double want = flops / ((double)rep->cycles * 1e-6) / 1e6;
-        ck_assert_msg(fabs(detail(rep, "mflops")->d - want) < 1e-9 * want,
-                      "%g != %g", detail(rep, "mflops")->d, want);
+        double mflops = detail(rep, "mflops")->d;
+        ck_tally_true(&t, fabs(mflops - want) < 1e-9 * want, "%s: mflops %g != %g",
+                      routines[r], mflops, want);
     }
+    ck_tally_assert(&t, "kernel times and Mflop/s");
     g_autoptr(Scenario) c = db_scenario("matvec", 12, 20, "2x4", "complex");
     on_cube(c, 3);
-    g_autoptr(Report) rc = run_ok(c, "complex flops");
+    g_autoptr(Report) rc = run_ok(c, "complex flops", NULL);
     ck_assert(detail(rc, "flops")->d == 4 * 2.0 * 12 * 20);
 }
 END_TEST

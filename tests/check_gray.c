@@ -45,6 +45,18 @@ static Report *must_run(Scenario *s, const RunOptions *opt)
     return r;
 }
 
+/* must_run for loops: the run's success goes into T (the test asserts it
+ * after the loop); NULL where it failed, which the caller skips. */
+static Report *tally_run(CkTally *t, Scenario *s, const RunOptions *opt,
+                         const char *what)
+{
+    GError *e = NULL;
+    Report *r = run_scenario(s, opt, &e);
+    ck_tally_true(t, r != NULL, "%s: runs: %s", what, e ? e->message : "");
+    g_clear_error(&e);
+    return r;
+}
+
 static double bound_value(const Report *r, const char *prefix,
                           gboolean *holds)
 {
@@ -63,6 +75,7 @@ START_TEST(all_methods_all_directions_correct_and_exact)
 {
     const long ks[] = { 1, 2, 3, 7, 33 };
     const char *algs[] = { "gray-to-binary", "binary-to-gray" };
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= 10; n++)
         for (size_t ki = 0; ki < G_N_ELEMENTS(ks); ki++)
             for (int a = 0; a < 2; a++) {
@@ -71,38 +84,55 @@ START_TEST(all_methods_all_directions_correct_and_exact)
                 uint64_t exchanges = (uint64_t)(n - 1) * nodes * (uint64_t)k / 2;
                 long t5 = n > 1 ? (n - 1) * ((k + n - 2) / (n - 1)) : 0;
                 /* concurrent */
+                g_autofree char *what = g_strdup_printf("%s n=%d K=%ld",
+                                                        algs[a], n, k);
                 g_autoptr(Scenario) s = scenario_for(algs[a], "concurrent", n, k,
                                                      NULL, NULL);
-                g_autoptr(Report) r = must_run(s, NULL);
-                ck_assert_msg(r->data_correct, "%s n=%d K=%ld: %s", algs[a], n,
-                              k, r->data_problem);
-                ck_assert_uint_eq(r->element_transfers, exchanges);
-                ck_assert_int_eq(r->cycles, t5);
-                ck_assert(report_bounds_hold(r));
+                g_autoptr(Report) r = tally_run(&t, s, NULL, what);
+                if (r) {
+                    ck_tally_true(&t, r->data_correct, "%s: %s", what,
+                                  r->data_problem);
+                    ck_tally_uint(&t, exchanges, r->element_transfers,
+                                  "%s: element transfers", what);
+                    ck_tally_int(&t, t5, r->cycles, "%s: cycles", what);
+                    ck_tally_true(&t, report_bounds_hold(r), "%s: bounds hold",
+                                  what);
+                }
                 /* sequential, every start dimension */
                 for (int m = 0; m <= (n > 1 ? n - 2 : 0); m++) {
                     char start[8];
                     g_snprintf(start, sizeof start, "%d", m);
+                    g_autofree char *wq = g_strdup_printf("%s seq n=%d K=%ld "
+                                                          "m=%d", algs[a], n,
+                                                          k, m);
                     g_autoptr(Scenario) sq = scenario_for(algs[a], "sequential",
                         n, k, n > 1 ? "algorithm.start-dimension" : NULL, start);
-                    g_autoptr(Report) rq = must_run(sq, NULL);
-                    ck_assert_msg(rq->data_correct, "%s seq n=%d K=%ld m=%d: %s",
-                                  algs[a], n, k, m, rq->data_problem);
-                    ck_assert_uint_eq(rq->element_transfers, exchanges);
-                    ck_assert_int_eq(rq->cycles, (n - 1) * k);
+                    g_autoptr(Report) rq = tally_run(&t, sq, NULL, wq);
+                    if (!rq)
+                        continue;
+                    ck_tally_true(&t, rq->data_correct, "%s: %s", wq,
+                                  rq->data_problem);
+                    ck_tally_uint(&t, exchanges, rq->element_transfers,
+                                  "%s: element transfers", wq);
+                    ck_tally_int(&t, (n - 1) * k, rq->cycles, "%s: cycles", wq);
                     if (n > 1) {
+                        /* bound_value stops the test where a bound is
+                         * missing, and writes nothing where it is found */
                         gboolean holds;
                         bound_value(rq, "Theorem 1", &holds);
-                        ck_assert(holds);
+                        ck_tally_true(&t, holds, "%s: Theorem 1 holds", wq);
                         bound_value(rq, "sequential", &holds);
-                        ck_assert(holds);
+                        ck_tally_true(&t, holds, "%s: the sequential bound "
+                                      "holds", wq);
                         double v = bound_value(rq, "Theorem 5", &holds);
                         /* honest: sequential beats Theorem 5 only when
                          * every set has one element */
-                        ck_assert_int_eq(holds, (n - 1) * k <= v);
+                        ck_tally_int(&t, (n - 1) * k <= v, holds, "%s: Theorem "
+                                     "5 (%g) holds", wq, v);
                     }
                 }
             }
+    ck_tally_assert(&t, "both conversions, both methods, n = 1..10");
 }
 END_TEST
 
@@ -153,9 +183,11 @@ static const int fig5_seq0[3][16] = {        /* dims 0, 2, 1 */
 static const int fig5_dims[3][3] = { { 2, 1, 0 }, { 1, 0, 2 }, { 0, 2, 1 } };
 
 /* Replay the recorded exchanges of one data set (tags with set s) step by
- * step and compare every column with the figure. */
+ * step and compare every column with the figure, into TALLY (the test
+ * asserts it); WHAT names the run. */
 static void replay(const Exchanges *ex, int set, int tag_stride,
-                   const int (*expected)[16], const int *dims)
+                   const int (*expected)[16], const int *dims,
+                   CkTally *tally, const char *what)
 {
     int held[16];
     for (int i = 0; i < 16; i++)
@@ -166,34 +198,45 @@ static void replay(const Exchanges *ex, int set, int tag_stride,
         for (int j = 0; j < ex->count; j++) {
             if (ex->x[j].tag != t * tag_stride + set)
                 continue;
-            ck_assert_int_eq(ex->x[j].dim, dims[t]);
+            ck_tally_int(tally, dims[t], ex->x[j].dim, "%s: set %d step %d "
+                         "message %d from node %u: dimension", what, set, t, j,
+                         ex->x[j].source);
+            /* a wrong dimension could address outside next[] */
+            if (ex->x[j].dim != dims[t])
+                continue;
             next[ex->x[j].source ^ (1u << ex->x[j].dim)] = held[ex->x[j].source];
         }
         memcpy(held, next, sizeof held);
         for (int i = 0; i < 16; i++)
-            ck_assert_msg(held[gray_encode((uint64_t)i)] == expected[t][i],
-                          "set %d step %d row %d: %d, figure says %d", set, t,
-                          i, held[gray_encode((uint64_t)i)], expected[t][i]);
+            ck_tally_true(tally, held[gray_encode((uint64_t)i)] == expected[t][i],
+                          "%s: set %d step %d row %d: %d, figure says %d",
+                          what, set, t, i, held[gray_encode((uint64_t)i)],
+                          expected[t][i]);
     }
 }
 
 START_TEST(figure4_and_figure5_sequences)
 {
     const int (*figs[3])[16] = { fig5_seq2, fig5_seq1, fig5_seq0 };
+    CkTally t = CK_TALLY_INIT;
     for (int start = 2; start >= 0; start--) {
         char m[4];
         g_snprintf(m, sizeof m, "%d", start);
+        g_autofree char *what = g_strdup_printf("sequential from dimension %d",
+                                                start);
         g_autoptr(Scenario) s = scenario_for("gray-to-binary", "sequential", 4,
                                              1, "algorithm.start-dimension", m);
-        Exchanges *ex = g_new0(Exchanges, 1);
+        g_autofree Exchanges *ex = g_new0(Exchanges, 1);
         RunOptions opt = { .observer = &exchanges_observer,
                            .observer_data = ex };
-        g_autoptr(Report) r = must_run(s, &opt);
-        ck_assert(r->data_correct);
-        ck_assert_int_eq(r->cycles, 3);
-        replay(ex, 0, 1, figs[2 - start], fig5_dims[2 - start]);
-        g_free(ex);
+        g_autoptr(Report) r = tally_run(&t, s, &opt, what);
+        if (!r)
+            continue;
+        ck_tally_true(&t, r->data_correct, "%s: data correct", what);
+        ck_tally_int(&t, 3, r->cycles, "%s: cycles", what);
+        replay(ex, 0, 1, figs[2 - start], fig5_dims[2 - start], &t, what);
     }
+    ck_tally_assert(&t, "Figure 5's sequences, one at a time");
     /* concurrent with K = 3: set s starts in dimension 2 - s, so the three
      * sets run Seq 2, Seq 1 and Seq 0 of Figure 5 at once in 3 cycles */
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 4, 3,
@@ -204,8 +247,11 @@ START_TEST(figure4_and_figure5_sequences)
     g_autoptr(Report) r = must_run(s, &opt);
     ck_assert(r->data_correct);
     ck_assert_int_eq(r->cycles, 3);
+    CkTally tc = CK_TALLY_INIT;
     for (int set = 0; set < 3; set++)
-        replay(ex, set, TOPOLOGY_CUBE_MAX_DIMENSIONS, figs[set], fig5_dims[set]);
+        replay(ex, set, TOPOLOGY_CUBE_MAX_DIMENSIONS, figs[set], fig5_dims[set],
+               &tc, "concurrent, K = 3");
+    ck_tally_assert(&tc, "Figure 5's sequences at once");
     g_free(ex);
 }
 END_TEST
@@ -244,23 +290,35 @@ END_TEST
 
 START_TEST(exchange_methods_exact)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int n = 1; n <= 9; n++)
         for (long k = 1; k <= 40; k += 13) {
+            g_autofree char *what = g_strdup_printf("sequential n=%d K=%ld", n,
+                                                    k);
             g_autoptr(Scenario) s = scenario_for("exchange", "sequential", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(Report) r = must_run(s, NULL);
-            ck_assert(r->data_correct);
-            ck_assert_int_eq(r->cycles, n * (2 + k));
-            ck_assert_uint_eq(r->messages, (uint64_t)n << n);
-            ck_assert(report_bounds_hold(r));
+            g_autoptr(Report) r = tally_run(&t, s, NULL, what);
+            if (r) {
+                ck_tally_true(&t, r->data_correct, "%s: data correct", what);
+                ck_tally_int(&t, n * (2 + k), r->cycles, "%s: cycles", what);
+                ck_tally_uint(&t, (uint64_t)n << n, r->messages,
+                              "%s: messages", what);
+                ck_tally_true(&t, report_bounds_hold(r), "%s: bounds hold",
+                              what);
+            }
+            g_autofree char *wa = g_strdup_printf("all-port n=%d K=%ld", n, k);
             g_autoptr(Scenario) a = scenario_for("exchange", "all-port", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(Report) ra = must_run(a, NULL);
-            ck_assert(ra->data_correct);
-            ck_assert_int_eq(ra->cycles, 2 + (k + n - 1) / n);
-            ck_assert_uint_eq(ra->element_transfers, (uint64_t)k << n);
-            ck_assert(report_bounds_hold(ra));
+            g_autoptr(Report) ra = tally_run(&t, a, NULL, wa);
+            if (!ra)
+                continue;
+            ck_tally_true(&t, ra->data_correct, "%s: data correct", wa);
+            ck_tally_int(&t, 2 + (k + n - 1) / n, ra->cycles, "%s: cycles", wa);
+            ck_tally_uint(&t, (uint64_t)k << n, ra->element_transfers,
+                          "%s: element transfers", wa);
+            ck_tally_true(&t, report_bounds_hold(ra), "%s: bounds hold", wa);
         }
+    ck_tally_assert(&t, "exchange, both methods, n = 1..9");
 }
 END_TEST
 

@@ -3,7 +3,12 @@
  * processor arrays on cubes and tori, double and complex; shift and moved
  * element counts equal the formulas of Section 4.3; every cyclic shift is
  * one hop; Claim 2's processor arrays; bad shapes refused with the key's
- * place; and the cm200-8k timing model within 20% of Table 5. */
+ * place; and the cm200-8k timing model within 20% of Table 5.
+ *
+ * Tests that loop over runs check them into a CkTally (check_main.h) and
+ * assert once; what a later check cannot do without (a report, a detail)
+ * stops the test with if (!ok) ck_abort_msg(...), which writes nothing when
+ * it holds. */
 #include "run.h"
 
 #include <check.h>
@@ -35,37 +40,43 @@ static uint64_t cdiv(uint64_t a, uint64_t b)
     return (a + b - 1) / b;
 }
 
-/* Run, and check data, bounds and the Section 4.3 counts. */
-static Report *run_checked(Scenario *s, uint64_t p, uint64_t q, uint64_t r,
+/* Run, and check data, bounds and the Section 4.3 counts into T (the
+ * callers loop over runs). No report stops the test: nothing to check. */
+static Report *run_checked(CkTally *t, Scenario *s, uint64_t p, uint64_t q, uint64_t r,
                            uint32_t nr, uint32_t nc)
 {
     GError *e = NULL;
     Report *rep = run_scenario(s, NULL, &e);
-    ck_assert_msg(rep != NULL, "%s", e ? e->message : "");
-    ck_assert_msg(rep->data_correct, "%llux%llux%llu on %ux%u: %s",
-                  (unsigned long long)p, (unsigned long long)q,
-                  (unsigned long long)r, nr, nc, rep->data_problem);
-    ck_assert_msg(report_bounds_hold(rep), "bounds fail on %ux%u", nr, nc);
+    if (rep == NULL)
+        ck_abort_msg("%llux%llux%llu on %ux%u: %s", (unsigned long long)p,
+                     (unsigned long long)q, (unsigned long long)r, nr, nc,
+                     e ? e->message : "");
+    char what[96];
+    snprintf(what, sizeof what, "%llux%llux%llu on %ux%u", (unsigned long long)p,
+             (unsigned long long)q, (unsigned long long)r, nr, nc);
+    ck_tally_true(t, rep->data_correct, "%s: data correct (%s)", what, rep->data_problem);
+    ck_tally_true(t, report_bounds_hold(rep), "%s: bounds hold", what);
     uint64_t l = MAX(nr, nc), qpad = l * cdiv(q, l);
-    ck_assert_int_eq(detail(rep, "shifts_a")->i, nc - 1);
-    ck_assert_int_eq(detail(rep, "shifts_b")->i, nr - 1);
-    ck_assert_int_eq(detail(rep, "elements_moved_a")->i,
-                     (long long)(cdiv(p, nr) * (qpad / nc) * (nc - 1)));
-    ck_assert_int_eq(detail(rep, "elements_moved_b")->i,
-                     (long long)((qpad / nr) * cdiv(r, nc) * (nr - 1)));
+    long long moved_a = detail(rep, "elements_moved_a")->i;
+    long long moved_b = detail(rep, "elements_moved_b")->i;
+    ck_tally_int(t, nc - 1, detail(rep, "shifts_a")->i, "%s: shifts of A", what);
+    ck_tally_int(t, nr - 1, detail(rep, "shifts_b")->i, "%s: shifts of B", what);
+    ck_tally_int(t, (long long)(cdiv(p, nr) * (qpad / nc) * (nc - 1)), moved_a,
+                 "%s: elements of A moved", what);
+    ck_tally_int(t, (long long)((qpad / nr) * cdiv(r, nc) * (nr - 1)), moved_b,
+                 "%s: elements of B moved", what);
     /* Every cyclic shift is one hop: element-hops equal elements. */
-    ck_assert_uint_eq(rep->class_transfers[CLASS_NEIGHBOUR],
-                      rep->class_elements[CLASS_NEIGHBOUR]);
-    ck_assert_uint_eq(rep->class_elements[CLASS_NEIGHBOUR],
-                      (uint64_t)nr * nc
-                          * (uint64_t)(detail(rep, "elements_moved_a")->i
-                                       + detail(rep, "elements_moved_b")->i));
+    ck_tally_uint(t, rep->class_elements[CLASS_NEIGHBOUR], rep->class_transfers[CLASS_NEIGHBOUR],
+                  "%s: neighbour element-hops", what);
+    ck_tally_uint(t, (uint64_t)nr * nc * (uint64_t)(moved_a + moved_b),
+                  rep->class_elements[CLASS_NEIGHBOUR], "%s: neighbour elements", what);
     return rep;
 }
 
 START_TEST(random_shapes_on_cubes)
 {
     GRand *rng = g_rand_new_with_seed(11);
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 40; trial++) {
         int n = g_rand_int_range(rng, 1, 7);
         int rbits = g_rand_int_range(rng, 0, n + 1);
@@ -80,9 +91,10 @@ START_TEST(random_shapes_on_cubes)
         g_snprintf(procs, sizeof procs, "%ux%u", nr, nc);
         const char *el = trial % 2 ? "complex" : "double";
         g_autoptr(Scenario) s = mm_scenario("cube", n, shape, procs, el);
-        report_free(run_checked(s, p, q, r, nr, nc));
+        report_free(run_checked(&t, s, p, q, r, nr, nc));
     }
     g_rand_free(rng);
+    ck_tally_assert(&t, "random shapes on cubes");
 }
 END_TEST
 
@@ -91,6 +103,7 @@ START_TEST(tori)
     static const struct { const char *shape; uint32_t nr, nc; } tori[] = {
         { "4x8", 4, 8 }, { "2x2", 2, 2 }, { "8x2", 8, 2 }, { "4x4", 4, 4 },
     };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(tori); i++) {
         Scenario *s = scenario_new("torus.ini");
         scenario_put(s, "machine", "topology", "mesh", "torus.ini:2");
@@ -98,9 +111,10 @@ START_TEST(tori)
         scenario_put(s, "machine", "wrap", "yes", "torus.ini:4");
         scenario_put(s, "algorithm", "name", "matmul", "torus.ini:6");
         scenario_put(s, "algorithm", "shape", "19x23x29", "torus.ini:7");
-        report_free(run_checked(s, 19, 23, 29, tori[i].nr, tori[i].nc));
+        report_free(run_checked(&t, s, 19, 23, 29, tori[i].nr, tori[i].nc));
         scenario_free(s);
     }
+    ck_tally_assert(&t, "19x23x29 on tori");
 }
 END_TEST
 
@@ -113,16 +127,22 @@ START_TEST(claim2_processor_arrays)
         { "cm200-8k", "256x256x256", "16x16" },
         { "cm200-16k", "512x512x512", "32x16" },   /* a tie: more rows */
     };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         g_autoptr(Scenario) s = mm_scenario(cases[i].preset, 0, cases[i].shape,
                                             NULL, NULL);
         scenario_put(s, "algorithm", "verify", "sample:16", "test.ini:9");
         GError *e = NULL;
         g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        ck_assert_msg(r != NULL, "%s", e ? e->message : "");
-        ck_assert(r->data_correct);
-        ck_assert_str_eq(detail(r, "processors")->text, cases[i].want);
+        if (r == NULL)      /* nothing to check */
+            ck_abort_msg("%s %s: %s", cases[i].preset, cases[i].shape,
+                         e ? e->message : "");
+        ck_tally_true(&t, r->data_correct, "%s %s: data correct (%s)", cases[i].preset,
+                      cases[i].shape, r->data_problem);
+        ck_tally_str(&t, cases[i].want, detail(r, "processors")->text, "%s %s: processors",
+                     cases[i].preset, cases[i].shape);
     }
+    ck_tally_assert(&t, "Claim 2's processor arrays");
 }
 END_TEST
 
@@ -171,25 +191,29 @@ START_TEST(table5_within_20_percent)
             { "512x512x512", 0.117, 0.133, 0.362 },
             { "1024x1024x1024", 0.473, 0.968, 1.447 },
         };
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(t5); i++) {
         g_autoptr(Scenario) s = mm_scenario("cm200-8k", 0, t5[i].shape, NULL,
                                             NULL);
         scenario_put(s, "algorithm", "verify", "sample:64", "test.ini:9");
         GError *e = NULL;
         g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        ck_assert_msg(r != NULL, "%s", e ? e->message : "");
-        ck_assert(r->data_correct);
+        if (r == NULL)      /* nothing to check */
+            ck_abort_msg("%s: %s", t5[i].shape, e ? e->message : "");
+        ck_tally_true(&t, r->data_correct, "%s: data correct (%s)", t5[i].shape,
+                      r->data_problem);
         double ts = r->machine.tick_seconds;
-        ck_assert(ts == 1e-7);
+        ck_tally_double(&t, 1e-7, ts, "%s: tick seconds", t5[i].shape);
         double got[3] = { detail(r, "alignment_cycles")->i * ts,
                           detail(r, "local_cycles")->i * ts,
                           detail(r, "shift_cycles")->i * ts };
         double want[3] = { t5[i].align, t5[i].local, t5[i].shifts };
         for (int j = 0; j < 3; j++)
-            ck_assert_msg(got[j] >= 0.8 * want[j] && got[j] <= 1.2 * want[j],
+            ck_tally_true(&t, got[j] >= 0.8 * want[j] && got[j] <= 1.2 * want[j],
                           "%s phase %d: %g s against Table 5's %g s",
                           t5[i].shape, j, got[j], want[j]);
     }
+    ck_tally_assert(&t, "Table 5 within 20%%");
 }
 END_TEST
 

@@ -3,7 +3,12 @@
  * random shapes on random power-of-two arrays of cubes of dimension 2..6
  * and on a 4 x 4 torus, doubles and complex, stationary A, B and auto,
  * block sizes auto and random: every result exact, A and B at home, and
- * the exact neighbour counts, every shift one hop. */
+ * the exact neighbour counts, every shift one hop.
+ *
+ * Runs made in loops are checked into a CkTally (check_main.h) and assert
+ * once; what a later check cannot do without (a report, a detail) stops
+ * the test with if (!ok) ck_abort_msg(...), which writes nothing when it
+ * holds. */
 #include "run.h"
 
 #include <check.h>
@@ -49,49 +54,59 @@ static uint32_t between(GRand *g, uint32_t lo, uint32_t hi)
 }
 
 /* One run: exact data, every bound, one hop per neighbour transfer, and
- * for A or B the shift counts of Section 4.1. */
-static void run_one(int dims, uint32_t nr, uint32_t nc, uint32_t p,
+ * for A or B the shift counts of Section 4.1; into T when the caller loops,
+ * asserted here when T is NULL. No report, or no stationary operand named,
+ * stops the test: nothing to check. */
+static void run_one(CkTally *t, int dims, uint32_t nr, uint32_t nc, uint32_t p,
                     uint32_t q, uint32_t r, const char *st,
                     const char *element, uint32_t block)
 {
+    CkTally own = CK_TALLY_INIT;
+    CkTally *tl = t ? t : &own;
+    char what[128];
+    snprintf(what, sizeof what, "n=%d %ux%u %ux%ux%u %s %s b=%u", dims, nr, nc, p, q, r,
+             st, element, block);
     g_autoptr(Scenario) s = mm_scenario(dims, nr, nc, p, q, r, st, element,
                                         block);
     GError *e = NULL;
     g_autoptr(Report) rep = run_scenario(s, NULL, &e);
-    ck_assert_msg(rep != NULL, "n=%d %ux%u %ux%ux%u %s %s b=%u: %s", dims,
-                  nr, nc, p, q, r, st, element, block, e ? e->message : "");
-    ck_assert_msg(rep->data_correct, "n=%d %ux%u %ux%ux%u %s %s b=%u: %s",
-                  dims, nr, nc, p, q, r, st, element, block,
-                  rep->data_problem);
-    ck_assert_msg(report_bounds_hold(rep), "n=%d %ux%u %ux%ux%u %s %s b=%u: "
-                  "a bound fails", dims, nr, nc, p, q, r, st, element, block);
-    ck_assert_int_eq(rep->class_elements[CLASS_NEIGHBOUR],
-                     rep->class_transfers[CLASS_NEIGHBOUR]);
+    if (rep == NULL)
+        ck_abort_msg("%s: %s", what, e ? e->message : "");
+    ck_tally_true(tl, rep->data_correct, "%s: data correct (%s)", what, rep->data_problem);
+    ck_tally_true(tl, report_bounds_hold(rep), "%s: bounds hold", what);
+    ck_tally_int(tl, rep->class_transfers[CLASS_NEIGHBOUR],
+                 rep->class_elements[CLASS_NEIGHBOUR], "%s: neighbour elements = element-hops",
+                 what);
     const char *ran = detail(rep, "stationary")->text;
+    if (ran == NULL)    /* compared with strcmp below */
+        ck_abort_msg("%s: stationary detail has no text", what);
     if (!strcmp(st, "auto")) {
         const char *want = p >= 8 * r ? "A" : r >= 16 * p ? "B" : "C";
-        ck_assert_str_eq(ran, want);
+        ck_tally_str(tl, want, ran, "%s: stationary", what);
     } else {
-        ck_assert_str_eq(ran, st);
+        ck_tally_str(tl, st, ran, "%s: stationary", what);
     }
-    if (!strcmp(ran, "C"))
-        return;
-    gboolean a = !strcmp(ran, "A");
-    uint32_t gr = nr, gc = nc;
-    if (!nr) {
-        gr = gc = 4;
+    if (strcmp(ran, "C")) {
+        gboolean a = !strcmp(ran, "A");
+        uint32_t gr = nr, gc = nc;
+        if (!nr) {
+            gr = gc = 4;
+        }
+        uint64_t want_block = block ? block : a ? MIN(r, 64) : MIN(p, 32);
+        ck_tally_int(tl, (long long)want_block, detail(rep, "block")->i, "%s: block",
+                     what);
+        uint64_t free_ext = a ? r : p;
+        uint64_t blocks = (free_ext + want_block - 1) / want_block;
+        ck_tally_int(tl, (long long)blocks, detail(rep, "blocks")->i, "%s: blocks", what);
+        ck_tally_int(tl, (long long)(blocks * ((a ? gr : gc) - 1)),
+                     detail(rep, "shifts_broadcast")->i, "%s: broadcast shifts", what);
+        ck_tally_int(tl, (long long)(blocks * ((a ? gc : gr) - 1)),
+                     detail(rep, "shifts_reduce")->i, "%s: reduce shifts", what);
+        ck_tally_int(tl, (long long)gr * gc * blocks * (gr - 1 + gc - 1),
+                     rep->class_messages[CLASS_NEIGHBOUR], "%s: neighbour messages", what);
     }
-    uint64_t want_block = block ? block : a ? MIN(r, 64) : MIN(p, 32);
-    ck_assert_int_eq(detail(rep, "block")->i, (long long)want_block);
-    uint64_t free_ext = a ? r : p;
-    uint64_t blocks = (free_ext + want_block - 1) / want_block;
-    ck_assert_int_eq(detail(rep, "blocks")->i, (long long)blocks);
-    ck_assert_int_eq(detail(rep, "shifts_broadcast")->i,
-                     (long long)(blocks * ((a ? gr : gc) - 1)));
-    ck_assert_int_eq(detail(rep, "shifts_reduce")->i,
-                     (long long)(blocks * ((a ? gc : gr) - 1)));
-    ck_assert_int_eq(rep->class_messages[CLASS_NEIGHBOUR],
-                     (long long)gr * gc * blocks * (gr - 1 + gc - 1));
+    if (t == NULL)
+        ck_tally_assert(&own, "%s", what);
 }
 
 static const char *const elements[] = { "double", "complex" };
@@ -100,6 +115,7 @@ START_TEST(random_cubes)
 {
     GRand *g = g_rand_new_with_seed(20261123);
     static const char *const st[] = { "A", "B" };
+    CkTally t = CK_TALLY_INIT;
     for (int round = 0; round < 20; round++) {
         int dims = (int)between(g, 2, 6);
         uint32_t rb = between(g, 0, (uint32_t)dims);
@@ -107,30 +123,33 @@ START_TEST(random_cubes)
         uint32_t p = between(g, nr, 70), r = between(g, nc, 70);
         uint32_t q = between(g, MAX(nr, nc), 70);
         uint32_t block = g_rand_boolean(g) ? 0 : between(g, 1, 40);
-        run_one(dims, nr, nc, p, q, r, st[round % 2], elements[round / 2 % 2],
+        run_one(&t, dims, nr, nc, p, q, r, st[round % 2], elements[round / 2 % 2],
                 block);
     }
     g_rand_free(g);
+    ck_tally_assert(&t, "A and B stationary on random cubes");
 }
 END_TEST
 
 /* auto picks A when P >= 8 R, B when R >= 16 P, C otherwise. */
 START_TEST(auto_choice)
 {
-    run_one(3, 4, 2, 64, 9, 7, "auto", "double", 0);
-    run_one(3, 2, 4, 3, 11, 60, "auto", "complex", 0);
-    run_one(3, 2, 4, 70, 5, 8, "auto", "complex", 0);
-    run_one(4, 4, 4, 20, 20, 20, "auto", "double", 0);
+    run_one(NULL, 3, 4, 2, 64, 9, 7, "auto", "double", 0);
+    run_one(NULL, 3, 2, 4, 3, 11, 60, "auto", "complex", 0);
+    run_one(NULL, 3, 2, 4, 70, 5, 8, "auto", "complex", 0);
+    run_one(NULL, 4, 4, 4, 20, 20, 20, "auto", "double", 0);
     GRand *g = g_rand_new_with_seed(7);
+    CkTally t = CK_TALLY_INIT;
     for (int round = 0; round < 8; round++) {
         int dims = (int)between(g, 2, 6);
         uint32_t rb = between(g, 0, (uint32_t)dims);
         uint32_t nr = 1u << rb, nc = 1u << (dims - rb);
         uint32_t p = between(g, nr, 70), r = between(g, nc, 70);
         uint32_t q = between(g, MAX(nr, nc), 70);
-        run_one(dims, nr, nc, p, q, r, "auto", elements[round % 2], 0);
+        run_one(&t, dims, nr, nc, p, q, r, "auto", elements[round % 2], 0);
     }
     g_rand_free(g);
+    ck_tally_assert(&t, "auto on random cubes");
 }
 END_TEST
 
@@ -138,13 +157,15 @@ START_TEST(torus)
 {
     GRand *g = g_rand_new_with_seed(44);
     static const char *const st[] = { "A", "B", "auto" };
+    CkTally t = CK_TALLY_INIT;
     for (int round = 0; round < 6; round++) {
         uint32_t p = between(g, 4, 70), q = between(g, 4, 70);
         uint32_t r = between(g, 4, 70);
         uint32_t block = round < 3 ? 0 : between(g, 1, 30);
-        run_one(0, 0, 0, p, q, r, st[round % 3], elements[round % 2], block);
+        run_one(&t, 0, 0, 0, p, q, r, st[round % 3], elements[round % 2], block);
     }
     g_rand_free(g);
+    ck_tally_assert(&t, "the 4x4 torus");
 }
 END_TEST
 

@@ -53,9 +53,9 @@ static void assert_list(const Report *r, const char *key,
                         const long long *want, guint n)
 {
     const Detail *d = detail(r, key);
-    ck_assert_uint_eq(d->list->len, n);
-    for (guint i = 0; i < n; i++)
-        ck_assert_int_eq(g_array_index(d->list, long long, i), want[i]);
+    ck_assert_uint_eq(d->list->len, n);       /* the n read below exist */
+    ck_assert_int_array_eq(want, (const long long *)(void *)d->list->data, n,
+                           "details.%s", key);
 }
 
 static const Bound *bound(const Report *r, BoundKind kind)
@@ -98,15 +98,19 @@ START_TEST(figure3_both_orders)
     const char *orders[] = { "descending", "ascending" };
     const int (*cols[])[8] = { one_then_zero, zero_then_one };
     const int dims[][2] = { { 1, 0 }, { 0, 1 } };
+    CkTally tl = CK_TALLY_INIT;
     for (int o = 0; o < 2; o++) {
         g_autoptr(Scenario) s = reshape_scenario(3, "8", "2x2x2", "sequential");
         scenario_put(s, "algorithm", "order", orders[o], "test");
-        Exchanges *ex = g_new0(Exchanges, 1);
+        g_autofree Exchanges *ex = g_new0(Exchanges, 1);
         RunOptions opt = { .dump_memory = TRUE, .observer = &exchanges_observer,
                             .observer_data = ex };
         g_autoptr(Report) r = run_scenario(s, &opt, NULL);
-        ck_assert(r && r->data_correct);
-        ck_assert_int_eq(r->cycles, 2);
+        ck_tally_true(&tl, r && r->data_correct, "%s: runs, data correct",
+                      orders[o]);
+        if (!r)
+            continue;
+        ck_tally_int(&tl, 2, r->cycles, "%s: cycles", orders[o]);
         int held[8];
         for (int i = 0; i < 8; i++)
             held[gray_encode((uint64_t)i)] = i;
@@ -115,19 +119,26 @@ START_TEST(figure3_both_orders)
             memcpy(next, held, sizeof next);
             for (int k = 0; k < ex->count; k++)
                 if (ex->x[k].tag == t << 3) {
-                    ck_assert_int_eq(ex->x[k].dim, dims[o][t]);
+                    ck_tally_int(&tl, dims[o][t], ex->x[k].dim, "%s: step %d "
+                                 "message %d from node %u: dimension",
+                                 orders[o], t, k, ex->x[k].source);
+                    /* a wrong dimension could address outside next[] */
+                    if (ex->x[k].dim != dims[o][t])
+                        continue;
                     next[ex->x[k].source ^ (1u << ex->x[k].dim)] =
                         held[ex->x[k].source];
                 }
             memcpy(held, next, sizeof held);
             for (int i = 0; i < 8; i++)
-                ck_assert_int_eq(held[gray_encode((uint64_t)i)], cols[o][t][i]);
+                ck_tally_int(&tl, cols[o][t][i], held[gray_encode((uint64_t)i)],
+                             "%s: after step %d, row %d", orders[o], t, i);
         }
         /* --dump-memory: node x ends with element x (binary code) */
         for (int x = 0; x < 8; x++)
-            ck_assert_uint_eq(r->memory[x], (uint64_t)x);
-        g_free(ex);
+            ck_tally_uint(&tl, (uint64_t)x, r->memory[x], "%s: node %d memory",
+                          orders[o], x);
     }
+    ck_tally_assert(&tl, "Figure 3's placements");
 }
 END_TEST
 
@@ -150,9 +161,10 @@ static char *shape(int bits, GRand *rng)
 
 /* A random two-path reshape on an n-cube, n = 2..12, with `schedule` (or
  * the default): its report, or NULL where Theorem 3 does not apply (the
- * refusal checked). *n, *from, *to describe it, for messages and reruns. */
+ * refusal checked into T, the caller's tally over its trials). *n, *from,
+ * *to describe it, for messages and reruns. */
 static Report *random_two_path(GRand *rng, const char *schedule, int *n,
-                               char **from, char **to)
+                               char **from, char **to, CkTally *t)
 {
     *n = g_rand_int_range(rng, 2, 13);
     int bits = *n + g_rand_int_range(rng, 2, 6);
@@ -164,7 +176,9 @@ static Report *random_two_path(GRand *rng, const char *schedule, int *n,
     GError *e = NULL;
     Report *r = run_scenario(s, NULL, &e);
     if (!r) {
-        ck_assert(strstr(e->message, "cannot run") != NULL);
+        ck_tally_true(t, strstr(e->message, "cannot run") != NULL,
+                      "n=%d %s -> %s refused for Theorem 3: %s", *n, *from,
+                      *to, e->message);
         g_error_free(e);
     }
     return r;
@@ -177,6 +191,7 @@ START_TEST(random_shapes_all_methods)
     GRand *rng = g_rand_new_with_seed(1990);
     int ran_two_path = 0, ran_pipelined = 0;
     int two_path_overlapped = 0, two_path_lost = 0;
+    CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 120; trial++) {
         int n = g_rand_int_range(rng, 2, 11);
         int bits = n + g_rand_int_range(rng, 0, 5);
@@ -190,27 +205,36 @@ START_TEST(random_shapes_all_methods)
             GError *e = NULL;
             g_autoptr(Report) r = run_scenario(s, &opt, &e);
             if (!r) {                         /* conditions do not hold */
-                ck_assert_msg(m == 3 || m == 4, "%s %s -> %s: %s", methods[m],
-                              from, to, e->message);
-                ck_assert(strstr(e->message, "cannot run") != NULL);
+                ck_tally_true(&t, m == 3 || m == 4, "trial %d: %s n=%d %s -> "
+                              "%s refused: %s", trial, methods[m], n, from, to,
+                              e->message);
+                ck_tally_true(&t, strstr(e->message, "cannot run") != NULL,
+                              "trial %d: %s n=%d %s -> %s refused, \"cannot "
+                              "run\": %s", trial, methods[m], n, from, to,
+                              e->message);
                 g_error_free(e);
                 continue;
             }
             ran_two_path += m == 3;
             ran_pipelined += m == 4;
-            ck_assert_msg(r->data_correct, "%s n=%d %s -> %s: %s", methods[m],
-                          n, from, to, r->data_problem);
+            ck_tally_true(&t, r->data_correct, "trial %d: %s n=%d %s -> %s: %s",
+                          trial, methods[m], n, from, to, r->data_problem);
             words = (size_t)(r->elements_per_node << n);
             if (!first)
                 first = g_memdup2(r->memory, words * sizeof(Word));
             else
-                ck_assert(memcmp(first, r->memory, words * sizeof(Word)) == 0);
+                ck_tally_true(&t, memcmp(first, r->memory,
+                                         words * sizeof(Word)) == 0,
+                              "trial %d: %s n=%d %s -> %s: the memory the first "
+                              "method left", trial, methods[m], n, from, to);
             const Bound *lo = bound(r, BOUND_LOWER);
             if (lo)
-                ck_assert(lo->holds);
-            ck_assert_msg(report_bounds_hold(r), "%s n=%d %s -> %s: "
-                          "cycles %lld", methods[m], n, from, to,
-                          (long long)r->cycles);
+                ck_tally_true(&t, lo->holds, "trial %d: %s n=%d %s -> %s: the "
+                              "lower bound holds", trial, methods[m], n, from,
+                              to);
+            ck_tally_true(&t, report_bounds_hold(r), "trial %d: %s n=%d %s -> "
+                          "%s: bounds hold, cycles %lld", trial, methods[m], n,
+                          from, to, (long long)r->cycles);
             if (m == 3 && detail(r, "delta")->i > 0) {
                 /* two-path (hand-over schedule): Theorem 3 wherever delta
                  * <= 2 or no relays differ, else the proof's bound before
@@ -218,18 +242,34 @@ START_TEST(random_shapes_all_methods)
                 long long dl = detail(r, "delta")->i, k = r->elements_per_node;
                 long long h = (k + 2 * dl - 1) / (2 * dl);
                 const Bound *up = bound(r, BOUND_UPPER);
+                ck_tally_true(&t, up != NULL, "trial %d: two-path n=%d %s -> "
+                              "%s: an upper bound", trial, n, from, to);
+                if (!up)                      /* read below */
+                    continue;
                 int t3 = g_str_has_prefix(up->name, "Theorem 3:");
-                ck_assert(t3 || g_str_has_prefix(up->name, "Theorem 3 without"));
-                ck_assert(t3 || dl >= 3);
-                ck_assert_int_eq((long long)up->value, t3 ? dl * h + 1 : dl * (h + 1));
-                ck_assert_str_eq(detail(r, "schedule")->text, "handover");
+                ck_tally_true(&t, t3 || g_str_has_prefix(up->name,
+                                                         "Theorem 3 without"),
+                              "trial %d: two-path n=%d %s -> %s: bound '%s'",
+                              trial, n, from, to, up->name);
+                ck_tally_true(&t, t3 || dl >= 3, "trial %d: two-path n=%d %s "
+                              "-> %s: Theorem 3 unmet with delta %lld", trial,
+                              n, from, to, dl);
+                ck_tally_int(&t, t3 ? dl * h + 1 : dl * (h + 1),
+                             (long long)up->value, "trial %d: two-path n=%d %s "
+                             "-> %s: the upper bound", trial, n, from, to);
+                ck_tally_str(&t, "handover", detail(r, "schedule")->text,
+                             "trial %d: two-path n=%d %s -> %s: schedule",
+                             trial, n, from, to);
                 two_path_overlapped += dl >= 2 && t3;
                 two_path_lost += !t3;
             }
             if (m == 2 && bound(r, BOUND_UPPER))  /* Theorem 2: exact */
-                ck_assert_int_eq(r->cycles, (Tick)bound(r, BOUND_UPPER)->value);
+                ck_tally_int(&t, (Tick)bound(r, BOUND_UPPER)->value, r->cycles,
+                             "trial %d: exchange n=%d %s -> %s: cycles, "
+                             "Theorem 2", trial, n, from, to);
         }
     }
+    ck_tally_assert(&t, "120 random shapes, seed 1990, every method");
     ck_assert(ran_two_path > 10 && ran_pipelined > 10);
     ck_assert(two_path_overlapped > 0 && two_path_lost > 0);
     g_rand_free(rng);
@@ -240,20 +280,28 @@ START_TEST(one_dimension_two_path_and_pipelined_exact)
 {
     /* 2^(8+k) -> (2^(3+k... )): one communicating processor dimension;
      * Theorems 3 and 4 give ceil(K/2) + 1 */
+    CkTally t = CK_TALLY_INIT;
     for (int k = 3; k <= 7; k++) {
         char from[32], to[32];
         g_snprintf(from, sizeof from, "%llu", 1ULL << (8 + k));
         g_snprintf(to, sizeof to, "%dx%llu", 4, 1ULL << (6 + k));
         for (int m = 0; m < 2; m++) {
-            g_autoptr(Scenario) s = reshape_scenario(8, from, to,
-                                                     m ? "pipelined" : "two-path");
+            const char *method = m ? "pipelined" : "two-path";
+            g_autoptr(Scenario) s = reshape_scenario(8, from, to, method);
             g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-            ck_assert(r && r->data_correct);
-            ck_assert_int_eq(detail(r, "delta")->i, 1);
-            ck_assert_int_eq(r->cycles, (1 << (k - 1)) + 1);
-            ck_assert(report_bounds_hold(r));
+            ck_tally_true(&t, r && r->data_correct, "%s %s -> %s: runs, data "
+                          "correct", method, from, to);
+            if (!r)
+                continue;
+            ck_tally_int(&t, 1, detail(r, "delta")->i, "%s %s -> %s: delta",
+                         method, from, to);
+            ck_tally_int(&t, (1 << (k - 1)) + 1, r->cycles, "%s %s -> %s: "
+                         "cycles", method, from, to);
+            ck_tally_true(&t, report_bounds_hold(r), "%s %s -> %s: bounds "
+                          "hold", method, from, to);
         }
     }
+    ck_tally_assert(&t, "one communicating dimension, K = 8..128");
 }
 END_TEST
 
@@ -261,17 +309,25 @@ END_TEST
  * the proof's overlap applies and the bound is met exactly for every K. */
 START_TEST(two_path_theorem3_exact_delta2)
 {
+    CkTally t = CK_TALLY_INIT;
     for (int a = 1; a <= 16; a *= 2) {
         g_autofree char *from = g_strdup_printf("8x2x8x4x4x2x%d", a);
         g_autofree char *to = g_strdup_printf("4x2x16x4x4x2x%d", a);
         g_autoptr(Scenario) s = reshape_scenario(8, from, to, "two-path");
         g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-        ck_assert(r && r->data_correct);
-        ck_assert_int_eq(detail(r, "delta")->i, 2);
-        ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 0);
-        ck_assert_int_eq(r->cycles, 16 * a / 2 + 1);   /* K/2 + 1 */
-        ck_assert(report_bounds_hold(r));
+        ck_tally_true(&t, r && r->data_correct, "%s -> %s: runs, data correct",
+                      from, to);
+        if (!r)
+            continue;
+        ck_tally_int(&t, 2, detail(r, "delta")->i, "%s -> %s: delta", from, to);
+        ck_tally_int(&t, 0, detail(r, "boundaries_without_overlap")->i,
+                     "%s -> %s: boundaries without overlap", from, to);
+        ck_tally_int(&t, 16 * a / 2 + 1, r->cycles,   /* K/2 + 1 */
+                     "%s -> %s: cycles", from, to);
+        ck_tally_true(&t, report_bounds_hold(r), "%s -> %s: bounds hold", from,
+                      to);
     }
+    ck_tally_assert(&t, "Theorem 3 with delta = 2, K = 16..256");
 }
 END_TEST
 
@@ -310,16 +366,26 @@ START_TEST(two_path_issue_example_both_schedules)
 {
     const char *schedules[] = { "handover", "proof" };
     const Tick cycles[] = { 9, 10 };
+    CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 2; i++) {
         g_autoptr(Scenario) s = reshape_scenario(8, "64x64", "16x256", "two-path");
         scenario_put(s, "algorithm", "schedule", schedules[i], "test");
         g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-        ck_assert(r && r->data_correct);
-        ck_assert_int_eq(detail(r, "delta")->i, 2);
-        ck_assert_int_eq(r->cycles, cycles[i]);
-        ck_assert_int_eq((long long)bound(r, BOUND_UPPER)->value, cycles[i]);
-        ck_assert(report_bounds_hold(r));
+        ck_tally_true(&t, r && r->data_correct, "%s: runs, data correct",
+                      schedules[i]);
+        if (!r)
+            continue;
+        ck_tally_int(&t, 2, detail(r, "delta")->i, "%s: delta", schedules[i]);
+        ck_tally_int(&t, cycles[i], r->cycles, "%s: cycles", schedules[i]);
+        const Bound *up = bound(r, BOUND_UPPER);
+        ck_tally_true(&t, up != NULL, "%s: an upper bound", schedules[i]);
+        if (up)
+            ck_tally_int(&t, cycles[i], (long long)up->value,
+                         "%s: the upper bound", schedules[i]);
+        ck_tally_true(&t, report_bounds_hold(r), "%s: bounds hold",
+                      schedules[i]);
     }
+    ck_tally_assert(&t, "64x64 -> 16x256 under both schedules");
 }
 END_TEST
 
@@ -332,37 +398,51 @@ END_TEST
 START_TEST(two_path_handover_theorem3_random)
 {
     GRand *rng = g_rand_new_with_seed(1990 + 3);
-    int met = 0, handed_over = 0, wider = 0, deep = 0;
-    for (int trial = 0; met < 300 || wider < 12; trial++) {
-        ck_assert(trial < 20000);
+    int met = 0, handed_over = 0, wider = 0, deep = 0, trial;
+    CkTally t = CK_TALLY_INIT;
+    /* at most 20000 trials; a missing report ends the loop early (the tally
+     * fails the test), so a failure cannot spin to the limit */
+    for (trial = 0; (met < 300 || wider < 12) && trial < 20000; trial++) {
         int n;
         g_autofree char *from = NULL, *to = NULL;
-        g_autoptr(Report) r = random_two_path(rng, NULL, &n, &from, &to);
+        g_autoptr(Report) r = random_two_path(rng, NULL, &n, &from, &to, &t);
         if (!r)                               /* Theorem 3 does not apply */
             continue;
         long long dl = detail(r, "delta")->i, k = r->elements_per_node;
         if (dl == 0)
             continue;
-        ck_assert_msg(r->data_correct, "n=%d %s -> %s: %s", n, from, to,
-                      r->data_problem);
-        ck_assert(report_bounds_hold(r));
+        ck_tally_true(&t, r->data_correct, "trial %d: n=%d %s -> %s: %s",
+                      trial, n, from, to, r->data_problem);
+        ck_tally_true(&t, report_bounds_hold(r), "trial %d: n=%d %s -> %s: "
+                      "bounds hold", trial, n, from, to);
         long long t3 = dl * ((k + 2 * dl - 1) / (2 * dl)) + 1;
         g_autoptr(Scenario) p = reshape_scenario(n, from, to, "two-path");
         scenario_put(p, "algorithm", "schedule", "proof", "test");
         g_autoptr(Report) rp = run_scenario(p, NULL, NULL);
-        ck_assert(rp && rp->data_correct && report_bounds_hold(rp));
+        ck_tally_true(&t, rp && rp->data_correct && report_bounds_hold(rp),
+                      "trial %d: n=%d %s -> %s, schedule proof: runs, data "
+                      "correct, bounds hold", trial, n, from, to);
+        if (!rp)
+            break;
         if (dl <= 2) {
-            ck_assert_msg(r->cycles <= t3, "n=%d %s -> %s: %lld cycles, "
-                          "Theorem 3 %lld", n, from, to,
+            ck_tally_true(&t, r->cycles <= t3, "trial %d: n=%d %s -> %s: %lld "
+                          "cycles, Theorem 3 %lld", trial, n, from, to,
                           (long long)r->cycles, t3);
             met++;
             handed_over += rp->cycles > t3;   /* the proof schedule loses */
             deep += n >= 10;
         } else {
-            ck_assert(r->cycles <= t3 - 1 + dl);   /* delta (ceil(K/(2 delta)) + 1) */
+            /* delta (ceil(K/(2 delta)) + 1) */
+            ck_tally_true(&t, r->cycles <= t3 - 1 + dl, "trial %d: n=%d %s -> "
+                          "%s: %lld cycles, delta (ceil(K/(2 delta)) + 1) = "
+                          "%lld", trial, n, from, to, (long long)r->cycles,
+                          t3 - 1 + dl);
             wider++;
         }
     }
+    ck_tally_assert(&t, "hand-over schedule on random shapes, seed 1993");
+    ck_assert_msg(met >= 300 && wider >= 12, "%d trials: %d shapes with delta "
+                  "<= 2, %d wider", trial, met, wider);
     ck_assert(handed_over >= 40 && deep >= 20);
     g_rand_free(rng);
 }
@@ -381,29 +461,35 @@ START_TEST(two_path_timetable_theorem3_random)
 {
     GRand *rng = g_rand_new_with_seed(1990 + 5);
     int wide = 0, met_wide = 0, handover_wide = 0, narrow = 0, tight2 = 0;
-    for (int trial = 0; wide < 60 || narrow < 60; trial++) {
-        ck_assert(trial < 20000);
+    int trial;
+    CkTally t = CK_TALLY_INIT;
+    /* at most 20000 trials; a missing report ends the loop early (the tally
+     * fails the test), so a failure cannot spin to the limit */
+    for (trial = 0; (wide < 60 || narrow < 60) && trial < 20000; trial++) {
         int n;
         g_autofree char *from = NULL, *to = NULL;
         g_autoptr(Report) r = random_two_path(rng, "timetable", &n, &from,
-                                              &to);
+                                              &to, &t);
         if (!r)
             continue;
         long long dl = detail(r, "delta")->i, k = r->elements_per_node;
         if (dl == 0 || (dl < 3 && narrow >= 60) || (dl >= 3 && wide >= 60))
             continue;
-        ck_assert_msg(r->data_correct, "n=%d %s -> %s: %s", n, from, to,
-                      r->data_problem);
-        ck_assert(report_bounds_hold(r));
-        ck_assert_str_eq(detail(r, "schedule")->text, "timetable");
+        ck_tally_true(&t, r->data_correct, "trial %d: n=%d %s -> %s: %s",
+                      trial, n, from, to, r->data_problem);
+        ck_tally_true(&t, report_bounds_hold(r), "trial %d: n=%d %s -> %s: "
+                      "bounds hold", trial, n, from, to);
+        ck_tally_str(&t, "timetable", detail(r, "schedule")->text,
+                     "trial %d: n=%d %s -> %s: schedule", trial, n, from, to);
         long long h = (k + 2 * dl - 1) / (2 * dl), t3 = dl * h + 1;
         long long ext = detail(r, "windows_extended")->i;
-        ck_assert_msg(r->cycles == t3 + ext, "n=%d %s -> %s: %lld cycles, "
-                      "Theorem 3 %lld + %lld", n, from, to,
+        ck_tally_true(&t, r->cycles == t3 + ext, "trial %d: n=%d %s -> %s: "
+                      "%lld cycles, Theorem 3 %lld + %lld", trial, n, from, to,
                       (long long)r->cycles, t3, ext);
         if (ext) {
-            ck_assert_msg(h == 2 && k == 4 * dl && ext == 1, "n=%d %s -> %s: "
-                          "windows extended by %lld", n, from, to, ext);
+            ck_tally_true(&t, h == 2 && k == 4 * dl && ext == 1, "trial %d: "
+                          "n=%d %s -> %s: windows extended by %lld", trial, n,
+                          from, to, ext);
             tight2++;
         }
         /* schedule = slots: the same timetable where it meets Theorem 3,
@@ -411,14 +497,23 @@ START_TEST(two_path_timetable_theorem3_random)
         g_autoptr(Scenario) ss = reshape_scenario(n, from, to, "two-path");
         scenario_put(ss, "algorithm", "schedule", "slots", "test");
         g_autoptr(Report) rs = run_scenario(ss, NULL, NULL);
-        ck_assert(rs && rs->data_correct && report_bounds_hold(rs));
-        ck_assert_msg(rs->cycles == t3, "slots, n=%d %s -> %s: %lld cycles, "
-                      "Theorem 3 %lld", n, from, to, (long long)rs->cycles, t3);
-        ck_assert_int_eq(detail(rs, "windows_extended")->i, 0);
-        ck_assert_str_eq(detail(rs, "timetable_kind")->text,
-                         ext ? "slot patterns" : "windows");
+        ck_tally_true(&t, rs && rs->data_correct && report_bounds_hold(rs),
+                      "trial %d: slots, n=%d %s -> %s: runs, data correct, "
+                      "bounds hold", trial, n, from, to);
+        if (!rs)
+            break;
+        ck_tally_true(&t, rs->cycles == t3, "trial %d: slots, n=%d %s -> %s: "
+                      "%lld cycles, Theorem 3 %lld", trial, n, from, to,
+                      (long long)rs->cycles, t3);
+        ck_tally_int(&t, 0, detail(rs, "windows_extended")->i, "trial %d: "
+                     "slots, n=%d %s -> %s: windows extended", trial, n, from,
+                     to);
+        ck_tally_str(&t, ext ? "slot patterns" : "windows",
+                     detail(rs, "timetable_kind")->text, "trial %d: slots, "
+                     "n=%d %s -> %s: timetable kind", trial, n, from, to);
         if (dl < 3) {
-            ck_assert_int_eq(ext, 0);
+            ck_tally_int(&t, 0, ext, "trial %d: n=%d %s -> %s: windows "
+                         "extended with delta %lld", trial, n, from, to, dl);
             narrow++;
             continue;
         }
@@ -426,9 +521,15 @@ START_TEST(two_path_timetable_theorem3_random)
         met_wide += ext == 0;
         g_autoptr(Scenario) hs = reshape_scenario(n, from, to, "two-path");
         g_autoptr(Report) rh = run_scenario(hs, NULL, NULL);
-        ck_assert(rh && rh->data_correct);
+        ck_tally_true(&t, rh && rh->data_correct, "trial %d: hand-over, n=%d "
+                      "%s -> %s: runs, data correct", trial, n, from, to);
+        if (!rh)
+            break;
         handover_wide += rh->cycles <= t3;
     }
+    ck_tally_assert(&t, "timetable schedule on random shapes, seed 1995");
+    ck_assert_msg(wide >= 60 && narrow >= 60, "%d trials: %d shapes with "
+                  "delta >= 3, %d narrower", trial, wide, narrow);
     /* measured with this seed: 60 shapes with delta >= 3, the timetable at
      * Theorem 3 on all but those with h = 2 and K = 4 delta */
     g_print("timetable: delta >= 3: %d of %d at Theorem 3 (hand-over %d); "
@@ -450,11 +551,15 @@ START_TEST(slot_tables_match_data)
     size_t count;
     const SlotTable *tb = slot_tables(&count);
     ck_assert(count >= 3);
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < count; i++) {
         g_autofree char *path = g_strdup_printf("%s/tests/data/reshape/%s",
                                                 CUBEMU_SOURCE_DIR, tb[i].data);
         g_autofree char *text = NULL;
-        ck_assert_msg(g_file_get_contents(path, &text, NULL, NULL), "%s", path);
+        gboolean read = g_file_get_contents(path, &text, NULL, NULL);
+        ck_tally_true(&t, read, "%s: read", path);
+        if (!read)
+            continue;
         g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
         int delta = 0, k = 0;
         size_t rows = 0;
@@ -465,21 +570,35 @@ START_TEST(slot_tables_match_data)
             if (sscanf(line, "patterns %d %d", &delta, &k) == 2)
                 continue;
             const char *sp = strchr(line, ' ');
-            ck_assert(sp);
+            ck_tally_true(&t, sp != NULL, "%s line %d: a space", tb[i].data,
+                          l + 1);
+            if (!sp)
+                continue;
             unsigned g = 0;
             for (const char *c = line; c < sp; c++)
                 g = (g << 1) | (*c == 'H');
-            ck_assert_uint_eq(g, rows);
+            ck_tally_uint(&t, rows, g, "%s line %d: group type", tb[i].data,
+                          l + 1);
+            /* the table has 2^(delta-1) rows: no read past them */
+            ck_tally_true(&t, g < (1u << (tb[i].delta - 1)), "%s line %d: "
+                          "group type %u, the table's delta %d", tb[i].data,
+                          l + 1, g, tb[i].delta);
+            if (g >= (1u << (tb[i].delta - 1)))
+                continue;
             if (strcmp(sp + 1, "none") == 0)
-                ck_assert_ptr_null(tb[i].rows[g]);
+                ck_tally_ptr(&t, NULL, tb[i].rows[g], "%s line %d: row %u "
+                             "none", tb[i].data, l + 1, g);
             else
-                ck_assert_str_eq(sp + 1, tb[i].rows[g]);
+                ck_tally_str(&t, sp + 1, tb[i].rows[g], "%s line %d: row %u",
+                             tb[i].data, l + 1, g);
             rows++;
         }
-        ck_assert_int_eq(delta, tb[i].delta);
-        ck_assert_int_eq(k, (int)tb[i].k);
-        ck_assert_uint_eq(rows, (size_t)1 << (delta - 1));
+        ck_tally_int(&t, tb[i].delta, delta, "%s: delta", tb[i].data);
+        ck_tally_int(&t, (int)tb[i].k, k, "%s: K", tb[i].data);
+        ck_tally_uint(&t, (size_t)1 << (delta - 1), rows, "%s: rows",
+                      tb[i].data);
     }
+    ck_tally_assert(&t, "the slot tables against tests/data/reshape/");
 }
 END_TEST
 
@@ -489,9 +608,11 @@ END_TEST
 START_TEST(two_path_slots_delta4_k16_random)
 {
     GRand *rng = g_rand_new_with_seed(1990 + 16);
-    int found = 0;
-    for (int trial = 0; found < 30; trial++) {
-        ck_assert(trial < 200000);
+    int found = 0, trial;
+    CkTally tl = CK_TALLY_INIT;
+    /* at most 200000 trials; a missing report ends the loop early (the
+     * tally fails the test) */
+    for (trial = 0; found < 30 && trial < 200000; trial++) {
         int n = g_rand_int_range(rng, 8, 13);
         g_autofree char *from = shape(n + 4, rng);
         g_autofree char *to = shape(n + 4, rng);
@@ -506,22 +627,36 @@ START_TEST(two_path_slots_delta4_k16_random)
         if (detail(r, "delta")->i != 4)
             continue;
         found++;
-        ck_assert_msg(r->data_correct, "n=%d %s -> %s: %s", n, from, to,
-                      r->data_problem);
-        ck_assert(report_bounds_hold(r));
-        ck_assert_str_eq(detail(r, "timetable_kind")->text, "slot patterns");
-        ck_assert_msg(r->cycles == 9, "n=%d %s -> %s: %lld cycles", n, from,
-                      to, (long long)r->cycles);
+        ck_tally_true(&tl, r->data_correct, "trial %d: n=%d %s -> %s: %s",
+                      trial, n, from, to, r->data_problem);
+        ck_tally_true(&tl, report_bounds_hold(r), "trial %d: n=%d %s -> %s: "
+                      "bounds hold", trial, n, from, to);
+        ck_tally_str(&tl, "slot patterns", detail(r, "timetable_kind")->text,
+                     "trial %d: n=%d %s -> %s: timetable kind", trial, n, from,
+                     to);
+        ck_tally_true(&tl, r->cycles == 9, "trial %d: n=%d %s -> %s: %lld "
+                      "cycles, 9", trial, n, from, to, (long long)r->cycles);
         /* the bound claimed is Theorem 3's, and the run meets it exactly */
         const Bound *up = bound(r, BOUND_UPPER);
-        ck_assert(g_str_has_prefix(up->name, "Theorem 3:"));
-        ck_assert_int_eq((long long)up->value, 9);
+        ck_tally_true(&tl, up && g_str_has_prefix(up->name, "Theorem 3:"),
+                      "trial %d: n=%d %s -> %s: bound '%s'", trial, n, from, to,
+                      up ? up->name : "(none)");
+        if (up)
+            ck_tally_int(&tl, 9, (long long)up->value, "trial %d: n=%d %s -> "
+                         "%s: the upper bound", trial, n, from, to);
         g_autoptr(Scenario) t = reshape_scenario(n, from, to, "two-path");
         scenario_put(t, "algorithm", "schedule", "timetable", "test");
         g_autoptr(Report) rt = run_scenario(t, NULL, NULL);
-        ck_assert(rt && rt->data_correct);
-        ck_assert_int_eq(rt->cycles, 10);
+        ck_tally_true(&tl, rt && rt->data_correct, "trial %d: timetable, n=%d "
+                      "%s -> %s: runs, data correct", trial, n, from, to);
+        if (!rt)
+            break;
+        ck_tally_int(&tl, 10, rt->cycles, "trial %d: timetable, n=%d %s -> %s: "
+                     "cycles", trial, n, from, to);
     }
+    ck_tally_assert(&tl, "slot patterns, delta 4, K 16, seed 2006");
+    ck_assert_msg(found == 30, "%d trials: %d shapes with delta 4", trial,
+                  found);
     g_rand_free(rng);
 }
 END_TEST
@@ -637,15 +772,19 @@ static void check_schedule_file(const char *file)
     /* destinations; every element of a node goes to one node here */
     g_autofree uint64_t *dest = g_new(uint64_t, nodes);
     uint64_t dmask = 0;
+    CkTally td = CK_TALLY_INIT;
     for (uint64_t x = 0; x < nodes; x++)
         for (uint64_t o = 0; o < k_el; o++) {
             uint64_t i = index_of((x << (bits - n)) | o, eu, du);
             uint64_t y = address_of(i, ev, dv) >> (bits - n);
             if (o == 0)
                 dest[x] = y;
-            ck_assert_uint_eq(dest[x], y);
+            ck_tally_uint(&td, dest[x], y, "node %llu element %llu: "
+                          "destination", (unsigned long long)x,
+                          (unsigned long long)o);
             dmask |= x ^ y;
         }
+    ck_tally_assert(&td, "%s -> %s: one destination a node", from, to);
     int delta = __builtin_popcountll(dmask);
     ck_assert(!(dmask & (dmask << 1)) && !(dmask >> (n - 1)));
     uint64_t h = (k_el + 2 * (uint64_t)delta - 1) / (2 * (uint64_t)delta);
@@ -660,47 +799,96 @@ static void check_schedule_file(const char *file)
     }
     g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint64_t)n * (uint64_t)cycles);
     int last = 0;
+    /* Every hop of every element goes through this tally. The checks that
+     * keep the reads and writes below inside their arrays (a node's list,
+     * a hop's "cycle:dimension" text, its cycle and dimension in range, a
+     * detour's j = c - 1 >= 0) end that node's or element's walk when they
+     * fail, so nothing out of bounds is touched; the tally still fails the
+     * test after the loop. */
+    CkTally th = CK_TALLY_INIT;
     for (uint64_t x = 0; x < nodes; x++) {
         GPtrArray *list = NULL;
         for (uint64_t v = 0; v < nodes && !list; v++)
             if (keeps[v])
                 list = g_hash_table_lookup(paths, GSIZE_TO_POINTER(x ^ v));
-        ck_assert_msg(list && list->len == k_el, "node %llu", (unsigned long long)x);
+        ck_tally_true(&th, list && list->len == k_el, "node %llu: %llu "
+                      "elements listed", (unsigned long long)x,
+                      (unsigned long long)k_el);
+        if (!list || list->len != k_el)
+            continue;
         uint64_t need = x ^ dest[x];
         for (guint q = 0; q < list->len; q++) {
             const char *s = g_ptr_array_index(list, q);
             int phase[64] = { 0 }, prev = -1;
             uint64_t at = x;
+            gboolean walked = TRUE;
             while (*s == ' ') {
                 char *end;
                 int t = (int)g_ascii_strtoll(s + 1, &end, 10);
-                ck_assert(*end == ':');
+                ck_tally_true(&th, *end == ':', "node %llu element %u: hop "
+                              "'%.16s' is cycle:dimension",
+                              (unsigned long long)x, q, s);
+                if (*end != ':') {
+                    walked = FALSE;
+                    break;
+                }
                 int c = (int)g_ascii_strtoll(end + 1, &end, 10);
                 s = end;
-                ck_assert(t > prev && t < cycles && c >= 0 && c < n);
+                ck_tally_true(&th, t > prev && t < cycles && c >= 0 && c < n,
+                              "node %llu element %u: hop in cycle %d (after "
+                              "%d, of %d) in dimension %d (of %d)",
+                              (unsigned long long)x, q, t, prev, cycles, c, n);
+                if (!(t > prev && t < cycles && c >= 0 && c < n)) {
+                    walked = FALSE;
+                    break;
+                }
                 prev = t;
                 if (t + 1 > last)
                     last = t + 1;
                 uint8_t *u = &used[(at * (uint64_t)n + (uint64_t)c) * (uint64_t)cycles + (uint64_t)t];
-                ck_assert_msg(!*u, "channel %llu/%d used twice in cycle %d",
+                ck_tally_true(&th, !*u, "node %llu element %u: channel "
+                              "%llu/%d used twice in cycle %d",
+                              (unsigned long long)x, q,
                               (unsigned long long)at, c, t);
                 *u = 1;
                 if ((need >> c) & 1) {            /* the dimension itself */
-                    ck_assert(phase[c] == 0 || phase[c] == 1);
+                    ck_tally_true(&th, phase[c] == 0 || phase[c] == 1,
+                                  "node %llu element %u: dimension %d in cycle "
+                                  "%d out of order (phase %d)",
+                                  (unsigned long long)x, q, c, t, phase[c]);
                     phase[c] = phase[c] == 0 ? 3 : 2;
                 } else {                          /* its detour's j + 1 */
-                    ck_assert(c > 0 && ((need >> (c - 1)) & 1));
-                    ck_assert(phase[c - 1] == 0 || phase[c - 1] == 2);
+                    ck_tally_true(&th, c > 0 && ((need >> (c - 1)) & 1),
+                                  "node %llu element %u: dimension %d in cycle "
+                                  "%d is neither needed nor a detour's j + 1",
+                                  (unsigned long long)x, q, c, t);
+                    if (!(c > 0 && ((need >> (c - 1)) & 1))) {
+                        walked = FALSE;
+                        break;
+                    }
+                    ck_tally_true(&th, phase[c - 1] == 0 || phase[c - 1] == 2,
+                                  "node %llu element %u: detour of dimension "
+                                  "%d in cycle %d out of order (phase %d)",
+                                  (unsigned long long)x, q, c - 1, t,
+                                  phase[c - 1]);
                     phase[c - 1] = phase[c - 1] == 0 ? 1 : 3;
                 }
                 at ^= UINT64_C(1) << c;
             }
-            ck_assert(*s == '\0');
+            if (!walked)
+                continue;
+            ck_tally_true(&th, *s == '\0', "node %llu element %u: trailing "
+                          "'%.16s'", (unsigned long long)x, q, s);
             for (int c = 0; c < n; c++)
-                ck_assert(!((need >> c) & 1) || phase[c] == 3);
-            ck_assert_uint_eq(at, dest[x]);
+                ck_tally_true(&th, !((need >> c) & 1) || phase[c] == 3,
+                              "node %llu element %u: dimension %d crossed "
+                              "once, directly or by its detour (phase %d)", (unsigned long long)x, q, c,
+                              phase[c]);
+            ck_tally_uint(&th, dest[x], at, "node %llu element %u: arrival",
+                          (unsigned long long)x, q);
         }
     }
+    ck_tally_assert(&th, "%s: the element schedule", file);
     ck_assert_int_eq(last, cycles);
     /* the timetable takes one cycle more on this shape */
     g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");

@@ -4,6 +4,7 @@
  * or in $CUBEMU_TEST_DATA/scenario/ when that variable is set.
  */
 #include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <glib.h>
 #include <stdlib.h>
@@ -55,8 +56,11 @@ static char *data_fail(const char *text) {
 static void assert_strv(char **got, const char *const *want) {
     guint n = g_strv_length(got);
     guint m = g_strv_length((char **)want);
-    ck_assert_uint_eq(n, m);
-    for (guint i = 0; i < n; i++) ck_assert_str_eq(got[i], want[i]);
+    ck_assert_uint_eq(n, m);    /* bounds the reads of both below */
+    CkTally same = CK_TALLY_INIT;
+    for (guint i = 0; i < n; i++)
+        ck_tally_str(&same, want[i], got[i], "element %u", i);
+    ck_tally_assert(&same, "string vector of %u", n);
 }
 
 /* ------------------------------------------------------------ valid file */
@@ -89,10 +93,13 @@ START_TEST(test_valid_locations) {
         { "expect", "data", 13 }, { "expect", "bounds", 14 },
         { "machine", "wiring.kind", 16 },
     };
+    CkTally where = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
         g_autofree char *w = g_strdup_printf("%s:%d", path, want[i].line);
-        ck_assert_str_eq(scenario_where(s, want[i].g, want[i].k), w);
+        ck_tally_str(&where, w, scenario_where(s, want[i].g, want[i].k),
+                     "[%s] %s", want[i].g, want[i].k);
     }
+    ck_tally_assert(&where, "key locations");
     g_autofree char *gm = g_strdup_printf("%s:3", path);
     g_autofree char *ga = g_strdup_printf("%s:7", path);
     ck_assert_str_eq(scenario_group_where(s, "machine"), gm);
@@ -354,17 +361,23 @@ START_TEST(test_set_malformed) {
         "",
     };
     g_autoptr(Scenario) s = scenario_new("default");
+    CkTally refused = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *err = NULL;
-        ck_assert_msg(!scenario_apply_set(s, bad[i], &err), "%s", bad[i]);
-        ck_assert(g_error_matches(err, SCENARIO_ERROR,
-                                  SCENARIO_ERROR_INPUT));
+        ck_tally_true(&refused, !scenario_apply_set(s, bad[i], &err),
+                      "'%s' refused", bad[i]);
+        ck_tally_true(&refused, g_error_matches(err, SCENARIO_ERROR,
+                                                SCENARIO_ERROR_INPUT),
+                      "'%s': an input error", bad[i]);
         g_autofree char *want = g_strdup_printf(
             "--set '%s': expected SECTION.KEY=VALUE, "
             "e.g. --set machine.dimensions=7", bad[i]);
-        ck_assert_str_eq(err->message, want);
-        g_error_free(err);
+        /* No error is tallied (ck_tally_str fails on NULL), not read. */
+        ck_tally_str(&refused, want, err ? err->message : NULL, "'%s': message",
+                     bad[i]);
+        g_clear_error(&err);
     }
+    ck_tally_assert(&refused, "malformed --set");
     g_auto(GStrv) groups = scenario_groups(s);
     ck_assert_ptr_null(groups[0]);
 }
@@ -410,17 +423,24 @@ START_TEST(test_expectations_all_ops) {
         { "bounds", "hold", EXPECT_BOUNDS_HOLD, EXPECT_EQ, 0, 11 },
         { "details.D", "<= 16", EXPECT_NUMERIC, EXPECT_LE, 16, 12 },
     };
+    CkTally parsed = CK_TALLY_INIT;
     for (guint i = 0; i < xs->len; i++) {
         Expectation *x = g_ptr_array_index(xs, i);
         g_autofree char *where = g_strdup_printf("x.ini:%d", want[i].line);
-        ck_assert_str_eq(x->field, want[i].field);
-        ck_assert_str_eq(x->text, want[i].text);
-        ck_assert_str_eq(x->where, where);
-        ck_assert_int_eq(x->kind, want[i].kind);
-        ck_assert_int_eq(x->op, want[i].op);
+        ck_tally_str(&parsed, want[i].field, x->field, "expectation %u: field", i);
+        ck_tally_str(&parsed, want[i].text, x->text, "expectation %u (%s): text", i,
+                     want[i].field);
+        ck_tally_str(&parsed, where, x->where, "expectation %u (%s): where", i,
+                     want[i].field);
+        ck_tally_int(&parsed, want[i].kind, x->kind, "expectation %u (%s): kind", i,
+                     want[i].field);
+        ck_tally_int(&parsed, want[i].op, x->op, "expectation %u (%s): op", i,
+                     want[i].field);
         if (x->kind == EXPECT_NUMERIC)
-            ck_assert_double_eq(x->value, want[i].value);
+            ck_tally_double(&parsed, want[i].value, x->value,
+                            "expectation %u (%s): value", i, want[i].field);
     }
+    ck_tally_assert(&parsed, "expectations");
 }
 END_TEST
 

@@ -71,17 +71,25 @@ END_TEST
 /* A line of two nodes is one edge, with or without wrap. */
 START_TEST(mesh_line_of_two)
 {
+    CkTally line = CK_TALLY_INIT;
     for (int wrap = 0; wrap <= 1; wrap++) {
         Topology t = mesh("2", wrap);
-        ck_assert_uint_eq(t.diameter, 1);
-        ck_assert_uint_eq(topology_neighbour(&t, 0, 0), 1);
-        ck_assert_uint_eq(topology_neighbour(&t, 1, 0), TOPOLOGY_NONE);
-        ck_assert_uint_eq(topology_neighbour(&t, 1, 1), 0);
-        ck_assert_uint_eq(topology_neighbour(&t, 0, 1), TOPOLOGY_NONE);
-        int links[4];
-        ck_assert_int_eq(topology_route(&t, 1, 0, links), 1);
-        ck_assert_int_eq(links[0], 1);
+        ck_tally_uint(&line, 1, t.diameter, "wrap %d: diameter", wrap);
+        ck_tally_uint(&line, 1, topology_neighbour(&t, 0, 0),
+                      "wrap %d: neighbour of 0 on link 0", wrap);
+        ck_tally_uint(&line, TOPOLOGY_NONE, topology_neighbour(&t, 1, 0),
+                      "wrap %d: neighbour of 1 on link 0", wrap);
+        ck_tally_uint(&line, 0, topology_neighbour(&t, 1, 1),
+                      "wrap %d: neighbour of 1 on link 1", wrap);
+        ck_tally_uint(&line, TOPOLOGY_NONE, topology_neighbour(&t, 0, 1),
+                      "wrap %d: neighbour of 0 on link 1", wrap);
+        /* Defined even if the route writes no link (that is tallied). */
+        int links[4] = { -1, -1, -1, -1 };
+        ck_tally_int(&line, 1, topology_route(&t, 1, 0, links),
+                     "wrap %d: hops from 1 to 0", wrap);
+        ck_tally_int(&line, 1, links[0], "wrap %d: link from 1 to 0", wrap);
     }
+    ck_tally_assert(&line, "a line of two");
 }
 END_TEST
 
@@ -99,8 +107,8 @@ START_TEST(torus_routes_take_the_shorter_way)
     /* (0, 0) -> (4, 0): a tie of 4 and 4: positive */
     h = topology_route(&t, 0, 4, links);
     ck_assert_int_eq(h, 4);
-    for (int i = 0; i < 4; i++)
-        ck_assert_int_eq(links[i], 0);
+    static const int plus_x[4] = { 0, 0, 0, 0 };
+    ck_assert_int_array_eq(plus_x, links, 4, "route (0, 0) -> (4, 0)");
     /* (2, 1) -> (3, 4): x first (+1), then y: up 3 or down 3: a tie, up */
     h = topology_route(&t, 1 * 8 + 2, 4 * 8 + 3, links);
     ck_assert_int_eq(h, 4);
@@ -112,15 +120,24 @@ START_TEST(torus_routes_take_the_shorter_way)
     ck_assert_int_eq(h, 1);
     ck_assert_int_eq(links[0], 2);
     /* every route is minimal and ends at its destination */
+    CkTally routes = CK_TALLY_INIT;
     for (uint32_t a = 0; a < t.nodes; a++)
         for (uint32_t b = 0; b < t.nodes; b++) {
             h = topology_route(&t, a, b, links);
-            ck_assert_uint_le((uint32_t)h, t.diameter);
+            /* As ck_assert_uint_le; the bound also keeps the walk below
+             * inside links[], so a route over it is tallied and not
+             * walked. */
+            gboolean minimal = (uintmax_t)(uint32_t)h <= (uintmax_t)t.diameter;
+            ck_tally_true(&routes, minimal, "route %u -> %u: %d hops, at most the "
+                          "diameter %u", a, b, h, t.diameter);
+            if (!minimal)
+                continue;
             uint32_t u = a;
             for (int i = 0; i < h; i++)
                 u = topology_neighbour(&t, u, links[i]);
-            ck_assert_uint_eq(u, b);
+            ck_tally_uint(&routes, b, u, "route %u -> %u: end", a, b);
         }
+    ck_tally_assert(&routes, "routes of the 6x8 torus");
     Topology m = mesh("6x8", FALSE);
     h = topology_route(&m, 1, 7, links);
     ck_assert_int_eq(h, 6);                     /* no wrap: the long way */
@@ -164,12 +181,15 @@ START_TEST(shapes_refused)
         "'4x-2' is not a shape: '-2' is not a side (valid: sides separated by x, e.g. 8x4)",
         "'' is not a shape (valid: sides separated by x, highest axis first, at most 32 axes, e.g. 16x16x16)",
     };
+    CkTally refused = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         char *why = NULL;
-        ck_assert_msg(!topology_parse_shape(bad[i], &axes, side, &why), "%s", bad[i]);
-        ck_assert_str_eq(why, why_text[i]);
+        ck_tally_true(&refused, !topology_parse_shape(bad[i], &axes, side, &why),
+                      "'%s' refused", bad[i]);
+        ck_tally_str(&refused, why_text[i], why, "'%s': reason", bad[i]);
         g_free(why);
     }
+    ck_tally_assert(&refused, "bad shapes");
     uint32_t big[2] = { 65536, 65536 };
     Topology t;
     char *why = NULL;
@@ -314,9 +334,11 @@ START_TEST(pipelining_on_meshes)
     TObserved o;
     Sim *sim = trun(&m, &sc, &o, 1);
     ck_assert_int_eq(o.arrival[0], 9 + 5 - 1);
+    CkTally cross = CK_TALLY_INIT;
     for (int h = 0; h < 5; h++)
         for (int e = 0; e < 9; e++)
-            ck_assert_int_eq(o.cross[0][h][e], e + h);
+            ck_tally_int(&cross, e + h, o.cross[0][h][e], "hop %d element %d", h, e);
+    ck_tally_assert(&cross, "crossings over the 8x8 mesh path");
     ck_assert_int_eq(o.cls[0], CLASS_ROUTER);
     ck_assert_uint_eq(sim_node_memory(sim, 19)[16 + 8], 8);  /* (3, 2) */
     sim_free(sim);
@@ -359,22 +381,28 @@ END_TEST
 START_TEST(complete_graph_one_port_step)
 {
     const uint32_t ps[] = { 2, 3, 5, 8 };
+    CkTally steps = CK_TALLY_INIT;
     for (size_t k = 0; k < G_N_ELEMENTS(ps); k++) {
         uint32_t p = ps[k];
+        Topology topo = complete(p);
         for (uint32_t shift = 1; shift < p; shift++) {
-            TScript sc = { .topo = complete(p), .nmsg = (int)p };
+            TScript sc = { .topo = topo, .nmsg = (int)p };
             for (uint32_t i = 0; i < p; i++)
                 sc.msg[i] = (TMsg){ .source = i, .to_dest = TRUE,
                                     .dest = (i + shift) % p, .count = 10 };
             Machine m = tmachine(&sc.topo, 1, 300, 2, TRUE);
             TObserved o;
             Sim *sim = trun(&m, &sc, &o, 1);
-            ck_assert_int_eq(sim_stats(sim)->cycles, 300 + 10 * 2);
-            ck_assert_uint_eq(sim_stats(sim)->class_messages[CLASS_NEIGHBOUR], p);
-            ck_assert_uint_eq(sim_stats(sim)->class_messages[CLASS_ROUTER], 0);
+            ck_tally_int(&steps, 300 + 10 * 2, sim_stats(sim)->cycles,
+                         "P = %u, shift %u: cycles", p, shift);
+            ck_tally_uint(&steps, p, sim_stats(sim)->class_messages[CLASS_NEIGHBOUR],
+                          "P = %u, shift %u: neighbour messages", p, shift);
+            ck_tally_uint(&steps, 0, sim_stats(sim)->class_messages[CLASS_ROUTER],
+                          "P = %u, shift %u: router messages", p, shift);
             sim_free(sim);
         }
     }
+    ck_tally_assert(&steps, "one-port steps on complete graphs");
 }
 END_TEST
 
@@ -489,8 +517,10 @@ START_TEST(wide_elements)
     Sim *sim = trun(&m, &sc, &o, 2);
     ck_assert_int_eq(o.arrival[0], 6);
     const Word *dst = sim_node_memory(sim, 9) + 16 * 2;
+    CkTally words = CK_TALLY_INIT;
     for (int j = 0; j < 12; j++)
-        ck_assert_uint_eq(dst[j], 5 * 100000 + (uint64_t)j);
+        ck_tally_uint(&words, 5 * 100000 + (uint64_t)j, dst[j], "word %d at node 9", j);
+    ck_tally_assert(&words, "the wide elements received");
     ck_assert_uint_eq(sim_stats(sim)->element_transfers, 6);
     sim_free(sim);
 }
@@ -570,10 +600,13 @@ START_TEST(all_to_all_many_keys_per_node)
             sim_node_memory(sim, x)[j] = x * 1000 + j;
     GError *e = NULL;
     ck_assert(sim_run(sim, all_to_all, NULL, &e));
+    CkTally blocks = CK_TALLY_INIT;
     for (uint32_t x = 0; x < 64; x++)
         for (uint32_t y = 0; y < 64; y++)
             if (y != x)
-                ck_assert_uint_eq(sim_node_memory(sim, x)[64 + y], y * 1000 + x);
+                ck_tally_uint(&blocks, y * 1000 + x, sim_node_memory(sim, x)[64 + y],
+                              "node %u: the block from node %u", x, y);
+    ck_tally_assert(&blocks, "all-to-all blocks");
     /* one port each way: 63 elements out and in per node */
     ck_assert_int_eq(sim_stats(sim)->cycles, 63);
     ck_assert_uint_eq(sim_stats(sim)->messages, 64 * 63);
@@ -586,10 +619,13 @@ END_TEST
 /* Cycle by cycle from the README's rules (startups that only delay, one
  * tick per element): in each cycle, messages in priority order, hops in
  * order; a hop moves its next element if it has reached the hop's node,
- * the channel (u, link) is unused this cycle and the ports have room. */
+ * the channel (u, link) is unused this cycle and the ports have room.
+ * Within TREFERENCE_CYCLES cycles, or it fails TALLY (naming TRIAL). */
+#define TREFERENCE_CYCLES 100000
 static void treference(const TScript *sc, const uint64_t *priority,
                        const Machine *m, Tick cross[][MAX_HOPS][MAX_ELEMS],
-                       int paths[][MAX_HOPS], const int *hops)
+                       int paths[][MAX_HOPS], const int *hops, CkTally *tally,
+                       int trial)
 {
     int order[MAX_MSGS];
     for (int i = 0; i < sc->nmsg; i++)
@@ -606,8 +642,9 @@ static void treference(const TScript *sc, const uint64_t *priority,
     int remaining = 0;
     for (int i = 0; i < sc->nmsg; i++)
         remaining += hops[i] > 0;
-    for (Tick t = 0; remaining > 0; t++) {
-        ck_assert(t < 100000);
+    /* The bound was asserted every cycle; the loop stops at it instead,
+     * and the tally below fails exactly when a cycle reached it. */
+    for (Tick t = 0; remaining > 0 && t < TREFERENCE_CYCLES; t++) {
         g_autofree uint8_t *used = g_new0(uint8_t, (size_t)nodes * (size_t)links);
         g_autofree int *sent = g_new0(int, nodes);
         g_autofree int *recvd = g_new0(int, nodes);
@@ -638,6 +675,9 @@ static void treference(const TScript *sc, const uint64_t *priority,
             }
         }
     }
+    ck_tally_true(tally, remaining == 0, "trial %d: the reference delivered "
+                  "every message within %d cycles (%d left)", trial,
+                  TREFERENCE_CYCLES, remaining);
 }
 
 /* A random walk of up to MAX_HOPS links that exist. */
@@ -660,16 +700,26 @@ START_TEST(random_messages_match_reference_on_every_topology)
 {
     GRand *rng = g_rand_new_with_seed(20261123);
     const char *meshes[] = { "5", "3x4", "2x3x2", "6" };
+    /* The topologies built once (mesh and complete assert that they
+     * build), each trial drawing one as it drew its shape before. */
+    Topology open[4], torus[4], full[7];
+    for (int i = 0; i < 4; i++) {
+        open[i] = mesh(meshes[i], FALSE);
+        torus[i] = mesh(meshes[i], TRUE);
+    }
+    for (uint32_t p = 2; p < 7; p++)
+        full[p] = complete(p);
+    CkTally agree = CK_TALLY_INIT;
     for (int trial = 0; trial < 600; trial++) {
         TScript sc;
         memset(&sc, 0, sizeof sc);
         int kind = trial % 3;
         if (kind == 0)
-            sc.topo = mesh(meshes[g_rand_int_range(rng, 0, 4)], FALSE);
+            sc.topo = open[g_rand_int_range(rng, 0, 4)];
         else if (kind == 1)
-            sc.topo = mesh(meshes[g_rand_int_range(rng, 0, 4)], TRUE);
+            sc.topo = torus[g_rand_int_range(rng, 0, 4)];
         else
-            sc.topo = complete((uint32_t)g_rand_int_range(rng, 2, 7));
+            sc.topo = full[g_rand_int_range(rng, 2, 7)];
         int portsel = g_rand_int_range(rng, 0, 3);
         int ports = portsel == 0 ? MACHINE_PORTS_ALL : portsel;
         Machine m = tmachine(&sc.topo, ports, 0, 1, FALSE);
@@ -703,19 +753,18 @@ START_TEST(random_messages_match_reference_on_every_topology)
         Sim *sim = trun(&m, &sc, &o, 1);
         static Tick ref[MAX_MSGS][MAX_HOPS][MAX_ELEMS];
         memset(ref, 0, sizeof ref);
-        treference(&sc, o.id, &m, ref, paths, hops);
+        treference(&sc, o.id, &m, ref, paths, hops, &agree, trial);
         for (int i = 0; i < sc.nmsg; i++)
             for (int h = 0; h < hops[i]; h++)
                 for (uint64_t e = 0; e < sc.msg[i].count; e++)
-                    ck_assert_msg(o.cross[i][h][e] == ref[i][h][e],
-                                  "trial %d (%s) message %d hop %d element %llu: "
-                                  "engine %lld, reference %lld", trial,
-                                  sc.topo.ops->name, i, h, (unsigned long long)e,
-                                  (long long)o.cross[i][h][e],
-                                  (long long)ref[i][h][e]);
+                    ck_tally_int(&agree, ref[i][h][e], o.cross[i][h][e],
+                                 "trial %d (%s) message %d hop %d element %llu "
+                                 "(expected: the reference, got: the engine)", trial,
+                                 sc.topo.ops->name, i, h, (unsigned long long)e);
         sim_free(sim);
     }
     g_rand_free(rng);
+    ck_tally_assert(&agree, "600 random message sets");
 }
 END_TEST
 

@@ -37,74 +37,95 @@ static Scenario *tp_scenario(uint32_t p, const char *method, uint32_t size,
     return s;
 }
 
-static const Bound *cycle_bound(const Report *r)
-{
-    ck_assert_uint_eq(r->bounds->len, 1);
-    return &g_array_index(r->bounds, Bound, 0);
-}
-
 /* Run, check the data, and for every method but mpich the exact bound:
- * measured cycles == model_cycles == the model's own formula. */
+ * measured cycles == model_cycles == the model's own formula. Called in
+ * loops: compared into T, which the test asserts after them; a missing
+ * report, or bounds other than the one read, end the case there. */
 static void run_exact(uint32_t p, const char *method, TpMethod m,
-                      uint32_t size, int radix)
+                      uint32_t size, int radix, CkTally *t)
 {
     g_autoptr(Scenario) s = tp_scenario(p, method, size, radix);
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, NULL, &e);
-    ck_assert_msg(r != NULL, "%s P=%u r=%d: %s", method, p, radix,
+    ck_tally_true(t, r != NULL, "%s P=%u r=%d: %s", method, p, radix,
                   e ? e->message : "");
-    ck_assert_msg(r->data_correct, "%s P=%u r=%d: %s", method, p, radix,
+    if (!r) {
+        g_clear_error(&e);
+        return;
+    }
+    ck_tally_true(t, r->data_correct, "%s P=%u r=%d: %s", method, p, radix,
                   r->data_problem);
-    const Bound *b = cycle_bound(r);
+    /* the cycle bound, the only one */
+    ck_tally_uint(t, 1, r->bounds->len, "%s P=%u r=%d: bounds", method, p,
+                  radix);
+    if (r->bounds->len != 1)
+        return;
+    const Bound *b = &g_array_index(r->bounds, Bound, 0);
     double model = tp_model(m, (double)size * size, p, (uint32_t)radix, TS, TW);
-    ck_assert_int_eq((long long)b->value, (long long)model);
-    ck_assert_int_eq(detail(r, "model_cycles")->i, (long long)model);
+    ck_tally_int(t, (long long)model, (long long)b->value, "%s P=%u r=%d: "
+                 "the bound, the model", method, p, radix);
+    ck_tally_int(t, (long long)model, detail(r, "model_cycles")->i, "%s P=%u "
+                 "r=%d: details.model_cycles", method, p, radix);
     if (m == TP_MPICH) {
-        ck_assert_int_eq(b->kind, BOUND_LOWER);
-        ck_assert(r->cycles >= (Tick)model);
+        ck_tally_int(t, BOUND_LOWER, b->kind, "%s P=%u r=%d: bound kind",
+                     method, p, radix);
+        ck_tally_true(t, r->cycles >= (Tick)model, "%s P=%u r=%d: %lld >= %g",
+                      method, p, radix, (long long)r->cycles, model);
     } else {
-        ck_assert_int_eq(b->kind, BOUND_EXACT);
-        ck_assert_msg(r->cycles == (Tick)model, "%s P=%u r=%d: %lld != %g",
+        ck_tally_int(t, BOUND_EXACT, b->kind, "%s P=%u r=%d: bound kind",
+                     method, p, radix);
+        ck_tally_true(t, r->cycles == (Tick)model, "%s P=%u r=%d: %lld != %g",
                       method, p, radix, (long long)r->cycles, model);
     }
 }
 
 START_TEST(every_method_every_p)
 {
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < NPROCS; i++) {
         uint32_t p = procs[i];
         uint32_t size = 2 * p;                  /* blocks of 2 x 2 */
-        run_exact(p, "mpich", TP_MPICH, size, 0);
-        run_exact(p, "pairwise", TP_PAIRWISE, size, 0);
+        run_exact(p, "mpich", TP_MPICH, size, 0, &t);
+        run_exact(p, "pairwise", TP_PAIRWISE, size, 0, &t);
         if (!(p & (p - 1)))
-            run_exact(p, "butterfly", TP_BUTTERFLY, size, 0);
+            run_exact(p, "butterfly", TP_BUTTERFLY, size, 0, &t);
         for (uint32_t r = 2; r <= p; r++)
-            run_exact(p, "bruck", TP_BRUCK, size, (int)r);
+            run_exact(p, "bruck", TP_BRUCK, size, (int)r, &t);
     }
+    ck_tally_assert(&t, "every method, every P");
 }
 END_TEST
 
 /* Adaptive runs the radix the model chose, and measures its cost. */
 START_TEST(adaptive_runs_its_choice)
 {
+    CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < NPROCS; i++) {
         uint32_t p = procs[i];
         for (uint32_t size = p; size <= 24 * p; size += 7 * p) {
             g_autoptr(Scenario) s = tp_scenario(p, "adaptive", size, 0);
             g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-            ck_assert(r && r->data_correct);
+            ck_tally_true(&t, r && r->data_correct, "P=%u size %u: runs, data "
+                          "correct", p, size);
+            if (!r)
+                continue;
             uint32_t second;
             double second_cost;
             uint32_t radix = tp_adaptive_radix((double)size * size, p, TS,
                                                TW, &second, &second_cost);
-            ck_assert_int_eq(detail(r, "radix")->i, radix);
-            ck_assert_int_eq(detail(r, "runner_up_radix")->i, second);
-            ck_assert_int_eq(r->cycles,
-                             (Tick)tp_model(TP_BRUCK, (double)size * size, p,
-                                            radix, TS, TW));
-            ck_assert(p < 3 || second_cost >= r->cycles);
+            ck_tally_int(&t, radix, detail(r, "radix")->i, "P=%u size %u: "
+                         "radix", p, size);
+            ck_tally_int(&t, second, detail(r, "runner_up_radix")->i, "P=%u "
+                         "size %u: runner-up radix", p, size);
+            ck_tally_int(&t, (Tick)tp_model(TP_BRUCK, (double)size * size, p,
+                                            radix, TS, TW),
+                         r->cycles, "P=%u size %u: cycles, the model", p, size);
+            ck_tally_true(&t, p < 3 || second_cost >= r->cycles, "P=%u size "
+                          "%u: runner-up cost %g >= %lld cycles", p, size,
+                          second_cost, (long long)r->cycles);
         }
     }
+    ck_tally_assert(&t, "adaptive's choices");
 }
 END_TEST
 
@@ -138,22 +159,34 @@ END_TEST
  * 10 N/64 Tw, radix 8 = 7 Ts + 7 N/64 Tw; radix 3 ties 4 and 7 ties 8. */
 START_TEST(model_p8)
 {
+    CkTally t = CK_TALLY_INIT;
     for (double n = 64; n <= 65536; n *= 4) {
         double b = n / 64;
-        ck_assert(tp_model(TP_BRUCK, n, 8, 2, TS, TW) == 3 * TS + 12 * b * TW);
-        ck_assert(tp_model(TP_BRUCK, n, 8, 4, TS, TW) == 4 * TS + 10 * b * TW);
-        ck_assert(tp_model(TP_BRUCK, n, 8, 8, TS, TW) == 7 * TS + 7 * b * TW);
-        ck_assert(tp_model(TP_BRUCK, n, 8, 3, TS, TW)
-                  == tp_model(TP_BRUCK, n, 8, 4, TS, TW));
-        ck_assert(tp_model(TP_BRUCK, n, 8, 7, TS, TW)
-                  == tp_model(TP_BRUCK, n, 8, 8, TS, TW));
+        ck_tally_double(&t, 3 * TS + 12 * b * TW,
+                        tp_model(TP_BRUCK, n, 8, 2, TS, TW),
+                        "N = %g: radix 2, 3 Ts + 12 N/64 Tw", n);
+        ck_tally_double(&t, 4 * TS + 10 * b * TW,
+                        tp_model(TP_BRUCK, n, 8, 4, TS, TW),
+                        "N = %g: radix 4, 4 Ts + 10 N/64 Tw", n);
+        ck_tally_double(&t, 7 * TS + 7 * b * TW,
+                        tp_model(TP_BRUCK, n, 8, 8, TS, TW),
+                        "N = %g: radix 8, 7 Ts + 7 N/64 Tw", n);
+        ck_tally_double(&t, tp_model(TP_BRUCK, n, 8, 4, TS, TW),
+                        tp_model(TP_BRUCK, n, 8, 3, TS, TW),
+                        "N = %g: radix 3 ties 4", n);
+        ck_tally_double(&t, tp_model(TP_BRUCK, n, 8, 8, TS, TW),
+                        tp_model(TP_BRUCK, n, 8, 7, TS, TW),
+                        "N = %g: radix 7 ties 8", n);
         /* radix 2 is the butterfly (eq. 12 = eq. 2), radix P pairwise
          * (eq. 16 corrected = eq. 1) */
-        ck_assert(tp_model(TP_BRUCK, n, 8, 2, TS, TW)
-                  == tp_model(TP_BUTTERFLY, n, 8, 0, TS, TW));
-        ck_assert(tp_model(TP_BRUCK, n, 8, 8, TS, TW)
-                  == tp_model(TP_PAIRWISE, n, 8, 0, TS, TW));
+        ck_tally_double(&t, tp_model(TP_BUTTERFLY, n, 8, 0, TS, TW),
+                        tp_model(TP_BRUCK, n, 8, 2, TS, TW),
+                        "N = %g: radix 2, the butterfly", n);
+        ck_tally_double(&t, tp_model(TP_PAIRWISE, n, 8, 0, TS, TW),
+                        tp_model(TP_BRUCK, n, 8, 8, TS, TW),
+                        "N = %g: radix 8, pairwise", n);
     }
+    ck_tally_assert(&t, "the model for P = 8, N = 64..65536");
     /* P = 16, r = 4 (ERRATA): 6 steps of 4 blocks, 6 Ts + 24 N/256 Tw. */
     TpShape s = tp_shape(TP_BRUCK, 16, 4);
     ck_assert_uint_eq(s.steps, 6);
@@ -211,6 +244,7 @@ END_TEST
 /* Digit counts (the blocks of one Bruck step) against a plain count. */
 START_TEST(digit_counts)
 {
+    CkTally t = CK_TALLY_INIT;
     for (uint32_t p = 2; p <= 40; p++)
         for (uint32_t r = 2; r <= p; r++)
             for (unsigned x = 0; x < tp_bruck_subphases(p, r); x++)
@@ -220,8 +254,11 @@ START_TEST(digit_counts)
                         div *= r;
                     for (uint32_t k = 0; k < p; k++)
                         want += k / div % r == z;
-                    ck_assert_uint_eq(tp_bruck_digit_count(p, r, x, z), want);
+                    ck_tally_uint(&t, want, tp_bruck_digit_count(p, r, x, z),
+                                  "P=%u radix %u subphase %u digit %u", p, r,
+                                  x, z);
                 }
+    ck_tally_assert(&t, "Bruck digit counts, P = 2..40");
 }
 END_TEST
 
@@ -234,6 +271,7 @@ START_TEST(cube_and_mesh)
         { "topology", "cube", "dimensions", "4" },
         { "topology", "mesh", "shape", "4x4" },
     };
+    CkTally tl = CK_TALLY_INIT;
     for (size_t t = 0; t < 2; t++)
         for (size_t i = 0; i < 5; i++) {
             g_autoptr(Scenario) s = scenario_new("test");
@@ -244,9 +282,10 @@ START_TEST(cube_and_mesh)
             scenario_put(s, "algorithm", "method", methods[i], "test");
             scenario_put(s, "algorithm", "size", "32", "test");
             g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-            ck_assert_msg(r && r->data_correct, "%s on %s", methods[i],
+            ck_tally_true(&tl, r && r->data_correct, "%s on %s", methods[i],
                           topo[t][1]);
         }
+    ck_tally_assert(&tl, "transposes on the cube and the mesh");
 }
 END_TEST
 
