@@ -5,6 +5,7 @@
  * slot in between (linear probing); count <= capacity / 2.
  */
 #include "match.h"
+#include "oom.h"
 
 #include <glib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void match_grow(MatchTable *t)
 {
     MatchSlot *old = t->slot;
     size_t cap = t->mask + 1;
-    t->slot = g_new0(MatchSlot, 2 * cap);
+    t->slot = EMU_NEW0(MatchSlot, 2 * cap, "the table of unmatched messages");
     t->mask = 2 * cap - 1;
     for (size_t i = 0; i < cap; i++) {
         if (!old[i].used)

@@ -6,6 +6,7 @@
  * steady run allocates nothing.
  */
 #include "queue.h"
+#include "oom.h"
 
 #include <string.h>
 
@@ -41,7 +42,7 @@ static void times_push(EventQueue *q, Tick t)
 {
     if (q->ntimes == q->captimes) {
         q->captimes = q->captimes ? 2 * q->captimes : 16;
-        q->times = g_renew(Tick, q->times, q->captimes);
+        q->times = EMU_RENEW(Tick, q->times, q->captimes, "the event queue");
     }
     size_t i = q->ntimes++;
     while (i > 0 && q->times[(i - 1) / 2] > t) {
@@ -78,7 +79,7 @@ static QueueBucket *queue_bucket(EventQueue *q, Tick time)
     if (!b) {
         b = q->spare->len ? g_ptr_array_steal_index_fast(q->spare,
                                                          q->spare->len - 1)
-                          : g_new0(QueueBucket, 1);
+                          : EMU_NEW0(QueueBucket, 1, "the event queue");
         b->time = time;
         b->head = b->len = 0;
         g_hash_table_insert(q->by_time, &b->time, b);
@@ -99,7 +100,7 @@ void queue_push_slow(EventQueue *q, Tick time, QueueItem item)
             b->head = 0;
         } else {
             b->cap = b->cap ? 2 * b->cap : 16;
-            b->item = g_renew(QueueItem, b->item, b->cap);
+            b->item = EMU_RENEW(QueueItem, b->item, b->cap, "the event queue");
         }
     }
     b->item[b->len++] = item;
@@ -111,7 +112,8 @@ void queue_set_by_node(EventQueue *q, gboolean on, uint32_t nodes)
     q->by_node = on;
     if (on && !q->bits && nodes > 0) {
         q->nodes = nodes;
-        q->bits = g_new0(uint64_t, ((size_t)nodes + 63) / 64);
+        q->bits = EMU_NEW0(uint64_t, ((size_t)nodes + 63) / 64,
+                           "the event queue's node bits");
     }
 }
 
@@ -168,7 +170,7 @@ static void bucket_sort_by_node(EventQueue *q, QueueBucket *b)
         return;
     if (q->sort_cap < n) {
         q->sort_cap = n;
-        q->sort_tmp = g_renew(QueueItem, q->sort_tmp, n);
+        q->sort_tmp = EMU_RENEW(QueueItem, q->sort_tmp, n, "the event queue");
     }
     QueueItem *src = b->item + b->head, *dst = q->sort_tmp;
     uint32_t top = 0;

@@ -30,11 +30,13 @@
 #include "kernel.h"
 #include "match.h"
 #include "nodecheck.h"
+#include "oom.h"
 #include "queue.h"
 #include "timeline.h"
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -383,7 +385,8 @@ static size_t big_length(size_t bytes)
 }
 #endif
 
-static void *big_new0(size_t bytes)
+/* `what` names the array in the message where it cannot be allocated. */
+static void *big_new0(size_t bytes, const char *what)
 {
 #ifndef SIM_BIG_MALLOC
     if (bytes >= BIG_MIN_BYTES) {
@@ -391,7 +394,7 @@ static void *big_new0(size_t bytes)
         void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
-            g_error("out of memory: %zu bytes", bytes);
+            emu_out_of_memory(len, what);
 #ifdef MADV_HUGEPAGE
         madvise(p, len, MADV_HUGEPAGE);
 #endif
@@ -399,11 +402,15 @@ static void *big_new0(size_t bytes)
     }
 #endif
     /* Aligned to a cache line, which a Node requires (_Alignas); one
-     * allocator for all of them. Unlike calloc, g_aligned_alloc0 zeroes
-     * with memset pages the kernel has zeroed already: on a 14-cube
+     * allocator for all of them. Unlike calloc, this zeroes with memset
+     * pages the kernel has zeroed already (as g_aligned_alloc0 did, which
+     * aborts where posix_memalign can fail softly): on a 14-cube
      * exchange 1.3 M instructions of 319 M (callgrind), and nothing from
      * the 16-cube on, where these arrays are mapped whole above. */
-    return g_aligned_alloc0(1, bytes ? bytes : 1, BIG_ALIGN);
+    void *p = NULL;
+    if (posix_memalign(&p, BIG_ALIGN, bytes ? bytes : 1) != 0)
+        emu_out_of_memory(bytes, what);
+    return memset(p, 0, bytes ? bytes : 1);
 }
 
 static void big_free(void *p, size_t bytes)
@@ -418,7 +425,7 @@ static void big_free(void *p, size_t bytes)
         return;
     }
 #endif
-    g_aligned_free(p);
+    free(p);
 }
 
 static gboolean sim_dense(const Machine *m)
@@ -487,13 +494,13 @@ static void *slab_carve(Sim *sim, size_t bytes)
 {
 #ifdef SIM_BIG_MALLOC
     (void)sim;
-    return g_malloc(bytes);
+    return emu_alloc(1, bytes, "a message buffer");
 #else
     bytes = (bytes + SLAB_ALIGN - 1) & ~(SLAB_ALIGN - 1);
     if (bytes > sim->slab_left) {
         size_t head = (sizeof(Slab) + SLAB_ALIGN - 1) & ~(SLAB_ALIGN - 1);
         size_t size = MAX(SLAB_BYTES, head + bytes);
-        Slab *slab = big_new0(size);
+        Slab *slab = big_new0(size, "message buffers");
         slab->next = sim->slabs;
         slab->bytes = size;
         sim->slabs = slab;
@@ -715,10 +722,11 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->local_size = layout->local_size;
     g_assert(layout->phases <= SIM_MAX_PHASES);
     sim->stats.phases = layout->phases;
-    sim->memory = big_new0(sim_memory_bytes(sim));
+    sim->memory = big_new0(sim_memory_bytes(sim), "the node memories");
     sim->local = sim->local_size
-                     ? big_new0((size_t)sim->nodes * sim->local_size) : NULL;
-    sim->node = big_new0((size_t)sim->nodes * sizeof(Node));
+                     ? big_new0((size_t)sim->nodes * sim->local_size,
+                                "the nodes' private state") : NULL;
+    sim->node = big_new0((size_t)sim->nodes * sizeof(Node), "the nodes");
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
@@ -732,8 +740,8 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
 #endif
     if (machine_ports_limited(m)) {
         sim->port_capacity = (uint32_t)m->ports;
-        sim->send_port = g_new0(Timeline, sim->nodes);
-        sim->recv_port = g_new0(Timeline, sim->nodes);
+        sim->send_port = EMU_NEW0(Timeline, sim->nodes, "the nodes' ports");
+        sim->recv_port = EMU_NEW0(Timeline, sim->nodes, "the nodes' ports");
     }
     if (sim_dense(m)) {
         sim->link_ch = g_new0(LinkChannels, sim->links ? sim->links : 1);
@@ -753,10 +761,13 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->stats.link_up = g_new0(uint64_t, sim->links);
     sim->stats.link_down = g_new0(uint64_t, sim->links);
     sim->stats.link_busy = g_new0(uint64_t, sim->links);
-    sim->stats.compute = big_new0((size_t)sim->nodes * sizeof(Tick));
+    sim->stats.compute = big_new0((size_t)sim->nodes * sizeof(Tick),
+                                  "the nodes' statistics");
     if (layout->phases)
-        sim->phase_start = big_new0((size_t)sim->nodes * sizeof(PhaseStart));
-    sim->stats.finished = big_new0((size_t)sim->nodes * sizeof(Tick));
+        sim->phase_start = big_new0((size_t)sim->nodes * sizeof(PhaseStart),
+                                    "the nodes' phases");
+    sim->stats.finished = big_new0((size_t)sim->nodes * sizeof(Tick),
+                                  "the nodes' statistics");
     return sim;
 }
 
@@ -924,7 +935,7 @@ static Channel *sim_channel(const Sim *sim, uint32_t node, int link,
     uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
     Channel *c = g_hash_table_lookup(sim->sparse, &key);
     if (!c && create) {
-        SparseChannel *sc = g_new0(SparseChannel, 1);
+        SparseChannel *sc = EMU_NEW0(SparseChannel, 1, "a channel");
         sc->key = key;
         g_hash_table_insert(sim->sparse, &sc->key, &sc->ch);
         c = &sc->ch;
@@ -954,7 +965,8 @@ static Timeline *channel_timeline_slow(Sim *sim, uint32_t node, int link)
          * its counts were folded and zeroed. */
         SpareLink got = sim->nspare > 0
                             ? sim->spare[--sim->nspare]
-                            : (SpareLink){ big_new0(sim_link_bytes(sim)), 0 };
+                            : (SpareLink){ big_new0(sim_link_bytes(sim),
+                                                     "a link's channels"), 0 };
         lc->ch = got.ch;
         lc->zero = got.zero;
         if (++sim->links_live > sim->links_live_max)
@@ -1007,7 +1019,7 @@ static void link_release(Sim *sim, int link)
             sim->hot_link[k] = -1;
     if (sim->links_live + sim->nspare < sim->links_live_max) {
         if (!sim->spare)
-            sim->spare = g_new(SpareLink, sim->links);
+            sim->spare = EMU_NEW(SpareLink, sim->links, "the spare links");
         sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero };
     } else {
         big_free(lc->ch, sim_link_bytes(sim));
@@ -1073,7 +1085,7 @@ static uint32_t *link_col(Sim *sim, int link)
 {
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->col) {
-        lc->col = big_new0(sim_col_bytes(sim));
+        lc->col = big_new0(sim_col_bytes(sim), "a link's counts");
         if (lc->uniform > 0)
             for (uint32_t x = 0; x < sim->nodes; x++)
                 count_set(sim, x, link, lc->uniform);
@@ -1227,8 +1239,8 @@ static void sim_grow_runs(Sim *sim, size_t need)
     size_t cap = sim->run_cap ? sim->run_cap : 16;
     while (cap < need)
         cap *= 2;
-    sim->run_a = g_renew(Run, sim->run_a, cap);
-    sim->run_b = g_renew(Run, sim->run_b, cap);
+    sim->run_a = EMU_RENEW(Run, sim->run_a, cap, "a message's runs of elements");
+    sim->run_b = EMU_RENEW(Run, sim->run_b, cap, "a message's runs of elements");
     sim->run_cap = cap;
 }
 
@@ -1772,7 +1784,7 @@ static int region_cmp(const void *a, const void *b)
 static gboolean order_recvs_overlap(const Sim *sim)
 {
     uint32_t n = sim->nposted, k = 0;
-    g_autofree Region *r = g_new(Region, n);
+    g_autofree Region *r = EMU_NEW(Region, n, "the step's receive regions");
     for (uint32_t i = 0; i < n; i++)
         if (sim->posted[i]->count > 0)
             r[k++] = (Region){ sim->posted[i]->offset, sim->posted[i]->count };
@@ -1788,7 +1800,8 @@ void sim_set_order(Sim *sim, SimOrder order)
     sim->locality = order == SIM_ORDER_LOCALITY;
     queue_set_by_node(sim->queue, sim->locality, sim->nodes);
     if (sim->locality && sim->send_port && !sim->port_mark)
-        sim->port_mark = g_new0(uint64_t, 2 * (size_t)sim->nodes);
+        sim->port_mark = EMU_NEW0(uint64_t, 2 * (size_t)sim->nodes,
+                                  "the ports' marks of the locality order");
 }
 
 gboolean sim_order_locality(const Sim *sim)
@@ -1843,16 +1856,19 @@ static void pending_note(Sim *sim, Node *a, Node *b, const Recv *r,
         a->wait_until = arrival;
     if (sim->npending == sim->cappending) {
         sim->cappending = sim->cappending ? 2 * sim->cappending : 64;
-        sim->pending = g_renew(Pending, sim->pending, sim->cappending);
+        sim->pending = EMU_RENEW(Pending, sim->pending, sim->cappending,
+                                 "the put-off deliveries");
         g_free(sim->pending_tmp);
-        sim->pending_tmp = g_new(Pending, sim->cappending);
+        sim->pending_tmp = EMU_NEW(Pending, sim->cappending,
+                                   "the put-off deliveries");
     }
     PendingShape shape = { r->offset, b_offset, r->count };
     if (sim->nshapes == 0
         || memcmp(&sim->shapes[sim->nshapes - 1], &shape, sizeof shape) != 0) {
         if (sim->nshapes == sim->capshapes) {
             sim->capshapes = sim->capshapes ? 2 * sim->capshapes : 8;
-            sim->shapes = g_renew(PendingShape, sim->shapes, sim->capshapes);
+            sim->shapes = EMU_RENEW(PendingShape, sim->shapes, sim->capshapes,
+                                    "the put-off deliveries' regions");
         }
         sim->shapes[sim->nshapes++] = shape;
     }
@@ -2191,7 +2207,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
     if (sim->clock > sim->now) {
         const Word *data = memory_at(sim, node, offset);
         /* Capture the payload now: the program may change it after. */
-        Post *post = g_malloc(sizeof(Post) + (size_t)hops * sizeof(int));
+        Post *post = emu_alloc(1, sizeof(Post) + (size_t)hops * sizeof(int),
+                               "a deferred send");
         post->msg = msg_new(sim, count, TRUE);
         memcpy(msg_buf(post->msg), data,
                count * sim->element_words * sizeof(Word));
@@ -2294,7 +2311,8 @@ static inline void recv_post(Sim *sim, uint32_t source, int tag,
 {
     if (sim->nposted == sim->capposted) {
         sim->capposted = sim->capposted ? 2 * sim->capposted : 4;
-        sim->posted = g_renew(Recv *, sim->posted, sim->capposted);
+        sim->posted = EMU_RENEW(Recv *, sim->posted, sim->capposted,
+                                "the step's receives");
     }
     Recv *r = recv_new(sim);
     *r = (Recv){ .item = { NULL, sim->recv_seq++ }, .source = source,

@@ -9,6 +9,7 @@
  * which one holds them is only a matter of space.
  */
 #include "timeline.h"
+#include "oom.h"
 
 #include <glib.h>
 #include <string.h>
@@ -87,7 +88,7 @@ static void many_reserve(TimelineMany *tl, uint32_t extra)
     uint32_t cap = tl->cap ? tl->cap : 4;
     while (cap < tl->len + extra)
         cap *= 2;
-    tl->span = g_renew(TimelineSpan, tl->span, cap);
+    tl->span = EMU_RENEW(TimelineSpan, tl->span, cap, "a channel's timeline");
     tl->cap = cap;
 }
 
@@ -141,7 +142,8 @@ static void many_take(TimelineMany *tl, Tick start, Tick end)
     uint32_t room = 2 * (j - i) + 3;
     TimelineSpan small[16];
     TimelineSpan *out = room <= G_N_ELEMENTS(small) ? small
-                                                    : g_new(TimelineSpan, room);
+                                                    : EMU_NEW(TimelineSpan, room,
+                                                              "a channel's timeline");
     uint32_t n = 0;
     Tick cur = start;
     for (uint32_t k = i; k < j; k++) {
@@ -249,7 +251,7 @@ static inline Tick free_until(const Timeline *tl, Tick t, uint32_t capacity)
 static void take_many(Timeline *tl, Tick start, Tick end)
 {
     if (!is_many(tl)) {
-        TimelineMany *m = g_new0(TimelineMany, 1);
+        TimelineMany *m = EMU_NEW0(TimelineMany, 1, "a channel's timeline");
         many_reserve(m, 4);
         m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
         tl->start = TIMELINE_MANY;

@@ -6,28 +6,336 @@
  * before and after the run (an element lost, duplicated or altered changes
  * them except with probability about 2^-128).
  */
+#define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "run.h"
 #include "algorithm.h"
 #include "prepare.h"
+#include "record.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
-/* Share of physical memory a run may plan to use: the rest is for the
- * system and for the verifier's buffers. */
-#define RUN_MEMORY_SHARE 0.8
+/* ---- the memory a run may use ------------------------------------------
+ *
+ * What is sound to compare a run's estimate with: each limit less what
+ * it already covers, since the estimate is only what the run will add.
+ *  - RLIMIT_AS bounds the whole address space (VmSize): the libraries,
+ *    the heap, thread stacks and every mapping, touched or not. The
+ *    engine maps its big arrays whole, so they count in full there.
+ *  - RLIMIT_DATA bounds the private writable mappings and the heap
+ *    (VmData, what the kernel compares it with since Linux 4.7).
+ *  - The cgroup's limit bounds the memory charged to the cgroup: the
+ *    resident pages of every process in it and its page cache. The cache
+ *    is reclaimed before the limit bites, so what is in use is its usage
+ *    less its file pages (memory.stat); a cgroup within limited ancestors
+ *    is bounded by the tightest of them. It charges only pages touched,
+ *    so it is the least exact of the limits and the estimate's generosity
+ *    (sim_bytes_needed counts whole arrays and a memory's worth of
+ *    messages in flight) is the margin.
+ *  - Physical memory is shared with the system, hence the share; what
+ *    other processes hold is not counted (it may be swapped or freed).
+ *  - $CUBEMU_MEMORY_LIMIT is the user's own bound on what a run adds.
+ * The smallest wins. */
+
+/* What every run allocates besides the parts estimated below: the report
+ * and its JSON, stdio's buffers, GLib's tables, the scenario. */
+#define RUN_MEMORY_OVERHEAD ((uint64_t)16 << 20)
+
+/* A v1 cgroup without a limit reads as the largest page-aligned 63-bit
+ * number: at or above this, a limit is none. */
+#define RUN_CGROUP_UNLIMITED (UINT64_C(1) << 62)
+
+static char *bytes_text(uint64_t b)
+{
+    return g_format_size_full(b, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+/* limit less used, or 0. */
+static uint64_t less_used(uint64_t limit, uint64_t used)
+{
+    return limit > used ? limit - used : 0;
+}
+
+void run_memory_choose(const RunMemoryCandidates *c, RunMemoryLimit *out)
+{
+    struct { RunLimitKind kind; uint64_t limit, used; } cand[] = {
+        { RUN_LIMIT_ENV, c->env, 0 },
+        { RUN_LIMIT_AS, c->rlimit_as, c->vm_size },
+        { RUN_LIMIT_DATA, c->rlimit_data, c->vm_data },
+        { RUN_LIMIT_CGROUP, c->cgroup, c->cgroup_used },
+        { RUN_LIMIT_PHYSICAL,
+          c->physical ? (uint64_t)((double)c->physical * RUN_MEMORY_SHARE)
+                      : RUN_NO_LIMIT, 0 },
+    };
+    out->bytes = RUN_NO_LIMIT;
+    out->kind = RUN_LIMIT_NONE;
+    guint best = G_N_ELEMENTS(cand);
+    for (guint i = 0; i < G_N_ELEMENTS(cand); i++) {
+        if (cand[i].limit == RUN_NO_LIMIT)
+            continue;
+        uint64_t left = less_used(cand[i].limit, cand[i].used);
+        if (best == G_N_ELEMENTS(cand) || left < out->bytes) {
+            out->bytes = left;
+            out->kind = cand[i].kind;
+            best = i;
+        }
+    }
+    if (best == G_N_ELEMENTS(cand)) {
+        g_strlcpy(out->text, "no limit", sizeof out->text);
+        return;
+    }
+    g_autofree char *limit = bytes_text(cand[best].limit);
+    g_autofree char *used = bytes_text(cand[best].used);
+    switch (out->kind) {
+    case RUN_LIMIT_ENV:
+        g_snprintf(out->text, sizeof out->text, "CUBEMU_MEMORY_LIMIT of %"
+                   G_GUINT64_FORMAT " bytes", (guint64)c->env);
+        break;
+    case RUN_LIMIT_AS:
+        g_snprintf(out->text, sizeof out->text,
+                   "the RLIMIT_AS of %s less %s in use", limit, used);
+        break;
+    case RUN_LIMIT_DATA:
+        g_snprintf(out->text, sizeof out->text,
+                   "the RLIMIT_DATA of %s less %s in use", limit, used);
+        break;
+    case RUN_LIMIT_CGROUP:
+        g_snprintf(out->text, sizeof out->text,
+                   "the cgroup's memory limit of %s less %s in use", limit,
+                   used);
+        break;
+    case RUN_LIMIT_PHYSICAL: {
+        g_autofree char *all = bytes_text(c->physical);
+        g_snprintf(out->text, sizeof out->text,
+                   "%.0f%% of physical memory (%s)", RUN_MEMORY_SHARE * 100,
+                   all);
+        break;
+    }
+    case RUN_LIMIT_NONE:
+        break;
+    }
+}
+
+gboolean run_cgroup_parse_limit(const char *text, uint64_t *bytes)
+{
+    g_autofree char *t = g_strstrip(g_strdup(text ? text : ""));
+    if (!strcmp(t, "max")) {
+        *bytes = RUN_NO_LIMIT;
+        return TRUE;
+    }
+    guint64 v;
+    if (!*t || !g_ascii_string_to_unsigned(t, 10, 0, G_MAXUINT64, &v, NULL))
+        return FALSE;
+    *bytes = v >= RUN_CGROUP_UNLIMITED ? RUN_NO_LIMIT : v;
+    return TRUE;
+}
+
+gboolean run_parse_field(const char *text, const char *key, uint64_t *value)
+{
+    size_t n = strlen(key);
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        if (!strncmp(line, key, n) && (line[n] == ':' || line[n] == ' '
+                                       || line[n] == '\t')) {
+            const char *p = line + n + 1;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            char *rest;
+            guint64 v = g_ascii_strtoull(p, &rest, 10);
+            if (rest == p)
+                return FALSE;
+            while (*rest == ' ' || *rest == '\t')
+                rest++;
+            *value = g_str_has_prefix(rest, "kB") ? v * 1024 : v;
+            return TRUE;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return FALSE;
+}
+
+char *run_cgroup_path(const char *proc_self_cgroup, gboolean unified)
+{
+    g_auto(GStrv) lines = g_strsplit(proc_self_cgroup ? proc_self_cgroup : "",
+                                     "\n", -1);
+    for (char **l = lines; *l; l++) {
+        /* hierarchy-ID:controller-list:path; the path may hold colons. */
+        char *c1 = strchr(*l, ':');
+        char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2 || c2[1] != '/')
+            continue;
+        g_autofree char *controllers = g_strndup(c1 + 1, (gsize)(c2 - c1 - 1));
+        if (unified) {
+            if (!strncmp(*l, "0:", 2) && !*controllers)
+                return g_strdup(c2 + 1);
+            continue;
+        }
+        g_auto(GStrv) names = g_strsplit(controllers, ",", -1);
+        if (g_strv_contains((const char *const *)names, "memory"))
+            return g_strdup(c2 + 1);
+    }
+    return NULL;
+}
+
+static char *read_text(const char *path)
+{
+    char *text = NULL;
+    return g_file_get_contents(path, &text, NULL, NULL) ? text : NULL;
+}
+
+/* The mount point and mounted root of the cgroup hierarchy (v2, or v1's
+ * with the memory controller) from /proc/self/mountinfo: "ID PARENT
+ * MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER". */
+static gboolean cgroup_mount(const char *mountinfo, gboolean unified,
+                             char **point, char **root)
+{
+    g_auto(GStrv) lines = g_strsplit(mountinfo, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        g_auto(GStrv) f = g_strsplit(*l, " ", -1);
+        guint n = g_strv_length(f), dash = 6;
+        while (dash < n && strcmp(f[dash], "-"))
+            dash++;
+        if (n < 7 || dash + 1 >= n)
+            continue;
+        const char *type = f[dash + 1];
+        const char *super = dash + 3 < n ? f[dash + 3] : "";
+        gboolean match;
+        if (unified) {
+            match = !strcmp(type, "cgroup2");
+        } else {
+            g_auto(GStrv) opts = g_strsplit(super, ",", -1);
+            match = !strcmp(type, "cgroup")
+                    && g_strv_contains((const char *const *)opts, "memory");
+        }
+        if (match) {
+            *root = g_strdup(f[3]);
+            *point = g_strdup(f[4]);
+            return TRUE;
+        }
+    }
+    return FALSE;
+}
+
+/* The tightest limit of this process's cgroup and its ancestors in one
+ * hierarchy, and that cgroup's usage less its page cache. */
+static void cgroup_candidate(const char *mountinfo, const char *cgroups,
+                             gboolean unified, RunMemoryCandidates *c)
+{
+    g_autofree char *point = NULL, *root = NULL;
+    g_autofree char *path = run_cgroup_path(cgroups, unified);
+    if (!path || !cgroup_mount(mountinfo, unified, &point, &root))
+        return;
+    /* The path is from the hierarchy's root; the mount shows `root` of
+     * it (a container's own cgroup, say) at its mount point. */
+    const char *rel = path;
+    if (strcmp(root, "/")) {
+        size_t n = strlen(root);
+        rel = !strncmp(path, root, n) && (path[n] == '/' || !path[n])
+                  ? path + n : "";
+    }
+    g_autofree char *dir = g_build_filename(point, rel, NULL);
+    const char *limit_file = unified ? "memory.max" : "memory.limit_in_bytes";
+    const char *usage_file = unified ? "memory.current" : "memory.usage_in_bytes";
+    const char *cache_key = unified ? "file" : "total_cache";
+    size_t floor = strlen(point);
+    for (;;) {
+        g_autofree char *lf = g_build_filename(dir, limit_file, NULL);
+        g_autofree char *text = read_text(lf);
+        uint64_t limit;
+        if (text && run_cgroup_parse_limit(text, &limit)
+            && limit != RUN_NO_LIMIT) {
+            g_autofree char *uf = g_build_filename(dir, usage_file, NULL);
+            g_autofree char *sf = g_build_filename(dir, "memory.stat", NULL);
+            g_autofree char *usage_text = read_text(uf);
+            g_autofree char *stat = read_text(sf);
+            uint64_t usage = 0, cache = 0;
+            if (usage_text)
+                usage = g_ascii_strtoull(usage_text, NULL, 10);
+            if (stat)
+                run_parse_field(stat, cache_key, &cache);
+            uint64_t used = less_used(usage, cache);
+            if (c->cgroup == RUN_NO_LIMIT
+                || less_used(limit, used) < less_used(c->cgroup, c->cgroup_used)) {
+                c->cgroup = limit;
+                c->cgroup_used = used;
+            }
+        }
+        if (strlen(dir) <= floor)
+            break;
+        char *parent = g_path_get_dirname(dir);
+        g_free(dir);
+        dir = parent;
+    }
+}
+
+static uint64_t rlimit_bytes(int resource)
+{
+    struct rlimit rl;
+    if (getrlimit(resource, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return RUN_NO_LIMIT;
+    return (uint64_t)rl.rlim_cur;
+}
+
+void run_memory_candidates(RunMemoryCandidates *c)
+{
+    *c = (RunMemoryCandidates){
+        .rlimit_as = rlimit_bytes(RLIMIT_AS),
+        .rlimit_data = rlimit_bytes(RLIMIT_DATA),
+        .cgroup = RUN_NO_LIMIT,
+        .env = RUN_NO_LIMIT,
+    };
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0)
+        c->physical = (uint64_t)pages * (uint64_t)size;
+    const char *env = g_getenv("CUBEMU_MEMORY_LIMIT");
+    if (env && *env)
+        c->env = g_ascii_strtoull(env, NULL, 10);
+    g_autofree char *status = read_text("/proc/self/status");
+    if (status) {
+        run_parse_field(status, "VmSize", &c->vm_size);
+        run_parse_field(status, "VmData", &c->vm_data);
+    }
+    g_autofree char *mountinfo = read_text("/proc/self/mountinfo");
+    g_autofree char *cgroups = read_text("/proc/self/cgroup");
+    if (mountinfo && cgroups) {
+        cgroup_candidate(mountinfo, cgroups, TRUE, c);
+        cgroup_candidate(mountinfo, cgroups, FALSE, c);
+    }
+}
+
+void run_memory_find(RunMemoryLimit *out)
+{
+    RunMemoryCandidates c;
+    run_memory_candidates(&c);
+    run_memory_choose(&c, out);
+}
 
 uint64_t run_memory_limit(void)
 {
-    const char *env = g_getenv("CUBEMU_MEMORY_LIMIT");
-    if (env && *env)
-        return g_ascii_strtoull(env, NULL, 10);
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0)
-        return UINT64_MAX;
-    return (uint64_t)((double)pages * (double)size * RUN_MEMORY_SHARE);
+    RunMemoryLimit limit;
+    run_memory_find(&limit);
+    return limit.bytes;
+}
+
+/* Can `bytes` of address space be had now? Mapped without touching a
+ * page and given back: RLIMIT_AS and RLIMIT_DATA count a mapping whole,
+ * as they will count the engine's, so this is what they will say. */
+static gboolean address_space_free(uint64_t bytes)
+{
+    if (bytes == 0)
+        return TRUE;
+    if (bytes > SIZE_MAX)
+        return FALSE;
+    void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return FALSE;
+    munmap(p, (size_t)bytes);
+    return TRUE;
 }
 
 /* RUN_ORDER_DEFAULT: $CUBEMU_ORDER, else the locality order. */
@@ -47,9 +355,12 @@ static gboolean run_order_env(RunOrder *order, GError **error)
     return FALSE;
 }
 
-static char *bytes_text(uint64_t b)
+/* "N bytes (X MiB)": how an allocation that failed is named. */
+static char *size_text(uint64_t b)
 {
-    return g_format_size_full(b, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *iec = bytes_text(b);
+    return g_strdup_printf("%" G_GUINT64_FORMAT " bytes (%s)", (guint64)b,
+                           iec);
 }
 
 /* The largest |reference| over all nodes, for a tolerant comparison. */
@@ -67,16 +378,34 @@ static const Word *sim_memory_of(void *sim, uint32_t x)
     return sim_node_memory(sim, x);
 }
 
+/* The verifier's buffer: one node's reference, K elements. */
+static uint64_t verify_bytes(const MemoryLayout *layout)
+{
+    uint64_t k = layout->elements_per_node;
+    return (k ? k : 1) * element_words(layout->element) * sizeof(Word);
+}
+
 /* Every node against the reference (prepare.c's run_check_node), the
- * sampled part, and conservation. */
-static void run_verify(Report *r, Sim *sim, const RunSetup *setup,
-                       uint32_t nodes, Fingerprint before)
+ * sampled part, and conservation. FALSE with *error if the verifier's
+ * buffer cannot be allocated. */
+static gboolean run_verify(Report *r, Sim *sim, const RunSetup *setup,
+                           uint32_t nodes, Fingerprint before,
+                           GError **error)
 {
     const MemoryLayout *layout = &setup->layout;
     size_t k = layout->elements_per_node;
     size_t computed = layout->computed_elements;
     size_t w = element_words(layout->element);
-    g_autofree Word *expected = g_new(Word, k ? k * w : 1);
+    uint64_t bytes = verify_bytes(layout);
+    g_autofree Word *expected = bytes <= G_MAXSIZE
+                                    ? g_try_malloc((gsize)bytes) : NULL;
+    if (!expected) {
+        g_autofree char *size = size_text(bytes);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "cannot allocate %s for the verifier's reference of a "
+                    "node", size);
+        return FALSE;
+    }
     gboolean tolerant = layout->tolerance > 0
                         && layout->element == ELEMENT_COMPLEX;
     double limit = tolerant ? layout->tolerance
@@ -103,6 +432,17 @@ static void run_verify(Report *r, Sim *sim, const RunSetup *setup,
     if (!r->conserved && !r->data_problem)
         r->data_problem = g_strdup("WRONG: elements were lost or duplicated");
     r->data_correct = r->placement_correct && r->conserved;
+    return TRUE;
+}
+
+/* The bytes of every node's [0, K) (--dump-memory); 0 if it overflows,
+ * which no limit admits. */
+static uint64_t dump_bytes(uint32_t nodes, const MemoryLayout *layout)
+{
+    uint64_t k = layout->elements_per_node * element_words(layout->element);
+    if (k && (uint64_t)nodes > UINT64_MAX / sizeof(Word) / k)
+        return UINT64_MAX;
+    return (uint64_t)nodes * (k ? k : 1) * sizeof(Word);
 }
 
 Report *run_scenario(const Scenario *s, const RunOptions *options,
@@ -120,24 +460,59 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     size_t w = element_words(layout.element);
     SimLayout sim_layout = { layout.memory_elements, w, layout.local_size,
                              algorithm_phase_count(alg) };
-    uint64_t need = sim_bytes_needed(&machine, &sim_layout)
-                    + (options && options->dump_memory
-                       ? (uint64_t)nodes * layout.elements_per_node * w
-                             * sizeof(Word)
-                       : 0);
-    uint64_t limit = run_memory_limit();
-    if (need > limit) {
+    /* The estimate: the engine (what it allocates, the messages in flight
+     * included; only channel timelines that hold many spans at once can
+     * outgrow it, emu/oom.h), the verifier's buffer, the dumped memory,
+     * what any run adds, and a trace recorder's tables as they start;
+     * the recorder then grows within what is left (traces/record.h). */
+    TraceRecorder *recorder = options && trace_recorder_observes(options->observer)
+                                  ? options->observer_data : NULL;
+    uint64_t engine = sim_bytes_needed(&machine, &sim_layout);
+    uint64_t dump = options && options->dump_memory
+                        ? dump_bytes(nodes, &layout) : 0;
+    uint64_t recorder_bytes = recorder ? trace_recorder_bytes(recorder) : 0;
+    uint64_t parts[] = { engine, verify_bytes(&layout), dump,
+                         RUN_MEMORY_OVERHEAD, recorder_bytes };
+    uint64_t need = 0;
+    for (guint i = 0; i < G_N_ELEMENTS(parts); i++)
+        need = parts[i] > UINT64_MAX - need ? UINT64_MAX : need + parts[i];
+    RunMemoryLimit limit;
+    run_memory_find(&limit);
+    g_debug("%s: estimate %" G_GUINT64_FORMAT " bytes (engine %" G_GUINT64_FORMAT
+            ", trace recorder %" G_GUINT64_FORMAT "), limit %" G_GUINT64_FORMAT
+            " bytes: %s", scenario_name(s), (guint64)need, (guint64)engine,
+            (guint64)recorder_bytes, (guint64)limit.bytes, limit.text);
+    if (need > limit.bytes) {
         g_autofree char *need_text = bytes_text(need);
-        g_autofree char *limit_text = bytes_text(limit);
+        g_autofree char *limit_text = bytes_text(limit.bytes);
         g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                     "%s: machine too large: %u nodes with %zu elements each "
-                    "would need %s, more than the %s this run may use "
-                    "(set CUBEMU_MEMORY_LIMIT in bytes to change the limit)",
+                    "would need %s%s, more than the %s this run may use (%s; "
+                    "set CUBEMU_MEMORY_LIMIT in bytes to lower the limit)",
                     scenario_name(s), nodes, layout.memory_elements, need_text,
-                    limit_text);
+                    dump ? " with the dumped memory" : "", limit_text,
+                    limit.text);
         run_setup_release(&setup, TRUE);
         return NULL;
     }
+    /* The estimate fits the limit as the limit is known; whether the
+     * address space really has room for it is asked of the kernel, so
+     * that the engine's own allocations, which cannot fail softly deep in
+     * a run, find it. */
+    if (!address_space_free(need)) {
+        g_autofree char *size = size_text(need);
+        g_autofree char *limit_text = bytes_text(limit.bytes);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: machine too large: cannot allocate %s for %u nodes "
+                    "with %zu elements each (the engine, the verifier%s), "
+                    "although the %s this run may use (%s) would hold it",
+                    scenario_name(s), size, nodes, layout.memory_elements,
+                    dump ? ", the dumped memory" : "", limit_text, limit.text);
+        run_setup_release(&setup, TRUE);
+        return NULL;
+    }
+    if (recorder)
+        trace_recorder_set_budget(recorder, limit.bytes - (need - recorder_bytes));
 
     RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
     if (order == RUN_ORDER_DEFAULT && !run_order_env(&order, error)) {
@@ -182,6 +557,20 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         run_setup_release(&setup, TRUE);
         return NULL;
     }
+    GError *e = NULL;
+    if (recorder && !trace_recorder_check(recorder, &e)) {
+        g_autofree char *engine_text = bytes_text(need - recorder_bytes);
+        g_autofree char *limit_text = bytes_text(limit.bytes);
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: machine too large to trace: %s (the run's estimate "
+                    "without the trace is %s of the %s it may use: %s; set "
+                    "CUBEMU_MEMORY_LIMIT in bytes to lower the limit)",
+                    scenario_name(s), e->message, engine_text, limit_text,
+                    limit.text);
+        g_error_free(e);
+        run_setup_release(&setup, TRUE);
+        return NULL;
+    }
 
     Report *r = report_new();
     r->scenario = g_strdup(scenario_name(s));
@@ -198,10 +587,24 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     r->tolerance = layout.tolerance;
     r->computed_elements = layout.computed_elements;
     r->sampled = layout.computed_elements ? layout.sample : 0;
-    run_verify(r, sim, &setup, nodes, before);
+    if (!run_verify(r, sim, &setup, nodes, before, &e)) {
+        g_propagate_prefixed_error(error, e, "%s: ", scenario_name(s));
+        run_setup_release(&setup, FALSE);
+        report_free(r);
+        return NULL;
+    }
     if (options && options->dump_memory) {
         size_t k = layout.elements_per_node * w;
-        r->memory = g_new(Word, (size_t)nodes * (k ? k : 1));
+        r->memory = dump <= G_MAXSIZE ? g_try_malloc((gsize)dump) : NULL;
+        if (!r->memory) {
+            g_autofree char *size = size_text(dump);
+            g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                        "%s: cannot allocate %s for the dumped memory",
+                        scenario_name(s), size);
+            run_setup_release(&setup, FALSE);
+            report_free(r);
+            return NULL;
+        }
         for (uint32_t x = 0; x < nodes; x++)
             memcpy(r->memory + (size_t)x * k, sim_node_memory(sim, x),
                    k * sizeof(Word));

@@ -34,8 +34,77 @@ typedef struct {
 Report *run_scenario(const Scenario *s, const RunOptions *options,
                      GError **error);
 
-/* Bytes this process may use: $CUBEMU_MEMORY_LIMIT (bytes) if set, else
- * 80% of physical memory. */
+/* ---- memory ------------------------------------------------------------
+ *
+ * run_scenario refuses, before it allocates the engine, a run whose
+ * estimate (sim_bytes_needed, the verifier's buffer, the dumped memory, a
+ * trace recorder's tables) exceeds the smallest of the limits this
+ * process has; a trace recorder passed as the observer
+ * (trace_recorder_observer) is then held to what is left (traces/record.h)
+ * and a trace that outgrows it fails the run, never the process. */
+
+/* Which limit bounds a run. */
+typedef enum {
+    RUN_LIMIT_NONE = 0,           /* nothing is known: no limit */
+    RUN_LIMIT_PHYSICAL,           /* RUN_MEMORY_SHARE of physical memory */
+    RUN_LIMIT_AS,                 /* RLIMIT_AS less the address space in use */
+    RUN_LIMIT_DATA,               /* RLIMIT_DATA less the data in use */
+    RUN_LIMIT_CGROUP,             /* the cgroup's limit less its usage */
+    RUN_LIMIT_ENV,                /* $CUBEMU_MEMORY_LIMIT */
+} RunLimitKind;
+
+/* Share of physical memory a run may plan to use: the rest is for the
+ * system. */
+#define RUN_MEMORY_SHARE 0.8
+/* No limit, in RunMemoryCandidates. */
+#define RUN_NO_LIMIT UINT64_MAX
+
+/* What the limits are made of, in bytes; RUN_NO_LIMIT where there is
+ * none, 0 where an amount in use is unknown. */
+typedef struct {
+    uint64_t physical;            /* physical memory (0: unknown) */
+    uint64_t rlimit_as;           /* RLIMIT_AS (soft) */
+    uint64_t vm_size;             /* address space in use (VmSize) */
+    uint64_t rlimit_data;         /* RLIMIT_DATA (soft) */
+    uint64_t vm_data;             /* data in use (VmData) */
+    uint64_t cgroup;              /* the tightest cgroup's memory.max */
+    uint64_t cgroup_used;         /* that cgroup's usage, page cache not
+                                   * counted (it is reclaimed first) */
+    uint64_t env;                 /* $CUBEMU_MEMORY_LIMIT */
+} RunMemoryCandidates;
+
+typedef struct {
+    uint64_t bytes;               /* what a run may add */
+    RunLimitKind kind;
+    /* The limit in words: "the RLIMIT_AS of 200 MiB less 30.1 MiB in
+     * use", "80% of physical memory (23.5 GiB)". */
+    char text[192];
+} RunMemoryLimit;
+
+/* The smallest of the candidates, each less what is in use where the
+ * limit covers what is in use too (0 if more is in use than the limit);
+ * ties go to CUBEMU_MEMORY_LIMIT, then RLIMIT_AS, RLIMIT_DATA, the cgroup
+ * and physical memory, in that order. A pure function, for the tests. */
+void run_memory_choose(const RunMemoryCandidates *c, RunMemoryLimit *out);
+/* This process's candidates (getrlimit, /proc/self/status, the cgroup
+ * files, sysconf, the environment). */
+void run_memory_candidates(RunMemoryCandidates *c);
+/* run_memory_choose of run_memory_candidates. */
+void run_memory_find(RunMemoryLimit *out);
+/* Bytes a run may use now: run_memory_find's. */
 uint64_t run_memory_limit(void);
+
+/* Parsers of what run_memory_candidates reads, for the tests. A cgroup's
+ * limit file (v2 memory.max, v1 memory.limit_in_bytes): "max" or a v1
+ * value of 2^62 or more is RUN_NO_LIMIT; FALSE if it is neither a number
+ * nor "max". */
+gboolean run_cgroup_parse_limit(const char *text, uint64_t *bytes);
+/* The value of `key` in "key value" lines (memory.stat), or of "key:
+ * N kB" lines (/proc/self/status, in bytes then); FALSE if absent. */
+gboolean run_parse_field(const char *text, const char *key, uint64_t *value);
+/* The cgroup path of the memory controller in /proc/self/cgroup's text:
+ * the "0::PATH" line (unified, v2) or the line whose controllers include
+ * "memory" (v1); NULL if there is none. g_free it. */
+char *run_cgroup_path(const char *proc_self_cgroup, gboolean unified);
 
 #endif

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 /* "\x89CUBETR\n": the high first byte tells binary from a scenario's text
@@ -515,6 +516,19 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
                         section_names[s],
                         (size_t)(c->len - TRACE_CRC_BYTES - c->pos));
         if (s != SECTION_LABELS) {
+            /* Room for the section's array first: a trace too large for
+             * the memory this process may use is an error, not an abort. */
+            GArray *const arrays[SECTIONS] = { t->channels, t->messages,
+                                              t->busy, t->startups, NULL,
+                                              t->marks };
+            gsize bytes = (gsize)counts[s] * g_array_get_element_size(arrays[s]);
+            gpointer probe = g_try_malloc(bytes);
+            if (bytes && !probe)
+                return fail(error, TRACE_ERROR_IO, name, "cannot allocate %"
+                            G_GSIZE_FORMAT " bytes (%.1f MiB) for the %s",
+                            bytes, (double)bytes / 1048576.0,
+                            section_names[s]);
+            g_free(probe);
             parse_section(t, c, s, counts[s]);
             continue;
         }
@@ -811,7 +825,21 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
 static guint8 *read_all(const char *path, gsize *len, GError **error)
 {
     FILE *f = fopen(path, "rb");
-    GByteArray *buf = g_byte_array_new();
+    /* Room for the whole file first: a trace too large for the memory
+     * this process may use is an error, not an abort. */
+    struct stat st;
+    gsize want = f && fstat(fileno(f), &st) == 0 && st.st_size > 0
+                 ? (gsize)st.st_size : 0;
+    gpointer probe = want ? g_try_malloc(want) : NULL;
+    if (want && !probe) {
+        fclose(f);
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "%s: cannot allocate %"
+                    G_GSIZE_FORMAT " bytes (%.1f MiB) to read it", path, want,
+                    (double)want / 1048576.0);
+        return NULL;
+    }
+    g_free(probe);
+    GByteArray *buf = g_byte_array_sized_new((guint)MIN(want, G_MAXUINT));
     guint8 chunk[TRACE_WRITE_BUFFER];
     size_t n;
     while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)

@@ -17,11 +17,19 @@
  *    record, not 2^16; finish sorts and merges the rest.
  * The observer only reads what the engine hands it, so recording cannot
  * change a simulated result.
+ *
+ * Memory (record.h): the tables grow by doubling, and only in
+ * recorder_room and ids_get, which check the recorder's projected peak
+ * (recorder_peak) against its budget and try the allocation before GLib
+ * makes it; a recorder that cannot grow stops (failed) and records
+ * nothing more.
  */
-#include "trace.h"
+#define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MAP_NORESERVE */
+#include "record.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifndef CUBEMU_VERSION
 #define CUBEMU_VERSION "0.1.0"
@@ -36,6 +44,12 @@
 #define RECORDER_IDS_INITIAL 1024
 /* No key: node and link UINT32_MAX, which no machine has. */
 #define RECORDER_NO_KEY UINT64_MAX
+/* A table's first allocation, in elements, when its first entry comes. */
+#define RECORDER_ARRAY_INITIAL 64
+/* What a label costs beyond its bytes: its pointer, its hash table entry
+ * and malloc's overhead, generously. */
+#define RECORDER_LABEL_OVERHEAD 64
+
 /* Fibonacci hashing: the golden ratio in 64 bits spreads keys that differ
  * only in low bits (neighbouring links) over the whole table. */
 #define RECORDER_HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
@@ -47,10 +61,29 @@ typedef struct {
     gsize used;
 } ChannelIds;
 
+/* The tables that grow with a run, and their capacities, in elements,
+ * that recorder_room gave them: GLib allocates each at its size rounded
+ * up to a power of two (array_bytes). */
+enum { TABLE_MESSAGES, TABLE_BUSY, TABLE_STARTUPS, TABLE_MARKS, TABLE_KEYS,
+       TABLES };
+
+typedef struct {
+    guint n[TABLES];
+} RecorderCaps;
+
+static const char *const table_names[TABLES] = {
+    "messages", "busy records", "startup records", "marks", "channels",
+};
+
 struct TraceRecorder {
     GArray *messages;             /* TraceMessage */
     GArray *busy;                 /* TraceBusy, channel = recording id */
     GArray *startups;             /* TraceStartup */
+    RecorderCaps cap;
+    uint64_t label_bytes;         /* the labels' strings and overhead */
+    uint64_t budget;              /* for recorder_peak */
+    gboolean failed;              /* stopped: nothing more is recorded */
+    char *failure;                /* why, for trace_recorder_check */
     gboolean have_message;
     uint64_t last_id;             /* id of messages[len-1] */
     uint64_t last_key;            /* key of that message's latest hop */
@@ -61,14 +94,23 @@ struct TraceRecorder {
     GArray *marks;                /* TraceMark */
 };
 
-static void ids_init(ChannelIds *t, gsize size)
+/* FALSE, with nothing allocated, where the table cannot be. */
+static gboolean ids_init(ChannelIds *t, gsize size)
 {
     t->size = size;
     t->used = 0;
-    t->keys = g_new(uint64_t, size);
-    t->ids = g_new(uint32_t, size);
+    t->keys = g_try_new(uint64_t, size);
+    t->ids = g_try_new(uint32_t, size);
+    if (!t->keys || !t->ids) {
+        g_free(t->keys);
+        g_free(t->ids);
+        t->keys = NULL;
+        t->ids = NULL;
+        return FALSE;
+    }
     for (gsize i = 0; i < size; i++)
         t->keys[i] = RECORDER_NO_KEY;
+    return TRUE;
 }
 
 static void ids_clear(ChannelIds *t)
@@ -86,17 +128,32 @@ static gsize ids_slot(const ChannelIds *t, uint64_t key)
     return i;
 }
 
-/* The id of key, a new one (the next after `next`) if it has none. */
-static uint32_t ids_get(ChannelIds *t, uint64_t key, uint32_t next,
-                        gboolean *added)
+static gboolean recorder_grow_ids(TraceRecorder *r);
+static uint64_t ids_bytes(gsize size);
+static char *size_text(uint64_t bytes);
+static gboolean recorder_stop(TraceRecorder *r, char *why);
+
+/* The id of key, a new one (the next after `next`) if it has none; FALSE
+ * (the recorder has stopped) where the table could not grow. */
+static gboolean ids_get(TraceRecorder *r, uint64_t key, uint32_t next,
+                        uint32_t *id, gboolean *added)
 {
+    ChannelIds *t = &r->ids;
     gsize i = ids_slot(t, key);
     *added = t->keys[i] == RECORDER_NO_KEY;
-    if (!*added)
-        return t->ids[i];
+    if (!*added) {
+        *id = t->ids[i];
+        return TRUE;
+    }
     if (2 * (t->used + 1) > t->size) {
+        if (!recorder_grow_ids(r))
+            return FALSE;
         ChannelIds bigger;
-        ids_init(&bigger, 2 * t->size);
+        if (!ids_init(&bigger, 2 * t->size)) {
+            g_autofree char *b = size_text(ids_bytes(2 * t->size));
+            return recorder_stop(r, g_strdup_printf(
+                "cannot allocate %s to grow the trace's channel ids", b));
+        }
         for (gsize j = 0; j < t->size; j++)
             if (t->keys[j] != RECORDER_NO_KEY) {
                 gsize k = ids_slot(&bigger, t->keys[j]);
@@ -111,8 +168,195 @@ static uint32_t ids_get(ChannelIds *t, uint64_t key, uint32_t next,
     t->keys[i] = key;
     t->ids[i] = next;
     t->used++;
-    return next;
+    *id = next;
+    return TRUE;
 }
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* What GLib allocates for a GArray of n elements of `size` bytes: the
+ * next power of two, at least 16 bytes (g_array_maybe_expand). */
+static uint64_t array_bytes(uint64_t n, gsize size)
+{
+    uint64_t want = n * size, bytes = 16;
+    while (bytes < want)
+        bytes <<= 1;
+    return bytes;
+}
+
+static uint64_t ids_bytes(gsize size)
+{
+    return (uint64_t)size * (sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+/* The projected peak (record.h) if the tables had capacities `cap` and
+ * the id table `ids` slots: the tables, plus the most of three moments
+ * that come on top of them -- finishing (a sorted copy of the busy
+ * records, the channel table with its sorted keys, ranks and counts),
+ * doubling a table (the old block while the new one is filled) and
+ * doubling the id table (the old one while the keys are moved). */
+static uint64_t recorder_peak_with(const TraceRecorder *r,
+                                   const RecorderCaps *cap, gsize ids)
+{
+    uint64_t tables[TABLES] = {
+        array_bytes(cap->n[TABLE_MESSAGES], sizeof(TraceMessage)),
+        array_bytes(cap->n[TABLE_BUSY], sizeof(TraceBusy)),
+        array_bytes(cap->n[TABLE_STARTUPS], sizeof(TraceStartup)),
+        array_bytes(cap->n[TABLE_MARKS], sizeof(TraceMark)),
+        array_bytes(cap->n[TABLE_KEYS], sizeof(uint64_t)),
+    };
+    uint64_t held = ids_bytes(ids) + r->label_bytes, largest = 0;
+    for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
+        held += tables[i];
+        largest = MAX(largest, tables[i]);
+    }
+    uint64_t n = cap->n[TABLE_KEYS];
+    uint64_t finish = tables[TABLE_BUSY]
+                      + n * (sizeof(uint64_t) + sizeof(uint32_t))
+                      + array_bytes(n, sizeof(TraceChannel))
+                      + (n + 1) * sizeof(guint);
+    return held + MAX(MAX(finish, largest / 2), ids_bytes(ids) / 2);
+}
+
+static uint64_t recorder_peak(const TraceRecorder *r)
+{
+    return recorder_peak_with(r, &r->cap, r->ids.size);
+}
+
+/* Can `bytes` be allocated now? Asked of the kernel with a mapping that
+ * touches nothing and is given back at once: the address space limits
+ * count it as they will count the allocation, and malloc's own state
+ * (its mmap threshold moves when it frees a mapped block) is left
+ * alone. */
+static gboolean room_for(uint64_t bytes)
+{
+    if (bytes > SIZE_MAX)
+        return FALSE;
+    void *p = mmap(NULL, (size_t)MAX(bytes, 1), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return FALSE;
+    munmap(p, (size_t)MAX(bytes, 1));
+    return TRUE;
+}
+
+static char *size_text(uint64_t bytes)
+{
+    g_autofree char *iec = g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS);
+    return g_strdup_printf("%" G_GUINT64_FORMAT " bytes (%s)",
+                           (guint64)bytes, iec);
+}
+
+/* Stop recording: the first reason stays. */
+static gboolean recorder_stop(TraceRecorder *r, char *why)
+{
+    if (!r->failed) {
+        r->failed = TRUE;
+        r->failure = why;
+    } else {
+        g_free(why);
+    }
+    return FALSE;
+}
+
+/* May the recorder grow to capacities `cap` and `ids` id slots, the new
+ * block being `bytes` for `what`? FALSE (stopped) if that passes the
+ * budget or `bytes` cannot be allocated now (room_for: GLib's own
+ * allocation follows, in a single-threaded process, with that room). */
+static gboolean recorder_may_grow(TraceRecorder *r, const RecorderCaps *cap,
+                                  gsize ids, uint64_t bytes, const char *what)
+{
+    uint64_t peak = recorder_peak_with(r, cap, ids);
+    if (peak > r->budget) {
+        g_autofree char *p = size_text(peak);
+        g_autofree char *b = g_format_size_full(r->budget,
+                                                G_FORMAT_SIZE_IEC_UNITS);
+        return recorder_stop(r, g_strdup_printf(
+            "recording the trace would need %s once its %s grow, more "
+            "than the %s left for it", p, what, b));
+    }
+    if (!room_for(bytes)) {
+        g_autofree char *b = size_text(bytes);
+        return recorder_stop(r, g_strdup_printf(
+            "cannot allocate %s to grow the trace's %s", b, what));
+    }
+    return TRUE;
+}
+
+/* Room for one more element in table `table`, the GArray a: doubled
+ * when full, if recorder_may_grow. */
+static gboolean recorder_room(TraceRecorder *r, GArray *a, int table)
+{
+    guint cap = r->cap.n[table];
+    if (G_LIKELY(a->len < cap))
+        return TRUE;
+    if (r->failed)
+        return FALSE;
+    gsize size = g_array_get_element_size(a);
+    if (cap > G_MAXUINT / 2 / size)
+        return recorder_stop(r, g_strdup_printf(
+            "the trace's %s would have more than %u entries",
+            table_names[table], cap));
+    RecorderCaps grown = r->cap;
+    grown.n[table] = cap ? 2 * cap : RECORDER_ARRAY_INITIAL;
+    if (!recorder_may_grow(r, &grown, r->ids.size,
+                           array_bytes(grown.n[table], size),
+                           table_names[table]))
+        return FALSE;
+    /* GLib's growth, made here: set_size to the new capacity allocates
+     * it, and setting the length back keeps it. */
+    guint len = a->len;
+    g_array_set_size(a, grown.n[table]);
+    g_array_set_size(a, len);
+    r->cap = grown;
+    return TRUE;
+}
+
+static gboolean recorder_grow_ids(TraceRecorder *r)
+{
+    return recorder_may_grow(r, &r->cap, 2 * r->ids.size,
+                             ids_bytes(2 * r->ids.size),
+                             "channel ids");
+}
+
+uint64_t trace_recorder_bytes(const TraceRecorder *r)
+{
+    return recorder_peak(r);
+}
+
+void trace_recorder_set_budget(TraceRecorder *r, uint64_t bytes)
+{
+    r->budget = bytes;
+}
+
+gboolean trace_recorder_observes(const SimObserver *observer)
+{
+    return observer && observer == trace_recorder_observer();
+}
+
+gboolean trace_recorder_check(TraceRecorder *r, GError **error)
+{
+    if (r->failed) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "%s", r->failure);
+        return FALSE;
+    }
+    /* What finishing adds, tried in one block: if one block of the sum
+     * fits, its parts do. */
+    uint64_t n = r->keys->len;
+    uint64_t finish = array_bytes(r->busy->len, sizeof(TraceBusy))
+                      + n * (sizeof(uint64_t) + sizeof(uint32_t))
+                      + array_bytes(n, sizeof(TraceChannel))
+                      + (n + 1) * sizeof(guint);
+    if (!room_for(finish)) {
+        g_autofree char *b = size_text(finish);
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
+                    "cannot allocate %s to sort the trace's records", b);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* ---- recording -------------------------------------------------------- */
 
 static void recorder_reset(TraceRecorder *r)
 {
@@ -122,14 +366,21 @@ static void recorder_reset(TraceRecorder *r)
     r->labels = g_ptr_array_new_with_free_func(g_free);
     r->marks = g_array_new(FALSE, FALSE, sizeof(TraceMark));
     r->keys = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    ids_init(&r->ids, RECORDER_IDS_INITIAL);
+    r->cap = (RecorderCaps){ 0 };
+    r->label_bytes = 0;
+    if (!ids_init(&r->ids, RECORDER_IDS_INITIAL))
+        g_error("trace recorder: cannot allocate its first %d channel ids",
+                RECORDER_IDS_INITIAL);
     r->have_message = FALSE;
+    r->failed = FALSE;
+    g_clear_pointer(&r->failure, g_free);
 }
 
 TraceRecorder *trace_recorder_new(void)
 {
     TraceRecorder *r = g_new0(TraceRecorder, 1);
     r->label_index = g_hash_table_new(g_str_hash, g_str_equal);
+    r->budget = TRACE_RECORDER_NO_BUDGET;
     recorder_reset(r);
     return r;
 }
@@ -146,15 +397,19 @@ void trace_recorder_free(TraceRecorder *r)
     g_hash_table_unref(r->label_index);
     g_ptr_array_unref(r->labels);
     g_array_unref(r->marks);
+    g_free(r->failure);
     g_free(r);
 }
 
 /* The message's entry, appended when it is new. Message indices are 32
  * bits in the file (FORMAT.md); a GArray's length is a guint, so the
- * index always fits. */
-static uint32_t recorder_message(TraceRecorder *r, const SimMessage *m)
+ * index always fits. FALSE if the recorder stopped. */
+static gboolean recorder_message(TraceRecorder *r, const SimMessage *m,
+                                 uint32_t *index)
 {
     if (!r->have_message || m->id != r->last_id) {
+        if (!recorder_room(r, r->messages, TABLE_MESSAGES))
+            return FALSE;
         TraceMessage tm = {
             .id = m->id, .count = m->count, .posted = m->posted,
             .element_time = m->element_time, .source = m->source,
@@ -165,7 +420,8 @@ static uint32_t recorder_message(TraceRecorder *r, const SimMessage *m)
         r->last_id = m->id;
         r->last_key = RECORDER_NO_KEY;
     }
-    return r->messages->len - 1;
+    *index = r->messages->len - 1;
+    return TRUE;
 }
 
 static void recorder_channel_busy(void *data, const SimMessage *m,
@@ -173,15 +429,21 @@ static void recorder_channel_busy(void *data, const SimMessage *m,
                                   uint64_t count, Tick start)
 {
     TraceRecorder *r = data;
-    uint32_t msg = recorder_message(r, m);
+    uint32_t msg;
+    if (r->failed || !recorder_message(r, m, &msg)
+        || !recorder_room(r, r->busy, TABLE_BUSY)
+        || !recorder_room(r, r->keys, TABLE_KEYS))
+        return;
     uint64_t key = (uint64_t)node << 32 | (uint32_t)link;
+    gboolean added;
+    uint32_t id;
+    if (!ids_get(r, key, r->keys->len, &id, &added))
+        return;
     TraceMessage *tm = &g_array_index(r->messages, TraceMessage, msg);
     if (key != r->last_key) {
         tm->hops++;
         r->last_key = key;
     }
-    gboolean added;
-    uint32_t id = ids_get(&r->ids, key, r->keys->len, &added);
     if (added)
         g_array_append_val(r->keys, key);
     TraceBusy b = { start, first, count, id, msg };
@@ -192,38 +454,59 @@ static void recorder_startup(void *data, const SimMessage *m, int link,
                              Tick start, Tick duration)
 {
     TraceRecorder *r = data;
-    TraceStartup s = { start, duration, recorder_message(r, m),
-                       (uint32_t)link };
+    uint32_t msg;
+    if (r->failed || !recorder_message(r, m, &msg)
+        || !recorder_room(r, r->startups, TABLE_STARTUPS))
+        return;
+    TraceStartup s = { start, duration, msg, (uint32_t)link };
     g_array_append_val(r->startups, s);
 }
 
-static uint32_t recorder_label(TraceRecorder *r, const char *label)
+/* The label's index, a new one if it is new; FALSE if the recorder
+ * stopped. */
+static gboolean recorder_label(TraceRecorder *r, const char *label,
+                               uint32_t *index)
 {
     if (r->labels->len) {
         const char *last = r->labels->pdata[r->labels->len - 1];
-        if (!strcmp(last, label))
-            return r->labels->len - 1;
+        if (!strcmp(last, label)) {
+            *index = r->labels->len - 1;
+            return TRUE;
+        }
     }
     gpointer found = g_hash_table_lookup(r->label_index, label);
-    if (found)
-        return GPOINTER_TO_UINT(found) - 1;
-    char *copy;
-    if (strlen(label) > TRACE_MAX_LABEL) {
-        const char *end = g_utf8_find_prev_char(label, label + TRACE_MAX_LABEL + 1);
-        copy = g_strndup(label, (gsize)(end - label));
-    } else {
-        copy = g_strdup(label);
+    if (found) {
+        *index = GPOINTER_TO_UINT(found) - 1;
+        return TRUE;
     }
+    gsize n = strlen(label);
+    if (n > TRACE_MAX_LABEL)
+        n = (gsize)(g_utf8_find_prev_char(label, label + TRACE_MAX_LABEL + 1)
+                    - label);
+    /* Labels are few and small, so they are counted, not tried. */
+    uint64_t cost = n + 1 + RECORDER_LABEL_OVERHEAD;
+    r->label_bytes += cost;
+    if (recorder_peak(r) > r->budget) {
+        g_autofree char *b = g_format_size_full(r->budget,
+                                                G_FORMAT_SIZE_IEC_UNITS);
+        return recorder_stop(r, g_strdup_printf(
+            "recording the trace's %u labels would take more than the %s "
+            "left for it", r->labels->len + 1, b));
+    }
+    char *copy = g_strndup(label, n);
     g_ptr_array_add(r->labels, copy);
     g_hash_table_insert(r->label_index, copy, GUINT_TO_POINTER(r->labels->len));
-    return r->labels->len - 1;
+    *index = r->labels->len - 1;
+    return TRUE;
 }
 
 static void recorder_mark(void *data, uint32_t node, Tick time,
                           const char *label)
 {
     TraceRecorder *r = data;
-    uint32_t l = recorder_label(r, label);
+    uint32_t l;
+    if (r->failed || !recorder_label(r, label, &l))
+        return;
     if (r->marks->len) {
         TraceMark *last = &g_array_index(r->marks, TraceMark, r->marks->len - 1);
         if (last->time == time && last->label == l
@@ -232,6 +515,8 @@ static void recorder_mark(void *data, uint32_t node, Tick time,
             return;
         }
     }
+    if (!recorder_room(r, r->marks, TABLE_MARKS))
+        return;
     TraceMark m = { time, l, node, 1 };
     g_array_append_val(r->marks, m);
 }

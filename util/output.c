@@ -268,8 +268,22 @@ void output_signals_describe(const char *what)
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* A process that exits without committing (exit(2) from an allocation
+ * that failed deep in the engine) leaves no temporary file either. */
+static void remove_pending(void)
+{
+    for (int i = 0; i < OUTPUT_PENDING_MAX; i++) {
+        char *temp = pending[i];
+        if (temp)
+            unlink(temp);
+    }
+}
+
 void output_signals_install(const char *what)
 {
+    static gboolean at_exit;
+    if (!at_exit && atexit(remove_pending) == 0)
+        at_exit = TRUE;
     output_signals_describe(what);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

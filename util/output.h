@@ -25,7 +25,8 @@
  * that the shell sees 128 + the signal (130 for SIGINT, 143 for SIGTERM)
  * and a script's loop stops as it would for any other program. SIGXFSZ is
  * ignored, so a file size limit is a write error (EFBIG) rather than a
- * kill.
+ * kill; and a process that exits before committing removes its temporary
+ * files at exit.
  */
 #ifndef CUBE_OUTPUT_H
 #define CUBE_OUTPUT_H

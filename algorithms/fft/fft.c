@@ -503,7 +503,18 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
     c->compute = params_choice(p, "compute") == 0 ? FFT_COMPUTE_NONE
                                                   : FFT_COMPUTE_FFT;
     if (c->compute == FFT_COMPUTE_FFT) {
-        c->reference = g_new(double complex, t->nodes);
+        /* One point per node: the problem's size, so a machine too large
+         * for memory is an error here, before the engine's estimate. */
+        c->reference = g_try_new(double complex, t->nodes);
+        if (!c->reference) {
+            g_autofree char *iec = g_format_size_full(
+                (guint64)t->nodes * sizeof(double complex),
+                G_FORMAT_SIZE_IEC_UNITS);
+            return params_fail(p, error, "compute", "cannot allocate %"
+                               G_GUINT64_FORMAT " bytes (%s) for the FFT's "
+                               "reference", (guint64)t->nodes
+                                            * sizeof(double complex), iec);
+        }
         if (t->nodes <= FFT_DIRECT_MAX)
             fft_direct(c, c->reference);
         else if (!fft_fftw(c, c->reference, error))

@@ -150,6 +150,7 @@ typedef struct {
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
     int conditions_fail[M_COUNT];  /* why a method cannot run, 0 if it can */
+    uint64_t check_bytes;      /* pt_check could not allocate this many */
 } Reshape;
 
 /* Why a method's conditions fail, for messages. */
@@ -1402,12 +1403,18 @@ static uint8_t pt_slot(const Reshape *r, unsigned row, int t, uint64_t k)
 /* Check the table on this shape: every group's channels at most once per
  * cycle, every element sent no earlier than it arrived, all done by
  * Theorem 3's delta h + 1. Rows are computed once per node and position. */
-static gboolean pt_check(const Reshape *r)
+static gboolean pt_check(Reshape *r)
 {
     uint64_t nodes = (uint64_t)1 << r->n, s = r->k / (uint64_t)r->delta;
     int dl = r->delta;
     Tick T = pt_cycles(r);
-    g_autofree uint8_t *rows = g_new(uint8_t, nodes * (uint64_t)dl);
+    /* A byte per node and group: the problem's size, so running out is
+     * the prepare's error (check_bytes), not an abort. */
+    g_autofree uint8_t *rows = g_try_new(uint8_t, nodes * (uint64_t)dl);
+    if (!rows) {
+        r->check_bytes = nodes * (uint64_t)dl;
+        return FALSE;
+    }
     for (uint64_t x = 0; x < nodes; x++)
         for (int q = 0; q < dl; q++) {
             uint64_t bu = (uint64_t)1 << r->dim_of[r->dp[q] + 1];
@@ -1493,6 +1500,8 @@ static gboolean pt_setup(Reshape *r)
                 r->pt_table = tb;
                 return TRUE;
             }
+            if (r->check_bytes)
+                return FALSE;
         }
     }
     return FALSE;
@@ -1996,7 +2005,16 @@ static void *reshape_prepare(const Machine *m, const Params *p,
                                     "must stay below 2^30", name);
         gboolean windows = r->schedule == TP_SLOTS && tt_hold(r);
         if (r->schedule == TP_SLOTS && !windows) {
-            if (pt_setup(r)) {
+            gboolean slots = pt_setup(r);
+            if (r->check_bytes) {
+                g_autofree char *iec = g_format_size_full(
+                    r->check_bytes, G_FORMAT_SIZE_IEC_UNITS);
+                return params_fail(p, error, "schedule", "cannot allocate %"
+                                   G_GUINT64_FORMAT " bytes (%s) to check "
+                                   "the slot table on this cube",
+                                   (guint64)r->check_bytes, iec);
+            }
+            if (slots) {
                 r->pt_on = TRUE;
                 r->tt_extended = 0;
                 r->overlap = ((uint64_t)1 << (r->delta - 1)) - 1;

@@ -1,0 +1,51 @@
+/* oom.c -- the engine's allocations that scale with a run (oom.h). */
+#include "oom.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void emu_out_of_memory(size_t bytes, const char *what)
+{
+    char *iec = g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS);
+    /* Written in one call, so that it is one line whatever else writes. */
+    fprintf(stderr, "cubemu: machine too large: cannot allocate %zu bytes "
+            "(%s) for %s: the run outgrew the estimate it was admitted "
+            "with; give the process more memory\n", bytes, iec ? iec : "?", what);
+    fflush(stderr);
+    exit(2);
+}
+
+/* n * size, or emu_out_of_memory where it overflows. */
+static size_t product(size_t n, size_t size, const char *what)
+{
+    if (size && n > G_MAXSIZE / size)
+        emu_out_of_memory(G_MAXSIZE, what);
+    return n * size;
+}
+
+void *emu_alloc(size_t n, size_t size, const char *what)
+{
+    size_t bytes = product(n, size, what);
+    void *p = g_try_malloc(bytes ? bytes : 1);
+    if (!p)
+        emu_out_of_memory(bytes, what);
+    return p;
+}
+
+void *emu_alloc0(size_t n, size_t size, const char *what)
+{
+    size_t bytes = product(n, size, what);
+    void *p = g_try_malloc0(bytes ? bytes : 1);
+    if (!p)
+        emu_out_of_memory(bytes, what);
+    return p;
+}
+
+void *emu_realloc(void *p, size_t n, size_t size, const char *what)
+{
+    size_t bytes = product(n, size, what);
+    void *q = g_try_realloc(p, bytes ? bytes : 1);
+    if (!q)
+        emu_out_of_memory(bytes, what);
+    return q;
+}

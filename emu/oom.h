@@ -1,0 +1,35 @@
+/* oom.h -- the engine's allocations that scale with a run.
+ *
+ * run/run.c refuses, before the engine is built, a run whose estimate
+ * (sim_bytes_needed) does not fit the memory the process may use, and asks
+ * the kernel for that much address space first. What the engine
+ * allocates as a run goes (message buffers, channel timelines that hold
+ * more spans than the estimate counts, queue buckets, put-off
+ * deliveries) is allocated deep in its event loop, where returning an
+ * error would cost every event a test; these allocations go through the
+ * functions below, which, where the memory is not there, end the process
+ * with exit status 2 (bad input: a machine too large for memory) and one
+ * line giving the size asked and what for -- never GLib's abort and its
+ * core dump. Nothing here runs unless an allocation is made.
+ */
+#ifndef CUBE_EMU_OOM_H
+#define CUBE_EMU_OOM_H
+
+#include <glib.h>
+
+/* Print "cubemu: cannot allocate N bytes (X MiB) for WHAT ..." and exit
+ * with status 2. */
+G_GNUC_NORETURN void emu_out_of_memory(size_t bytes, const char *what);
+
+/* g_malloc, g_malloc0 and g_realloc of n elements of `size` bytes, or
+ * emu_out_of_memory(what). */
+void *emu_alloc(size_t n, size_t size, const char *what);
+void *emu_alloc0(size_t n, size_t size, const char *what);
+void *emu_realloc(void *p, size_t n, size_t size, const char *what);
+
+#define EMU_NEW(type, n, what) ((type *)emu_alloc((n), sizeof(type), (what)))
+#define EMU_NEW0(type, n, what) ((type *)emu_alloc0((n), sizeof(type), (what)))
+#define EMU_RENEW(type, p, n, what) \
+    ((type *)emu_realloc((p), (n), sizeof(type), (what)))
+
+#endif
