@@ -2,7 +2,7 @@
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script,
 # the traces/viewer script (tests/traces.sh), fault injection
-# (tests/faults.sh), Theorem 3's delta = 8 types
+# (tests/faults.sh), memory limits (tests/limits.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), and the fuzz harnesses over their seed corpora and
 # regressions (tests/fuzz.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
@@ -61,6 +61,13 @@ tally tests/traces.sh "traces: "
 out=$(BUILD="$BUILD" tests/faults.sh 2>&1); rc=$?
 printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
 tally tests/faults.sh "faults: "
+
+# Memory limits (tests/limits.sh): ulimit -v below what a run, a traced
+# run, a matmul or an export needs, and forged traces of 2^26 nodes; the
+# ulimit cases skip themselves under ASan, which reserves address space.
+out=$(BUILD="$BUILD" tests/limits.sh 2>&1); rc=$?
+printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+tally tests/limits.sh "limits: "
 
 # Theorem 3 with delta = 8 on every shape: the linear typing of
 # build/tests/thm3-types against the 16-cube's enumeration and the classes

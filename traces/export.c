@@ -5,6 +5,15 @@
  * counts in the output can be checked against the trace. Channels are
  * named by the topology's link names ("node 5 +x"), through
  * trace_channel_name, in every format.
+ *
+ * Size: an export costs time, memory and output in proportion to the
+ * trace's records, never to the machine its header describes (a header
+ * may say 2^26 nodes over a handful of records): per-node entries (Chrome's
+ * process names, Paje's node containers) are written for the nodes the
+ * records name (NodeRuns), the CSV's columns of a complete graph are its
+ * links that carried something, and the one thing a record multiplies,
+ * a mark's range of nodes written node by node, is bounded against the
+ * records (export_bounded).
  */
 #include "export.h"
 
@@ -60,6 +69,171 @@ void trace_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* ---- the nodes a trace names ------------------------------------------ */
+
+/* "cannot allocate N bytes (X MiB) for WHAT": the exports' tables grow
+ * with the trace, which may be larger than the memory left. */
+static gboolean no_room(GError **error, uint64_t bytes, const char *what)
+{
+    g_autofree char *iec = g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS);
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "cannot allocate %"
+                G_GUINT64_FORMAT " bytes (%s) for %s", (guint64)bytes, iec,
+                what);
+    return FALSE;
+}
+
+/* n elements of `size` bytes, zeroed, or NULL (too many or no memory). */
+static void *try_table(uint64_t n, gsize size)
+{
+    n = MAX(n, 1);
+    return n <= G_MAXSIZE / size ? g_try_malloc0((gsize)(n * size)) : NULL;
+}
+
+/* Nodes [first, end). */
+typedef struct {
+    uint32_t first, end;
+} NodeRun;
+
+/* Sorted disjoint runs (nodes_named). */
+typedef struct {
+    NodeRun *run;
+    gsize len;
+} NodeRuns;
+
+static void runs_add(NodeRuns *runs, uint32_t first, uint32_t count)
+{
+    if (!count)
+        return;
+    /* The channel table comes by source: repeats in a row cost nothing. */
+    if (runs->len && runs->run[runs->len - 1].first == first
+        && runs->run[runs->len - 1].end - first >= count)
+        return;
+    runs->run[runs->len++] = (NodeRun){ first, first + count };
+}
+
+static int run_compare(const void *a, const void *b)
+{
+    const NodeRun *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Sorted, merged where they touch or overlap. */
+static void runs_merge(NodeRuns *runs)
+{
+    if (runs->len < 2)
+        return;
+    qsort(runs->run, runs->len, sizeof(NodeRun), run_compare);
+    NodeRun *r = runs->run;
+    gsize out = 0;
+    for (gsize i = 1; i < runs->len; i++) {
+        if (r[i].first <= r[out].end)
+            r[out].end = MAX(r[out].end, r[i].end);
+        else
+            r[++out] = r[i];
+    }
+    runs->len = out + 1;
+}
+
+/* What names a node in each format. */
+typedef enum {
+    NAMES_CHROME,   /* a slice's channel, a startup's source, a mark's
+                     * nodes when it is not every node's (else pid 0) */
+    NAMES_PAJE,     /* a channel's source, a message's ends, a startup's
+                     * source, a mark's nodes */
+} NodesNamed;
+
+/* The nodes the trace's records name, as sorted disjoint runs; FALSE with
+ * *error where their table cannot be allocated. g_free runs->run. */
+static gboolean nodes_named(const Trace *t, NodesNamed which, NodeRuns *runs,
+                            GError **error)
+{
+    guint nm = t->messages->len;
+    uint64_t most = (uint64_t)t->channels->len + t->startups->len
+                    + t->marks->len + (which == NAMES_PAJE ? 2 * (uint64_t)nm : 0);
+    runs->len = 0;
+    runs->run = try_table(most, sizeof(NodeRun));
+    /* A message's link joins its ends; it has one if it has a busy
+     * record. */
+    guint8 *linked = which == NAMES_PAJE ? try_table(nm / 8 + 1, 1) : NULL;
+    if (!runs->run || (which == NAMES_PAJE && !linked)) {
+        g_free(runs->run);
+        g_free(linked);
+        runs->run = NULL;
+        return no_room(error, (most + 1) * sizeof(NodeRun) + nm / 8 + 1,
+                       "the table of the nodes the trace names");
+    }
+    for (guint c = 0; c < t->channels->len; c++)
+        runs_add(runs, g_array_index(t->channels, TraceChannel, c).source, 1);
+    if (linked) {
+        for (guint i = 0; i < t->busy->len; i++) {
+            guint m = g_array_index(t->busy, TraceBusy, i).message;
+            linked[m / 8] |= (guint8)(1u << (m % 8));
+        }
+        for (guint i = 0; i < nm; i++)
+            if (linked[i / 8] & (1u << (i % 8))) {
+                const TraceMessage *m = &g_array_index(t->messages,
+                                                       TraceMessage, i);
+                runs_add(runs, m->source, 1);
+                runs_add(runs, m->dest, 1);
+            }
+        g_free(linked);
+    }
+    for (guint i = 0; i < t->startups->len; i++) {
+        const TraceStartup *st = &g_array_index(t->startups, TraceStartup, i);
+        runs_add(runs, g_array_index(t->messages, TraceMessage,
+                                     st->message).source, 1);
+    }
+    for (guint i = 0; i < t->marks->len; i++) {
+        const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
+        if (which == NAMES_CHROME && m->nodes == trace_nodes(t))
+            runs_add(runs, 0, 1);
+        else
+            runs_add(runs, m->node, m->nodes);
+    }
+    runs_merge(runs);
+    return TRUE;
+}
+
+#define FOR_NODES(runs, v)                                                  \
+    for (gsize run_ = 0; run_ < (runs)->len; run_++)                        \
+        for (uint32_t v = (runs)->run[run_].first;                          \
+             v < (runs)->run[run_].end; v++)
+
+/* Marks are written node by node (a Chrome instant per node of a mark
+ * that is not every node's; a Paje event per node of every mark), so a
+ * 24-byte mark may stand for as many lines as the machine has nodes. The
+ * export is refused where the marks would be written for more nodes than
+ * TRACE_EXPORT_MARK_FLOOR plus TRACE_EXPORT_MARK_PER_RECORD per record of
+ * the trace: a recorded run's marks come from its nodes' steps, which
+ * leave records too. */
+static gboolean export_bounded(const Trace *t, TraceExportFormat format,
+                               const char *name, GError **error)
+{
+    if (format == TRACE_EXPORT_CSV)
+        return TRUE;
+    uint64_t lines = 0;
+    for (guint i = 0; i < t->marks->len; i++) {
+        const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
+        if (format == TRACE_EXPORT_PAJE || m->nodes != trace_nodes(t))
+            lines += m->nodes;
+    }
+    uint64_t records = (uint64_t)t->channels->len + t->messages->len
+                       + t->busy->len + t->startups->len + t->marks->len;
+    uint64_t allowed = TRACE_EXPORT_MARK_FLOOR
+                       + TRACE_EXPORT_MARK_PER_RECORD * records;
+    if (lines <= allowed)
+        return TRUE;
+    g_autofree char *topology = trace_topology_text(t);
+    g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
+                "cannot export this trace to %s: its %u marks would be "
+                "written node by node for %" G_GUINT64_FORMAT " nodes, more "
+                "than its %" G_GUINT64_FORMAT " records can belong to (at "
+                "most %" G_GUINT64_FORMAT "; the header's machine: %s); the "
+                "file is corrupt or forged", name, t->marks->len,
+                (guint64)lines, (guint64)records, (guint64)allowed, topology);
+    return FALSE;
+}
+
 /* ---- Chrome trace events ---------------------------------------------- */
 
 static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
@@ -91,15 +265,20 @@ static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
             (gint64)t->cycles);
 }
 
-static void export_chrome(const Trace *t, FILE *out)
+static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
 {
     TimeUnit u = time_unit(t, EXPORT_CHROME_UNITS_PER_SECOND);
     char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
+    NodeRuns processes;
+    if (!nodes_named(t, NAMES_CHROME, &processes, error))
+        return FALSE;
     char name[TRACE_CHANNEL_NAME_MAX], link[TOPOLOGY_LINK_NAME_MAX];
     chrome_metadata(t, out, &u);
     gboolean first = TRUE;
 #define SEP() (first ? (first = FALSE, "") : ",\n")
-    for (uint32_t v = 0; v < trace_nodes(t); v++) {
+    /* Named processes for the nodes that have events: Perfetto shows no
+     * process without one. */
+    FOR_NODES(&processes, v) {
         g_snprintf(name, sizeof name, "node %u", v);
         fprintf(out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
                 "\"args\":{\"name\":", SEP(), v);
@@ -107,11 +286,12 @@ static void export_chrome(const Trace *t, FILE *out)
         fprintf(out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
                 "\"pid\":%u,\"args\":{\"sort_index\":%u}}", v, v);
     }
+    g_free(processes.run);
     for (guint c = 0; c < t->channels->len; c++) {
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
         trace_channel_name(t, ch->source, ch->link, name, sizeof name);
-        fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", ch->source, c);
+        fprintf(out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
+                "\"tid\":%u,\"args\":{\"name\":", SEP(), ch->source, c);
         trace_json_string(out, name);
         fputs("}}", out);
     }
@@ -182,6 +362,7 @@ static void export_chrome(const Trace *t, FILE *out)
     }
 #undef SEP
     fputs("\n]}\n", out);
+    return TRUE;
 }
 
 /* ---- Paje --------------------------------------------------------------- */
@@ -255,7 +436,9 @@ static int paje_compare(const void *pa, const void *pb)
     return x->b < y->b ? -1 : x->b > y->b;
 }
 
-static void paje_containers(const Trace *t, FILE *out)
+/* `nodes`: the nodes the records name (nodes_named), the only ones with
+ * a container. */
+static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
 {
     fputs(paje_header, out);
     fprintf(out, "%d CT_Machine 0 \"Machine\"\n", PAJE_DEFINE_CONTAINER_TYPE);
@@ -272,7 +455,7 @@ static void paje_containers(const Trace *t, FILE *out)
     g_autofree char *title = trace_title(t);
     g_strdelimit(title, "\"", '\'');
     fprintf(out, "%d 0 C_M CT_Machine 0 \"%s\"\n", PAJE_CREATE_CONTAINER, title);
-    for (uint32_t v = 0; v < trace_nodes(t); v++)
+    FOR_NODES(nodes, v)
         fprintf(out, "%d 0 C_N%u CT_Node C_M \"node %u\"\n",
                 PAJE_CREATE_CONTAINER, v, v);
     char name[TRACE_CHANNEL_NAME_MAX];
@@ -284,16 +467,38 @@ static void paje_containers(const Trace *t, FILE *out)
         fprintf(out, "%d 0 ST_Channel C_C%u V_idle\n", PAJE_SET_STATE, c);
     }
     if (t->startups->len)
-        for (uint32_t v = 0; v < trace_nodes(t); v++)
+        FOR_NODES(nodes, v)
             fprintf(out, "%d 0 VT_Startups C_N%u 0\n", PAJE_SET_VARIABLE, v);
 }
 
-static GArray *paje_events(const Trace *t)
+/* Every Paje event in time order, or NULL with *error if the table
+ * cannot be allocated. */
+static GArray *paje_events(const Trace *t, GError **error)
 {
-    GArray *ev = g_array_new(FALSE, FALSE, sizeof(PajeEvent));
     guint nm = t->messages->len;
-    Tick *link_start = g_new(Tick, nm ? nm : 1);
-    Tick *link_end = g_new(Tick, nm ? nm : 1);
+    uint64_t events = 2 * (uint64_t)t->busy->len + 2 * (uint64_t)t->startups->len
+                      + 2 * (uint64_t)nm;
+    for (guint i = 0; i < t->marks->len; i++)
+        events += g_array_index(t->marks, TraceMark, i).nodes;
+    /* Reserved whole, tried first at the size GLib will ask (a power of
+     * two): the appends below then never grow it. */
+    uint64_t bytes = 16;
+    while (bytes < MAX(events, 1) * sizeof(PajeEvent) && bytes < G_MAXSIZE / 2)
+        bytes <<= 1;
+    void *room = events <= G_MAXUINT / 2 ? g_try_malloc((gsize)bytes) : NULL;
+    Tick *link_start = try_table(nm, sizeof(Tick));
+    Tick *link_end = try_table(nm, sizeof(Tick));
+    if (!room || !link_start || !link_end) {
+        g_free(room);
+        g_free(link_start);
+        g_free(link_end);
+        no_room(error, bytes + 2 * ((uint64_t)nm + 1) * sizeof(Tick),
+                "the Paje export's events");
+        return NULL;
+    }
+    g_free(room);
+    GArray *ev = g_array_sized_new(FALSE, FALSE, sizeof(PajeEvent),
+                                   (guint)events);
     for (guint m = 0; m < nm; m++) {
         link_start[m] = G_MAXINT64;
         link_end[m] = -1;
@@ -338,12 +543,19 @@ static GArray *paje_events(const Trace *t)
     return ev;
 }
 
-static void export_paje(const Trace *t, FILE *out)
+static gboolean export_paje(const Trace *t, FILE *out, GError **error)
 {
     TimeUnit u = time_unit(t, EXPORT_PAJE_UNITS_PER_SECOND);
     char time[G_ASCII_DTOSTR_BUF_SIZE];
-    paje_containers(t, out);
-    GArray *ev = paje_events(t);
+    NodeRuns nodes;
+    if (!nodes_named(t, NAMES_PAJE, &nodes, error))
+        return FALSE;
+    GArray *ev = paje_events(t, error);
+    if (!ev) {
+        g_free(nodes.run);
+        return FALSE;
+    }
+    paje_containers(t, out, &nodes);
     for (guint i = 0; i < ev->len; i++) {
         const PajeEvent *e = &g_array_index(ev, PajeEvent, i);
         time_text(&u, e->time, time);
@@ -381,13 +593,21 @@ static void export_paje(const Trace *t, FILE *out)
     time_text(&u, t->cycles, time);
     for (guint c = 0; c < t->channels->len; c++)
         fprintf(out, "%d %s CT_Channel C_C%u\n", PAJE_DESTROY_CONTAINER, time, c);
-    for (uint32_t v = 0; v < trace_nodes(t); v++)
+    FOR_NODES(&nodes, v)
         fprintf(out, "%d %s CT_Node C_N%u\n", PAJE_DESTROY_CONTAINER, time, v);
     fprintf(out, "%d %s CT_Machine C_M\n", PAJE_DESTROY_CONTAINER, time);
     g_array_unref(ev);
+    g_free(nodes.run);
+    return TRUE;
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
+
+static int link_compare(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
 
 /* ceil(cycles / window), for any window >= 1 (--window may be as large
  * as a Tick holds, so cycles + window - 1 could overflow). */
@@ -396,11 +616,49 @@ static Tick csv_rows(const Trace *t, Tick window)
     return t->cycles / window + (t->cycles % window != 0);
 }
 
+/* The CSV's links, in order: every link of the machine, or on the
+ * complete graph, whose links are as many as its processors, those that
+ * carried something (the channel table's, a link each time it appears). */
+static GArray *csv_links(const Trace *t)
+{
+    GArray *links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    if (t->topology.ops->kind != TOPOLOGY_COMPLETE) {
+        for (int l = 0; l < t->topology.links; l++) {
+            uint32_t link = (uint32_t)l;
+            g_array_append_val(links, link);
+        }
+        return links;
+    }
+    for (guint c = 0; c < t->channels->len; c++)
+        g_array_append_val(links, g_array_index(t->channels, TraceChannel,
+                                                c).link);
+    if (links->len > 1) {
+        qsort(links->data, links->len, sizeof(uint32_t), link_compare);
+        uint32_t *l = (uint32_t *)(void *)links->data;
+        guint out = 0;
+        for (guint i = 1; i < links->len; i++)
+            if (l[i] != l[out])
+                l[++out] = l[i];
+        g_array_set_size(links, out + 1);
+    }
+    return links;
+}
+
+/* How many columns csv_links gives, without building them where that is
+ * every link. */
+static Tick csv_link_count(const Trace *t)
+{
+    if (t->topology.ops->kind != TOPOLOGY_COMPLETE)
+        return t->topology.links;
+    g_autoptr(GArray) links = csv_links(t);
+    return links->len;
+}
+
 /* Rows a CSV may have before its rows x links counters pass
  * TRACE_CSV_CELL_LIMIT (at least one, however many links). */
 static Tick csv_max_rows(const Trace *t)
 {
-    Tick links = MAX(t->topology.links, 1);
+    Tick links = MAX(csv_link_count(t), 1);
     return MIN(MAX(TRACE_CSV_CELL_LIMIT / links, 1), TRACE_CSV_ROW_LIMIT);
 }
 
@@ -422,38 +680,75 @@ static uint64_t elements_starting(const TraceBusy *b, Tick tau,
     return hi > lo ? (uint64_t)(hi - lo) : 0;
 }
 
-static void csv_header(const Trace *t, FILE *out)
+static void csv_header(const Trace *t, const GArray *links, FILE *out)
 {
     char link[TOPOLOGY_LINK_NAME_MAX];
     fputs("window_start,window_end", out);
     if (t->tick_seconds > 0)
         fputs(",window_start_seconds,window_end_seconds", out);
     for (int pass = 0; pass < 2; pass++)
-        for (int l = 0; l < t->topology.links; l++) {
-            trace_link_name(t, (uint32_t)l, link, sizeof link);
+        for (guint k = 0; k < links->len; k++) {
+            trace_link_name(t, g_array_index(links, uint32_t, k), link,
+                            sizeof link);
             fprintf(out, ",%s %s", link, pass ? "utilisation" : "elements");
         }
     fputs(",elements,utilisation\n", out);
 }
 
-static void export_csv(const Trace *t, Tick window, FILE *out)
+/* Column k of the link: a binary search in the sorted links. */
+static gsize csv_column(const GArray *links, uint32_t link)
 {
-    csv_header(t, out);
+    gsize lo = 0, hi = links->len;
+    while (lo < hi) {
+        gsize mid = lo + (hi - lo) / 2;
+        if (g_array_index(links, uint32_t, mid) < link)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static gboolean export_csv(const Trace *t, Tick window, FILE *out,
+                           GError **error)
+{
+    GArray *links = csv_links(t);
     Tick rows = csv_rows(t, window);
-    if (rows <= 0)
-        return;
     /* One pass over the records, spreading each over the windows it
-     * touches: rows x links counters. */
-    gsize nl = (gsize)MAX(t->topology.links, 0);
-    gsize cells = (gsize)rows * nl;
-    uint64_t *elements = g_new0(uint64_t, cells ? cells : 1);
-    Tick *busy = g_new0(Tick, cells ? cells : 1);
+     * touches: rows x columns counters (at most TRACE_CSV_CELL_LIMIT, or
+     * a row's worth). */
+    gsize nl = links->len;
+    gsize cells = rows > 0 ? (gsize)rows * nl : 0;
+    uint64_t *elements = try_table(cells, sizeof(uint64_t));
+    Tick *busy = try_table(cells, sizeof(Tick));
+    if (!elements || !busy) {
+        g_free(elements);
+        g_free(busy);
+        g_array_unref(links);
+        return no_room(error, 2 * (uint64_t)MAX(cells, 1) * sizeof(uint64_t),
+                       "the CSV's counters");
+    }
+    csv_header(t, links, out);
+    if (rows <= 0) {
+        g_free(elements);
+        g_free(busy);
+        g_array_unref(links);
+        return TRUE;
+    }
+    /* Every channel of the machine, for the utilisation of all: on the
+     * complete graph each link has P - 1. */
     uint64_t channels = 0;
-    for (gsize l = 0; l < nl; l++)
-        channels += topology_link_channels(&t->topology, (int)l);
+    if (t->topology.ops->kind == TOPOLOGY_COMPLETE)
+        channels = (uint64_t)t->topology.links
+                   * topology_link_channels(&t->topology, 0);
+    else
+        for (int l = 0; l < t->topology.links; l++)
+            channels += topology_link_channels(&t->topology, l);
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        gsize l = g_array_index(t->channels, TraceChannel, b->channel).link;
+        gsize l = csv_column(links,
+                             g_array_index(t->channels, TraceChannel,
+                                           b->channel).link);
         Tick tau = g_array_index(t->messages, TraceMessage, b->message).element_time;
         Tick end = trace_busy_end(t, b);
         for (Tick r = b->start / window; r < rows && r * window < end; r++) {
@@ -481,7 +776,8 @@ static void export_csv(const Trace *t, Tick window, FILE *out)
             fprintf(out, ",%" G_GUINT64_FORMAT, (guint64)elements[(gsize)r * nl + l]);
         }
         for (gsize l = 0; l < nl; l++) {
-            uint32_t size = topology_link_channels(&t->topology, (int)l);
+            uint32_t size = topology_link_channels(
+                &t->topology, (int)g_array_index(links, uint32_t, l));
             all_busy += busy[(gsize)r * nl + l];
             fprintf(out, ",%.6g", size ? (double)busy[(gsize)r * nl + l]
                                          / (span * size) : 0.0);
@@ -491,6 +787,8 @@ static void export_csv(const Trace *t, Tick window, FILE *out)
     }
     g_free(elements);
     g_free(busy);
+    g_array_unref(links);
+    return TRUE;
 }
 
 gboolean trace_export(const Trace *t, TraceExportFormat format,
@@ -511,19 +809,27 @@ gboolean trace_export(const Trace *t, TraceExportFormat format,
         if (rows > csv_max_rows(t)) {
             g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
                         "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
-                        " rows of %d links would be more than %d cells; use "
-                        "a wider window", (gint64)window, (gint64)rows,
-                        t->topology.links, TRACE_CSV_CELL_LIMIT);
+                        " rows of %" G_GINT64_FORMAT " links would be more "
+                        "than %d cells; use a wider window", (gint64)window,
+                        (gint64)rows, (gint64)csv_link_count(t),
+                        TRACE_CSV_CELL_LIMIT);
             return FALSE;
         }
     }
+    if (!export_bounded(t, format, name, error))
+        return FALSE;
+    gboolean ok = TRUE;
     switch (format) {
-    case TRACE_EXPORT_CHROME: export_chrome(t, out); break;
-    case TRACE_EXPORT_PAJE: export_paje(t, out); break;
+    case TRACE_EXPORT_CHROME: ok = export_chrome(t, out, error); break;
+    case TRACE_EXPORT_PAJE: ok = export_paje(t, out, error); break;
     case TRACE_EXPORT_CSV:
-        export_csv(t, window > 0 ? window : trace_export_default_window(t), out);
+        ok = export_csv(t, window > 0 ? window
+                                      : trace_export_default_window(t),
+                        out, error);
         break;
     }
+    if (!ok)
+        return FALSE;
     if (fflush(out) != 0 || ferror(out)) {
         g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO,
                     "%s: cannot write: %s", name,

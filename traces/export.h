@@ -1,23 +1,36 @@
 /* export.h -- a Trace in other tools' formats.
  *
  *  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): one
- *          process per node, one thread per channel that carried
- *          something ("node 5 +x"), a slice per busy interval named after
- *          its message; startups holding a port as async spans; marks as
- *          instants. The time axis is cycles (1 us = 1 cycle), or with
- *          tick_seconds microseconds of physical time.
- *  paje    Paje (ViTE, pajeng): containers machine > node > channel, a
- *          channel's state busy/idle, one link per message from its source
- *          to its destination, marks as events on their nodes, and per
- *          node a variable counting the startups holding its ports. Dates
- *          are cycles, or with tick_seconds seconds.
+ *          process per node that has events, one thread per channel that
+ *          carried something ("node 5 +x"), a slice per busy interval
+ *          named after its message; startups holding a port as async
+ *          spans; marks as instants. The time axis is cycles (1 us = 1
+ *          cycle), or with tick_seconds microseconds of physical time.
+ *  paje    Paje (ViTE, pajeng): containers machine > node > channel for
+ *          the nodes the records name (a channel's source, a message's
+ *          ends, a startup's or a mark's node), a channel's state
+ *          busy/idle, one link per message from its source to its
+ *          destination, marks as events on their nodes, and per node a
+ *          variable counting the startups holding its ports. Dates are
+ *          cycles, or with tick_seconds seconds.
  *  csv     per window of cycles and per link (named by the topology: "+x
- *          elements", "dimension 3 utilisation"): elements that started
- *          crossing in the window and utilisation (busy channel-cycles /
- *          (window x the link's channels)); the element columns of all
- *          rows add up to element_transfers. With tick_seconds the window
- *          bounds are also given in seconds.
- * No SDL; errors are write errors, "NAME: cannot write: reason".
+ *          elements", "dimension 3 utilisation"; on the complete graph,
+ *          whose links are as many as its processors, the links that
+ *          carried something): elements that started crossing in the
+ *          window and utilisation (busy channel-cycles / (window x the
+ *          link's channels)); the element columns of all rows add up to
+ *          element_transfers. With tick_seconds the window bounds are
+ *          also given in seconds.
+ * An export's time, memory and output grow with the trace's records, not
+ * with the machine its header names: nothing is written per node or per
+ * link of the machine that the records do not name. Marks are written
+ * node by node (Chrome: those not every node gave; Paje: all), so a
+ * trace whose marks would be written for more than
+ * TRACE_EXPORT_MARK_FLOOR + TRACE_EXPORT_MARK_PER_RECORD x its records
+ * nodes is refused (TRACE_ERROR_INPUT): a recorded run's marks come with
+ * the records of its nodes' work.
+ * No SDL; errors are write errors, "NAME: cannot write: reason", and
+ * those refusals.
  */
 #ifndef CUBE_TRACE_EXPORT_H
 #define CUBE_TRACE_EXPORT_H
@@ -40,8 +53,14 @@ extern const char *const trace_export_format_names[];
 #define TRACE_CSV_ROW_LIMIT 10000000
 #define TRACE_CSV_CELL_LIMIT (1 << 25)
 
+/* See above: marks written node by node, at most this many plus so many
+ * per record. */
+#define TRACE_EXPORT_MARK_FLOOR (1 << 22)
+#define TRACE_EXPORT_MARK_PER_RECORD 64
+
 /* window <= 0 picks the default above (csv only). FALSE with *error for a
- * write error or a window beyond TRACE_CSV_ROW_LIMIT rows. */
+ * write error, a window beyond TRACE_CSV_ROW_LIMIT rows, or marks beyond
+ * the bound above. */
 gboolean trace_export(const Trace *t, TraceExportFormat format,
                       Tick window, FILE *out, const char *name,
                       GError **error);

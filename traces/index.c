@@ -4,10 +4,16 @@
  * sorted by start and disjoint (trace.h), and prefix[i] is the busy time
  * of records first[c] .. i-1 of that channel. So the busy time before any
  * tick is one binary search plus one partial record, and a window is the
- * difference of two such values. out[out_first[v] .. out_first[v+1]) are
- * the channels leaving v in link order (the table's order), so finding
- * (node, link) is a binary search among them. phase_*[k] is the majority
- * phase from phase_time[k] until the next distinct mark time.
+ * difference of two such values. The channels leaving v are a run of the
+ * table (sorted by source, then link), found by a binary search on the
+ * source; in[] holds the channel indices sorted by destination, then
+ * table order, so the channels entering v are a run of it, found the same
+ * way. phase_*[k] is the majority phase from phase_time[k] until the next
+ * distinct mark time.
+ *
+ * Size: everything here is in proportion to the trace's records, never
+ * to the machine's nodes (a header may name 2^26 nodes over a handful of
+ * records): no table is per node.
  */
 #include "trace.h"
 
@@ -24,8 +30,8 @@ struct TraceIndex {
     Tick *prefix;             /* per busy record */
     uint64_t *elements;           /* per channel */
     uint64_t *messages;           /* per channel */
-    guint *out_first, *in_first;  /* nodes + 1 */
-    uint32_t *out, *in;           /* channel indices */
+    uint32_t *out;                /* 0, 1, ...: the table's own order */
+    uint32_t *in;                 /* channel indices by destination */
     guint phases;
     Tick *phase_time;         /* distinct mark times, increasing */
     uint32_t *phase_label, *phase_nodes;
@@ -36,34 +42,123 @@ static Tick busy_duration(const TraceIndex *x, const TraceBusy *b)
     return trace_busy_end(x->trace, b) - b->start;
 }
 
-/* Adjacency in compressed rows: the channels of node v are
- * list[row[v] .. row[v+1]), in table order. */
-static void index_adjacency(const Trace *t, gboolean outgoing, guint **row,
-                            uint32_t **list)
+static int u64_compare(const void *a, const void *b)
 {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void index_adjacency(TraceIndex *x)
+{
+    const Trace *t = x->trace;
     guint nch = t->channels->len;
-    uint32_t nodes = trace_nodes(t);
-    *row = g_new0(guint, (gsize)nodes + 1);
-    *list = g_new(uint32_t, nch ? nch : 1);
+    x->out = g_new(uint32_t, nch ? nch : 1);
+    x->in = g_new(uint32_t, nch ? nch : 1);
+    /* (destination, index) in one word, sorted. */
+    uint64_t *by_dest = g_new(uint64_t, nch ? nch : 1);
     for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        (*row)[(outgoing ? ch->source : ch->dest) + 1]++;
+        x->out[c] = c;
+        by_dest[c] = (uint64_t)g_array_index(t->channels, TraceChannel,
+                                             c).dest << 32 | c;
     }
-    for (uint32_t v = 0; v < nodes; v++)
-        (*row)[v + 1] += (*row)[v];
-    guint *fill = g_memdup2(*row, sizeof(guint) * ((gsize)nodes + 1));
-    for (guint c = 0; c < nch; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        (*list)[fill[outgoing ? ch->source : ch->dest]++] = c;
+    if (nch > 1)
+        qsort(by_dest, nch, sizeof(uint64_t), u64_compare);
+    for (guint c = 0; c < nch; c++)
+        x->in[c] = (uint32_t)by_dest[c];
+    g_free(by_dest);
+}
+
+/* The run of list[0, n) whose channels' source (outgoing) or destination
+ * is `node`: [*lo, *hi). */
+static void adjacency_run(const TraceIndex *x, const uint32_t *list,
+                          gboolean outgoing, uint32_t node, guint *lo,
+                          guint *hi)
+{
+    const GArray *chs = x->trace->channels;
+    guint n = chs->len;
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 0: the first entry at `node` or beyond; 1: beyond it */
+        guint a = 0, b = n;
+        while (a < b) {
+            guint mid = a + (b - a) / 2;
+            const TraceChannel *ch = &g_array_index(chs, TraceChannel,
+                                                    list[mid]);
+            uint32_t v = outgoing ? ch->source : ch->dest;
+            if (v < node || (pass && v == node))
+                a = mid + 1;
+            else
+                b = mid;
+        }
+        *(pass ? hi : lo) = a;
     }
-    g_free(fill);
 }
 
 static guint marks_until(const Trace *t, Tick time);
 
-/* Replay the marks in time order, keeping every node's current label and
- * how many nodes each label has; after each distinct time, the label with
- * the most nodes is the phase. */
+/* Nodes [start, end) whose current label is `label`: the phases' replay
+ * keeps the nodes in such runs, disjoint, in a tree by start, so that a
+ * mark of a range of nodes costs the runs it overwrites, not its nodes. */
+typedef struct {
+    uint32_t start, end, label;
+} LabelRun;
+
+static gint label_run_compare(gconstpointer a, gconstpointer b,
+                              gpointer data)
+{
+    (void)data;
+    uint32_t x = ((const LabelRun *)a)->start, y = ((const LabelRun *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+static void label_run_insert(GTree *runs, uint32_t start, uint32_t end,
+                             uint32_t label)
+{
+    LabelRun *r = g_new(LabelRun, 1);
+    *r = (LabelRun){ start, end, label };
+    g_tree_insert(runs, r, r);
+}
+
+/* Split the run holding node `at` (if one does, and `at` is not its
+ * start) in two at `at`. */
+static void label_runs_split(GTree *runs, uint32_t at)
+{
+    LabelRun key = { at, at, 0 };
+    GTreeNode *n = g_tree_upper_bound(runs, &key);     /* start > at */
+    n = n ? g_tree_node_previous(n) : g_tree_node_last(runs);
+    if (!n)
+        return;
+    LabelRun *r = g_tree_node_key(n);
+    if (r->start < at && at < r->end) {
+        uint32_t end = r->end;
+        r->end = at;
+        label_run_insert(runs, at, end, r->label);
+    }
+}
+
+/* Nodes [start, end) now have `label`; count[] follows. */
+static void label_runs_assign(GTree *runs, uint32_t *count, uint32_t start,
+                              uint32_t end, uint32_t label)
+{
+    label_runs_split(runs, start);
+    label_runs_split(runs, end);
+    LabelRun key = { start, start, 0 };
+    for (;;) {
+        GTreeNode *n = g_tree_lower_bound(runs, &key);  /* start >= start */
+        if (!n)
+            break;
+        LabelRun *r = g_tree_node_key(n);
+        if (r->start >= end)
+            break;
+        count[r->label] -= r->end - r->start;
+        g_tree_remove(runs, r);
+    }
+    label_run_insert(runs, start, end, label);
+    count[label] += end - start;
+}
+
+/* Replay the marks in time order, keeping every node's current label (in
+ * runs of nodes) and how many nodes each label has; after each distinct
+ * time, the label with the most nodes is the phase. */
 static void index_phases(TraceIndex *x)
 {
     const Trace *t = x->trace;
@@ -76,22 +171,15 @@ static void index_phases(TraceIndex *x)
         distinct += !i || g_array_index(t->marks, TraceMark, i - 1).time
                               != g_array_index(t->marks, TraceMark, i).time;
     gboolean scan = (double)distinct * nl <= TRACE_PHASE_BUDGET;
-    uint32_t nodes = trace_nodes(t);
-    uint32_t *current = g_new(uint32_t, nodes);
+    GTree *runs = g_tree_new_full(label_run_compare, NULL, g_free, NULL);
     uint32_t *count = g_new0(uint32_t, nl + 1);
-    for (uint32_t v = 0; v < nodes; v++)
-        current[v] = UINT32_MAX;
     guint i = 0;
     while (i < nm) {
         Tick time = g_array_index(t->marks, TraceMark, i).time;
         for (; i < nm && g_array_index(t->marks, TraceMark, i).time == time; i++) {
             const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-            for (uint32_t v = m->node; v - m->node < m->nodes; v++) {
-                if (current[v] != UINT32_MAX)
-                    count[current[v]]--;
-                current[v] = m->label;
-                count[m->label]++;
-            }
+            label_runs_assign(runs, count, m->node, m->node + m->nodes,
+                              m->label);
         }
         uint32_t best = 0, best_label = 0;
         if (scan) {
@@ -111,7 +199,7 @@ static void index_phases(TraceIndex *x)
         x->phase_nodes[x->phases] = best;
         x->phases++;
     }
-    g_free(current);
+    g_tree_destroy(runs);
     g_free(count);
 }
 
@@ -142,8 +230,7 @@ TraceIndex *trace_index_new(const Trace *t)
                 x->messages[c]++;
         }
     }
-    index_adjacency(t, TRUE, &x->out_first, &x->out);
-    index_adjacency(t, FALSE, &x->in_first, &x->in);
+    index_adjacency(x);
     index_phases(x);
     return x;
 }
@@ -156,8 +243,6 @@ void trace_index_free(TraceIndex *x)
     g_free(x->prefix);
     g_free(x->elements);
     g_free(x->messages);
-    g_free(x->out_first);
-    g_free(x->in_first);
     g_free(x->out);
     g_free(x->in);
     g_free(x->phase_time);
@@ -225,17 +310,19 @@ uint64_t trace_index_messages(const TraceIndex *x, uint32_t channel)
 const uint32_t *trace_index_out(const TraceIndex *x, uint32_t node,
                                 guint *count)
 {
-    *count = node < trace_nodes(x->trace)
-                 ? x->out_first[node + 1] - x->out_first[node] : 0;
-    return *count ? x->out + x->out_first[node] : NULL;
+    guint lo, hi;
+    adjacency_run(x, x->out, TRUE, node, &lo, &hi);
+    *count = hi - lo;
+    return *count ? x->out + lo : NULL;
 }
 
 const uint32_t *trace_index_in(const TraceIndex *x, uint32_t node,
                                guint *count)
 {
-    *count = node < trace_nodes(x->trace)
-                 ? x->in_first[node + 1] - x->in_first[node] : 0;
-    return *count ? x->in + x->in_first[node] : NULL;
+    guint lo, hi;
+    adjacency_run(x, x->in, FALSE, node, &lo, &hi);
+    *count = hi - lo;
+    return *count ? x->in + lo : NULL;
 }
 
 int64_t trace_index_find(const TraceIndex *x, uint32_t node, uint32_t link)

@@ -12,6 +12,13 @@
  * the topology (machines/topology.h), and a channel missing from the table
  * is one that carried nothing, so it is drawn idle. Per frame, only the
  * trace's channels are measured.
+ *
+ * Size: beyond the trace's records, what a layout costs is bounded by
+ * the canvas (cells, columns, bars), never by the machine's nodes or
+ * links: the graph view draws only small machines, and the matrix counts
+ * the channels a cell covers by arithmetic on runs of nodes and links
+ * where enumerating them would pass MATRIX_COUNT_BUDGET. A header may
+ * name 2^26 nodes over a handful of records.
  */
 #include "render.h"
 
@@ -183,13 +190,12 @@ struct Render {
     guint columns;                /* per link, or bins of links */
     uint32_t *column_link;        /* columns + 1: column k is links
                                    * [column_link[k], column_link[k+1]) */
-    uint32_t *column_of_link;     /* per link */
     guint blocks, rows;           /* rows = nodes per block */
     guint row_bins;               /* per block: rows, or pixel rows */
     gboolean tall;                /* a row bin per node */
     int block_x0, block_w, matrix_y0, matrix_h;
     int *col_x, *col_w;           /* per column, relative to a block */
-    uint32_t *cell_channels;      /* per cell: channels it covers */
+    double *cell_channels;        /* per cell: channels it covers */
     double *cell_sum;             /* per cell, per frame */
     uint32_t *cell_of_channel;    /* per trace channel */
 
@@ -502,10 +508,12 @@ static void column_label(const Render *r, guint k, char *buf, gsize size)
 static void matrix_columns(Render *r)
 {
     uint32_t links = (uint32_t)r->topology->links;
+    /* The gaps matter only where every link could have its column. */
     int gaps = 0;
-    for (uint32_t l = 0; l + 1 < links; l++)
-        gaps += link_axis(r, l) != link_axis(r, l + 1) ? MATRIX_AXIS_GAP
-                                                        : MATRIX_LINK_GAP;
+    if ((int64_t)links * MATRIX_MIN_CELL_WIDTH <= r->block_w)
+        for (uint32_t l = 0; l + 1 < links; l++)
+            gaps += link_axis(r, l) != link_axis(r, l + 1) ? MATRIX_AXIS_GAP
+                                                            : MATRIX_LINK_GAP;
     gboolean per_link = (int64_t)links * MATRIX_MIN_CELL_WIDTH + gaps
                         <= r->block_w;
     r->columns = per_link ? links : MIN(links, (uint32_t)MAX(r->block_w, 1));
@@ -518,9 +526,6 @@ static void matrix_columns(Render *r)
     r->col_w = g_new0(int, cols);
     for (guint k = 0; k <= r->columns; k++)
         r->column_link[k] = (uint32_t)((uint64_t)k * links / MAX(r->columns, 1u));
-    for (guint k = 0; k < r->columns; k++)
-        for (uint32_t l = r->column_link[k]; l < r->column_link[k + 1]; l++)
-            r->column_of_link[l] = k;
     if (!per_link) {
         for (guint k = 0; k < r->columns; k++) {
             r->col_x[k] = (int)((int64_t)k * r->block_w / r->columns);
@@ -541,11 +546,25 @@ static void matrix_columns(Render *r)
     }
 }
 
-/* The row bin of node v's row in its block: the node itself when rows
- * are tall, else the pixel row whose nodes [i0, i1) include it. */
-static guint matrix_row_bin(const Render *r, uint32_t v)
+/* The column of link l: the k with column_link[k] <= l < column_link[k+1]
+ * (a binary search: the columns are at most the block's pixels). */
+static guint column_of_link(const Render *r, uint32_t link)
 {
-    guint i = v % r->rows;
+    guint lo = 0, hi = MAX(r->columns, 1u);
+    while (hi - lo > 1) {
+        guint mid = lo + (hi - lo) / 2;
+        if (r->column_link[mid] <= link)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The row bin of row i of a block: the node itself when rows are tall,
+ * else the pixel row whose nodes [i0, i1) include it. */
+static guint matrix_row_bin_of(const Render *r, guint i)
+{
     if (r->tall)
         return i;
     /* The last pixel row py with floor(py * rows / h) <= i. */
@@ -554,10 +573,49 @@ static guint matrix_row_bin(const Render *r, uint32_t v)
     return (guint)MIN(py, (uint64_t)r->matrix_h - 1);
 }
 
+static guint matrix_row_bin(const Render *r, uint32_t v)
+{
+    return matrix_row_bin_of(r, v % r->rows);
+}
+
 static gsize matrix_cell(const Render *r, uint32_t v, guint column)
 {
     return ((gsize)(v / r->rows) * r->row_bins + matrix_row_bin(r, v))
            * r->columns + column;
+}
+
+/* Every (node, link) pair counted as a channel, by runs: the rows of a
+ * bin are a run of nodes (matrix_row_bin_of never decreases), found by
+ * binary search, and a column a run of links. Exact on the cube, where
+ * every pair is a channel. */
+static void matrix_cells_by_runs(Render *r)
+{
+    uint32_t nodes = r->topology->nodes;
+    for (guint b = 0; b < r->blocks; b++) {
+        uint64_t first = (uint64_t)b * r->rows;
+        if (first >= nodes)
+            break;
+        guint in_block = (guint)MIN((uint64_t)r->rows, nodes - first);
+        guint i = 0;
+        while (i < in_block) {
+            guint bin = matrix_row_bin_of(r, i);
+            /* The first row of the next bin. */
+            guint lo = i + 1, hi = in_block;
+            while (lo < hi) {
+                guint mid = lo + (hi - lo) / 2;
+                if (matrix_row_bin_of(r, mid) == bin)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            double count = lo - i;
+            gsize row = ((gsize)b * r->row_bins + bin) * r->columns;
+            for (guint k = 0; k < r->columns; k++)
+                r->cell_channels[row + k]
+                    += count * (r->column_link[k + 1] - r->column_link[k]);
+            i = lo;
+        }
+    }
 }
 
 /* How many channels each cell covers, and which cell each of the trace's
@@ -568,24 +626,21 @@ static void matrix_cells(Render *r)
     gsize cells = (gsize)r->blocks * r->row_bins * MAX(r->columns, 1u);
     g_free(r->cell_channels);
     g_free(r->cell_sum);
-    r->cell_channels = g_new0(uint32_t, cells);
+    r->cell_channels = g_new0(double, cells);
     r->cell_sum = g_new0(double, cells);
     if ((uint64_t)tp->nodes * (uint64_t)tp->links <= MATRIX_COUNT_BUDGET) {
         for (uint32_t v = 0; v < tp->nodes; v++)
             for (int l = 0; l < tp->links; l++)
                 if (topology_neighbour(tp, v, l) != TOPOLOGY_NONE)
-                    r->cell_channels[matrix_cell(r, v, r->column_of_link[l])]++;
+                    r->cell_channels[matrix_cell(r, v, column_of_link(r, (uint32_t)l))]++;
     } else {
-        for (uint32_t v = 0; v < tp->nodes; v++)
-            for (guint k = 0; k < r->columns; k++)
-                r->cell_channels[matrix_cell(r, v, k)]
-                    += r->column_link[k + 1] - r->column_link[k];
+        matrix_cells_by_runs(r);
     }
     const GArray *chs = r->trace->channels;
     for (guint c = 0; c < chs->len; c++) {
         const TraceChannel *ch = &g_array_index(chs, TraceChannel, c);
         r->cell_of_channel[c] = (uint32_t)matrix_cell(r, ch->source,
-                                                      r->column_of_link[ch->link]);
+                                                      column_of_link(r, ch->link));
     }
 }
 
@@ -634,6 +689,18 @@ static void matrix_node_rows(const Render *r, uint32_t v, int *x, int *y0, int *
 
 /* ---- side bars ----------------------------------------------------------- */
 
+/* The channels of links [l0, l1): on the complete graph each link has
+ * P - 1, and its links are as many as its processors. */
+static double links_channels(const Topology *tp, uint32_t l0, uint32_t l1)
+{
+    if (tp->ops->kind == TOPOLOGY_COMPLETE)
+        return (double)(l1 - l0) * topology_link_channels(tp, 0);
+    double channels = 0;
+    for (uint32_t k = l0; k < l1; k++)
+        channels += topology_link_channels(tp, (int)k);
+    return channels;
+}
+
 static void bar_add(Render *r, BarRow *row, uint32_t link0, uint32_t link1,
                     int direction, double channels)
 {
@@ -671,9 +738,7 @@ static void bars_layout(Render *r, int avail)
             bar_add(r, &row, l, l + 1, 0, topology_link_channels(tp, (int)l));
             bar_add(r, &row, l + 1, l + 2, 0, topology_link_channels(tp, (int)l + 1));
         } else {
-            double channels = 0;
-            for (uint32_t k = l; k < end; k++)
-                channels += topology_link_channels(tp, (int)k);
+            double channels = links_channels(tp, l, end);
             trace_link_name(r->trace, l, name, sizeof name);
             if (end - l == 1)
                 g_strlcpy(row.label, name, sizeof row.label);
@@ -810,15 +875,35 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
         g_free(r);
         return NULL;
     }
-    for (int l = 0; l < t->topology.links; l++)
-        r->total_channels += topology_link_channels(&t->topology, l);
+    r->total_channels = (uint64_t)links_channels(&t->topology, 0,
+                                                 (uint32_t)t->topology.links);
+    /* The index and the per-channel tables grow with the trace, which may
+     * be larger than the memory left: tried in one block first (if it
+     * fits, its parts do), so that running out is an error, not GLib's
+     * abort. */
+    uint64_t nch64 = t->channels->len, nb = t->busy->len, nm = t->marks->len;
+    uint64_t need = nb * sizeof(Tick) + nch64 * (sizeof(guint) + 2 * sizeof(uint64_t)
+                                                 + 2 * sizeof(uint32_t) + sizeof(uint64_t)
+                                                 + sizeof(double) + 2 * sizeof(uint32_t))
+                    + nm * (sizeof(Tick) + 2 * sizeof(uint32_t) + 64)
+                    + (uint64_t)t->labels->len * sizeof(uint32_t);
+    void *probe = need <= G_MAXSIZE ? g_try_malloc((gsize)MAX(need, 1)) : NULL;
+    if (!probe) {
+        g_autofree char *iec = g_format_size_full(need, G_FORMAT_SIZE_IEC_UNITS);
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_IO, "cannot allocate %"
+                    G_GUINT64_FORMAT " bytes (%s) for the viewer's index of "
+                    "the trace", (guint64)need, iec);
+        canvas_clear(&r->canvas);
+        g_free(r);
+        return NULL;
+    }
+    g_free(probe);
     r->index = trace_index_new(t);
     r->title = trace_title(t);
     guint nch = t->channels->len;
     r->util = g_new0(double, nch + 1);
     r->cell_of_channel = g_new0(uint32_t, nch + 1);
     r->bar_of_channel = g_new0(uint32_t, nch + 1);
-    r->column_of_link = g_new0(uint32_t, (gsize)MAX(t->topology.links, 1));
     r->bar_rows = g_array_new(FALSE, FALSE, sizeof(BarRow));
     r->bar_halves = g_array_new(FALSE, FALSE, sizeof(BarHalf));
     graph_place(r);
@@ -842,7 +927,6 @@ void render_free(Render *r)
     g_free(r->ny);
     g_free(r->curve);
     g_free(r->column_link);
-    g_free(r->column_of_link);
     g_free(r->col_x);
     g_free(r->col_w);
     g_free(r->cell_channels);
@@ -904,7 +988,7 @@ gboolean render_channel_point(Render *r, ViewKind kind, uint32_t node,
         }
         return FALSE;
     }
-    guint k = r->column_of_link[link];
+    guint k = column_of_link(r, link);
     int bx, y0, y1;
     matrix_node_rows(r, node, &bx, &y0, &y1);
     if (y1 <= y0)
