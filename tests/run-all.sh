@@ -23,6 +23,14 @@ tally() {
   else passed=$((passed + p)); failed=$((failed + f)); fi
 }
 
+# script PATH PREFIX: run a black-box test script, print what it says but
+# its "ok" lines, and count its closing "PREFIXN passed, N failed".
+script() {
+  out=$(BUILD="$BUILD" "$1" 2>&1); rc=$?
+  printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
+  tally "$1" "$2"
+}
+
 for t in "$BUILD"/tests/check_*; do
   [ -x "$t" ] || continue
   out=$("$t" 2>&1); rc=$?
@@ -44,44 +52,32 @@ if [ "$unit_only" != "--unit-only" ]; then
   printf '%s\n' "$out"
   tally "cubemu check" ""
 
-  out=$(BUILD="$BUILD" tests/cli.sh 2>&1); rc=$?
-  printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-  tally tests/cli.sh "cli: "
+  script tests/cli.sh "cli: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so
 # that make sanitize runs the viewer and the trace reader under ASan/UBSan.
-out=$(BUILD="$BUILD" tests/traces.sh 2>&1); rc=$?
-printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-tally tests/traces.sh "traces: "
+script tests/traces.sh "traces: "
 
 # Fault injection (tests/faults.sh): every writer against a full device, a
 # file size limit, a folder, a read-only folder and signals; also with
 # --unit-only, so that make sanitize runs it under ASan/UBSan.
-out=$(BUILD="$BUILD" tests/faults.sh 2>&1); rc=$?
-printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-tally tests/faults.sh "faults: "
+script tests/faults.sh "faults: "
 
 # Memory limits (tests/limits.sh): ulimit -v below what a run, a traced
 # run, a matmul or an export needs, and forged traces of 2^26 nodes; the
 # ulimit cases skip themselves under ASan, which reserves address space.
-out=$(BUILD="$BUILD" tests/limits.sh 2>&1); rc=$?
-printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-tally tests/limits.sh "limits: "
+script tests/limits.sh "limits: "
 
 # Theorem 3 with delta = 8 on every shape: the linear typing of
 # build/tests/thm3-types against the 16-cube's enumeration and the classes
 # (tests/thm3.sh); also with --unit-only, under the sanitizers.
-out=$(BUILD="$BUILD" tests/thm3.sh 2>&1); rc=$?
-printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-tally tests/thm3.sh "thm3: "
+script tests/thm3.sh "thm3: "
 
 # The fuzz harnesses over their seeds and regressions (tests/fuzz.sh), with
 # the driver instead of libFuzzer: also with --unit-only, so that make
 # sanitize runs every regression under ASan/UBSan.
-out=$(BUILD="$BUILD" tests/fuzz.sh 2>&1); rc=$?
-printf '%s\n' "$out" | grep -v '^ok ' | tail -n 40
-tally tests/fuzz.sh "fuzz: "
+script tests/fuzz.sh "fuzz: "
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
