@@ -324,6 +324,10 @@ bench: deps deps-simgrid
 	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh || status=1; exit $$status
 
 # tests/lsan.supp: fontconfig's own state, which cairo's text starts.
+# Check's timeouts are not scaled for the slower build: every test keeps a
+# 2x margin under the sanitizers (CK_TIMEOUT_MULTIPLIER=0.5 make sanitize
+# passes), because suites assert once over their loops (CkTally in
+# tests/check_main.h) rather than once an element.
 sanitize: deps
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  $(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
