@@ -97,6 +97,28 @@ static char *not_utf8_message(int argc, char **argv)
     return NULL;
 }
 
+/* Whether ARG is FLAG ("--plot", "--plot=x"; a short flag only alone). */
+static gboolean is_flag(const char *arg, const char *flag)
+{
+    size_t n = strlen(flag);
+    return !strncmp(arg, flag, n) && (arg[n] == '\0'
+                                      || (flag[1] == '-' && arg[n] == '='));
+}
+
+gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
+                             const char *const *flags)
+{
+    for (const char *const *f = flags; *f; f++) {
+        int seen = 0;
+        for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+            if (is_flag(argv[i], *f) && ++seen == 2) {
+                cli_fail(command, "%s given twice: it takes one value", *f);
+                return FALSE;
+            }
+    }
+    return TRUE;
+}
+
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv)
 {

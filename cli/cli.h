@@ -34,6 +34,11 @@ Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
 void cli_print_error(const char *command, const GError *e);
 /* Print "cubemu COMMAND: message" and return EXIT_INPUT. */
 int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* GOption keeps the last of a repeated flag; a flag of FLAGS (NULL-ended,
+ * "--plot", "-o") given twice is refused instead: "cubemu COMMAND: --plot
+ * given twice: it takes one value" and FALSE. */
+gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
+                             const char *const *flags);
 /* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv);

@@ -31,6 +31,9 @@ static int cmd_run(int argc, char **argv)
     g_option_context_set_description(ctx, "Without SCENARIO: the embedded "
         "default (gray-to-binary, concurrent, K = 1024, cm200-8k).");
     GError *e = NULL;
+    static const char *const once[] = { "--trace", NULL };
+    if (!cli_refuse_repeated("run", argc, argv, once))
+        return EXIT_INPUT;
     if (!cli_parse(ctx, "run", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1) {

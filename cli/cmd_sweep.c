@@ -483,6 +483,9 @@ static int cmd_sweep(int argc, char **argv)
     g_option_context_set_description(ctx,
         "Example: cubemu sweep --vary algorithm.elements-per-node=16,32,64,128 \\\n"
         "           --vary algorithm.method=concurrent,sequential --csv k.csv --plot k.svg");
+    static const char *const once[] = { "--csv", "--plot", "--png", "--y", "--x", "--size", NULL };
+    if (!cli_refuse_repeated("sweep", argc, argv, once))
+        return EXIT_INPUT;
     if (!cli_parse(ctx, "sweep", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)

@@ -20,11 +20,12 @@ static int trace_error(GError *e)
 static int trace_export_command(int argc, char **argv)
 {
     g_autofree char *format = NULL, *output = NULL;
-    gint64 window = 0;
+    gint64 window = G_MININT64;          /* not given */
     g_auto(GStrv) rest = NULL;
     GOptionEntry entries[] = {
         { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-          "chrome (Perfetto), paje (ViTE) or csv", "FORMAT" },
+          "chrome or perfetto (the same JSON), paje (ViTE) or csv; default: "
+          "from -o's extension", "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
           "Write here instead of standard output", "OUT" },
         { "window", 'w', 0, G_OPTION_ARG_INT64, &window,
@@ -36,6 +37,9 @@ static int trace_export_command(int argc, char **argv)
     };
     g_autoptr(GOptionContext) ctx = g_option_context_new("- convert a trace");
     g_option_context_add_main_entries(ctx, entries, NULL);
+    static const char *const once[] = { "--format", "-f", "--output", "-o", "--window", "-w", NULL };
+    if (!cli_refuse_repeated("trace", argc, argv, once))
+        return EXIT_INPUT;
     if (!cli_parse(ctx, "trace", &argc, &argv))
         return EXIT_INPUT;
     if (!rest || !rest[0])
@@ -43,19 +47,21 @@ static int trace_export_command(int argc, char **argv)
                           "run.trace --format chrome -o run.json)");
     if (rest[1])
         return cli_fail("trace", "export: one TRACE at a time ('%s' is extra)", rest[1]);
-    if (!format)
-        return cli_fail("trace", "export: --format is required (valid: chrome, paje, csv)");
-    int f = -1;
-    for (int i = 0; trace_export_format_names[i]; i++)
-        if (!strcmp(format, trace_export_format_names[i]))
-            f = i;
-    if (f < 0)
-        return cli_fail("trace", "--format %s: unknown format (valid: chrome, paje, csv)",
-                          format);
-    if (window < 0)
+    g_autofree char *names = trace_export_valid_names(FALSE);
+    g_autofree char *extensions = trace_export_valid_names(TRUE);
+    TraceExportFormat f;
+    if (format && !trace_export_format_parse(format, &f))
+        return cli_fail("trace", "--format %s: unknown format (valid: %s)",
+                        format, names);
+    if (!format && !(output && trace_export_format_of_path(output, &f)))
+        return cli_fail("trace", "export: --format is required (valid: %s), or "
+                        "an -o whose extension names one (%s)", names, extensions);
+    if (window != G_MININT64 && window <= 0)
         return cli_fail("trace", "--window %" G_GINT64_FORMAT ": must be a positive "
                           "number of cycles", (gint64)window);
-    if (window && f != TRACE_EXPORT_CSV)
+    if (window == G_MININT64)
+        window = 0;
+    else if (f != TRACE_EXPORT_CSV)
         return cli_fail("trace", "--window applies to --format csv only");
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(rest[0], &e);
@@ -64,7 +70,7 @@ static int trace_export_command(int argc, char **argv)
     g_autoptr(Output) out = output_open(output ? output : "-", &e);
     if (!out)
         return trace_error(e);
-    gboolean ok = trace_export(t, (TraceExportFormat)f, window,
+    gboolean ok = trace_export(t, f, window,
                                output_stream(out),
                                output ? output : "standard output", &e)
                   && output_commit(g_steal_pointer(&out), &e);

@@ -115,10 +115,20 @@ static int cmd_view(int argc, char **argv)
         "+/- speed, [ ] narrower/wider window, Home/End, g graph, m matrix,\n"
         "q quit. The mouse over a node or channel shows its counts; click or\n"
         "drag on the timeline to jump.");
+    static const char *const once[] = { "--png", "--gif", "--frames", "--at", "--window", "--view", "--size", "--fps", NULL };
+    if (!cli_refuse_repeated("view", argc, argv, once))
+        return EXIT_INPUT;
     if (!cli_parse(ctx, "view", &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("view", "one trace or scenario at a time ('%s' is extra)", rest[1]);
+    /* The file is what its name says, or nothing is written. */
+    if (png && !g_str_has_suffix(png, ".png") && strcmp(png, "-"))
+        return cli_fail("view", "--png %s: expected a .png file (--gif writes "
+                        "an animation)", png);
+    if (gif && !g_str_has_suffix(gif, ".gif") && strcmp(gif, "-"))
+        return cli_fail("view", "--gif %s: expected a .gif file (--png writes "
+                        "one frame)", gif);
 
     ViewOptions o = {
         .view = VIEW_AUTO, .at = at == G_MININT64 ? -1 : at, .window = window,

@@ -230,10 +230,38 @@ expect view-not-a-trace 2 "cubemu view: $D/not-a-trace.bin: not a cubemu trace (
   "$CUBEMU" view $D/not-a-trace.bin --png "$T/n.png"
 expect view-truncated 2 "cubemu view: $T/cut.trace: truncated: 100 bytes, the trace header alone is 144" -- \
   "$CUBEMU" view "$T/cut.trace" --png "$T/n.png"
-expect unknown-format 2 "cubemu trace: --format xml: unknown format (valid: chrome, paje, csv)" -- \
+expect unknown-format 2 "cubemu trace: --format xml: unknown format (valid: chrome, perfetto, paje, csv)" -- \
   "$CUBEMU" trace export "$T/x3.trace" --format xml
-expect no-format 2 "cubemu trace: export: --format is required (valid: chrome, paje, csv)" -- \
+expect no-format 2 "cubemu trace: export: --format is required (valid: chrome, perfetto, paje, csv), or an -o whose extension names one (.json, .paje, .csv)" -- \
   "$CUBEMU" trace export "$T/x3.trace"
+expect no-format-unknown-extension 2 "cubemu trace: export: --format is required (valid: chrome, perfetto, paje, csv), or an -o whose extension names one (.json, .paje, .csv)" -- \
+  "$CUBEMU" trace export "$T/x3.trace" -o "$T/x3.out"
+# perfetto is a name of the chrome format; -o's extension names a format
+"$CUBEMU" trace export "$T/x3.trace" --format chrome -o "$T/ref.json"
+for pair in "perfetto:--format perfetto -o $T/p.out" "json:-o $T/p.json"; do
+  name=${pair%%:*}; args=${pair#*:}
+  run "$CUBEMU" trace export "$T/x3.trace" $args
+  f=$(ls "$T"/p.out "$T"/p.json 2>/dev/null | head -n 1)
+  if [ "$rc" = 0 ] && cmp -s "$f" "$T/ref.json"; then ok "export-as-chrome-$name"; else bad "export-as-chrome-$name"; fi
+  rm -f "$T/p.out" "$T/p.json"
+done
+"$CUBEMU" trace export "$T/x3.trace" --format csv -o "$T/ref.csv"
+"$CUBEMU" trace export "$T/x3.trace" --format paje -o "$T/ref.paje.out"
+run "$CUBEMU" trace export "$T/x3.trace" -o "$T/p.csv"
+[ "$rc" = 0 ] && cmp -s "$T/p.csv" "$T/ref.csv" && ok export-csv-by-extension || bad export-csv-by-extension
+run "$CUBEMU" trace export "$T/x3.trace" -o "$T/p.paje"
+[ "$rc" = 0 ] && cmp -s "$T/p.paje" "$T/ref.paje.out" && ok export-paje-by-extension || bad export-paje-by-extension
+expect window-zero 2 "cubemu trace: --window 0: must be a positive number of cycles" -- \
+  "$CUBEMU" trace export "$T/x3.trace" --format csv --window 0
+expect export-o-twice 2 "cubemu trace: -o given twice: it takes one value" -- \
+  "$CUBEMU" trace export "$T/x3.trace" --format csv -o "$T/a.csv" -o "$T/b.csv"
+expect view-png-not-png 2 "cubemu view: --png $T/n.gif: expected a .png file (--gif writes an animation)" -- \
+  "$CUBEMU" view "$T/x3.trace" --png "$T/n.gif"
+expect view-gif-not-gif 2 "cubemu view: --gif $T/n.png: expected a .gif file (--png writes one frame)" -- \
+  "$CUBEMU" view "$T/x3.trace" --gif "$T/n.png"
+expect sweep-plot-twice 2 "cubemu sweep: --plot given twice: it takes one value" -- \
+  "$CUBEMU" sweep $D/gray-sequential-4.ini --vary algorithm.elements-per-node=4,8 --plot "$T/a.png" --plot "$T/b.png"
+[ ! -e "$T/n.gif" ] && [ ! -e "$T/a.png" ] && [ ! -e "$T/b.png" ] && ok refused-writes-nothing || bad refused-writes-nothing
 expect window-not-csv 2 "cubemu trace: --window applies to --format csv only" -- \
   "$CUBEMU" trace export "$T/x3.trace" --format chrome --window 5
 expect unknown-subcommand 2 "cubemu trace: unknown subcommand 'convert' (valid: export, info)" -- \

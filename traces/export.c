@@ -23,6 +23,52 @@
 
 const char *const trace_export_format_names[] = { "chrome", "paje", "csv", NULL };
 
+/* Every name and extension a format answers to: the command line parses
+ * and lists them from here. Perfetto reads Chrome's JSON. */
+static const struct {
+    const char *name;
+    TraceExportFormat format;
+    const char *extension;        /* of -o, for a format not named */
+} export_names[] = {
+    { "chrome", TRACE_EXPORT_CHROME, ".json" },
+    { "perfetto", TRACE_EXPORT_CHROME, NULL },
+    { "paje", TRACE_EXPORT_PAJE, ".paje" },
+    { "csv", TRACE_EXPORT_CSV, ".csv" },
+};
+
+gboolean trace_export_format_parse(const char *name, TraceExportFormat *format)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++)
+        if (!strcmp(name, export_names[i].name)) {
+            *format = export_names[i].format;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+gboolean trace_export_format_of_path(const char *path, TraceExportFormat *format)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++)
+        if (export_names[i].extension
+            && g_str_has_suffix(path, export_names[i].extension)) {
+            *format = export_names[i].format;
+            return TRUE;
+        }
+    return FALSE;
+}
+
+char *trace_export_valid_names(gboolean extensions)
+{
+    GString *s = g_string_new(NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++) {
+        const char *item = extensions ? export_names[i].extension
+                                      : export_names[i].name;
+        if (item)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", item);
+    }
+    return g_string_free(s, FALSE);
+}
+
 /* Digits of a time in seconds or microseconds: enough for a tick count up
  * to 10^15 to survive the multiplication, few enough that 0.1 stays
  * "0.1". */

@@ -42,6 +42,13 @@ typedef enum { TRACE_EXPORT_CHROME, TRACE_EXPORT_PAJE, TRACE_EXPORT_CSV } TraceE
 /* NULL-terminated, in enum order: "chrome", "paje", "csv". */
 extern const char *const trace_export_format_names[];
 
+/* A format by its name ("perfetto" is a name of chrome's), or by the
+ * extension of an output path (.json, .paje, .csv); FALSE for none. */
+gboolean trace_export_format_parse(const char *name, TraceExportFormat *format);
+gboolean trace_export_format_of_path(const char *path, TraceExportFormat *format);
+/* "chrome, perfetto, paje, csv", or with EXTENSIONS ".json, .paje, .csv". */
+char *trace_export_valid_names(gboolean extensions);
+
 /* The CSV window when none is given: one element-time per row, widened so
  * a long run gives at most this many rows. */
 #define TRACE_CSV_MAX_ROWS 1000
