@@ -250,11 +250,18 @@ typedef struct {
     const char *name;
     GString *problems;      /* "name:line: ..." lines joined with '\n' */
     char *group;            /* current group, NULL before the first header */
+    int count;              /* problems found, listed or not */
 } Loader;
+
+/* A file of another kind, or a scenario gone badly wrong, would print a
+ * line for each of its lines: the first ones are enough to act on. */
+#define SCENARIO_MAX_PROBLEMS 20
 
 static void G_GNUC_PRINTF(3, 4)
 problem(Loader *ld, int line, const char *fmt, ...) {
     va_list ap;
+    if (++ld->count > SCENARIO_MAX_PROBLEMS)
+        return;
     if (ld->problems->len > 0) g_string_append_c(ld->problems, '\n');
     g_string_append_printf(ld->problems, "%s:%d: ", ld->name, line);
     va_start(ap, fmt);
@@ -355,9 +362,35 @@ static void parse_line(Loader *ld, int lineno, const char *line, size_t len) {
     parse_entry(ld, lineno, echo, t, eq);
 }
 
+/* What a file that is not a scenario is, from its first bytes: one line
+ * that says what to do with it, rather than a problem for each line. */
+static const char *other_kind(const char *text, size_t len) {
+    static const char trace_magic[] = "\211CUBETR";
+    if (len >= sizeof trace_magic - 1
+        && !memcmp(text, trace_magic, sizeof trace_magic - 1))
+        return "a cubemu trace, not a scenario (cubemu view, cubemu trace "
+               "info and cubemu trace export read it)";
+    if (len >= 9 && !memcmp(text, "%EventDef", 9))
+        return "a Paje trace, not a scenario (ViTE and pj_dump read it)";
+    size_t i = 0;
+    while (i < len && g_ascii_isspace(text[i])) i++;
+    if (i < len && (text[i] == '{' || text[i] == '['))
+        if (i + 1 < len && (text[i + 1] == '"' || text[i + 1] == '{'
+                            || g_ascii_isspace(text[i + 1])))
+            return "JSON (a report or an export?), not a scenario (a "
+                   "scenario is INI text: [machine], [algorithm], [expect])";
+    return NULL;
+}
+
 /* Parse `len` bytes of `text`; consumes nothing. */
 static Scenario *load_text(const char *name, const char *text, size_t len,
                            GError **error) {
+    const char *kind = other_kind(text, len);
+    if (kind) {
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: this is %s", name, kind);
+        return NULL;
+    }
     const char *bad = NULL;
     if (!g_utf8_validate_len(text, len, &bad)) {
         int lineno = 1;
@@ -372,7 +405,7 @@ static Scenario *load_text(const char *name, const char *text, size_t len,
         len -= 3;
     }
 
-    Loader ld = { scenario_new(name), name, g_string_new(NULL), NULL };
+    Loader ld = { scenario_new(name), name, g_string_new(NULL), NULL, 0 };
     const char *end = text + len;
     int lineno = 0;
     for (const char *p = text; p < end; ) {
@@ -384,6 +417,9 @@ static Scenario *load_text(const char *name, const char *text, size_t len,
         p = nl != NULL ? nl + 1 : end;
     }
     g_free(ld.group);
+    if (ld.count > SCENARIO_MAX_PROBLEMS)
+        g_string_append_printf(ld.problems, "\n%s: %d more problems not "
+                               "listed", name, ld.count - SCENARIO_MAX_PROBLEMS);
 
     if (ld.problems->len > 0) {
         g_set_error_literal(error, SCENARIO_ERROR,

@@ -280,5 +280,21 @@ expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu prog
 expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" "$CUBEMU" extra
 
+# files of another kind given as a scenario: one line saying what they are
+"$CUBEMU" trace export "$tmp/ok.trace" --format paje -o "$tmp/ok.paje"
+"$CUBEMU" trace export "$tmp/ok.trace" --format chrome -o "$tmp/ok.json"
+expect scenario-is-trace 2 "cubemu run: $tmp/ok.trace: this is a cubemu trace, not a scenario (cubemu view, cubemu trace info and cubemu trace export read it)" -- \
+  "$CUBEMU" run "$tmp/ok.trace"
+expect scenario-is-paje 2 "cubemu view: $tmp/ok.paje: this is a Paje trace, not a scenario (ViTE and pj_dump read it)" -- \
+  "$CUBEMU" view "$tmp/ok.paje" --png "$tmp/x.png"
+expect scenario-is-json 2 "cubemu run: $tmp/ok.json: this is JSON (a report or an export?), not a scenario (a scenario is INI text: [machine], [algorithm], [expect])" -- \
+  "$CUBEMU" run "$tmp/ok.json"
+# a file with many bad lines: the first 20 and a count of the rest
+{ echo '[machine]'; for i in $(seq 30); do echo "bad line $i"; done; } > "$tmp/many.ini"
+run "$CUBEMU" run "$tmp/many.ini"
+if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 21 ] \
+   && [ "$(printf '%s\n' "$out" | tail -n 1)" = "$tmp/many.ini: 10 more problems not listed" ]; then
+  ok many-problems-capped; else bad many-problems-capped; fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]
