@@ -2,6 +2,9 @@
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
+#include "export.h"
+
+#include <json-glib/json-glib.h>
 
 #include <string.h>
 
@@ -20,8 +23,141 @@ static void list_param(const ParamSpec *p)
            : *p->fallback ? p->fallback : "(none)", p->help);
 }
 
+static void json_strings(JsonBuilder *b, const char *member, char **names)
+{
+    json_builder_set_member_name(b, member);
+    json_builder_begin_array(b);
+    for (char **n = names; *n; n++)
+        json_builder_add_string_value(b, *n);
+    json_builder_end_array(b);
+}
+
+static void json_param(JsonBuilder *b, const ParamSpec *p)
+{
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "name");
+    json_builder_add_string_value(b, p->key);
+    json_builder_set_member_name(b, "kind");
+    json_builder_add_string_value(b, p->type == PARAM_INT ? "integer"
+                                  : p->type == PARAM_TEXT ? "text" : "choice");
+    /* As `list` shows it: the default as text, null when there is none. */
+    json_builder_set_member_name(b, "required");
+    json_builder_add_boolean_value(b, !p->fallback);
+    json_builder_set_member_name(b, "default");
+    if (p->fallback && *p->fallback)
+        json_builder_add_string_value(b, p->fallback);
+    else
+        json_builder_add_null_value(b);
+    if (p->type == PARAM_INT) {
+        json_builder_set_member_name(b, "min");
+        json_builder_add_int_value(b, p->min);
+        json_builder_set_member_name(b, "max");
+        json_builder_add_int_value(b, p->max);
+    } else if (p->type == PARAM_CHOICE) {
+        json_strings(b, "values", (char **)p->choices);
+    }
+    json_builder_set_member_name(b, "help");
+    json_builder_add_string_value(b, p->help);
+    json_builder_end_object(b);
+}
+
+/* Everything the text list shows, from the same tables, plus the trace
+ * export formats. */
+static int list_json(void)
+{
+    g_autoptr(JsonBuilder) b = json_builder_new();
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "algorithms");
+    json_builder_begin_array(b);
+    for (const Algorithm *const *a = algorithm_registry; *a; a++) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, (*a)->name);
+        json_builder_set_member_name(b, "summary");
+        json_builder_add_string_value(b, (*a)->summary);
+        json_builder_set_member_name(b, "source");
+        json_builder_add_string_value(b, (*a)->source);
+        json_builder_set_member_name(b, "topologies");
+        json_builder_begin_array(b);
+        for (const TopologyOps *const *t = topology_registry; *t; t++)
+            if (((*a)->topologies >> (*t)->kind) & 1)
+                json_builder_add_string_value(b, (*t)->name);
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "default_method");
+        json_builder_add_string_value(b, (*a)->methods->name);
+        json_builder_set_member_name(b, "methods");
+        json_builder_begin_array(b);
+        for (const AlgorithmMethod *m = (*a)->methods; m->name; m++) {
+            json_builder_begin_object(b);
+            json_builder_set_member_name(b, "name");
+            json_builder_add_string_value(b, m->name);
+            json_builder_set_member_name(b, "summary");
+            json_builder_add_string_value(b, m->summary);
+            json_builder_set_member_name(b, "default");
+            json_builder_add_boolean_value(b, m == (*a)->methods);
+            json_builder_end_object(b);
+        }
+        json_builder_end_array(b);
+        json_builder_set_member_name(b, "parameters");
+        json_builder_begin_array(b);
+        for (const ParamSpec *p = (*a)->params; p->key; p++)
+            json_param(b, p);
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "topologies");
+    json_builder_begin_array(b);
+    for (const TopologyOps *const *t = topology_registry; *t; t++) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, (*t)->name);
+        json_builder_set_member_name(b, "summary");
+        json_builder_add_string_value(b, (*t)->summary);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "presets");
+    json_builder_begin_array(b);
+    g_auto(GStrv) names = machine_preset_names();
+    for (char **n = names; *n; n++) {
+        g_autoptr(Scenario) p = machine_preset_load(*n, NULL);
+        const char *d = p ? scenario_get(p, "machine", "description") : NULL;
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "name");
+        json_builder_add_string_value(b, *n);
+        json_builder_set_member_name(b, "description");
+        json_builder_add_string_value(b, d ? d : "");
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    /* Trace export formats: the formats, every name --format takes, and
+     * the extensions -o's path may name one by. */
+    json_builder_set_member_name(b, "trace_formats");
+    json_builder_begin_object(b);
+    json_strings(b, "formats", (char **)trace_export_format_names);
+    g_autofree char *valid = trace_export_valid_names(FALSE);
+    g_auto(GStrv) valid_v = g_strsplit(valid, ", ", -1);
+    json_strings(b, "names", valid_v);
+    g_autofree char *ext = trace_export_valid_names(TRUE);
+    g_auto(GStrv) ext_v = g_strsplit(ext, ", ", -1);
+    json_strings(b, "extensions", ext_v);
+    json_builder_end_object(b);
+    json_builder_end_object(b);
+
+    g_autoptr(JsonGenerator) gen = json_generator_new();
+    g_autoptr(JsonNode) root = json_builder_get_root(b);
+    json_generator_set_root(gen, root);
+    json_generator_set_pretty(gen, TRUE);
+    g_autofree char *text = json_generator_to_data(gen, NULL);
+    printf("%s\n", text);
+    return EXIT_OK;
+}
+
 static int cmd_list(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--json"))
+        return list_json();
     if (argc > 1) {
         fprintf(stderr, "cubemu list: unexpected argument '%s'\n", argv[1]);
         return EXIT_INPUT;
@@ -58,6 +194,6 @@ static int cmd_list(int argc, char **argv)
 
 const CliCommand cli_command_list = {
     .name = "list",
-    .usage = "list",
+    .usage = "list [--json]",
     .run = cmd_list,
 };
