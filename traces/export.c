@@ -286,7 +286,10 @@ static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
 {
     g_autofree char *title = trace_title(t);
     g_autofree char *topology = trace_topology_text(t);
-    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"title\":", out);
+    /* No displayTimeUnit: Chrome knows only "ms" and "ns", and the axis's
+     * microsecond is a cycle (or, with a tick length, a microsecond of
+     * physical time); otherData says which. */
+    fputs("{\"otherData\":{\"title\":", out);
     trace_json_string(out, title);
     fputs(",\"topology\":", out);
     trace_json_string(out, topology);
@@ -297,6 +300,7 @@ static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
         g_autofree char *text = g_strdup_printf("1 us = 1 us of physical time "
                                                 "(a tick is %s s)", tick);
         trace_json_string(out, text);
+        fprintf(out, ",\"tick_seconds\":%s", tick);
     } else {
         trace_json_string(out, "1 us = 1 cycle");
     }
@@ -482,6 +486,17 @@ static int paje_compare(const void *pa, const void *pb)
     return x->b < y->b ? -1 : x->b > y->b;
 }
 
+/* A name as a Paje string: in double quotes, so no double quote or line
+ * break in it; and no comma, which pj_dump's CSV (", " between fields)
+ * would take for a separator. Edits `name` in place. */
+static char *paje_name(char *name)
+{
+    g_strdelimit(name, "\"", '\'');
+    g_strdelimit(name, "\n\r", ' ');
+    g_strdelimit(name, ",", ';');
+    return name;
+}
+
 /* `nodes`: the nodes the records name (nodes_named), the only ones with
  * a container. */
 static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
@@ -499,8 +514,8 @@ static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
     fprintf(out, "%d VT_Startups CT_Node \"Startups holding a port\" \"0.35 0.7 1.0\"\n",
             PAJE_DEFINE_VARIABLE_TYPE);
     g_autofree char *title = trace_title(t);
-    g_strdelimit(title, "\"", '\'');
-    fprintf(out, "%d 0 C_M CT_Machine 0 \"%s\"\n", PAJE_CREATE_CONTAINER, title);
+    fprintf(out, "%d 0 C_M CT_Machine 0 \"%s\"\n", PAJE_CREATE_CONTAINER,
+            paje_name(title));
     FOR_NODES(nodes, v)
         fprintf(out, "%d 0 C_N%u CT_Node C_M \"node %u\"\n",
                 PAJE_CREATE_CONTAINER, v, v);
@@ -509,7 +524,7 @@ static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
         const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
         trace_channel_name(t, ch->source, ch->link, name, sizeof name);
         fprintf(out, "%d 0 C_C%u CT_Channel C_N%u \"%s\"\n",
-                PAJE_CREATE_CONTAINER, c, ch->source, name);
+                PAJE_CREATE_CONTAINER, c, ch->source, paje_name(name));
         fprintf(out, "%d 0 ST_Channel C_C%u V_idle\n", PAJE_SET_STATE, c);
     }
     if (t->startups->len)
@@ -629,9 +644,8 @@ static gboolean export_paje(const Trace *t, FILE *out, GError **error)
         case PE_MARK: {
             const TraceMark *mk = &g_array_index(t->marks, TraceMark, e->a);
             g_autofree char *label = g_strdup(t->labels->pdata[mk->label]);
-            g_strdelimit(label, "\"\n", '\'');
             fprintf(out, "%d %s ET_Mark C_N%u \"%s\"\n", PAJE_NEW_EVENT, time,
-                    e->b, label);
+                    e->b, paje_name(label));
             break;
         }
         }
