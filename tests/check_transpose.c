@@ -145,7 +145,7 @@ START_TEST(refusals)
     g_autoptr(Scenario) b = tp_scenario(8, "bruck", 16, 9);
     refused(b, "radix: 9 is outside 2..P (valid: 2..8)");
     g_autoptr(Scenario) c = tp_scenario(8, "bruck", 16, 1);
-    refused(c, "radix: 1 is outside 2..P (valid: 2..8)");
+    refused(c, "radix: 1 is out of range (valid: 2..16384)");
     g_autoptr(Scenario) d = tp_scenario(5, "butterfly", 10, 0);
     refused(d, "method: butterfly needs P a power of two, and P = 5 is not");
     g_autoptr(Scenario) f = tp_scenario(8, "pairwise", 16, 4);

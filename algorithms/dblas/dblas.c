@@ -90,6 +90,13 @@ static const AlgorithmMethod db_methods[] = {
     { NULL, NULL }
 };
 
+/* A rank-1 update reduces nothing: it ends with the local ger. */
+static const AlgorithmMethod rank1_methods[] = {
+    { "tree", "align x and y, spread both (cube: all-port rotated binomial "
+              "trees), local BLAS" },
+    { NULL, NULL }
+};
+
 static const ParamSpec db_params[] = {
     { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,
       .help = "PxQ, the matrix A" },
@@ -1096,7 +1103,7 @@ const Algorithm algorithm_rank1 = {
                "ger",
     .source = DB_SOURCE,
     .topologies = DB_TOPOLOGIES,
-    .methods = db_methods,
+    .methods = rank1_methods,
     .params = db_params,
     .phases = rank1_phases,
     .prepare = rank1_prepare,

@@ -66,8 +66,10 @@ static const AlgorithmMethod tp_methods[] = {
 static const ParamSpec tp_params[] = {
     { .key = "size", .type = PARAM_INT, .fallback = "64", .min = 1,
       .max = TP_MAX_SIZE, .help = "sqrt(N), the matrix side, a multiple of P" },
-    { .key = "radix", .type = PARAM_INT, .fallback = "2", .min = 0,
-      .max = UINT32_MAX, .help = "bruck: the radix r, 2..P" },
+    /* At most P, which divides size: TP_MAX_SIZE bounds it (tp_prepare
+     * checks against P itself). */
+    { .key = "radix", .type = PARAM_INT, .fallback = "2", .min = 2,
+      .max = TP_MAX_SIZE, .help = "bruck: the radix r, 2..P" },
     { .key = NULL }
 };
 
