@@ -1209,6 +1209,26 @@ static void text_fit(Render *r, FontSize size, int x, int y, int width,
     draw_text(&r->canvas, size, x, y, ALIGN_LEFT, color, s->str);
 }
 
+/* The phase the timeline shows the cursor in: the one its label names
+ * at the last mark time at or before `cycle` (draw_timeline), with the
+ * nodes that began it then; NULL before the first mark. The majority
+ * phase (trace_index_phase) can differ where nodes pass through several
+ * steps at one time, and the header would then contradict the timeline. */
+static const char *cursor_phase(const Render *r, Tick cycle, uint32_t *nodes)
+{
+    guint lo = 0, hi = r->mark_time_count;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        if (r->mark_times[mid] <= cycle)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *nodes = 0;
+    return lo ? trace_index_phase_begun(r->index, r->mark_times[lo - 1], nodes)
+              : NULL;
+}
+
 static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
 {
     Canvas *c = &r->canvas;
@@ -1216,11 +1236,11 @@ static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
     draw_rect(c, 0, 0, r->width, HEADER_HEIGHT, C_PANEL);
     text_fit(r, FONT_LARGE, MARGIN, 6, r->width - 2 * MARGIN, C_TEXT, r->title);
     uint32_t nodes = 0;
-    const char *phase = trace_index_phase(r->index, s->cycle, &nodes);
+    const char *phase = cursor_phase(r, s->cycle, &nodes);
     g_autofree char *phase_text = phase
-        ? (nodes == trace_nodes(t) ? g_strdup_printf("%s (all nodes)", phase)
-                                   : g_strdup_printf("%s (%u of %u nodes)", phase,
-                                                     nodes, trace_nodes(t)))
+        ? (nodes == trace_nodes(t) ? g_strdup_printf("%s (begun by all nodes)", phase)
+                                   : g_strdup_printf("%s (begun by %u of %u nodes)",
+                                                     phase, nodes, trace_nodes(t)))
         : g_strdup("-");
     /* With a tick length, where the cursor is in physical time too. */
     g_autofree char *now = trace_seconds_text(t, s->cycle);
@@ -1417,7 +1437,9 @@ static void draw_matrix(Render *r, Hover h)
     }
 }
 
-static void draw_side(Render *r)
+/* `keys`: the keyboard help under the legend, for the interactive window
+ * only (a rendered frame has no keys). */
+static void draw_side(Render *r, gboolean keys)
 {
     Canvas *c = &r->canvas;
     const SDL_Rect *s = &r->side;
@@ -1475,14 +1497,16 @@ static void draw_side(Render *r)
     draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT_DIM, "idle");
     draw_text(c, FONT_SMALL, x + w, y, ALIGN_RIGHT, C_TEXT_DIM, "busy all window");
     y += fh + 6;
-    static const char *const keys[] = {
+    if (!keys)
+        return;
+    static const char *const help[] = {
         "space play/pause   left/right step",
         "+/- speed   [ ] window   Home/End",
         "g graph   m matrix   q quit",
         "click the timeline to jump",
     };
-    for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
-        draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT_DIM, keys[i]);
+    for (guint i = 0; i < G_N_ELEMENTS(help); i++) {
+        draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT_DIM, help[i]);
         y += fh;
     }
 }
@@ -1580,7 +1604,9 @@ void render_frame(Render *r, const ViewState *s)
     else
         draw_matrix(r, h);
     draw_header(r, &vs, from, to);
-    draw_side(r);
+    /* Only the window has a speed (view.c): a frame rendered to a file
+     * has neither speed nor keys. */
+    draw_side(r, s->speed > 0);
     draw_rect(c, 0, r->status.y, r->width, r->status.h, C_BACKGROUND);
     g_autofree char *hover = hover_text(r, &vs, h, from, to);
     const char *status = hover ? hover : s->notice ? s->notice
