@@ -231,9 +231,12 @@ static gboolean machine_int(const MachineInput *in, const char *key,
 
 /* A class's startup or element-time: its own key, else the plain key, the
  * scenario's before the preset's (a scenario's plain key overrides a
- * preset's class key), else the fallback. */
+ * preset's class key), else the fallback. Every class without its own key
+ * reads the same plain key: a bad one is reported once, the first time
+ * (*plain_reported). */
 static Tick machine_class_time(const MachineInput *in, MessageClass c,
-                               const char *what, long long min, Tick fallback)
+                               const char *what, long long min, Tick fallback,
+                               gboolean *plain_reported)
 {
     g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
     const Scenario *layers[2] = { in->s, in->preset };
@@ -249,8 +252,14 @@ static Tick machine_class_time(const MachineInput *in, MessageClass c,
             GError *e = NULL;
             if (!scenario_parse_int(v, scenario_where(layers[l], "machine",
                                     keys[k]), keys[k], min, MACHINE_MAX_TIME,
-                                    &x, &e))
-                machine_take_error(in->problems, e);
+                                    &x, &e)) {
+                if (k == 0 || !*plain_reported)
+                    machine_take_error(in->problems, e);
+                else
+                    g_error_free(e);
+                if (k == 1)
+                    *plain_reported = TRUE;
+            }
             return x;
         }
     }
@@ -531,10 +540,13 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
             m->ports = (int)k;
     }
 
+    gboolean startup_reported = FALSE, element_time_reported = FALSE;
     for (MessageClass c = 0; c < CLASS_COUNT; c++) {
-        m->price[c].startup = machine_class_time(&in, c, "startup", 0, 0);
+        m->price[c].startup = machine_class_time(&in, c, "startup", 0, 0,
+                                                 &startup_reported);
         m->price[c].element_time = machine_class_time(&in, c, "element-time",
-                                                      1, 1);
+                                                      1, 1,
+                                                      &element_time_reported);
     }
     const char *holds = machine_value(&in, "startup-holds-port", &where);
     int hold = 1;

@@ -53,6 +53,10 @@ if [ "$unit_only" != "--unit-only" ]; then
   tally "cubemu check" ""
 
   script tests/cli.sh "cli: "
+  # check --junit/--tap and list --json (tests/ci-output.sh); export
+  # names, cubemu list's ranges, headless frames (tests/small-fixes.sh)
+  script tests/ci-output.sh "ci-output: "
+  script tests/small-fixes.sh "small-fixes: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so
