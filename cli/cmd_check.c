@@ -20,12 +20,13 @@ static char *evaluate(const Report *r, GPtrArray *expects)
         case EXPECT_BOUNDS_HOLD:
             for (guint b = 0; b < r->bounds->len; b++) {
                 const Bound *bd = &g_array_index(r->bounds, Bound, b);
-                if (!bd->holds)
+                if (bd->applies && !bd->holds)
                     return g_strdup_printf("%s: bounds = hold, but %s bound "
-                                           "'%s' = %.17g does not hold "
+                                           "'%s' on %s = %.17g does not hold "
                                            "(measured %.17g)", x->where,
                                            bound_kind_text(bd->kind),
-                                           bd->name, bd->value, bd->measured);
+                                           bd->name, bd->field, bd->value,
+                                           bd->measured);
             }
             break;
         case EXPECT_NUMERIC: {

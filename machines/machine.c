@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "kernel.h"
+#include "suggest.h"
 
 #ifndef CUBEMU_SOURCE_DIR
 #define CUBEMU_SOURCE_DIR "."
@@ -110,8 +111,9 @@ Scenario *machine_preset_load(const char *name, GError **error)
     }
     g_auto(GStrv) names = machine_preset_names();
     g_autofree char *valid = g_strjoinv(", ", names);
+    g_autofree char *hint = suggest_text(name, (const char *const *)names);
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "unknown machine preset '%s' (valid: %s)", name,
+                "unknown machine preset '%s'%s (valid: %s)", name, hint,
                 *valid ? valid : "none found; set CUBEMU_MACHINES");
     return NULL;
 }
@@ -315,14 +317,22 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
                              *k, owner->name, topology->name, own);
         } else if (!owner) {
             GString *valid = g_string_new(NULL);
-            for (const char *const *m = machine_keys; *m; m++)
+            g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+            for (const char *const *m = machine_keys; *m; m++) {
                 g_string_append_printf(valid, "%s, ", *m);
+                g_ptr_array_add(names, g_strdup(*m));
+            }
             for (const TopologyOps *const *t = topology_registry; *t; t++)
-                for (const char *const *tk = topology_keys[(*t)->kind]; *tk; tk++)
+                for (const char *const *tk = topology_keys[(*t)->kind]; *tk; tk++) {
                     g_string_append_printf(valid, "%s, ", *tk);
+                    g_ptr_array_add(names, g_strdup(*tk));
+                }
+            g_ptr_array_add(names, NULL);
             g_string_append(valid, "kernel.NAME");
-            scenario_problem(in->problems, "%s: unknown key '%s' in [machine] "
-                             "(valid: %s)", where, *k, valid->str);
+            g_autofree char *hint = suggest_text(*k,
+                                                 (const char *const *)names->pdata);
+            scenario_problem(in->problems, "%s: unknown key '%s' in [machine]%s "
+                             "(valid: %s)", where, *k, hint, valid->str);
             g_string_free(valid, TRUE);
         }
     }
@@ -510,8 +520,14 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
         ops = topology_find(topology);
         if (!ops) {
             g_autofree char *valid = topology_names();
-            scenario_problem(problems, "%s: topology: unknown topology '%s' "
-                             "(valid: %s)", where, topology, valid);
+            g_autoptr(GPtrArray) names = g_ptr_array_new();
+            for (const TopologyOps *const *t = topology_registry; *t; t++)
+                g_ptr_array_add(names, (gpointer)(*t)->name);
+            g_ptr_array_add(names, NULL);
+            g_autofree char *hint = suggest_text(topology,
+                                                 (const char *const *)names->pdata);
+            scenario_problem(problems, "%s: topology: unknown topology '%s'%s "
+                             "(valid: %s)", where, topology, hint, valid);
         }
     } else if (!preset_failed) {
         g_autofree char *valid = topology_names();

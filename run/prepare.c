@@ -7,6 +7,7 @@
  * without emu/sim.c.
  */
 #include "prepare.h"
+#include "suggest.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -127,8 +128,14 @@ static Params *params_resolve(const Scenario *s, GString *problems)
     const Algorithm *alg = algorithm_find(name);
     if (!alg) {
         g_autofree char *valid = algorithm_names();
-        scenario_problem(problems, "%s: name: unknown algorithm '%s' (valid: %s)",
-                    scenario_where(s, "algorithm", "name"), name, valid);
+        g_autoptr(GPtrArray) names = g_ptr_array_new();
+        for (const Algorithm *const *a = algorithm_registry; *a; a++)
+            g_ptr_array_add(names, (gpointer)(*a)->name);
+        g_ptr_array_add(names, NULL);
+        g_autofree char *hint = suggest_text(name,
+                                             (const char *const *)names->pdata);
+        scenario_problem(problems, "%s: name: unknown algorithm '%s'%s (valid: %s)",
+                    scenario_where(s, "algorithm", "name"), name, hint, valid);
         return NULL;
     }
     Params *p = g_new0(Params, 1);
@@ -161,11 +168,19 @@ static Params *params_resolve(const Scenario *s, GString *problems)
             known |= !strcmp(ps->key, *k);
         if (!known) {
             GString *valid = g_string_new("name, method");
-            for (const ParamSpec *ps = alg->params; ps->key; ps++)
+            g_autoptr(GPtrArray) names = g_ptr_array_new();
+            g_ptr_array_add(names, "name");
+            g_ptr_array_add(names, "method");
+            for (const ParamSpec *ps = alg->params; ps->key; ps++) {
                 g_string_append_printf(valid, ", %s", ps->key);
-            scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s' "
+                g_ptr_array_add(names, (gpointer)ps->key);
+            }
+            g_ptr_array_add(names, NULL);
+            g_autofree char *hint = suggest_text(*k,
+                                                 (const char *const *)names->pdata);
+            scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s'%s "
                         "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
-                        alg->name, valid->str);
+                        alg->name, hint, valid->str);
             g_string_free(valid, TRUE);
         }
     }
@@ -230,6 +245,9 @@ static gboolean setup_fail(GError **error, GError *first,
     return FALSE;
 }
 
+static void check_expect_fields(const RunSetup *setup, GPtrArray *expects,
+                                GString *problems);
+
 gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
 {
     memset(setup, 0, sizeof *setup);
@@ -246,8 +264,12 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
     g_auto(GStrv) groups = scenario_groups(s);
     for (char **g = groups; *g; g++)
         if (!g_strv_contains(run_groups, *g))
-            scenario_problem(problems, "%s: unknown group [%s] (valid: machine, "
-                        "algorithm, expect)", scenario_group_where(s, *g), *g);
+        {
+            g_autofree char *hint = suggest_text(*g, run_groups);
+            scenario_problem(problems, "%s: unknown group [%s]%s (valid: machine, "
+                        "algorithm, expect)", scenario_group_where(s, *g), *g,
+                        hint);
+        }
 
     Machine machine;
     gboolean have_machine = machine_from_scenario(s, &machine, &e);
@@ -299,7 +321,98 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
     setup->algorithm = alg;
     setup->config = config;
     setup->layout = layout;
+    check_expect_fields(setup, expects, expect_problems);
+    if (expect_problems->len) {
+        run_setup_release(setup, TRUE);
+        return setup_fail(error, NULL, expect_problems);
+    }
     return TRUE;
+}
+
+/* A report of a run that did nothing: every count zero, the phases
+ * declared, the algorithm's own report callback adding its details and
+ * bounds. The callback sees only counts (never memory), and which fields
+ * it adds depends on the configuration, not on what was measured, so a
+ * real run reports the same names. The machine is borrowed: give it back
+ * with dry_report_free. */
+static Report *dry_report(const RunSetup *setup)
+{
+    const Algorithm *alg = setup->algorithm;
+    Report *r = report_new();
+    r->machine = setup->machine;
+    run_report_algorithm(r, setup);
+    r->elements_per_node = setup->layout.elements_per_node;
+    r->element = setup->layout.element;
+    int links = r->machine.topology.links;
+    r->link_up = g_new0(uint64_t, (size_t)links + 1);
+    r->link_down = g_new0(uint64_t, (size_t)links + 1);
+    r->link_busy = g_new0(uint64_t, (size_t)links + 1);
+    r->nphases = algorithm_phase_count(alg);
+    for (unsigned p = 0; p < r->nphases; p++)
+        r->phase_name[p] = g_strdup(alg->phases[p]);
+    r->data_correct = TRUE;
+    alg->report(setup->config, r);
+    return r;
+}
+
+static void dry_report_free(Report *r)
+{
+    memset(&r->machine, 0, sizeof r->machine);
+    report_free(r);
+}
+
+char **run_setup_fields(const RunSetup *setup)
+{
+    Report *r = dry_report(setup);
+    char **fields = report_fields(r);
+    dry_report_free(r);
+    return fields;
+}
+
+/* Every numeric [expect] field names an output this run reports: a
+ * misspelt field is refused before the run, with the closest name. */
+static void check_expect_fields(const RunSetup *setup, GPtrArray *expects,
+                                GString *problems)
+{
+    Report *r = NULL;
+    g_auto(GStrv) fields = NULL;
+    for (guint i = 0; i < expects->len; i++) {
+        const Expectation *x = expects->pdata[i];
+        if (x->kind != EXPECT_NUMERIC)
+            continue;
+        if (!r)
+            r = dry_report(setup);
+        double v;
+        if (report_lookup(r, x->field, &v))
+            continue;
+        if (!fields) {
+            /* Candidates: the fields [expect] can name (bound.NAME columns
+             * are a sweep's, not an output field). */
+            g_auto(GStrv) all = report_fields(r);
+            GPtrArray *keep = g_ptr_array_new();
+            for (char **f = all; *f; f++)
+                if (!g_str_has_prefix(*f, "bound."))
+                    g_ptr_array_add(keep, g_strdup(*f));
+            g_ptr_array_add(keep, NULL);
+            fields = (char **)g_ptr_array_free(keep, FALSE);
+        }
+        g_autofree char *hint = suggest_text(x->field,
+                                             (const char *const *)fields);
+        /* The list names each link's fields once, as a pattern. */
+        g_autoptr(GString) some = g_string_new(NULL);
+        for (char **f = fields; *f; f++)
+            if (!g_str_has_prefix(*f, "per_link."))
+                g_string_append_printf(some, "%s, ", *f);
+        g_string_append_printf(some, "per_link.L.elements_up, "
+                               "per_link.L.elements_down, "
+                               "per_link.L.utilisation for L = 0..%d",
+                               setup->machine.topology.links - 1);
+        scenario_problem(problems, "%s: no output field '%s' in a run of %s%s "
+                         "(fields: %s; and data, bounds)", x->where, x->field,
+                         setup->algorithm->name, hint, some->str);
+    }
+    if (r)
+        dry_report_free(r);
 }
 
 void run_setup_release(RunSetup *setup, gboolean clear_machine)

@@ -29,6 +29,10 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error);
 /* Release the configuration and parameters, and the machine too unless a
  * report has taken it. */
 void run_setup_release(RunSetup *setup, gboolean clear_machine);
+/* The numeric output fields a run of this setup reports (report_fields of
+ * its report), known before the run: for checking [expect] entries and a
+ * sweep's --y early. NULL-terminated; free with g_strfreev. */
+char **run_setup_fields(const RunSetup *setup);
 /* Fill the report's algorithm, method and params. */
 void run_report_algorithm(Report *r, const RunSetup *setup);
 

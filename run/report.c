@@ -19,6 +19,7 @@ static void bound_clear(gpointer p)
 {
     Bound *b = p;
     g_free(b->name);
+    g_free(b->field);
     g_free(b->source);
 }
 
@@ -84,11 +85,16 @@ const char *bound_kind_text(BoundKind kind)
     return "?";
 }
 
-void report_bound(Report *r, const char *name, BoundKind kind,
-                       double value, double measured, const char *source)
+void report_bound(Report *r, const char *field, const char *name,
+                  BoundKind kind, double value, const char *source)
 {
-    Bound b = { g_strdup(name), kind, value, measured, FALSE,
-                    g_strdup(source) };
+    double measured = 0;
+    /* A bound on a field the report does not carry is the algorithm's
+     * mistake, not the user's: it would print a measurement nobody made. */
+    if (!report_lookup(r, field, &measured))
+        g_error("bound '%s': the report has no field '%s'", name, field);
+    Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
+                TRUE, FALSE, g_strdup(source) };
     switch (kind) {
     case BOUND_UPPER: b.holds = measured <= value; break;
     case BOUND_LOWER: b.holds = measured >= value; break;
@@ -101,7 +107,18 @@ void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,
                              const char *source)
 {
-    report_bound(r, name, kind, value, (double)r->cycles, source);
+    report_bound(r, "cycles", name, kind, value, source);
+}
+
+void report_bound_na(Report *r, const char *field, const char *name,
+                     BoundKind kind, const char *source)
+{
+    double measured = 0;
+    if (!report_lookup(r, field, &measured))
+        g_error("bound '%s': the report has no field '%s'", name, field);
+    Bound b = { g_strdup(name), g_strdup(field), kind, NAN, measured,
+                FALSE, FALSE, g_strdup(source) };
+    g_array_append_val(r->bounds, b);
 }
 
 static Detail *report_detail(Report *r, const char *key,
@@ -158,9 +175,11 @@ void report_detail_object(Report *r, const char *key,
 
 gboolean report_bounds_hold(const Report *r)
 {
-    for (guint i = 0; i < r->bounds->len; i++)
-        if (!g_array_index(r->bounds, Bound, i).holds)
+    for (guint i = 0; i < r->bounds->len; i++) {
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
+        if (b->applies && !b->holds)
             return FALSE;
+    }
     return TRUE;
 }
 
@@ -263,6 +282,37 @@ const Detail *report_find_detail(const Report *r, const char *key)
     return NULL;
 }
 
+/* Field names compare with '-' and '_' alike: scenario keys are written
+ * "elements-per-node", JSON keys "elements_per_node", and a user may type
+ * either. */
+static char field_char(char c)
+{
+    return c == '-' ? '_' : c;
+}
+
+static gboolean field_starts(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (field_char(a[i]) != field_char(b[i]))
+            return FALSE;
+        if (!a[i])
+            return TRUE;
+    }
+    return TRUE;
+}
+
+static gboolean field_is(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return strlen(b) == n && field_starts(a, b, n);
+}
+
+static gboolean field_prefix(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strlen(s) >= n && field_starts(s, prefix, n);
+}
+
 gboolean report_lookup(const Report *r, const char *field, double *value)
 {
     const Machine *m = &r->machine;
@@ -286,25 +336,25 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         { "time.communication.mean", r->communication_mean, TRUE },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(top); i++)
-        if (!strcmp(field, top[i].name)) {
+        if (field_is(field, top[i].name)) {
             *value = top[i].v;
             return top[i].present;
         }
-    if (g_str_has_prefix(field, "details.")) {
+    if (field_prefix(field, "details.")) {
         const char *key = field + strlen("details.");
         for (guint i = 0; i < r->details->len; i++) {
             const Detail *d = &g_array_index(r->details, Detail, i);
             size_t len = strlen(d->key);
-            if (d->type == DETAIL_OBJECT && !strncmp(d->key, key, len)
+            if (d->type == DETAIL_OBJECT && field_starts(d->key, key, len)
                 && key[len] == '.') {
                 for (guint j = 0; j < d->values->len; j++)
-                    if (!strcmp(d->columns[j], key + len + 1)) {
+                    if (field_is(d->columns[j], key + len + 1)) {
                         *value = g_array_index(d->values, double, j);
                         return TRUE;
                     }
                 return FALSE;
             }
-            if (strcmp(d->key, key))
+            if (!field_is(d->key, key))
                 continue;
             if (d->type == DETAIL_INT)
                 *value = (double)d->i;
@@ -316,21 +366,21 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         }
         return FALSE;
     }
-    if (g_str_has_prefix(field, "phases.")) {
+    if (field_prefix(field, "phases.")) {
         const char *p = field + strlen("phases.");
         for (unsigned i = 0; i < r->nphases; i++) {
             size_t len = strlen(r->phase_name[i]);
-            if (strncmp(p, r->phase_name[i], len) || p[len] != '.')
+            if (!field_starts(p, r->phase_name[i], len) || p[len] != '.')
                 continue;
             const char *what = p + len + 1;
             const SimPhase *ph = &r->phase[i];
-            if (!strcmp(what, "cycles"))
+            if (field_is(what, "cycles"))
                 *value = (double)ph->time_max;
-            else if (!strcmp(what, "compute"))
+            else if (field_is(what, "compute"))
                 *value = (double)ph->compute_max;
-            else if (!strcmp(what, "communication"))
+            else if (field_is(what, "communication"))
                 *value = (double)ph->communication_max;
-            else if (!strcmp(what, "seconds") && m->tick_seconds > 0)
+            else if (field_is(what, "seconds") && m->tick_seconds > 0)
                 *value = report_seconds(r, ph->time_max);
             else
                 return FALSE;
@@ -338,20 +388,20 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         }
         return FALSE;
     }
-    if (g_str_has_prefix(field, "per_class.")) {
+    if (field_prefix(field, "per_class.")) {
         const char *p = field + strlen("per_class.");
         for (MessageClass c = 0; c < CLASS_COUNT; c++) {
             const char *name = message_class_name(c);
             size_t len = strlen(name);
-            if (strncmp(p, name, len) || p[len] != '.'
+            if (!field_starts(p, name, len) || p[len] != '.'
                 || !topology_has_class(m->topology.ops, c))
                 continue;
             const char *what = p + len + 1;
-            if (!strcmp(what, "messages"))
+            if (field_is(what, "messages"))
                 *value = (double)r->class_messages[c];
-            else if (!strcmp(what, "elements"))
+            else if (field_is(what, "elements"))
                 *value = (double)r->class_elements[c];
-            else if (!strcmp(what, "element_transfers"))
+            else if (field_is(what, "element_transfers"))
                 *value = (double)r->class_transfers[c];
             else
                 return FALSE;
@@ -359,17 +409,17 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         }
         return FALSE;
     }
-    if (g_str_has_prefix(field, "per_link.")) {
+    if (field_prefix(field, "per_link.")) {
         const char *p = field + strlen("per_link.");
         char *end;
         long l = strtol(p, &end, 10);
         if (end == p || *end != '.' || l < 0 || l >= m->topology.links)
             return FALSE;
-        if (!strcmp(end, ".elements_up"))
+        if (field_is(end, ".elements_up"))
             *value = (double)r->link_up[l];
-        else if (!strcmp(end, ".elements_down"))
+        else if (field_is(end, ".elements_down"))
             *value = (double)r->link_down[l];
-        else if (!strcmp(end, ".utilisation"))
+        else if (field_is(end, ".utilisation"))
             *value = report_utilisation(r, (int)l);
         else
             return FALSE;
@@ -634,11 +684,19 @@ static JsonNode *report_json(const Report *r)
         const Bound *bd = &g_array_index(r->bounds, Bound, i);
         json_builder_begin_object(b);
         json_text(b, "name", bd->name);
+        json_text(b, "field", bd->field);
         json_text(b, "kind", bound_kind_text(bd->kind));
         json_builder_set_member_name(b, "value");
         json_number(b, bd->value);
+        json_builder_set_member_name(b, "measured");
+        json_number(b, bd->measured);
+        json_builder_set_member_name(b, "applies");
+        json_builder_add_boolean_value(b, bd->applies);
         json_builder_set_member_name(b, "holds");
-        json_builder_add_boolean_value(b, bd->holds);
+        if (bd->applies)
+            json_builder_add_boolean_value(b, bd->holds);
+        else
+            json_builder_add_null_value(b);
         json_text(b, "source", bd->source);
         json_builder_end_object(b);
     }
@@ -869,9 +927,13 @@ void report_print_table(const Report *r, FILE *out)
             const Bound *b = &g_array_index(r->bounds, Bound, i);
             fprintf(out, "  %-60s %-6s ", b->name, bound_kind_text(b->kind));
             char v[32], mv[32];
-            fprintf(out, "%12s %12s  %s\n", number_text(v, b->value),
-                    number_text(mv, b->measured), b->holds ? "yes" : "NO");
-            fprintf(out, "      %s\n", b->source);
+            if (b->applies)
+                fprintf(out, "%12s %12s  %s\n", number_text(v, b->value),
+                        number_text(mv, b->measured), b->holds ? "yes" : "NO");
+            else
+                fprintf(out, "%12s %12s  %s\n", "-",
+                        number_text(mv, b->measured), "n/a");
+            fprintf(out, "      on %s: %s\n", b->field, b->source);
         }
     }
     if (r->details->len) {

@@ -15,7 +15,7 @@
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away (README "JSON output" lists what changed). */
-#define REPORT_SCHEMA 3
+#define REPORT_SCHEMA 4
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the
@@ -37,12 +37,20 @@ const char *element_type_name(ElementType type);
 
 typedef enum { BOUND_UPPER, BOUND_LOWER, BOUND_EXACT } BoundKind;
 
+/* A bound a paper proves (or the model implies) on one output field.
+ * `field` names that field as report_lookup does ("cycles", "messages",
+ * "details.index_words"); `measured` is the field's value in this run.
+ * A bound that does not apply to this run (another method's, another
+ * case's) is still listed, so a reader sees what was left out, but is
+ * never evaluated: applies FALSE, value NAN, holds FALSE. */
 typedef struct {
     char *name;
+    char *field;
     BoundKind kind;
     double value;
     double measured;
-    gboolean holds;
+    gboolean applies;
+    gboolean holds;               /* applies, and the relation holds */
     char *source;
 } Bound;
 
@@ -134,13 +142,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
 void report_take_stats(Report *r, const SimStats *st,
                        const char *const *phase_names);
 
-/* For algorithms' report callbacks. */
-void report_bound(Report *r, const char *name, BoundKind kind,
-                       double value, double measured, const char *source);
-/* A bound on the measured cycle count. */
+/* For algorithms' report callbacks. A bound of VALUE on the output FIELD,
+ * which must exist when the bound is added (report_lookup; add a detail
+ * first for a quantity the report does not otherwise carry); the measured
+ * value is read from it. */
+void report_bound(Report *r, const char *field, const char *name,
+                  BoundKind kind, double value, const char *source);
+/* A bound on the measured cycle count: report_bound(r, "cycles", ...). */
 void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,
                              const char *source);
+/* A bound that does not apply to this run (applies FALSE, reported "n/a"):
+ * the bound of another method, or of a case this run is not. */
+void report_bound_na(Report *r, const char *field, const char *name,
+                     BoundKind kind, const char *source);
 void report_detail_int(Report *r, const char *key, long long v);
 void report_detail_double(Report *r, const char *key, double v);
 void report_detail_text(Report *r, const char *key, const char *v);
@@ -173,6 +188,7 @@ const Detail *report_find_detail(const Report *r, const char *key);
 /* The numeric fields report_lookup knows for this report, in output order
  * (for sweeps' CSV columns); free with g_strfreev. */
 char **report_fields(const Report *r);
+/* Every bound that applies holds (bounds that do not apply are skipped). */
 gboolean report_bounds_hold(const Report *r);
 /* Busy ticks / (cycles x channels of link l). */
 double report_utilisation(const Report *r, int link);

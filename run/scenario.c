@@ -20,6 +20,7 @@
  * fails once with all of them.
  */
 #include "scenario.h"
+#include "suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -693,9 +694,10 @@ gboolean scenario_parse_choice(const char *text, const char *where,
     }
     g_autofree char *pre = prefix(where, key);
     g_autofree char *valid = g_strjoinv(", ", (char **)choices);
+    g_autofree char *hint = suggest_text(text ? text : "", choices);
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "%sunknown value '%s' (valid: %s)", pre,
-                text != NULL ? text : "", valid);
+                "%sunknown value '%s'%s (valid: %s)", pre,
+                text != NULL ? text : "", hint, valid);
     return FALSE;
 }
 

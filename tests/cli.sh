@@ -187,7 +187,7 @@ keys = ["cubemu", "schema", "scenario", "machine", "algorithm", "element",
         "max_channel_elements", "data_correct", "bounds", "per_class", "per_link",
         "time", "phases", "details", "stats", "memory"]
 assert list(d.keys()) == keys, list(d.keys())
-assert d["schema"] == 3 and d["element"] == "word" and d["phases"] == []
+assert d["schema"] == 4 and d["element"] == "word" and d["phases"] == []
 assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "links",
     "diameter", "ports", "startup", "element_time", "pricing", "startup_holds_port",
     "flop_time"], list(d["machine"].keys())
@@ -196,7 +196,8 @@ assert d["machine"]["pricing"] == {"neighbour": {"startup": 0, "element_time": 1
 assert d["algorithm"] == {"name": "exchange", "method": "sequential", "elements_per_node": 2}
 assert d["cycles"] == 6 and d["messages"] == 24 and d["element_transfers"] == 48
 assert d["data_correct"] is True
-assert all(set(b) == {"name", "kind", "value", "holds", "source"} for b in d["bounds"])
+assert all(set(b) == {"name", "field", "kind", "value", "measured", "applies", "holds", "source"} for b in d["bounds"])
+assert all(b["applies"] and b["holds"] is True for b in d["bounds"])
 assert [p["link"] for p in d["per_link"]] == [0, 1, 2]
 assert [p["name"] for p in d["per_link"]] == ["dimension 0", "dimension 1", "dimension 2"]
 assert sum(p["elements_up"] + p["elements_down"] for p in d["per_link"]) == 48
@@ -295,6 +296,34 @@ run "$CUBEMU" run "$tmp/many.ini"
 if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 21 ] \
    && [ "$(printf '%s\n' "$out" | tail -n 1)" = "$tmp/many.ini: 10 more problems not listed" ]; then
   ok many-problems-capped; else bad many-problems-capped; fi
+
+# [expect] fields are checked before the run, every one, with the closest
+# name; dashes and underscores alike (element-transfers is fine)
+run "$CUBEMU" run $D/expect-typo.ini
+if [ "$rc" = 2 ] && [[ "$out" == "cubemu run: $D/expect-typo.ini:12: no output field 'cyles' in a run of gray-to-binary; did you mean 'cycles'? (fields: cycles, "* ]] \
+   && [[ "$out" == *"$D/expect-typo.ini:14: no output field 'detail.sets' in a run of gray-to-binary; did you mean 'details.sets'?"* ]] \
+   && [[ "$out" != *":13:"* ]]; then ok expect-field-typo-run; else bad expect-field-typo-run; fi
+expect_has expect-field-typo-check 2 "FAIL $D/expect-typo.ini: $D/expect-typo.ini:12: no output field 'cyles'" -- \
+  "$CUBEMU" check $D/expect-typo.ini
+# a bound of another method is n/a and not evaluated
+expect sequential-bounds-hold 0 "ok   $D/sequential-bounds.ini (cycles 128)
+1 passed, 0 failed" -- "$CUBEMU" check $D/sequential-bounds.ini
+run "$CUBEMU" run $D/sequential-bounds.ini --json
+if [ "$rc" = 0 ] && python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+t5 = [b for b in d["bounds"] if b["name"].startswith("Theorem 5")]
+assert len(t5) == 1 and t5[0]["applies"] is False and t5[0]["value"] is None \
+    and t5[0]["holds"] is None and t5[0]["measured"] == 128 and t5[0]["field"] == "cycles"
+seq = [b for b in d["bounds"] if b["name"].startswith("sequential")]
+assert len(seq) == 1 and seq[0]["applies"] and seq[0]["holds"] and seq[0]["value"] == 128
+' "$out"; then ok bound-not-applicable-json; else bad bound-not-applicable-json; fi
+expect_has bound-not-applicable-table 0 "  Theorem 5: (n-1)(Ts + ceil(K/(n-1)))                         upper             -          128  n/a" -- \
+  "$CUBEMU" run $D/sequential-bounds.ini
+expect_has did-you-mean-algorithm 2 "unknown algorithm 'gray-to-binry'; did you mean 'gray-to-binary'? (valid:" -- \
+  "$CUBEMU" run --set machine.preset=cube --set algorithm.name=gray-to-binry
+expect_has did-you-mean-preset 2 "unknown machine preset 'cm200-8l'; did you mean 'cm200-8k'? (valid:" -- \
+  "$CUBEMU" run --set machine.preset=cm200-8l
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

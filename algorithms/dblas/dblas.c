@@ -970,17 +970,17 @@ static void db_report(const void *config, Report *r)
     DbCounts k;
     db_counts(c, &k);
     for (int cl = 0; cl < CLASS_COUNT; cl++) {
+        if (!topology_has_class(m->topology.ops, cl))
+            continue;
         g_autofree char *nm = g_strdup_printf("per_class.%s.messages",
                                               message_class_name(cl));
         g_autofree char *ne = g_strdup_printf("per_class.%s.elements",
                                               message_class_name(cl));
-        report_bound(r, nm, BOUND_EXACT, (double)k.msgs[cl],
-                     (double)r->class_messages[cl],
+        report_bound(r, nm, nm, BOUND_EXACT, (double)k.msgs[cl],
                      "align: one message per pair of overlapping blocks on "
                      "two nodes; trees: 2^s - 1 per line (on the cube "
                      "per part)");
-        report_bound(r, ne, BOUND_EXACT, (double)k.elems[cl],
-                     (double)r->class_elements[cl],
+        report_bound(r, ne, ne, BOUND_EXACT, (double)k.elems[cl],
                      "the overlaps; trees: one segment (cube: part) per "
                      "message");
     }
@@ -1031,9 +1031,8 @@ static void db_report(const void *config, Report *r)
         /* The first tree phase: its root sends the largest part in each of
          * s steps, one step after another. */
         if (r->nphases >= 3)
-            report_bound(r, "phases.spread-x.cycles", BOUND_LOWER, t1,
-                         (double)r->phase[mv ? 1 : 2].time_max,
-                         "the root's s steps, each sending the largest "
+            report_bound(r, "phases.spread-x.cycles", "phases.spread-x.cycles",
+                         BOUND_LOWER, t1, "the root's s steps, each sending the largest "
                          "part");
     }
     report_detail_text(r, "routine", kname);

@@ -125,12 +125,10 @@ static void exchange_report(const void *config, Report *r)
                                 "elements");
     }
     uint64_t nodes = (uint64_t)1 << c->n;
-    report_bound(r, "element transfers",
-                      BOUND_EXACT,
-                      (double)(c->method == EXCHANGE_SEQUENTIAL ? (uint64_t)c->n : 1)
-                          * (double)(nodes * c->k),
-                      (double)r->element_transfers,
-                      "every element crosses one channel per exchange");
+    report_bound(r, "element_transfers", "element transfers", BOUND_EXACT,
+                 (double)(c->method == EXCHANGE_SEQUENTIAL ? (uint64_t)c->n : 1)
+                     * (double)(nodes * c->k),
+                 "every element crosses one channel per exchange");
 }
 
 const Algorithm algorithm_exchange = {

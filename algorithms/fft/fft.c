@@ -608,16 +608,6 @@ static void fft_report(const void *config, Report *r)
          * through the engine's observer). */
         row[4] = st->distance;
     }
-    report_bound(r, "cost = mesh diameter, sum of (S_i - 1)", BOUND_EXACT,
-                 (double)c->diameter, (double)c->cost,
-                 "Mou & Wang Theorems 6, 8, 13, 16, 18: every address bit "
-                 "j of mesh dimension i is flipped by one step sd(i, 2^j)");
-    /* Theorem 6 on the machine's own diameter: on a torus that is less
-     * than the cost, since the mappings' paths never take the wrap links. */
-    report_cycle_bound(r, "network diameter", BOUND_LOWER,
-                       (double)c->topology.diameter,
-                       "Theorem 6: the FFT communication broadcasts from a "
-                       "corner to the opposite one");
     report_detail_text(r, "mapping", c->map == FFT_MAP_IDENTICAL ? "identical"
                        : c->map == FFT_MAP_SHUFFLE ? "shuffle" : "permutation");
     long long perm[TOPOLOGY_MAX_AXES];
@@ -627,6 +617,16 @@ static void fft_report(const void *config, Report *r)
     report_detail_rows(r, "steps", columns, rows, (size_t)c->steps);
     report_detail_int(r, "cost", (long long)c->cost);
     report_detail_int(r, "diameter", (long long)c->diameter);
+    report_bound(r, "details.cost", "cost = mesh diameter, sum of (S_i - 1)",
+                 BOUND_EXACT, (double)c->diameter,
+                 "Mou & Wang Theorems 6, 8, 13, 16, 18: every address bit "
+                 "j of mesh dimension i is flipped by one step sd(i, 2^j)");
+    /* Theorem 6 on the machine's own diameter: on a torus that is less
+     * than the cost, since the mappings' paths never take the wrap links. */
+    report_cycle_bound(r, "network diameter", BOUND_LOWER,
+                       (double)c->topology.diameter,
+                       "Theorem 6: the FFT communication broadcasts from a "
+                       "corner to the opposite one");
 }
 
 const Algorithm algorithm_fft = {

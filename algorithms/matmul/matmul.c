@@ -814,16 +814,16 @@ static void report_stationary(const MatmulConfig *c, Report *r)
      * here (communication_cycles). */
     report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles);
     const char *src = "Mathur & Johnsson, Section 4.1";
-    report_bound(r, "neighbour messages = N blocks (shifts per block)",
-                 BOUND_EXACT, nodes * (double)(sb + sr),
-                 (double)r->class_messages[CLASS_NEIGHBOUR], src);
-    report_bound(r, "neighbour elements = N (broadcast + reduce shifts x size)",
+    report_bound(r, "per_class.neighbour.messages",
+                 "neighbour messages = N blocks (shifts per block)",
+                 BOUND_EXACT, nodes * (double)(sb + sr), src);
+    report_bound(r, "per_class.neighbour.elements",
+                 "neighbour elements = N (broadcast + reduce shifts x size)",
                  BOUND_EXACT, nodes * ((double)sb * (double)xpiece
-                                       + (double)sr * (double)rpart),
-                 (double)r->class_elements[CLASS_NEIGHBOUR], src);
-    report_bound(r, "every cyclic shift is one hop", BOUND_EXACT,
+                                       + (double)sr * (double)rpart), src);
+    report_bound(r, "per_class.neighbour.element_transfers",
+                 "every cyclic shift is one hop", BOUND_EXACT,
                  (double)r->class_elements[CLASS_NEIGHBOUR],
-                 (double)r->class_transfers[CLASS_NEIGHBOUR],
                  "Section 4.2.1 (Gray code per axis)");
 }
 
@@ -866,25 +866,26 @@ static void matmul_report(const void *config, Report *r)
     report_timing(c, r, align_cycles, local_cycles, shift_cycles);
 
     const char *src = "Mathur & Johnsson, Section 4.3";
-    report_bound(r, "neighbour elements = N (moved_a + moved_b)", BOUND_EXACT,
-                 (double)nodes * (double)(moved_a + moved_b),
-                 (double)r->class_elements[CLASS_NEIGHBOUR], src);
-    report_bound(r, "every cyclic shift is one hop", BOUND_EXACT,
+    report_bound(r, "per_class.neighbour.elements",
+                 "neighbour elements = N (moved_a + moved_b)", BOUND_EXACT,
+                 (double)nodes * (double)(moved_a + moved_b), src);
+    report_bound(r, "per_class.neighbour.element_transfers",
+                 "every cyclic shift is one hop", BOUND_EXACT,
                  (double)r->class_elements[CLASS_NEIGHBOUR],
-                 (double)r->class_transfers[CLASS_NEIGHBOUR],
                  "Section 4.2.1 (Gray code per axis)");
     int sets = c->h[1] ? 2 : 1;
-    report_bound(r, "neighbour messages = N sets (N_c - 1 + N_r - 1)",
+    report_bound(r, "per_class.neighbour.messages",
+                 "neighbour messages = N sets (N_c - 1 + N_r - 1)",
                  BOUND_EXACT, (double)nodes * sets * (double)(shifts_a + shifts_b),
-                 (double)r->class_messages[CLASS_NEIGHBOUR],
                  "Remarks 2 and 6 (two halves per operand)");
-    report_bound(r, "local work = L multiplies of rank bv", BOUND_EXACT,
+    report_bound(r, "details.local_cycles",
+                 "local work = L multiplies of rank bv", BOUND_EXACT,
                  (double)(c->kernel_ticks * (Tick)c->l),
-                 (double)local_cycles, "Appendix, Algorithm AM");
+                 "Appendix, Algorithm AM");
     if (c->predicted)
-        report_bound(r, "shift ticks = sum over steps of the slowest channel",
+        report_bound(r, "details.shift_cycles",
+                     "shift ticks = sum over steps of the slowest channel",
                      BOUND_EXACT, (double)c->shift_ticks,
-                     (double)shift_cycles,
                      "Remarks 2 and 6 (halves in opposite directions, A and B "
                      "at once)");
 }
