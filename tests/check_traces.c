@@ -894,7 +894,29 @@ START_TEST(paje_and_chrome_counts)
     ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"e\""), t->startups->len);
     ck_assert_uint_eq(count_lines(chrome, "", "\"s\":\"g\""), all_node_marks);
     ck_assert_uint_eq(count_lines(chrome, "", "\"s\":\"p\""), part_marks);
-    ck_assert_uint_eq(count_lines(chrome, "", "\"thread_name\""), t->channels->len);
+    /* A thread per channel; and per channel that brings a message to its
+     * destination a receive thread there, with a receive slice per such
+     * busy record; a flow per message. */
+    guint receive_tracks = 0, receives = 0;
+    g_autofree guint8 *into = g_new0(guint8, t->channels->len + 1);
+    for (guint i = 0; i < t->busy->len; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        if (g_array_index(t->messages, TraceMessage, b->message).dest
+            == g_array_index(t->channels, TraceChannel, b->channel).dest) {
+            receives++;
+            receive_tracks += !into[b->channel];
+            into[b->channel] = 1;
+        }
+    }
+    ck_assert_uint_eq(count_lines(chrome, "", "\"thread_name\"")
+                      - count_lines(chrome, "", " phase\"}}")
+                      - count_lines(chrome, "", "\"phases (all nodes)\""),
+                      t->channels->len + receive_tracks);
+    ck_assert_uint_eq(count_lines(chrome, "", " from node "), receive_tracks);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"cat\":\"receive\",\"ph\":\"B\""),
+                      receives);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"s\""), t->messages->len);
+    ck_assert_uint_eq(count_lines(chrome, "", "\"ph\":\"f\""), t->messages->len);
     recorded_clear(&r);
 }
 END_TEST
@@ -934,16 +956,17 @@ START_TEST(exports_name_links)
 }
 END_TEST
 
-/* With tick-seconds = 1e-6 a cycle is one microsecond: Chrome's ts (in
- * us) equals the start cycle; Paje dates are seconds. */
+/* Chrome's ts is the start tick, whatever the tick length (1 us of
+ * display time is a tick), which otherData gives; Paje dates are
+ * seconds. */
 START_TEST(exports_show_seconds)
 {
     Recorded r = record_case(SCENARIOS + 2);
     const Trace *t = r.trace;
     ck_assert(t->tick_seconds == 1e-6);
     g_autofree char *chrome = export_text(t, TRACE_EXPORT_CHROME, 0);
-    ck_assert(strstr(chrome, "\"time_unit\":\"1 us = 1 us of physical time "
-                             "(a tick is 1e-06 s)\"") != NULL);
+    ck_assert(strstr(chrome, "\"time_unit\":\"1 tick = 1 us of display time\","
+                             "\"tick_seconds\":1e-06,") != NULL);
     const TraceBusy *b = &g_array_index(t->busy, TraceBusy, t->busy->len - 1);
     g_autofree char *slice = g_strdup_printf("\"ts\":%" G_GINT64_FORMAT ",",
                                              (gint64)b->start);

@@ -57,6 +57,7 @@ if [ "$unit_only" != "--unit-only" ]; then
   # names, cubemu list's ranges, headless frames (tests/small-fixes.sh)
   script tests/ci-output.sh "ci-output: "
   script tests/small-fixes.sh "small-fixes: "
+  script tests/perfetto.sh "perfetto: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so

@@ -30,24 +30,25 @@ else ok paje-machine-name; fi
 
 # ---- 2. Chrome: no "ns" display unit, the time base in otherData ------------
 check chrome-export "$CUBEMU" trace export "$T/t.trace" --format chrome -o "$T/t.json"
-# The default machine (cm200-8k) has a tick length: physical time.
+# The default machine (cm200-8k) has a tick length: the axis is still
+# ticks, tick_seconds says how long one is.
 run python3 - "$T/t.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert "displayTimeUnit" not in d, d["displayTimeUnit"]
 o = d["otherData"]
-assert o["time_unit"].startswith("1 us = 1 us of physical time"), o
+assert o["time_unit"] == "1 tick = 1 us of display time", o
 assert o["tick_seconds"] == 1e-7, o
 PY
 if [ "$rc" = 0 ]; then ok chrome-tick-seconds; else bad chrome-tick-seconds; fi
-# A machine without one: 1 us of the axis is a cycle.
+# A machine without one: the same axis, no tick_seconds.
 "$CUBEMU" run $D/gray-sequential-4.ini --trace "$T/c.trace" >/dev/null 2>&1
 "$CUBEMU" trace export "$T/c.trace" --format chrome -o "$T/c.json" >/dev/null 2>&1
 run python3 - "$T/c.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert "displayTimeUnit" not in d, d["displayTimeUnit"]
-assert d["otherData"]["time_unit"] == "1 us = 1 cycle", d["otherData"]
+assert d["otherData"]["time_unit"] == "1 tick = 1 us of display time", d["otherData"]
 assert "tick_seconds" not in d["otherData"]
 PY
 if [ "$rc" = 0 ]; then ok chrome-time-unit-cycles; else bad chrome-time-unit-cycles; fi

@@ -97,14 +97,17 @@ check complete-gif "$CUBEMU" view "$T/k8.trace" --gif "$T/k8.gif" --size 640x420
 check complete-gif-frames "$CHECK" gif "$T/k8.gif" 640x420 2
 expect_has complete-info 0 "  topology         complete, 8 nodes, 8 links" -- "$CUBEMU" trace info "$T/k8.trace"
 expect_has complete-info-seconds 0 " us)" -- "$CUBEMU" trace info "$T/k8.trace"
-# Exports name channels by link; with tick-seconds Chrome's axis is physical.
+# Exports name channels by link (Chrome also each receive track, "node 1
+# from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"
 if python3 - "$T/torus.json" <<'EOF2'
 import json, sys
 d = json.load(open(sys.argv[1]))
-names = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
+every = {e["args"]["name"] for e in d["traceEvents"] if e.get("name") == "thread_name"}
+names = {n for n in every if " from node " not in n and "phase" not in n}
 assert "node 0 +x" in names and "node 0 -x" in names and "node 15 +y" in names, sorted(names)[:8]
 assert len(names) == 64, len(names)
+assert "node 1 from node 0 +x" in every, sorted(every - names)[:8]
 assert d["otherData"]["topology"] == "torus 4x4, 16 nodes"
 EOF2
 then ok torus-chrome-names; else bad torus-chrome-names; fi

@@ -1,19 +1,24 @@
 /* export.c -- Chrome JSON, Paje and CSV from a Trace (see export.h).
  *
  * Invariant: every exporter writes each busy record exactly once (as one
- * slice, one busy state, or its elements spread over the CSV windows), so
- * counts in the output can be checked against the trace. Channels are
- * named by the topology's link names ("node 5 +x"), through
- * trace_channel_name, in every format.
+ * busy slice, one busy state, or its elements spread over the CSV
+ * windows), so counts in the output can be checked against the trace.
+ * (Chrome also copies the records that reach a message's destination
+ * onto the destination's receive tracks, and counts them in its
+ * counters; a busy slice, "ph":"X", is still a busy record and nothing
+ * else.) Channels are named by the topology's link names ("node 5 +x"),
+ * through trace_channel_name, in every format.
  *
  * Size: an export costs time, memory and output in proportion to the
  * trace's records, never to the machine its header describes (a header
  * may say 2^26 nodes over a handful of records): per-node entries (Chrome's
  * process names, Paje's node containers) are written for the nodes the
- * records name (NodeRuns), the CSV's columns of a complete graph are its
- * links that carried something, and the one thing a record multiplies,
- * a mark's range of nodes written node by node, is bounded against the
- * records (export_bounded).
+ * records name (NodeRuns), the CSV's columns of a complete graph and
+ * Chrome's link counters are the links that carried something, Chrome's
+ * flows, receive slices and counter samples are a few per busy record or
+ * message, and the one thing a record multiplies, a mark's range of nodes
+ * written node by node (Chrome: an instant and a phase slice per node),
+ * is bounded against the records (export_bounded).
  */
 #include "export.h"
 
@@ -69,13 +74,11 @@ char *trace_export_valid_names(gboolean extensions)
     return g_string_free(s, FALSE);
 }
 
-/* Digits of a time in seconds or microseconds: enough for a tick count up
- * to 10^15 to survive the multiplication, few enough that 0.1 stays
- * "0.1". */
+/* Digits of a time in seconds: enough for a tick count up to 10^15 to
+ * survive the multiplication, few enough that 0.1 stays "0.1". */
 #define EXPORT_TIME_FORMAT "%.15g"
 
-/* Chrome's time axis is in microseconds, Paje's dates in seconds. */
-#define EXPORT_CHROME_UNITS_PER_SECOND 1e6
+/* Paje's dates are in seconds (Chrome's axis is ticks: see below). */
 #define EXPORT_PAJE_UNITS_PER_SECOND 1.0
 
 /* How an export writes times: whole ticks, or (with tick_seconds) a
@@ -182,20 +185,25 @@ static void runs_merge(NodeRuns *runs)
 
 /* What names a node in each format. */
 typedef enum {
-    NAMES_CHROME,   /* a slice's channel, a startup's source, a mark's
-                     * nodes when it is not every node's (else pid 0) */
+    NAMES_CHROME,   /* a slice's channel, a receive slice's destination, a
+                     * startup's source, a mark's nodes when it is not
+                     * every node's (else pid 0) */
     NAMES_PAJE,     /* a channel's source, a message's ends, a startup's
                      * source, a mark's nodes */
 } NodesNamed;
 
 /* The nodes the trace's records name, as sorted disjoint runs; FALSE with
- * *error where their table cannot be allocated. g_free runs->run. */
-static gboolean nodes_named(const Trace *t, NodesNamed which, NodeRuns *runs,
+ * *error where their table cannot be allocated. `receives` (Chrome): a bit
+ * per channel that brings a message to its destination, whose destination
+ * has a receive track. g_free runs->run. */
+static gboolean nodes_named(const Trace *t, NodesNamed which,
+                            const guint8 *receives, NodeRuns *runs,
                             GError **error)
 {
     guint nm = t->messages->len;
     uint64_t most = (uint64_t)t->channels->len + t->startups->len
-                    + t->marks->len + (which == NAMES_PAJE ? 2 * (uint64_t)nm : 0);
+                    + t->marks->len + (which == NAMES_PAJE ? 2 * (uint64_t)nm : 0)
+                    + (receives ? t->channels->len : 0);
     runs->len = 0;
     runs->run = try_table(most, sizeof(NodeRun));
     /* A message's link joins its ends; it has one if it has a busy
@@ -210,6 +218,10 @@ static gboolean nodes_named(const Trace *t, NodesNamed which, NodeRuns *runs,
     }
     for (guint c = 0; c < t->channels->len; c++)
         runs_add(runs, g_array_index(t->channels, TraceChannel, c).source, 1);
+    if (receives)
+        for (guint c = 0; c < t->channels->len; c++)
+            if ((receives[c / 8] >> (c % 8)) & 1)
+                runs_add(runs, g_array_index(t->channels, TraceChannel, c).dest, 1);
     if (linked) {
         for (guint i = 0; i < t->busy->len; i++) {
             guint m = g_array_index(t->busy, TraceBusy, i).message;
@@ -280,29 +292,334 @@ static gboolean export_bounded(const Trace *t, TraceExportFormat format,
     return FALSE;
 }
 
+/* ---- links ------------------------------------------------------------ */
+
+static int link_compare(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The links of the channel table, sorted, each once. */
+static GArray *used_links(const Trace *t)
+{
+    GArray *links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    for (guint c = 0; c < t->channels->len; c++)
+        g_array_append_val(links, g_array_index(t->channels, TraceChannel,
+                                                c).link);
+    if (links->len > 1) {
+        qsort(links->data, links->len, sizeof(uint32_t), link_compare);
+        uint32_t *l = (uint32_t *)(void *)links->data;
+        guint out = 0;
+        for (guint i = 1; i < links->len; i++)
+            if (l[i] != l[out])
+                l[++out] = l[i];
+        g_array_set_size(links, out + 1);
+    }
+    return links;
+}
+
+/* Where `link` is in the sorted links: a binary search. */
+static gsize link_column(const GArray *links, uint32_t link)
+{
+    gsize lo = 0, hi = links->len;
+    while (lo < hi) {
+        gsize mid = lo + (hi - lo) / 2;
+        if (g_array_index(links, uint32_t, mid) < link)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* ---- Chrome trace events ---------------------------------------------- */
 
-static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
+/* The Chrome export is the Trace Event Format as Perfetto's JSON importer
+ * (and chrome://tracing) reads it. Its time axis is ticks: ts and dur are
+ * whole ticks, which the format calls microseconds, so 1 us of display
+ * time is one tick whatever the tick length (otherData states it, and
+ * tick_seconds when the trace has one). Whole numbers matter: Perfetto
+ * turns a fractional ts into nanoseconds by truncation, so a slice's ts +
+ * dur and the next slice's ts, each rounded on its own, could overlap by
+ * a nanosecond and no longer nest (with the CM-200's 1e-7 s tick, about
+ * one back-to-back pair in a hundred did).
+ *
+ * Tracks, by tid (a pid is a node, and the machine's process is pid
+ * `nodes`, which no node has; tids are unique across processes):
+ *   c              channel c's busy slices ('X', one per busy record:
+ *                  "ph":"X" is a busy record and nothing else), in the
+ *                  process of its source: "node 5 +x";
+ *   nch + c        the receive slices of channel c ('B'/'E'), in the
+ *                  process of its destination: a copy of each busy record
+ *                  of c whose message ends there, "node 6 from node 5 +x";
+ *   2 nch + v      node v's phases from the marks of some nodes ('B'/'E');
+ *   2 nch + nodes  the machine's phases from the marks of every node.
+ * The machine's process also holds the counters ('C'): per link that
+ * carried something, its busy channels; per message class, its busy
+ * channels and its messages in flight (posted, last element not yet
+ * arrived). Each counter has a sample at ts 0 and then one at every tick
+ * its value changes, so counters cost what the busy records do.
+ *
+ * A message is a flow (Trace Event Format v1 flow events, same "id",
+ * "cat" and "name"): "s" on the first busy slice of its first channel,
+ * on its source; "t" on its first slice of each further channel of its
+ * route, on the node the hop leaves; "f" with "bp":"e" on the receive
+ * slice of its last element, on its destination. Perfetto binds each to
+ * the slice open on that thread at its ts, and every flow event's ts is
+ * the start of the slice it belongs to: at one ts Perfetto's sorter
+ * takes 'E', then 'X', then the rest in file order, and the receive
+ * slices are written before the flows. (The v2 form, bind_id and
+ * flow_in/flow_out on the slices, would bind as well; the v1 events
+ * keep the slices as they were and make the flows countable.) */
+
+#define CHROME_TIME_UNIT "1 tick = 1 us of display time"
+
+typedef struct {
+    const Trace *t;
+    FILE *out;
+    gboolean first;               /* no event written yet */
+    guint nch;
+    uint32_t machine;             /* the machine's pid: the node count */
+    guint8 *receives;             /* bit per channel: carries a message to
+                                   * its destination (a receive track) */
+    /* Phases of the marks of some nodes: the nodes they name, as runs,
+     * and per such node (at run offset + node - run start) its phase
+     * begun and not yet written. */
+    NodeRuns marked;
+    guint64 *marked_at;           /* per run: nodes in the runs before */
+    Tick *phase_from;             /* -1: none open */
+    uint32_t *phase_label;
+    uint32_t *phase_open;         /* nodes with a phase open */
+    /* Flows: the busy records of message m are by_message[msg_first[m] ..
+     * msg_first[m + 1]), in the table's (channel, start) order. */
+    guint *msg_first;
+    uint32_t *by_message;
+    struct ChromeHop *hops;       /* room for the most channels a message
+                                   * crosses */
+    /* Counters. */
+    GArray *links;                /* uint32_t, sorted: links used */
+    struct ChromeCount *counts;
+    gsize ncounts;
+    int64_t *value;               /* per series */
+    guint8 *active;               /* per series: it changes at all */
+} Chrome;
+
+/* One channel of a message's route: its busy records' first and last
+ * start, and where the first is. */
+typedef struct ChromeHop {
+    Tick first_start, last_start;
+    uint32_t channel;
+} ChromeHop;
+
+/* A counter's change: series (a link's column, then per class its busy
+ * channels, then per class its messages in flight), +1 or -1. */
+typedef struct ChromeCount {
+    Tick time;
+    uint32_t series;
+    int32_t delta;
+} ChromeCount;
+
+static const char *chrome_sep(Chrome *c)
+{
+    if (c->first) {
+        c->first = FALSE;
+        return "";
+    }
+    return ",\n";
+}
+
+static gboolean bit_get(const guint8 *bits, guint i)
+{
+    return (bits[i / 8] >> (i % 8)) & 1;
+}
+
+static uint64_t chrome_receive_tid(const Chrome *c, uint32_t channel)
+{
+    return (uint64_t)c->nch + channel;
+}
+
+static uint64_t chrome_phase_tid(const Chrome *c, uint32_t node)
+{
+    return 2 * (uint64_t)c->nch + node;
+}
+
+static const TraceMessage *chrome_message(const Chrome *c, guint m)
+{
+    return &g_array_index(c->t->messages, TraceMessage, m);
+}
+
+static const TraceChannel *chrome_channel(const Chrome *c, guint ch)
+{
+    return &g_array_index(c->t->channels, TraceChannel, ch);
+}
+
+/* "message 12: 3 -> 5": a busy slice's, its receive slice's and its
+ * flow's name. */
+#define CHROME_MESSAGE_NAME_MAX 48
+static const char *chrome_message_name(const Chrome *c, guint m,
+                                       char buf[CHROME_MESSAGE_NAME_MAX])
+{
+    const TraceMessage *msg = chrome_message(c, m);
+    g_snprintf(buf, CHROME_MESSAGE_NAME_MAX, "message %u: %u -> %u", m,
+               msg->source, msg->dest);
+    return buf;
+}
+
+static void chrome_free(Chrome *c)
+{
+    g_free(c->receives);
+    g_free(c->marked.run);
+    g_free(c->marked_at);
+    g_free(c->phase_from);
+    g_free(c->phase_label);
+    g_free(c->phase_open);
+    g_free(c->msg_first);
+    g_free(c->by_message);
+    g_free(c->hops);
+    if (c->links)
+        g_array_unref(c->links);
+    g_free(c->counts);
+    g_free(c->value);
+    g_free(c->active);
+}
+
+static int count_compare(const void *pa, const void *pb)
+{
+    const ChromeCount *x = pa, *y = pb;
+    if (x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->series < y->series ? -1 : x->series > y->series;
+}
+
+static int hop_compare(const void *pa, const void *pb)
+{
+    const ChromeHop *x = pa, *y = pb;
+    if (x->first_start != y->first_start)
+        return x->first_start < y->first_start ? -1 : 1;
+    return x->channel < y->channel ? -1 : x->channel > y->channel;
+}
+
+/* Every table the export needs, before a byte is written: FALSE with
+ * *error (and everything freed by the caller) where one cannot be had. */
+static gboolean chrome_prepare(Chrome *c, GError **error)
+{
+    const Trace *t = c->t;
+    guint nb = t->busy->len, nm = t->messages->len, nk = t->marks->len;
+    uint64_t asked = 0;
+#define TRY(p, n, size) (asked += (uint64_t)MAX((n), 1) * (size), \
+                         (p) = try_table((n), (size)))
+    if (!TRY(c->receives, c->nch / 8 + 1, 1)
+        || !TRY(c->marked.run, nk, sizeof(NodeRun))
+        || !TRY(c->msg_first, (uint64_t)nm + 1, sizeof(guint))
+        || !TRY(c->by_message, nb, sizeof(uint32_t)))
+        return no_room(error, asked, "the Chrome export's tracks and flows");
+    for (guint i = 0; i < nb; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        if (chrome_message(c, b->message)->dest
+            == chrome_channel(c, b->channel)->dest)
+            c->receives[b->channel / 8] |= (guint8)(1u << (b->channel % 8));
+        c->msg_first[b->message + 1]++;
+    }
+    /* The records by message (a counting sort, stable), and the most
+     * records of one message: room for the channels it crosses. */
+    guint most = 0;
+    for (guint m = 0; m < nm; m++) {
+        most = MAX(most, c->msg_first[m + 1]);
+        c->msg_first[m + 1] += c->msg_first[m];
+    }
+    for (guint i = 0; i < nb; i++) {
+        uint32_t m = g_array_index(t->busy, TraceBusy, i).message;
+        c->by_message[c->msg_first[m]++] = i;
+    }
+    for (guint m = nm; m > 0; m--)
+        c->msg_first[m] = c->msg_first[m - 1];
+    c->msg_first[0] = 0;
+    if (!TRY(c->hops, most, sizeof(ChromeHop)))
+        return no_room(error, asked, "the Chrome export's flows");
+
+    /* The nodes that mark on their own, and a phase slot for each. */
+    for (guint i = 0; i < nk; i++) {
+        const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
+        if (m->nodes != trace_nodes(t))
+            runs_add(&c->marked, m->node, m->nodes);
+    }
+    runs_merge(&c->marked);
+    uint64_t named = 0;
+    if (!TRY(c->marked_at, (uint64_t)c->marked.len + 1, sizeof(guint64)))
+        return no_room(error, asked, "the Chrome export's phases");
+    for (gsize r = 0; r < c->marked.len; r++) {
+        c->marked_at[r] = named;
+        named += c->marked.run[r].end - c->marked.run[r].first;
+    }
+    if (!TRY(c->phase_from, named, sizeof(Tick))
+        || !TRY(c->phase_label, named, sizeof(uint32_t))
+        || !TRY(c->phase_open, named, sizeof(uint32_t)))
+        return no_room(error, asked, "the Chrome export's phases");
+    for (uint64_t k = 0; k < named; k++)
+        c->phase_from[k] = -1;
+
+    /* Counter changes: a busy record starts and ends on its link and in
+     * its class, a message is posted and arrives. */
+    c->links = used_links(t);
+    guint series = c->links->len + 2 * CLASS_COUNT;
+    c->ncounts = 4 * (gsize)nb + 2 * (gsize)nm;
+    if (!TRY(c->counts, c->ncounts, sizeof(ChromeCount))
+        || !TRY(c->value, series, sizeof(int64_t))
+        || !TRY(c->active, series, 1))
+        return no_room(error, asked, "the Chrome export's counters");
+    Tick *arrival = try_table(nm, sizeof(Tick));
+    if (!arrival)
+        return no_room(error, asked + (uint64_t)MAX(nm, 1) * sizeof(Tick),
+                       "the Chrome export's counters");
+#undef TRY
+    for (guint m = 0; m < nm; m++)
+        arrival[m] = -1;
+    guint nl = c->links->len;
+    gsize k = 0;
+    for (guint i = 0; i < nb; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        uint32_t link = (uint32_t)link_column(c->links,
+                                              chrome_channel(c, b->channel)->link);
+        uint32_t cls = nl + (uint32_t)chrome_message(c, b->message)->cls;
+        Tick end = trace_busy_end(t, b);
+        c->counts[k++] = (ChromeCount){ b->start, link, 1 };
+        c->counts[k++] = (ChromeCount){ end, link, -1 };
+        c->counts[k++] = (ChromeCount){ b->start, cls, 1 };
+        c->counts[k++] = (ChromeCount){ end, cls, -1 };
+        arrival[b->message] = MAX(arrival[b->message], end);
+    }
+    for (guint m = 0; m < nm; m++) {
+        const TraceMessage *msg = chrome_message(c, m);
+        if (arrival[m] <= msg->posted)
+            continue;
+        uint32_t flight = nl + CLASS_COUNT + (uint32_t)msg->cls;
+        c->counts[k++] = (ChromeCount){ msg->posted, flight, 1 };
+        c->counts[k++] = (ChromeCount){ arrival[m], flight, -1 };
+    }
+    g_free(arrival);
+    c->ncounts = k;
+    if (k > 1)
+        qsort(c->counts, k, sizeof(ChromeCount), count_compare);
+    return TRUE;
+}
+
+static void chrome_metadata(const Trace *t, FILE *out)
 {
     g_autofree char *title = trace_title(t);
     g_autofree char *topology = trace_topology_text(t);
     /* No displayTimeUnit: Chrome knows only "ms" and "ns", and the axis's
-     * microsecond is a cycle (or, with a tick length, a microsecond of
-     * physical time); otherData says which. */
+     * microsecond is a tick; time_unit says so, tick_seconds how long a
+     * tick is. */
     fputs("{\"otherData\":{\"title\":", out);
     trace_json_string(out, title);
     fputs(",\"topology\":", out);
     trace_json_string(out, topology);
-    fputs(",\"time_unit\":", out);
-    if (u->physical) {
+    fputs(",\"time_unit\":\"" CHROME_TIME_UNIT "\"", out);
+    if (t->tick_seconds > 0) {
         char tick[G_ASCII_DTOSTR_BUF_SIZE];
         g_ascii_formatd(tick, sizeof tick, "%g", t->tick_seconds);
-        g_autofree char *text = g_strdup_printf("1 us = 1 us of physical time "
-                                                "(a tick is %s s)", tick);
-        trace_json_string(out, text);
         fprintf(out, ",\"tick_seconds\":%s", tick);
-    } else {
-        trace_json_string(out, "1 us = 1 cycle");
     }
     for (guint i = 0; i < t->info->len; i++) {
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
@@ -315,50 +632,82 @@ static void chrome_metadata(const Trace *t, FILE *out, const TimeUnit *u)
             (gint64)t->cycles);
 }
 
-static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
+static void chrome_thread_name(Chrome *c, uint32_t pid, uint64_t tid,
+                               const char *name)
 {
-    TimeUnit u = time_unit(t, EXPORT_CHROME_UNITS_PER_SECOND);
-    char ts[G_ASCII_DTOSTR_BUF_SIZE], dur[G_ASCII_DTOSTR_BUF_SIZE];
-    NodeRuns processes;
-    if (!nodes_named(t, NAMES_CHROME, &processes, error))
-        return FALSE;
-    char name[TRACE_CHANNEL_NAME_MAX], link[TOPOLOGY_LINK_NAME_MAX];
-    chrome_metadata(t, out, &u);
-    gboolean first = TRUE;
-#define SEP() (first ? (first = FALSE, "") : ",\n")
-    /* Named processes for the nodes that have events: Perfetto shows no
-     * process without one. */
-    FOR_NODES(&processes, v) {
+    fprintf(c->out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
+            "\"tid\":%" G_GUINT64_FORMAT ",\"args\":{\"name\":", chrome_sep(c),
+            pid, (guint64)tid);
+    trace_json_string(c->out, name);
+    fputs("}}", c->out);
+}
+
+/* Processes and threads by name: the nodes that have events, the
+ * machine's when it has some, and every track. */
+static void chrome_names(Chrome *c, const NodeRuns *processes,
+                         gboolean all_marks)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    char name[TRACE_CHANNEL_NAME_MAX];
+    /* Perfetto shows no process without a name. */
+    FOR_NODES(processes, v) {
         g_snprintf(name, sizeof name, "node %u", v);
         fprintf(out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"args\":{\"name\":", SEP(), v);
+                "\"args\":{\"name\":", chrome_sep(c), v);
         trace_json_string(out, name);
         fprintf(out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
                 "\"pid\":%u,\"args\":{\"sort_index\":%u}}", v, v);
     }
-    g_free(processes.run);
-    for (guint c = 0; c < t->channels->len; c++) {
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, c);
-        trace_channel_name(t, ch->source, ch->link, name, sizeof name);
-        fprintf(out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", SEP(), ch->source, c);
-        trace_json_string(out, name);
-        fputs("}}", out);
+    if (t->busy->len || all_marks) {
+        g_autofree char *topology = trace_topology_text(t);
+        g_autofree char *machine = g_strdup_printf("machine (%s)", topology);
+        fprintf(out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
+                "\"args\":{\"name\":", chrome_sep(c), c->machine);
+        trace_json_string(out, machine);
+        fprintf(out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
+                "\"pid\":%u,\"args\":{\"sort_index\":-1}}", c->machine);
     }
+    for (guint ch = 0; ch < c->nch; ch++) {
+        const TraceChannel *x = chrome_channel(c, ch);
+        trace_channel_name(t, x->source, x->link, name, sizeof name);
+        chrome_thread_name(c, x->source, ch, name);
+    }
+    for (guint ch = 0; ch < c->nch; ch++) {
+        if (!bit_get(c->receives, ch))
+            continue;
+        const TraceChannel *x = chrome_channel(c, ch);
+        trace_channel_name(t, x->source, x->link, name, sizeof name);
+        g_autofree char *from = g_strdup_printf("node %u from %s", x->dest, name);
+        chrome_thread_name(c, x->dest, chrome_receive_tid(c, ch), from);
+    }
+    FOR_NODES(&c->marked, v) {
+        g_snprintf(name, sizeof name, "node %u phase", v);
+        chrome_thread_name(c, v, chrome_phase_tid(c, v), name);
+    }
+    if (all_marks)
+        chrome_thread_name(c, c->machine, chrome_phase_tid(c, trace_nodes(t)),
+                           "phases (all nodes)");
+}
+
+/* A busy slice per busy record, on its channel's thread. */
+static void chrome_busy(Chrome *c)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    char link[TOPOLOGY_LINK_NAME_MAX], slice[CHROME_MESSAGE_NAME_MAX];
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        const TraceChannel *ch = &g_array_index(t->channels, TraceChannel, b->channel);
-        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
-        g_autofree char *slice = g_strdup_printf("message %u: %u -> %u",
-                                                 b->message, m->source, m->dest);
+        const TraceChannel *ch = chrome_channel(c, b->channel);
+        const TraceMessage *m = chrome_message(c, b->message);
         trace_link_name(t, ch->link, link, sizeof link);
-        fprintf(out, "%s{\"name\":", SEP());
-        trace_json_string(out, slice);
-        fprintf(out, ",\"cat\":\"message\",\"ph\":\"X\",\"ts\":%s,\"dur\":%s,"
-                "\"pid\":%u,\"tid\":%u,\"args\":{\"link\":",
-                time_text(&u, b->start, ts),
-                time_text(&u, trace_busy_end(t, b) - b->start, dur),
-                ch->source, b->channel);
+        fprintf(out, "%s{\"name\":", chrome_sep(c));
+        trace_json_string(out, chrome_message_name(c, b->message, slice));
+        fprintf(out, ",\"cat\":\"message\",\"ph\":\"X\",\"ts\":%" G_GINT64_FORMAT
+                ",\"dur\":%" G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%u,"
+                "\"args\":{\"link\":", (gint64)b->start,
+                (gint64)(trace_busy_end(t, b) - b->start), ch->source,
+                b->channel);
         trace_json_string(out, link);
         fprintf(out, ",\"start_cycle\":%" G_GINT64_FORMAT ",\"message\":%"
                 G_GUINT64_FORMAT ",\"class\":\"%s\",\"source\":%u,\"dest\":%u,"
@@ -370,18 +719,107 @@ static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
                 m->tag, (guint64)b->first, (guint64)b->count, (guint64)m->count,
                 (gint64)m->element_time, (gint64)m->posted, m->hops);
     }
-    /* Startups may overlap one another on a node (one per port), which
-     * complete slices on one thread cannot show: async spans can. */
+}
+
+/* A receive slice per busy record that brings elements of its message to
+ * their destination, on the destination's track for that channel. */
+static void chrome_receives(Chrome *c)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    char slice[CHROME_MESSAGE_NAME_MAX];
+    for (guint i = 0; i < t->busy->len; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        const TraceChannel *ch = chrome_channel(c, b->channel);
+        const TraceMessage *m = chrome_message(c, b->message);
+        if (m->dest != ch->dest)
+            continue;
+        uint64_t tid = chrome_receive_tid(c, b->channel);
+        fprintf(out, "%s{\"name\":", chrome_sep(c));
+        trace_json_string(out, chrome_message_name(c, b->message, slice));
+        fprintf(out, ",\"cat\":\"receive\",\"ph\":\"B\",\"ts\":%" G_GINT64_FORMAT
+                ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT ",\"args\":{\"message\":%"
+                G_GUINT64_FORMAT ",\"source\":%u,\"dest\":%u,\"first\":%"
+                G_GUINT64_FORMAT ",\"elements\":%" G_GUINT64_FORMAT "}},\n"
+                "{\"cat\":\"receive\",\"ph\":\"E\",\"ts\":%" G_GINT64_FORMAT
+                ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT "}", (gint64)b->start, m->dest, (guint64)tid,
+                (guint64)m->id, m->source, m->dest, (guint64)b->first,
+                (guint64)b->count, (gint64)trace_busy_end(t, b), m->dest,
+                (guint64)tid);
+    }
+}
+
+static void chrome_flow_event(Chrome *c, const char *ph, guint m,
+                              const char *name, Tick ts, uint32_t pid,
+                              uint64_t tid)
+{
+    fprintf(c->out, "%s{\"name\":", chrome_sep(c));
+    trace_json_string(c->out, name);
+    fprintf(c->out, ",\"cat\":\"message\",\"ph\":\"%s\",\"id\":%u,\"ts\":%"
+            G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT "%s}",
+            ph, m, (gint64)ts, pid, (guint64)tid,
+            *ph == 'f' ? ",\"bp\":\"e\"" : "");
+}
+
+/* Every message that reaches its destination over a channel as a flow:
+ * its route, channel by channel in the order its first element crossed
+ * them, from its first busy slice on the source to the receive slice of
+ * its last element on the destination. */
+static void chrome_flows(Chrome *c)
+{
+    const Trace *t = c->t;
+    char name[CHROME_MESSAGE_NAME_MAX];
+    for (guint m = 0; m < t->messages->len; m++) {
+        const TraceMessage *msg = chrome_message(c, m);
+        guint n = 0;
+        for (guint k = c->msg_first[m]; k < c->msg_first[m + 1]; k++) {
+            const TraceBusy *b = &g_array_index(t->busy, TraceBusy,
+                                                c->by_message[k]);
+            if (n && c->hops[n - 1].channel == b->channel) {
+                c->hops[n - 1].last_start = b->start;
+                continue;
+            }
+            c->hops[n++] = (ChromeHop){ b->start, b->start, b->channel };
+        }
+        if (n > 1)
+            qsort(c->hops, n, sizeof(ChromeHop), hop_compare);
+        /* The last hop: the channel into the destination. */
+        guint last = n;
+        for (guint h = 0; h < n; h++)
+            if (chrome_channel(c, c->hops[h].channel)->dest == msg->dest)
+                last = h;
+        if (last == n)
+            continue;
+        chrome_message_name(c, m, name);
+        const ChromeHop *h0 = &c->hops[0], *hl = &c->hops[last];
+        chrome_flow_event(c, "s", m, name, h0->first_start,
+                          chrome_channel(c, h0->channel)->source, h0->channel);
+        for (guint h = 1; h < last; h++)
+            chrome_flow_event(c, "t", m, name, c->hops[h].first_start,
+                              chrome_channel(c, c->hops[h].channel)->source,
+                              c->hops[h].channel);
+        chrome_flow_event(c, "f", m, name, hl->last_start, msg->dest,
+                          chrome_receive_tid(c, hl->channel));
+    }
+}
+
+/* Startups may overlap one another on a node (one per port), which
+ * slices on one thread cannot show: async spans can. */
+static void chrome_startups(Chrome *c)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    char link[TOPOLOGY_LINK_NAME_MAX];
     for (guint i = 0; i < t->startups->len; i++) {
         const TraceStartup *s = &g_array_index(t->startups, TraceStartup, i);
-        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, s->message);
+        const TraceMessage *m = chrome_message(c, s->message);
         trace_link_name(t, s->link, link, sizeof link);
         for (int end = 0; end < 2; end++) {
             fprintf(out, "%s{\"name\":\"startup of message %u\",\"cat\":"
-                    "\"startup\",\"ph\":\"%s\",\"id\":%u,\"ts\":%s,\"pid\":%u,"
-                    "\"tid\":0", SEP(), s->message, end ? "e" : "b", s->message,
-                    time_text(&u, s->start + (end ? s->duration : 0), ts),
-                    m->source);
+                    "\"startup\",\"ph\":\"%s\",\"id\":%u,\"ts\":%" G_GINT64_FORMAT
+                    ",\"pid\":%u,\"tid\":0", chrome_sep(c), s->message,
+                    end ? "e" : "b", s->message,
+                    (gint64)(s->start + (end ? s->duration : 0)), m->source);
             if (!end) {
                 fputs(",\"args\":{\"link\":", out);
                 trace_json_string(out, link);
@@ -391,27 +829,190 @@ static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
             fputc('}', out);
         }
     }
+}
+
+/* Marks as instants: one global instant for a mark of every node, one
+ * per node for a mark of some. */
+static void chrome_marks(Chrome *c)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
     for (guint i = 0; i < t->marks->len; i++) {
         const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
         const char *label = t->labels->pdata[m->label];
         if (m->nodes == trace_nodes(t)) {
-            /* Every node at once: one global instant, not one per node. */
-            fprintf(out, "%s{\"name\":", SEP());
+            fprintf(out, "%s{\"name\":", chrome_sep(c));
             trace_json_string(out, label);
-            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":%s,"
-                    "\"pid\":0,\"tid\":0,\"args\":{\"nodes\":%u}}",
-                    time_text(&u, m->time, ts), m->nodes);
+            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":%"
+                    G_GINT64_FORMAT ",\"pid\":0,\"tid\":0,\"args\":{\"nodes\":%u}}",
+                    (gint64)m->time, m->nodes);
             continue;
         }
         for (uint32_t v = m->node; v - m->node < m->nodes; v++) {
-            fprintf(out, "%s{\"name\":", SEP());
+            fprintf(out, "%s{\"name\":", chrome_sep(c));
             trace_json_string(out, label);
-            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%s,"
-                    "\"pid\":%u,\"tid\":0}", time_text(&u, m->time, ts), v);
+            fprintf(out, ",\"cat\":\"mark\",\"ph\":\"i\",\"s\":\"p\",\"ts\":%"
+                    G_GINT64_FORMAT ",\"pid\":%u,\"tid\":0}", (gint64)m->time, v);
         }
     }
-#undef SEP
+}
+
+/* A phase slice [from, to) on a track, unless it lasts no tick (a node
+ * that marks twice in one tick is in the first phase for none). */
+static void chrome_phase(Chrome *c, uint32_t pid, uint64_t tid, uint32_t label,
+                         Tick from, Tick to)
+{
+    if (to <= from)
+        return;
+    fprintf(c->out, "%s{\"name\":", chrome_sep(c));
+    trace_json_string(c->out, c->t->labels->pdata[label]);
+    fprintf(c->out, ",\"cat\":\"phase\",\"ph\":\"B\",\"ts\":%" G_GINT64_FORMAT
+            ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT "},\n{\"cat\":\"phase\","
+            "\"ph\":\"E\",\"ts\":%"
+            G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT "}",
+            (gint64)from, pid, (guint64)tid, (gint64)to, pid, (guint64)tid);
+}
+
+/* The phase slot of node v, which the marks of some nodes name. */
+static guint64 chrome_phase_slot(const Chrome *c, uint32_t v)
+{
+    gsize lo = 0, hi = c->marked.len;
+    while (hi - lo > 1) {
+        gsize mid = lo + (hi - lo) / 2;
+        if (c->marked.run[mid].first <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return c->marked_at[lo] + (v - c->marked.run[lo].first);
+}
+
+/* Phases: a node is in the phase it marked last. A mark of every node
+ * begins a phase on the machine's track until the next such mark, and
+ * ends every node's own; a mark of some nodes begins a phase on each
+ * one's track until its next mark of either kind. Both last at most to
+ * the end of the run. */
+static void chrome_phases(Chrome *c)
+{
+    const Trace *t = c->t;
+    uint64_t machine_tid = chrome_phase_tid(c, trace_nodes(t));
+    Tick all_from = -1;
+    uint32_t all_label = 0;
+    guint open = 0;
+    for (guint i = 0; i <= t->marks->len; i++) {
+        const TraceMark *m = i < t->marks->len
+                             ? &g_array_index(t->marks, TraceMark, i) : NULL;
+        Tick now = m ? m->time : t->cycles;
+        if (!m || m->nodes == trace_nodes(t)) {
+            if (all_from >= 0)
+                chrome_phase(c, c->machine, machine_tid, all_label, all_from, now);
+            if (m) {
+                all_from = m->time;
+                all_label = m->label;
+            }
+            for (guint k = 0; k < open; k++) {
+                uint32_t v = c->phase_open[k];
+                guint64 slot = chrome_phase_slot(c, v);
+                chrome_phase(c, v, chrome_phase_tid(c, v), c->phase_label[slot],
+                             c->phase_from[slot], now);
+                c->phase_from[slot] = -1;
+            }
+            open = 0;
+            continue;
+        }
+        guint64 slot = chrome_phase_slot(c, m->node);
+        for (uint32_t v = m->node; v - m->node < m->nodes; v++, slot++) {
+            if (c->phase_from[slot] >= 0)
+                chrome_phase(c, v, chrome_phase_tid(c, v), c->phase_label[slot],
+                             c->phase_from[slot], now);
+            else
+                c->phase_open[open++] = v;
+            c->phase_from[slot] = now;
+            c->phase_label[slot] = m->label;
+        }
+    }
+}
+
+static void chrome_counter(Chrome *c, guint s, Tick now, int64_t value)
+{
+    const Trace *t = c->t;
+    guint nl = c->links->len;
+    const char *key = "busy channels";
+    g_autofree char *name = NULL;
+    if (s < nl) {
+        char link[TOPOLOGY_LINK_NAME_MAX];
+        trace_link_name(t, g_array_index(c->links, uint32_t, s), link,
+                        sizeof link);
+        name = g_strdup_printf("link %s", link);
+    } else {
+        MessageClass cls = (MessageClass)((s - nl) % CLASS_COUNT);
+        gboolean flight = s - nl >= CLASS_COUNT;
+        name = g_strdup_printf("class %s%s", message_class_name(cls),
+                               flight ? " messages" : "");
+        if (flight)
+            key = "in flight";
+    }
+    fprintf(c->out, "%s{\"name\":", chrome_sep(c));
+    trace_json_string(c->out, name);
+    fprintf(c->out, ",\"ph\":\"C\",\"ts\":%" G_GINT64_FORMAT ",\"pid\":%u,"
+            "\"tid\":%" G_GUINT64_FORMAT ",\"args\":{\"%s\":%" G_GINT64_FORMAT
+            "}}", (gint64)now, c->machine,
+            (guint64)chrome_phase_tid(c, trace_nodes(t)), key, (gint64)value);
+}
+
+/* The counters: every series that changes at all, at ts 0 and then at
+ * each tick where its value changes (the changes come sorted by time and
+ * series, so this costs what they do). */
+static void chrome_counters(Chrome *c)
+{
+    guint ns = c->links->len + 2 * CLASS_COUNT;
+    const ChromeCount *e = c->counts;
+    gsize n = c->ncounts, k = 0;
+    for (gsize i = 0; i < n; i++)
+        c->active[e[i].series] = 1;
+    for (; k < n && e[k].time <= 0; k++)
+        c->value[e[k].series] += e[k].delta;
+    for (guint s = 0; s < ns; s++)
+        if (c->active[s])
+            chrome_counter(c, s, 0, c->value[s]);
+    while (k < n) {
+        Tick now = e[k].time;
+        uint32_t s = e[k].series;
+        int64_t before = c->value[s];
+        for (; k < n && e[k].time == now && e[k].series == s; k++)
+            c->value[s] += e[k].delta;
+        if (c->value[s] != before)
+            chrome_counter(c, s, now, c->value[s]);
+    }
+}
+
+static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
+{
+    Chrome c = { .t = t, .out = out, .first = TRUE,
+                 .nch = t->channels->len, .machine = trace_nodes(t) };
+    NodeRuns processes = { NULL, 0 };
+    if (!chrome_prepare(&c, error)
+        || !nodes_named(t, NAMES_CHROME, c.receives, &processes, error)) {
+        chrome_free(&c);
+        return FALSE;
+    }
+    gboolean all_marks = FALSE;
+    for (guint i = 0; i < t->marks->len; i++)
+        all_marks |= g_array_index(t->marks, TraceMark, i).nodes == trace_nodes(t);
+    chrome_metadata(t, out);
+    chrome_names(&c, &processes, all_marks);
+    g_free(processes.run);
+    chrome_busy(&c);
+    /* Before the flows: a flow's "f" at the ts its receive slice begins
+     * binds to it only if Perfetto has begun the slice. */
+    chrome_receives(&c);
+    chrome_flows(&c);
+    chrome_startups(&c);
+    chrome_marks(&c);
+    chrome_phases(&c);
+    chrome_counters(&c);
     fputs("\n]}\n", out);
+    chrome_free(&c);
     return TRUE;
 }
 
@@ -609,7 +1210,7 @@ static gboolean export_paje(const Trace *t, FILE *out, GError **error)
     TimeUnit u = time_unit(t, EXPORT_PAJE_UNITS_PER_SECOND);
     char time[G_ASCII_DTOSTR_BUF_SIZE];
     NodeRuns nodes;
-    if (!nodes_named(t, NAMES_PAJE, &nodes, error))
+    if (!nodes_named(t, NAMES_PAJE, NULL, &nodes, error))
         return FALSE;
     GArray *ev = paje_events(t, error);
     if (!ev) {
@@ -663,12 +1264,6 @@ static gboolean export_paje(const Trace *t, FILE *out, GError **error)
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static int link_compare(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* ceil(cycles / window), for any window >= 1 (--window may be as large
  * as a Tick holds, so cycles + window - 1 could overflow). */
 static Tick csv_rows(const Trace *t, Tick window)
@@ -678,28 +1273,15 @@ static Tick csv_rows(const Trace *t, Tick window)
 
 /* The CSV's links, in order: every link of the machine, or on the
  * complete graph, whose links are as many as its processors, those that
- * carried something (the channel table's, a link each time it appears). */
+ * carried something (used_links). */
 static GArray *csv_links(const Trace *t)
 {
+    if (t->topology.ops->kind == TOPOLOGY_COMPLETE)
+        return used_links(t);
     GArray *links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
-    if (t->topology.ops->kind != TOPOLOGY_COMPLETE) {
-        for (int l = 0; l < t->topology.links; l++) {
-            uint32_t link = (uint32_t)l;
-            g_array_append_val(links, link);
-        }
-        return links;
-    }
-    for (guint c = 0; c < t->channels->len; c++)
-        g_array_append_val(links, g_array_index(t->channels, TraceChannel,
-                                                c).link);
-    if (links->len > 1) {
-        qsort(links->data, links->len, sizeof(uint32_t), link_compare);
-        uint32_t *l = (uint32_t *)(void *)links->data;
-        guint out = 0;
-        for (guint i = 1; i < links->len; i++)
-            if (l[i] != l[out])
-                l[++out] = l[i];
-        g_array_set_size(links, out + 1);
+    for (int l = 0; l < t->topology.links; l++) {
+        uint32_t link = (uint32_t)l;
+        g_array_append_val(links, link);
     }
     return links;
 }
@@ -755,20 +1337,6 @@ static void csv_header(const Trace *t, const GArray *links, FILE *out)
     fputs(",elements,utilisation\n", out);
 }
 
-/* Column k of the link: a binary search in the sorted links. */
-static gsize csv_column(const GArray *links, uint32_t link)
-{
-    gsize lo = 0, hi = links->len;
-    while (lo < hi) {
-        gsize mid = lo + (hi - lo) / 2;
-        if (g_array_index(links, uint32_t, mid) < link)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static gboolean export_csv(const Trace *t, Tick window, FILE *out,
                            GError **error)
 {
@@ -806,7 +1374,7 @@ static gboolean export_csv(const Trace *t, Tick window, FILE *out,
             channels += topology_link_channels(&t->topology, l);
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        gsize l = csv_column(links,
+        gsize l = link_column(links,
                              g_array_index(t->channels, TraceChannel,
                                            b->channel).link);
         Tick tau = g_array_index(t->messages, TraceMessage, b->message).element_time;

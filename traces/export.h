@@ -2,10 +2,23 @@
  *
  *  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): one
  *          process per node that has events, one thread per channel that
- *          carried something ("node 5 +x"), a slice per busy interval
- *          named after its message; startups holding a port as async
- *          spans; marks as instants. The time axis is cycles (1 us = 1
- *          cycle), or with tick_seconds microseconds of physical time.
+ *          carried something ("node 5 +x") with a slice ('X') per busy
+ *          interval named after its message; per channel into a
+ *          message's destination a receive thread on the destination
+ *          ("node 6 from node 5 +x") with a slice ('B'/'E') per busy
+ *          interval that brings its elements there; each message a flow
+ *          ('s' on its first busy slice, 't' on each further hop, 'f'
+ *          with "bp":"e" on the receive slice of its last element);
+ *          startups holding a port as async spans; marks as instants,
+ *          and as phase slices ('B'/'E': a node is in the phase it
+ *          marked last) on each node's "node 5 phase" thread, or for a
+ *          mark of every node on the machine's "phases (all nodes)"; a
+ *          "machine (...)" process with counters ('C', sampled where
+ *          they change): per link that carried something its busy
+ *          channels, per message class its busy channels and messages
+ *          in flight. ts and dur are ticks: 1 us of display time is 1
+ *          tick; otherData gives time_unit and, when the trace has a
+ *          tick length, tick_seconds.
  *  paje    Paje (ViTE, pajeng): containers machine > node > channel for
  *          the nodes the records name (a channel's source, a message's
  *          ends, a startup's or a mark's node), a channel's state
