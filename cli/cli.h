@@ -29,7 +29,7 @@ typedef struct {
 extern const char cli_default_scenario[];
 
 /* Load SCENARIO (or, with path NULL, the default filled in around the
- * --set values as README "Using it" says) and apply the --set values. */
+ * --set values as docs/running.md says) and apply the --set values. */
 Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
 void cli_print_error(const char *command, const GError *e);
 /* Print "cubemu COMMAND: message" and return EXIT_INPUT. */

@@ -1009,7 +1009,7 @@ END_TEST
 
 /* ---- reference simulator --------------------------------------------- */
 
-/* Cycle by cycle, straight from the README's rules: in each cycle, messages
+/* Cycle by cycle, straight from the rules of docs/machine-model.md: in each cycle, messages
  * in priority order (posting cycle, then posting order), hops in order,
  * each moves the next element of a hop if it has reached the hop's node
  * (crossed the previous hop in an earlier cycle, or for hop 0, startup has
@@ -2005,8 +2005,8 @@ START_TEST(random_programs_match_oracle)
 }
 END_TEST
 
-/* The order nodes run in within a tick (README, The machine model:
- * arbitration; README, Speed, "Why events per second are not flat").
+/* The order nodes run in within a tick (docs/machine-model.md,
+ * arbitration; docs/performance.md, "Why the rate depends on the order").
  * Every node exchanges across dimension l in step l. A pair's two steps
  * complete when the later of its two nodes runs, and both are queued then,
  * the earlier first; so from address order at tick 0, step l runs the

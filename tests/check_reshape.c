@@ -394,7 +394,7 @@ END_TEST
  * hand-over schedule takes at most delta ceil(K/(2 delta)) + 1 cycles, the
  * exact bound, on every shape with delta <= 2, and moves the data right.
  * With delta >= 3 it is checked against the bound it reports, the proof's
- * before the overlap (README: what is left open there). */
+ * before the overlap (algorithms/reshape/README.md: what is left open there). */
 START_TEST(two_path_handover_theorem3_random)
 {
     GRand *rng = g_rand_new_with_seed(1990 + 3);
@@ -455,7 +455,7 @@ END_TEST
  * delta)) = 2 with K = 4 delta (every set 2h, no slack): a set that moves in
  * one step and on in the next cannot have an element at its next sender two
  * cycles before the window starts, which the early detour needs; there the
- * timetable lengthens one window (README). Also the hand-over schedule on
+ * timetable lengthens one window (algorithms/reshape/README.md). Also the hand-over schedule on
  * the same shapes, to count where each meets the bound. */
 START_TEST(two_path_timetable_theorem3_random)
 {
@@ -663,7 +663,7 @@ END_TEST
 
 /* Slot patterns with delta = 8 and K = 32 (slot_tables.c) on 16-cube
  * shapes with D_paddr eight dimensions apart by one: two drawn at random
- * (the README says how), where the first table (104 rows under one
+ * (algorithms/reshape/README.md says how), where the first table (104 rows under one
  * profile) serves, and one of the eight boundary structures where it lacks
  * a row in both set orders and the second table serves (ascending):
  * Theorem 3's 17 cycles, data verified. The timetable's windows take 20 on

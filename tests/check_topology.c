@@ -616,7 +616,7 @@ END_TEST
 
 /* ---- reference simulator on meshes, tori and complete graphs ----------- */
 
-/* Cycle by cycle from the README's rules (startups that only delay, one
+/* Cycle by cycle from the rules of docs/machine-model.md (startups that only delay, one
  * tick per element): in each cycle, messages in priority order, hops in
  * order; a hop moves its next element if it has reached the hop's node,
  * the channel (u, link) is unused this cycle and the ports have room.

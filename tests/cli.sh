@@ -251,7 +251,7 @@ expect bench-latency-bad 2 "bench: --read-latency: MiB: '1x' is not an integer" 
   "$BENCHP" --read-latency 1x
 # --line-model: a row per dimension's step with the engine's count of
 # events (2^n node steps and 2^n deliveries), and the lines a pair of each
-# layout touches, as README "Why events per second are not flat" counts them
+# layout touches, as docs/performance.md, "The line model", counts them
 pairs=""
 for layout in engine partner edge edgeq edgeq1 own nochan moved movednc; do
   run "$BENCHP" --line-model 5 "$layout" 3

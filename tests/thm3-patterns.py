@@ -10,7 +10,7 @@
     tests/thm3-patterns.py random COUNT SEED table.txt
     tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
 
-The question (see the README, "Where the timetable misses Theorem 3"): with
+The question (see algorithms/reshape/README.md, "Where the timetable misses Theorem 3"): with
 h = ceil(K/(2 delta)) = 2 and K = 4 delta, does the proof's own routing (delta
 sets of K/delta per node, set m crossing d_{(m + turn t) mod delta} in step
 t, each element directly or on its 2-cube's detour j+1, j, j+1) reach Theorem
@@ -49,7 +49,7 @@ the tool; WORKDIR holds its files): the program for a subset of types gives
 a profile; with the profile fixed every type is a small program of its own;
 the types that fail join the subset, until none fails. Meant for delta =
 8, where the whole program (128 types) did not solve in 15 minutes; it has
-not found a delta = 8 table either (README, Reshape): with 14 types the
+not found a delta = 8 table either (algorithms/reshape/README.md): with 14 types the
 subset's program did not solve within CBC's 10 minutes.
 
 table prints a solver's solution as the table; check runs a table on one

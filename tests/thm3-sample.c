@@ -22,7 +22,7 @@
  * in the engine and the cycles, the data check and the bounds are printed.
  *
  * Exit status 1 if some sample's plan misses Theorem 3 (a table that
- * does not serve, then windows lengthened) or a run fails; the README says
+ * does not serve, then windows lengthened) or a run fails; algorithms/reshape/README.md says
  * what a run of it found. */
 #include <glib.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
  * tests/thm3.sh runs all but --all and the full enumerations. The rest of
  * this comment is about the enumeration of the 16-cube.
  *
- * Two-path with schedule = slots (README, Reshape, "delta = 8, K = 32")
+ * Two-path with schedule = slots (algorithms/reshape/README.md, "delta = 8, K = 32")
  * runs a table row per group type: the type of a 4-node group of 2-cube i
  * is, for each of the seven step boundaries, whether the edge its
  * exchanging pair uses changes (H) or stays (S). On a 16-cube with delta =

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # tests/thm3.sh -- Theorem 3 with delta = 8, K = 32 on every shape
-# (README, Reshape, "Every shape of every cube"): build/tests/thm3-types
+# (algorithms/reshape/README.md, "Every shape of every cube"): build/tests/thm3-types
 # types the groups of two-path's 2-cubes by linearity, and here that
 # method must give what the enumeration of every node gave on the 16-cube
 # (2026-11-25: the counts of all 32,768 shapes and the eight the second
 # table serves), the same types shape by shape where both run, the same
 # types on random shapes of 17- to 26-cubes as on their classes' smallest
 # shapes (the reduction --all rests on), and the tables prepare chose on
-# the shapes the README names. --all itself (every class, 2 minutes) is
+# the shapes algorithms/reshape/README.md names. --all itself (every class, 2 minutes) is
 # run by hand. Ends with "thm3: N passed, N failed".
 set -u
 BUILD=${BUILD:-build}

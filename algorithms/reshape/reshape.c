@@ -330,7 +330,7 @@ static void scatter_subset(Node *node, const Reshape *r, int m, int t)
  * edge until then; no order of posting guarantees that, so such a boundary
  * is not overlapped for any set (boundaries_without_overlap), and with
  * delta >= 3 the two-path report claims only the proof's bound before the
- * overlap (see README). */
+ * overlap (see algorithms/reshape/README.md). */
 typedef struct {
     int ctl, self;              /* self: h sent its own early elements */
     int in_edge;                /* handover: the early elements crossed the
@@ -418,7 +418,7 @@ static gboolean timetabled(const Reshape *r)
  * the proof's, overlapped at every boundary. Where some do, the hand-over
  * schedule meets it with delta <= 2 (one boundary, which no set enters
  * idle); with delta >= 3 it is measured within the proof's bound before
- * the overlap (README, Reshape). */
+ * the overlap (algorithms/reshape/README.md). */
 static int tp_theorem3(const Reshape *r)
 {
     if (timetabled(r))
@@ -2132,7 +2132,7 @@ static void reshape_report(const void *config, Report *rep)
                                     BOUND_UPPER, steps * ts + bound * tau,
                                     "Johnsson & Ho, Theorem 3, with the "
                                     "timetable's windows lengthened where "
-                                    "a group's check failed (see README)");
+                                    "a group's check failed (see algorithms/reshape/README.md)");
             return;
         }
         if (!tp_theorem3(r)) {
@@ -2146,10 +2146,10 @@ static void reshape_report(const void *config, Report *rep)
                                     r->schedule == TP_PROOF
                                     ? "Johnsson & Ho, proof of Theorem 3 (the "
                                       "overlap needs the same relays in "
-                                      "successive 2-cubes; see README)"
+                                      "successive 2-cubes; see algorithms/reshape/README.md)"
                                     : "Johnsson & Ho, proof of Theorem 3 (the "
                                       "hand-over schedule meets Theorem 3 "
-                                      "for delta <= 2; see README)");
+                                      "for delta <= 2; see algorithms/reshape/README.md)");
             return;
         }
     }

@@ -1,7 +1,7 @@
 /* slot_tables.c -- slot patterns for two-path reshaping (slot_tables.h).
  *
  * Each table is a solution of the integer program tests/thm3-patterns.py
- * writes (README, Reshape, "Slot patterns"): every row uses its group's
+ * writes (algorithms/reshape/README.md, "Slot patterns"): every row uses its group's
  * eight channels at most once per cycle, and one arrival profile per step
  * and element index bounds every row and is waited for by the next step of
  * every row. So a table is a schedule at Theorem 3's K/2 + 1 cycles on
