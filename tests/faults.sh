@@ -115,7 +115,14 @@ for w in $WRITERS; do
   # 1 KiB blocks: every writer's output is larger than that
   expect_has "fsize-$w" 2 "$old: cannot write: File too large" -- \
     bash -c "ulimit -f 1; $(writer $w "$old") >/dev/null"
-  cmp -s "$old" "$T/old.copy" && no_temp && ok "fsize-$w-old-kept" || bad "fsize-$w-old-kept"
+  if [ $w = csv ]; then
+    # a sweep commits its CSV as rows finish: what is there is whole rows
+    head -n 1 "$old" | grep -q '^algorithm.size,status,' \
+      && [ "$(tail -c 1 "$old" | od -An -c | tr -d ' ')" = '\n' ] \
+      && no_temp && ok "fsize-$w-rows-kept" || bad "fsize-$w-rows-kept"
+  else
+    cmp -s "$old" "$T/old.copy" && no_temp && ok "fsize-$w-old-kept" || bad "fsize-$w-old-kept"
+  fi
 done
 # with SIGXFSZ ignored by the caller too (the issue's SIGSEGV)
 run bash -c "trap '' XFSZ; ulimit -f 8; exec $CUBEMU run --set machine.dimensions=12 --set algorithm.name=exchange --set algorithm.elements-per-node=16 --trace $T/keep.trace >/dev/null"

@@ -64,6 +64,10 @@ fi
 # that make sanitize runs the viewer and the trace reader under ASan/UBSan.
 script tests/traces.sh "traces: "
 
+# Sweeps (tests/sweep.sh): ranges, checks before any run, failed runs as
+# rows, -j, rows committed as runs finish, plots; also under ASan/UBSan.
+script tests/sweep.sh "sweep: "
+
 # Fault injection (tests/faults.sh): every writer against a full device, a
 # file size limit, a folder, a read-only folder and signals; also with
 # --unit-only, so that make sanitize runs it under ASan/UBSan.
