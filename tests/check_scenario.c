@@ -585,13 +585,20 @@ START_TEST(test_parse_choice) {
     ck_assert(g_error_matches(err, SCENARIO_ERROR,
                               SCENARIO_ERROR_INPUT));
     ck_assert_str_eq(err->message,
-                     "f:2: method: unknown value 'Naive' "
-                     "(valid: concurrent, pipelined, naive)");
+                     "f:2: method: unknown value 'Naive'; did you mean "
+                     "'naive'? (valid: concurrent, pipelined, naive)");
     g_clear_error(&err);
     ck_assert(!scenario_parse_choice("concurrent ", "--set a.method=x",
                                      "method", methods, &idx, &err));
     ck_assert_str_eq(err->message,
-                     "--set a.method=x: method: unknown value 'concurrent ' "
+                     "--set a.method=x: method: unknown value 'concurrent '; "
+                     "did you mean 'concurrent'? (valid: concurrent, "
+                     "pipelined, naive)");
+    g_clear_error(&err);
+    /* Nothing close: no suggestion. */
+    ck_assert(!scenario_parse_choice("broadcast", "f:3", "method", methods,
+                                     &idx, &err));
+    ck_assert_str_eq(err->message, "f:3: method: unknown value 'broadcast' "
                      "(valid: concurrent, pipelined, naive)");
     g_clear_error(&err);
 }
