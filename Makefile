@@ -11,7 +11,15 @@
 #   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
 #   make check-determinism  every scenario twice: identical JSON and traces,
 #                      and a third time in the locality order: the same JSON
-#   make install  libcubemu (lib/cubemu.h) for MPI programs, PREFIX=/usr/local
+#   make install  PREFIX=/usr/local [DESTDIR=...]: cubemu, cubemu-view (where
+#                 SDL2 is), cubemu-mpi and libcubemu (where Open MPI is), the
+#                 header, pkg-config file, man pages, bash and zsh completion,
+#                 presets, scenarios and docs; make uninstall removes them
+#   make install-lib  libcubemu alone (lib/cubemu.h, cubemu.pc)
+#   make man      build/man/: cubemu(1), cubemu-scenario(5), cubemu-mpi(1),
+#                 generated from the programs' --help (docs/man/gen-man.py)
+#   make completion  build/completion/: bash and zsh completion, generated
+#                 from cubemu list --json and --help (docs/completion/)
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
@@ -42,10 +50,10 @@ DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 S
 # giflib has no pkg-config file, and the font of the viewer and the plots is
 # not a library: make deps checks these files instead (clang: make fuzz).
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-              /usr/bin/pj_dump /usr/bin/clang
+              /usr/bin/pj_dump /usr/bin/clang /usr/bin/python3 /usr/bin/man
 APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libopenblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
-            pkg-config pajeng libopenmpi-dev openmpi-bin clang
+            pkg-config pajeng libopenmpi-dev openmpi-bin clang python3 man-db
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -123,13 +131,15 @@ PIC_SRC  := $(filter-out emu/sim.c run/run.c,$(LIB_SRC)) mpi/node_mpi.c lib/cube
 PIC_OBJ  := $(PIC_SRC:%.c=$(BUILD)/pic/%.o)
 LIBCUBEMU_A  := $(BUILD)/lib/libcubemu.a
 LIBCUBEMU_SO := $(BUILD)/lib/libcubemu.so.$(VERSION)
-LIBCUBEMU := $(if $(MPI_LIBS),$(LIBCUBEMU_A) $(LIBCUBEMU_SO) $(BUILD)/lib/cubemu.pc)
+LIBCUBEMU := $(if $(MPI_LIBS),$(LIBCUBEMU_A) $(LIBCUBEMU_SO) $(BUILD)/lib/cubemu.pc \
+               $(BUILD)/lib/cubemu-uninstalled.pc)
 # Where make install puts it; make check-lib installs into STAGE and builds
 # the tests and examples/ from there through pkg-config, as a user would.
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
+.PHONY: install-lib uninstall man completion
 .PHONY: deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
@@ -180,9 +190,22 @@ $(BUILD)/lib/cubemu.pc: lib/cubemu.pc.in Makefile
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	  -e 's|@REQUIRES@|$(LINK_PKGS)|' $< > $@
 
-# make install PREFIX=... [DESTDIR=...]: header, both libraries, cubemu.pc.
-install: $(LIBCUBEMU)
-	@if [ -z "$(LIBCUBEMU)" ]; then echo "install: no MPI, no libcubemu (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
+# Programs build against the tree without installing: pkg-config finds
+# cubemu-uninstalled.pc before cubemu.pc in the same folder, so
+# PKG_CONFIG_PATH=build/lib pkg-config --cflags --libs cubemu gives the
+# source tree's lib/cubemu.h and build/lib (with its rpath: the program runs
+# without LD_LIBRARY_PATH).
+$(BUILD)/lib/cubemu-uninstalled.pc: lib/cubemu.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(CURDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	  -e 's|@REQUIRES@|$(LINK_PKGS)|' -e 's|^includedir=.*|includedir=$${prefix}/lib|' \
+	  -e 's|^libdir=.*|libdir=$(abspath $(BUILD))/lib|' \
+	  -e 's|^Libs: .*|Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lcubemu|' $< > $@
+
+# make install-lib PREFIX=... [DESTDIR=...]: header, both libraries,
+# cubemu.pc (make check-lib stages it so).
+install-lib: $(LIBCUBEMU)
+	@if [ -z "$(LIBCUBEMU)" ]; then echo "install-lib: no MPI, no libcubemu (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 lib/cubemu.h $(DESTDIR)$(PREFIX)/include/cubemu.h
 	install -m 644 $(LIBCUBEMU_A) $(DESTDIR)$(PREFIX)/lib/libcubemu.a
@@ -191,13 +214,91 @@ install: $(LIBCUBEMU)
 	ln -sf libcubemu.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libcubemu.so
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/lib/cubemu.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc
 
+# The man pages and the completion, generated from what the built programs
+# print (docs/man/gen-man.py, docs/completion/gen-completion.py): remade
+# whenever a program is relinked, so a new option is in them at once.
+# cubemu view --help is cubemu-view's, hence the viewer among the inputs.
+HAVE_SDL := $(shell pkg-config --exists $(SDL_PKGS) 2>/dev/null && echo yes)
+INSTALL_VIEWER := $(if $(HAVE_SDL),$(VIEWER))
+MAN_OUT  := $(BUILD)/man
+MAN_PAGES := $(MAN_OUT)/cubemu.1 $(MAN_OUT)/cubemu-scenario.5 \
+             $(if $(MPI_PROGRAM),$(MAN_OUT)/cubemu-mpi.1)
+COMPLETION := $(BUILD)/completion/cubemu $(BUILD)/completion/_cubemu
+HELP_PY  := docs/man/cubemu_help.py
+MACHINE_FILES := $(sort $(wildcard machines/*.ini machines/*.tbl machines/*.md))
+$(MAN_OUT)/%: docs/man/%.in docs/man/gen-man.py $(HELP_PY) $(PROGRAM) $(INSTALL_VIEWER) \
+              $(MPI_PROGRAM) $(MACHINE_FILES)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  MAN     $@")
+	$(Q)python3 docs/man/gen-man.py --cubemu $(PROGRAM) \
+	  $(if $(MPI_PROGRAM),--mpi $(MPI_PROGRAM)) --version $(VERSION) \
+	  --srcdir $(CURDIR) --out $(MAN_OUT) --page $*
+$(BUILD)/completion/%: docs/completion/gen-completion.py $(HELP_PY) $(PROGRAM) \
+                       $(INSTALL_VIEWER) $(MACHINE_FILES)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  GEN     $@")
+	$(Q)python3 docs/completion/gen-completion.py --cubemu $(PROGRAM) \
+	  --machines $(CURDIR)/machines --out $(dir $@) --only $*
+man: $(MAN_PAGES)
+completion: $(COMPLETION)
+
+# make install PREFIX=... [DESTDIR=...]: the programs, libcubemu (where
+# Open MPI is), the man pages, the completion, and under share/cubemu the
+# presets (machines/, found there by an installed cubemu: PREFIX/bin/../
+# share/cubemu/machines, so the tree may move) and the scenarios, as
+# examples. make uninstall with the same PREFIX and DESTDIR removes
+# exactly those files, and share/cubemu and share/doc/cubemu once empty.
+BINDIR   := $(PREFIX)/bin
+DATADIR  := $(PREFIX)/share
+PKGDATADIR := $(DATADIR)/cubemu
+MANDIR   := $(DATADIR)/man
+DOCDIR   := $(DATADIR)/doc/cubemu
+BASH_COMPLETION_DIR := $(DATADIR)/bash-completion/completions
+ZSH_COMPLETION_DIR  := $(DATADIR)/zsh/site-functions
+INSTALL_BINS := $(PROGRAM) $(INSTALL_VIEWER) $(MPI_PROGRAM)
+SCENARIO_FILES := $(sort $(shell find scenarios -name '*.ini' 2>/dev/null))
+SCENARIO_DIRS  := $(sort $(patsubst %/,%,$(dir $(SCENARIO_FILES))))
+DOC_FILES := README.md $(sort $(wildcard docs/*.md))
+install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-lib)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) \
+	  $(DESTDIR)$(PKGDATADIR)/machines $(DESTDIR)$(DOCDIR)
+	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(filter %.5,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(BUILD)/completion/cubemu $(DESTDIR)$(BASH_COMPLETION_DIR)/cubemu
+	install -m 644 $(BUILD)/completion/_cubemu $(DESTDIR)$(ZSH_COMPLETION_DIR)/_cubemu
+	install -m 644 $(MACHINE_FILES) $(DESTDIR)$(PKGDATADIR)/machines/
+	@echo "install -m 644 scenarios/... $(DESTDIR)$(PKGDATADIR)/scenarios/..."
+	$(Q)$(foreach d,$(SCENARIO_DIRS),install -d $(DESTDIR)$(PKGDATADIR)/$(d) && \
+	  install -m 644 $(wildcard $(d)/*.ini) $(DESTDIR)$(PKGDATADIR)/$(d)/ &&) true
+	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,cubemu cubemu-view cubemu-mpi)
+	rm -f $(DESTDIR)$(PREFIX)/include/cubemu.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc \
+	  $(addprefix $(DESTDIR)$(PREFIX)/lib/,libcubemu.a libcubemu.so \
+	    libcubemu.so.$(SOVERSION) libcubemu.so.$(VERSION))
+	rm -f $(DESTDIR)$(MANDIR)/man1/cubemu.1 $(DESTDIR)$(MANDIR)/man1/cubemu-mpi.1 \
+	  $(DESTDIR)$(MANDIR)/man5/cubemu-scenario.5
+	rm -f $(DESTDIR)$(BASH_COMPLETION_DIR)/cubemu $(DESTDIR)$(ZSH_COMPLETION_DIR)/_cubemu
+	rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(MACHINE_FILES))
+	@echo "rm -f $(DESTDIR)$(PKGDATADIR)/scenarios/..."
+	$(Q)rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(SCENARIO_FILES))
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_FILES)))
+	$(Q)for d in $$(printf '%s\n' $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR) \
+	    $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(SCENARIO_DIRS) scenarios machines) \
+	    | sort -ru); do \
+	  if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
+	done
+
 # The library's tests and the examples, built against a staged install
 # through pkg-config (tests/lib/*.c, examples/*.c), run by tests/lib-mpi.sh.
 LIB_TESTS := $(patsubst tests/lib/%.c,$(BUILD)/lib-tests/%,$(wildcard tests/lib/*.c)) \
              $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 STAGE_PC := PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig
 $(BUILD)/stage/.installed: $(LIBCUBEMU) lib/cubemu.h
-	$(Q)$(MAKE) --no-print-directory install PREFIX=$(STAGE) >/dev/null
+	$(Q)$(MAKE) --no-print-directory install-lib PREFIX=$(STAGE) DESTDIR= >/dev/null
 	$(Q)touch $@
 $(BUILD)/lib-tests/%: tests/lib/%.c $(BUILD)/stage/.installed
 	@mkdir -p $(dir $@)

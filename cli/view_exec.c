@@ -1,6 +1,8 @@
 /* view_exec.c -- `cubemu view` in the cubemu program: hand the command to
  * cubemu-view, the same command line built with the SDL2 viewer
- * (cmd_view.c), which lives next to this program.
+ * (cmd_view.c), which lives next to this program: in build/, and in
+ * PREFIX/bin after make install (/proc/self/exe is the real file, so a
+ * link to cubemu elsewhere still finds it).
  *
  * SDL2 and the libraries it brings (X11, Wayland, PulseAudio, image codecs:
  * sixty of the program's eighty-eight) cost 18 ms of loading and
@@ -39,7 +41,8 @@ static int view_exec(int argc, char **argv)
     int err = errno;
     g_free(args);
     return cli_fail("view", "cannot start the viewer %s: %s (make builds it "
-                    "beside cubemu)", self, strerror(err));
+                    "beside cubemu, and make install installs it there, "
+                    "where SDL2 is found)", self, strerror(err));
 }
 
 const CliCommand cli_command_view = {

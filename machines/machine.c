@@ -57,9 +57,23 @@ static char **machine_dirs(void)
     const char *env = g_getenv("CUBEMU_MACHINES");
     if (env && *env)
         g_ptr_array_add(dirs, g_strdup(env));
-    if (machine_program_dir) {
-        g_ptr_array_add(dirs, g_build_filename(machine_program_dir, "machines", NULL));
-        g_ptr_array_add(dirs, g_build_filename(machine_program_dir, "..", "machines", NULL));
+    /* The program's folder: as main set it, else (cubemu-mpi, the tests,
+     * which do not) this process's executable's. */
+    g_autofree char *exe_dir = NULL;
+    const char *program_dir = machine_program_dir;
+    if (!program_dir) {
+        g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+        if (exe)
+            program_dir = exe_dir = g_path_get_dirname(exe);
+    }
+    if (program_dir) {
+        g_ptr_array_add(dirs, g_build_filename(program_dir, "machines", NULL));
+        g_ptr_array_add(dirs, g_build_filename(program_dir, "..", "machines", NULL));
+        /* An installed tree (make install): PREFIX/bin/cubemu finds
+         * PREFIX/share/cubemu/machines wherever PREFIX (or DESTDIR) puts
+         * it, with no prefix compiled in. */
+        g_ptr_array_add(dirs, g_build_filename(program_dir, "..", "share",
+                                               "cubemu", "machines", NULL));
     }
     g_ptr_array_add(dirs, g_build_filename(CUBEMU_SOURCE_DIR, "machines", NULL));
     g_ptr_array_add(dirs, NULL);

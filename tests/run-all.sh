@@ -58,6 +58,9 @@ if [ "$unit_only" != "--unit-only" ]; then
   script tests/ci-output.sh "ci-output: "
   script tests/small-fixes.sh "small-fixes: "
   script tests/perfetto.sh "perfetto: "
+  # make install into a staging DESTDIR, the installed programs from another
+  # folder, man pages, completion, pkg-config, make uninstall (tests/install.sh)
+  script tests/install.sh "install: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so
