@@ -50,10 +50,12 @@ DEPS_PKGS := glib-2.0 json-glib-1.0 cairo fftw3 zlib blas openblas ompi-c sdl2 S
 # giflib has no pkg-config file, and the font of the viewer and the plots is
 # not a library: make deps checks these files instead (clang: make fuzz).
 DEPS_FILES := /usr/include/gif_lib.h /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
-              /usr/bin/pj_dump /usr/bin/clang /usr/bin/python3 /usr/bin/man
+              /usr/bin/pj_dump /usr/bin/clang /usr/bin/python3 /usr/bin/man \
+              /usr/lib/python3/dist-packages/jsonschema/__init__.py
 APT_PKGS := libglib2.0-dev libjson-glib-dev libcairo2-dev libfftw3-dev zlib1g-dev libopenblas-dev \
             libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev fonts-dejavu-core check \
-            pkg-config pajeng libopenmpi-dev openmpi-bin clang python3 man-db
+            pkg-config pajeng libopenmpi-dev openmpi-bin clang python3 man-db \
+            python3-jsonschema
 SDL_PKGS := sdl2 SDL2_ttf SDL2_image
 
 PKG_CFLAGS   := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

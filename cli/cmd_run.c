@@ -1,4 +1,4 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json] [--dump-memory] [--trace FILE]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
@@ -13,10 +13,16 @@ static int cmd_run(int argc, char **argv)
     g_auto(GStrv) rest = NULL;
     g_autofree char *trace_path = NULL;
     gboolean json = FALSE, dump = FALSE;
+    gboolean pretty = FALSE, timing = FALSE;
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a scenario key", "SECTION.KEY=VALUE" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
+        { "pretty", 0, 0, G_OPTION_ARG_NONE, &pretty,
+          "With --json: indented, one key a line", NULL },
+        { "timing", 0, 0, G_OPTION_ARG_NONE, &timing,
+          "With --json: add \"timing\", the wall-clock fields (without it "
+          "identical runs print identical bytes)", NULL },
         { "dump-memory", 0, 0, G_OPTION_ARG_NONE, &dump,
           "Include every node's final memory", NULL },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
@@ -36,6 +42,9 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "run", &argc, &argv))
         return EXIT_INPUT;
+    if ((pretty || timing) && !json)
+        return cli_fail("run", "%s shapes the JSON report: give --json too",
+                        pretty ? "--pretty" : "--timing");
     if (rest && g_strv_length(rest) > 1) {
         fprintf(stderr, "cubemu run: one scenario at a time ('%s' is extra); "
                 "use cubemu check for several\n", rest[1]);
@@ -77,7 +86,8 @@ static int cmd_run(int argc, char **argv)
         }
     }
     if (json)
-        report_print_json(r, stdout);
+        report_write_json(r, stdout, (pretty ? REPORT_JSON_PRETTY : 0)
+                                     | (timing ? REPORT_JSON_TIMING : 0));
     else
         report_print_table(r, stdout);
     if (!r->data_correct) {
@@ -91,6 +101,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory] [--trace FILE]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE]",
     .run = cmd_run,
 };

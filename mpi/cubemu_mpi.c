@@ -1,8 +1,10 @@
-/* cubemu_mpi.c -- `cubemu-mpi run SCENARIO [--json] [--dump-memory]
- * [--wait-limit SECONDS]` under mpirun: run a scenario's algorithm for
- * real, one MPI rank a node. With --wait-limit a node that waits that long
- * for its receives with nothing arriving stops the job with an error
- * naming the receive (exit status 1) instead of hanging.
+/* cubemu_mpi.c -- `cubemu-mpi run SCENARIO [--set SECTION.KEY=VALUE]...
+ * [--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]`
+ * under mpirun: run a scenario's algorithm for real, one MPI rank a node.
+ * --set changes the scenario as it does for `cubemu run`. With
+ * --wait-limit a node that waits that long for its receives with nothing
+ * arriving stops the job with an error naming the receive (exit status 1)
+ * instead of hanging.
  *
  * Every rank reads the scenario and prepares the machine and the
  * algorithm's configuration exactly as `cubemu run` does (run/prepare.c),
@@ -10,9 +12,10 @@
  * (node_mpi.c), and verifies its own memory: against alg->expect, against
  * alg->expect_element for the sampled offsets that fall on it, and the
  * multiset fingerprints summed over all ranks for conservation. Rank 0
- * prints the report: a table, or with --json an object in the shape of
- * `cubemu run --json` where the fields apply; what the emulator counts in
- * cycles is measured here in wall-clock seconds, under details.wall.
+ * prints the report: a table, or with --json the JSON of `cubemu run
+ * --json`, printed by the same function from a Report with backend "mpi"
+ * (below, "the report"): the fields this run measures, none of the
+ * emulator's, and with --timing the wall-clock seconds under "timing".
  *
  * Exit status: 0 the data are correct, 1 they are not or the program
  * failed, 2 bad input (including a rank count that is not the machine's
@@ -22,11 +25,11 @@
 #include "node_mpi.h"
 #include "prepare.h"
 
-#include <json-glib/json-glib.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
 
@@ -93,200 +96,270 @@ static char *verify_own(const RunSetup *setup, const Word *mem)
     return problem;
 }
 
-static void json_element(JsonBuilder *b, ElementType type, const Word *w)
+/* ---- the report --------------------------------------------------------
+ *
+ * Rank 0 builds a Report (run/report.h) with backend REPORT_BACKEND_MPI and
+ * prints it through report_write_json, the writer of `cubemu run --json`:
+ * the fields an MPI run measures (messages, the payload's elements, the
+ * data check) are set, the emulator's measurements (cycles, transfers,
+ * channels, per-class and per-link counts, ticks per node and phase,
+ * events) are not printed at all, and what only MPI measures goes under
+ * stats (counters) and timing (the clock, with --timing).
+ *
+ * The algorithm's bounds and details come from its own report callback,
+ * which was written for the emulator and may read the emulator's
+ * measurements. So it runs twice: on the report, whose emulator-only
+ * fields are zero, and on a probe whose emulator-only fields hold values no
+ * run has. A detail that comes out the same in both does not depend on
+ * them (it comes from the configuration or from what MPI measured) and is
+ * kept; one that differs, or appears in only one, is the emulator's and is
+ * dropped rather than printed as a made-up 0. A bound is kept when its
+ * field is one this run measures (messages, elements_per_node, machine.*,
+ * a kept detail) and the probe gives it the same value; bounds on cycles,
+ * seconds, transfers, channels, classes, links, time, phases and events
+ * are dropped: no MPI run measures those. */
+
+/* Emulator-only measurements no real run has, for the probe. */
+static void probe_fill(Report *p)
 {
-    double d[2];
-    memcpy(d, w, element_words(type) * sizeof(Word));
-    switch (type) {
-    case ELEMENT_WORD:
-        json_builder_add_int_value(b, (gint64)w[0]);
-        break;
-    case ELEMENT_DOUBLE:
-        json_builder_add_double_value(b, d[0]);
-        break;
-    case ELEMENT_COMPLEX:
-        json_builder_begin_array(b);
-        json_builder_add_double_value(b, d[0]);
-        json_builder_add_double_value(b, d[1]);
-        json_builder_end_array(b);
-        break;
+    int links = p->machine.topology.links;
+    p->cycles = 1000003;
+    p->element_transfers = 2000029;
+    p->max_channel_elements = 3011;
+    p->events = 4000037;
+    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        p->class_messages[c] = 5003 + 17 * (uint64_t)c;
+        p->class_elements[c] = 6007 + 19 * (uint64_t)c;
+        p->class_transfers[c] = 7013 + 23 * (uint64_t)c;
+    }
+    for (int l = 0; l < links; l++) {
+        p->link_up[l] = 8009 + 3 * (uint64_t)l;
+        p->link_down[l] = 9011 + 5 * (uint64_t)l;
+        p->link_busy[l] = 10007 + 7 * (uint64_t)l;
+    }
+    p->compute_max = 11003;
+    p->communication_max = 12007;
+    p->compute_mean = 10501.25;
+    p->communication_mean = 11503.75;
+    for (unsigned i = 0; i < p->nphases; i++) {
+        SimPhase *ph = &p->phase[i];
+        ph->nodes = 3;
+        ph->time_max = 13001 + 101 * (Tick)i;
+        ph->compute_max = 14009 + 103 * (Tick)i;
+        ph->communication_max = 15013 + 107 * (Tick)i;
+        ph->time_sum = 3 * (double)ph->time_max - 7;
+        ph->compute_sum = 3 * (double)ph->compute_max - 11;
+        ph->communication_sum = 3 * (double)ph->communication_max - 13;
     }
 }
 
-static void json_max_mean(JsonBuilder *b, const char *key, double max,
-                          double mean)
+/* A report with the setup's machine and algorithm, the MPI run's own
+ * measurements copied from `from` (or none), and the emulator's zero:
+ * link arrays and phases exist, so a callback that reads them reads 0. */
+static Report *report_base(const RunSetup *setup, const Report *from)
 {
-    json_builder_set_member_name(b, key);
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "max");
-    json_builder_add_double_value(b, max);
-    json_builder_set_member_name(b, "mean");
-    json_builder_add_double_value(b, mean);
-    json_builder_end_object(b);
-}
-
-typedef struct {
-    const char *scenario;
-    const RunSetup *setup;
-    const Report *names;          /* algorithm, method, params */
-    gboolean data_correct, placement_correct, conserved;
-    const char *problem;
-    double seconds;               /* the slowest rank's run */
-    uint64_t *messages, *bytes, *forwards;       /* per rank */
-    unsigned phases;
-    double phase_max[SIM_MAX_PHASES], phase_sum[SIM_MAX_PHASES];
-    int phase_nodes[SIM_MAX_PHASES];
-    const Word *memory;           /* size x K elements, or NULL */
-} Result;
-
-static void print_json(const Result *res)
-{
-    const RunSetup *setup = res->setup;
-    const Machine *m = &setup->machine;
+    Report *r = report_new();
     const Algorithm *alg = setup->algorithm;
-    g_autoptr(JsonBuilder) b = json_builder_new();
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "cubemu");
-    json_builder_add_string_value(b, CUBEMU_VERSION);
-    json_builder_set_member_name(b, "schema");
-    json_builder_add_int_value(b, REPORT_SCHEMA);
-    json_builder_set_member_name(b, "backend");
-    json_builder_add_string_value(b, "mpi");
-    json_builder_set_member_name(b, "scenario");
-    json_builder_add_string_value(b, res->scenario);
-    json_builder_set_member_name(b, "machine");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "topology");
-    json_builder_add_string_value(b, machine_topology_name(m));
-    json_builder_set_member_name(b, "nodes");
-    json_builder_add_int_value(b, machine_nodes(m));
-    json_builder_end_object(b);
-
-    json_builder_set_member_name(b, "algorithm");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "name");
-    json_builder_add_string_value(b, res->names->algorithm);
-    json_builder_set_member_name(b, "method");
-    json_builder_add_string_value(b, res->names->method);
-    for (guint i = 0; i < res->names->params->len; i++) {
-        const ParamValue *v = &g_array_index(res->names->params, ParamValue, i);
-        g_autofree char *k = g_strdup(v->key);
-        g_strdelimit(k, "-", '_');
-        json_builder_set_member_name(b, k);
-        if (v->is_int)
-            json_builder_add_int_value(b, v->value);
-        else
-            json_builder_add_string_value(b, v->text);
+    machine_copy(&r->machine, &setup->machine);
+    run_report_algorithm(r, setup);
+    int links = r->machine.topology.links;
+    r->link_up = g_new0(uint64_t, links ? links : 1);
+    r->link_down = g_new0(uint64_t, links ? links : 1);
+    r->link_busy = g_new0(uint64_t, links ? links : 1);
+    r->nphases = algorithm_phase_count(alg);
+    for (unsigned i = 0; i < r->nphases; i++)
+        r->phase_name[i] = g_strdup(alg->phases[i]);
+    r->elements_per_node = setup->layout.elements_per_node;
+    r->element = setup->layout.element;
+    if (from) {
+        r->messages = from->messages;
+        r->elements_sent = from->elements_sent;
+        r->data_correct = from->data_correct;
+        r->placement_correct = from->placement_correct;
+        r->conserved = from->conserved;
     }
-    json_builder_end_object(b);
-
-    json_builder_set_member_name(b, "element");
-    json_builder_add_string_value(b, element_type_name(setup->layout.element));
-    json_builder_set_member_name(b, "elements_per_node");
-    json_builder_add_int_value(b, (gint64)setup->layout.elements_per_node);
-    uint64_t messages = 0, bytes = 0, forwards = 0;
-    uint64_t mmax = 0, bmax = 0;
-    for (int x = 0; x < size; x++) {
-        messages += res->messages[x];
-        bytes += res->bytes[x];
-        forwards += res->forwards[x];
-        mmax = MAX(mmax, res->messages[x]);
-        bmax = MAX(bmax, res->bytes[x]);
-    }
-    json_builder_set_member_name(b, "messages");
-    json_builder_add_int_value(b, (gint64)messages);
-    json_builder_set_member_name(b, "data_correct");
-    json_builder_add_boolean_value(b, res->data_correct);
-    if (res->problem) {
-        json_builder_set_member_name(b, "data_problem");
-        json_builder_add_string_value(b, res->problem);
-    }
-
-    json_builder_set_member_name(b, "details");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "wall");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "seconds");
-    json_builder_add_double_value(b, res->seconds);
-    json_builder_set_member_name(b, "phases");
-    json_builder_begin_array(b);
-    for (unsigned i = 0; i < res->phases; i++) {
-        json_builder_begin_object(b);
-        json_builder_set_member_name(b, "name");
-        json_builder_add_string_value(b, alg->phases ? alg->phases[i] : "run");
-        json_builder_set_member_name(b, "nodes");
-        json_builder_add_int_value(b, res->phase_nodes[i]);
-        json_max_mean(b, "seconds", res->phase_max[i],
-                      res->phase_nodes[i] ? res->phase_sum[i]
-                                                / res->phase_nodes[i] : 0);
-        json_builder_end_object(b);
-    }
-    json_builder_end_array(b);
-    json_max_mean(b, "messages_per_rank", (double)mmax,
-                  (double)messages / size);
-    json_max_mean(b, "bytes_per_rank", (double)bmax, (double)bytes / size);
-    json_builder_set_member_name(b, "forwards");
-    json_builder_add_int_value(b, (gint64)forwards);
-    json_builder_end_object(b);
-    json_builder_end_object(b);
-
-    json_builder_set_member_name(b, "stats");
-    json_builder_begin_object(b);
-    json_builder_set_member_name(b, "ranks");
-    json_builder_add_int_value(b, size);
-    json_builder_set_member_name(b, "wall_seconds");
-    json_builder_add_double_value(b, res->seconds);
-    json_builder_end_object(b);
-
-    if (res->memory) {
-        size_t k = setup->layout.elements_per_node;
-        size_t w = element_words(setup->layout.element);
-        json_builder_set_member_name(b, "memory");
-        json_builder_begin_array(b);
-        for (int x = 0; x < size; x++) {
-            json_builder_begin_array(b);
-            for (size_t j = 0; j < k; j++)
-                json_element(b, setup->layout.element,
-                             res->memory + ((size_t)x * k + j) * w);
-            json_builder_end_array(b);
-        }
-        json_builder_end_array(b);
-    }
-    json_builder_end_object(b);
-
-    g_autoptr(JsonGenerator) gen = json_generator_new();
-    g_autoptr(JsonNode) root = json_builder_get_root(b);
-    json_generator_set_root(gen, root);
-    json_generator_set_pretty(gen, TRUE);
-    g_autofree char *text = json_generator_to_data(gen, NULL);
-    printf("%s\n", text);
+    r->computed = setup->layout.computed;
+    r->tolerance = setup->layout.tolerance;
+    r->computed_elements = setup->layout.computed_elements;
+    r->sampled = setup->layout.computed_elements ? setup->layout.sample : 0;
+    return r;
 }
 
-static void print_table(const Result *res)
+static gboolean same_double(double a, double b)
 {
-    const RunSetup *setup = res->setup;
-    const Algorithm *alg = setup->algorithm;
-    uint64_t messages = 0, bytes = 0, forwards = 0;
-    for (int x = 0; x < size; x++) {
-        messages += res->messages[x];
-        bytes += res->bytes[x];
-        forwards += res->forwards[x];
+    return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
+
+static gboolean same_strv(char **a, char **b)
+{
+    if (!a || !b)
+        return a == b;
+    guint n = g_strv_length(a);
+    if (n != g_strv_length(b))
+        return FALSE;
+    for (guint i = 0; i < n; i++)
+        if (strcmp(a[i], b[i]))
+            return FALSE;
+    return TRUE;
+}
+
+static gboolean same_array(const GArray *a, const GArray *b, size_t size)
+{
+    if (!a || !b)
+        return a == b;
+    return a->len == b->len && !memcmp(a->data, b->data, a->len * size);
+}
+
+static gboolean same_detail(const Detail *a, const Detail *b)
+{
+    if (a->type != b->type)
+        return FALSE;
+    switch (a->type) {
+    case DETAIL_INT: return a->i == b->i;
+    case DETAIL_DOUBLE: return same_double(a->d, b->d);
+    case DETAIL_TEXT: return g_strcmp0(a->text, b->text) == 0;
+    case DETAIL_INT_LIST:
+        return same_array(a->list, b->list, sizeof(long long));
+    case DETAIL_ROWS:
+        return same_strv(a->columns, b->columns)
+               && same_array(a->list, b->list, sizeof(long long));
+    case DETAIL_OBJECT:
+        return same_strv(a->columns, b->columns)
+               && same_array(a->values, b->values, sizeof(double));
     }
-    printf("scenario    %s\n", res->scenario);
+    return FALSE;
+}
+
+/* Field names with '_' for '-', as report_lookup reads them. */
+static char *field_key(const char *field)
+{
+    char *k = g_strdup(field);
+    g_strdelimit(k, "-", '_');
+    return k;
+}
+
+/* Is FIELD one an MPI run measures or knows before running? */
+static gboolean mpi_field(const Report *r, const char *field)
+{
+    g_autofree char *f = field_key(field);
+    if (!strcmp(f, "messages") || !strcmp(f, "elements_per_node")
+        || g_str_has_prefix(f, "machine."))
+        return TRUE;
+    if (!g_str_has_prefix(f, "details."))
+        return FALSE;
+    const char *key = f + strlen("details.");
+    for (guint i = 0; i < r->details->len; i++) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        g_autofree char *k = field_key(d->key);
+        size_t n = strlen(k);
+        if (!strcmp(key, k)
+            || (d->type == DETAIL_OBJECT && !strncmp(key, k, n)
+                && key[n] == '.'))
+            return TRUE;
+    }
+    return FALSE;
+}
+
+static const Bound *find_bound(const Report *r, const Bound *like)
+{
+    for (guint i = 0; i < r->bounds->len; i++) {
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
+        if (b->kind == like->kind && !strcmp(b->name, like->name)
+            && !strcmp(b->field, like->field))
+            return b;
+    }
+    return NULL;
+}
+
+/* The algorithm's bounds and details that an MPI run can stand behind
+ * (above): its report callback on r and on a probe, compared. */
+static void algorithm_report(const RunSetup *setup, Report *r)
+{
+    const Algorithm *alg = setup->algorithm;
+    g_autoptr(Report) probe = report_base(setup, r);
+    probe_fill(probe);
+    alg->report(setup->config, r);
+    alg->report(setup->config, probe);
+    for (guint i = r->details->len; i-- > 0;) {
+        const Detail *d = &g_array_index(r->details, Detail, i);
+        const Detail *q = report_find_detail(probe, d->key);
+        if (!q || !same_detail(d, q))
+            g_array_remove_index(r->details, i);
+    }
+    for (guint i = r->bounds->len; i-- > 0;) {
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
+        const Bound *q = find_bound(probe, b);
+        if (!mpi_field(r, b->field) || !q || q->applies != b->applies
+            || !same_double(q->value, b->value))
+            g_array_remove_index(r->bounds, i);
+    }
+}
+
+static void print_table(const Report *r)
+{
+    const ReportMpi *mpi = &r->mpi;
+    printf("scenario    %s\n", r->scenario);
     printf("machine     %s, %u nodes (one MPI rank each)\n",
-           machine_topology_name(&setup->machine),
-           machine_nodes(&setup->machine));
-    printf("algorithm   %s (%s)\n", res->names->algorithm, res->names->method);
-    printf("wall        %.6f s\n", res->seconds);
-    for (unsigned i = 0; i < res->phases; i++)
+           machine_topology_name(&r->machine), machine_nodes(&r->machine));
+    printf("algorithm   %s (%s)\n", r->algorithm, r->method);
+    printf("wall        %.6f s\n", r->wall_seconds);
+    for (unsigned i = 0; i < mpi->phases; i++)
         printf("  phase %-12s max %.6f s, mean %.6f s over %d nodes\n",
-               alg->phases ? alg->phases[i] : "run", res->phase_max[i],
-               res->phase_nodes[i] ? res->phase_sum[i] / res->phase_nodes[i]
-                                   : 0, res->phase_nodes[i]);
-    printf("messages    %llu (%llu bytes; %llu forwards)\n",
-           (unsigned long long)messages, (unsigned long long)bytes,
-           (unsigned long long)forwards);
-    printf("data        %s\n", res->data_correct ? "correct" : res->problem);
+               mpi->phase_name[i], mpi->phase_seconds_max[i],
+               mpi->phase_seconds_mean[i], mpi->phase_nodes[i]);
+    printf("messages    %llu (%.0f bytes; %llu forwards)\n",
+           (unsigned long long)r->messages,
+           mpi->bytes_per_rank_mean * mpi->ranks,
+           (unsigned long long)mpi->forwards);
+    if (r->bounds->len) {
+        printf("bounds      (those on what an MPI run measures)\n");
+        for (guint i = 0; i < r->bounds->len; i++) {
+            const Bound *b = &g_array_index(r->bounds, Bound, i);
+            char v[G_ASCII_DTOSTR_BUF_SIZE], mv[G_ASCII_DTOSTR_BUF_SIZE];
+            g_ascii_formatd(v, sizeof v, "%.6g", b->value);
+            g_ascii_formatd(mv, sizeof mv, "%.6g", b->measured);
+            printf("  %-60s %-6s %12s %12s  %s\n", b->name,
+                   bound_kind_text(b->kind), b->applies ? v : "-", mv,
+                   !b->applies ? "n/a" : b->holds ? "yes" : "NO");
+        }
+    }
+    printf("data        %s\n", r->data_correct ? "correct" : r->data_problem);
+}
+
+/* Why a rank count is not the machine's node count, and the command line
+ * that runs it: Open MPI itself refuses more ranks than cores without
+ * --oversubscribe, and root without --allow-run-as-root, before this
+ * program starts, so only what this rank can see is said here. */
+static void say_rank_count(const char *path, uint32_t nodes, char **argv,
+                           int argc)
+{
+    g_autoptr(GString) line = g_string_new("mpirun");
+    unsigned cores = g_get_num_processors();
+    if (nodes > cores)
+        g_string_append(line, " --oversubscribe");
+    if (geteuid() == 0)
+        g_string_append(line, " --allow-run-as-root");
+    g_string_append_printf(line, " -np %u", nodes);
+    for (int i = 0; i < argc; i++) {
+        g_autofree char *q = g_shell_quote(argv[i]);
+        g_string_append_c(line, ' ');
+        g_string_append(line, strpbrk(argv[i], " \t\n'\"\\$`*?[]{}()<>|&;!#~")
+                              ? q : argv[i]);
+    }
+    g_autoptr(GString) why = g_string_new("");
+    /* mpirun (Open MPI's, or a PMI launcher's) tells its processes the
+     * job's size; a program started on its own is a job of one. */
+    if (size == 1 && !g_getenv("OMPI_COMM_WORLD_SIZE") && !g_getenv("PMI_SIZE"))
+        g_string_append(why, "; it was started without mpirun");
+    if (nodes > cores)
+        g_string_append_printf(why, "; this host has %u cores, so Open MPI "
+                               "needs --oversubscribe for %u ranks", cores,
+                               nodes);
+    if (geteuid() == 0)
+        g_string_append(why, "; as root Open MPI needs --allow-run-as-root");
+    say_error("%s: the machine has %u nodes but %d MPI rank%s run%s it (one "
+              "rank a node)%s: %s", path, nodes, size, size == 1 ? "" : "s",
+              size == 1 ? "s" : "", why->str, line->str);
 }
 
 int main(int argc, char **argv)
@@ -295,16 +368,29 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    gboolean json = FALSE, dump = FALSE;
+    gboolean json = FALSE, dump = FALSE, pretty = FALSE, timing = FALSE;
     const char *path = NULL;
+    g_autoptr(GPtrArray) sets = g_ptr_array_new();
     MpiNodeOptions options = { 0 };
     gboolean usage = argc < 2 || strcmp(argv[1], "run") != 0;
     for (int i = 2; i < argc && !usage; i++) {
         if (!strcmp(argv[i], "--json"))
             json = TRUE;
+        else if (!strcmp(argv[i], "--pretty"))
+            pretty = TRUE;
+        else if (!strcmp(argv[i], "--timing"))
+            timing = TRUE;
         else if (!strcmp(argv[i], "--dump-memory"))
             dump = TRUE;
-        else if (!strcmp(argv[i], WAIT_FLAG)
+        else if (!strcmp(argv[i], "--set") || g_str_has_prefix(argv[i], "--set=")) {
+            const char *eq = strchr(argv[i], '=');
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) {
+                say_error("--set needs a value: SECTION.KEY=VALUE");
+                return finish(EXIT_INPUT);
+            }
+            g_ptr_array_add(sets, (gpointer)v);
+        } else if (!strcmp(argv[i], WAIT_FLAG)
                  || g_str_has_prefix(argv[i], WAIT_FLAG "=")) {
             const char *eq = strchr(argv[i], '=');
             const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
@@ -326,12 +412,23 @@ int main(int argc, char **argv)
     if (usage || !path) {
         if (rank == 0)
             fprintf(stderr, "usage: mpirun -np NODES cubemu-mpi run SCENARIO "
-                    "[--json] [--dump-memory] [--wait-limit SECONDS]\n");
+                    "[--set SECTION.KEY=VALUE]... [--json [--pretty] "
+                    "[--timing]] [--dump-memory] [--wait-limit SECONDS]\n");
+        return finish(EXIT_INPUT);
+    }
+    if ((pretty || timing) && !json) {
+        say_error("%s shapes the JSON report: give --json too",
+                  pretty ? "--pretty" : "--timing");
         return finish(EXIT_INPUT);
     }
 
+    /* The scenario as cubemu run builds it from a file (cli_build_scenario):
+     * the file, then each --set in order. */
     GError *e = NULL;
     g_autoptr(Scenario) s = scenario_load_file(path, &e);
+    for (guint i = 0; s && i < sets->len; i++)
+        if (!scenario_apply_set(s, sets->pdata[i], &e))
+            g_clear_pointer(&s, scenario_free);
     RunSetup setup;
     if (!s || !run_setup(s, &setup, &e)) {
         say_error("%s", e->message);
@@ -340,8 +437,7 @@ int main(int argc, char **argv)
     }
     uint32_t nodes = machine_nodes(&setup.machine);
     if (nodes != (uint32_t)size) {
-        say_error("%s: the machine has %u nodes but %d MPI ranks run it (one "
-                  "rank a node: mpirun -np %u)", path, nodes, size, nodes);
+        say_rank_count(path, nodes, argv, argc);
         run_setup_release(&setup, TRUE);
         return finish(EXIT_INPUT);
     }
@@ -388,41 +484,29 @@ int main(int argc, char **argv)
         }
         first_problem = g_strdup(text);
     }
-    Result res = { .scenario = scenario_name(s), .setup = &setup,
-                   .phases = phases ? phases : 1 };
-    res.placement_correct = first_wrong == size;
-    res.conserved = layout->computed
-                    || (total[0] == total[2] && total[1] == total[3]);
-    res.data_correct = res.placement_correct && res.conserved;
-    res.problem = first_problem ? first_problem
-                  : res.conserved ? NULL
-                                  : "WRONG: elements were lost or duplicated";
+    /* What MPI measured, for the report (rank 0's). */
+    g_autoptr(Report) measured = report_new();
+    measured->placement_correct = first_wrong == size;
+    measured->conserved = layout->computed
+                          || (total[0] == total[2] && total[1] == total[3]);
+    measured->data_correct = measured->placement_correct && measured->conserved;
 
     /* Statistics to rank 0. */
     uint64_t mine[3] = { st->messages, st->bytes, st->forwards };
     g_autofree uint64_t *all = g_new(uint64_t, 3 * (size_t)size);
     MPI_Gather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    g_autofree uint64_t *messages = g_new(uint64_t, size);
-    g_autofree uint64_t *bytes = g_new(uint64_t, size);
-    g_autofree uint64_t *forwards = g_new(uint64_t, size);
-    for (int x = 0; x < size; x++) {
-        messages[x] = all[3 * x];
-        bytes[x] = all[3 * x + 1];
-        forwards[x] = all[3 * x + 2];
-    }
-    res.messages = messages;
-    res.bytes = bytes;
-    res.forwards = forwards;
-    int visited[SIM_MAX_PHASES];
-    for (unsigned i = 0; i < res.phases; i++)
+    unsigned timed = phases ? phases : 1;    /* "run" without phases */
+    double phase_max[SIM_MAX_PHASES], phase_sum[SIM_MAX_PHASES], seconds = 0;
+    int visited[SIM_MAX_PHASES], phase_nodes[SIM_MAX_PHASES];
+    for (unsigned i = 0; i < timed; i++)
         visited[i] = st->phase_visited[i];
-    MPI_Reduce(st->phase_seconds, res.phase_max, (int)res.phases, MPI_DOUBLE,
+    MPI_Reduce(st->phase_seconds, phase_max, (int)timed, MPI_DOUBLE,
                MPI_MAX, 0, MPI_COMM_WORLD);
-    MPI_Reduce(st->phase_seconds, res.phase_sum, (int)res.phases, MPI_DOUBLE,
+    MPI_Reduce(st->phase_seconds, phase_sum, (int)timed, MPI_DOUBLE,
                MPI_SUM, 0, MPI_COMM_WORLD);
-    MPI_Reduce(visited, res.phase_nodes, (int)res.phases, MPI_INT, MPI_SUM, 0,
+    MPI_Reduce(visited, phase_nodes, (int)timed, MPI_INT, MPI_SUM, 0,
                MPI_COMM_WORLD);
-    MPI_Reduce(&st->seconds, &res.seconds, 1, MPI_DOUBLE, MPI_MAX, 0,
+    MPI_Reduce(&st->seconds, &seconds, 1, MPI_DOUBLE, MPI_MAX, 0,
                MPI_COMM_WORLD);
     g_autofree Word *memory = NULL;
     if (dump) {
@@ -435,26 +519,63 @@ int main(int argc, char **argv)
             memory = rank == 0 ? g_new(Word, words * size + 1) : NULL;
             MPI_Gather(mem, (int)words, MPI_UINT64_T, memory, (int)words,
                        MPI_UINT64_T, 0, MPI_COMM_WORLD);
-            res.memory = memory;
         }
     }
 
+    gboolean data_correct = measured->data_correct;
     if (rank == 0) {
-        g_autoptr(Report) names = report_new();
-        run_report_algorithm(names, &setup);
-        res.names = names;
+        uint64_t bytes = 0, mmax = 0, bmax = 0;
+        ReportMpi *mpi = &measured->mpi;
+        for (int x = 0; x < size; x++) {
+            measured->messages += all[3 * x];
+            bytes += all[3 * x + 1];
+            mpi->forwards += all[3 * x + 2];
+            mmax = MAX(mmax, all[3 * x]);
+            bmax = MAX(bmax, all[3 * x + 1]);
+        }
+        /* Payload bytes are whole elements (MpiNodeOptions.element_bytes
+         * 0): the emulator's elements_sent, which details may read. */
+        measured->elements_sent = bytes / (w * sizeof(Word));
+
+        g_autoptr(Report) r = report_base(&setup, measured);
+        r->backend = REPORT_BACKEND_MPI;
+        r->scenario = g_strdup(scenario_name(s));
+        r->data_problem = first_problem ? g_strdup(first_problem)
+                          : r->conserved ? NULL
+                          : g_strdup("WRONG: elements were lost or "
+                                     "duplicated");
+        r->wall_seconds = seconds;
+        mpi = &r->mpi;
+        mpi->ranks = size;
+        mpi->forwards = measured->mpi.forwards;
+        mpi->messages_per_rank_max = (double)mmax;
+        mpi->messages_per_rank_mean = (double)r->messages / size;
+        mpi->bytes_per_rank_max = (double)bmax;
+        mpi->bytes_per_rank_mean = (double)bytes / size;
+        mpi->phases = timed;
+        for (unsigned i = 0; i < timed; i++) {
+            mpi->phase_name[i] = phases ? alg->phases[i] : "run";
+            mpi->phase_nodes[i] = phase_nodes[i];
+            mpi->phase_seconds_max[i] = phase_max[i];
+            mpi->phase_seconds_mean[i] = phase_nodes[i]
+                                         ? phase_sum[i] / phase_nodes[i] : 0;
+        }
+        r->memory = g_steal_pointer(&memory);
+        algorithm_report(&setup, r);
         if (json)
-            print_json(&res);
+            report_write_json(r, stdout,
+                              (pretty ? REPORT_JSON_PRETTY : 0)
+                              | (timing ? REPORT_JSON_TIMING : 0));
         else
-            print_table(&res);
-        if (!res.data_correct)
+            print_table(r);
+        if (!r->data_correct)
             fprintf(stderr, "cubemu-mpi run: %s: the final memory is wrong: "
-                    "%s\n", res.scenario, res.problem);
+                    "%s\n", r->scenario, r->data_problem);
     }
     mpi_node_free(node);
     run_setup_release(&setup, TRUE);
     /* A report standard output did not take is an error (exit 2). */
     if (rank == 0 && !output_close_stdout("cubemu-mpi run"))
         return finish(EXIT_INPUT);
-    return finish(res.data_correct ? EXIT_OK : EXIT_FAILED);
+    return finish(data_correct ? EXIT_OK : EXIT_FAILED);
 }

@@ -14,7 +14,7 @@
 #include "sim.h"
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
- * meaning or goes away (README "JSON output" lists what changed). */
+ * meaning or goes away (docs/report.md, "Versions", lists what changed). */
 #define REPORT_SCHEMA 4
 
 /* What one element is: its width in 64-bit words and how it prints. A
@@ -77,6 +77,24 @@ typedef struct {
     long long value;
 } ParamValue;
 
+/* The program that measured a report: the emulator (cubemu run, the
+ * default of report_new) or MPI ranks (cubemu-mpi run). */
+typedef enum { REPORT_BACKEND_EMULATOR = 0, REPORT_BACKEND_MPI } ReportBackend;
+
+/* What only the MPI backend measures (mpi/cubemu_mpi.c fills it). The
+ * phase names are the algorithm's own static strings, not copies. */
+typedef struct {
+    int ranks;
+    uint64_t forwards;            /* packets passed on, all ranks */
+    double messages_per_rank_max, messages_per_rank_mean;
+    double bytes_per_rank_max, bytes_per_rank_mean;   /* payload bytes */
+    unsigned phases;
+    const char *phase_name[SIM_MAX_PHASES];
+    int phase_nodes[SIM_MAX_PHASES];                   /* nodes that entered */
+    double phase_seconds_max[SIM_MAX_PHASES];          /* MPI_Wtime, over */
+    double phase_seconds_mean[SIM_MAX_PHASES];         /* those nodes */
+} ReportMpi;
+
 typedef struct Report {
     char *scenario;               /* path or "default" */
     Machine machine;
@@ -131,6 +149,11 @@ typedef struct Report {
     gboolean order_fallback;
 
     Word *memory;             /* nodes x K elements, only with --dump-memory */
+
+    /* Which program measured the report; the JSON prints the fields that
+     * backend measures and no others (docs/report.md). */
+    ReportBackend backend;
+    ReportMpi mpi;                /* REPORT_BACKEND_MPI only */
 } Report;
 
 Report *report_new(void);
@@ -200,6 +223,15 @@ double report_seconds(const Report *r, Tick ticks);
 char *report_duration_text(double seconds);
 
 void report_print_table(const Report *r, FILE *out);
+
+/* The JSON report (docs/report.md, docs/report.schema.json). */
+typedef enum {
+    REPORT_JSON_PRETTY = 1 << 0,  /* indented (util/json_writer.h), not one line */
+    REPORT_JSON_TIMING = 1 << 1,  /* add "timing": the wall-clock fields, the
+                                   * only ones that differ between runs */
+} ReportJsonFlags;
+void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags);
+/* report_write_json(r, out, 0): one line, the same bytes for the same run. */
 void report_print_json(const Report *r, FILE *out);
 
 const char *bound_kind_text(BoundKind kind);

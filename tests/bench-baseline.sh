@@ -145,12 +145,12 @@ for i in $(seq "$RUNS"); do
     [ "${FAILED[$n]:-0}" = 1 ] && continue
     if ! out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$EMU" run \
           --set machine.preset=cube --set machine.dimensions=$n --set machine.startup=1 \
-          --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json); then
+          --set algorithm.name=exchange --set algorithm.elements-per-node=$K --json --timing); then
       FAILED[$n]=1
       continue
     fi
     read -r w1 m1 < /tmp/cubemu-bench-time.$$
-    read -r ev es1 ok1 < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["stats"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
+    read -r ev es1 ok1 < <(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["stats"]["events"], d["timing"]["wall_seconds"], int(d["data_correct"]))' <<<"$out")
     EVENTS[$n]=$ev
     ESS[$n]="${ESS[$n]:-} $es1"
     WS[$n]="${WS[$n]:-} $w1"

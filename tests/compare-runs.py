@@ -50,10 +50,10 @@ def main():
     if problems:
         print("FAIL %s: %s" % (name, "; ".join(problems)))
         return 1
-    wall = mpi.get("details", {}).get("wall", {})
-    print("ok   %s (%d ranks, %s messages, %s forwards, run phase %.6f s)"
-          % (name, n, mpi["messages"], wall.get("forwards"),
-             wall.get("seconds", 0)))
+    wall = mpi.get("timing", {}).get("wall_seconds")   # with --timing
+    print("ok   %s (%d ranks, %s messages, %s forwards%s)"
+          % (name, n, mpi["messages"], mpi.get("stats", {}).get("forwards"),
+             "" if wall is None else ", run %.6f s" % wall))
     return 0
 
 

@@ -33,7 +33,7 @@ for f in "${scenarios[@]}"; do
   fi
   n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["machine"]["nodes"])' "$tmp/emu.json")
   if ! timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np "$n" \
-         "$MPI" run "$f" --json --dump-memory >"$tmp/mpi.json" 2>"$tmp/mpi.err"; then
+         "$MPI" run "$f" --json --timing --dump-memory >"$tmp/mpi.json" 2>"$tmp/mpi.err"; then
     echo "FAIL $f: cubemu-mpi on $n ranks failed: $(head -c 600 "$tmp/mpi.err")"
     fail=$((fail + 1)); continue
   fi

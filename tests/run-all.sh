@@ -61,6 +61,9 @@ if [ "$unit_only" != "--unit-only" ]; then
   # make install into a staging DESTDIR, the installed programs from another
   # folder, man pages, completion, pkg-config, make uninstall (tests/install.sh)
   script tests/install.sh "install: "
+  # The JSON report against docs/report.schema.json (tests/schema.sh): every
+  # algorithm's report and cubemu-mpi's, identical reruns, shortest numbers
+  script tests/schema.sh "schema: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so

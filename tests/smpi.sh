@@ -42,7 +42,7 @@ for f in tests/data/smpi/*.ini; do
        smpirun -np "$p" -platform "$tmp/c$n.xml" -hostfile "$tmp/c$n.hosts" \
          --cfg=smpi/simulate-computation:no --cfg=smpi/grow-injected-times:no \
          --cfg=smpi/display-timing:yes \
-         "$PROG" run "$f" --json --dump-memory >"$tmp/out.json" 2>"$tmp/err"; then
+         "$PROG" run "$f" --json --timing --dump-memory >"$tmp/out.json" 2>"$tmp/err"; then
     echo "FAIL $f on $p ranks: $(grep -av 'xbt_cfg/INFO\|smpi_config/INFO' "$tmp/err" | head -c 600)"
     fail=$((fail + 1)); continue
   fi
