@@ -1,8 +1,9 @@
-/* cmd_check.c -- `cubemu check SCENARIO...`: run scenarios and evaluate their [expect]. */
+/* cmd_check.c -- `cubemu check SCENARIO... [--progress | --quiet]`: run scenarios and evaluate their [expect]. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
 #include "output.h"
+#include "progress.h"
 
 #include <string.h>
 
@@ -149,7 +150,7 @@ static int cmd_check(int argc, char **argv)
     g_auto(GStrv) sets = NULL;
     g_auto(GStrv) files = NULL;
     g_autofree char *junit = NULL;
-    gboolean tap = FALSE;
+    gboolean tap = FALSE, progress = FALSE, quiet = FALSE;
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a key in every scenario", "SECTION.KEY=VALUE" },
@@ -158,6 +159,11 @@ static int cmd_check(int argc, char **argv)
           "lines then go to standard error)", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap,
           "Print TAP version 13 instead of the usual lines", NULL },
+        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
+          "Show the progress line (scenario i of n) on standard error even "
+          "when it is not a terminal", NULL },
+        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
+          "No progress line (errors and results are still printed)", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
           "SCENARIO..." },
         { .long_name = NULL }
@@ -170,6 +176,11 @@ static int cmd_check(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "check", &argc, &argv))
         return EXIT_INPUT;
+    ProgressMode mode;
+    if (!progress_mode_from_flags(progress, quiet, &mode))
+        return cli_fail("check", "--progress and --quiet contradict each "
+                        "other: give one");
+    progress_configure(mode);
     if (!files || !files[0]) {
         fprintf(stderr, "cubemu check: no SCENARIO given (e.g. cubemu check "
                 "scenarios/paper/*.ini)\n");
@@ -193,8 +204,11 @@ static int cmd_check(int argc, char **argv)
         printf("TAP version 13\n1..%u\n", g_strv_length(files));
     unsigned passed = 0, failed = 0, errors = 0;
     gint64 start = g_get_monotonic_time();
+    unsigned total = g_strv_length(files);
     for (char **f = files; *f; f++) {
         gint64 t0 = g_get_monotonic_time();
+        progress_set_prefix("scenario %u of %u", (unsigned)(f - files) + 1,
+                            total);
         CheckResult *c = g_new0(CheckResult, 1);
         c->path = g_strdup(*f);
         g_autoptr(Scenario) s = cli_build_scenario(*f, sets, &e);
@@ -229,6 +243,7 @@ static int cmd_check(int argc, char **argv)
             fprintf(text, "FAIL %s: %s\n", *f, c->message);
         g_ptr_array_add(results, c);
     }
+    progress_set_prefix(NULL);
     if (tap)
         printf("# %u passed, %u failed\n", passed, failed);
     else
@@ -249,6 +264,6 @@ static int cmd_check(int argc, char **argv)
 
 const CliCommand cli_command_check = {
     .name = "check",
-    .usage = "check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap]",
+    .usage = "check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap] [--progress | --quiet]",
     .run = cmd_check,
 };

@@ -1,9 +1,10 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--progress | --quiet]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
 #include "trace.h"
 #include "output.h"
+#include "progress.h"
 
 #include <string.h>
 
@@ -12,7 +13,7 @@ static int cmd_run(int argc, char **argv)
     g_auto(GStrv) sets = NULL;
     g_auto(GStrv) rest = NULL;
     g_autofree char *trace_path = NULL;
-    gboolean json = FALSE, dump = FALSE;
+    gboolean json = FALSE, dump = FALSE, progress = FALSE, quiet = FALSE;
     gboolean pretty = FALSE, timing = FALSE;
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -28,6 +29,11 @@ static int cmd_run(int argc, char **argv)
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
           "Record every channel's busy intervals and the marks (traces/FORMAT.md)",
           "FILE" },
+        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
+          "Show the progress line on standard error even when it is not a "
+          "terminal", NULL },
+        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
+          "No progress line (errors are still printed)", NULL },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
         { .long_name = NULL }
@@ -35,13 +41,20 @@ static int cmd_run(int argc, char **argv)
     g_autoptr(GOptionContext) ctx = g_option_context_new("- run one scenario");
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_set_description(ctx, "Without SCENARIO: the embedded "
-        "default (gray-to-binary, concurrent, K = 1024, cm200-8k).");
+        "default (gray-to-binary, concurrent, K = 1024, cm200-8k).\n"
+        "On a terminal, a run longer than a second shows a progress line on "
+        "standard error, erased when it ends.");
     GError *e = NULL;
     static const char *const once[] = { "--trace", NULL };
     if (!cli_refuse_repeated("run", argc, argv, once))
         return EXIT_INPUT;
     if (!cli_parse(ctx, "run", &argc, &argv))
         return EXIT_INPUT;
+    ProgressMode mode;
+    if (!progress_mode_from_flags(progress, quiet, &mode))
+        return cli_fail("run", "--progress and --quiet contradict each "
+                        "other: give one");
+    progress_configure(mode);
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",
                         pretty ? "--pretty" : "--timing");
@@ -101,6 +114,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--progress | --quiet]",
     .run = cmd_run,
 };

@@ -40,6 +40,7 @@
 #include "output.h"
 #include "plot.h"
 #include "prepare.h"
+#include "progress.h"
 #include "run.h"
 #include "suggest.h"
 
@@ -632,6 +633,9 @@ static G_GNUC_NORETURN void worker_main(const Sweep *sw, const Run *run, pid_t p
     dup2(err_fd, STDOUT_FILENO);
     dup2(err_fd, STDERR_FILENO);
     close(err_fd);
+    /* The parent draws the sweep's line; a run's own would go into the
+     * pipe and come out among its messages. */
+    progress_configure(PROGRESS_OFF);
     GError *e = NULL;
     const char *path;
     g_autoptr(Scenario) s = run_scenario_of(sw, run, &path, &e);
@@ -894,17 +898,21 @@ static gint64 csv_commit_due(const Sweep *sw)
 
 /* ---- releasing rows in order --------------------------------------------- */
 
-/* PROGRESS: the one place a sweep's progress is known, called each time a
- * run finishes (DONE of TOTAL, in any order with -j). util/progress.h's
- * "run i of n" prefix is to be set here, e.g.
- *     progress_set_prefix("run %u of %u", done + 1, total);
- * Note that runs happen in their own processes, whose standard error is a
- * pipe to this one (worker_main), so a progress line drawn inside a run
- * must be given the terminal's descriptor or drawn here. */
-static void sweep_progress(guint done, guint total)
+/* The sweep's progress line (util/progress.h): drawn here, by the parent,
+ * since each run's standard error is a pipe to it (worker_main turns the
+ * runs' own lines off). Called when a run finishes and whenever the
+ * parent wakes: which runs are going, of how many. */
+static void sweep_progress(guint done, guint started, guint total)
 {
-    (void)done;
-    (void)total;
+    if (!progress_enabled())
+        return;
+    if (started > done + 1)
+        progress_update("runs %u to %u of %u running, %u done", done + 1,
+                        started, total, done);
+    else if (started > done)
+        progress_update("run %u of %u", started, total);
+    else
+        progress_update("%u of %u runs done", done, total);
 }
 
 static void run_print(const Sweep *sw, const Run *run)
@@ -926,6 +934,7 @@ static gboolean release_rows(Sweep *sw, GError **error)
 {
     while (sw->released < sw->nruns && sw->runs[sw->released].status != RUN_PENDING) {
         const Run *run = &sw->runs[sw->released];
+        progress_clear();            /* the line is drawn again later */
         run_print(sw, run);
         /* A field its setup did not announce still gets a column (the
          * file is rewritten whole at each commit). */
@@ -949,7 +958,7 @@ static gboolean run_all(Sweep *sw, GError **error)
         while (workers->len < (guint)sw->jobs && next < sw->nruns) {
             guint k = next++;
             if (!worker_start(sw, k, workers)) {
-                sweep_progress(++done, sw->nruns);
+                sweep_progress(++done, next, sw->nruns);
                 ok = release_rows(sw, error);
             }
         }
@@ -964,6 +973,10 @@ static gboolean run_all(Sweep *sw, GError **error)
                                                    .events = POLLIN };
         gint64 due = csv_commit_due(sw);
         int timeout = due < 0 ? -1 : (int)MIN((due + 999) / 1000, G_MAXINT);
+        /* Wake for the progress line too (at most PROGRESS_HZ a second). */
+        if (progress_enabled() && (timeout < 0 || timeout > 1000 / PROGRESS_HZ))
+            timeout = 1000 / PROGRESS_HZ;
+        sweep_progress(done, next, sw->nruns);
         int n = poll(fds, nfds, timeout);
         if (n < 0 && errno != EINTR) {
             g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, "poll: %s",
@@ -972,7 +985,9 @@ static gboolean run_all(Sweep *sw, GError **error)
             break;
         }
         if (n == 0) {
-            ok = csv_commit(sw, error);
+            /* A timeout: the CSV's commit, or only the progress line's. */
+            if (csv_commit_due(sw) == 0)
+                ok = csv_commit(sw, error);
             continue;
         }
         for (guint i = 0; i < workers->len; i++) {
@@ -997,7 +1012,7 @@ static gboolean run_all(Sweep *sw, GError **error)
             if (w->fd[0] < 0 && w->fd[1] < 0) {
                 worker_finish(sw, w);
                 g_array_remove_index(workers, i--);
-                sweep_progress(++done, sw->nruns);
+                sweep_progress(++done, next, sw->nruns);
             }
         }
         ok = release_rows(sw, error);
@@ -1445,8 +1460,14 @@ static int cmd_sweep(int argc, char **argv)
     g_autofree char *csv = NULL, *plot = NULL, *png = NULL, *size = NULL,
                     *y_field = NULL, *x_key = NULL, *plot_data = NULL;
     gboolean log_x = FALSE, log_y = FALSE, linear = FALSE;
+    gboolean progress = FALSE, quiet = FALSE;
     int jobs = 1;
     GOptionEntry entries[] = {
+        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
+          "Show the progress line (run i of n) on standard error even when "
+          "it is not a terminal", NULL },
+        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
+          "No progress line (errors and results are still printed)", NULL },
         { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary_flags,
           "Values to run a key with (V1,V2,... or ranges FIRST..LAST[:STEP]); "
           "several --vary run every combination", "SECTION.KEY=V1,V2,..." },
@@ -1510,6 +1531,11 @@ static int cmd_sweep(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "sweep", &argc, &argv))
         return EXIT_INPUT;
+    ProgressMode mode;
+    if (!progress_mode_from_flags(progress, quiet, &mode))
+        return cli_fail("sweep", "--progress and --quiet contradict each "
+                        "other: give one");
+    progress_configure(mode);
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);
     if (!vary_flags)
@@ -1630,7 +1656,10 @@ static int cmd_sweep(int argc, char **argv)
 
     /* 2, 3. The runs; rows released in order as they finish. */
     GError *e = NULL;
-    gboolean ok = run_all(&sw, &e)
+    progress_begin(rest ? rest[0] : "sweep");
+    gboolean ok = run_all(&sw, &e);
+    progress_end();
+    ok = ok
                   && (!csv || (sw.committed == sw.released && sw.released) || csv_commit(&sw, &e))
                   && ((!q.out && !q.data) || write_plot(&sw, &q, &e));
     print_failures(&sw);

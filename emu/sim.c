@@ -357,6 +357,15 @@ struct Sim {
     const SimObserver *observer;
     void *observer_data;
 
+    SimProgressFn progress_fn; /* sim_set_progress, or NULL */
+    void *progress_data;
+    uint32_t nodes_done;       /* programs finished, for progress_fn */
+    uint64_t progress_at;      /* progress_fn is called once stats.events
+                                * reaches this (matches and deliveries
+                                * count too, so it may pass it by more
+                                * than one); UINT64_MAX: never. Beside
+                                * stats, the line the run loop counts
+                                * events in */
     SimStats stats;
     GError *error;             /* first program error; stops the run */
 };
@@ -732,6 +741,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->node[x].address = x;
         sim->node[x].block = x;
     }
+    sim->progress_at = UINT64_MAX;
     sim->pend_far = PENDING_FAR;
     sim->pend_far_whole = PENDING_FAR_WHOLE;
     sim->keep_below = (uint64_t)1 << 32;
@@ -1904,6 +1914,7 @@ static gboolean pending_swap(Sim *sim, Node *b, Pending *p, Msg *m,
 static void node_after_wait(Sim *sim, Node *node)
 {
     if (node->returned_done) {
+        sim->nodes_done++;
         if (sim->stats.phases)
             node_close_phase(sim, node, node->wait_until);
         if (node->wait_until > sim->stats.cycles)
@@ -2651,6 +2662,23 @@ static void sim_prefetch_ahead(Sim *sim)
     }
 }
 
+void sim_set_progress(Sim *sim, SimProgressFn fn, void *data, uint64_t first)
+{
+    sim->progress_fn = fn;
+    sim->progress_data = data;
+    sim->progress_at = fn ? sim->stats.events + MAX(first, (uint64_t)1)
+                          : UINT64_MAX;
+}
+
+/* Out of the run loop's way: the loop only compares the event count. */
+static __attribute__((noinline, cold)) void sim_progress(Sim *sim)
+{
+    SimProgress where = { sim->now, sim->stats.events, sim->nodes,
+                          sim->nodes_done };
+    uint64_t next = sim->progress_fn(sim->progress_data, &where);
+    sim->progress_at = next ? sim->stats.events + next : UINT64_MAX;
+}
+
 static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
@@ -2685,6 +2713,8 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         }
         sim->now = time;
         sim->stats.events++;
+        if (G_UNLIKELY(sim->stats.events >= sim->progress_at))
+            sim_progress(sim);
         if (item.post) {
             sim_run_post(sim, node, item.post);
             continue;

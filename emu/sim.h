@@ -135,6 +135,23 @@ void sim_set_order(Sim *sim, SimOrder order);
 /* TRUE if the run so far was in the locality order. */
 gboolean sim_order_locality(const Sim *sim);
 
+/* Progress, for a line that shows a long run going on (util/progress.h,
+ * run/run.c). Once at least `first` events have run, and then each time
+ * at least as many more as the last call returned, sim_run calls fn,
+ * before it runs an event, with where the run is; fn returns the events
+ * until its next call (0: call it no more). It must only read: nothing
+ * it does can change the run. The engine pays for it one comparison an
+ * event, with or without fn (none is set by default). Before sim_run; fn
+ * NULL removes it. */
+typedef struct {
+    Tick now;                     /* the tick of the event running */
+    uint64_t events;              /* events run so far, that one included */
+    uint32_t nodes;
+    uint32_t nodes_done;          /* nodes whose program has finished */
+} SimProgress;
+typedef uint64_t (*SimProgressFn)(void *data, const SimProgress *where);
+void sim_set_progress(Sim *sim, SimProgressFn fn, void *data, uint64_t first);
+
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
  * to read or write their regions, and the swaps of two whole memories,

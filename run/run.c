@@ -11,6 +11,7 @@
 #include "algorithm.h"
 #include "prepare.h"
 #include "record.h"
+#include "progress.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -378,6 +379,113 @@ static const Word *sim_memory_of(void *sim, uint32_t x)
     return sim_node_memory(sim, x);
 }
 
+/* ---- the progress line (util/progress.h) --------------------------------
+ *
+ * While the engine runs: the tick reached, the events run in this try and
+ * their recent rate, and the nodes finished; no ETA (progress.h says
+ * why). The nodes' memories, prepared and verified node by node, come
+ * with one. A run the locality order gives up on starts again from tick
+ * 0 in the contract's (RunOrder); where the first try's line was seen,
+ * the new one says "again in the contract order", else nothing: the
+ * user saw no first try. */
+
+/* The engine is asked to call back every this many wall microseconds
+ * (at the rate of events it has had): it reads the clock, which is all a
+ * call costs unless the line is due. */
+#define PROGRESS_POLL_US 20000
+#define PROGRESS_EVENTS_MIN 64
+#define PROGRESS_EVENTS_MAX ((uint64_t)1 << 20)
+
+/* The rate shown is that of the last seconds, not of the whole try: a
+ * run's rate changes as it goes. The lines drawn in them are kept (at
+ * most PROGRESS_HZ a second). */
+#define PROGRESS_RATE_US (2 * G_USEC_PER_SEC)
+#define PROGRESS_SAMPLES 32
+
+typedef struct {
+    gint64 us;
+    uint64_t events;
+} RateSample;
+
+typedef struct {
+    gint64 start_us;              /* this try's sim_run */
+    gint64 last_us;               /* the last call */
+    uint64_t last_events;
+    RateSample sample[PROGRESS_SAMPLES];  /* the start, then each line */
+    unsigned samples, newest;
+    gboolean again;               /* the contract order's try after the
+                                   * locality order stopped, once the
+                                   * first try's line was shown */
+} RunProgress;
+
+/* Events a second since the oldest sample of the last PROGRESS_RATE_US
+ * (or, if none is that recent, the newest before now), now included. */
+static double progress_rate(RunProgress *p, gint64 now, uint64_t events)
+{
+    const RateSample *from = NULL;
+    for (unsigned i = p->samples; i-- > 0;) {
+        const RateSample *x = &p->sample[(p->newest + PROGRESS_SAMPLES - i)
+                                         % PROGRESS_SAMPLES];
+        if (now - x->us <= PROGRESS_RATE_US || i == 0) {
+            from = x;
+            break;
+        }
+    }
+    double rate = from && now > from->us
+                      ? (double)(events - from->events) * 1e6
+                        / (double)(now - from->us) : 0;
+    p->newest = (p->newest + 1) % PROGRESS_SAMPLES;
+    p->sample[p->newest] = (RateSample){ now, events };
+    p->samples = MIN(p->samples + 1, PROGRESS_SAMPLES);
+    return rate;
+}
+
+static uint64_t run_progress(void *data, const SimProgress *w)
+{
+    RunProgress *p = data;
+    gint64 now = g_get_monotonic_time();
+    uint64_t ran = w->events - p->last_events;
+    gint64 took = now - p->last_us;
+    uint64_t next = took > 0 ? ran * PROGRESS_POLL_US / (uint64_t)took
+                             : ran * 2;
+    next = CLAMP(next, PROGRESS_EVENTS_MIN, PROGRESS_EVENTS_MAX);
+    p->last_us = now;
+    p->last_events = w->events;
+    if (!progress_due())
+        return next;
+    double per_second = progress_rate(p, now, w->events);
+    char tick[32], events[32], rate[32], done[32], nodes[32];
+    progress_count_text(tick, sizeof tick, w->now);
+    progress_rate_text(events, sizeof events, (double)w->events);
+    progress_rate_text(rate, sizeof rate, per_second);
+    char finished[96] = "";
+    if (w->nodes_done) {
+        progress_count_text(done, sizeof done, MIN(w->nodes_done, w->nodes));
+        progress_count_text(nodes, sizeof nodes, w->nodes);
+        g_snprintf(finished, sizeof finished, ", %s of %s nodes done", done,
+                   nodes);
+    }
+    progress_update("%stick %s, %s events at %s/s%s",
+                    p->again ? "again in the contract order: " : "", tick,
+                    events, rate, finished);
+    return next;
+}
+
+/* "STAGE: node X of N, ETA ..." every 1024 nodes of a loop that does
+ * the same for every node, begun at since_us. */
+static inline void progress_nodes(const char *stage, uint32_t x,
+                                  uint32_t nodes, gint64 since_us)
+{
+    if ((x & 1023) || x == 0 || !progress_due())
+        return;
+    char at[32], all[32], eta[48];
+    progress_count_text(at, sizeof at, x);
+    progress_count_text(all, sizeof all, nodes);
+    progress_eta(eta, sizeof eta, x, nodes,
+                 (double)(g_get_monotonic_time() - since_us) / 1e6);
+    progress_update("%s: node %s of %s%s", stage, at, all, eta);
+}
+
 /* The verifier's buffer: one node's reference, K elements. */
 static uint64_t verify_bytes(const MemoryLayout *layout)
 {
@@ -417,7 +525,9 @@ static gboolean run_verify(Report *r, Sim *sim, const RunSetup *setup,
      * cache (for a 16-cube, 32 MiB that a second pass read again). */
     char *problem = NULL;
     Fingerprint after = { 0, 0 };
+    gint64 since = g_get_monotonic_time();
     for (uint32_t x = 0; x < nodes; x++) {
+        progress_nodes("verifying", x, nodes, since);
         const Word *mem = sim_node_memory(sim, x);
         if (!problem)
             problem = run_check_node(setup, x, mem, expected, limit);
@@ -445,8 +555,8 @@ static uint64_t dump_bytes(uint32_t nodes, const MemoryLayout *layout)
     return (uint64_t)nodes * (k ? k : 1) * sizeof(Word);
 }
 
-Report *run_scenario(const Scenario *s, const RunOptions *options,
-                     GError **error)
+static Report *run_scenario_inner(const Scenario *s,
+                                  const RunOptions *options, GError **error)
 {
     RunSetup setup;
     if (!run_setup(s, &setup, error))
@@ -525,6 +635,7 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     Fingerprint before;
     double wall = 0;
     gboolean fallback = FALSE;
+    gboolean again = FALSE;     /* the progress line says it starts over */
     for (;;) {
         g_clear_pointer(&sim, sim_free);
         sim = sim_new(&machine, &sim_layout);
@@ -533,7 +644,12 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
                                                        : SIM_ORDER_CONTRACT);
         before = (Fingerprint){ 0, 0 };
+        gint64 since = g_get_monotonic_time();
         for (uint32_t x = 0; x < nodes; x++) {
+            progress_nodes(again ? "again in the contract order, "
+                                   "preparing the memories"
+                                 : "preparing the memories",
+                           x, nodes, since);
             alg->init(config, x, sim_node_memory(sim, x));
             run_fingerprint_add(&before, sim_node_memory(sim, x),
                                 layout.computed_elements,
@@ -541,16 +657,26 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
         }
         GError *e = NULL;
         gint64 t0 = g_get_monotonic_time();
+        RunProgress progress = { .start_us = t0, .last_us = t0,
+                                 .sample = { { t0, 0 } }, .samples = 1,
+                                 .again = again };
+        if (progress_enabled())
+            sim_set_progress(sim, run_progress, &progress, 1024);
         gboolean ok = sim_run(sim, alg->step, config, &e);
+        sim_set_progress(sim, NULL, NULL, 0);
         wall += (double)(g_get_monotonic_time() - t0) / 1e6;
         if (ok)
             break;
         if (sim_order_locality(sim)) {
+            progress_clear();
             g_debug("%s: %s; running it again in the contract's order",
                     scenario_name(s), e->message);
             g_error_free(e);
             order = RUN_ORDER_CONTRACT;
             fallback = TRUE;
+            /* Where the first try was on the screen, the line says why
+             * it starts again; where it was not, nothing needs saying. */
+            again = progress_drawn();
             continue;
         }
         g_propagate_error(error, e);
@@ -611,5 +737,14 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
     }
     alg->report(config, r);
     run_setup_release(&setup, FALSE);     /* the report owns the machine */
+    return r;
+}
+
+Report *run_scenario(const Scenario *s, const RunOptions *options,
+                     GError **error)
+{
+    progress_begin(scenario_name(s));
+    Report *r = run_scenario_inner(s, options, error);
+    progress_end();
     return r;
 }

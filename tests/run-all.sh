@@ -57,6 +57,9 @@ if [ "$unit_only" != "--unit-only" ]; then
   # names, cubemu list's ranges, headless frames (tests/small-fixes.sh)
   script tests/ci-output.sh "ci-output: "
   script tests/small-fixes.sh "small-fixes: "
+  # the progress line: on a terminal only, erased, --progress, --quiet,
+  # results unchanged, check's and sweep's "i of n" (tests/progress.sh)
+  script tests/progress.sh "progress: "
   script tests/perfetto.sh "perfetto: "
   # make install into a staging DESTDIR, the installed programs from another
   # folder, man pages, completion, pkg-config, make uninstall (tests/install.sh)

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE   /* __fpending */
 #include "output.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -240,6 +241,7 @@ static void say(const char *s)
 
 static void on_signal(int sig)
 {
+    progress_clear();           /* the line below starts at column 0 */
     for (int i = 0; i < OUTPUT_PENDING_MAX; i++) {
         char *temp = pending[i];
         if (temp)
