@@ -2,7 +2,8 @@
 #
 #   make run      install missing dependencies, build, run the default scenario
 #   make check    install missing dependencies, build, run every test
-#   make bench    the benchmark (README "Speed")
+#   make bench    the benchmark (docs/performance.md), recorded in
+#                 bench/results.tsv; make bench-report prints it
 #   make sanitize the unit tests under AddressSanitizer + UBSan
 #   make check-mpi build/cubemu-mpi under mpirun against the emulator, and
 #                 libcubemu's tests and examples/ (make check-lib alone)
@@ -97,7 +98,7 @@ VIEWER   := $(BUILD)/cubemu-view
 VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-BENCH    := $(BUILD)/tests/bench
+BENCH    := $(BUILD)/bench/bench
 # tests/thm3-types.c: every delta = 8 shape against the slot tables
 # (README, Reshape): the 16-cube's node by node (half an hour, by hand),
 # every cube's by linearity (--all, 2 minutes, by hand); tests/thm3.sh,
@@ -142,7 +143,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib uninstall man completion
-.PHONY: deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-report deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -323,7 +324,7 @@ check-lib: deps
 bench-mpi: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory examples
-	@BUILD=$(BUILD) tests/bench-mpi.sh
+	@BUILD=$(BUILD) bench/mpi.sh
 
 # The same program under SMPI: every object rebuilt with smpicc into
 # build-smpi/ (a sub-make with BUILD=build-smpi CC=smpicc), linked by smpicc,
@@ -381,10 +382,10 @@ $(FUZZERS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_DRIVE
 	$(Q)$(CC) $(CPPFLAGS) -Itests/fuzz $(CFLAGS) $(FUZZ_LINK) $< $(FUZZ_DRIVER) $(LIB) -o $@ $(LDLIBS)
 fuzzers: $(FUZZERS)
 
-$(BENCH): tests/bench.c $(LIB)
+$(BENCH): bench/bench.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) -Ibench $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
 
 # Dependencies: installed with apt-get when run as root, else the command
 # is printed. run, check and bench call this first.
@@ -422,9 +423,16 @@ check-determinism: deps
 unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
 
+# The benchmark (bench/run.sh): the cases of bench/bench.c, then cubemu
+# against SimGrid and the memcpy floor (bench/peers.sh); every figure is
+# also appended to bench/results.tsv (BENCH_DATA), which make bench-report
+# prints as a table.
 bench: deps deps-simgrid
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
-	$(BENCH) $(PROGRAM); status=$$?; BUILD=$(BUILD) tests/bench-baseline.sh || status=1; exit $$status
+	@BUILD=$(BUILD) bench/run.sh
+
+bench-report:
+	@python3 bench/report.py $(BENCH_REPORT_FLAGS)
 
 # tests/lsan.supp: fontconfig's own state, which cairo's text starts.
 # Check's timeouts are not scaled for the slower build: every test keeps a

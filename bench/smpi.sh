@@ -1,6 +1,6 @@
 #!/bin/sh
 # smpi.sh -- the transposes' all-to-all exchanges under SimGrid's SMPI next
-# to cubemu's emulation on the same machine (issue #12's external check).
+# to cubemu's emulation on the same machine (an external check of the transposes).
 # Needs libsimgrid-dev (smpicc, smpirun) and a built cubemu (make). Prints a
 # Markdown table: P, sqrt(N), the method pair, SMPI's simulated time and
 # wall time, cubemu's emulated time and wall time.

@@ -206,12 +206,12 @@ assert d["stats"] == {"events": 48}   # the wall time only with --timing
 assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
 '; then ok json; else bad json; fi
 
-# The bench's three helpers (tests/bench.c, used by tests/bench-baseline.sh):
+# The bench's three helpers (bench/bench.c, used by bench/peers.sh):
 # the copy loop checks where its data ended (node 0 holds its antipode's
 # elements) and prints seconds; the latency chase prints ns and MiB; the
 # step timer prints a row per step; bad operands are refused with the flag
 # named.
-BENCHP="$BUILD/tests/bench"
+BENCHP="$BUILD/bench/bench"
 run "$BENCHP" --memcpy-floor 10 8
 if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]{6}$ ]]; then ok bench-floor; else bad bench-floor; fi
 run "$BENCHP" --read-latency 2
@@ -291,6 +291,28 @@ run "$CUBEMU" run "$tmp/many.ini"
 if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 21 ] \
    && [ "$(printf '%s\n' "$out" | tail -n 1)" = "$tmp/many.ini: 10 more problems not listed" ]; then
   ok many-problems-capped; else bad many-problems-capped; fi
+
+# make bench-report (bench/report.py) over a recorded results file: the
+# latest run by default, one line a run, a figure's history; a malformed
+# or missing file is exit 2 with its name and line
+RP="python3 bench/report.py --file tests/data/bench/results.tsv"
+run $RP
+if [ "$rc" = 0 ] && [[ "$out" == "run 2026-01-02T00:00:00Z, commit bbb, 2 cores"* ]] \
+   && [[ "$out" == *"exchange sequential n=14 K=64  0.01 s"* ]] \
+   && [[ "$out" == *"exchange n=14 K=64  95x"* ]] \
+   && [[ "$out" == *"SimGrid/cubemu >= 100 at n = 14  NOT MET"* ]] && [[ "$out" != *"aaa"* ]]; then
+  ok bench-report-latest; else bad bench-report-latest; fi
+run $RP --run 2
+if [ "$rc" = 0 ] && [[ "$out" == *"commit aaa"* ]] && [[ "$out" == *"120.5x"* ]]; then
+  ok bench-report-run; else bad bench-report-run; fi
+expect bench-report-history 0 "case                       metric             2026-01-01 aaa  2026-01-02 bbb
+-------------------------  -----------------  --------------  --------------
+peers: exchange n=14 K=64  simgrid_vs_cubemu  120.5x          95x" -- $RP --history simgrid
+expect bench-report-bad 2 "bench-report: tests/data/bench/bad.tsv:2: value 'fast' is not a number" -- \
+  python3 bench/report.py --file tests/data/bench/bad.tsv
+expect bench-report-run-range 2 "bench-report: --run 3: 2 runs recorded (valid: 1..2)" -- $RP --run 3
+expect_has bench-report-missing 2 "bench-report: tests/data/bench/none.tsv: cannot read:" -- \
+  python3 bench/report.py --file tests/data/bench/none.tsv
 
 # [expect] fields are checked before the run, every one, with the closest
 # name; dashes and underscores alike (element-transfers is fine)

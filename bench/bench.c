@@ -1,13 +1,15 @@
-/* bench.c -- `make bench`: cubemu's speed on the workloads of issue #2.
+/* bench.c -- `make bench`: cubemu's speed on its benchmark workloads.
  *
  * Each case runs in a child process so that its peak memory (ru_maxrss from
  * wait4) is its own. Reported per case: simulated cycles, messages, engine
  * events, engine wall seconds (sim_run only), total wall seconds (setup,
  * run and verification), peak resident memory, and simulated element-hops
- * per engine second.
+ * per engine second: as a table, and, when $BENCH_DATA names the results
+ * file (bench/run.sh sets it), as rows appended to it (bench/record.h).
  */
 #define _DEFAULT_SOURCE  /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "run.h"
+#include "record.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +38,7 @@ static const BenchCase cases[] = {
     { "exchange", "all-port", 16, 64, 0, 0, NULL, NULL },
     { "gray-to-binary", "concurrent", 11, 8192, 0, 0, NULL, NULL },
     { "gray-to-binary", "concurrent", 16, 1024, 10, 2048, NULL, NULL },
-    /* Issue #11: the largest Table 3 case, 4096^3 on the 2048-node CM-200
+    /* The largest case of Table 3 (Mathur & Johnsson), 4096^3 on the 2048-node CM-200
      * (n = 11, K = elements of C per node). */
     { "matmul", "systolic", 11, 8192, 0, 0, "cm200-64k", "4096x4096x4096" },
 };
@@ -133,14 +135,14 @@ static int memcpy_floor(int n, long k)
     return ok ? 0 : 1;
 }
 
-/* The sweep's exchange (n, K = k, startup 1, as tests/bench-baseline.sh
+/* The sweep's exchange (n, K = k, startup 1, as bench/peers.sh
  * runs it) timed tick by tick through the observer's tick_done: one line
  * per tick that had events, which in a dimension exchange is one
  * dimension's step (its messages and their deliveries, the batch of
  * put-off ones included). Where the events per second fall as the step's
  * dimension grows, it is the distance between the two ends of each
  * exchange, in events, that costs: the same rate at every n for the same
- * dimension, and more such dimensions on a bigger cube (README, Speed). */
+ * dimension, and more such dimensions on a bigger cube (docs/performance.md). */
 typedef struct {
     Tick tick;
     uint64_t events;            /* in this tick */
@@ -251,8 +253,8 @@ static void *map_huge(size_t bytes)
 
 /* What one dependent read costs in a working set of `mib` MiB, mapped and
  * advised as huge pages as the engine's arrays are (emu/sim.c big_new0):
- * the scaling sweep of issue #15 prints it next to the events per second
- * at each run's peak memory, because on this VM the latency of memory
+ * the scaling sweep prints it next to the events per second at each
+ * run's peak memory, because on a virtual machine the latency of memory
  * itself grows with the working set (with 4 KiB pages instead of huge
  * ones it grows faster still), and an engine whose events wait on memory
  * follows it. The working set is the largest power
@@ -284,8 +286,8 @@ static int read_latency(long mib)
 }
 
 /* A model of the lines a dimension exchange's pair fetches, for judging a
- * change of the engine's layout before writing it (README, "Why events
- * per second are not flat"). No engine runs: each node's step touches
+ * change of the engine's layout before writing it (docs/performance.md,
+ * "The line model"). No engine runs: each node's step touches
  * (reads and writes a word of) the lines a layout names, in the engine's
  * order, read ahead AHEAD_MODEL steps as the engine reads ahead, with
  * `work` rounds of a dependent multiply-add standing in for the engine's
@@ -634,11 +636,28 @@ int main(int argc, char **argv)
                       ? "within target" : "OVER TARGET";
         if (!strcmp(verdict, "OVER TARGET"))
             failures++;
+        double hops = res.run_seconds > 0
+                      ? (double)res.transfers / res.run_seconds : 0.0;
         printf("%-15s %-10s %3d %6ld %10lld %10llu %10llu %8.3f %8.3f %8.1f "
                "%12.3g  %s\n", c->algorithm, c->method, c->n, c->k, res.cycles,
                res.messages, res.events, res.run_seconds, res.total_seconds,
-               mib, res.run_seconds > 0 ? (double)res.transfers / res.run_seconds
-                                        : 0.0, verdict);
+               mib, hops, verdict);
+        char name[96];
+        g_snprintf(name, sizeof name, "%s %s n=%d K=%ld", c->algorithm,
+                   c->method, c->n, c->k);
+        const BenchRow rows[] = {
+            { "cycles", (double)res.cycles, "ticks" },
+            { "messages", (double)res.messages, "" },
+            { "events", (double)res.events, "" },
+            { "engine_seconds", res.run_seconds, "s" },
+            { "total_seconds", res.total_seconds, "s" },
+            { "peak_memory", mib, "MiB" },
+            { "hops_per_second", hops, "1/s" },
+            { "ns_per_message", res.messages ? res.run_seconds * 1e9
+                                               / (double)res.messages : 0, "ns" },
+        };
+        if (!bench_record(name, rows, G_N_ELEMENTS(rows)))
+            failures++;
     }
     return failures ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/bench-mpi.sh -- make bench-mpi: libcubemu's BMMC transpose and the
+# bench/mpi.sh -- make bench-mpi: libcubemu's BMMC transpose and the
 # transpose methods against MPI_Alltoall on 8 ranks, a small matrix
 # (256 x 256 doubles, 0.5 MiB) and a large one (4096 x 4096, 128 MiB),
 # with the machine they ran on. Every result is checked against

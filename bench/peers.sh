@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# tests/bench-baseline.sh -- the second half of `make bench`: cubemu against
-# its peers, side by side in one run (issue #15):
+# bench/peers.sh -- the second half of `make bench` (bench/run.sh): cubemu
+# against its peers, side by side in one run:
 #   - the SimGrid baseline (SIMGRID_BASELINE, default ../shared/bench/simgrid:
 #     a SimGrid 3.32 S4U program, one full-duplex link per cube edge, an
 #     O(1) cube routing zone, L = 1 tick a message, one element a tick)
@@ -14,7 +14,7 @@
 # the host's time; SimGrid: the median of its 3), peak memory and the
 # ratios. Skips
 # the baseline when SimGrid (pkg-config simgrid) or its source is missing.
-# Then the scaling sweep of issue #15: the same exchange for n = 14..22
+# Then the scaling sweep: the same exchange for n = 14..22
 # (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (5) runs, run in
 # rounds of every size once: events per engine second (the median, and the
 # range of the runs beside it), peak memory against
@@ -37,7 +37,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 EMU=$BUILD/cubemu
-BENCH=$BUILD/tests/bench
+BENCH=$BUILD/bench/bench
 SG_SRC=${SIMGRID_BASELINE:-../shared/bench/simgrid}
 SG=$BUILD/simgrid/cube_exchange
 K=64
@@ -52,21 +52,30 @@ else
   echo "baseline: skipped (needs libsimgrid-dev and $SG_SRC/cube_exchange.cpp)"
 fi
 fail=0
+# record CASE METRIC VALUE UNIT: one row of the results file
+# (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
+record() {
+  [ -n "${BENCH_DATA:-}" ] || return 0
+  case "$3" in ''|-) return 0 ;; esac
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_DATE:-?}" "${BENCH_COMMIT:-?}" \
+    "${BENCH_MACHINE:-?}" "$1" "$2" "$3" "$4" >> "$BENCH_DATA" \
+    || { echo "bench: $BENCH_DATA: cannot append"; fail=1; }
+}
 verdict() {   # verdict NAME OK(1/0) TEXT
   if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
+  record "targets: $1" met "$2" met
 }
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
 declare -A RATIO FLOORX
 # cubemu's wall time: the median of its whole-process runs, to the
-# microsecond (/usr/bin/time rounds to 10 ms, 12% of a 14-cube run); its
-# peak memory from a run of its own. Its runs are spread over SimGrid's:
-# on this VM one 60 ms run took anything from 40 to 90 ms depending on the
-# moment, and five in a row, then 18 s of SimGrid, compared two different
-# moments of the host. The clock is bash's own EPOCHREALTIME: a
-# $(date) on each side forks twice, and on this VM that added 2.0 ms to
-# every run (3.2 ms around /bin/true against 1.2 ms), 3% of a 14-cube
-# run, that was not cubemu's.
+# microsecond (/usr/bin/time rounds to 10 ms, a large part of a 14-cube
+# run); its peak memory from a run of its own. Its runs are spread over
+# SimGrid's, because a virtual machine's speed wanders from moment to
+# moment, and five runs in a row, then SimGrid's, would compare two
+# different moments of the host. The clock is bash's own EPOCHREALTIME:
+# a $(date) on each side forks twice, which would add its own time to
+# every run.
 spread() {   # spread VALUE...: (largest - smallest) / largest, in percent
   python3 -c "import sys; r=[float(v) for v in sys.argv[1:]]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))" "$@"
 }
@@ -118,6 +127,16 @@ for n in 14 16; do
   FLOORX[$n]=$(python3 -c "print($cw / $floor)")
   printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' $n "$cw" $((cm / 1024)) "$sw" "$sm" \
     "$floor" "$ratio" "$(python3 -c "print('%.1fx' % ($cw / $floor))")" "$cycles"
+  c="peers: exchange n=$n K=$K"
+  record "$c" cubemu_seconds "$cw" s
+  record "$c" cubemu_memory $((cm / 1024)) MiB
+  record "$c" memcpy_seconds "$floor" s
+  record "$c" cubemu_vs_memcpy "${FLOORX[$n]}" x
+  if [ $have_sg = 1 ]; then
+    record "$c" simgrid_seconds "$sw" s
+    record "$c" simgrid_memory "$sm" MiB
+    record "$c" simgrid_vs_cubemu "${RATIO[$n]}" x
+  fi
 done
 for n in 14 16; do
   if [ $have_sg = 1 ]; then
@@ -131,11 +150,10 @@ printf '%-4s %12s %10s %10s %14s %12s %10s %10s %8s %14s %10s %14s %9s\n' n even
 rates=() floor_rates=()
 # RUNS rounds, each running every size once (14, 16, ..., 22, then again):
 # the host's slow spells last seconds, so RUNS runs of one size in a row
-# (as before 2026-11-26 14:49) could all fall in one. Five rounds since
-# 2026-11-27 (three before): on the Intel VM one 16-cube run gave 12.9,
-# 22.9, 14.6 and 18.8 M events/s in four rounds a minute apart, and the
-# median of three such draws moved the verdict by itself; the range column
-# shows how far a size's runs spread. Per size: the median engine and wall
+# could all fall in one. Five rounds: one size's runs a minute apart can
+# differ by more than the target's margin, and the median of three such
+# draws could move the verdict by itself; the range column shows how far
+# a size's runs spread. Per size: the median engine and wall
 # seconds, the largest peak memory; every run's data must verify.
 RUNS=${BENCH_SWEEP_RUNS:-5}
 SIZES=(${BENCH_SWEEP:-14 16 18 20 22})
@@ -186,6 +204,15 @@ for n in "${SIZES[@]}"; do
     "$(python3 -c "print('%.2fx' % ($mib / $payload) if $payload else '-')")" "$lat@$latmib" \
     "$fs" "$frate" "$fx"
   rates+=("$rate")
+  c="sweep: exchange n=$n K=$K"
+  record "$c" events "$ev" ""
+  record "$c" engine_seconds "$es" s
+  record "$c" wall_seconds "$w" s
+  record "$c" events_per_second "$rate" 1/s
+  record "$c" peak_memory "$mib" MiB
+  record "$c" payload "$payload" MiB
+  record "$c" read_latency "$lat" ns
+  record "$c" memcpy_seconds "$fs" s
   [ "${OK[$n]:-1}" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then
     verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
@@ -206,10 +233,10 @@ if [ ${#rates[@]} -gt 1 ]; then
   # Not a target either: where the rate falls. The smallest and the
   # largest size's exchange timed step by step (bench --steps, one run
   # each): million events per second in the step of each dimension, and
-  # the whole run's after the bar; in the contract's order, which the
-  # engine ran every tick in until 2026-11-29, and in the locality order
-  # (sim.h, SimOrder), which it runs in now wherever that is the
-  # contract's run (README, "Why events per second are not flat").
+  # the whole run's after the bar; in the contract's order and in the
+  # locality order (sim.h, SimOrder), which the engine runs in wherever
+  # that is the contract's run (docs/performance.md, "Why the rate depends
+  # on the order").
   lo=${SIZES[0]} hi=${SIZES[${#SIZES[@]} - 1]}
   echo "M events/s by step (the step of dimension d | the run; bench --steps N $K ORDER, one run each):"
   for order in contract locality; do
@@ -223,8 +250,8 @@ if [ ${#rates[@]} -gt 1 ]; then
       fi
     done
   done
-  # Not a target either: the line model (bench --line-model; README, "Why
-  # events per second are not flat") over the same sizes, in
+  # Not a target either: the line model (bench --line-model;
+  # docs/performance.md, "The line model") over the same sizes, in
   # BENCH_MODEL_ROUNDS (3) rounds of every size once, the median of each:
   # the engine's layout, which should follow the sweep above, and the
   # bound of this host's memory for the engine's speed (own: each node
@@ -287,6 +314,8 @@ if [ ${#rates[@]} -gt 1 ]; then
               END { if (ir != "") print ir, miss, pay + 0 }') && [ -n "$sums" ]; then
         read -r ir miss pay <<<"$sums"
         python3 -c "print('n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$n', $ir / $ev, $miss / $ev, $pay / $ev))"
+        record "callgrind: exchange n=$n K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
+        record "callgrind: exchange n=$n K=$K" misses_per_event "$(python3 -c "print('%.3f' % ($miss / $ev))")" ""
       else
         echo "n = $n: callgrind failed"
       fi

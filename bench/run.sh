@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# bench/run.sh -- make bench: the cases of bench/bench.c, then cubemu
+# against its peers (bench/peers.sh), each figure printed and appended to
+# the results file as a row (bench/record.h says the columns):
+#   BENCH_DATA   the file (default bench/results.tsv; created with its
+#                header), to be committed with the change it measured;
+#   BENCH_DATE, BENCH_COMMIT, BENCH_MACHINE  this run's: the time (UTC),
+#                the commit (with -dirty for uncommitted changes) and the
+#                machine's cores, processor and memory, set here once so
+#                that every row of the run carries the same three.
+# make bench-report (bench/report.py) prints the file as a table. Exit
+# status 1 if a case failed or a target was missed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+export BENCH_DATA=${BENCH_DATA:-bench/results.tsv}
+export BENCH_DATE=${BENCH_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
+export BENCH_COMMIT=${BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr -s ' ')
+mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+export BENCH_MACHINE=${BENCH_MACHINE:-"$(nproc) cores, ${cpu:-unknown processor}, $mem"}
+if [ ! -s "$BENCH_DATA" ]; then
+  printf 'date\tcommit\tmachine\tcase\tmetric\tvalue\tunit\n' > "$BENCH_DATA" || exit 1
+fi
+echo "bench: $BENCH_DATE, $BENCH_COMMIT, $BENCH_MACHINE -> $BENCH_DATA"
+status=0
+"$BUILD/bench/bench" "$BUILD/cubemu" || status=1
+BUILD=$BUILD bench/peers.sh || status=1
+exit $status
