@@ -36,7 +36,7 @@ typedef struct {
      * off included; `events` counts the run's events so far. Once for
      * every tick that had events, in order, the last when the run ends
      * (not after a node-program error). For timing a run tick by tick
-     * (tests/bench.c --steps); a time change costs one test. The only
+     * (bench/bench.c --steps); a time change costs one test. The only
      * callback a run in the locality order makes (sim.h, SimOrder); where
      * such a run stops, run/run.c starts it again, and the ticks start
      * again from 0. */

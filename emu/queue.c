@@ -122,12 +122,10 @@ void queue_set_by_node(EventQueue *q, gboolean on, uint32_t nodes)
  * at most), and they are many: a bit a node, set in one pass over the
  * items and read out in address order in a second. Two passes over the
  * items against the radix sort's five; the bits (a 22-cube's 512 KiB)
- * stay in the cache. perf, `bench --steps 22 64 locality` with the radix
- * sort alone (2026-11-29): bucket_sort_by_node 10.8% of the process,
- * beside sim_post 12.3% and sim_run 10.9%, a quarter of the engine's
- * time; with the bits the run went from 25.8 to 34-35.5 M events/s.
- * FALSE, with the bits clear again, if an item has a payload or a node
- * is there twice. */
+ * stay in the cache. With the radix sort alone, sorting takes as much of
+ * a big run in the locality order as posting or running its events
+ * (docs/performance.md, "The locality order"). FALSE, with the bits
+ * clear again, if an item has a payload or a node is there twice. */
 static gboolean bucket_sort_bits(EventQueue *q, QueueItem *item, size_t n)
 {
     uint64_t *bits = q->bits;

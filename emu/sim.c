@@ -71,9 +71,9 @@ G_DEFINE_QUARK(sim-error-quark, sim_error)
  *
  * One cache line, aligned to one (slab_carve): on a big machine the
  * receiver meets it 2^l events after it was posted, long evicted, and at
- * 80 bytes, carved 16 bytes apart, most messages straddled two lines, so
- * the read ahead (sim_prefetch_ahead), which loads one line of it, left
- * its count or its data to a demand miss. */
+ * 80 bytes, carved 16 bytes apart, most messages would straddle two
+ * lines, so the read ahead (sim_prefetch_ahead), which loads one line of
+ * it, would leave its count or its data to a demand miss. */
 typedef struct Msg {
     MatchItem item;            /* in a key's list, seq = message id; or
                                 * in the free list, by item.next */
@@ -101,13 +101,12 @@ G_STATIC_ASSERT(sizeof(Msg) == 64);
 G_STATIC_ASSERT(sizeof(Recv) <= 64);
 
 /* A node's state: two cache lines, the match slot included, aligned to
- * one: a step touches exactly two lines of it. At
- * 112 bytes apart, half the nodes straddled three lines, and the read
- * ahead (node_prefetch: the first byte and the last) missed the middle
- * one (perf, 14-cube exchange: the first reads of the running node and of
- * the destination were 31% of sim_run and 34% of sim_post; engine
- * seconds, interleaved medians: 16-cube 0.329 -> 0.295, 18-cube 1.655 ->
- * 1.384). The first line holds the counters, which block of sim->memory
+ * one: a step touches exactly two lines of it. At 112 bytes apart, half
+ * the nodes would straddle three lines, and the read ahead
+ * (node_prefetch: the first byte and the last) would miss the middle one,
+ * leaving the first reads of the running node and of the destination to
+ * demand misses (docs/performance.md, "A node's state in two cache
+ * lines"). The first line holds the counters, which block of sim->memory
  * is the node's memory and its oldest waiting receive when that is kept
  * inline (recv_wait; the clock of the running node is sim->clock, the
  * room it took); the second its match slot, its oldest early message
@@ -238,7 +237,7 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
 /* The channels of one link of a dense topology (the cube, meshes): their
  * timelines, node by node, exist only while the link is in use. A 20-cube
  * has 21 million channels, and a dimension exchange uses one link at a
- * time; keeping all their timelines took 320 MiB of the 20-cube's peak.
+ * time; keeping all their timelines would take 320 MiB of its peak.
  * Once every span on the link has ended (until <= now) none of them can
  * matter again, and the array is released, but only after it carried at
  * least nodes/8 messages: allocating it again costs a pass over it, which
@@ -250,13 +249,12 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * ends (link_fold). The link's counts are one number while every channel
  * of it has carried the same (a dimension exchange: K elements on each),
  * else a column of 32-bit counts, node by node, with count_big past 32
- * bits. Before 2026-11-27 every hop added to one array of all the links'
- * counts, 4 bytes a channel mapped at the start: a 20-cube step then first
- * touched 4 MiB of it (page faults, 14% of the 18-cube's steps of
- * dimensions 1..10, timed with the array touched beforehand), and from
- * dimension 11 on each hop's count was one more line from memory. Where
- * the ports imply the channels there are no arrays: a hop adds to the
- * column at once. */
+ * bits. The alternative, one array of all the links' counts, 4 bytes a
+ * channel mapped at the start, would make a 20-cube step first touch 4
+ * MiB of it (page faults in steps that otherwise run in cache), and from
+ * dimension 11 on each hop's count would be one more line from memory.
+ * Where the ports imply the channels there are no arrays: a hop adds to
+ * the column at once. */
 typedef struct {
     LinkChannel *ch;           /* nodes channels, or NULL */
     Tick until;                /* every span reserved on it ends by then */
@@ -372,16 +370,15 @@ struct Sim {
 
 /* The big zeroed arrays (memories, channels, nodes): mapped directly and
  * offered to the kernel for transparent huge pages, so that first touching
- * them costs one fault per 2 MiB instead of per 4 KiB. In this VM a fault
- * is a trap to the hypervisor: page faults were a fifth of a 16-cube
- * exchange, and a 4 KiB fault costs about 11 us against 0.2 ms for a whole
- * huge page. So from 1 MiB on the length is rounded up to whole huge pages
- * (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes); below
- * that, malloc's own mapping. Not lower: the host takes back free 2 MiB
- * blocks a few seconds after a process frees them (free page reporting),
+ * them costs one fault per 2 MiB instead of per 4 KiB. On a virtual
+ * machine a fault is a trap to the hypervisor, so the 512 faults of 4 KiB
+ * pages cost far more than the one of a huge page (docs/performance.md,
+ * "Page faults"). So from 1 MiB on the length is rounded up to whole huge
+ * pages (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes);
+ * below that, malloc's own mapping. Not lower: a host may take back free
+ * 2 MiB blocks soon after a process frees them (free page reporting),
  * and a huge page from such a block costs its whole 2 MiB cold, so
- * rounding the 256 KiB per-link arrays up made runs after a pause slower
- * (14-cube: 75 ms against 62 ms with 1 MiB, 73 ms with the old 4 MiB).
+ * rounding the small per-link arrays up makes runs after a pause slower.
  * Where huge pages are off, madvise is a hint that does nothing. */
 #define BIG_MIN_BYTES ((size_t)1 << 20)
 #define BIG_PAGE_BYTES ((size_t)2 << 20)
@@ -413,9 +410,9 @@ static void *big_new0(size_t bytes, const char *what)
     /* Aligned to a cache line, which a Node requires (_Alignas); one
      * allocator for all of them. Unlike calloc, this zeroes with memset
      * pages the kernel has zeroed already (as g_aligned_alloc0 did, which
-     * aborts where posix_memalign can fail softly): on a 14-cube
-     * exchange 1.3 M instructions of 319 M (callgrind), and nothing from
-     * the 16-cube on, where these arrays are mapped whole above. */
+     * aborts where posix_memalign can fail softly): a small cost, paid
+     * only below BIG_MIN_BYTES, since larger arrays are mapped whole
+     * above. */
     void *p = NULL;
     if (posix_memalign(&p, BIG_ALIGN, bytes ? bytes : 1) != 0)
         emu_out_of_memory(bytes, what);
@@ -486,7 +483,7 @@ static unsigned pool_class(size_t words, size_t *capacity)
 /* Buffers are carved from slabs of 4 MiB or more (big_new0: huge pages)
  * and never given back before sim_free, only to their class's pool: a
  * 16-cube exchange holds 32,768 buffers at once, and malloc'ing them one by
- * one (7% of its time, and a page fault per 4 KiB) cost more than using
+ * one (a call each, and a page fault per 4 KiB) costs more than using
  * them. The sanitizer build allocates each on its own, so that ASan sees
  * an overrun of one. */
 #define SLAB_BYTES ((size_t)4 << 20)
@@ -1725,11 +1722,9 @@ static void prefetch_bytes(const void *p, size_t bytes);
 
 /* The batch reads ahead the two regions of the note this many places on
  * (the first AHEAD_BYTES of each). Sorted, the notes' regions form two
- * streams a dimension (the pairs' lower and upper nodes), but from the
- * 20-cube on they come from memory: the 20-cube's batches took 0.59 to
- * 0.78 s without it and 0.46 to 0.52 s with it (6 and 4 runs, timed
- * inside the batch); unsorted and read ahead 4 to 12 notes on, 0.80 to
- * 0.89 s. */
+ * streams a dimension (the pairs' lower and upper nodes), but in a big
+ * cube they come from memory, and reading them ahead shortens the batch;
+ * unsorted notes read ahead gain less than sorted ones do. */
 #define PENDING_AHEAD 12
 
 static void pending_prefetch(Sim *sim, const Pending *p)
@@ -1768,17 +1763,15 @@ static void pending_flush(Sim *sim)
  * instead of delivered? a's lazy message is for b, first in b's own
  * slot, and lies exactly where r receives; and it was posted long enough
  * ago (PENDING_FAR messages) that a's region has left the cache: nearer,
- * copying now costs less than the batch (a 20-cube exchange noting every
- * pair spent 1.9 of its 5.9 s in the batches, and its first dimensions
- * ran slower than copying at once): PENDING_FAR, near the top.
+ * copying now costs less than the batch (noting every pair makes the
+ * batches a large share of a big exchange, and its first dimensions slower
+ * than copying at once): PENDING_FAR, near the top.
  * An exchange of two whole memories (b's region at b_offset) is noted
  * from PENDING_FAR_WHOLE on, at any distance: once b takes a's message
  * it is a swap of two block numbers, done at once (node_match_posted),
  * with no batch and no copy, which costs less than copying K elements
- * even when they are in cache: the exchange with K = 64, bench --steps,
- * 3 interleaved rounds, medians in M events/s from 2048 on and from 0:
- * n = 14 14.5 -> 20.9, 16 14.4 -> 17.5, 18 13.2 -> 15.6, 20 13.3 ->
- * 15.2, 22 17.1 -> 17.8. */
+ * even when they are in cache (docs/performance.md, "Whole memories
+ * change owners, not contents"). */
 
 typedef struct {
     size_t offset, count;
@@ -2034,8 +2027,9 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     Msg *m = owned;
     /* At most one lazy message per sender: every write into a node's
      * memory checks its lazy messages, and a list of them (15 concurrent
-     * exchanges a step in gray-to-binary's concurrent method) cost a
-     * cache miss each on every delivery (a 16-cube: 3.4 -> 4.7 s). */
+     * exchanges a step in gray-to-binary's concurrent method) would cost
+     * a cache miss each on every delivery (docs/performance.md, "Exchanges
+     * keep their payload in place"). */
     if (!m && lazy && !sender->lazy) {
         if (msg_keep(sim, dest, slot, sender, id, count, arrival, offset))
             return;
@@ -2123,8 +2117,8 @@ static void node_match_posted(Sim *sim, Node *node)
             recv_free(sim, r);
             /* Two whole memories: swapping their block numbers costs two
              * words of the two nodes' states, in cache now; in the batch
-             * it cost a sort and a pass over the notes (perf, 22-cube's
-             * far steps: 13% of them). Nothing can tell the difference:
+             * it would cost a sort and a pass over the notes, a large
+             * share of the far steps. Nothing can tell the difference:
              * the pair's memories are the note's alone until the batch,
              * and a read or a write before it would settle it first. */
             if (pending_relabels(sim, p))
@@ -2200,8 +2194,8 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
 {
     /* The destination's state is needed after the route is reserved and
      * is far away in a big machine (a cube dimension's partner): start
-     * loading it now. perf on the 16-cube exchange: the first read of it
-     * was 55% of sim_post. Its second line only: the first is needed
+     * loading it now, or its first read is a miss that sim_post waits
+     * for. Its second line only: the first is needed
      * where a receive waits, and the read ahead loaded it then
      * (sim_prefetch_ahead). */
     node_prefetch_match(&sim->node[dest]);
@@ -2308,8 +2302,8 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
      * alone (node.h), so the payload stays in memory until it is needed.
      * The link is checked, so the one-hop path ends at nb, and a region
      * the send accepts the receive accepts: node_send_path's and
-     * node_recv's checks would find nothing (callgrind, 12-cube exchange:
-     * 80 of the 1,800 instructions a message cost). */
+     * node_recv's checks would find nothing, and a message on this path
+     * pays for none of them. */
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
              &link, 1, TRUE);
     if (!sim->error)
@@ -2495,8 +2489,8 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
          * (node_after_wait), which nothing changes after. Written here,
          * in address order, not there: there the nodes come in the
          * arbitration order, and in a big cube's last step each write
-         * was a line of its own (22-cube: the last dimension ran at
-         * about half the rate of the one before). */
+         * would be a line of its own, a cache miss apiece, slowing the
+         * last dimension well below the one before. */
         sim->stats.finished[x] = node->wait_until;
     }
     return TRUE;
@@ -2543,9 +2537,9 @@ static void exchange_check_step(Sim *sim, Node *node)
 #define AHEAD_BYTES 512
 
 /* One cache line. On x86 an instruction GCC cannot drop: GCC 12 at -O2
- * emitted none of eight __builtin_prefetch calls written out in a row,
- * under a branch or not (a 14-cube exchange ran 30 to 40% slower), and
- * the loop it does keep spent 41 instructions an event counting. */
+ * emits none of eight __builtin_prefetch calls written out in a row,
+ * under a branch or not, which leaves the read ahead undone, and the
+ * loop it does keep spends instructions on every event counting. */
 #if defined(__x86_64__) || defined(__i386__)
 #define PREFETCH_LINE(p) \
     __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
@@ -2602,10 +2596,9 @@ static void sim_prefetch_ahead(Sim *sim)
         const QueueItem *q = &run[AHEAD_NODE];
         node_prefetch(&sim->node[q->node]);
         /* and, on a dense machine, its channels on the links in use last
-         * (a dimension exchange uses one link a step: the first read of a
-         * channel's timeline was 9% of the 16-cube exchange, its count
-         * 4%; both are one line now, LinkChannel), and the match line of
-         * its guessed partner, which it sends to next */
+         * (a dimension exchange uses one link a step; a channel's
+         * timeline and its count are one line, LinkChannel), and the
+         * match line of its guessed partner, which it sends to next */
         if (sim->link_ch)
             for (int k = 0; k < 2; k++) {
                 int l = sim->hot_link[k];

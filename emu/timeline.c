@@ -199,9 +199,8 @@ void timeline_clear(Timeline *tl)
 
 /* Each operation below is a static inline function, its inline-span case
  * first and the heap array's out of line, so that timeline_claim_slow is the
- * four of them in turn compiled as one (callgrind, 14-cube exchange: 43
- * instructions a claim, against about 90 for four calls), and each public
- * function a wrapper. */
+ * four of them in turn compiled as one (fewer instructions a claim than
+ * four calls would take), and each public function a wrapper. */
 
 /* Back to inline once at most one span of one unit is left. */
 static void many_prune_back(Timeline *tl, Tick now)

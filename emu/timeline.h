@@ -15,7 +15,7 @@
  * Timeline is 16 bytes: that span itself, inline, and only a resource with
  * more (contention, overlapping port use) points to a heap array instead.
  * A 20-cube has 21 million channels; at 16 bytes their timelines take 320
- * MiB, at the 64 of a struct with an inline array they took 1.3 GiB.
+ * MiB, at the 64 of a struct with an inline array they would take 1.3 GiB.
  */
 #ifndef CUBE_TIMELINE_H
 #define CUBE_TIMELINE_H

@@ -40,8 +40,8 @@
 #define TOPOLOGY_MAX_AXES 32
 
 /* Node addresses are uint32_t and the engine indexes dense channel arrays
- * by node * links + link; 2^26 nodes keep both far from overflow and are
- * already refused for memory long before on this machine class. */
+ * by node * links + link; 2^26 nodes keep both far from overflow, and a
+ * machine that large needs more memory than a run is usually given. */
 #define TOPOLOGY_MAX_NODES (1u << 26)
 
 /* Addresses are 32-bit and the engine's dense channel index is

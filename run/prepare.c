@@ -446,9 +446,9 @@ void run_report_algorithm(Report *r, const RunSetup *setup)
  * order. Each item is folded through a 64 x 64 -> 128-bit multiply (the
  * product's halves xored, wyhash's mixer) with its own pair of constants;
  * an item is lost or duplicated unnoticed only if both folds of it (or of
- * the difference it makes) vanish. One multiply an item and hash: the
- * splitmix64 finalisers this replaced, two multiplies and three shifts
- * each, were a tenth of a 14-cube exchange's whole run. */
+ * the difference it makes) vanish. One multiply an item and hash: a
+ * splitmix64 finaliser, two multiplies and three shifts each, would be a
+ * noticeable part of a run, which hashes every element before and after. */
 #ifndef __SIZEOF_INT128__
 #error "cubemu's fingerprints need a compiler with unsigned __int128"
 #endif
@@ -529,7 +529,7 @@ char *run_check_node(const RunSetup *setup, uint32_t x, const Word *mem,
     size_t from = sampled ? computed : 0;
     /* Where every element is compared bit for bit, one memcmp of the
      * whole block; the loop below runs only to name a mismatch (an 8-byte
-     * memcmp call per element was 4% of a 14-cube exchange). */
+     * memcmp call per element would cost a call an element). */
     if (!tolerant && (type == ELEMENT_WORD || from >= computed)
         && memcmp(mem + from * w, expected + from * w,
                   (k - from) * w * sizeof(Word)) == 0)

@@ -522,7 +522,8 @@ static gboolean run_verify(Report *r, Sim *sim, const RunSetup *setup,
                                                 expected)
                             : 0;
     /* Each node's memory is read once for both checks, while it is in
-     * cache (for a 16-cube, 32 MiB that a second pass read again). */
+     * cache (a big machine's memories, which a second pass would read
+     * from memory again). */
     char *problem = NULL;
     Fingerprint after = { 0, 0 };
     gint64 since = g_get_monotonic_time();

@@ -342,8 +342,8 @@ static gsize link_column(const GArray *links, uint32_t link)
  * tick_seconds when the trace has one). Whole numbers matter: Perfetto
  * turns a fractional ts into nanoseconds by truncation, so a slice's ts +
  * dur and the next slice's ts, each rounded on its own, could overlap by
- * a nanosecond and no longer nest (with the CM-200's 1e-7 s tick, about
- * one back-to-back pair in a hundred did).
+ * a nanosecond and no longer nest (with the CM-200's 1e-7 s tick, some
+ * back-to-back pairs did).
  *
  * Tracks, by tid (a pid is a node, and the machine's process is pid
  * `nodes`, which no node has; tids are unique across processes):

@@ -24,8 +24,8 @@
 #include <string.h>
 
 /* cairo is loaded when the first plot is saved, not linked: with the
- * fifteen libraries it brings (X11, fontconfig, freetype, pixman, png) it
- * cost every start of cubemu 5 ms, and only sweep's plots draw. The cairo_*
+ * libraries it brings (X11, fontconfig, freetype, pixman, png) it would
+ * slow every start of cubemu, and only sweep's plots draw. The cairo_*
  * names below call through the table cairo_load() fills. */
 #define CAIRO_FUNCTIONS(X) \
     X(cairo_arc) X(cairo_close_path) X(cairo_create) X(cairo_destroy) \

@@ -28,7 +28,7 @@ gboolean blas_load(GError **error)
     blas_api = api;
     loaded = TRUE;
     /* OpenBLAS's threaded build starts a thread per core when it is
-     * loaded, spinning for a tenth of a second before they sleep; a run is
+     * loaded, spinning for a while before they sleep; a run is
      * one thread (node programs' kernels run one node at a time). Both
      * entry points are OpenBLAS's own; another CBLAS lacks them. */
     void (*set_threads)(int), (*shutdown)(void);

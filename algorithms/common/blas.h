@@ -1,15 +1,15 @@
 /* blas.h -- CBLAS for the node programs' local kernels, loaded when an
  * algorithm that uses it is prepared.
  *
- * Linking OpenBLAS into cubemu cost every start about 8 ms (the library,
+ * Linking OpenBLAS into cubemu would slow every start (the library,
  * libgfortran and libquadmath, bound at load, and OpenBLAS's constructor),
  * although only the matrix multiplications and the distributed BLAS call
- * it. So cubemu does not link it: blas_load() opens the system's CBLAS
- * (libblas.so.3, OpenBLAS on Debian through alternatives) the first time,
- * tells OpenBLAS to use one thread (a run is one thread; see run.c), and
- * the cblas_* names below call through the table it fills. A prepare that
- * needs BLAS calls blas_load() first and fails with its message if the
- * library is missing. */
+ * it (docs/performance.md, "Start-up"). So cubemu does not link it:
+ * blas_load() opens the system's CBLAS (libblas.so.3, OpenBLAS on Debian
+ * through alternatives) the first time, tells OpenBLAS to use one thread
+ * (a run is one thread; see run.c), and the cblas_* names below call
+ * through the table it fills. A prepare that needs BLAS calls blas_load()
+ * first and fails with its message if the library is missing. */
 #ifndef CUBE_BLAS_H
 #define CUBE_BLAS_H
 

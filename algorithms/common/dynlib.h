@@ -1,11 +1,12 @@
 /* dynlib.h -- a library opened the first time an algorithm needs it.
  *
- * cubemu links neither CBLAS nor FFTW: each costs every start a
- * millisecond or more in the dynamic loader (OpenBLAS about 8 ms with
- * libgfortran), although only matmul and DBLAS call BLAS and only the FFT
- * reference above 1024 points calls FFTW. A DynLib names the library's
- * sonames and remembers the outcome: opened once, and a failure's message
- * (which says how to install it) is given again to every later caller. */
+ * cubemu links neither CBLAS nor FFTW: each would add to every start the
+ * dynamic loader's work on it (OpenBLAS the most, with libgfortran),
+ * although only matmul and DBLAS call BLAS and only the FFT reference
+ * above 1024 points calls FFTW (docs/performance.md, "Start-up"). A
+ * DynLib names the library's sonames and remembers the outcome: opened
+ * once, and a failure's message (which says how to install it) is given
+ * again to every later caller. */
 #ifndef CUBE_DYNLIB_H
 #define CUBE_DYNLIB_H
 

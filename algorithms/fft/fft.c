@@ -54,7 +54,8 @@
  * above it FFTW. */
 #define FFT_DIRECT_MAX 1024
 /* Largest error allowed against the reference, relative to the largest
- * reference magnitude (the issue's 1e-9). */
+ * reference magnitude: far above double rounding over log2 N butterflies,
+ * far below any error in the data's placement. */
 #define FFT_TOLERANCE 1e-9
 /* Memory: the node's value and the partner's. */
 #define FFT_VALUE 0
@@ -227,8 +228,8 @@ static void fft_direct(const FftConfig *c, double complex *out)
     }
 }
 
-/* FFTW, opened when a reference needs it (dynlib.h): linking it cost
- * every start of cubemu 1.2 ms in the dynamic loader. */
+/* FFTW, opened when a reference needs it (dynlib.h): linking it would
+ * cost every start of cubemu the dynamic loader's work on it. */
 #define FFTW_FUNCTIONS(X) \
     X(fftw_alloc_complex) X(fftw_plan_dft) X(fftw_execute) \
     X(fftw_destroy_plan) X(fftw_free)

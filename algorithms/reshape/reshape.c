@@ -369,7 +369,7 @@ static int tp_lost(const Reshape *r)
 
 /* Does node h exchange set m in step t (two-path)? The timetable and the
  * slot tables ask this for every node of every group many times over
- * (prepare on a 17-cube spent 38% of its time here), so where the masks
+ * (on a big cube, a large part of prepare's time), so where the masks
  * exist it is one parity: held_index is linear over GF(2) in the address,
  * and so is combine in the node, so the control bit is the parity of h
  * under a mask of node bits (tp_ctl_masks). */
@@ -774,7 +774,7 @@ typedef GHashTable TtMemo;      /* (h, t, m) -> TtPlan* */
 
 /* A plan and its three arrays are one allocation (tt_plan_new): prepare
  * builds millions of plans on a 17-cube, and with an allocation per
- * array and per temporary, malloc and free took 45% of its time. */
+ * array and per temporary, malloc and free would take much of its time. */
 static void tt_plan_free(gpointer p)
 {
     g_free(p);
