@@ -99,14 +99,16 @@ VIEW_CHECK := $(BUILD)/tests/view_check
 TEST_SRC := $(wildcard tests/check_*.c)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH    := $(BUILD)/bench/bench
-# tests/thm3-types.c: every delta = 8 shape against the slot tables
-# (README, Reshape): the 16-cube's node by node (half an hour, by hand),
-# every cube's by linearity (--all, 2 minutes, by hand); tests/thm3.sh,
-# part of make check, checks the linear method against the enumeration.
-THM3_TYPES := $(BUILD)/tests/thm3-types
-# tests/thm3-sample.c: random delta = 8 shapes of 17- to 26-cubes, prepared
+# The Theorem 3 research tools (tools/, tools/README.md), each one file
+# linked with the library. tools/thm3-types.c: every delta = 8 shape
+# against the slot tables (README, Reshape): the 16-cube's node by node
+# (half an hour, by hand), every cube's by linearity (--all, 2 minutes, by
+# hand); tests/thm3.sh, part of make check, checks the linear method
+# against the enumeration.
+THM3_TYPES := $(BUILD)/tools/thm3-types
+# tools/thm3-sample.c: random delta = 8 shapes of 17- to 26-cubes, prepared
 # (and some run) with schedule = slots; run by hand (README, Reshape).
-THM3_SAMPLE := $(BUILD)/tests/thm3-sample
+THM3_SAMPLE := $(BUILD)/tools/thm3-sample
 # The fuzz harnesses (tests/fuzz/fuzz_*.c). In a regular or sanitized build
 # each is linked with tests/fuzz/driver.c, a main() that runs the files it
 # is given (tests/fuzz.sh: the seed corpora and the regressions); make fuzz
@@ -375,6 +377,11 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(V),:,echo "  LINK    $@")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS) $(CAIRO_LIBS)
+
+$(THM3_TYPES) $(THM3_SAMPLE): $(BUILD)/tools/%: tools/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  LINK    $@")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $< $(LIB) -o $@ $(LDLIBS)
 
 $(FUZZERS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FUZZ_DRIVER) $(LIB)
 	@mkdir -p $(dir $@)

@@ -88,7 +88,7 @@ script tests/faults.sh "faults: "
 script tests/limits.sh "limits: "
 
 # Theorem 3 with delta = 8 on every shape: the linear typing of
-# build/tests/thm3-types against the 16-cube's enumeration and the classes
+# build/tools/thm3-types against the 16-cube's enumeration and the classes
 # (tests/thm3.sh); also with --unit-only, under the sanitizers.
 script tests/thm3.sh "thm3: "
 

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # tests/thm3.sh -- Theorem 3 with delta = 8, K = 32 on every shape
-# (algorithms/reshape/README.md, "Every shape of every cube"): build/tests/thm3-types
-# types the groups of two-path's 2-cubes by linearity, and here that
-# method must give what the enumeration of every node gave on the 16-cube
-# (2026-11-25: the counts of all 32,768 shapes and the eight the second
-# table serves), the same types shape by shape where both run, the same
-# types on random shapes of 17- to 26-cubes as on their classes' smallest
-# shapes (the reduction --all rests on), and the tables prepare chose on
-# the shapes algorithms/reshape/README.md names. --all itself (every class, 2 minutes) is
-# run by hand. Ends with "thm3: N passed, N failed".
+# (algorithms/reshape/README.md, "Every shape of every cube"):
+# build/tools/thm3-types (tools/thm3-types.c) types the groups of
+# two-path's 2-cubes by linearity, and here that method must give what the
+# enumeration of every node gave on the 16-cube (2026-11-25: the counts of
+# all 32,768 shapes and the eight the second table serves), the same types
+# shape by shape where both run, the same types on random shapes of 17- to
+# 26-cubes as on their classes' smallest shapes (the reduction --all rests
+# on), and the tables prepare chose on the shapes
+# algorithms/reshape/README.md names. --all itself (every class, 2
+# minutes) is run by hand. Ends with "thm3: N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
-T=$BUILD/tests/thm3-types
+T=$BUILD/tools/thm3-types
 . "$(dirname "$0")/expect.sh"
 
 run "$T" --linear

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""tests/thm3-patterns.py -- step-local slot patterns for two-path reshaping.
+"""tools/thm3-patterns.py -- step-local slot patterns for two-path reshaping.
 
-    tests/thm3-patterns.py lp DELTA K [window] > patterns.lp
+    tools/thm3-patterns.py lp DELTA K [window] > patterns.lp
     cbc patterns.lp solve solu solution.txt        (any LP-format MIP solver)
-    tests/thm3-patterns.py table DELTA K solution.txt [window] > table.txt
-    tests/thm3-patterns.py search DELTA K WORKDIR > table.txt     (runs cbc)
-    tests/thm3-patterns.py rows DELTA K PROFILE WORKDIR > table.txt (cbc)
-    tests/thm3-patterns.py check FROM TO N table.txt
-    tests/thm3-patterns.py random COUNT SEED table.txt
-    tests/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
+    tools/thm3-patterns.py table DELTA K solution.txt [window] > table.txt
+    tools/thm3-patterns.py search DELTA K WORKDIR > table.txt     (runs cbc)
+    tools/thm3-patterns.py rows DELTA K PROFILE WORKDIR > table.txt (cbc)
+    tools/thm3-patterns.py check FROM TO N table.txt
+    tools/thm3-patterns.py random COUNT SEED table.txt
+    tools/thm3-patterns.py schedule FROM TO N table.txt TURN > schedule.txt
 
 The question (see algorithms/reshape/README.md, "Where the timetable misses Theorem 3"): with
 h = ceil(K/(2 delta)) = 2 and K = 4 delta, does the proof's own routing (delta
@@ -302,7 +302,7 @@ def emit_table(delta, K, slot, out, A=None):
               "per group\n# type (its step boundaries: S the exchanging edge "
               "stays, H it changes),\n# then per step the departure cycle of "
               "the set's elements 0..K/delta-1,\n# e over the edge, h on the "
-              "detour. Written by tests/thm3-patterns.py.\n"
+              "detour. Written by tools/thm3-patterns.py.\n"
               % (delta, K, K // 2 + 1))
     if A is not None:
         out.write("# Each row alone under the profile A_t,k (element k arrives "

@@ -1,15 +1,15 @@
-/* tests/thm3-types.c -- which delta = 8 group types the shapes need, and
+/* tools/thm3-types.c -- which delta = 8 group types the shapes need, and
  * whether the slot tables serve every shape: on the 16-cube by
  * enumerating its nodes, on every cube by linearity (below, "the same
  * types by linearity").
  *
- *     make build/tests/thm3-types
- *     build/tests/thm3-types [FIRST LAST]     16-cube shapes, every node
- *     build/tests/thm3-types --linear-check [FIRST LAST]   both ways, compared
- *     build/tests/thm3-types --linear [FIRST LAST]         by linearity
- *     build/tests/thm3-types --all            every class of every cube
- *     build/tests/thm3-types --classes-check COUNT SEED    the reduction, tested
- *     build/tests/thm3-types --lines < SHAPES  "N FROM TO" a line
+ *     make build/tools/thm3-types
+ *     build/tools/thm3-types [FIRST LAST]     16-cube shapes, every node
+ *     build/tools/thm3-types --linear-check [FIRST LAST]   both ways, compared
+ *     build/tools/thm3-types --linear [FIRST LAST]         by linearity
+ *     build/tools/thm3-types --all            every class of every cube
+ *     build/tools/thm3-types --classes-check COUNT SEED    the reduction, tested
+ *     build/tools/thm3-types --lines < SHAPES  "N FROM TO" a line
  *
  * tests/thm3.sh runs all but --all and the full enumerations. The rest of
  * this comment is about the enumeration of the 16-cube.
@@ -32,7 +32,7 @@
  * For each, the program computes the crossings the proof's routing makes
  * (set m crosses d_{(m + turn t) mod 8} in step t where the node needs it,
  * turn = 1 ascending, -1 descending), every group's type as
- * tests/thm3-patterns.py and algorithms/reshape/reshape.c (pt_row) define
+ * tools/thm3-patterns.py and algorithms/reshape/reshape.c (pt_row) define
  * it, and the first of (table, order) in the order prepare tries them
  * (first table ascending, descending, second table ascending, descending)
  * under which every type needed has a row. It prints the shapes no pair
@@ -455,7 +455,7 @@ static int parse_shape(const char *text, int bits, uint64_t *tops)
 }
 
 /* Shapes from stdin, one a line: "N FROM TO" (an N-cube, K = 32), for
- * comparing with what prepare chose (tests/thm3-sample.c prints it):
+ * comparing with what prepare chose (tools/thm3-sample.c prints it):
  * prints the line and the table and order that serve, by linearity. */
 static int run_lines(void)
 {
@@ -553,7 +553,7 @@ static long class_of(int n, uint32_t dmask, uint32_t ftops, uint32_t both)
 }
 
 /* The reduction to classes, tested: COUNT random shapes of 17- to
- * 26-cubes drawn as tests/thm3-sample.c draws them (eight D bits of
+ * 26-cubes drawn as tools/thm3-sample.c draws them (eight D bits of
  * 0..n-2, no two adjacent, each the top of one shape; every other node
  * bit the top of both with probability 0.3), each typed by linearity as
  * it is and as its class's smallest shape: the types must be the same,

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""tests/thm3-ilp.py -- an exact search for two-path reshaping schedules.
+"""tools/thm3-ilp.py -- an exact search for two-path reshaping schedules.
 
-    tests/thm3-ilp.py lp FROM TO N CYCLES [ORDER] > problem.lp
+    tools/thm3-ilp.py lp FROM TO N CYCLES [ORDER] > problem.lp
     cbc problem.lp solve solu solution.txt          (any LP-format MIP solver)
-    tests/thm3-ilp.py decode FROM TO N CYCLES solution.txt [ORDER] > schedule.txt
+    tools/thm3-ilp.py decode FROM TO N CYCLES solution.txt [ORDER] > schedule.txt
 
 Is there an element schedule for reshaping FROM -> TO on an N-cube (Johnsson
 & Ho, Theorem 3's setting: every node's K elements cross the same set of

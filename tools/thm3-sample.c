@@ -1,8 +1,8 @@
-/* tests/thm3-sample.c -- Theorem 3 with delta = 8 (K = 32) on random shapes
- * of cubes beyond the 16-cube, where tests/thm3-types cannot enumerate.
+/* tools/thm3-sample.c -- Theorem 3 with delta = 8 (K = 32) on random shapes
+ * of cubes beyond the 16-cube, where tools/thm3-types cannot enumerate.
  *
- *     make build/tests/thm3-sample
- *     build/tests/thm3-sample COUNT SEED NMIN NMAX [--run EVERY]
+ *     make build/tools/thm3-sample
+ *     build/tools/thm3-sample COUNT SEED NMIN NMAX [--run EVERY]
  *
  * On a 16-cube the delta = 8 processor dimensions D_paddr must be 0, 2,
  * ..., 14; on an n-cube, n = 17..26, they can be any eight of 0..n-2 no two

@@ -1,0 +1,204 @@
+/* check_timeline.c -- emu/timeline.c: reservations of one channel or port
+ * over time. Fits and merges, counts for ports, the binary search over
+ * many spans, timeline_claim's whole-or-nothing reservation, and the
+ * inline claim (the engine's hop) against the full one on random takes.
+ */
+#include "timeline.h"
+
+#include <check.h>
+#include <glib.h>
+#include "check_main.h"
+
+START_TEST(timeline_fit_and_merge)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    ck_assert_int_eq(timeline_fit(&tl, 5, 1, 1), 5);
+    timeline_take(&tl, 5, 10);
+    timeline_take(&tl, 10, 12);          /* touching: merged */
+    ck_assert_uint_eq(timeline_spans(&tl), 1);
+    ck_assert_int_eq(timeline_span(&tl, 0).start, 5);
+    ck_assert_int_eq(timeline_span(&tl, 0).end, 12);
+    ck_assert_int_eq(timeline_fit(&tl, 3, 2, 1), 3);     /* [3,5) free */
+    ck_assert_int_eq(timeline_fit(&tl, 4, 2, 1), 12);    /* [4,6) hits 5 */
+    ck_assert_int_eq(timeline_fit(&tl, 7, 1, 1), 12);
+    timeline_take(&tl, 20, 25);
+    ck_assert_int_eq(timeline_fit(&tl, 12, 8, 1), 12);   /* exactly fits */
+    ck_assert_int_eq(timeline_fit(&tl, 12, 9, 1), 25);
+    ck_assert_int_eq(timeline_free_until(&tl, 12, 1), 20);
+    ck_assert_int_eq(timeline_free_until(&tl, 26, 1), TIMELINE_FOREVER);
+    timeline_take(&tl, 12, 20);          /* fills the gap: one span */
+    ck_assert_uint_eq(timeline_spans(&tl), 1);
+    ck_assert_int_eq(timeline_span(&tl, 0).end, 25);
+    timeline_prune(&tl, 25);
+    ck_assert_uint_eq(timeline_spans(&tl), 0);
+    timeline_clear(&tl);
+}
+END_TEST
+
+START_TEST(timeline_counts_for_ports)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    timeline_take(&tl, 0, 10);
+    timeline_take(&tl, 5, 15);           /* overlap: count 2 on [5,10) */
+    ck_assert_int_eq(timeline_fit(&tl, 0, 1, 2), 0);
+    ck_assert_int_eq(timeline_fit(&tl, 5, 1, 2), 10);
+    ck_assert_int_eq(timeline_free_until(&tl, 0, 2), 5);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 1, 3), 0);
+    timeline_take(&tl, 7, 8);            /* count 3 on [7,8) */
+    ck_assert_int_eq(timeline_fit(&tl, 6, 2, 3), 8);
+    /* Spans: [0,5)1 [5,7)2 [7,8)3 [8,10)2 [10,15)1 */
+    ck_assert_uint_eq(timeline_spans(&tl), 5);
+    ck_assert_uint_eq(timeline_span(&tl, 2).count, 3);
+    ck_assert_int_eq(timeline_span(&tl, 4).end, 15);
+    timeline_clear(&tl);
+}
+END_TEST
+
+START_TEST(timeline_many_spans_binary_search)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    for (int i = 0; i < 100; i++)
+        timeline_take(&tl, 10 * i, 10 * i + 5);
+    for (int i = 99; i >= 0; i--)        /* out of order: general path */
+        timeline_take(&tl, 10 * i + 5, 10 * i + 7);
+    ck_assert_uint_eq(timeline_spans(&tl), 100);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 3, 1), 7);
+    ck_assert_int_eq(timeline_fit(&tl, 0, 4, 1), 997);  /* gaps are 3 long */
+    ck_assert_int_eq(timeline_fit(&tl, 503, 1, 1), 507);
+    timeline_clear(&tl);
+}
+END_TEST
+
+/* timeline_claim: a message of count elements, tau apart, over one
+ * channel, taken whole or not at all. */
+static void assert_spans(const Timeline *tl, const Tick *se, uint32_t n)
+{
+    /* a real assertion: timeline_span does not check its index */
+    ck_assert_uint_eq(timeline_spans(tl), n);
+    CkTally t = CK_TALLY_INIT;
+    for (uint32_t i = 0; i < n; i++) {
+        ck_tally_int(&t, se[2 * i], timeline_span(tl, i).start,
+                     "span %u start", i);
+        ck_tally_int(&t, se[2 * i + 1], timeline_span(tl, i).end,
+                     "span %u end", i);
+    }
+    ck_tally_assert(&t, "spans");
+}
+
+START_TEST(timeline_claim_whole_or_nothing)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    /* idle: from `ready` */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 5, 1, 4), 5);
+    assert_spans(&tl, (Tick[]){ 5, 9 }, 1);
+    /* right after: merged into one span */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 9, 1, 3), 9);
+    assert_spans(&tl, (Tick[]){ 5, 12 }, 1);
+    /* ready while busy: after the span */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 10, 1, 2), 12);
+    assert_spans(&tl, (Tick[]){ 5, 14 }, 1);
+    /* a later reservation leaves a gap of 6 ticks, three elements of 2 */
+    timeline_take(&tl, 20, 25);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 14, 2, 4), -1);
+    assert_spans(&tl, (Tick[]){ 5, 14, 20, 25 }, 2);   /* nothing taken */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 14, 2, 3), 14);
+    assert_spans(&tl, (Tick[]){ 5, 25 }, 1);           /* gap filled */
+    /* spans ended by `now` are dropped first */
+    ck_assert_int_eq(timeline_claim(&tl, 25, 26, 3, 2), 26);
+    assert_spans(&tl, (Tick[]){ 26, 32 }, 1);
+    /* inline, a span later on: no room for 10 before it, room for 5,
+     * which ends where it starts (merged) */
+    timeline_clear(&tl);
+    timeline_take(&tl, 40, 50);
+    ck_assert_int_eq(timeline_claim(&tl, 30, 35, 1, 10), -1);
+    assert_spans(&tl, (Tick[]){ 40, 50 }, 1);
+    ck_assert_int_eq(timeline_claim(&tl, 30, 35, 1, 5), 35);
+    assert_spans(&tl, (Tick[]){ 35, 50 }, 1);
+    timeline_clear(&tl);
+}
+END_TEST
+
+/* timeline_claim (inline, the engine's hop) against timeline_claim_slow
+ * (every case, out of line): two
+ * timelines given the same random takes and claims, with time moving on,
+ * must answer alike and hold the same spans after every step, through
+ * the inline fast case (nothing live), the inline span and the heap form.
+ * An inline case that took a different slot, or left a span where the
+ * full claim merges, prunes or refuses, fails here. */
+START_TEST(timeline_claim_inline_is_timeline_claim_slow)
+{
+    GRand *rng = g_rand_new_with_seed(15);
+    int fast = 0;
+    CkTally tl = CK_TALLY_INIT;     /* every step of every run */
+    for (int run = 0; run < 200; run++) {
+        Timeline a, b;
+        timeline_init(&a);
+        timeline_init(&b);
+        Tick now = 0;
+        for (int step = 0; step < 40; step++) {
+            now += g_rand_int_range(rng, 0, 12);
+            Tick ready = now + g_rand_int_range(rng, 0, 6);
+            Tick tau = g_rand_int_range(rng, 1, 4);
+            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 6);
+            if (g_rand_int_range(rng, 0, 4) == 0) {
+                /* another reservation, where the full fit puts it */
+                timeline_prune(&a, now);
+                timeline_prune(&b, now);
+                Tick t = timeline_fit(&a, ready, tau, 1);
+                ck_tally_int(&tl, t, timeline_fit(&b, ready, tau, 1),
+                             "run %d step %d: fit", run, step);
+                timeline_take(&a, t, t + tau);
+                timeline_take(&b, t, t + tau);
+            } else {
+                gboolean idle = timeline_spans(&b) == 0
+                                || timeline_span(&b, timeline_spans(&b) - 1).end
+                                       <= now;
+                fast += idle;
+                Tick ta = timeline_claim_slow(&a, now, ready, tau, count);
+                Tick tb = timeline_claim(&b, now, ready, tau, count);
+                ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
+            }
+            /* timeline_span does not check its index: the spans are
+             * compared only where both timelines hold as many */
+            uint32_t spans = timeline_spans(&a);
+            ck_tally_uint(&tl, spans, timeline_spans(&b),
+                          "run %d step %d: spans", run, step);
+            if (spans != timeline_spans(&b))
+                continue;
+            for (uint32_t i = 0; i < spans; i++) {
+                TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
+                ck_tally_int(&tl, sa.start, sb.start,
+                             "run %d step %d span %u: start", run, step, i);
+                ck_tally_int(&tl, sa.end, sb.end,
+                             "run %d step %d span %u: end", run, step, i);
+                ck_tally_uint(&tl, sa.count, sb.count,
+                              "run %d step %d span %u: count", run, step, i);
+            }
+        }
+        timeline_clear(&a);
+        timeline_clear(&b);
+    }
+    ck_tally_assert(&tl, "timeline_claim against timeline_claim_slow");
+    ck_assert_int_gt(fast, 500);          /* the inline case was taken */
+    g_rand_free(rng);
+}
+END_TEST
+
+static Suite *timeline_suite(void)
+{
+    Suite *s = suite_create("timeline");
+    TCase *t = tcase_create("timeline");
+    tcase_add_test(t, timeline_fit_and_merge);
+    tcase_add_test(t, timeline_counts_for_ports);
+    tcase_add_test(t, timeline_many_spans_binary_search);
+    tcase_add_test(t, timeline_claim_whole_or_nothing);
+    tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+CUBE_CHECK_MAIN(timeline_suite)
