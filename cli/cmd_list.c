@@ -131,17 +131,29 @@ static int list_json(void)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    /* Trace export formats: the formats, every name --format takes, and
-     * the extensions -o's path may name one by. */
+    /* Trace export formats, from the exporters' table: the formats, every
+     * name --format takes, and the extensions -o's path may name one by. */
     json_builder_set_member_name(b, "trace_formats");
     json_builder_begin_object(b);
-    json_strings(b, "formats", (char **)trace_export_format_names);
-    g_autofree char *valid = trace_export_valid_names(FALSE);
-    g_auto(GStrv) valid_v = g_strsplit(valid, ", ", -1);
-    json_strings(b, "names", valid_v);
-    g_autofree char *ext = trace_export_valid_names(TRUE);
-    g_auto(GStrv) ext_v = g_strsplit(ext, ", ", -1);
-    json_strings(b, "extensions", ext_v);
+    json_builder_set_member_name(b, "formats");
+    json_builder_begin_array(b);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++)
+        json_builder_add_string_value(b, x->name);
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "names");
+    json_builder_begin_array(b);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++) {
+        json_builder_add_string_value(b, x->name);
+        for (const char *const *a = x->aliases; a && *a; a++)
+            json_builder_add_string_value(b, *a);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "extensions");
+    json_builder_begin_array(b);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++)
+        for (const char *const *e = x->extensions; e && *e; e++)
+            json_builder_add_string_value(b, *e);
+    json_builder_end_array(b);
     json_builder_end_object(b);
     json_builder_end_object(b);
 

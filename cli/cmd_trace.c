@@ -1,7 +1,9 @@
-/* cmd_trace.c -- `cubemu trace export FILE --format chrome|paje|csv [-o OUT]
+/* cmd_trace.c -- `cubemu trace export FILE --format FORMAT [-o OUT]
  * [--window CYCLES]` and `cubemu trace info FILE`: read a trace written by
  * `cubemu run --trace` and convert or summarise it. Any bad file or flag is
- * "cubemu trace: WHAT: reason" and exit status 2.
+ * "cubemu trace: WHAT: reason" and exit status 2. The formats, their
+ * names, extensions and which take --window come from the exporters'
+ * table (trace_export_formats, traces/export.h), here and in --help.
  */
 #include "cli.h"
 #include "output.h"
@@ -17,20 +19,71 @@ static int trace_error(GError *e)
     return EXIT_INPUT;
 }
 
+/* items joined "a, b or c". */
+static char *join_or(GPtrArray *items)
+{
+    GString *s = g_string_new(NULL);
+    for (guint i = 0; i < items->len; i++)
+        g_string_append_printf(s, "%s%s",
+                               i == 0 ? "" : i + 1 == items->len ? " or " : ", ",
+                               (const char *)items->pdata[i]);
+    return g_string_free(s, FALSE);
+}
+
+/* --format's help: "chrome or perfetto (the same JSON), paje (ViTE) or
+ * csv". */
+static char *format_help(void)
+{
+    g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++) {
+        GString *item = g_string_new(x->name);
+        for (const char *const *a = x->aliases; a && *a; a++)
+            g_string_append_printf(item, " or %s", *a);
+        if (x->description)
+            g_string_append_printf(item, " (%s)", x->description);
+        g_ptr_array_add(items, g_string_free(item, FALSE));
+    }
+    return join_or(items);
+}
+
+/* The formats that take --window: "csv". */
+static char *windowed_formats(void)
+{
+    g_autoptr(GPtrArray) items = g_ptr_array_new();
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++)
+        if (x->windowed)
+            g_ptr_array_add(items, (gpointer)x->name);
+    return join_or(items);
+}
+
+/* "chrome|paje|csv", for the usage line. */
+static char *format_choices(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++)
+        g_string_append_printf(s, "%s%s", s->len ? "|" : "", x->name);
+    return g_string_free(s, FALSE);
+}
+
 static int trace_export_command(int argc, char **argv)
 {
     g_autofree char *format = NULL, *output = NULL;
     gint64 window = G_MININT64;          /* not given */
     g_auto(GStrv) rest = NULL;
+    g_autofree char *formats = format_help();
+    g_autofree char *windowed = windowed_formats();
+    g_autofree char *format_text = g_strdup_printf(
+        "%s; default: from -o's extension", formats);
+    g_autofree char *window_text = g_strdup_printf(
+        "%s: cycles per row (default: one element-time, at most %d rows)",
+        windowed, TRACE_CSV_MAX_ROWS);
     GOptionEntry entries[] = {
-        { "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-          "chrome or perfetto (the same JSON), paje (ViTE) or csv; default: "
-          "from -o's extension", "FORMAT" },
+        { "format", 'f', 0, G_OPTION_ARG_STRING, &format, format_text,
+          "FORMAT" },
         { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
           "Write here instead of standard output", "OUT" },
-        { "window", 'w', 0, G_OPTION_ARG_INT64, &window,
-          "csv: cycles per row (default: one element-time, at most "
-          G_STRINGIFY(TRACE_CSV_MAX_ROWS) " rows)", "CYCLES" },
+        { "window", 'w', 0, G_OPTION_ARG_INT64, &window, window_text,
+          "CYCLES" },
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "TRACE" },
         { .long_name = NULL }
@@ -42,9 +95,11 @@ static int trace_export_command(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "trace", &argc, &argv))
         return EXIT_INPUT;
+    const TraceExportFormatSpec *example = &trace_export_formats[0];
     if (!rest || !rest[0])
         return cli_fail("trace", "export: no TRACE given (e.g. cubemu trace export "
-                          "run.trace --format chrome -o run.json)");
+                          "run.trace --format %s -o run%s)", example->name,
+                        example->extensions ? example->extensions[0] : "");
     if (rest[1])
         return cli_fail("trace", "export: one TRACE at a time ('%s' is extra)", rest[1]);
     g_autofree char *names = trace_export_valid_names(FALSE);
@@ -61,8 +116,8 @@ static int trace_export_command(int argc, char **argv)
                           "number of cycles", (gint64)window);
     if (window == G_MININT64)
         window = 0;
-    else if (f != TRACE_EXPORT_CSV)
-        return cli_fail("trace", "--window applies to --format csv only");
+    else if (!trace_export_formats[f].windowed)
+        return cli_fail("trace", "--window applies to --format %s only", windowed);
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(rest[0], &e);
     if (!t)
@@ -136,10 +191,11 @@ static int cmd_trace(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         FILE *out = argc < 2 ? stderr : stdout;
-        fputs("Usage:\n"
-              "  cubemu trace export TRACE --format chrome|paje|csv [-o OUT] "
-              "[--window CYCLES]\n"
-              "  cubemu trace info TRACE\n", out);
+        g_autofree char *choices = format_choices();
+        fprintf(out, "Usage:\n"
+                "  cubemu trace export TRACE --format %s [-o OUT] "
+                "[--window CYCLES]\n"
+                "  cubemu trace info TRACE\n", choices);
         return argc < 2 ? EXIT_INPUT : EXIT_OK;
     }
     if (!strcmp(argv[1], "export"))
@@ -151,6 +207,6 @@ static int cmd_trace(int argc, char **argv)
 
 const CliCommand cli_command_trace = {
     .name = "trace",
-    .usage = "trace export TRACE --format chrome|paje|csv [-o OUT] [--window CYCLES] | trace info TRACE",
+    .usage = "trace export TRACE --format FORMAT [-o OUT] [--window CYCLES] | trace info TRACE",
     .run = cmd_trace,
 };

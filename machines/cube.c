@@ -1,9 +1,14 @@
 /* cube.c -- the Boolean n-cube: 2^n nodes, link d joins the nodes whose
  * addresses differ in bit d (dimension d). Default route: e-cube, the
  * differing dimensions in ascending order. Neighbour moves (the CM-200's
- * NEWS grid) and router messages are priced apart.
+ * NEWS grid) and router messages are priced apart. Its key is
+ * `dimensions`; the report and the trace header give n; the viewer draws
+ * the classic picture of the address bits (up to the 6-cube) with binary
+ * node labels, and a bar per dimension, up and down.
  */
 #include "topology.h"
+#include "machine.h"
+#include "json_writer.h"
 
 #include <stdio.h>
 
@@ -35,6 +40,135 @@ static int cube_route(const Topology *t, uint32_t from, uint32_t to, int *links)
     return hops;
 }
 
+static uint64_t cube_channels(const Topology *t, int link0, int link1)
+{
+    return (uint64_t)(link1 - link0) * t->nodes;
+}
+
+static int cube_node_links(const Topology *t)
+{
+    return t->links;
+}
+
+static gboolean cube_parse(const MachineInput *in, Topology *t, char **why)
+{
+    const char *where;
+    long long n;
+    if (!machine_input_value(in, "dimensions", &where)) {
+        machine_input_problem(in, "%s: [machine] needs dimensions (topology "
+                              "cube)", machine_input_group_where(in));
+        return FALSE;
+    }
+    if (!machine_input_int(in, "dimensions", 1, TOPOLOGY_CUBE_MAX_DIMENSIONS,
+                           &n))
+        return FALSE;
+    return topology_cube_init(t, (int)n, why);
+}
+
+static void cube_describe_json(const Topology *t, JsonWriter *w)
+{
+    json_writer_key(w, "dimensions");
+    json_writer_int(w, t->axes);
+}
+
+static void cube_describe_text(const Topology *t, GString *line)
+{
+    g_string_append_printf(line, ", n = %d", t->axes);
+}
+
+static char *cube_title(const Topology *t)
+{
+    return g_strdup(t->ops->name);
+}
+
+static gboolean cube_number(const Topology *t, int i, const char **name,
+                            double *value)
+{
+    if (i > 0)
+        return FALSE;
+    *name = "dimensions";
+    *value = t->axes;
+    return TRUE;
+}
+
+static gboolean cube_trace_build(Topology *t, uint32_t axes, uint32_t nodes,
+                                 gboolean wrap, const uint32_t *side,
+                                 char **why)
+{
+    (void)nodes;
+    (void)wrap;
+    (void)side;
+    return axes <= TOPOLOGY_CUBE_MAX_DIMENSIONS
+           && topology_cube_init(t, (int)axes, why);
+}
+
+/* ---- the viewer --------------------------------------------------------- */
+
+/* The classic cube drawing stays readable up to the 6-cube (64 nodes,
+ * 384 channels); beyond, the matrix view is the one that scales. */
+#define CUBE_VIEW_MAX_DIMENSIONS 6
+
+/* The classic drawing: dimensions 0 and 1 a square, 2 the depth of a
+ * cube drawn in oblique projection, 3 and 4 copies of that cube side by
+ * side and below, 5 a copy of the four. Long edges (3..5) are arcs so
+ * they do not run through the nodes between their ends. */
+static const double cube_axis[CUBE_VIEW_MAX_DIMENSIONS][2] = {
+    { 1.0, 0.0 }, { 0.0, 1.0 }, { 0.42, -0.34 },
+    { 2.1, 0.0 }, { 0.0, 2.15 }, { 4.4, 0.0 },
+};
+static const double cube_bulge[CUBE_VIEW_MAX_DIMENSIONS] = {
+    0, 0, 0, 0.16, 0.14, 0.09
+};
+
+static const char *cube_graph_refusal(const Topology *t)
+{
+    return t->axes > CUBE_VIEW_MAX_DIMENSIONS
+               ? "the graph view draws cubes up to 6 dimensions (64 nodes); "
+                 "this is the matrix view"
+               : NULL;
+}
+
+static void cube_place(const Topology *t, uint32_t node, double *x, double *y)
+{
+    *x = *y = 0;
+    for (int d = 0; d < t->axes; d++)
+        if ((node >> d) & 1) {
+            *x += cube_axis[d][0];
+            *y += cube_axis[d][1];
+        }
+}
+
+static void cube_stroke(const Topology *t, uint32_t node, int link,
+                        TopologyStroke *s)
+{
+    (void)t;
+    (void)node;
+    *s = (TopologyStroke){ .bulge = cube_bulge[link] };
+}
+
+/* The address in binary, dimension n-1 first: the bits the drawing's
+ * positions are made of. */
+static void cube_node_label(const Topology *t, uint32_t node, char *buf,
+                            size_t size)
+{
+    size_t n = (size_t)t->axes;
+    for (size_t i = 0; i < n && i + 1 < size; i++)
+        buf[i] = ((node >> (n - 1 - i)) & 1) ? '1' : '0';
+    buf[MIN(n, size - 1)] = '\0';
+}
+
+static int cube_link_axis(const Topology *t, int link)
+{
+    (void)t;
+    return link;
+}
+
+static void cube_bar_label(const Topology *t, int link, char *buf, size_t size)
+{
+    (void)t;
+    snprintf(buf, size, "d%d", link);
+}
+
 const TopologyOps topology_cube_ops = {
     .name = "cube",
     .kind = TOPOLOGY_CUBE,
@@ -44,6 +178,29 @@ const TopologyOps topology_cube_ops = {
     .link_name = cube_link_name,
     .direction = cube_direction,
     .route = cube_route,
+    .channels = cube_channels,
+    .node_links = cube_node_links,
+    .keys = (const char *const[]){ "dimensions", NULL },
+    .parse = cube_parse,
+    .describe_json = cube_describe_json,
+    .describe_text = cube_describe_text,
+    .title = cube_title,
+    .number = cube_number,
+    .trace_code = 0,
+    .trace_build = cube_trace_build,
+    .view = {
+        .graph_refusal = cube_graph_refusal,
+        .place = cube_place,
+        .stroke = cube_stroke,
+        .unit = 1.0,
+        .node_label = cube_node_label,
+        .link_axis = cube_link_axis,
+        .matrix_legend = "matrix: a row per node, a column per dimension (the "
+                         "node's channel across it), coloured by busy share in "
+                         "the window; hover for counts",
+        .bars = TOPOLOGY_BARS_UP_DOWN,
+        .bar_label = cube_bar_label,
+    },
 };
 
 gboolean topology_cube_init(Topology *t, int dimensions, char **why)

@@ -20,20 +20,13 @@
 
 static char *machine_program_dir;   /* set once by main, read-only after */
 
-/* Keys every topology takes; each topology's own keys are in
- * topology_keys, and kernel.NAME keys are open-ended. */
+/* Keys every topology takes; each topology's own keys are its ops' keys,
+ * and kernel.NAME keys are open-ended. */
 static const char *const machine_keys[] = {
     "preset", "name", "description", "topology", "ports", "startup",
     "element-time", "neighbour.startup", "neighbour.element-time",
     "router.startup", "router.element-time", "startup-holds-port",
     "flop-time", "tick-seconds", NULL
-};
-
-/* The keys that describe one topology's shape, by TopologyKind. */
-static const char *const topology_keys[][3] = {
-    [TOPOLOGY_CUBE] = { "dimensions", NULL },
-    [TOPOLOGY_MESH] = { "shape", "wrap", NULL },
-    [TOPOLOGY_COMPLETE] = { "processors", NULL },
 };
 
 static const char *const yes_no[] = { "no", "yes", NULL };
@@ -203,10 +196,10 @@ void machine_copy(Machine *dst, const Machine *src)
 
 /* Where a machine's values come from: the scenario's [machine] on top of
  * its preset's. Problems are collected, each with its location. */
-typedef struct {
+struct MachineInput {
     const Scenario *s, *preset;
     GString *problems;
-} MachineInput;
+};
 
 static void machine_take_error(GString *problems, GError *e)
 {
@@ -215,8 +208,8 @@ static void machine_take_error(GString *problems, GError *e)
 }
 
 /* The value of key from the scenario, else from the preset, with where. */
-static const char *machine_value(const MachineInput *in, const char *key,
-                                 const char **where)
+const char *machine_input_value(const MachineInput *in, const char *key,
+                                const char **where)
 {
     const char *v = scenario_get(in->s, "machine", key);
     if (v) {
@@ -230,11 +223,11 @@ static const char *machine_value(const MachineInput *in, const char *key,
     return NULL;
 }
 
-static gboolean machine_int(const MachineInput *in, const char *key,
-                            long long min, long long max, long long *out)
+gboolean machine_input_int(const MachineInput *in, const char *key,
+                           long long min, long long max, long long *out)
 {
     const char *where;
-    const char *v = machine_value(in, key, &where);
+    const char *v = machine_input_value(in, key, &where);
     GError *e = NULL;
     if (!v)
         return FALSE;
@@ -243,6 +236,33 @@ static gboolean machine_int(const MachineInput *in, const char *key,
         return FALSE;
     }
     return TRUE;
+}
+
+gboolean machine_input_choice(const MachineInput *in, const char *key,
+                              const char *const *choices, int *out)
+{
+    const char *where;
+    const char *v = machine_input_value(in, key, &where);
+    GError *e = NULL;
+    if (v && !scenario_parse_choice(v, where, key, choices, out, &e)) {
+        machine_take_error(in->problems, e);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+void machine_input_problem(const MachineInput *in, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    g_autofree char *text = g_strdup_vprintf(format, ap);
+    va_end(ap);
+    scenario_problem(in->problems, "%s", text);
+}
+
+const char *machine_input_group_where(const MachineInput *in)
+{
+    return scenario_group_where(in->s, "machine");
 }
 
 /* A class's startup or element-time: its own key, else the plain key, the
@@ -318,14 +338,13 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
         }
         const TopologyOps *owner = NULL;
         for (const TopologyOps *const *t = topology_registry; *t; t++)
-            if (g_strv_contains(topology_keys[(*t)->kind], *k))
+            if (g_strv_contains((const char *const *)(*t)->keys, *k))
                 owner = *t;
         if (owner && topology && owner != topology && own_topology) {
             g_ptr_array_add(conflicts, *k);
             conflict_owner = owner;
         } else if (owner && topology && owner != topology) {
-            g_autofree char *own = g_strjoinv(", ",
-                                              (char **)topology_keys[topology->kind]);
+            g_autofree char *own = g_strjoinv(", ", (char **)topology->keys);
             scenario_problem(in->problems, "%s: '%s' describes a %s; this "
                              "machine's topology is %s (its keys: %s)", where,
                              *k, owner->name, topology->name, own);
@@ -337,7 +356,7 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
                 g_ptr_array_add(names, g_strdup(*m));
             }
             for (const TopologyOps *const *t = topology_registry; *t; t++)
-                for (const char *const *tk = topology_keys[(*t)->kind]; *tk; tk++) {
+                for (const char *const *tk = (*t)->keys; *tk; tk++) {
                     g_string_append_printf(valid, "%s, ", *tk);
                     g_ptr_array_add(names, g_strdup(*tk));
                 }
@@ -364,91 +383,23 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
     }
 }
 
-/* Build the topology from its keys; FALSE (problems reported) if it
- * cannot be built. */
+/* Build the topology from its keys (the topology's parse); FALSE
+ * (problems reported) if it cannot be built. */
 static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
-                                 Topology *t, const char *group_where)
+                                 Topology *t)
 {
-    const char *where;
     char *why = NULL;
-    gboolean ok = FALSE;
-    switch (ops->kind) {
-    case TOPOLOGY_CUBE: {
-        long long n;
-        if (!machine_value(in, "dimensions", &where)) {
-            scenario_problem(in->problems, "%s: [machine] needs dimensions "
-                             "(topology cube)", group_where);
-            return FALSE;
-        }
-        if (!machine_int(in, "dimensions", 1, TOPOLOGY_CUBE_MAX_DIMENSIONS, &n))
-            return FALSE;
-        ok = topology_cube_init(t, (int)n, &why);
-        break;
-    }
-    case TOPOLOGY_MESH: {
-        const char *shape = machine_value(in, "shape", &where);
-        int axes;
-        uint32_t side[TOPOLOGY_MAX_AXES];
-        if (!shape) {
-            scenario_problem(in->problems, "%s: [machine] needs shape (topology "
-                             "mesh: S_{k-1}x...xS_0, e.g. 16x16x16)", group_where);
-            return FALSE;
-        }
-        if (!topology_parse_shape(shape, &axes, side, &why)) {
-            scenario_problem(in->problems, "%s: shape: %s", where, why);
-            g_free(why);
-            return FALSE;
-        }
-        /* The product of the sides, the node count the message names:
-         * exact unless it passes 64 bits, which enough axes can. */
-        uint64_t nodes = 1;
-        gboolean beyond = FALSE;
-        for (int i = 0; i < axes && !beyond; i++) {
-            beyond = nodes > UINT64_MAX / side[i];
-            nodes *= side[i];
-        }
-        if (beyond || nodes > TOPOLOGY_MAX_NODES) {
-            g_autofree char *count = beyond ? g_strdup("over 2^64")
-                : g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)nodes);
-            scenario_problem(in->problems, "%s: shape: '%s' is too large: %s "
-                             "nodes (valid: sides whose product is at most "
-                             "%u)", where, shape, count, TOPOLOGY_MAX_NODES);
-            return FALSE;
-        }
-        const char *wrap_where;
-        const char *wrap = machine_value(in, "wrap", &wrap_where);
-        int w = 0;
-        GError *e = NULL;
-        if (wrap && !scenario_parse_choice(wrap, wrap_where, "wrap", yes_no,
-                                           &w, &e)) {
-            machine_take_error(in->problems, e);
-            return FALSE;
-        }
-        ok = topology_mesh_init(t, axes, side, w == 1, &why);
-        break;
-    }
-    case TOPOLOGY_COMPLETE: {
-        long long p;
-        if (!machine_value(in, "processors", &where)) {
-            scenario_problem(in->problems, "%s: [machine] needs processors "
-                             "(topology complete)", group_where);
-            return FALSE;
-        }
-        if (!machine_int(in, "processors", 2, TOPOLOGY_MAX_NODES, &p))
-            return FALSE;
-        ok = topology_complete_init(t, (uint32_t)p, &why);
-        break;
-    }
-    }
-    if (!ok) {
+    if (ops->parse(in, t, &why))
+        return TRUE;
+    if (why) {
         /* The key whose value the topology refused, as every other
          * message names it. */
-        const char *key = ops->kind == TOPOLOGY_CUBE ? "dimensions"
-                          : ops->kind == TOPOLOGY_MESH ? "shape" : "processors";
-        scenario_problem(in->problems, "%s: %s: %s", where, key, why);
+        const char *where = "";
+        machine_input_value(in, ops->keys[0], &where);
+        scenario_problem(in->problems, "%s: %s: %s", where, ops->keys[0], why);
         g_free(why);
     }
-    return ok;
+    return FALSE;
 }
 
 /* The kernel.NAME keys, the preset's first, so a scenario's key replaces
@@ -496,7 +447,7 @@ static void machine_kernels(const MachineInput *in, Machine *m)
      * scenario replaces needs nothing. A tick-seconds given but refused has
      * been reported already. */
     const char *tick_where;
-    if (machine_value(in, "tick-seconds", &tick_where))
+    if (machine_input_value(in, "tick-seconds", &tick_where))
         return;
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernel[i].rate->needs_tick_seconds)
@@ -528,7 +479,7 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     gboolean preset_failed = preset_name && !preset;
 
     const char *where;
-    const char *topology = machine_value(&in, "topology", &where);
+    const char *topology = machine_input_value(&in, "topology", &where);
     const TopologyOps *ops = NULL;
     if (topology) {
         ops = topology_find(topology);
@@ -552,10 +503,9 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     machine_check_keys(&in, s, ops);
     if (preset)
         machine_check_keys(&in, preset, ops);
-    gboolean have_topology = ops && machine_topology(&in, ops, &m->topology,
-                                     scenario_group_where(s, "machine"));
+    gboolean have_topology = ops && machine_topology(&in, ops, &m->topology);
 
-    const char *ports = machine_value(&in, "ports", &where);
+    const char *ports = machine_input_value(&in, "ports", &where);
     m->ports = MACHINE_PORTS_ALL;
     if (ports && strcmp(ports, "all") != 0) {
         long long k;
@@ -578,7 +528,7 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
                                                       1, 1,
                                                       &element_time_reported);
     }
-    const char *holds = machine_value(&in, "startup-holds-port", &where);
+    const char *holds = machine_input_value(&in, "startup-holds-port", &where);
     int hold = 1;
     GError *e = NULL;
     if (holds && !scenario_parse_choice(holds, where, "startup-holds-port",
@@ -587,10 +537,10 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     m->startup_holds_port = hold == 1;
 
     long long flop = 0;
-    machine_int(&in, "flop-time", 0, MACHINE_MAX_TIME, &flop);
+    machine_input_int(&in, "flop-time", 0, MACHINE_MAX_TIME, &flop);
     m->flop_time = flop;
 
-    const char *tick = machine_value(&in, "tick-seconds", &where);
+    const char *tick = machine_input_value(&in, "tick-seconds", &where);
     if (tick) {
         char *end;
         double v = g_ascii_strtod(tick, &end);
@@ -605,7 +555,7 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     }
     machine_kernels(&in, m);
 
-    const char *name = machine_value(&in, "name", &where);
+    const char *name = machine_input_value(&in, "name", &where);
     /* "(modified)" when an inline key overrides a value the preset sets;
      * filling in what the preset leaves open (cube's dimensions) is not. */
     gboolean custom = FALSE;

@@ -70,6 +70,25 @@ typedef struct {
  * problem found is reported, with its location, before anything large is
  * allocated. */
 gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error);
+
+/* What a topology's parse (TopologyOps.parse) reads its [machine] keys
+ * through: the scenario's value over its preset's, with where it was
+ * written; problems go with the rest of the machine's. */
+const char *machine_input_value(const MachineInput *in, const char *key,
+                                const char **where);
+/* key's value as an integer in min..max: FALSE, reported, if it is not
+ * one; FALSE, not reported, if the key is absent. */
+gboolean machine_input_int(const MachineInput *in, const char *key,
+                           long long min, long long max, long long *out);
+/* The index of key's value in choices (NULL-terminated): FALSE, reported,
+ * if it is none of them; TRUE with *out unchanged if the key is absent. */
+gboolean machine_input_choice(const MachineInput *in, const char *key,
+                              const char *const *choices, int *out);
+void machine_input_problem(const MachineInput *in, const char *format, ...)
+    G_GNUC_PRINTF(2, 3);
+/* Where the [machine] group is, for a key that is missing. */
+const char *machine_input_group_where(const MachineInput *in);
+
 void machine_clear(Machine *m);
 /* A deep copy (names and kernels' data are duplicated). */
 void machine_copy(Machine *dst, const Machine *src);
@@ -85,11 +104,10 @@ static inline const char *machine_topology_name(const Machine *m)
 }
 
 /* Links a node has at most: all of them, but on the complete graph the
- * link to itself. */
+ * link to itself (the topology's node_links). */
 static inline int machine_node_links(const Machine *m)
 {
-    return m->topology.ops->kind == TOPOLOGY_COMPLETE ? m->topology.links - 1
-                                                      : m->topology.links;
+    return m->topology.ops->node_links(&m->topology);
 }
 
 /* Channels of one direction a node may use at once; its links when

@@ -7,10 +7,16 @@
  * side 2 is the Boolean cube whatever wrap says (Mou & Wang's view of the
  * cube as the log N-dimensional mesh of side 2).
  * Default route: axis by axis, axis 0 first, the shorter way round on a
- * torus (the positive direction on a tie).
+ * torus (the positive direction on a tie). Its keys are `shape` and
+ * `wrap`; the trace header carries wrap and the sides; the viewer draws
+ * grids (a torus's wrap-around and a third axis as stubs), up to three
+ * axes and 512 nodes.
  */
 #include "topology.h"
+#include "machine.h"
+#include "json_writer.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* Names of the first three axes, as the papers draw them. */
@@ -77,6 +83,191 @@ static int mesh_route(const Topology *t, uint32_t from, uint32_t to, int *links)
     return hops;
 }
 
+static uint64_t mesh_channels(const Topology *t, int link0, int link1)
+{
+    uint64_t channels = 0;
+    for (int l = link0; l < link1; l++) {
+        uint32_t s = t->side[l / 2];
+        channels += mesh_wraps(t, l / 2) ? t->nodes : t->nodes / s * (s - 1);
+    }
+    return channels;
+}
+
+/* An inner node has all of them. */
+static int mesh_node_links(const Topology *t)
+{
+    return t->links;
+}
+
+static const char *const mesh_yes_no[] = { "no", "yes", NULL };
+
+static gboolean mesh_parse(const MachineInput *in, Topology *t, char **why)
+{
+    const char *where;
+    const char *shape = machine_input_value(in, "shape", &where);
+    int axes;
+    uint32_t side[TOPOLOGY_MAX_AXES];
+    if (!shape) {
+        machine_input_problem(in, "%s: [machine] needs shape (topology mesh: "
+                              "S_{k-1}x...xS_0, e.g. 16x16x16)",
+                              machine_input_group_where(in));
+        return FALSE;
+    }
+    char *bad = NULL;
+    if (!topology_parse_shape(shape, &axes, side, &bad)) {
+        machine_input_problem(in, "%s: shape: %s", where, bad);
+        g_free(bad);
+        return FALSE;
+    }
+    /* The product of the sides, the node count the message names: exact
+     * unless it passes 64 bits, which enough axes can. */
+    uint64_t nodes = 1;
+    gboolean beyond = FALSE;
+    for (int i = 0; i < axes && !beyond; i++) {
+        beyond = nodes > UINT64_MAX / side[i];
+        nodes *= side[i];
+    }
+    if (beyond || nodes > TOPOLOGY_MAX_NODES) {
+        g_autofree char *count = beyond ? g_strdup("over 2^64")
+            : g_strdup_printf("%" G_GUINT64_FORMAT, (guint64)nodes);
+        machine_input_problem(in, "%s: shape: '%s' is too large: %s nodes "
+                              "(valid: sides whose product is at most %u)",
+                              where, shape, count, TOPOLOGY_MAX_NODES);
+        return FALSE;
+    }
+    int wrap = 0;
+    if (!machine_input_choice(in, "wrap", mesh_yes_no, &wrap))
+        return FALSE;
+    return topology_mesh_init(t, axes, side, wrap == 1, why);
+}
+
+static void mesh_describe_json(const Topology *t, JsonWriter *w)
+{
+    g_autofree char *shape = topology_shape_text(t);
+    json_writer_key(w, "shape");
+    json_writer_string(w, shape);
+    json_writer_key(w, "wrap");
+    json_writer_bool(w, t->wrap);
+}
+
+static void mesh_describe_text(const Topology *t, GString *line)
+{
+    g_autofree char *shape = topology_shape_text(t);
+    g_string_append_printf(line, " %s%s", shape, t->wrap ? " (torus)" : "");
+}
+
+static char *mesh_title(const Topology *t)
+{
+    g_autofree char *shape = topology_shape_text(t);
+    return g_strdup_printf("%s %s", t->wrap ? "torus" : "mesh", shape);
+}
+
+static gboolean mesh_trace_build(Topology *t, uint32_t axes, uint32_t nodes,
+                                 gboolean wrap, const uint32_t *side,
+                                 char **why)
+{
+    (void)nodes;
+    return topology_mesh_init(t, (int)axes, side, wrap, why);
+}
+
+/* ---- the viewer --------------------------------------------------------- */
+
+/* Meshes are drawn as grids up to a few hundred nodes and three axes. */
+#define MESH_VIEW_MAX_NODES 512
+#define MESH_VIEW_MAX_AXES 3
+/* Layers of a 3-d mesh stand this far apart (in neighbour distances),
+ * side by side. */
+#define MESH_VIEW_LAYER_GAP 1.5
+/* A channel drawn as two stubs (a torus's wrap-around, a 3-d mesh's third
+ * axis) reaches this far from its node, in neighbour distances: a stub is
+ * half an edge, with room for the arrowhead. */
+#define MESH_VIEW_STUB_LENGTH 0.42
+/* The third axis of a 3-d mesh points up and to the right, the direction
+ * of the cube's dimension 2 in its drawing (cube.c). */
+static const double mesh_depth_axis[2] = { 0.42, -0.34 };
+
+static const char *mesh_graph_refusal(const Topology *t)
+{
+    return t->axes > MESH_VIEW_MAX_AXES || t->nodes > MESH_VIEW_MAX_NODES
+               ? "the graph view draws meshes of up to 3 axes and 512 nodes; "
+                 "this is the matrix view"
+               : NULL;
+}
+
+/* A grid: axis 0 across, axis 1 down, axis 2 as layers side by side. */
+static void mesh_place(const Topology *t, uint32_t node, double *x, double *y)
+{
+    uint32_t c[TOPOLOGY_MAX_AXES];
+    double layer = t->axes > 2 ? t->side[0] - 1 + MESH_VIEW_LAYER_GAP : 0;
+    topology_coords(t, node, c);
+    *x = c[0] + (t->axes > 2 ? c[2] * layer : 0);
+    *y = t->axes > 1 ? c[1] : 0;
+}
+
+/* Channels along axes 0 and 1 join their nodes, except a torus's
+ * wrap-around, drawn as a stub out of the border and one into the
+ * opposite border; every channel of axis 2 is a pair of stubs pointing
+ * towards the next layer (up and right) or the previous one. */
+static void mesh_stroke(const Topology *t, uint32_t node, int link,
+                        TopologyStroke *s)
+{
+    uint32_t c[TOPOLOGY_MAX_AXES], e[TOPOLOGY_MAX_AXES];
+    int axis = link / 2, dir = mesh_direction(t, node, link);
+    topology_coords(t, node, c);
+    topology_coords(t, mesh_neighbour(t, node, link), e);
+    gboolean wraps = (int64_t)e[axis] - (int64_t)c[axis] != dir;
+    *s = (TopologyStroke){ 0 };
+    if (axis < 2 && !wraps)
+        return;
+    double dx = axis == 0 ? dir : axis == 1 ? 0 : dir * mesh_depth_axis[0];
+    double dy = axis == 1 ? dir : axis == 0 ? 0 : dir * mesh_depth_axis[1];
+    double len = hypot(dx, dy);
+    s->stubs = TRUE;
+    s->dx = dx * (MESH_VIEW_STUB_LENGTH / len);
+    s->dy = dy * (MESH_VIEW_STUB_LENGTH / len);
+}
+
+/* "z = 1" under each layer of a 3-d mesh, below its bottom-left node. */
+static void mesh_captions(const Topology *t,
+                          void (*emit)(void *ctx, uint32_t node,
+                                       const char *text),
+                          void *ctx)
+{
+    if (t->axes < 3)
+        return;
+    char name[TOPOLOGY_LINK_NAME_MAX], label[TOPOLOGY_LINK_NAME_MAX + 16];
+    mesh_link_name(t, topology_mesh_link(2, 1), name, sizeof name);
+    for (uint32_t z = 0; z < t->side[2]; z++) {
+        uint32_t corner = z * t->stride[2] + (t->side[1] - 1) * t->stride[1];
+        snprintf(label, sizeof label, "%s = %u", name + 1, z);
+        emit(ctx, corner, label);
+    }
+}
+
+static const char *mesh_graph_legend(const Topology *t)
+{
+    return t->wrap || t->axes > 2
+               ? "graph: every directed channel drawn to the right of its "
+                 "direction; wrap-around and third-axis channels as a stub out "
+                 "of one node and one into the other; coloured by busy share "
+                 "in the window"
+               : NULL;
+}
+
+static int mesh_link_axis(const Topology *t, int link)
+{
+    (void)t;
+    return link / 2;
+}
+
+/* The axis of the pair: "+x" and "-x" under "x". */
+static void mesh_bar_label(const Topology *t, int link, char *buf, size_t size)
+{
+    char name[TOPOLOGY_LINK_NAME_MAX];
+    mesh_link_name(t, link, name, sizeof name);
+    snprintf(buf, size, "%s", name + 1);
+}
+
 const TopologyOps topology_mesh_ops = {
     .name = "mesh",
     .kind = TOPOLOGY_MESH,
@@ -87,6 +278,31 @@ const TopologyOps topology_mesh_ops = {
     .link_name = mesh_link_name,
     .direction = mesh_direction,
     .route = mesh_route,
+    .channels = mesh_channels,
+    .node_links = mesh_node_links,
+    .keys = (const char *const[]){ "shape", "wrap", NULL },
+    .parse = mesh_parse,
+    .describe_json = mesh_describe_json,
+    .describe_text = mesh_describe_text,
+    .title = mesh_title,
+    .trace_code = 1,
+    .trace_shape = TRUE,
+    .trace_build = mesh_trace_build,
+    .view = {
+        .graph_refusal = mesh_graph_refusal,
+        .place = mesh_place,
+        .stroke = mesh_stroke,
+        .stub_length = MESH_VIEW_STUB_LENGTH,
+        .captions = mesh_captions,
+        .graph_legend = mesh_graph_legend,
+        .link_axis = mesh_link_axis,
+        .column_names = TRUE,
+        .matrix_legend = "matrix: a row per node, a column per link (+x, -x, "
+                         "...), coloured by busy share in the window; hover "
+                         "for counts",
+        .bars = TOPOLOGY_BARS_PAIRS,
+        .bar_label = mesh_bar_label,
+    },
 };
 
 gboolean topology_mesh_init(Topology *t, int axes, const uint32_t *side,

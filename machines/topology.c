@@ -61,17 +61,20 @@ int topology_direction(const Topology *t, uint32_t node, int link)
 
 uint32_t topology_link_channels(const Topology *t, int link)
 {
-    switch (t->ops->kind) {
-    case TOPOLOGY_CUBE:
-        return t->nodes;
-    case TOPOLOGY_COMPLETE:
-        return t->nodes - 1;
-    case TOPOLOGY_MESH: {
-        uint32_t s = t->side[link / 2];
-        return t->wrap && s > 2 ? t->nodes : t->nodes / s * (s - 1);
-    }
-    }
-    return 0;
+    return (uint32_t)t->ops->channels(t, link, link + 1);
+}
+
+uint64_t topology_links_channels(const Topology *t, int link0, int link1)
+{
+    return t->ops->channels(t, link0, link1);
+}
+
+const TopologyOps *topology_find_trace_code(unsigned code)
+{
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        if ((*t)->trace_code == code)
+            return *t;
+    return NULL;
 }
 
 gboolean topology_has_class(const TopologyOps *ops, MessageClass c)

@@ -25,6 +25,13 @@
  * node_send_to or over a path of several links a `router` message; a
  * topology with a single class (the complete graph: every destination is a
  * neighbour) prices every message as `neighbour`.
+ *
+ * Everything else a topology knows is behind its TopologyOps too: its
+ * [machine] keys and their parsing (machine.c), its description in the
+ * run report (run/report.c), its code and shape in the trace header
+ * (traces/file.c), and how the viewer draws it (traces/sdl/render.c).
+ * Nothing outside machines/ asks which topology it is: the kind is a bit
+ * of an algorithm's `topologies` mask, and no more.
  */
 #ifndef CUBE_TOPOLOGY_H
 #define CUBE_TOPOLOGY_H
@@ -53,15 +60,89 @@
 
 typedef enum { CLASS_NEIGHBOUR = 0, CLASS_ROUTER = 1, CLASS_COUNT } MessageClass;
 
+/* A topology's bit in an algorithm's `topologies` mask (which topologies
+ * it runs on); nothing else asks for it. */
 typedef enum { TOPOLOGY_CUBE, TOPOLOGY_MESH, TOPOLOGY_COMPLETE } TopologyKind;
 
 typedef struct Topology Topology;
+
+/* Declared where they are defined: machine.h (the [machine] keys a
+ * topology is built from) and util/json_writer.h (the run report). */
+typedef struct MachineInput MachineInput;
+typedef struct JsonWriter JsonWriter;
+
+/* How the graph view draws the channel leaving a node on a link: the
+ * whole edge between its two nodes, an arc `bulge` x its chord high (0: a
+ * straight line), or (stubs) a stub out of the source and one into the
+ * destination, each along (dx, dy) in the drawing's units. */
+typedef struct {
+    gboolean stubs;
+    double bulge;
+    double dx, dy;
+} TopologyStroke;
+
+/* The viewer's side bars: a row per link (runs of links when there are
+ * more than fit), labelled with the link's name; a row per link whose
+ * channels go up and down, half of them each way, as two bars (the hover
+ * then names a channel's direction); or a row per pair of links 2i, 2i+1,
+ * as two bars. */
+typedef enum {
+    TOPOLOGY_BARS_LINKS,
+    TOPOLOGY_BARS_UP_DOWN,
+    TOPOLOGY_BARS_PAIRS
+} TopologyBars;
+
+/* How the viewer (traces/sdl/render.c) draws a topology. The graph view
+ * places the nodes in a drawing whose unit is about one neighbour
+ * distance and draws every channel the topology has; the matrix view, a
+ * row per node and a column per link, draws any topology and needs only
+ * link_axis, column_names, matrix_legend and the bars. */
+typedef struct {
+    /* NULL if the graph view can draw t, else why not (the status line's
+     * notice): the graph stays legible for small machines only. */
+    const char *(*graph_refusal)(const Topology *t);
+    /* Where `node` stands in the drawing. */
+    void (*place)(const Topology *t, uint32_t node, double *x, double *y);
+    /* How the channel leaving `node` on `link` (a link it has) is drawn. */
+    void (*stroke)(const Topology *t, uint32_t node, int link,
+                   TopologyStroke *s);
+    /* A stub's length in the drawing's units; 0 for a topology without
+     * stubs. */
+    double stub_length;
+    /* The neighbour distance that sizes the nodes; 0: the shortest whole
+     * stroke. */
+    double unit;
+    /* A node's label in the graph view and in the hovers while the graph
+     * view is available; NULL: its address in decimal. */
+    void (*node_label)(const Topology *t, uint32_t node, char *buf,
+                       size_t size);
+    /* Captions of the drawing, each written below the node `emit` is
+     * given (a 3-d mesh's "z = 1" under each layer); NULL: none. */
+    void (*captions)(const Topology *t,
+                     void (*emit)(void *ctx, uint32_t node, const char *text),
+                     void *ctx);
+    /* The status line's legend of the graph view; NULL, or a NULL answer:
+     * the common one. */
+    const char *(*graph_legend)(const Topology *t);
+    /* Links of one axis (a cube's dimension, a mesh's + and -, all of the
+     * complete graph's) stand closer together in the matrix. */
+    int (*link_axis)(const Topology *t, int link);
+    /* Matrix columns are headed by the link's name ("+x"), else by its
+     * number. */
+    gboolean column_names;
+    /* The status line's legend of the matrix view, a column per link. */
+    const char *matrix_legend;
+    TopologyBars bars;
+    /* The label of the row of bars that starts at `link` (UP_DOWN, PAIRS:
+     * "d3", "x"). */
+    void (*bar_label)(const Topology *t, int link, char *buf, size_t size);
+} TopologyView;
 
 /* One topology's behaviour. Each function is pure: same arguments, same
  * answer, so every node (and every MPI rank) computes the same routes. */
 typedef struct {
     const char *name;             /* "cube", "mesh", "complete" */
-    TopologyKind kind;
+    TopologyKind kind;            /* the bit of Algorithm.topologies */
     const char *summary;
     unsigned classes;             /* bit c set: class c priced on its own */
     /* Neighbour of `node` across `link`, or TOPOLOGY_NONE. */
@@ -74,6 +155,53 @@ typedef struct {
     /* Default route: write at most topology_max_route(t) links, return the
      * count (0 when from == to). */
     int (*route)(const Topology *t, uint32_t from, uint32_t to, int *links);
+    /* Directed channels of links link0..link1-1: one per node that has the
+     * link. In time independent of the nodes (a machine may have 2^26). */
+    uint64_t (*channels)(const Topology *t, int link0, int link1);
+    /* The most links one node has (the complete graph's nodes lack the
+     * link to themselves). */
+    int (*node_links)(const Topology *t);
+    /* A link per node (the complete graph's link j to node j): links are
+     * as many as nodes, so a table per link (the CSV export's columns)
+     * lists the links in use, not every link. */
+    gboolean sparse_links;
+
+    /* The [machine] keys that describe its shape, NULL-terminated, the
+     * one that sizes it first: errors about the size name that key. */
+    const char *const *keys;
+    /* Build t from those keys (machine.c's machine_input_*): FALSE with a
+     * problem reported through `in`, or with *why (g_free) for a value of
+     * keys[0] that the constructor refused. */
+    gboolean (*parse)(const MachineInput *in, Topology *t, char **why);
+
+    /* Its members of the JSON report's "machine" object (docs/report.md):
+     * "dimensions"; "shape", "wrap"; "processors". */
+    void (*describe_json)(const Topology *t, JsonWriter *w);
+    /* Appended to the text report's "NAME: topology": ", n = 3", " 16x16
+     * (torus)", or nothing. */
+    void (*describe_text)(const Topology *t, GString *line);
+    /* It in a trace's title: "cube", "torus 16x16", "complete"; free with
+     * g_free. */
+    char *(*title)(const Topology *t);
+    /* Its numbers an [expect] or a sweep may name as machine.NAME besides
+     * the common ones (a cube's "dimensions"): number i, i = 0, 1, ...,
+     * FALSE past the last. NULL: none. */
+    gboolean (*number)(const Topology *t, int i, const char **name,
+                       double *value);
+
+    /* Its code in the trace header (traces/FORMAT.md): the file's own
+     * number, never reused or renumbered. */
+    unsigned trace_code;
+    /* The header's wrap flag and, after the fixed header, its `axes`
+     * sides describe it (a mesh); else both are absent (wrap 0). */
+    gboolean trace_shape;
+    /* Rebuild from the header's axes, nodes, wrap and sides (trace_shape:
+     * axes of them, 1..TOPOLOGY_MAX_AXES): FALSE, with *why when its
+     * constructor said why, if no machine of this topology has them. */
+    gboolean (*trace_build)(Topology *t, uint32_t axes, uint32_t nodes,
+                            gboolean wrap, const uint32_t *side, char **why);
+
+    TopologyView view;
 } TopologyOps;
 
 /* A configured topology. Plain data, filled by topology_*_init. */
@@ -136,6 +264,10 @@ void topology_link_name(const Topology *t, int link, char *buf, size_t size);
 int topology_direction(const Topology *t, uint32_t node, int link);
 /* Number of nodes that have link l (its directed channels, one per node). */
 uint32_t topology_link_channels(const Topology *t, int link);
+/* The directed channels of links link0..link1-1 (ops->channels). */
+uint64_t topology_links_channels(const Topology *t, int link0, int link1);
+/* The topology whose trace code is `code`, or NULL. */
+const TopologyOps *topology_find_trace_code(unsigned code);
 gboolean topology_has_class(const TopologyOps *ops, MessageClass c);
 const char *message_class_name(MessageClass c);
 

@@ -268,11 +268,6 @@ double report_seconds(const Report *r, Tick ticks)
     return (double)ticks * r->machine.tick_seconds;
 }
 
-static gboolean report_is_cube(const Report *r)
-{
-    return r->machine.topology.ops->kind == TOPOLOGY_CUBE;
-}
-
 const Detail *report_find_detail(const Report *r, const char *key)
 {
     for (guint i = 0; i < r->details->len; i++) {
@@ -325,7 +320,6 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
         { "max_channel_elements", (double)r->max_channel_elements, TRUE },
         { "elements_per_node", (double)r->elements_per_node, TRUE },
         { "machine.nodes", (double)machine_nodes(m), TRUE },
-        { "machine.dimensions", m->topology.axes, report_is_cube(r) },
         { "machine.diameter", m->topology.diameter, TRUE },
         { "machine.startup", (double)m->price[CLASS_NEIGHBOUR].startup, TRUE },
         { "machine.element_time",
@@ -341,6 +335,18 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
             *value = top[i].v;
             return top[i].present;
         }
+    if (field_prefix(field, "machine.")) {
+        /* The topology's own numbers (a cube's dimensions). */
+        const Topology *t = &m->topology;
+        const char *name;
+        double v;
+        for (int i = 0; t->ops->number && t->ops->number(t, i, &name, &v); i++)
+            if (field_is(field + strlen("machine."), name)) {
+                *value = v;
+                return TRUE;
+            }
+        return FALSE;
+    }
     if (field_prefix(field, "details.")) {
         const char *key = field + strlen("details.");
         for (guint i = 0; i < r->details->len; i++) {
@@ -437,8 +443,10 @@ char **report_fields(const Report *r)
 {
     static const char *const top[] = {
         "cycles", "seconds", "element_transfers", "messages",
-        "max_channel_elements", "elements_per_node", "machine.nodes",
-        "machine.dimensions", "machine.diameter", "machine.startup",
+        "max_channel_elements", "elements_per_node", "machine.nodes", NULL
+    };
+    static const char *const after[] = {
+        "machine.diameter", "machine.startup",
         "machine.element_time", "stats.events", "time.compute.max",
         "time.compute.mean", "time.communication.max",
         "time.communication.mean", NULL
@@ -446,6 +454,14 @@ char **report_fields(const Report *r)
     GPtrArray *f = g_ptr_array_new();
     double v;
     for (const char *const *t = top; *t; t++)
+        if (report_lookup(r, *t, &v))
+            g_ptr_array_add(f, g_strdup(*t));
+    /* The topology's own numbers follow the node count. */
+    const Topology *tp = &r->machine.topology;
+    const char *name;
+    for (int i = 0; tp->ops->number && tp->ops->number(tp, i, &name, &v); i++)
+        g_ptr_array_add(f, g_strdup_printf("machine.%s", name));
+    for (const char *const *t = after; *t; t++)
         if (report_lookup(r, *t, &v))
             g_ptr_array_add(f, g_strdup(*t));
     for (MessageClass c = 0; c < CLASS_COUNT; c++) {
@@ -562,20 +578,7 @@ static void json_machine(JsonWriter *w, const Machine *m)
     json_writer_begin_object(w);
     json_text(w, "name", m->name);
     json_text(w, "topology", t->ops->name);
-    switch (t->ops->kind) {
-    case TOPOLOGY_CUBE:
-        json_int(w, "dimensions", t->axes);
-        break;
-    case TOPOLOGY_MESH: {
-        g_autofree char *shape = topology_shape_text(t);
-        json_text(w, "shape", shape);
-        json_bool(w, "wrap", t->wrap);
-        break;
-    }
-    case TOPOLOGY_COMPLETE:
-        json_int(w, "processors", t->nodes);
-        break;
-    }
+    t->ops->describe_json(t, w);
     json_int(w, "nodes", t->nodes);
     json_int(w, "links", t->links);
     json_int(w, "diameter", t->diameter);
@@ -927,13 +930,9 @@ static void print_machine(const Report *r, FILE *out)
     const Machine *m = &r->machine;
     const Topology *t = &m->topology;
     char ports[16];
-    fprintf(out, "machine       %s: %s", m->name, t->ops->name);
-    if (t->ops->kind == TOPOLOGY_CUBE)
-        fprintf(out, ", n = %d", t->axes);
-    else if (t->ops->kind == TOPOLOGY_MESH) {
-        g_autofree char *shape = topology_shape_text(t);
-        fprintf(out, " %s%s", shape, t->wrap ? " (torus)" : "");
-    }
+    g_autoptr(GString) described = g_string_new(NULL);
+    t->ops->describe_text(t, described);
+    fprintf(out, "machine       %s: %s%s", m->name, t->ops->name, described->str);
     fprintf(out, " (%u nodes, diameter %u), ports = %s", t->nodes, t->diameter,
             machine_ports_text(m, ports));
     if (machine_uniform_price(m) || !topology_has_class(t->ops, CLASS_ROUTER))

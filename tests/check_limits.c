@@ -443,11 +443,11 @@ START_TEST(forged_exports_bounded)
             g_error_free(e);
         } else {
             ck_assert_msg(n > 0 && n < 64 * 1024, "%s %s: %zd bytes",
-                          forged[_i], trace_export_format_names[f], n);
+                          forged[_i], trace_export_formats[f].name, n);
         }
         /* Bounded by the records: far below a second even sanitized. */
         ck_assert_msg(us < 2000000, "%s %s: %" G_GINT64_FORMAT " us",
-                      forged[_i], trace_export_format_names[f], us);
+                      forged[_i], trace_export_formats[f].name, us);
     }
 }
 END_TEST

@@ -26,50 +26,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const trace_export_format_names[] = { "chrome", "paje", "csv", NULL };
-
-/* Every name and extension a format answers to: the command line parses
- * and lists them from here. Perfetto reads Chrome's JSON. */
-static const struct {
-    const char *name;
-    TraceExportFormat format;
-    const char *extension;        /* of -o, for a format not named */
-} export_names[] = {
-    { "chrome", TRACE_EXPORT_CHROME, ".json" },
-    { "perfetto", TRACE_EXPORT_CHROME, NULL },
-    { "paje", TRACE_EXPORT_PAJE, ".paje" },
-    { "csv", TRACE_EXPORT_CSV, ".csv" },
-};
+/* The names and extensions of trace_export_formats (defined at the end,
+ * with the exporters): the command line parses and lists them from
+ * there. */
 
 gboolean trace_export_format_parse(const char *name, TraceExportFormat *format)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++)
-        if (!strcmp(name, export_names[i].name)) {
-            *format = export_names[i].format;
+    for (int f = 0; trace_export_formats[f].name; f++) {
+        const TraceExportFormatSpec *x = &trace_export_formats[f];
+        gboolean found = !strcmp(name, x->name);
+        for (const char *const *a = x->aliases; a && *a && !found; a++)
+            found = !strcmp(name, *a);
+        if (found) {
+            *format = (TraceExportFormat)f;
             return TRUE;
         }
+    }
     return FALSE;
 }
 
 gboolean trace_export_format_of_path(const char *path, TraceExportFormat *format)
 {
-    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++)
-        if (export_names[i].extension
-            && g_str_has_suffix(path, export_names[i].extension)) {
-            *format = export_names[i].format;
-            return TRUE;
-        }
+    for (int f = 0; trace_export_formats[f].name; f++)
+        for (const char *const *e = trace_export_formats[f].extensions;
+             e && *e; e++)
+            if (g_str_has_suffix(path, *e)) {
+                *format = (TraceExportFormat)f;
+                return TRUE;
+            }
     return FALSE;
 }
 
 char *trace_export_valid_names(gboolean extensions)
 {
     GString *s = g_string_new(NULL);
-    for (size_t i = 0; i < G_N_ELEMENTS(export_names); i++) {
-        const char *item = extensions ? export_names[i].extension
-                                      : export_names[i].name;
-        if (item)
-            g_string_append_printf(s, "%s%s", s->len ? ", " : "", item);
+    for (int f = 0; trace_export_formats[f].name; f++) {
+        const TraceExportFormatSpec *x = &trace_export_formats[f];
+        if (!extensions)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", x->name);
+        for (const char *const *e = extensions ? x->extensions : x->aliases;
+             e && *e; e++)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", *e);
     }
     return g_string_free(s, FALSE);
 }
@@ -264,15 +261,15 @@ static gboolean nodes_named(const Trace *t, NodesNamed which,
  * TRACE_EXPORT_MARK_FLOOR plus TRACE_EXPORT_MARK_PER_RECORD per record of
  * the trace: a recorded run's marks come from its nodes' steps, which
  * leave records too. */
-static gboolean export_bounded(const Trace *t, TraceExportFormat format,
+static gboolean export_bounded(const Trace *t, TraceExportMarks marks,
                                const char *name, GError **error)
 {
-    if (format == TRACE_EXPORT_CSV)
+    if (marks == TRACE_EXPORT_MARKS_NONE)
         return TRUE;
     uint64_t lines = 0;
     for (guint i = 0; i < t->marks->len; i++) {
         const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-        if (format == TRACE_EXPORT_PAJE || m->nodes != trace_nodes(t))
+        if (marks == TRACE_EXPORT_MARKS_PER_NODE || m->nodes != trace_nodes(t))
             lines += m->nodes;
     }
     uint64_t records = (uint64_t)t->channels->len + t->messages->len
@@ -1271,12 +1268,12 @@ static Tick csv_rows(const Trace *t, Tick window)
     return t->cycles / window + (t->cycles % window != 0);
 }
 
-/* The CSV's links, in order: every link of the machine, or on the
- * complete graph, whose links are as many as its processors, those that
+/* The CSV's links, in order: every link of the machine, or where links
+ * are as many as nodes (the complete graph's, sparse_links), those that
  * carried something (used_links). */
 static GArray *csv_links(const Trace *t)
 {
-    if (t->topology.ops->kind == TOPOLOGY_COMPLETE)
+    if (t->topology.ops->sparse_links)
         return used_links(t);
     GArray *links = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     for (int l = 0; l < t->topology.links; l++) {
@@ -1290,7 +1287,7 @@ static GArray *csv_links(const Trace *t)
  * every link. */
 static Tick csv_link_count(const Trace *t)
 {
-    if (t->topology.ops->kind != TOPOLOGY_COMPLETE)
+    if (!t->topology.ops->sparse_links)
         return t->topology.links;
     g_autoptr(GArray) links = csv_links(t);
     return links->len;
@@ -1363,15 +1360,10 @@ static gboolean export_csv(const Trace *t, Tick window, FILE *out,
         g_array_unref(links);
         return TRUE;
     }
-    /* Every channel of the machine, for the utilisation of all: on the
-     * complete graph each link has P - 1. */
-    uint64_t channels = 0;
-    if (t->topology.ops->kind == TOPOLOGY_COMPLETE)
-        channels = (uint64_t)t->topology.links
-                   * topology_link_channels(&t->topology, 0);
-    else
-        for (int l = 0; l < t->topology.links; l++)
-            channels += topology_link_channels(&t->topology, l);
+    /* Every channel of the machine, for the utilisation of all (counted
+     * by the topology, in time independent of its links). */
+    uint64_t channels = topology_links_channels(&t->topology, 0,
+                                                t->topology.links);
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
         gsize l = link_column(links,
@@ -1419,43 +1411,92 @@ static gboolean export_csv(const Trace *t, Tick window, FILE *out,
     return TRUE;
 }
 
+/* The CSV's window: at most TRACE_CSV_ROW_LIMIT rows, and rows x links
+ * at most TRACE_CSV_CELL_LIMIT. */
+static gboolean csv_check_window(const Trace *t, Tick window, GError **error)
+{
+    Tick rows = csv_rows(t, window);
+    if (rows > TRACE_CSV_ROW_LIMIT) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
+                    "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
+                    " cycles would be more than %d rows; use a wider "
+                    "window", (gint64)window, (gint64)t->cycles,
+                    TRACE_CSV_ROW_LIMIT);
+        return FALSE;
+    }
+    if (rows > csv_max_rows(t)) {
+        g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
+                    "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
+                    " rows of %" G_GINT64_FORMAT " links would be more "
+                    "than %d cells; use a wider window", (gint64)window,
+                    (gint64)rows, (gint64)csv_link_count(t),
+                    TRACE_CSV_CELL_LIMIT);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean write_chrome(const Trace *t, Tick window, FILE *out,
+                             GError **error)
+{
+    (void)window;
+    return export_chrome(t, out, error);
+}
+
+static gboolean write_paje(const Trace *t, Tick window, FILE *out,
+                           GError **error)
+{
+    (void)window;
+    return export_paje(t, out, error);
+}
+
+static gboolean write_csv(const Trace *t, Tick window, FILE *out,
+                          GError **error)
+{
+    return export_csv(t, window > 0 ? window : trace_export_default_window(t),
+                      out, error);
+}
+
+/* The formats, in the order the command line lists them. Perfetto reads
+ * Chrome's JSON. */
+const TraceExportFormatSpec trace_export_formats[] = {
+    [TRACE_EXPORT_CHROME] = {
+        .name = "chrome",
+        .aliases = (const char *const[]){ "perfetto", NULL },
+        .extensions = (const char *const[]){ ".json", NULL },
+        .description = "the same JSON",
+        .marks = TRACE_EXPORT_MARKS_PARTIAL,
+        .write = write_chrome,
+    },
+    [TRACE_EXPORT_PAJE] = {
+        .name = "paje",
+        .extensions = (const char *const[]){ ".paje", NULL },
+        .description = "ViTE",
+        .marks = TRACE_EXPORT_MARKS_PER_NODE,
+        .write = write_paje,
+    },
+    [TRACE_EXPORT_CSV] = {
+        .name = "csv",
+        .extensions = (const char *const[]){ ".csv", NULL },
+        .windowed = TRUE,
+        .marks = TRACE_EXPORT_MARKS_NONE,
+        .check_window = csv_check_window,
+        .write = write_csv,
+    },
+    [TRACE_EXPORT_COUNT] = { .name = NULL },
+};
+
 gboolean trace_export(const Trace *t, TraceExportFormat format,
                       Tick window, FILE *out, const char *name,
                       GError **error)
 {
+    const TraceExportFormatSpec *x = &trace_export_formats[format];
     errno = 0;
-    if (format == TRACE_EXPORT_CSV && window > 0) {
-        Tick rows = csv_rows(t, window);
-        if (rows > TRACE_CSV_ROW_LIMIT) {
-            g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
-                        "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
-                        " cycles would be more than %d rows; use a wider "
-                        "window", (gint64)window, (gint64)t->cycles,
-                        TRACE_CSV_ROW_LIMIT);
-            return FALSE;
-        }
-        if (rows > csv_max_rows(t)) {
-            g_set_error(error, TRACE_ERROR, TRACE_ERROR_INPUT,
-                        "--window %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT
-                        " rows of %" G_GINT64_FORMAT " links would be more "
-                        "than %d cells; use a wider window", (gint64)window,
-                        (gint64)rows, (gint64)csv_link_count(t),
-                        TRACE_CSV_CELL_LIMIT);
-            return FALSE;
-        }
-    }
-    if (!export_bounded(t, format, name, error))
+    if (window > 0 && x->check_window && !x->check_window(t, window, error))
         return FALSE;
-    gboolean ok = TRUE;
-    switch (format) {
-    case TRACE_EXPORT_CHROME: ok = export_chrome(t, out, error); break;
-    case TRACE_EXPORT_PAJE: ok = export_paje(t, out, error); break;
-    case TRACE_EXPORT_CSV:
-        ok = export_csv(t, window > 0 ? window
-                                      : trace_export_default_window(t),
-                        out, error);
-        break;
-    }
+    if (!export_bounded(t, x->marks, name, error))
+        return FALSE;
+    gboolean ok = x->write(t, window, out, error);
     if (!ok)
         return FALSE;
     if (fflush(out) != 0 || ferror(out)) {

@@ -50,13 +50,45 @@
 
 #include "trace.h"
 
-typedef enum { TRACE_EXPORT_CHROME, TRACE_EXPORT_PAJE, TRACE_EXPORT_CSV } TraceExportFormat;
+/* An index into trace_export_formats. */
+typedef enum {
+    TRACE_EXPORT_CHROME, TRACE_EXPORT_PAJE, TRACE_EXPORT_CSV, TRACE_EXPORT_COUNT
+} TraceExportFormat;
 
-/* NULL-terminated, in enum order: "chrome", "paje", "csv". */
-extern const char *const trace_export_format_names[];
+/* How many lines a mark may become (see TRACE_EXPORT_MARK_FLOOR below):
+ * none; one per node of a mark that is not every node's (a mark of every
+ * node is one line); one per node of every mark. */
+typedef enum {
+    TRACE_EXPORT_MARKS_NONE,
+    TRACE_EXPORT_MARKS_PARTIAL,
+    TRACE_EXPORT_MARKS_PER_NODE
+} TraceExportMarks;
 
-/* A format by its name ("perfetto" is a name of chrome's), or by the
- * extension of an output path (.json, .paje, .csv); FALSE for none. */
+/* One export format. trace_export_formats is the one table of them: the
+ * command line parses --format and -o's extension from it and lists it in
+ * its messages, its --help and `cubemu list --json`. */
+typedef struct {
+    const char *name;                 /* "chrome" */
+    const char *const *aliases;       /* more names of it ("perfetto"),
+                                       * NULL-terminated; or NULL */
+    const char *const *extensions;    /* of an -o that names it (".json"),
+                                       * NULL-terminated; or NULL */
+    const char *description;          /* in parentheses after its names in
+                                       * --format's help ("ViTE"), or NULL */
+    gboolean windowed;                /* takes --window: cycles per row */
+    TraceExportMarks marks;
+    /* window > 0: refuse (TRACE_ERROR_INPUT) a window it cannot write;
+     * NULL: any. */
+    gboolean (*check_window)(const Trace *t, Tick window, GError **error);
+    /* Write t; window <= 0 picks the default (windowed formats). */
+    gboolean (*write)(const Trace *t, Tick window, FILE *out, GError **error);
+} TraceExportFormatSpec;
+
+/* Indexed by TraceExportFormat, ended by a NULL name. */
+extern const TraceExportFormatSpec trace_export_formats[];
+
+/* A format by its name or an alias, or by the extension of an output path
+ * (.json, .paje, .csv); FALSE for none. */
 gboolean trace_export_format_parse(const char *name, TraceExportFormat *format);
 gboolean trace_export_format_of_path(const char *path, TraceExportFormat *format);
 /* "chrome, perfetto, paje, csv", or with EXTENSIONS ".json, .paje, .csv". */

@@ -39,9 +39,10 @@ static const guint8 trace_magic[8] = { 0x89, 'C', 'U', 'B', 'E', 'T', 'R', '\n' 
 /* Strings carry a 16-bit length. */
 #define TRACE_MAX_TEXT 65535
 
-/* Topology codes in the header (FORMAT.md): the file's own numbers, so
- * reordering machines/topology.h's enum cannot change the format. */
-enum { TRACE_CODE_CUBE = 0, TRACE_CODE_MESH = 1, TRACE_CODE_COMPLETE = 2 };
+/* Topology codes in the header (FORMAT.md) are each topology's
+ * trace_code, the file's own numbers, so reordering machines/topology.h's
+ * enum or table cannot change the format; a topology whose ops say
+ * trace_shape has its wrap flag and sides in the header. */
 
 /* Output is staged in a buffer this large, so the checksum runs over
  * large blocks and stdio sees few calls. */
@@ -127,22 +128,12 @@ static void put_text(Writer *w, const char *s)
     put_bytes(w, s ? s : "", n);
 }
 
-static int topology_code(TopologyKind kind)
-{
-    switch (kind) {
-    case TOPOLOGY_CUBE: return TRACE_CODE_CUBE;
-    case TOPOLOGY_MESH: return TRACE_CODE_MESH;
-    case TOPOLOGY_COMPLETE: return TRACE_CODE_COMPLETE;
-    }
-    return TRACE_CODE_CUBE;
-}
-
 static void write_header(Writer *w, const Trace *t)
 {
     const Topology *tp = &t->topology;
-    gboolean mesh = tp->ops->kind == TOPOLOGY_MESH;
+    gboolean shape = tp->ops->trace_shape;
     gsize header = TRACE_FIXED_HEADER
-                   + (mesh ? (gsize)tp->axes * TRACE_SIDE_BYTES : 0);
+                   + (shape ? (gsize)tp->axes * TRACE_SIDE_BYTES : 0);
     for (guint i = 0; i < t->info->len; i++) {
         const TraceInfo *in = &g_array_index(t->info, TraceInfo, i);
         header += 4 + text_length(in->key) + text_length(in->value);
@@ -151,11 +142,11 @@ static void write_header(Writer *w, const Trace *t)
     put_u(w, TRACE_VERSION_MAJOR, 2);
     put_u(w, TRACE_VERSION_MINOR, 2);
     put_u(w, header, 4);
-    put_u(w, (uint64_t)topology_code(tp->ops->kind), 1);
-    put_u(w, mesh && tp->wrap, 1);
+    put_u(w, tp->ops->trace_code, 1);
+    put_u(w, shape && tp->wrap, 1);
     put_u(w, t->startup_holds_port ? 1 : 0, 1);
     put_u(w, 0, 1);
-    put_u(w, tp->ops->kind == TOPOLOGY_COMPLETE ? 0 : (uint64_t)tp->axes, 4);
+    put_u(w, (uint64_t)tp->axes, 4);        /* 0 for a topology without axes */
     put_u(w, tp->nodes, 4);
     put_u(w, (uint64_t)tp->links, 4);
     put_u(w, (uint32_t)t->ports, 4);
@@ -173,7 +164,7 @@ static void write_header(Writer *w, const Trace *t)
     put_u(w, t->startups->len, 8);
     put_u(w, t->labels->len, 8);
     put_u(w, t->marks->len, 8);
-    if (mesh)
+    if (shape)
         for (int i = 0; i < tp->axes; i++)
             put_u(w, tp->side[i], TRACE_SIDE_BYTES);
     for (guint i = 0; i < t->info->len; i++) {
@@ -333,12 +324,35 @@ gboolean trace_looks_like_trace(const guint8 *data, gsize len)
     return n > 0 && !memcmp(data, trace_magic, n);
 }
 
-/* The header's topology fields as written, before they are believed. */
+/* The header's topology fields as written, before they are believed;
+ * ops is the topology of the code. */
 typedef struct {
     unsigned code, wrap, holds, reserved, axes;
     uint32_t nodes, links;
     uint32_t side[TOPOLOGY_MAX_AXES];
+    const TopologyOps *ops;
 } RawTopology;
+
+/* "0 cube, 1 mesh, 2 complete": the codes a header may give. */
+static char *topology_codes_text(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        g_string_append_printf(s, "%s%u %s", s->len ? ", " : "",
+                               (*t)->trace_code, (*t)->name);
+    return g_string_free(s, FALSE);
+}
+
+/* "mesh": the topologies whose header has a wrap flag. */
+static char *topology_wrap_text(void)
+{
+    GString *s = g_string_new(NULL);
+    for (const TopologyOps *const *t = topology_registry; *t; t++)
+        if ((*t)->trace_shape)
+            g_string_append_printf(s, "%s%s", s->len ? " or " : "",
+                                   (*t)->name);
+    return g_string_free(s, FALSE);
+}
 
 enum { SECTION_CHANNELS, SECTION_MESSAGES, SECTION_BUSY, SECTION_STARTUPS,
        SECTION_LABELS, SECTION_MARKS, SECTIONS };
@@ -403,19 +417,20 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
         return fail(error, TRACE_ERROR_INPUT, name,
                     "truncated or corrupt: the header claims %" G_GUINT64_FORMAT
                     " bytes, the file has %zu", (guint64)header, (size_t)c->len);
-    if (raw->code != TRACE_CODE_CUBE && raw->code != TRACE_CODE_MESH
-        && raw->code != TRACE_CODE_COMPLETE)
+    raw->ops = topology_find_trace_code(raw->code);
+    if (!raw->ops) {
+        g_autofree char *valid = topology_codes_text();
         return fail(error, TRACE_ERROR_INPUT, name,
-                    "corrupt: topology code %u (valid: %d cube, %d mesh, %d "
-                    "complete)", raw->code, TRACE_CODE_CUBE, TRACE_CODE_MESH,
-                    TRACE_CODE_COMPLETE);
-    if (raw->code == TRACE_CODE_MESH) {
+                    "corrupt: topology code %u (valid: %s)", raw->code, valid);
+    }
+    if (raw->ops->trace_shape) {
         if (raw->axes < 1 || raw->axes > TOPOLOGY_MAX_AXES
             || header - c->pos < (uint64_t)raw->axes * TRACE_SIDE_BYTES)
             return fail(error, TRACE_ERROR_INPUT, name,
-                        "truncated or corrupt: a mesh of %u axes (valid: "
+                        "truncated or corrupt: a %s of %u axes (valid: "
                         "1..%d) in a %" G_GUINT64_FORMAT "-byte header",
-                        raw->axes, TOPOLOGY_MAX_AXES, (guint64)header);
+                        raw->ops->name, raw->axes, TOPOLOGY_MAX_AXES,
+                        (guint64)header);
         for (unsigned i = 0; i < raw->axes; i++)
             raw->side[i] = (uint32_t)get_u(c, TRACE_SIDE_BYTES);
     }
@@ -552,40 +567,26 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
 
 #define BAD(...) fail(error, TRACE_ERROR_INPUT, name, "corrupt: " __VA_ARGS__)
 
-/* The topology from the header, built by machines/topology.h, which
- * refuses what no machine can be; then the header's node and link counts
- * must be what it built. */
+/* The topology from the header, built by its ops (trace_build, through
+ * machines/topology.h's constructors), which refuse what no machine can
+ * be; then the header's node and link counts must be what it built. */
 static gboolean validate_topology(Trace *t, const RawTopology *raw,
                                   const char *name, GError **error)
 {
     g_autofree char *why = NULL;
-    gboolean ok = FALSE;
-    const char *kind = "?";
-    switch (raw->code) {
-    case TRACE_CODE_CUBE:
-        kind = "cube";
-        ok = raw->axes <= TOPOLOGY_CUBE_MAX_DIMENSIONS
-             && topology_cube_init(&t->topology, (int)raw->axes, &why);
-        break;
-    case TRACE_CODE_MESH:
-        kind = "mesh";
-        ok = topology_mesh_init(&t->topology, (int)raw->axes, raw->side,
-                                raw->wrap != 0, &why);
-        break;
-    case TRACE_CODE_COMPLETE:
-        kind = "complete";
-        ok = raw->axes == 0
-             && topology_complete_init(&t->topology, raw->nodes, &why);
-        break;
-    default:                      /* parse_header refused it */
+    const TopologyOps *ops = raw->ops;
+    if (!ops)                     /* parse_header refused it */
         return BAD("topology code %u", raw->code);
-    }
-    if (!ok)
+    const char *kind = ops->name;
+    if (!ops->trace_build(&t->topology, raw->axes, raw->nodes, raw->wrap != 0,
+                          raw->side, &why))
         return BAD("the header's %s with %u axes is not a machine%s%s", kind,
                    raw->axes, why ? ": " : "", why ? why : "");
-    if (raw->wrap > 1 || (raw->wrap && raw->code != TRACE_CODE_MESH))
-        return BAD("wrap %u in the header (valid: 0, or 1 for a mesh)",
-                   raw->wrap);
+    if (raw->wrap > 1 || (raw->wrap && !ops->trace_shape)) {
+        g_autofree char *wraps = topology_wrap_text();
+        return BAD("wrap %u in the header (valid: 0, or 1 for a %s)",
+                   raw->wrap, wraps);
+    }
     if (raw->holds > 1)
         return BAD("startups-hold-a-port flag %u (valid: 0, 1)", raw->holds);
     /* Checked after the checksum, like the fields around it, so that a

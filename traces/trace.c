@@ -87,12 +87,8 @@ void trace_set_info(Trace *t, const char *key, const char *value)
 char *trace_topology_text(const Trace *t)
 {
     const Topology *tp = &t->topology;
-    if (tp->ops->kind == TOPOLOGY_MESH) {
-        g_autofree char *shape = topology_shape_text(tp);
-        return g_strdup_printf("%s %s, %u nodes", tp->wrap ? "torus" : "mesh",
-                               shape, tp->nodes);
-    }
-    return g_strdup_printf("%s, %u nodes", tp->ops->name, tp->nodes);
+    g_autofree char *title = tp->ops->title(tp);
+    return g_strdup_printf("%s, %u nodes", title, tp->nodes);
 }
 
 char *trace_title(const Trace *t)

@@ -62,7 +62,7 @@ static void use(const Trace *t)
             (void)trace_index_find(x, v, (uint32_t)l);
     }
     trace_index_free(x);
-    for (int f = 0; trace_export_format_names[f]; f++) {
+    for (int f = 0; trace_export_formats[f].name; f++) {
         GError *e = NULL;
         if (!trace_export(t, (TraceExportFormat)f, 0, devnull, "/dev/null",
                           &e))

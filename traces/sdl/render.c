@@ -27,25 +27,9 @@
 
 /* ---- limits of the views ------------------------------------------------ */
 
-/* The classic cube drawing stays readable up to the 6-cube (64 nodes,
- * 384 channels); beyond, the matrix view is the one that scales. */
-#define GRAPH_MAX_CUBE_DIMENSIONS 6
-/* Meshes are drawn as grids up to a few hundred nodes and three axes. */
-#define GRAPH_MAX_NODES 512
-#define GRAPH_MAX_MESH_AXES 3
-/* The complete graph's circle of chords: P (P - 1) channels; beyond 16
- * processors (240 channels) the chords merge into a grey disc. */
-#define GRAPH_MAX_COMPLETE_NODES 16
-/* Layers of a 3-d mesh stand this far apart (in neighbour distances),
- * side by side. */
-#define GRAPH_LAYER_GAP 1.5
-/* A channel drawn as two stubs (a torus's wrap-around, a 3-d mesh's third
- * axis) reaches this far from its node, in neighbour distances: a stub is
- * half an edge, with room for the arrowhead. */
-#define GRAPH_STUB_LENGTH 0.42
-/* The third axis of a 3-d mesh points up and to the right, the direction
- * of the cube's dimension 2 (its stubs are GRAPH_STUB_LENGTH long). */
-static const double graph_depth_axis[2] = { 0.42, -0.34 };
+/* Which machines the graph view draws, and how (node positions, each
+ * channel a whole edge or two stubs), is the topology's: its ops' view
+ * (machines/topology.h). */
 /* Segments per channel curve: enough for the arcs of dimensions 3..5. */
 #define CURVE_SEGMENTS 16
 #define CURVE_POINTS (CURVE_SEGMENTS + 1)
@@ -172,7 +156,7 @@ struct Render {
     int width, height;
     SDL_Rect header, main, side, status, timeline;
     char *title;
-    TopologyKind kind;
+    const TopologyView *view;     /* how the topology is drawn */
     uint64_t total_channels;      /* in the topology */
 
     /* graph */
@@ -184,7 +168,7 @@ struct Render {
     double node_r, channel_gap, line_width;
     double stub_px;               /* a stub's length in pixels */
     double *curve;                /* per stroke CURVE_POINTS (x, y) */
-    gboolean labels_binary;
+    gboolean node_labels;         /* the view's node_label names nodes */
 
     /* matrix */
     guint columns;                /* per link, or bins of links */
@@ -234,18 +218,6 @@ static double stroke_util(const Render *r, const Stroke *s)
 
 /* ---- node placement ---------------------------------------------------- */
 
-/* The classic drawing: dimensions 0 and 1 a square, 2 the depth of a
- * cube drawn in oblique projection, 3 and 4 copies of that cube side by
- * side and below, 5 a copy of the four. Long edges (3..5) are arcs so
- * they do not run through the nodes between their ends. */
-static const double cube_axis[GRAPH_MAX_CUBE_DIMENSIONS][2] = {
-    { 1.0, 0.0 }, { 0.0, 1.0 }, { 0.42, -0.34 },
-    { 2.1, 0.0 }, { 0.0, 2.15 }, { 4.4, 0.0 },
-};
-static const double cube_bulge[GRAPH_MAX_CUBE_DIMENSIONS] = {
-    0, 0, 0, 0.16, 0.14, 0.09
-};
-
 static void add_stroke(Render *r, uint32_t v, uint32_t link, uint32_t u,
                        StrokeKind kind, double bulge, double dx, double dy)
 {
@@ -254,100 +226,13 @@ static void add_stroke(Render *r, uint32_t v, uint32_t link, uint32_t u,
     g_array_append_val(r->strokes, s);
 }
 
-static void place_cube(Render *r)
-{
-    const Topology *tp = r->topology;
-    for (uint32_t v = 0; v < tp->nodes; v++) {
-        r->ax[v] = r->ay[v] = 0;
-        for (int d = 0; d < tp->axes; d++)
-            if ((v >> d) & 1) {
-                r->ax[v] += cube_axis[d][0];
-                r->ay[v] += cube_axis[d][1];
-            }
-    }
-    for (uint32_t v = 0; v < tp->nodes; v++)
-        for (int d = 0; d < tp->links; d++)
-            add_stroke(r, v, (uint32_t)d, topology_neighbour(tp, v, d),
-                       STROKE_WHOLE, cube_bulge[d], 0, 0);
-}
-
-/* A grid: axis 0 across, axis 1 down, axis 2 as layers side by side.
- * Channels along axes 0 and 1 join their nodes, except a torus's
- * wrap-around, drawn as a stub out of the border and one into the
- * opposite border; every channel of axis 2 is a pair of stubs pointing
- * towards the next layer (up and right) or the previous one. */
-static void place_mesh(Render *r)
-{
-    const Topology *tp = r->topology;
-    double layer = tp->axes > 2 ? tp->side[0] - 1 + GRAPH_LAYER_GAP : 0;
-    uint32_t c[TOPOLOGY_MAX_AXES], e[TOPOLOGY_MAX_AXES];
-    for (uint32_t v = 0; v < tp->nodes; v++) {
-        topology_coords(tp, v, c);
-        r->ax[v] = c[0] + (tp->axes > 2 ? c[2] * layer : 0);
-        r->ay[v] = tp->axes > 1 ? c[1] : 0;
-    }
-    for (uint32_t v = 0; v < tp->nodes; v++) {
-        topology_coords(tp, v, c);
-        for (int l = 0; l < tp->links; l++) {
-            uint32_t u = topology_neighbour(tp, v, l);
-            if (u == TOPOLOGY_NONE)
-                continue;
-            int axis = l / 2, dir = topology_direction(tp, v, l);
-            topology_coords(tp, u, e);
-            gboolean wraps = (int64_t)e[axis] - (int64_t)c[axis] != dir;
-            if (axis < 2 && !wraps) {
-                add_stroke(r, v, (uint32_t)l, u, STROKE_WHOLE, 0, 0, 0);
-                continue;
-            }
-            double dx = axis == 0 ? dir : axis == 1 ? 0 : dir * graph_depth_axis[0];
-            double dy = axis == 1 ? dir : axis == 0 ? 0 : dir * graph_depth_axis[1];
-            double len = hypot(dx, dy);
-            dx *= GRAPH_STUB_LENGTH / len;
-            dy *= GRAPH_STUB_LENGTH / len;
-            add_stroke(r, v, (uint32_t)l, u, STROKE_LEAVING, 0, dx, dy);
-            add_stroke(r, v, (uint32_t)l, u, STROKE_ENTERING, 0, dx, dy);
-        }
-    }
-}
-
-/* Processors on a circle, node 0 at the top, one neighbour distance apart;
- * every channel a chord. */
-static void place_complete(Render *r)
-{
-    const Topology *tp = r->topology;
-    for (uint32_t v = 0; v < tp->nodes; v++) {
-        double a = 2 * G_PI * v / tp->nodes - G_PI / 2;
-        r->ax[v] = cos(a) * tp->nodes / (2 * G_PI);
-        r->ay[v] = sin(a) * tp->nodes / (2 * G_PI);
-    }
-    for (uint32_t v = 0; v < tp->nodes; v++)
-        for (int l = 0; l < tp->links; l++) {
-            uint32_t u = topology_neighbour(tp, v, l);
-            if (u != TOPOLOGY_NONE)
-                add_stroke(r, v, (uint32_t)l, u, STROKE_WHOLE, 0, 0, 0);
-        }
-}
-
+/* Nodes where the topology's view places them; a stroke for every channel
+ * (source-major, link order): the whole edge, or a stub out of the source
+ * and one into the destination. */
 static void graph_place(Render *r)
 {
     const Topology *tp = r->topology;
-    switch (r->kind) {
-    case TOPOLOGY_CUBE:
-        if (tp->axes > GRAPH_MAX_CUBE_DIMENSIONS)
-            r->graph_why = "the graph view draws cubes up to 6 dimensions "
-                           "(64 nodes); this is the matrix view";
-        break;
-    case TOPOLOGY_MESH:
-        if (tp->axes > GRAPH_MAX_MESH_AXES || tp->nodes > GRAPH_MAX_NODES)
-            r->graph_why = "the graph view draws meshes of up to 3 axes and "
-                           "512 nodes; this is the matrix view";
-        break;
-    case TOPOLOGY_COMPLETE:
-        if (tp->nodes > GRAPH_MAX_COMPLETE_NODES)
-            r->graph_why = "the graph view draws complete graphs of up to 16 "
-                           "processors; this is the matrix view";
-        break;
-    }
+    r->graph_why = r->view->graph_refusal(tp);
     if (r->graph_why)
         return;
     r->graph_ok = TRUE;
@@ -356,13 +241,24 @@ static void graph_place(Render *r)
     r->nx = g_new0(double, tp->nodes);
     r->ny = g_new0(double, tp->nodes);
     r->strokes = g_array_new(FALSE, FALSE, sizeof(Stroke));
-    switch (r->kind) {
-    case TOPOLOGY_CUBE: place_cube(r); break;
-    case TOPOLOGY_MESH: place_mesh(r); break;
-    case TOPOLOGY_COMPLETE: place_complete(r); break;
-    }
+    for (uint32_t v = 0; v < tp->nodes; v++)
+        r->view->place(tp, v, &r->ax[v], &r->ay[v]);
+    for (uint32_t v = 0; v < tp->nodes; v++)
+        for (int l = 0; l < tp->links; l++) {
+            uint32_t u = topology_neighbour(tp, v, l);
+            if (u == TOPOLOGY_NONE)
+                continue;
+            TopologyStroke ts;
+            r->view->stroke(tp, v, l, &ts);
+            if (!ts.stubs) {
+                add_stroke(r, v, (uint32_t)l, u, STROKE_WHOLE, ts.bulge, 0, 0);
+                continue;
+            }
+            add_stroke(r, v, (uint32_t)l, u, STROKE_LEAVING, 0, ts.dx, ts.dy);
+            add_stroke(r, v, (uint32_t)l, u, STROKE_ENTERING, 0, ts.dx, ts.dy);
+        }
     r->curve = g_new0(double, (gsize)(r->strokes->len + 1) * CURVE_POINTS * 2);
-    r->labels_binary = r->kind == TOPOLOGY_CUBE;
+    r->node_labels = r->view->node_label != NULL;
 }
 
 /* A stroke's centre line in pixels, in travel order: a whole edge is the
@@ -419,9 +315,9 @@ static void graph_layout(Render *r)
         x0 = MIN(x0, ex); x1 = MAX(x1, ex);
         y0 = MIN(y0, ey); y1 = MAX(y1, ey);
     }
-    /* The nearest pair of nodes sets the node size. */
-    double unit = 1.0;
-    if (r->kind != TOPOLOGY_CUBE && r->strokes->len) {
+    /* The view's unit, or the nearest pair of nodes, sets the node size. */
+    double unit = r->view->unit > 0 ? r->view->unit : 1.0;
+    if (!(r->view->unit > 0) && r->strokes->len) {
         unit = G_MAXDOUBLE;
         for (guint i = 0; i < r->strokes->len; i++) {
             const Stroke *s = &g_array_index(r->strokes, Stroke, i);
@@ -443,7 +339,7 @@ static void graph_layout(Render *r)
     r->node_r = CLAMP(0.15 * px, 4.0, 20.0);
     r->channel_gap = CLAMP(0.05 * px, 2.2, 6.0);
     r->line_width = CLAMP(0.032 * px, 2.0, 3.5);
-    r->stub_px = GRAPH_STUB_LENGTH * scale;
+    r->stub_px = r->view->stub_length * scale;
     double cx = r->main.x + r->main.w / 2.0 - (x0 + x1) / 2 * scale;
     double cy = r->main.y + r->main.h / 2.0 - (y0 + y1) / 2 * scale;
     for (uint32_t v = 0; v < tp->nodes; v++) {
@@ -478,25 +374,20 @@ static void graph_layout(Render *r)
 
 /* ---- matrix layout ----------------------------------------------------- */
 
-/* Columns of one axis stand closer together than columns of two: the
- * cube's links are one axis each, a mesh's +/- pair share one, and the
- * complete graph's links all belong to one. */
+/* Columns of one axis stand closer together than columns of two (the
+ * topology's view says which links share one). */
 static int link_axis(const Render *r, uint32_t link)
 {
-    switch (r->kind) {
-    case TOPOLOGY_CUBE: return (int)link;
-    case TOPOLOGY_MESH: return (int)link / 2;
-    case TOPOLOGY_COMPLETE: return 0;
-    }
-    return 0;
+    return r->view->link_axis(r->topology, (int)link);
 }
 
-/* What stands over a column: the dimension of a cube, the link name of a
- * mesh ("+x"), the destination of a complete graph's link. */
+/* What stands over a column: the link's name ("+x") where the view asks
+ * for it, else its number (a cube's dimension, a complete graph's
+ * destination). */
 static void column_label(const Render *r, guint k, char *buf, gsize size)
 {
     uint32_t link = r->column_link[k];
-    if (r->kind == TOPOLOGY_MESH)
+    if (r->view->column_names)
         trace_link_name(r->trace, link, buf, size);
     else
         g_snprintf(buf, size, "%u", link);
@@ -689,16 +580,12 @@ static void matrix_node_rows(const Render *r, uint32_t v, int *x, int *y0, int *
 
 /* ---- side bars ----------------------------------------------------------- */
 
-/* The channels of links [l0, l1): on the complete graph each link has
- * P - 1, and its links are as many as its processors. */
+/* The channels of links [l0, l1), counted by the topology without a
+ * pass over them (the complete graph's links are as many as its
+ * processors). */
 static double links_channels(const Topology *tp, uint32_t l0, uint32_t l1)
 {
-    if (tp->ops->kind == TOPOLOGY_COMPLETE)
-        return (double)(l1 - l0) * topology_link_channels(tp, 0);
-    double channels = 0;
-    for (uint32_t k = l0; k < l1; k++)
-        channels += topology_link_channels(tp, (int)k);
-    return channels;
+    return (double)topology_links_channels(tp, (int)l0, (int)l1);
 }
 
 static void bar_add(Render *r, BarRow *row, uint32_t link0, uint32_t link1,
@@ -709,16 +596,18 @@ static void bar_add(Render *r, BarRow *row, uint32_t link0, uint32_t link1,
     row->halves++;
 }
 
-/* A row per cube dimension (its channels going up, then down), per mesh
- * axis (+, then -), or per complete-graph link ("to 5": the channels into
- * node 5), in runs of links when there are more than fit. */
+/* A row per link whose channels go up and down (a cube's dimension: up,
+ * then down), per pair of links (a mesh's axis: +, then -), or per link
+ * ("to 5": the channels into node 5), as the topology's view says, in runs
+ * of links when there are more than fit. */
 static void bars_layout(Render *r, int avail)
 {
     const Topology *tp = r->topology;
     uint32_t links = (uint32_t)tp->links;
     g_array_set_size(r->bar_rows, 0);
     g_array_set_size(r->bar_halves, 0);
-    uint32_t per_row = r->kind == TOPOLOGY_MESH ? 2 : 1;
+    TopologyBars bars = r->view->bars;
+    uint32_t per_row = bars == TOPOLOGY_BARS_PAIRS ? 2 : 1;
     uint32_t rows = (links + per_row - 1) / per_row;
     int fh = draw_font_height(&r->canvas, FONT_SMALL);
     uint32_t fit = (uint32_t)MAX(avail / MAX(fh + SIDE_LABEL_GAP, SIDE_MIN_ROW) - 1, 1);
@@ -728,13 +617,13 @@ static void bars_layout(Render *r, int avail)
     for (uint32_t l = 0; l < links; l += per_row) {
         BarRow row = { .first = r->bar_halves->len };
         uint32_t end = MIN(l + per_row, links);
-        if (r->kind == TOPOLOGY_CUBE && per_row == 1) {
-            g_snprintf(row.label, sizeof row.label, "d%u", l);
-            bar_add(r, &row, l, l + 1, 1, tp->nodes / 2.0);
-            bar_add(r, &row, l, l + 1, -1, tp->nodes / 2.0);
-        } else if (r->kind == TOPOLOGY_MESH && per_row == 2) {
-            trace_link_name(r->trace, l, name, sizeof name);
-            g_strlcpy(row.label, name + 1, sizeof row.label);  /* "+x" -> "x" */
+        if (bars == TOPOLOGY_BARS_UP_DOWN && per_row == 1) {
+            double half = topology_link_channels(tp, (int)l) / 2.0;
+            r->view->bar_label(tp, (int)l, row.label, sizeof row.label);
+            bar_add(r, &row, l, l + 1, 1, half);
+            bar_add(r, &row, l, l + 1, -1, half);
+        } else if (bars == TOPOLOGY_BARS_PAIRS && per_row == 2) {
+            r->view->bar_label(tp, (int)l, row.label, sizeof row.label);
             bar_add(r, &row, l, l + 1, 0, topology_link_channels(tp, (int)l));
             bar_add(r, &row, l + 1, l + 2, 0, topology_link_channels(tp, (int)l + 1));
         } else {
@@ -769,9 +658,9 @@ static void bars_layout(Render *r, int avail)
         r->bar_label_w = MAX(r->bar_label_w,
                              draw_text_width(&r->canvas, FONT_SMALL, spaced));
     }
-    r->bar_legend = r->kind == TOPOLOGY_CUBE ? "(bars: up, down)"
-                    : r->kind == TOPOLOGY_MESH ? "(bars: +, -)"
-                                               : "(bars: per link)";
+    r->bar_legend = bars == TOPOLOGY_BARS_UP_DOWN ? "(bars: up, down)"
+                    : bars == TOPOLOGY_BARS_PAIRS ? "(bars: +, -)"
+                                                  : "(bars: per link)";
 }
 
 /* Keys and legend take the bottom of the side panel; the bars share the
@@ -868,7 +757,7 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
     Render *r = g_new0(Render, 1);
     r->trace = t;
     r->topology = &t->topology;
-    r->kind = t->topology.ops->kind;
+    r->view = &t->topology.ops->view;
     r->width = MAX(width, RENDER_MIN_WIDTH);
     r->height = MAX(height, RENDER_MIN_HEIGHT);
     if (!canvas_init(&r->canvas, r->width, r->height, error)) {
@@ -1080,14 +969,10 @@ static Hover hover_find(const Render *r, const ViewState *s)
 
 static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
 {
-    if (r->labels_binary && r->topology->axes > 0) {
-        guint n = (guint)r->topology->axes;
-        for (guint i = 0; i < n && i + 1 < size; i++)
-            buf[i] = ((v >> (n - 1 - i)) & 1) ? '1' : '0';
-        buf[MIN(n, size - 1)] = '\0';
-    } else {
+    if (r->node_labels)
+        r->view->node_label(r->topology, v, buf, size);
+    else
         g_snprintf(buf, size, "%u", v);
-    }
 }
 
 /* Node v's channels that exist: its links with a far end. */
@@ -1109,7 +994,9 @@ static char *hover_channel_text(const Render *r, const ViewState *s,
     if (u == TOPOLOGY_NONE)
         return g_strdup_printf("node %u has no link %s", v, name);
     int64_t c = trace_index_find(r->index, v, link);
-    const char *dir = r->kind == TOPOLOGY_CUBE
+    /* Where a link's channels go up and down (the side bars say so too),
+     * which way this one goes. */
+    const char *dir = r->view->bars == TOPOLOGY_BARS_UP_DOWN
         ? (topology_direction(r->topology, v, (int)link) > 0 ? " up" : " down")
         : "";
     if (c < 0)
@@ -1279,24 +1166,22 @@ static void draw_arrow(Canvas *c, const double *p, double size, Color color)
     draw_polygon(c, tri, 3, color);
 }
 
-/* "z = 1" under each layer of a 3-d mesh, below its bottom-left node,
- * that node's label and the stubs leaving it downwards. */
+/* One caption of the topology's view (a 3-d mesh's "z = 1" under each
+ * layer), below its node, that node's label and the stubs leaving it
+ * downwards. */
+static void draw_caption(void *ctx, uint32_t node, const char *text)
+{
+    Render *r = ctx;
+    int fh = draw_font_height(&r->canvas, FONT_SMALL);
+    double below = MAX(r->node_r + fh, r->stub_px) + 2;
+    draw_text(&r->canvas, FONT_SMALL, (int)lround(r->nx[node] - r->node_r),
+              (int)lround(r->ny[node] + below), ALIGN_LEFT, C_TEXT_DIM, text);
+}
+
 static void draw_layer_labels(Render *r)
 {
-    const Topology *tp = r->topology;
-    if (r->kind != TOPOLOGY_MESH || tp->axes < 3)
-        return;
-    int fh = draw_font_height(&r->canvas, FONT_SMALL);
-    char name[TOPOLOGY_LINK_NAME_MAX], label[TOPOLOGY_LINK_NAME_MAX + 16];
-    trace_link_name(r->trace, topology_mesh_link(2, 1), name, sizeof name);
-    for (uint32_t z = 0; z < tp->side[2]; z++) {
-        uint32_t corner = z * tp->stride[2] + (tp->side[1] - 1) * tp->stride[1];
-        g_snprintf(label, sizeof label, "%s = %u", name + 1, z);
-        double below = MAX(r->node_r + fh, r->stub_px) + 2;
-        draw_text(&r->canvas, FONT_SMALL, (int)lround(r->nx[corner] - r->node_r),
-                  (int)lround(r->ny[corner] + below), ALIGN_LEFT, C_TEXT_DIM,
-                  label);
-    }
+    if (r->view->captions)
+        r->view->captions(r->topology, draw_caption, r);
 }
 
 static void draw_graph(Render *r, Hover h)
@@ -1556,31 +1441,18 @@ static void draw_timeline(Render *r, const ViewState *s, Tick from, Tick to)
 /* The status line's explanation of the view, when nothing is hovered. */
 static const char *view_legend(const Render *r, ViewKind kind)
 {
-    if (kind == VIEW_GRAPH)
-        return r->kind == TOPOLOGY_MESH && (r->topology->wrap || r->topology->axes > 2)
-            ? "graph: every directed channel drawn to the right of its direction; "
-              "wrap-around and third-axis channels as a stub out of one node and "
-              "one into the other; coloured by busy share in the window"
+    if (kind == VIEW_GRAPH) {
+        const char *own = r->view->graph_legend
+                              ? r->view->graph_legend(r->topology) : NULL;
+        return own ? own
             : "graph: every directed channel drawn to the right of its direction, "
               "coloured by its share of busy cycles in the window; hover for counts";
+    }
     if (r->columns < (guint)r->topology->links)
         return "matrix: a row per node, columns of links in runs (each pixel the "
                "mean of the channels it covers), coloured by busy share in the "
                "window; hover for counts";
-    switch (r->kind) {
-    case TOPOLOGY_CUBE:
-        return "matrix: a row per node, a column per dimension (the node's "
-               "channel across it), coloured by busy share in the window; "
-               "hover for counts";
-    case TOPOLOGY_MESH:
-        return "matrix: a row per node, a column per link (+x, -x, ...), "
-               "coloured by busy share in the window; hover for counts";
-    case TOPOLOGY_COMPLETE:
-        return "matrix: a row per node, a column per destination (the channel "
-               "to that node), coloured by busy share in the window; hover for "
-               "counts";
-    }
-    return "";
+    return r->view->matrix_legend;
 }
 
 void render_frame(Render *r, const ViewState *s)
