@@ -1,31 +1,46 @@
-/* nodecheck.h -- the node API's argument checks, shared by its two
- * backends (emu/sim.c and mpi/node_mpi.c) so that a program error reads
- * the same emulated and on MPI.
+/* nodecheck.h -- the node API's argument checks and the error a misuse
+ * records, shared by its two backends (emu/sim.c and mpi/node_mpi.c) so
+ * that a program error reads the same emulated and on MPI.
  *
- * Each check returns NULL when the argument is valid, else the message
- * (g_free it), which the backend reports with the node and step. They are
- * inline and allocate only on failure: sends and receives call them on the
- * engine's hot path.
+ * Each nodecheck_* check returns NULL when the argument is valid, else the
+ * message (g_free it); node_checked records it. The checks are inline and
+ * allocate only on failure: sends and receives call them on the engine's
+ * hot path. Recording (node_fail, nodecheck.c) is out of line: only a
+ * misuse reaches it.
  */
 #ifndef CUBE_NODECHECK_H
 #define CUBE_NODECHECK_H
 
 #include <glib.h>
-#include <stdarg.h>
 #include "node.h"
 #include "topology.h"
 
-/* The error a backend records for a program's misuse (a failed check's
- * message, or its own): the same words emulated and on MPI. */
-G_GNUC_PRINTF(6, 0)
-static inline void nodecheck_error(GError **error, GQuark domain, int code,
-                                   uint32_t node, unsigned step,
-                                   const char *fmt, va_list ap)
+/* Where a backend records a program's misuse: the run's error (set by the
+ * first misuse only), its domain and code, and the step that misused the
+ * API. */
+typedef struct NodeFault {
+    GError **error;
+    GQuark domain;
+    int code;
+    unsigned step;
+} NodeFault;
+
+/* Defined by each backend, as the node API is: where node's misuse goes. */
+NodeFault node_fault(Node *node);
+
+/* Records "node program error at node N, step S: WHAT" unless an error is
+ * recorded already; returns FALSE, for `return node_fail(...)`. */
+G_GNUC_PRINTF(2, 3)
+gboolean node_fail(Node *node, const char *fmt, ...);
+
+/* TRUE if a check passed (why is NULL), else why (taken) is recorded. */
+static inline gboolean node_checked(Node *node, char *why)
 {
-    g_autofree char *what = g_strdup_vprintf(fmt, ap);
-    g_set_error(error, domain, code,
-                "node program error at node %u, step %u: %s", node, step,
-                what);
+    if (G_LIKELY(!why))
+        return TRUE;
+    node_fail(node, "%s", why);
+    g_free(why);
+    return FALSE;
 }
 
 /* A run of count elements at offset, in a memory of `elements`. */
@@ -91,6 +106,17 @@ static inline char *nodecheck_phase(unsigned phase, unsigned current,
     return NULL;
 }
 
+/* A message of count elements from source (tag) into a receive of want. */
+static inline char *nodecheck_count(size_t count, uint32_t source, int tag,
+                                    size_t want)
+{
+    if (count == want)
+        return NULL;
+    return g_strdup_printf("message of %zu elements from node %u (tag %d) "
+                           "does not match the receive of %zu elements",
+                           count, source, tag, want);
+}
+
 /* node_busy and node_idle ("busy", "idle"): a count of ticks. */
 static inline char *nodecheck_ticks(const char *op, Tick ticks)
 {
@@ -98,6 +124,15 @@ static inline char *nodecheck_ticks(const char *op, Tick ticks)
         return g_strdup_printf("%s for %lld ticks (valid: 0 or more)", op,
                                (long long)ticks);
     return NULL;
+}
+
+/* node_checked for a run of count elements at offset in node's memory
+ * ("send", "receive"). */
+static inline gboolean node_check_run(Node *node, const char *op,
+                                      size_t offset, size_t count)
+{
+    return node_checked(node, nodecheck_run(op, offset, count,
+                                            node_memory_elements(node)));
 }
 
 #endif

@@ -1203,38 +1203,14 @@ void *node_local(Node *node)
                       : NULL;
 }
 
-/* Record the first misuse; the run stops after the current step. */
-G_GNUC_PRINTF(2, 3)
-static gboolean node_fail(Node *node, const char *fmt, ...)
+/* Where a misuse is recorded (node_fail, nodecheck.h): the run's error,
+ * first misuse only; the run stops after the current step. Outside its
+ * step call a node's counter already names the next step. */
+NodeFault node_fault(Node *node)
 {
     Sim *sim = node->sim;
-    if (sim->error)
-        return FALSE;
-    /* Outside its step call a node's counter already names the next step. */
-    unsigned step = node == sim->running ? node->step : node->step - 1;
-    va_list ap;
-    va_start(ap, fmt);
-    nodecheck_error(&sim->error, SIM_ERROR, SIM_ERROR_PROGRAM, node->address,
-                    step, fmt, ap);
-    va_end(ap);
-    return FALSE;
-}
-
-/* TRUE if a check (nodecheck.h) passed, else its message is the error. */
-static gboolean node_checked(Node *node, char *why)
-{
-    if (!why)
-        return TRUE;
-    node_fail(node, "%s", why);
-    g_free(why);
-    return FALSE;
-}
-
-static gboolean node_check_run(Node *node, const char *op, size_t offset,
-                               size_t count)
-{
-    return node_checked(node, nodecheck_run(op, offset, count,
-                                            node->sim->memory_elements));
+    return (NodeFault){ &sim->error, SIM_ERROR, SIM_ERROR_PROGRAM,
+                        node == sim->running ? node->step : node->step - 1 };
 }
 
 /* ---- routing --------------------------------------------------------- */
@@ -1925,10 +1901,8 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
 {
     sim->stats.events++;
     sim->deferring = FALSE;
-    if (count != r->count)
-        return node_fail(node, "message of %zu elements from node %u (tag %d) "
-                         "does not match the receive of %zu elements", count,
-                         source, tag, r->count);
+    if (!node_checked(node, nodecheck_count(count, source, tag, r->count)))
+        return FALSE;
     size_t w = sim->element_words;
     pending_settle(sim, node);
     if (node->lazy)

@@ -29,6 +29,7 @@
  */
 #include "cubemu.h"
 
+#include "bits.h"
 #include "bmmc.h"
 #include "graycode.h"
 #include "model.h"
@@ -109,11 +110,10 @@ static int check_comm(MPI_Comm comm, int *size)
     return CUBEMU_SUCCESS;
 }
 
-static int log2_exact(int size)
+/* log2 of a communicator's size when it is a power of two, else -1. */
+static int size_log2(int size)
 {
-    if (size < 1 || (size & (size - 1)))
-        return -1;
-    return __builtin_ctz((unsigned)size);
+    return size > 0 ? bits_log2_exact((uint64_t)size) : -1;
 }
 
 /* check_comm for the cube algorithms: 2^p ranks, p in *p. */
@@ -123,7 +123,7 @@ static int check_cube_comm(MPI_Comm comm, int *p)
     int code = check_comm(comm, &size);
     if (code < 0)
         return code;
-    *p = log2_exact(size);
+    *p = size_log2(size);
     return *p < 0 ? CUBEMU_ERR_COMM_SIZE : CUBEMU_SUCCESS;
 }
 
@@ -545,7 +545,7 @@ API int cubemu_transpose(MPI_Comm comm, cubemu_transpose_method method,
     else if ((unsigned)method > CUBEMU_TRANSPOSE_MPICH
              || (method == CUBEMU_TRANSPOSE_BRUCK
                  && (radix < 2 || radix > (size > 2 ? size : 2)))
-             || (method == CUBEMU_TRANSPOSE_BUTTERFLY && log2_exact(size) < 0))
+             || (method == CUBEMU_TRANSPOSE_BUTTERFLY && size_log2(size) < 0))
         code = CUBEMU_ERR_METHOD;
     else if (side == 0 || side % (size_t)size || side > TRANSPOSE_MAX_SIDE
              || k > MESSAGE_LIMIT / element_size)

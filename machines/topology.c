@@ -3,6 +3,7 @@
  * topology_registry; the behaviour of each is in its own file.
  */
 #include "topology.h"
+#include "shape.h"
 
 #include <string.h>
 
@@ -104,35 +105,32 @@ uint32_t topology_address(const Topology *t, const uint32_t *c)
 gboolean topology_parse_shape(const char *text, int *axes, uint32_t *side,
                               char **why)
 {
-    g_auto(GStrv) parts = g_strsplit(text, "x", -1);
-    int k = (int)g_strv_length(parts);
-    if (k == 0 || k > TOPOLOGY_MAX_AXES) {
+    static const ShapeSpec spec = {
+        .min_extents = 1, .max_extents = TOPOLOGY_MAX_AXES,
+        .min = 2, .max = TOPOLOGY_MAX_NODES,
+    };
+    uint64_t v[TOPOLOGY_MAX_AXES];
+    int k = 0;
+    ShapeFailure f;
+    if (shape_parse(text, &spec, v, &k, &f, NULL)) {
+        for (int i = 0; i < k; i++)
+            side[i] = (uint32_t)v[k - 1 - i];     /* axis 0 is written last */
+        *axes = k;
+        return TRUE;
+    }
+    if (f.fault == SHAPE_COUNT)
         *why = g_strdup_printf("'%s' is not a shape (valid: sides separated "
                                "by x, highest axis first, at most %d axes, "
                                "e.g. 16x16x16)", text, TOPOLOGY_MAX_AXES);
-        return FALSE;
-    }
-    for (int i = 0; i < k; i++) {
-        const char *p = parts[k - 1 - i];     /* axis 0 is written last */
-        char *end;
-        guint64 v = 0;
-        if (*p < '0' || *p > '9'
-            || (v = g_ascii_strtoull(p, &end, 10), *end != '\0')) {
-            *why = g_strdup_printf("'%s' is not a shape: '%s' is not a side "
-                                   "(valid: sides separated by x, e.g. 8x4)",
-                                   text, p);
-            return FALSE;
-        }
-        if (v < 2 || v > TOPOLOGY_MAX_NODES) {
-            *why = g_strdup_printf("'%s': side %s of axis %d is out of range "
-                                   "(valid: 2..%u)", text, p, i,
-                                   TOPOLOGY_MAX_NODES);
-            return FALSE;
-        }
-        side[i] = (uint32_t)v;
-    }
-    *axes = k;
-    return TRUE;
+    else if (f.fault == SHAPE_SYNTAX)
+        *why = g_strdup_printf("'%s' is not a shape: '%.*s' is not a side "
+                               "(valid: sides separated by x, e.g. 8x4)",
+                               text, f.len, f.at);
+    else
+        *why = g_strdup_printf("'%s': side %.*s of axis %d is out of range "
+                               "(valid: 2..%u)", text, f.len, f.at,
+                               f.extents - 1 - f.index, TOPOLOGY_MAX_NODES);
+    return FALSE;
 }
 
 char *topology_shape_text(const Topology *t)

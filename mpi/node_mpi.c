@@ -145,37 +145,13 @@ struct Node {
 
 /* ---- errors ---------------------------------------------------------- */
 
-G_GNUC_PRINTF(2, 3)
-static gboolean node_fail(Node *node, const char *fmt, ...)
+/* Where a misuse is recorded (node_fail, emu/nodecheck.h): this rank's
+ * error, first misuse only. Outside its step call a node's counter
+ * already names the next step. */
+NodeFault node_fault(Node *node)
 {
-    if (node->error)
-        return FALSE;
-    /* Outside its step call a node's counter already names the next step. */
-    unsigned step = node->in_step ? node->step : node->step - 1;
-    va_list ap;
-    va_start(ap, fmt);
-    nodecheck_error(&node->error, MPI_NODE_ERROR, 1, node->address, step,
-                    fmt, ap);
-    va_end(ap);
-    return FALSE;
-}
-
-/* TRUE if a check (emu/nodecheck.h) passed, else its message is the
- * error. */
-static gboolean node_checked(Node *node, char *why)
-{
-    if (!why)
-        return TRUE;
-    node_fail(node, "%s", why);
-    g_free(why);
-    return FALSE;
-}
-
-static gboolean node_check_run(Node *node, const char *op, size_t offset,
-                               size_t count)
-{
-    return node_checked(node, nodecheck_run(op, offset, count,
-                                            node->memory_elements));
+    return (NodeFault){ &node->error, MPI_NODE_ERROR, 1,
+                        node->in_step ? node->step : node->step - 1 };
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -460,11 +436,8 @@ static void test_sends(Node *node)
 /* Write a matched packet into memory and free it. */
 static void deliver(Node *node, const Recv *r, Header *h)
 {
-    if (h->count != r->count)
-        node_fail(node, "message of %zu elements from node %u (tag %d) "
-                  "does not match the receive of %zu elements",
-                  (size_t)h->count, h->source, h->tag, r->count);
-    else
+    if (node_checked(node, nodecheck_count((size_t)h->count, h->source,
+                                           h->tag, r->count)))
         unpack(node, node->memory + r->offset * node->w, packet_data(h),
                r->count);
     packet_free(node, h);

@@ -7,6 +7,7 @@
  * without emu/sim.c.
  */
 #include "prepare.h"
+#include "bits.h"
 #include "suggest.h"
 
 #include <math.h>
@@ -563,9 +564,11 @@ char *run_check_samples(const RunSetup *setup, uint32_t nodes,
     return NULL;
 }
 
-/* splitmix64: the sampler's sequence (keep it: it decides which elements
- * a sampled run checks). */
-static uint64_t splitmix64(uint64_t x)
+/* The sampler's mixer (keep it: it decides which elements a sampled run
+ * checks): MurmurHash3's 64-bit finaliser of x xor a constant, over a
+ * sequence stepped by splitmix64's gamma. Not bits_splitmix64, whose
+ * finaliser differs. */
+static uint64_t sample_mix(uint64_t x)
 {
     x ^= 0x632be59bd9b4e019ULL;
     x = (x ^ (x >> 33)) * 0xff51afd7ed558ccdULL;
@@ -576,8 +579,8 @@ static uint64_t splitmix64(uint64_t x)
 void run_sample_pick(uint64_t *state, uint32_t nodes, size_t computed,
                      uint32_t *x, size_t *j)
 {
-    *state += 0x9e3779b97f4a7c15ULL;
-    uint64_t z = splitmix64(*state);
+    *state += BITS_SPLITMIX64_GAMMA;
+    uint64_t z = sample_mix(*state);
     *x = (uint32_t)(z % nodes);
     *j = (size_t)((z / nodes) % computed);
 }

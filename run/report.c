@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include "json_writer.h"
+#include "number.h"
 
 #include <math.h>
 #include <string.h>
@@ -899,10 +900,17 @@ void report_print_json(const Report *r, FILE *out)
 
 /* ---- table ----------------------------------------------------------- */
 
-static const char *number_text(char buf[32], double v)
+/* A figure in the table (number_text): whole numbers (cycle counts) in
+ * full below 10^18, else four significant digits; TABLE_NUMBER_MAX holds
+ * either with its NUL. */
+#define TABLE_DIGITS 4
+#define TABLE_WHOLE_BELOW 1e18
+#define TABLE_NUMBER_MAX 32
+
+static const char *table_number(char buf[TABLE_NUMBER_MAX], double v)
 {
-    g_snprintf(buf, 32, v == floor(v) && fabs(v) < 1e18 ? "%.0f" : "%.4g", v);
-    return buf;
+    return number_text(buf, TABLE_NUMBER_MAX, v, TABLE_DIGITS,
+                       TABLE_WHOLE_BELOW);
 }
 
 char *report_duration_text(double s)
@@ -1006,13 +1014,14 @@ void report_print_table(const Report *r, FILE *out)
         for (guint i = 0; i < r->bounds->len; i++) {
             const Bound *b = &g_array_index(r->bounds, Bound, i);
             fprintf(out, "  %-60s %-6s ", b->name, bound_kind_text(b->kind));
-            char v[32], mv[32];
+            char v[TABLE_NUMBER_MAX], mv[TABLE_NUMBER_MAX];
             if (b->applies)
-                fprintf(out, "%12s %12s  %s\n", number_text(v, b->value),
-                        number_text(mv, b->measured), b->holds ? "yes" : "NO");
+                fprintf(out, "%12s %12s  %s\n", table_number(v, b->value),
+                        table_number(mv, b->measured),
+                        b->holds ? "yes" : "NO");
             else
                 fprintf(out, "%12s %12s  %s\n", "-",
-                        number_text(mv, b->measured), "n/a");
+                        table_number(mv, b->measured), "n/a");
             fprintf(out, "      on %s: %s\n", b->field, b->source);
         }
     }
@@ -1024,8 +1033,8 @@ void report_print_table(const Report *r, FILE *out)
             switch (d->type) {
             case DETAIL_INT: fprintf(out, "%lld", d->i); break;
             case DETAIL_DOUBLE: {
-                char v[32];
-                fputs(number_text(v, d->d), out);
+                char v[TABLE_NUMBER_MAX];
+                fputs(table_number(v, d->d), out);
                 break;
             }
             case DETAIL_TEXT: fputs(d->text, out); break;
@@ -1038,9 +1047,10 @@ void report_print_table(const Report *r, FILE *out)
                 break;
             case DETAIL_OBJECT:
                 for (guint j = 0; j < d->values->len; j++) {
-                    char v[32];
+                    char v[TABLE_NUMBER_MAX];
+                    double x = g_array_index(d->values, double, j);
                     fprintf(out, "%s%s %s", j ? ", " : "", d->columns[j],
-                            number_text(v, g_array_index(d->values, double, j)));
+                            table_number(v, x));
                 }
                 break;
             case DETAIL_ROWS: {

@@ -17,6 +17,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include <string.h>
 
 static Scenario *bmmc_scenario(int p, uint64_t elements, const char *matrix,
@@ -184,39 +185,23 @@ START_TEST(descending_routing_same_data)
 }
 END_TEST
 
-/* S is refused with MESSAGE: asserted at once, or into T when the caller
- * loops (T not NULL). A run that is not refused stops the test either way
- * (there is no error to read). */
-static void refused(Scenario *s, const char *message, CkTally *t)
-{
-    GError *e = NULL;
-    Report *r = run_scenario(s, NULL, &e);
-    if (t == NULL) {
-        ck_assert(r == NULL);
-        ck_assert_str_eq(e->message, message);
-    } else {
-        if (r != NULL)
-            ck_abort_msg("not refused (expected \"%s\")", message);
-        ck_tally_str(t, message, e->message, "refusal (in full \"%s\")", e->message);
-    }
-    g_error_free(e);
-}
-
 START_TEST(bad_specifications_refused)
 {
     g_autoptr(Scenario) a = bmmc_scenario(3, 100, "identity", NULL, NULL, NULL, NULL);
-    refused(a, "test: elements: 100 is not a power of two", NULL);
+    ck_refused(a, "test: elements: 100 is not a power of two");
     g_autoptr(Scenario) b = bmmc_scenario(5, 16, "identity", NULL, NULL, NULL, NULL);
-    refused(b, "test: elements: 16 elements are fewer than one per node (P = 32 nodes)", NULL);
+    ck_refused(b, "test: elements: 16 elements are fewer than one per node "
+                  "(P = 32 nodes)");
     g_autoptr(Scenario) c = bmmc_scenario(2, 16, NULL, NULL, NULL, NULL, NULL);
-    refused(c, "test: matrix: give exactly one of matrix and columns", NULL);
+    ck_refused(c, "test: matrix: give exactly one of matrix and columns");
     g_autoptr(Scenario) d = bmmc_scenario(2, 16, NULL, "1,2,3,8", NULL, NULL, NULL);
-    refused(d, "test: columns: singular over GF(2), rank 3 of 4: column 0 = "
-            "column 1 + column 2", NULL);
+    ck_refused(d, "test: columns: singular over GF(2), rank 3 of 4: column 0 = "
+               "column 1 + column 2");
     g_autoptr(Scenario) f = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,
                                           "f:3", NULL);
-    refused(f, "test: layout: 'f:3' is not a layout (valid: processor-major, "
-            "processor-minor, f:F with F in 0..2 for n = 4, p = 2)", NULL);
+    ck_refused(f, "test: layout: 'f:3' is not a layout (valid: "
+                  "processor-major, processor-minor, f:F with F in 0..2 for "
+                  "n = 4, p = 2)");
     /* only digits after "f:" (strtol skipped the blank and took the sign) */
     const char *loose[] = { "f: 2", "f:+2", "f:-0", "f:", "f:2 ", "f:0x1" };
     CkTally t = CK_TALLY_INIT;
@@ -226,7 +211,7 @@ START_TEST(bad_specifications_refused)
         g_autofree char *want = g_strdup_printf(
             "test: layout: '%s' is not a layout (valid: processor-major, "
             "processor-minor, f:F with F in 0..2 for n = 4, p = 2)", loose[i]);
-        refused(l, want, &t);
+        ck_tally_refused(&t, l, want);
     }
     ck_tally_assert(&t, "loose layouts refused");
     g_autoptr(Scenario) ok = bmmc_scenario(2, 16, "bit-reversal", NULL, NULL,

@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include <string.h>
 
@@ -335,40 +336,36 @@ START_TEST(kernels_and_mflops)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
-{
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
-    ck_assert_msg(strstr(e->message, message), "%s", e->message);
-    g_error_free(e);
-}
-
 START_TEST(refusals)
 {
     g_autoptr(Scenario) a = db_scenario("matvec", 3, 64, "4x2", NULL);
     on_cube(a, 3);
-    refused(a, "test: shape: P = 3 is less than the N_r = 4 processor rows");
+    ck_refused_with(a, "test: shape: P = 3 is less than the N_r = 4 processor "
+                       "rows", NULL);
     g_autoptr(Scenario) b = db_scenario("rank1", 64, 1, "4x2", NULL);
     on_cube(b, 3);
-    refused(b, "test: shape: Q = 1 is less than the N_c = 2 processor columns");
+    ck_refused_with(b, "test: shape: Q = 1 is less than the N_c = 2 processor "
+                       "columns", NULL);
     g_autoptr(Scenario) c = db_scenario("vecmat", 64, 64, "4x4", NULL);
     on_cube(c, 3);
-    refused(c, "test: processors: processor array 4x4 has 16 processors; the "
-               "machine has 8 nodes");
+    ck_refused_with(c, "test: processors: processor array 4x4 has 16 "
+                       "processors; the machine has 8 nodes", NULL);
     g_autoptr(Scenario) d = db_scenario("matvec", 64, 64, "3x4", NULL);
     on_cube(d, 3);
-    refused(d, "test: processors: 3x4: both extents must be powers of two");
+    ck_refused_with(d, "test: processors: 3x4: both extents must be powers of "
+                       "two", NULL);
     g_autoptr(Scenario) f = db_scenario("matvec", 64, 64, "8x4", NULL);
     on_torus(f, 4, 8);
-    refused(f, "test: processors: processor array 8x4 does not match the mesh");
+    ck_refused_with(f, "test: processors: processor array 8x4 does not match "
+                       "the mesh", NULL);
     g_autoptr(Scenario) h = db_scenario("matvec", 64, 64, NULL, NULL);
     scenario_put(h, "algorithm", "shape", "64by64", "test");
     on_cube(h, 3);
-    refused(h, "test: shape: '64by64' is not PxQ");
+    ck_refused_with(h, "test: shape: '64by64' is not PxQ", NULL);
     g_autoptr(Scenario) i = db_scenario("matvec", 2, 2, NULL, NULL);
     on_cube(i, 3);
-    refused(i, "test: shape: 2x2 fits no processor array of the 8 nodes");
+    ck_refused_with(i, "test: shape: 2x2 fits no processor array of the 8 "
+                       "nodes", NULL);
 }
 END_TEST
 

@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include <string.h>
 
@@ -485,42 +486,35 @@ START_TEST(each_step_takes_its_distance)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
-{
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);
-    ck_assert_str_eq(e->message, message);
-    g_error_free(e);
-}
-
 START_TEST(refusals)
 {
     g_autoptr(Scenario) a = fft_scenario("4x16", "fft", "8x8");
     scenario_put(a, "algorithm", "mapping", "shuffle", "test");
-    refused(a, "test: mapping: shuffle needs a regular mesh (all sides "
-               "equal; Theorem 10 and Algorithm 4); use permutation:... on "
-               "this one");
+    ck_refused(a, "test: mapping: shuffle needs a regular mesh (all sides "
+                  "equal; Theorem 10 and Algorithm 4); use permutation:... on "
+                  "this one");
     g_autoptr(Scenario) b = fft_scenario("16x16x16", "fft", "64x32");
-    refused(b, "test: shape: 64x32 has 2^11 points, the machine 4096 nodes "
-               "(valid: an index set of exactly one element per node)");
+    ck_refused(b, "test: shape: 64x32 has 2^11 points, the machine 4096 nodes "
+                  "(valid: an index set of exactly one element per node)");
     g_autoptr(Scenario) c = fft_scenario("cube:8", "fft", "16x16");
     scenario_put(c, "algorithm", "mapping", "shuffle", "test");
-    refused(c, "test: mapping: shuffle needs n a multiple of m and of k and "
-               "n/m a multiple of k (Theorem 10); here n = 8, m = 2, k = 8");
+    ck_refused(c, "test: mapping: shuffle needs n a multiple of m and of k and "
+                  "n/m a multiple of k (Theorem 10); here n = 8, m = 2, k = 8");
     g_autoptr(Scenario) d = fft_scenario("8x8", "fft", "8x8");
     scenario_put(d, "algorithm", "mapping", "permutation:0,1,2,3,4,4", "test");
-    refused(d, "test: mapping: index bit 4 appears twice (valid: "
-               "permutation:p_0,...,p_5, address bit y holds index bit p_y)");
+    ck_refused(d, "test: mapping: index bit 4 appears twice (valid: "
+                  "permutation:p_0,...,p_5, address bit y holds index bit "
+                  "p_y)");
     g_autoptr(Scenario) e = fft_scenario("8x8", "fft", "12x8");
-    refused(e, "test: shape: side 12 of axis 1 is not a power of two >= 2");
+    ck_refused(e, "test: shape: side 12 of axis 1 is not a power of two >= 2");
     g_autoptr(Scenario) f = fft_scenario("8x8", "fft-broadcast", "8x8");
     scenario_put(f, "algorithm", "source", "8,0", "test");
-    refused(f, "test: source: '8' is not a coordinate of axis 1 (valid: 0..7)");
+    ck_refused(f, "test: source: '8' is not a coordinate of axis 1 (valid: "
+                  "0..7)");
     g_autoptr(Scenario) h = fft_scenario("8x8", "fft", "8x8");
     scenario_put(h, "algorithm", "mapping", "transpose", "test");
-    refused(h, "test: mapping: 'transpose' is not a mapping (valid: "
-               "identical, shuffle, permutation:p_0,...,p_{n-1})");
+    ck_refused(h, "test: mapping: 'transpose' is not a mapping (valid: "
+                  "identical, shuffle, permutation:p_0,...,p_{n-1})");
 }
 END_TEST
 

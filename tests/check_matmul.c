@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include <string.h>
 
@@ -146,37 +147,28 @@ START_TEST(claim2_processor_arrays)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *where, const char *message)
-{
-    GError *e = NULL;
-    Report *r = run_scenario(s, NULL, &e);
-    ck_assert_ptr_null(r);
-    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
-    ck_assert_msg(strstr(e->message, where) && strstr(e->message, message),
-                  "got: %s", e->message);
-    g_error_free(e);
-}
-
 START_TEST(refusals)
 {
     g_autoptr(Scenario) a = mm_scenario("cube", 4, "3x16x16", "4x4", NULL);
-    refused(a, "test.ini:6", "every operand needs an element per node");
+    ck_refused_with(a, "test.ini:6", "every operand needs an element per node",
+                    NULL);
     g_autoptr(Scenario) b = mm_scenario("cube", 4, "0x16x16", "4x4", NULL);
-    refused(b, "test.ini:6", "between 1 and 2^32");
+    ck_refused_with(b, "test.ini:6", "between 1 and 2^32", NULL);
     g_autoptr(Scenario) c = mm_scenario("cube", 4, "16x16x16", "3x4", NULL);
-    refused(c, "test.ini:7", "powers of two");
+    ck_refused_with(c, "test.ini:7", "powers of two", NULL);
     g_autoptr(Scenario) d = mm_scenario("cube", 4, "16x16x16", "4x8", NULL);
-    refused(d, "test.ini:7", "the machine has 16 nodes");
+    ck_refused_with(d, "test.ini:7", "the machine has 16 nodes", NULL);
     g_autoptr(Scenario) e = mm_scenario("cube", 4, "16x16", "4x4", NULL);
-    refused(e, "test.ini:6", "is not PxQxR");
+    ck_refused_with(e, "test.ini:6", "is not PxQxR", NULL);
     g_autoptr(Scenario) f = mm_scenario("torus-16x16", 0, "64x64x64", "32x8",
                                         NULL);
-    refused(f, "test.ini:7", "does not match the mesh");
+    ck_refused_with(f, "test.ini:7", "does not match the mesh", NULL);
     g_autoptr(Scenario) g = mm_scenario("smp-8", 0, "16x16x16", "2x4", NULL);
-    refused(g, "test.ini:5", "does not run on topology 'complete'");
+    ck_refused_with(g, "test.ini:5", "does not run on topology 'complete'",
+                    NULL);
     g_autoptr(Scenario) h = mm_scenario("cube", 4, "16x16x16", "4x4", NULL);
     scenario_put(h, "algorithm", "verify", "sample:0", "test.ini:9");
-    refused(h, "test.ini:9", "sample:K");
+    ck_refused_with(h, "test.ini:9", "sample:K", NULL);
 }
 END_TEST
 

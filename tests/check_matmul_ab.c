@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include <string.h>
 
@@ -169,19 +170,10 @@ START_TEST(torus)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
-{
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);
-    ck_assert_msg(strstr(e->message, message), "%s", e->message);
-    g_error_free(e);
-}
-
 START_TEST(block_needs_a_or_b)
 {
     g_autoptr(Scenario) s = mm_scenario(3, 2, 4, 8, 8, 8, "C", "double", 4);
-    refused(s, "block: applies to stationary A or B");
+    ck_refused_with(s, "block: applies to stationary A or B", NULL);
 }
 END_TEST
 

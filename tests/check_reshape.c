@@ -29,6 +29,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include "exchanges.h"
 #include <string.h>
@@ -921,27 +922,20 @@ START_TEST(two_path_timetable_needs_theorem3_machine)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
-{
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert_str_eq(e->message, message);
-    g_error_free(e);
-}
-
 START_TEST(conditions_refused)
 {
     g_autoptr(Scenario) a = reshape_scenario(4, "256", "2x2x2x32", "two-path");
-    refused(a, "test: method: two-path cannot run for 256 -> 2x2x2x32: no two "
-            "elements of D_paddr may differ by one (Theorem 3)");
+    ck_refused(a, "test: method: two-path cannot run for 256 -> 2x2x2x32: no "
+                  "two elements of D_paddr may differ by one (Theorem 3)");
     g_autoptr(Scenario) b = reshape_scenario(4, "1x16", "4x4", "two-path");
-    refused(b, "test: method: two-path cannot run for 1x16 -> 4x4: K > 2 delta "
-            "(Theorem 3)");
+    ck_refused(b, "test: method: two-path cannot run for 1x16 -> 4x4: K > 2 "
+                  "delta (Theorem 3)");
     g_autoptr(Scenario) c = reshape_scenario(3, "4x8x8", "2x4x2x4x4", "pipelined");
-    refused(c, "test: method: pipelined cannot run for 4x8x8 -> 2x4x2x4x4: every "
-            "dimension j requiring communication needs its own more significant "
-            "processor dimension u not requiring communication, with no axis "
-            "boundary between j+1 and u (Theorem 4, through Lemma 4)");
+    ck_refused(c, "test: method: pipelined cannot run for 4x8x8 -> "
+                  "2x4x2x4x4: every dimension j requiring communication "
+                  "needs its own more significant processor dimension u not "
+                  "requiring communication, with no axis boundary between "
+                  "j+1 and u (Theorem 4, through Lemma 4)");
     /* 2x8x128 -> 2x4x256 on an 8-cube: after the exchange in dimension 7,
      * bit 7 is an axis boundary that breaks Lemma 4's chain for j = 6 */
     g_autoptr(Scenario) c2 = reshape_scenario(8, "2x8x128", "2x4x256", "pipelined");
@@ -950,16 +944,16 @@ START_TEST(conditions_refused)
     ck_assert(strstr(err->message, "no axis boundary between j+1 and u") != NULL);
     g_error_free(err);
     g_autoptr(Scenario) d = reshape_scenario(4, "1x16", "4x5", NULL);
-    refused(d, "test: to: '4x5' is not a shape (axis lengths that are powers of "
-            "two, axis d-1 first, joined by x: 4x4)");
+    ck_refused(d, "test: to: '4x5' is not a shape (axis lengths that are "
+                  "powers of two, axis d-1 first, joined by x: 4x4)");
     g_autoptr(Scenario) e = reshape_scenario(4, "1x16", "4x8", NULL);
-    refused(e, "test: to: 4x8 has 2^5 elements, 1x16 has 2^4: a reshape keeps "
-            "the size");
+    ck_refused(e, "test: to: 4x8 has 2^5 elements, 1x16 has 2^4: a reshape "
+                  "keeps the size");
     g_autoptr(Scenario) f = reshape_scenario(5, "16", "4x4", NULL);
-    refused(f, "test: from: 16 has 2^4 elements, fewer than the 32 nodes");
+    ck_refused(f, "test: from: 16 has 2^4 elements, fewer than the 32 nodes");
     g_autoptr(Scenario) g = reshape_scenario(4, "1x16", "4x4", "exchange");
     scenario_put(g, "algorithm", "order", "ascending", "test");
-    refused(g, "test: order: applies to method sequential only");
+    ck_refused(g, "test: order: applies to method sequential only");
 }
 END_TEST
 

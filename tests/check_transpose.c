@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "report_json.h"
 #include <string.h>
 
@@ -129,29 +130,21 @@ START_TEST(adaptive_runs_its_choice)
 }
 END_TEST
 
-static void refused(Scenario *s, const char *message)
-{
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert_int_eq(e->code, SCENARIO_ERROR_INPUT);       /* status 2 */
-    ck_assert_msg(strstr(e->message, message), "%s", e->message);
-    g_error_free(e);
-}
-
 START_TEST(refusals)
 {
     g_autoptr(Scenario) a = tp_scenario(8, "pairwise", 20, 0);
-    refused(a, "size: 20 is not a multiple of the 8 processors");
+    ck_refused_with(a, "size: 20 is not a multiple of the 8 processors", NULL);
     g_autoptr(Scenario) b = tp_scenario(8, "bruck", 16, 9);
-    refused(b, "radix: 9 is outside 2..P (valid: 2..8)");
+    ck_refused_with(b, "radix: 9 is outside 2..P (valid: 2..8)", NULL);
     g_autoptr(Scenario) c = tp_scenario(8, "bruck", 16, 1);
-    refused(c, "radix: 1 is out of range (valid: 2..16384)");
+    ck_refused_with(c, "radix: 1 is out of range (valid: 2..16384)", NULL);
     g_autoptr(Scenario) d = tp_scenario(5, "butterfly", 10, 0);
-    refused(d, "method: butterfly needs P a power of two, and P = 5 is not");
+    ck_refused_with(d, "method: butterfly needs P a power of two, and P = 5 "
+                       "is not", NULL);
     g_autoptr(Scenario) f = tp_scenario(8, "pairwise", 16, 4);
-    refused(f, "radix: applies to method bruck");
+    ck_refused_with(f, "radix: applies to method bruck", NULL);
     g_autoptr(Scenario) g = tp_scenario(8, "adaptive", 16, 4);
-    refused(g, "(adaptive chooses the radix)");
+    ck_refused_with(g, "(adaptive chooses the radix)", NULL);
 }
 END_TEST
 

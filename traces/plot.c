@@ -10,6 +10,7 @@
  * and points in PDF, x right, y down.
  */
 #include "plot.h"
+#include "number.h"
 #include "output.h"
 
 #include <cairo.h>
@@ -144,7 +145,11 @@ static gboolean cairo_load(const char *path, GError **error)
 #define PLOT_LEGEND_PAD 5
 /* The frame never shrinks below this, however long the labels. */
 #define PLOT_MIN_AREA 10
-/* Room for a tick label: a number in %.3g, or a category name (cut). */
+/* A tick label's number (number_text): whole numbers in full up to seven
+ * digits, else three significant digits, short enough beside an axis. */
+#define PLOT_TICK_DIGITS 3
+#define PLOT_TICK_WHOLE_BELOW 1e7
+/* Room for a tick label: a number as above, or a category name (cut). */
 #define PLOT_LABEL_MAX 64
 /* Offset of a pixel's centre from its corner. */
 #define PLOT_PIXEL_CENTRE 0.5
@@ -368,14 +373,6 @@ static void axis_range(Axis *a, double lo, double hi, gboolean from_zero)
         double t = fabs(v) < step * 1e-9 ? 0 : v;
         g_array_append_val(a->ticks, t);
     }
-}
-
-static void number_text(char *buf, gsize size, double v)
-{
-    if (v == floor(v) && fabs(v) < 1e7)
-        g_snprintf(buf, size, "%.0f", v);
-    else
-        g_snprintf(buf, size, "%.3g", v);
 }
 
 static gboolean finite_for(const Axis *a, double v)
@@ -839,7 +836,8 @@ static void draw_axes(const Plot *p, cairo_t *cr, const Axis *ax, const Axis *ay
             else
                 pen_text_cut(cr, FONT_SMALL, px - room / 2, ty, room, P_TEXT, name);
         } else {
-            number_text(text, sizeof text, v);
+            number_text(text, sizeof text, v, PLOT_TICK_DIGITS,
+                        PLOT_TICK_WHOLE_BELOW);
             pen_text(cr, FONT_SMALL, px, ty, ALIGN_CENTER, P_TEXT, text);
         }
     }
@@ -848,7 +846,8 @@ static void draw_axes(const Plot *p, cairo_t *cr, const Axis *ax, const Axis *ay
         double py = pen_snap(axis_pixel(ay, v));
         pen_line(cr, left, py, left + ax->pixels, py, P_GRID);
         pen_line(cr, left - PLOT_TICK, py, left, py, P_FRAME);
-        number_text(text, sizeof text, v);
+        number_text(text, sizeof text, v, PLOT_TICK_DIGITS,
+                    PLOT_TICK_WHOLE_BELOW);
         pen_text(cr, FONT_SMALL, left - PLOT_TICK - PLOT_PAD / 2.0, py - fs / 2,
                  ALIGN_RIGHT, P_TEXT, text);
     }
@@ -1031,7 +1030,8 @@ static void plot_draw(const Plot *p, cairo_t *cr, int W, int H)
     char text[PLOT_LABEL_MAX];
     double tick_w = 0;
     for (guint i = 0; i < l.ay.ticks->len; i++) {
-        number_text(text, sizeof text, g_array_index(l.ay.ticks, double, i));
+        number_text(text, sizeof text, g_array_index(l.ay.ticks, double, i),
+                    PLOT_TICK_DIGITS, PLOT_TICK_WHOLE_BELOW);
         tick_w = MAX(tick_w, pen_text_width(cr, FONT_SMALL, text));
     }
     double fs = pen_font_height(cr, FONT_SMALL), fn = pen_font_height(cr, FONT_NORMAL);

@@ -8,6 +8,7 @@
  */
 #include "gf2.h"
 
+#include "bits.h"
 #include <assert.h>
 #include <string.h>
 
@@ -232,12 +233,7 @@ void gf2_rng_init(Gf2Rng *rng, uint64_t seed)
 
 uint64_t gf2_rng_next(Gf2Rng *rng)
 {
-    /* splitmix64 (Steele, Lea and Flood 2014): a Weyl sequence through a
-     * 64-bit finaliser; every seed gives a full-period stream. */
-    uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return bits_splitmix64_next(&rng->state);
 }
 
 uint64_t gf2_rng_bits(Gf2Rng *rng, int bits)

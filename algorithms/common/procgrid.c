@@ -3,46 +3,35 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "bits.h"
 #include "graycode.h"
-
-static gboolean is_pow2(uint64_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-static unsigned log2u(uint64_t v)
-{
-    unsigned b = 0;
-    while (v > 1) {
-        v >>= 1;
-        b++;
-    }
-    return b;
-}
+#include "shape.h"
 
 gboolean procgrid_parse(const char *text, uint32_t *rows, uint32_t *cols,
                         char **why)
 {
-    char *end;
-    unsigned long long r = strtoull(text, &end, 10);
-    if (end == text || (*end != 'x' && *end != 'X')) {
-        *why = g_strdup_printf("'%s' is not RxC (say 16x16 or auto)", text);
+    static const ShapeSpec spec = {
+        .form = "RxC (say 16x16 or auto)",
+        .min_extents = 2, .max_extents = 2, .min = 1, .max = TOPOLOGY_MAX_NODES,
+    };
+    uint64_t rc[2];
+    ShapeFailure fault;
+    g_autofree char *not_rxc = NULL;
+    /* Out of range is said below, with the powers of two. */
+    if (!shape_parse(text, &spec, rc, NULL, &fault, &not_rxc)
+        && fault.fault != SHAPE_RANGE) {
+        *why = g_steal_pointer(&not_rxc);
         return FALSE;
     }
-    const char *c_text = end + 1;
-    unsigned long long c = strtoull(c_text, &end, 10);
-    if (end == c_text || *end || text[0] == '-' || c_text[0] == '-') {
-        *why = g_strdup_printf("'%s' is not RxC (say 16x16 or auto)", text);
+    if (!bits_is_pow2(rc[0]) || !bits_is_pow2(rc[1])
+        || rc[0] > TOPOLOGY_MAX_NODES || rc[1] > TOPOLOGY_MAX_NODES) {
+        *why = g_strdup_printf("%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT
+                               ": both extents must be powers of two (1, 2, "
+                               "4, ...)", rc[0], rc[1]);
         return FALSE;
     }
-    if (!is_pow2(r) || !is_pow2(c) || r > TOPOLOGY_MAX_NODES
-        || c > TOPOLOGY_MAX_NODES) {
-        *why = g_strdup_printf("%llux%llu: both extents must be powers of two "
-                               "(1, 2, 4, ...)", r, c);
-        return FALSE;
-    }
-    *rows = (uint32_t)r;
-    *cols = (uint32_t)c;
+    *rows = (uint32_t)rc[0];
+    *cols = (uint32_t)rc[1];
     return TRUE;
 }
 
@@ -54,7 +43,7 @@ gboolean procgrid_init(ProcGrid *g, const Machine *m, uint32_t rows,
     g->topology = *t;
     g->rows = rows;
     g->cols = cols;
-    if (!is_pow2(rows) || !is_pow2(cols)) {
+    if (!bits_is_pow2(rows) || !bits_is_pow2(cols)) {
         *why = g_strdup_printf("processor array %ux%u: both extents must be "
                                "powers of two", rows, cols);
         return FALSE;
@@ -67,7 +56,7 @@ gboolean procgrid_init(ProcGrid *g, const Machine *m, uint32_t rows,
     }
     switch (t->ops->kind) {
     case TOPOLOGY_CUBE:
-        g->col_bits = log2u(cols);
+        g->col_bits = bits_log2_floor(cols);
         return TRUE;
     case TOPOLOGY_MESH: {
         gboolean fits = t->axes == 2 ? t->side[1] == rows && t->side[0] == cols

@@ -50,7 +50,9 @@
  * extra element hops, and the whole segment in every step.
  */
 #include "algorithm.h"
+#include "bits.h"
 #include "procgrid.h"
+#include "shape.h"
 #include "kernel.h"
 
 #include "blas.h"
@@ -121,24 +123,16 @@ static const char *const rank1_phases[] = {
 
 /* ---- values ---------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* A value in {-4..-1, 1..4}: operand op, index (i, j), part 0 real, 1
  * imaginary. */
 static double db_value(uint64_t seed, int op, uint64_t i, uint64_t j,
                        int part)
 {
-    uint64_t h = splitmix64(seed);
-    h = splitmix64(h ^ (uint64_t)op);
-    h = splitmix64(h ^ i);
-    h = splitmix64(h ^ j);
-    h = splitmix64(h ^ (uint64_t)part);
+    uint64_t h = bits_splitmix64(seed);
+    h = bits_splitmix64(h ^ (uint64_t)op);
+    h = bits_splitmix64(h ^ i);
+    h = bits_splitmix64(h ^ j);
+    h = bits_splitmix64(h ^ (uint64_t)part);
     double v = (double)((h & 3) + 1);
     return (h >> 2) & 1 ? -v : v;
 }
@@ -650,34 +644,11 @@ static NodeStatus db_step(Node *node, const void *config)
 
 /* ---- prepare ----------------------------------------------------------- */
 
-static unsigned log2u(uint64_t v)
-{
-    unsigned b = 0;
-    while (v > 1) {
-        v >>= 1;
-        b++;
-    }
-    return b;
-}
-
-static gboolean parse_shape(const char *text, uint64_t *p, uint64_t *q)
-{
-    char *end;
-    if (!text || text[0] < '0' || text[0] > '9')
-        return FALSE;
-    unsigned long long a = strtoull(text, &end, 10);
-    if (*end != 'x' && *end != 'X')
-        return FALSE;
-    const char *b_text = end + 1;
-    if (b_text[0] < '0' || b_text[0] > '9')
-        return FALSE;
-    unsigned long long b = strtoull(b_text, &end, 10);
-    if (*end || a < 1 || b < 1 || a > (1ULL << 26) || b > (1ULL << 26))
-        return FALSE;
-    *p = a;
-    *q = b;
-    return TRUE;
-}
+/* shape = PxQ, the matrix's rows and columns. */
+static const ShapeSpec db_shape = {
+    .form = "PxQ (say 512x512; both extents 1..2^26)",
+    .min_extents = 2, .max_extents = 2, .min = 1, .max = UINT64_C(1) << 26,
+};
 
 /* The array N_r x N_c = N whose aspect ratio is closest to P/Q (in log),
  * ties to more rows, among those with N_r <= P and N_c <= Q. */
@@ -686,7 +657,7 @@ static gboolean auto_array(uint64_t p, uint64_t q, uint32_t n, uint32_t *rows,
 {
     double want = log2((double)p / (double)q), best = 1e300;
     gboolean found = FALSE;
-    unsigned bits = log2u(n);
+    unsigned bits = bits_log2_floor(n);
     for (unsigned rb = 0; rb <= bits; rb++) {
         uint32_t r = 1u << rb, cc = n >> rb;
         if (r > p || cc > q)
@@ -711,9 +682,12 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
     g_autofree DbConfig *c = g_new0(DbConfig, 1);
     c->routine = routine;
     const char *shape = params_text(prm, "shape");
-    if (!parse_shape(shape, &c->p, &c->q))
-        return params_fail(prm, error, "shape", "'%s' is not PxQ (say "
-                           "512x512; both extents 1..2^26)", shape);
+    uint64_t pq[2];
+    g_autofree char *shape_why = NULL;
+    if (!shape_parse(shape, &db_shape, pq, NULL, NULL, &shape_why))
+        return params_fail(prm, error, "shape", "%s", shape_why);
+    c->p = pq[0];
+    c->q = pq[1];
     c->seed = (uint64_t)params_int(prm, "seed");
     c->complex_ = params_choice(prm, "element") == 1;
     c->w = c->complex_ ? 2 : 1;
@@ -744,8 +718,8 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
     c->nr = rows;
     c->nc = cols;
     c->n = rows * cols;
-    c->rbits = log2u(rows);
-    c->cbits = log2u(cols);
+    c->rbits = bits_log2_floor(rows);
+    c->cbits = bits_log2_floor(cols);
     if (c->p < c->nr)
         return params_fail(prm, error, "shape", "P = %llu is less than the "
                            "N_r = %u processor rows (every processor needs a "

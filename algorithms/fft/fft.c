@@ -43,6 +43,7 @@
  * up to FFT_DIRECT_MAX points and FFTW above.
  */
 #include "algorithm.h"
+#include "bits.h"
 #include "dynlib.h"
 
 #include <complex.h>
@@ -134,11 +135,6 @@ static const ParamSpec fft_broadcast_params[] = {
     { .key = NULL }
 };
 
-static int log2_exact(uint32_t v)
-{
-    return v && !(v & (v - 1)) ? __builtin_ctz(v) : -1;
-}
-
 /* The m-k shuffle of Theorem 10 on n bits: y = S(x). */
 static int fft_shuffle(int x, int n, int m, int k)
 {
@@ -176,21 +172,14 @@ static uint32_t fft_reverse(const FftConfig *c, uint32_t v)
     return r;
 }
 
-/* splitmix64: the input value at natural index v. */
-static uint64_t fft_mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
+/* The input value at natural index v: splitmix64 of (seed, v). */
 static double complex fft_input(const FftConfig *c, uint32_t v)
 {
     /* Real and imaginary parts uniform in [-1, 1): 53 random bits each. */
     const double unit = 0x1p-52;
-    uint64_t re = fft_mix(c->seed * 2 * c->topology.nodes + 2 * (uint64_t)v);
-    uint64_t im = fft_mix(c->seed * 2 * c->topology.nodes + 2 * (uint64_t)v + 1);
+    uint64_t at = c->seed * 2 * c->topology.nodes + 2 * (uint64_t)v;
+    uint64_t re = bits_splitmix64(at);
+    uint64_t im = bits_splitmix64(at + 1);
     return (double)(re >> 11) * unit - 1 + I * ((double)(im >> 11) * unit - 1);
 }
 
@@ -376,7 +365,7 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
     if (!topology_parse_shape(shape, &c->m, c->shape, &why))
         return params_fail(p, error, "shape", "%s", why);
     for (int q = 0; q < c->m; q++) {
-        int a = log2_exact(c->shape[q]);
+        int a = bits_log2_exact(c->shape[q]);
         if (a < 1)
             return params_fail(p, error, "shape", "side %u of axis %d is not "
                                "a power of two >= 2", c->shape[q], q);
@@ -386,7 +375,7 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
 
     /* The mesh: sides powers of two, the same size. */
     for (int i = 0; i < t->axes; i++) {
-        int s = log2_exact(t->side[i]);
+        int s = bits_log2_exact(t->side[i]);
         if (s < 1)
             return params_fail(p, error, "shape", "the mesh's side %u (axis "
                                "%d) is not a power of two >= 2; the FFT maps "
@@ -572,7 +561,7 @@ static void fft_expect(const void *config, uint32_t u, Word *expected)
 /* The broadcast value: seed-derived, nonzero. */
 static Word fft_broadcast_value(const FftConfig *c)
 {
-    return fft_mix(c->seed) | 1;
+    return bits_splitmix64(c->seed) | 1;
 }
 
 static void fft_broadcast_init(const void *config, uint32_t u, Word *memory)

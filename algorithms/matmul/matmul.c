@@ -6,6 +6,7 @@
  */
 #include "blas.h"
 #include "matmul.h"
+#include "shape.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -271,32 +272,11 @@ static const ParamSpec matmul_params[] = {
 static const char *const matmul_phases[] = { "alignment", "multiplication",
                                              NULL };
 
-/* "PxQxR": three positive extents. */
-static gboolean parse_shape(const char *text, uint64_t v[3], char **why)
-{
-    const char *p = text;
-    for (int i = 0; i < 3; i++) {
-        char *end;
-        if (*p < '0' || *p > '9')
-            goto bad;
-        unsigned long long x = strtoull(p, &end, 10);
-        if (x == 0 || x > (1ULL << 32)) {
-            *why = g_strdup_printf("'%s': every extent must be between 1 and "
-                                   "2^32", text);
-            return FALSE;
-        }
-        v[i] = x;
-        p = end;
-        if (i < 2 && *p++ != 'x')
-            goto bad;
-    }
-    if (*p)
-        goto bad;
-    return TRUE;
-bad:
-    *why = g_strdup_printf("'%s' is not PxQxR (say 256x256x256)", text);
-    return FALSE;
-}
+/* shape = PxQxR: A is P x Q, B is Q x R. */
+static const ShapeSpec matmul_shape = {
+    .form = "PxQxR (say 256x256x256)",
+    .min_extents = 3, .max_extents = 3, .min = 1, .max = UINT64_C(1) << 32,
+};
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -418,11 +398,16 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
         return NULL;
     g_autofree MatmulConfig *c = g_new0(MatmulConfig, 1);
     char *why = NULL;
+    const char *shape_text = params_text(params, "shape");
     uint64_t pqr[3];
-    if (!parse_shape(params_text(params, "shape"), pqr, &why)) {
-        params_fail(params, error, "shape", "%s", why);
-        g_free(why);
-        return NULL;
+    ShapeFailure fault;
+    g_autofree char *shape_why = NULL;
+    if (!shape_parse(shape_text, &matmul_shape, pqr, NULL, &fault,
+                     &shape_why)) {
+        if (fault.fault == SHAPE_RANGE)
+            return params_fail(params, error, "shape", "'%s': every extent "
+                               "must be between 1 and 2^32", shape_text);
+        return params_fail(params, error, "shape", "%s", shape_why);
     }
     c->p = pqr[0], c->q = pqr[1], c->r = pqr[2];
     c->seed = (uint64_t)params_int(params, "seed");

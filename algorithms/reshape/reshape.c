@@ -39,8 +39,10 @@
  * Moves in D_maddr are local, done first, and cost no channel time.
  */
 #include "algorithm.h"
+#include "bits.h"
 #include "graycode.h"
 #include "routing.h"
+#include "shape.h"
 #include "slot_tables.h"
 
 #include <math.h>
@@ -1789,18 +1791,22 @@ static void tp_choose_turn(Reshape *r)
 
 /* ---- setup ----------------------------------------------------------- */
 
+/* A shape's axis lengths, powers of two up to 2^62, as their logarithms
+ * e[0..*d-1]: axis 0 is written last. */
 static gboolean parse_shape(const char *text, int *e, int *d)
 {
-    g_auto(GStrv) parts = g_strsplit(text, "x", -1);
-    int n = (int)g_strv_length(parts);
-    if (n == 0 || n > RESHAPE_MAX_AXES)
+    static const ShapeSpec spec = {
+        .min_extents = 1, .max_extents = RESHAPE_MAX_AXES,
+        .min = 1, .max = UINT64_C(1) << 62,
+    };
+    uint64_t len[RESHAPE_MAX_AXES];
+    int n = 0;
+    if (!shape_parse(text, &spec, len, &n, NULL, NULL))
         return FALSE;
     for (int i = 0; i < n; i++) {
-        char *end;
-        long long v = g_ascii_strtoll(parts[i], &end, 10);
-        if (!*parts[i] || *end || v < 1 || (v & (v - 1)) || v > (1LL << 62))
+        e[n - 1 - i] = bits_log2_exact(len[i]);
+        if (e[n - 1 - i] < 0)
             return FALSE;
-        e[n - 1 - i] = __builtin_ctzll((unsigned long long)v);  /* axis 0 last */
     }
     *d = n;
     return TRUE;

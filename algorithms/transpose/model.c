@@ -11,18 +11,7 @@
  */
 #include "model.h"
 
-static int is_power_of_two(uint32_t p)
-{
-    return p && !(p & (p - 1));
-}
-
-static unsigned log2_floor(uint32_t p)
-{
-    unsigned l = 0;
-    while (p >>= 1)
-        l++;
-    return l;
-}
+#include "bits.h"
 
 unsigned tp_bruck_subphases(uint32_t p, uint32_t r)
 {
@@ -66,7 +55,7 @@ TpShape tp_shape(TpMethod method, uint32_t p, uint32_t radix)
         s.buffer_blocks = 2;            /* two buffers of N/P^2 */
         break;
     case TP_BUTTERFLY:                  /* Section 4.1, eq. 2, Table 1 */
-        s.steps = log2_floor(p);
+        s.steps = bits_log2_floor(p);
         s.max_message_blocks = pp / 2;
         s.sent_blocks = pp / 2 * s.steps;
         s.buffer_blocks = pp;           /* two buffers of N/(2P) */
@@ -97,7 +86,7 @@ double tp_model(TpMethod method, double n, uint32_t p, uint32_t radix,
 {
     double block = n / ((double)p * p);
     TpShape s = tp_shape(method, p, radix);
-    if (method == TP_BUTTERFLY && !is_power_of_two(p))
+    if (method == TP_BUTTERFLY && !bits_is_pow2(p))
         return 0;
     /* Every method's messages go one after another, each with its own
      * startup: steps Ts + (blocks sent) N/P^2 Tw (eqs. 1, 2, 6-16). */
