@@ -334,13 +334,12 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
  * declared, the algorithm's own report callback adding its details and
  * bounds. The callback sees only counts (never memory), and which fields
  * it adds depends on the configuration, not on what was measured, so a
- * real run reports the same names. The machine is borrowed: give it back
- * with dry_report_free. */
-static Report *dry_report(const RunSetup *setup)
+ * real run reports the same names. */
+Report *run_setup_report(const RunSetup *setup)
 {
     const Algorithm *alg = setup->algorithm;
     Report *r = report_new();
-    r->machine = setup->machine;
+    machine_copy(&r->machine, &setup->machine);
     run_report_algorithm(r, setup);
     r->elements_per_node = setup->layout.elements_per_node;
     r->element = setup->layout.element;
@@ -356,17 +355,11 @@ static Report *dry_report(const RunSetup *setup)
     return r;
 }
 
-static void dry_report_free(Report *r)
-{
-    memset(&r->machine, 0, sizeof r->machine);
-    report_free(r);
-}
-
 char **run_setup_fields(const RunSetup *setup)
 {
-    Report *r = dry_report(setup);
+    Report *r = run_setup_report(setup);
     char **fields = report_fields(r);
-    dry_report_free(r);
+    report_free(r);
     return fields;
 }
 
@@ -382,7 +375,7 @@ static void check_expect_fields(const RunSetup *setup, GPtrArray *expects,
         if (x->kind != EXPECT_NUMERIC)
             continue;
         if (!r)
-            r = dry_report(setup);
+            r = run_setup_report(setup);
         double v;
         if (report_lookup(r, x->field, &v))
             continue;
@@ -413,7 +406,7 @@ static void check_expect_fields(const RunSetup *setup, GPtrArray *expects,
                          setup->algorithm->name, hint, some->str);
     }
     if (r)
-        dry_report_free(r);
+        report_free(r);
 }
 
 void run_setup_release(RunSetup *setup, gboolean clear_machine)

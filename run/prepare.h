@@ -33,6 +33,10 @@ void run_setup_release(RunSetup *setup, gboolean clear_machine);
  * its report), known before the run: for checking [expect] entries and a
  * sweep's --y early. NULL-terminated; free with g_strfreev. */
 char **run_setup_fields(const RunSetup *setup);
+/* The report of a run that did nothing: every count zero, the algorithm's
+ * details and bounds as its report callback gives them for this setup
+ * (what a plan promises, before any run); free with report_free. */
+Report *run_setup_report(const RunSetup *setup);
 /* Fill the report's algorithm, method and params. */
 void run_report_algorithm(Report *r, const RunSetup *setup);
 

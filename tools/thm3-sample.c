@@ -125,8 +125,7 @@ int main(int argc, char **argv)
             refused++;
             continue;
         }
-        g_autoptr(Report) rep = report_new();
-        setup.algorithm->report(setup.config, rep);
+        g_autoptr(Report) rep = run_setup_report(&setup);
         const Detail *dl = report_find_detail(rep, "delta");
         const Detail *kind = report_find_detail(rep, "timetable_kind");
         const Detail *ext = report_find_detail(rep, "windows_extended");
