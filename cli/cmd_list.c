@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
+#include "prepare.h"
 #include "export.h"
 
 #include <json-glib/json-glib.h>
@@ -121,7 +122,7 @@ static int list_json(void)
     json_builder_begin_array(b);
     g_auto(GStrv) names = machine_preset_names();
     for (char **n = names; *n; n++) {
-        g_autoptr(Scenario) p = machine_preset_load(*n, NULL);
+        g_autoptr(Scenario) p = prepare_preset(*n, NULL);
         const char *d = p ? scenario_get(p, "machine", "description") : NULL;
         json_builder_begin_object(b);
         json_builder_set_member_name(b, "name");
@@ -196,7 +197,7 @@ static int cmd_list(int argc, char **argv)
     printf("\nMachine presets (machines/)\n");
     g_auto(GStrv) names = machine_preset_names();
     for (char **n = names; *n; n++) {
-        g_autoptr(Scenario) p = machine_preset_load(*n, NULL);
+        g_autoptr(Scenario) p = prepare_preset(*n, NULL);
         const char *d = p ? scenario_get(p, "machine", "description") : NULL;
         printf("  %-14s %s\n", *n, d ? d : "");
     }

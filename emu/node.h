@@ -43,9 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-typedef uint64_t Word;         /* one 64-bit word of an element's payload */
-typedef int64_t Tick;          /* time in ticks (the papers' cycles) */
+#include "types.h"             /* Word, Tick */
 typedef struct Node Node;
 
 typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;

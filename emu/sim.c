@@ -27,6 +27,7 @@
  */
 #define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include "sim.h"
+#include "sim_test.h"
 #include "kernel.h"
 #include "match.h"
 #include "nodecheck.h"

@@ -31,13 +31,11 @@
 #include "machine.h"
 #include "node.h"
 #include "observer.h"
+#include "stats.h"
 
 typedef struct Sim Sim;
 
 typedef NodeStatus (*NodeStepFn)(Node *node, const void *config);
-
-/* At most this many phases per program (node_phase). */
-#define SIM_MAX_PHASES 8
 
 typedef struct {
     size_t memory_elements;       /* per node */
@@ -46,37 +44,6 @@ typedef struct {
     unsigned phases;              /* phases the program declares, 0 or
                                    * 1..SIM_MAX_PHASES */
 } SimLayout;
-
-/* One phase over all nodes that entered it: per-node elapsed ticks, the
- * local work among them, and the rest (communication and waiting). */
-typedef struct {
-    uint64_t nodes;               /* nodes that entered the phase */
-    Tick time_max, compute_max, communication_max;
-    double time_sum, compute_sum, communication_sum;
-} SimPhase;
-
-typedef struct {
-    Tick cycles;                  /* when the last node finished */
-    uint64_t element_transfers;   /* element-hops over all channels */
-    uint64_t messages;
-    uint64_t elements_sent;       /* sum of message sizes */
-    uint64_t max_channel_elements;
-    uint64_t events;              /* node steps, deferred posts, matches */
-    /* Per message class: messages, elements sent, element-hops. */
-    uint64_t class_messages[CLASS_COUNT];
-    uint64_t class_elements[CLASS_COUNT];
-    uint64_t class_transfers[CLASS_COUNT];
-    /* Per link index (topology.h), over all nodes: elements that crossed
-     * going up / down, and the ticks its channels were busy carrying them. */
-    uint64_t *link_up, *link_down;
-    uint64_t *link_busy;
-    /* Per node: ticks of local work, and when its program finished. */
-    Tick *compute;
-    Tick *finished;
-    /* Per declared phase (SimLayout.phases of them). */
-    unsigned phases;
-    SimPhase phase[SIM_MAX_PHASES];
-} SimStats;
 
 /* Bytes the engine will allocate for this machine; callers refuse a run
  * that would not fit before calling sim_new. */
@@ -99,34 +66,18 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error);
 const SimStats *sim_stats(const Sim *sim);
 /* Elements carried by the directed channel leaving `node` on `link`. */
 uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link);
-/* For tests, before sim_run: dense channels count elements in 32 bits
- * and move a count to a 64-bit table when it would reach `limit`
- * (normally UINT32_MAX - 1); a small limit makes every channel take that
- * path. */
-void sim_set_count_limit(Sim *sim, uint32_t limit);
 
-/* For tests, before sim_run: put an exchange's deliveries off (sim.c,
- * "exchanges' deliveries, put off") when its partner's message was posted
- * at least `messages` messages before, for exchanges of regions and of
- * whole memories alike (normally 2048 for regions, 0 for whole memories);
- * 0 puts off every one it can, UINT64_MAX none. The final memory is the
- * same either way. */
-void sim_set_pending_far(Sim *sim, uint64_t messages);
-
-/* For tests, before sim_run: keep a node's first waiting receive and
- * first early (lazy) message in its own state (sim.c, recv_wait and
- * msg_keep; the default, TRUE) or always in its key's list (FALSE). The
- * run is the same either way. */
-void sim_set_keep(Sim *sim, gboolean keep);
-
-/* The order a tick's events run in. SIM_ORDER_CONTRACT (the default):
- * the order they were scheduled in, which the arbitration contract
- * defines (README, "The machine model"). SIM_ORDER_LOCALITY: the order of
+/* The order a tick's events run in. SIM_ORDER_CONTRACT: the order they
+ * were scheduled in, which the arbitration contract defines (README, "The
+ * machine model"); it defines every run's results, and it is the order a
+ * new Sim runs in until sim_set_order. SIM_ORDER_LOCALITY: the order of
  * their nodes' addresses, which reads a big machine's state in streams,
  * wherever that gives the contract's run: the engine checks, as it runs,
  * that no two events of a tick depend on each other's order (sim.c, "the
  * locality order"), and where two might it stops with SIM_ERROR_ORDER,
- * and the run must be made again in the contract's order (run/run.c does).
+ * and the run must be made again in the contract's order. Which order a
+ * run uses by default is stated once, in run/run.h (RunOrder: the
+ * locality order, and the contract's where it stops).
  * Cycles, counts, times and memory are the contract's either way; message
  * ids are not, so a run with an observer that sees messages (channel_busy,
  * startup or mark) keeps the contract's order. Before sim_run. */
@@ -151,15 +102,6 @@ typedef struct {
 } SimProgress;
 typedef uint64_t (*SimProgressFn)(void *data, const SimProgress *where);
 void sim_set_progress(Sim *sim, SimProgressFn fn, void *data, uint64_t first);
-
-/* For tests: deliveries put off so far, those of them that became swaps,
- * those carried out before their batch because something else was about
- * to read or write their regions, and the swaps of two whole memories,
- * carried out by swapping which block of memory each node owns. */
-typedef struct {
-    uint64_t noted, swapped, settled, relabelled;
-} SimPendingCounts;
-SimPendingCounts sim_pending_counts(const Sim *sim);
 
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);

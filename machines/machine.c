@@ -2,7 +2,9 @@
  *
  * Resolution: the preset file's [machine] keys first, then the scenario's
  * inline keys on top; every value keeps the location it came from, so an
- * error in a preset file points into that file.
+ * error in a preset file points into that file. The keys arrive as plain
+ * (key, value, location) lists (MachineKeys): run/prepare.c reads the
+ * scenario and the preset's file, this file only finds the preset.
  */
 #include "machine.h"
 
@@ -12,6 +14,7 @@
 #include <math.h>
 
 #include "kernel.h"
+#include "keyvalue.h"
 #include "suggest.h"
 
 #ifndef CUBEMU_SOURCE_DIR
@@ -102,26 +105,26 @@ char **machine_preset_names(void)
     return g_new0(char *, 1);
 }
 
-Scenario *machine_preset_load(const char *name, GError **error)
+char *machine_preset_path(const char *name, char **why)
 {
     if (!*name || strchr(name, '/') || strchr(name, '.')) {
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "'%s' is not a preset name", name);
+        *why = g_strdup_printf("'%s' is not a preset name", name);
         return NULL;
     }
     g_auto(GStrv) dirs = machine_dirs();
     g_autofree char *file = g_strconcat(name, ".ini", NULL);
     for (char **d = dirs; *d; d++) {
-        g_autofree char *path = g_build_filename(*d, file, NULL);
+        char *path = g_build_filename(*d, file, NULL);
         if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
-            return scenario_load_file(path, error);
+            return path;
+        g_free(path);
     }
     g_auto(GStrv) names = machine_preset_names();
     g_autofree char *valid = g_strjoinv(", ", names);
     g_autofree char *hint = suggest_text(name, (const char *const *)names);
-    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "unknown machine preset '%s'%s (valid: %s)", name, hint,
-                *valid ? valid : "none found; set CUBEMU_MACHINES");
+    *why = g_strdup_printf("unknown machine preset '%s'%s (valid: %s)", name,
+                           hint, *valid ? valid : "none found; set "
+                           "CUBEMU_MACHINES");
     return NULL;
 }
 
@@ -197,27 +200,49 @@ void machine_copy(Machine *dst, const Machine *src)
 /* Where a machine's values come from: the scenario's [machine] on top of
  * its preset's. Problems are collected, each with its location. */
 struct MachineInput {
-    const Scenario *s, *preset;
+    const MachineKeys *s, *preset;
     GString *problems;
 };
 
-static void machine_take_error(GString *problems, GError *e)
+/* key's entry in ks, or NULL (a handful of keys: a scan). */
+static const MachineKey *keys_find(const MachineKeys *ks, const char *key)
 {
-    scenario_problem(problems, "%s", e->message);
-    g_error_free(e);
+    for (size_t i = 0; i < ks->n; i++)
+        if (!strcmp(ks->keys[i].key, key))
+            return &ks->keys[i];
+    return NULL;
+}
+
+static const char *keys_get(const MachineKeys *ks, const char *key)
+{
+    const MachineKey *k = keys_find(ks, key);
+    return k ? k->value : NULL;
+}
+
+/* Where key was written (the group's place for a key never given). */
+static const char *keys_where(const MachineKeys *ks, const char *key)
+{
+    const MachineKey *k = keys_find(ks, key);
+    return k ? k->where : ks->group_where;
+}
+
+static void machine_take_why(GString *problems, char *why)
+{
+    keyvalue_problem(problems, "%s", why);
+    g_free(why);
 }
 
 /* The value of key from the scenario, else from the preset, with where. */
 const char *machine_input_value(const MachineInput *in, const char *key,
                                 const char **where)
 {
-    const char *v = scenario_get(in->s, "machine", key);
+    const char *v = keys_get(in->s, key);
     if (v) {
-        *where = scenario_where(in->s, "machine", key);
+        *where = keys_where(in->s, key);
         return v;
     }
-    if (in->preset && (v = scenario_get(in->preset, "machine", key))) {
-        *where = scenario_where(in->preset, "machine", key);
+    if (in->preset && (v = keys_get(in->preset, key))) {
+        *where = keys_where(in->preset, key);
         return v;
     }
     return NULL;
@@ -228,11 +253,11 @@ gboolean machine_input_int(const MachineInput *in, const char *key,
 {
     const char *where;
     const char *v = machine_input_value(in, key, &where);
-    GError *e = NULL;
+    char *why = NULL;
     if (!v)
         return FALSE;
-    if (!scenario_parse_int(v, where, key, min, max, out, &e)) {
-        machine_take_error(in->problems, e);
+    if (!keyvalue_parse_int(v, where, key, min, max, out, &why)) {
+        machine_take_why(in->problems, why);
         return FALSE;
     }
     return TRUE;
@@ -243,9 +268,9 @@ gboolean machine_input_choice(const MachineInput *in, const char *key,
 {
     const char *where;
     const char *v = machine_input_value(in, key, &where);
-    GError *e = NULL;
-    if (v && !scenario_parse_choice(v, where, key, choices, out, &e)) {
-        machine_take_error(in->problems, e);
+    char *why = NULL;
+    if (v && !keyvalue_parse_choice(v, where, key, choices, out, &why)) {
+        machine_take_why(in->problems, why);
         return FALSE;
     }
     return TRUE;
@@ -257,12 +282,12 @@ void machine_input_problem(const MachineInput *in, const char *format, ...)
     va_start(ap, format);
     g_autofree char *text = g_strdup_vprintf(format, ap);
     va_end(ap);
-    scenario_problem(in->problems, "%s", text);
+    keyvalue_problem(in->problems, "%s", text);
 }
 
 const char *machine_input_group_where(const MachineInput *in)
 {
-    return scenario_group_where(in->s, "machine");
+    return in->s->group_where;
 }
 
 /* A class's startup or element-time: its own key, else the plain key, the
@@ -275,24 +300,24 @@ static Tick machine_class_time(const MachineInput *in, MessageClass c,
                                gboolean *plain_reported)
 {
     g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
-    const Scenario *layers[2] = { in->s, in->preset };
+    const MachineKeys *layers[2] = { in->s, in->preset };
     for (int l = 0; l < 2; l++) {
         if (!layers[l])
             continue;
         const char *keys[2] = { own, what };
         for (int k = 0; k < 2; k++) {
-            const char *v = scenario_get(layers[l], "machine", keys[k]);
+            const char *v = keys_get(layers[l], keys[k]);
             if (!v)
                 continue;
             long long x = fallback;
-            GError *e = NULL;
-            if (!scenario_parse_int(v, scenario_where(layers[l], "machine",
-                                    keys[k]), keys[k], min, MACHINE_MAX_TIME,
-                                    &x, &e)) {
+            char *why = NULL;
+            if (!keyvalue_parse_int(v, keys_where(layers[l], keys[k]),
+                                    keys[k], min, MACHINE_MAX_TIME, &x,
+                                    &why)) {
                 if (k == 0 || !*plain_reported)
-                    machine_take_error(in->problems, e);
+                    machine_take_why(in->problems, why);
                 else
-                    g_error_free(e);
+                    g_free(why);
                 if (k == 1)
                     *plain_reported = TRUE;
             }
@@ -304,22 +329,22 @@ static Tick machine_class_time(const MachineInput *in, MessageClass c,
 
 /* Keys of `group` of one layer that are not machine keys, not the
  * topology's own keys, and not kernel.NAME. */
-static void machine_check_keys(const MachineInput *in, const Scenario *layer,
+static void machine_check_keys(const MachineInput *in, const MachineKeys *layer,
                                const TopologyOps *topology)
 {
     /* A preset's keys of another topology than the one the scenario sets
      * are the scenario's conflict, not the preset's mistake: they are
      * reported once, at the scenario's topology key. */
     const char *own_topology = layer == in->preset
-                               ? scenario_get(in->s, "machine", "topology")
+                               ? keys_get(in->s, "topology")
                                : NULL;
     g_autoptr(GPtrArray) conflicts = g_ptr_array_new();
     const TopologyOps *conflict_owner = NULL;
-    g_auto(GStrv) keys = scenario_keys(layer, "machine");
-    for (char **k = keys; *k; k++) {
-        const char *where = scenario_where(layer, "machine", *k);
+    for (size_t i = 0; i < layer->n; i++) {
+        const char *const *k = &layer->keys[i].key;
+        const char *where = layer->keys[i].where;
         if (layer == in->preset && !strcmp(*k, "preset")) {
-            scenario_problem(in->problems, "%s: key 'preset' is not allowed "
+            keyvalue_problem(in->problems, "%s: key 'preset' is not allowed "
                              "in a preset", where);
             continue;
         }
@@ -329,7 +354,7 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
             MessageClass c = g_str_has_prefix(*k, "router.") ? CLASS_ROUTER
                              : CLASS_NEIGHBOUR;
             if (topology && strchr(*k, '.') && !topology_has_class(topology, c))
-                scenario_problem(in->problems, "%s: '%s': topology %s has no "
+                keyvalue_problem(in->problems, "%s: '%s': topology %s has no "
                                  "%s class (every destination is a neighbour; "
                                  "price messages with startup and "
                                  "element-time)", where, *k, topology->name,
@@ -341,11 +366,11 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
             if (g_strv_contains((const char *const *)(*t)->keys, *k))
                 owner = *t;
         if (owner && topology && owner != topology && own_topology) {
-            g_ptr_array_add(conflicts, *k);
+            g_ptr_array_add(conflicts, (gpointer)*k);
             conflict_owner = owner;
         } else if (owner && topology && owner != topology) {
             g_autofree char *own = g_strjoinv(", ", (char **)topology->keys);
-            scenario_problem(in->problems, "%s: '%s' describes a %s; this "
+            keyvalue_problem(in->problems, "%s: '%s' describes a %s; this "
                              "machine's topology is %s (its keys: %s)", where,
                              *k, owner->name, topology->name, own);
         } else if (!owner) {
@@ -364,7 +389,7 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
             g_string_append(valid, "kernel.NAME");
             g_autofree char *hint = suggest_text(*k,
                                                  (const char *const *)names->pdata);
-            scenario_problem(in->problems, "%s: unknown key '%s' in [machine]%s "
+            keyvalue_problem(in->problems, "%s: unknown key '%s' in [machine]%s "
                              "(valid: %s)", where, *k, hint, valid->str);
             g_string_free(valid, TRUE);
         }
@@ -373,11 +398,11 @@ static void machine_check_keys(const MachineInput *in, const Scenario *layer,
         g_ptr_array_add(conflicts, NULL);
         g_autofree char *list = g_strjoinv(", ", (char **)conflicts->pdata);
         gboolean one = conflicts->len == 2;
-        scenario_problem(in->problems, "%s: topology: '%s' conflicts with "
+        keyvalue_problem(in->problems, "%s: topology: '%s' conflicts with "
                          "preset '%s', whose key%s %s describe%s a %s (valid: "
                          "a preset of topology %s, or no preset)",
-                         scenario_where(in->s, "machine", "topology"),
-                         own_topology, scenario_get(in->s, "machine", "preset"),
+                         keys_where(in->s, "topology"),
+                         own_topology, keys_get(in->s, "preset"),
                          one ? "" : "s", list, one ? "s" : "",
                          conflict_owner->name, own_topology);
     }
@@ -396,7 +421,7 @@ static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
          * message names it. */
         const char *where = "";
         machine_input_value(in, ops->keys[0], &where);
-        scenario_problem(in->problems, "%s: %s: %s", where, ops->keys[0], why);
+        keyvalue_problem(in->problems, "%s: %s: %s", where, ops->keys[0], why);
         g_free(why);
     }
     return FALSE;
@@ -406,29 +431,28 @@ static gboolean machine_topology(const MachineInput *in, const TopologyOps *ops,
  * its preset's binding of the same name. */
 static void machine_kernels(const MachineInput *in, Machine *m)
 {
-    const Scenario *layers[2] = { in->preset, in->s };
+    const MachineKeys *layers[2] = { in->preset, in->s };
     const char *where_of[MACHINE_MAX_KERNELS];
     for (int l = 0; l < 2; l++) {
         if (!layers[l])
             continue;
-        g_auto(GStrv) keys = scenario_keys(layers[l], "machine");
-        for (char **k = keys; *k; k++) {
+        for (size_t i = 0; i < layers[l]->n; i++) {
+            const char *const *k = &layers[l]->keys[i].key;
             if (!g_str_has_prefix(*k, "kernel.") || !(*k)[7])
                 continue;
             const char *name = *k + 7;
-            const char *where = scenario_where(layers[l], "machine", *k);
+            const char *where = layers[l]->keys[i].where;
             MachineKernel parsed = { 0 };
             char *why = NULL;
-            if (!kernel_parse(scenario_get(layers[l], "machine", *k),
-                              &parsed, &why)) {
-                scenario_problem(in->problems, "%s: %s: %s", where, *k, why);
+            if (!kernel_parse(layers[l]->keys[i].value, &parsed, &why)) {
+                keyvalue_problem(in->problems, "%s: %s: %s", where, *k, why);
                 g_free(why);
                 continue;
             }
             MachineKernel *mk = (MachineKernel *)machine_kernel(m, name);
             if (!mk) {
                 if (m->nkernels == MACHINE_MAX_KERNELS) {
-                    scenario_problem(in->problems, "%s: more than %d kernels",
+                    keyvalue_problem(in->problems, "%s: more than %d kernels",
                                      where, MACHINE_MAX_KERNELS);
                     kernel_data_free(&parsed);
                     continue;
@@ -451,28 +475,22 @@ static void machine_kernels(const MachineInput *in, Machine *m)
         return;
     for (int i = 0; i < m->nkernels; i++)
         if (m->kernel[i].rate->needs_tick_seconds)
-            scenario_problem(in->problems, "%s: kernel.%s: rate '%s' is in "
+            keyvalue_problem(in->problems, "%s: kernel.%s: rate '%s' is in "
                              "seconds: the machine needs tick-seconds (e.g. "
                              "tick-seconds = 1e-7)", where_of[i],
                              m->kernel[i].name, m->kernel[i].rate->name);
 }
 
-gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
+gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
+                           const char *preset_problem, Machine *m,
+                           char **problems_out)
 {
     g_autoptr(GString) problems = g_string_new(NULL);
-    g_autoptr(Scenario) preset = NULL;
     memset(m, 0, sizeof *m);
 
-    const char *preset_name = scenario_get(s, "machine", "preset");
-    if (preset_name) {
-        GError *e = NULL;
-        preset = machine_preset_load(preset_name, &e);
-        if (!preset) {
-            scenario_problem(problems, "%s: preset: %s",
-                             scenario_where(s, "machine", "preset"), e->message);
-            g_error_free(e);
-        }
-    }
+    const char *preset_name = keys_get(s, "preset");
+    if (preset_problem)
+        keyvalue_problem(problems, "%s", preset_problem);
     MachineInput in = { s, preset, problems };
     /* A preset that failed to load has been reported; what it would have
      * supplied is not missing on top of that. */
@@ -491,14 +509,14 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
             g_ptr_array_add(names, NULL);
             g_autofree char *hint = suggest_text(topology,
                                                  (const char *const *)names->pdata);
-            scenario_problem(problems, "%s: topology: unknown topology '%s'%s "
+            keyvalue_problem(problems, "%s: topology: unknown topology '%s'%s "
                              "(valid: %s)", where, topology, hint, valid);
         }
     } else if (!preset_failed) {
         g_autofree char *valid = topology_names();
-        scenario_problem(problems, "%s: [machine] needs a preset or a topology "
+        keyvalue_problem(problems, "%s: [machine] needs a preset or a topology "
                          "(valid topologies: %s)",
-                         scenario_group_where(s, "machine"), valid);
+                         s->group_where, valid);
     }
     machine_check_keys(&in, s, ops);
     if (preset)
@@ -509,13 +527,13 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     m->ports = MACHINE_PORTS_ALL;
     if (ports && strcmp(ports, "all") != 0) {
         long long k;
-        GError *e = NULL;
+        char *why = NULL;
         if (!strcmp(ports, "one"))
             m->ports = 1;
-        else if (!scenario_parse_int(ports, where, "ports", 1,
-                                     TOPOLOGY_MAX_NODES, &k, &e)) {
-            scenario_problem(problems, "%s (or: all, one)", e->message);
-            g_error_free(e);
+        else if (!keyvalue_parse_int(ports, where, "ports", 1,
+                                     TOPOLOGY_MAX_NODES, &k, &why)) {
+            keyvalue_problem(problems, "%s (or: all, one)", why);
+            g_free(why);
         } else
             m->ports = (int)k;
     }
@@ -530,10 +548,10 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     }
     const char *holds = machine_input_value(&in, "startup-holds-port", &where);
     int hold = 1;
-    GError *e = NULL;
-    if (holds && !scenario_parse_choice(holds, where, "startup-holds-port",
-                                        yes_no, &hold, &e))
-        machine_take_error(problems, e);
+    char *why = NULL;
+    if (holds && !keyvalue_parse_choice(holds, where, "startup-holds-port",
+                                        yes_no, &hold, &why))
+        machine_take_why(problems, why);
     m->startup_holds_port = hold == 1;
 
     long long flop = 0;
@@ -546,7 +564,7 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
         double v = g_ascii_strtod(tick, &end);
         if (end == tick || *end || !isfinite(v) || v < MACHINE_MIN_TICK_SECONDS
             || v > MACHINE_MAX_TICK_SECONDS)
-            scenario_problem(problems, "%s: tick-seconds: '%s' is not a tick "
+            keyvalue_problem(problems, "%s: tick-seconds: '%s' is not a tick "
                              "length (valid: a number of seconds in %g..%g, "
                              "e.g. 1e-7)", where, tick, MACHINE_MIN_TICK_SECONDS,
                              MACHINE_MAX_TICK_SECONDS);
@@ -559,22 +577,21 @@ gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error)
     /* "(modified)" when an inline key overrides a value the preset sets;
      * filling in what the preset leaves open (cube's dimensions) is not. */
     gboolean custom = FALSE;
-    g_auto(GStrv) keys = scenario_keys(s, "machine");
-    for (char **k = keys; preset && *k; k++)
-        if (strcmp(*k, "name") && strcmp(*k, "description")
-            && scenario_get(preset, "machine", *k))
+    for (size_t i = 0; preset && i < s->n; i++) {
+        const char *k = s->keys[i].key;
+        if (strcmp(k, "name") && strcmp(k, "description")
+            && keys_get(preset, k))
             custom = TRUE;
+    }
     if (!name)
         name = preset_name ? preset_name : "custom";
-    m->name = custom && !scenario_get(s, "machine", "name")
+    m->name = custom && !keys_get(s, "name")
                   ? g_strdup_printf("%s (modified)", name) : g_strdup(name);
 
     if (problems->len || !have_topology) {
         if (!problems->len)
-            scenario_problem(problems, "%s: no topology",
-                             scenario_group_where(s, "machine"));
-        g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                            problems->str);
+            keyvalue_problem(problems, "%s: no topology", s->group_where);
+        *problems_out = g_strdup(problems->str);
         machine_clear(m);
         return FALSE;
     }

@@ -23,9 +23,8 @@
 #define CUBE_MACHINE_H
 
 #include <glib.h>
-#include "node.h"
-#include "scenario.h"
 #include "topology.h"
+#include "types.h"
 
 /* ports = all: a node may use all its links at once, in and out. */
 #define MACHINE_PORTS_ALL 0
@@ -66,10 +65,30 @@ typedef struct {
     MachineKernel kernel[MACHINE_MAX_KERNELS];
 } Machine;
 
-/* Read the [machine] group of s (preset first, then inline keys). Every
- * problem found is reported, with its location, before anything large is
- * allocated. */
-gboolean machine_from_scenario(const Scenario *s, Machine *m, GError **error);
+/* One [machine] key as written: its value, and where it was written
+ * ("file:line", "--set machine.KEY=VALUE"). */
+typedef struct {
+    const char *key, *value, *where;
+} MachineKey;
+
+/* The [machine] keys of one source, a scenario or a preset file: each key
+ * once, in the order given, and where the group stands (for a key that is
+ * missing). The strings are the caller's. Reading the files is run/'s
+ * (run/prepare.h, prepare_machine): machines/ reads no INI text. */
+typedef struct {
+    const MachineKey *keys;
+    size_t n;
+    const char *group_where;
+} MachineKeys;
+
+/* Build a machine from a scenario's [machine] keys s over its preset's
+ * (preset NULL: none is named, or the one named could not be read, and
+ * then preset_problem says why, as the first problem). Every problem
+ * found is reported, with its location, before anything large is
+ * allocated: FALSE with *problems (g_free), one line each. */
+gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
+                           const char *preset_problem, Machine *m,
+                           char **problems);
 
 /* What a topology's parse (TopologyOps.parse) reads its [machine] keys
  * through: the scenario's value over its preset's, with where it was
@@ -147,7 +166,8 @@ void machine_set_program_path(const char *argv0);
 char *machine_data_file(const char *name, char **why);
 /* Sorted preset names; free with g_strfreev. */
 char **machine_preset_names(void);
-/* Load one preset file into a scenario-like view for `cubemu list`. */
-Scenario *machine_preset_load(const char *name, GError **error);
+/* The path of preset `name`'s file (g_free), looked up as above; NULL
+ * with *why (g_free) if it is not a preset name or is in no folder. */
+char *machine_preset_path(const char *name, char **why);
 
 #endif

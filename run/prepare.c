@@ -14,6 +14,79 @@
 #include <stdarg.h>
 #include <string.h>
 
+Scenario *prepare_preset(const char *name, GError **error)
+{
+    char *why = NULL;
+    g_autofree char *path = machine_preset_path(name, &why);
+    if (!path) {
+        g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, why);
+        g_free(why);
+        return NULL;
+    }
+    return scenario_load_file(path, error);
+}
+
+/* A scenario's [machine] keys as machines/ reads them; the strings are
+ * the scenario's (names: a copy), valid while it is. */
+typedef struct {
+    char **names;
+    MachineKey *keys;
+    MachineKeys view;
+} PrepareKeys;
+
+static void prepare_keys(PrepareKeys *pk, const Scenario *s)
+{
+    pk->names = scenario_keys(s, "machine");
+    size_t n = g_strv_length(pk->names);
+    pk->keys = g_new0(MachineKey, n + 1);
+    for (size_t i = 0; i < n; i++)
+        pk->keys[i] = (MachineKey){
+            pk->names[i], scenario_get(s, "machine", pk->names[i]),
+            scenario_where(s, "machine", pk->names[i]) };
+    pk->view = (MachineKeys){ pk->keys, n,
+                              scenario_group_where(s, "machine") };
+}
+
+static void prepare_keys_clear(PrepareKeys *pk)
+{
+    g_strfreev(pk->names);
+    g_free(pk->keys);
+}
+
+gboolean prepare_machine(const Scenario *s, Machine *m, GError **error)
+{
+    g_autoptr(Scenario) preset = NULL;
+    g_autofree char *preset_problem = NULL;
+    const char *preset_name = scenario_get(s, "machine", "preset");
+    if (preset_name) {
+        GError *e = NULL;
+        preset = prepare_preset(preset_name, &e);
+        if (!preset) {
+            preset_problem = g_strdup_printf("%s: preset: %s",
+                                             scenario_where(s, "machine",
+                                                            "preset"),
+                                             e->message);
+            g_error_free(e);
+        }
+    }
+    PrepareKeys own, of_preset = { 0 };
+    prepare_keys(&own, s);
+    if (preset)
+        prepare_keys(&of_preset, preset);
+    char *problems = NULL;
+    gboolean ok = machine_from_keys(&own.view, preset ? &of_preset.view : NULL,
+                                    preset_problem, m, &problems);
+    prepare_keys_clear(&own);
+    if (preset)
+        prepare_keys_clear(&of_preset);
+    if (!ok) {
+        g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                            problems);
+        g_free(problems);
+    }
+    return ok;
+}
+
 /* Groups a scenario may have. */
 static const char *const run_groups[] = { "machine", "algorithm", "expect", NULL };
 
@@ -273,7 +346,7 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
         }
 
     Machine machine;
-    gboolean have_machine = machine_from_scenario(s, &machine, &e);
+    gboolean have_machine = prepare_machine(s, &machine, &e);
     if (!have_machine) {
         scenario_problem(problems, "%s", e->message);
         g_clear_error(&e);

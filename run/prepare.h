@@ -23,6 +23,14 @@ typedef struct {
     MemoryLayout layout;
 } RunSetup;
 
+/* Read the [machine] group of s and its preset's file (machines/, found by
+ * machine_preset_path) and build the machine from their keys
+ * (machine_from_keys): the INI reading is here, the machine's meaning in
+ * machines/. FALSE with *error (SCENARIO_ERROR) naming every problem. */
+gboolean prepare_machine(const Scenario *s, Machine *m, GError **error);
+/* Load preset `name`'s file as a scenario (for `cubemu list`). */
+Scenario *prepare_preset(const char *name, GError **error);
+
 /* FALSE with *error set (SCENARIO_ERROR for bad input, or the algorithm's
  * prepare error) and nothing to release. */
 gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "node.h"
 #include "machine.h"
-#include "sim.h"
+#include "stats.h"
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away (docs/report.md, "Versions", lists what changed). */

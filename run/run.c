@@ -339,7 +339,7 @@ static gboolean address_space_free(uint64_t bytes)
     return TRUE;
 }
 
-/* RUN_ORDER_DEFAULT: $CUBEMU_ORDER, else the locality order. */
+/* What RUN_ORDER_DEFAULT means (run.h, RunOrder). */
 static gboolean run_order_env(RunOrder *order, GError **error)
 {
     const char *env = g_getenv("CUBEMU_ORDER");

@@ -12,12 +12,14 @@
 #include "scenario.h"
 #include "sim.h"
 
-/* The order the engine runs each tick's events in (sim.h, SimOrder).
- * RUN_ORDER_LOCALITY runs in the locality order and, where that stops
- * (two events of a tick depend on their order), or the run fails, runs
- * again from the start in the contract's order, so that results, and
- * errors, are always the contract's. RUN_ORDER_DEFAULT is
- * $CUBEMU_ORDER ("contract" or "locality"), else locality. */
+/* The order the engine runs each tick's events in (sim.h, SimOrder,
+ * defines both). The default order of a run is stated here and only
+ * here: RUN_ORDER_DEFAULT is $CUBEMU_ORDER ("contract" or "locality"),
+ * else RUN_ORDER_LOCALITY. RUN_ORDER_LOCALITY runs in the locality order
+ * and, where that stops (two events of a tick depend on their order), or
+ * the run fails, runs again from the start in the contract's order, so
+ * that results, and errors, are always the contract's. RUN_ORDER_CONTRACT
+ * runs in the contract's order only. */
 typedef enum {
     RUN_ORDER_DEFAULT = 0,
     RUN_ORDER_CONTRACT,

@@ -20,6 +20,7 @@
  * fails once with all of them.
  */
 #include "scenario.h"
+#include "keyvalue.h"
 #include "suggest.h"
 
 #include <errno.h>
@@ -639,74 +640,34 @@ GPtrArray *scenario_expectations(const Scenario *s, GError **error) {
 
 /* ------------------------------------------------------------ typed values */
 
-/* "WHERE: KEY: " (just "KEY: " without a location). */
-static char *prefix(const char *where, const char *key) {
-    return where != NULL ? g_strdup_printf("%s: %s: ", where, key)
-                         : g_strdup_printf("%s: ", key);
+/* The readers are util/keyvalue.c's; a scenario's errors are
+ * SCENARIO_ERROR_INPUT. */
+static gboolean keyvalue_error(char *why, GError **error) {
+    g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, why);
+    g_free(why);
+    return FALSE;
 }
 
 gboolean scenario_parse_int(const char *text, const char *where,
                             const char *key, long long min, long long max,
                             long long *out, GError **error) {
-    g_return_val_if_fail(key != NULL && out != NULL, FALSE);
-    g_autofree char *pre = prefix(where, key);
-    if (text == NULL) text = "";
-    /* Syntax first: [+-] then digits, or 0x and hex digits. strtoll alone
-     * would also take leading blanks and (base 0) octal. */
-    const char *p = text;
-    if (*p == '+' || *p == '-') p++;
-    guint base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    }
-    gboolean ok = *p != '\0';
-    for (; *p != '\0'; p++)
-        if (base == 16 ? !g_ascii_isxdigit(*p) : !g_ascii_isdigit(*p))
-            ok = FALSE;
-    char *end = NULL;
-    errno = 0;
-    long long v = ok ? g_ascii_strtoll(text, &end, base) : 0;
-    if (!ok || end == text || *end != '\0') {
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s'%s' is not an integer", pre, text);
-        return FALSE;
-    }
-    if (errno == ERANGE || v < min || v > max) {
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s%s is out of range (valid: %lld..%lld)", pre, text,
-                    min, max);
-        return FALSE;
-    }
-    *out = v;
-    return TRUE;
+    char *why = NULL;
+    return keyvalue_parse_int(text, where, key, min, max, out, &why)
+           || keyvalue_error(why, error);
 }
 
 gboolean scenario_parse_choice(const char *text, const char *where,
                                const char *key, const char *const *choices,
                                int *out, GError **error) {
-    g_return_val_if_fail(key != NULL && choices != NULL && out != NULL, FALSE);
-    for (int i = 0; choices[i] != NULL; i++) {
-        if (text != NULL && strcmp(text, choices[i]) == 0) {
-            *out = i;
-            return TRUE;
-        }
-    }
-    g_autofree char *pre = prefix(where, key);
-    g_autofree char *valid = g_strjoinv(", ", (char **)choices);
-    g_autofree char *hint = suggest_text(text ? text : "", choices);
-    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "%sunknown value '%s'%s (valid: %s)", pre,
-                text != NULL ? text : "", hint, valid);
-    return FALSE;
+    char *why = NULL;
+    return keyvalue_parse_choice(text, where, key, choices, out, &why)
+           || keyvalue_error(why, error);
 }
 
 void scenario_problem(GString *problems, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    if (problems->len)
-        g_string_append_c(problems, '\n');
-    g_string_append_vprintf(problems, fmt, ap);
+    keyvalue_problem_v(problems, fmt, ap);
     va_end(ap);
 }

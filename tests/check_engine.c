@@ -9,6 +9,7 @@
  * check_timeline.c, check_queue.c, check_match.c.
  */
 #include "sim.h"
+#include "sim_test.h"
 #include "run.h"
 #include "prepare.h"
 

@@ -8,6 +8,7 @@
 #include "dynlib.h"
 #include "kernel.h"
 #include "sim.h"
+#include "prepare.h"
 
 #include <check.h>
 #include "check_main.h"
@@ -25,7 +26,7 @@ static char *machine_with(const char *extra, Machine *m)
     GError *e = NULL;
     g_autoptr(Scenario) s = scenario_load_data("test.ini", text, &e);
     ck_assert_msg(s != NULL, "%s", e ? e->message : "");
-    if (machine_from_scenario(s, m, &e))
+    if (prepare_machine(s, m, &e))
         return NULL;
     char *why = g_strdup(e->message);
     g_error_free(e);
@@ -408,14 +409,14 @@ START_TEST(scenario_overrides_preset_kernel)
         "preset = p\nkernel.matvec = per-flop:1\n", &e);
     ck_assert(s != NULL);
     Machine m;
-    ck_assert_msg(machine_from_scenario(s, &m, &e), "%s", e->message);
+    ck_assert_msg(prepare_machine(s, &m, &e), "%s", e->message);
     ck_assert_int_eq(matvec(&m, 4, 4, 9), 9);
     machine_clear(&m);
 
     /* The preset's table rate alone needs tick-seconds: refused in p.ini. */
     g_autoptr(Scenario) s2 = scenario_load_data("test.ini", "[machine]\n"
         "preset = p\n", &e);
-    ck_assert(!machine_from_scenario(s2, &m, &e));
+    ck_assert(!prepare_machine(s2, &m, &e));
     ck_assert_msg(strstr(e->message, "p.ini:4: kernel.matvec:"), "%s",
                   e->message);
     g_clear_error(&e);

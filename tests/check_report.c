@@ -71,7 +71,7 @@ static Report *bare_report(void)
     GError *e = NULL;
     g_autoptr(Scenario) s = scenario_load_data("m.ini", "[machine]\n"
         "topology = cube\ndimensions = 3\n", &e);
-    ck_assert_msg(s && machine_from_scenario(s, &r->machine, &e), "%s",
+    ck_assert_msg(s && prepare_machine(s, &r->machine, &e), "%s",
                   e ? e->message : "");
     r->scenario = g_strdup("m.ini");
     r->algorithm = g_strdup("none");

@@ -16,6 +16,7 @@
  */
 #include "node_mpi.h"
 #include "scenario.h"
+#include "prepare.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
     g_autoptr(Scenario) s = scenario_load_data(
         "mpi_wait", "[machine]\ntopology = cube\ndimensions = 1\n", &e);
     Machine m;
-    if (!s || !machine_from_scenario(s, &m, &e))
+    if (!s || !prepare_machine(s, &m, &e))
         g_error("mpi_wait: %s", e->message);
     MpiNodeOptions options = { .wait_limit = LIMIT };
     Node *node = mpi_node_new(&m, MPI_COMM_WORLD, 12, 1, 0, 1, &options);

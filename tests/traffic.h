@@ -17,6 +17,7 @@
 #include "machine.h"
 #include "report.h"
 #include "scenario.h"
+#include "prepare.h"
 #include "sim.h"
 #include "trace.h"
 
@@ -76,7 +77,7 @@ static inline Report *traffic_record_mode(const char *machine_text,
     if (!s)
         return NULL;
     Machine m;
-    if (!machine_from_scenario(s, &m, error))
+    if (!prepare_machine(s, &m, error))
         return NULL;
     Traffic tr = { &m.topology, TRAFFIC_K, partner_only };
     /* Block 0 is sent, block 1 receives the partner's, block 2 + l what

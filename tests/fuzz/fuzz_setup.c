@@ -1,5 +1,5 @@
 /* fuzz_setup.c -- machine and algorithm parameter parsing: the input is a
- * scenario file; its [machine] is read by machine_from_scenario (presets
+ * scenario file; its [machine] is read by prepare_machine (presets
  * and kernel tables from the source tree's machines/), then run_setup
  * builds the machine again, resolves [algorithm] into parameters and calls
  * the algorithm's prepare, and everything is released.
@@ -12,10 +12,10 @@
  * here) is not.
  *
  * Bounded: a machine of more than FUZZ_MAX_NODES nodes stops after
- * machine_from_scenario. Such machines are valid, and an algorithm's prepare
+ * prepare_machine. Such machines are valid, and an algorithm's prepare
  * may size tables by the node count, so fuzzing them would only measure
  * the host's memory; the size limits themselves are checked by
- * machine_from_scenario, which still runs. `make fuzz` also caps each
+ * prepare_machine, which still runs. `make fuzz` also caps each
  * allocation and the process's memory (-malloc_limit_mb, -rss_limit_mb in
  * tests/fuzz/run.sh), so a prepare that sizes memory by an unchecked
  * parameter is reported as a finding rather than swapping.
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     Machine m;
     gboolean small = TRUE;
-    if (machine_from_scenario(s, &m, &e)) {
+    if (prepare_machine(s, &m, &e)) {
         small = machine_nodes(&m) <= FUZZ_MAX_NODES;
         machine_clear(&m);
     } else {
