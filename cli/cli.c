@@ -2,6 +2,7 @@
  * scenario from a file or the default plus --set values, error printing.
  */
 #include "cli.h"
+#include "progress.h"
 
 #include <locale.h>
 #include <stdarg.h>
@@ -184,3 +185,14 @@ Scenario *cli_build_scenario(const char *path, char **sets, GError **error)
     return g_steal_pointer(&s);
 }
 
+gboolean cli_progress(const char *command, gboolean progress, gboolean quiet)
+{
+    ProgressMode mode;
+    if (!progress_mode_from_flags(progress, quiet, &mode)) {
+        cli_fail(command, "--progress and --quiet contradict each other: "
+                 "give one");
+        return FALSE;
+    }
+    progress_configure(mode);
+    return TRUE;
+}

@@ -39,6 +39,10 @@ int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * given twice: it takes one value" and FALSE. */
 gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
                              const char *const *flags);
+/* Configure the progress line (util/progress.h) from --progress and
+ * --quiet; both given: "cubemu COMMAND: --progress and --quiet contradict
+ * each other: give one" and FALSE. */
+gboolean cli_progress(const char *command, gboolean progress, gboolean quiet);
 /* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv);

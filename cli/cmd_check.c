@@ -176,11 +176,8 @@ static int cmd_check(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "check", &argc, &argv))
         return EXIT_INPUT;
-    ProgressMode mode;
-    if (!progress_mode_from_flags(progress, quiet, &mode))
-        return cli_fail("check", "--progress and --quiet contradict each "
-                        "other: give one");
-    progress_configure(mode);
+    if (!cli_progress("check", progress, quiet))
+        return EXIT_INPUT;
     if (!files || !files[0]) {
         fprintf(stderr, "cubemu check: no SCENARIO given (e.g. cubemu check "
                 "scenarios/paper/*.ini)\n");

@@ -4,7 +4,6 @@
 #include "run.h"
 #include "trace.h"
 #include "output.h"
-#include "progress.h"
 
 #include <string.h>
 
@@ -50,11 +49,8 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "run", &argc, &argv))
         return EXIT_INPUT;
-    ProgressMode mode;
-    if (!progress_mode_from_flags(progress, quiet, &mode))
-        return cli_fail("run", "--progress and --quiet contradict each "
-                        "other: give one");
-    progress_configure(mode);
+    if (!cli_progress("run", progress, quiet))
+        return EXIT_INPUT;
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",
                         pretty ? "--pretty" : "--timing");

@@ -1531,11 +1531,8 @@ static int cmd_sweep(int argc, char **argv)
         return EXIT_INPUT;
     if (!cli_parse(ctx, "sweep", &argc, &argv))
         return EXIT_INPUT;
-    ProgressMode mode;
-    if (!progress_mode_from_flags(progress, quiet, &mode))
-        return cli_fail("sweep", "--progress and --quiet contradict each "
-                        "other: give one");
-    progress_configure(mode);
+    if (!cli_progress("sweep", progress, quiet))
+        return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);
     if (!vary_flags)

@@ -87,14 +87,22 @@ const char *bound_kind_text(BoundKind kind)
     return "?";
 }
 
+/* A bound's measured value: its field's. A bound on a field the report
+ * does not carry is the algorithm's mistake, not the user's: it would
+ * print a measurement nobody made. */
+static double bound_measured(const Report *r, const char *field,
+                             const char *name)
+{
+    double measured = 0;
+    if (!report_lookup(r, field, &measured))
+        g_error("bound '%s': the report has no field '%s'", name, field);
+    return measured;
+}
+
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source)
 {
-    double measured = 0;
-    /* A bound on a field the report does not carry is the algorithm's
-     * mistake, not the user's: it would print a measurement nobody made. */
-    if (!report_lookup(r, field, &measured))
-        g_error("bound '%s': the report has no field '%s'", name, field);
+    double measured = bound_measured(r, field, name);
     Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
                 TRUE, FALSE, g_strdup(source) };
     switch (kind) {
@@ -115,10 +123,8 @@ void report_cycle_bound(Report *r, const char *name,
 void report_bound_na(Report *r, const char *field, const char *name,
                      BoundKind kind, const char *source)
 {
-    double measured = 0;
-    if (!report_lookup(r, field, &measured))
-        g_error("bound '%s': the report has no field '%s'", name, field);
-    Bound b = { g_strdup(name), g_strdup(field), kind, NAN, measured,
+    Bound b = { g_strdup(name), g_strdup(field), kind, NAN,
+                bound_measured(r, field, name),
                 FALSE, FALSE, g_strdup(source) };
     g_array_append_val(r->bounds, b);
 }
