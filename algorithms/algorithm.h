@@ -85,7 +85,10 @@ typedef struct Algorithm {
     const char *name;
     const char *summary;
     const char *source;           /* paper and section */
-    unsigned topologies;          /* bit TopologyKind set: runs there */
+    /* The structures it relies on (TopologyTrait bits): it runs on a
+     * topology that has any of them; 0: on every topology (the default
+     * route is all it uses). */
+    unsigned needs;
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
     /* Names of the phases node_phase enters (NULL-terminated, at most

@@ -81,7 +81,7 @@ static int list_json(void)
         json_builder_set_member_name(b, "topologies");
         json_builder_begin_array(b);
         for (const TopologyOps *const *t = topology_registry; *t; t++)
-            if (((*a)->topologies >> (*t)->kind) & 1)
+            if (topology_offers(*t, (*a)->needs))
                 json_builder_add_string_value(b, (*t)->name);
         json_builder_end_array(b);
         json_builder_set_member_name(b, "default_method");
@@ -180,7 +180,7 @@ static int cmd_list(int argc, char **argv)
         printf("  %s: %s\n    (%s)\n", (*a)->name, (*a)->summary, (*a)->source);
         printf("    runs on:");
         for (const TopologyOps *const *t = topology_registry; *t; t++)
-            if (((*a)->topologies >> (*t)->kind) & 1)
+            if (topology_offers(*t, (*a)->needs))
                 printf(" %s", (*t)->name);
         printf("\n");
         printf("    methods:\n");

@@ -437,7 +437,7 @@ static void big_free(void *p, size_t bytes)
 
 static gboolean sim_dense(const Machine *m)
 {
-    return m->topology.ops->kind != TOPOLOGY_COMPLETE;
+    return !m->topology.ops->sparse_links;
 }
 
 uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)

@@ -97,6 +97,49 @@ static gboolean complete_trace_build(Topology *t, uint32_t axes,
     return axes == 0 && topology_complete_init(t, nodes, why);
 }
 
+/* Any half of the processors: every ordered pair across the cut has its
+ * channel, (P/2)^2 each way. */
+static uint64_t complete_bisection(const Topology *t)
+{
+    return t->nodes % 2 ? 0 : (uint64_t)(t->nodes / 2) * (t->nodes / 2);
+}
+
+/* One ring, the processors in address order: every step a direct link. */
+static gboolean complete_ring(const Topology *t, const char *value,
+                              TopologyRing *r, char **why)
+{
+    (void)value;
+    (void)why;
+    *r = (TopologyRing){ .length = t->nodes, .longest = 1 };
+    return TRUE;
+}
+
+static uint32_t complete_ring_position(const Topology *t, const TopologyRing *r,
+                                       uint32_t node)
+{
+    (void)t;
+    (void)r;
+    return node;
+}
+
+static uint32_t complete_ring_node(const Topology *t, const TopologyRing *r,
+                                   uint32_t node, uint32_t position)
+{
+    (void)t;
+    (void)r;
+    (void)node;
+    return position;
+}
+
+static int complete_ring_link(const Topology *t, const TopologyRing *r,
+                              uint32_t node, uint32_t next)
+{
+    (void)t;
+    (void)r;
+    (void)node;
+    return (int)next;
+}
+
 /* ---- the viewer --------------------------------------------------------- */
 
 /* The circle of chords: P (P - 1) channels; beyond 16 processors (240
@@ -140,7 +183,7 @@ static int complete_link_axis(const Topology *t, int link)
 
 const TopologyOps topology_complete_ops = {
     .name = "complete",
-    .kind = TOPOLOGY_COMPLETE,
+    .traits = TOPOLOGY_DIRECT | TOPOLOGY_RINGS,
     .summary = "fully connected (processors = P): a channel for every ordered "
                "pair, link j is the channel to node j",
     .classes = 1u << CLASS_NEIGHBOUR,
@@ -158,6 +201,11 @@ const TopologyOps topology_complete_ops = {
     .title = complete_title,
     .trace_code = 2,
     .trace_build = complete_trace_build,
+    .bisection = complete_bisection,
+    .ring = complete_ring,
+    .ring_position = complete_ring_position,
+    .ring_node = complete_ring_node,
+    .ring_link = complete_ring_link,
     .view = {
         .graph_refusal = complete_graph_refusal,
         .place = complete_place,

@@ -11,6 +11,8 @@
 #include "json_writer.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static uint32_t cube_neighbour(const Topology *t, uint32_t node, int link)
 {
@@ -102,6 +104,70 @@ static gboolean cube_trace_build(Topology *t, uint32_t axes, uint32_t nodes,
            && topology_cube_init(t, (int)axes, why);
 }
 
+/* Cut across dimension n-1: the 2^(n-1) edges of that dimension. */
+static uint64_t cube_bisection(const Topology *t)
+{
+    return t->nodes / 2;
+}
+
+/* ---- rings: binary-reflected Gray codes --------------------------------- */
+
+/* The ring over dimensions lo..hi is the Gray code G(i) = i xor i/2 in
+ * those address bits (Johnsson & Ho, Definition 1): consecutive codes,
+ * the last and the first included, differ in one bit, so every step is
+ * one link. The other bits name the ring. */
+static gboolean cube_ring(const Topology *t, const char *value,
+                          TopologyRing *r, char **why)
+{
+    long lo = 0, hi = t->axes - 1;
+    if (value && strcmp(value, "all")) {
+        char *end;
+        lo = strtol(value, &end, 10);
+        const char *p = end + 2;
+        if (end == value || strncmp(end, "..", 2)
+            || (hi = strtol(p, &end, 10), end == p) || *end || lo < 0
+            || hi < lo || hi >= t->axes) {
+            *why = g_strdup_printf("'%s' is not a range of dimensions (valid: "
+                                   "all, or LO..HI within 0..%d)", value,
+                                   t->axes - 1);
+            return FALSE;
+        }
+    }
+    *r = (TopologyRing){ .length = (uint32_t)1 << (hi - lo + 1), .longest = 1,
+                         .lo = (int)lo, .hi = (int)hi };
+    return TRUE;
+}
+
+static uint32_t cube_ring_mask(const TopologyRing *r)
+{
+    return (r->length - 1) << r->lo;
+}
+
+static uint32_t cube_ring_position(const Topology *t, const TopologyRing *r,
+                                   uint32_t node)
+{
+    (void)t;
+    uint32_t g = (node & cube_ring_mask(r)) >> r->lo, i = 0;
+    for (; g; g >>= 1)             /* bit b of i: the parity of g's bits >= b */
+        i ^= g;
+    return i;
+}
+
+static uint32_t cube_ring_node(const Topology *t, const TopologyRing *r,
+                               uint32_t node, uint32_t position)
+{
+    (void)t;
+    return (node & ~cube_ring_mask(r)) | (position ^ position >> 1) << r->lo;
+}
+
+static int cube_ring_link(const Topology *t, const TopologyRing *r,
+                          uint32_t node, uint32_t next)
+{
+    (void)t;
+    (void)r;
+    return __builtin_ctz(node ^ next);
+}
+
 /* ---- the viewer --------------------------------------------------------- */
 
 /* The classic cube drawing stays readable up to the 6-cube (64 nodes,
@@ -171,7 +237,7 @@ static void cube_bar_label(const Topology *t, int link, char *buf, size_t size)
 
 const TopologyOps topology_cube_ops = {
     .name = "cube",
-    .kind = TOPOLOGY_CUBE,
+    .traits = TOPOLOGY_DIMENSIONS | TOPOLOGY_RINGS,
     .summary = "Boolean n-cube (dimensions = n): 2^n nodes, link d is dimension d",
     .classes = (1u << CLASS_NEIGHBOUR) | (1u << CLASS_ROUTER),
     .neighbour = cube_neighbour,
@@ -188,6 +254,12 @@ const TopologyOps topology_cube_ops = {
     .number = cube_number,
     .trace_code = 0,
     .trace_build = cube_trace_build,
+    .bisection = cube_bisection,
+    .ring_key = "dimensions",
+    .ring = cube_ring,
+    .ring_position = cube_ring_position,
+    .ring_node = cube_ring_node,
+    .ring_link = cube_ring_link,
     .view = {
         .graph_refusal = cube_graph_refusal,
         .place = cube_place,

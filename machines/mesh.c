@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Names of the first three axes, as the papers draw them. */
 static const char mesh_axis_letters[] = "xyz";
@@ -170,6 +171,71 @@ static gboolean mesh_trace_build(Topology *t, uint32_t axes, uint32_t nodes,
     return topology_mesh_init(t, (int)axes, side, wrap, why);
 }
 
+/* Cut the longest even axis through its middle: the other axes' lines
+ * cross it once, twice with wrap-around (a torus side of two has one
+ * edge). None if every side is odd. */
+static uint64_t mesh_bisection(const Topology *t)
+{
+    uint64_t best = 0;
+    for (int i = 0; i < t->axes; i++) {
+        if (t->side[i] % 2)
+            continue;
+        uint64_t lines = t->nodes / t->side[i];
+        uint64_t cut = mesh_wraps(t, i) ? 2 * lines : lines;
+        if (!best || cut < best)
+            best = cut;
+    }
+    return best;
+}
+
+/* ---- rings: the lines along one axis ------------------------------------ */
+
+/* The rings along axis `value` (default 0): each line of the mesh in
+ * coordinate order. On a torus every step is one link; without wrap the
+ * last node reaches the first back across the line, S - 1 links. */
+static gboolean mesh_ring(const Topology *t, const char *value,
+                          TopologyRing *r, char **why)
+{
+    char *end = NULL;
+    long axis = value ? strtol(value, &end, 10) : 0;
+    if ((value && (end == value || *end)) || axis < 0 || axis >= t->axes) {
+        *why = g_strdup_printf("%s is not an axis of this mesh (valid: 0..%d)",
+                               value ? value : "0", t->axes - 1);
+        return FALSE;
+    }
+    uint32_t s = t->side[axis];
+    *r = (TopologyRing){ .length = s, .axis = (int)axis,
+                         .longest = mesh_wraps(t, (int)axis) || s == 2 ? 1
+                                                                   : s - 1 };
+    return TRUE;
+}
+
+static uint32_t mesh_ring_position(const Topology *t, const TopologyRing *r,
+                                   uint32_t node)
+{
+    return node / t->stride[r->axis] % t->side[r->axis];
+}
+
+static uint32_t mesh_ring_node(const Topology *t, const TopologyRing *r,
+                               uint32_t node, uint32_t position)
+{
+    uint32_t stride = t->stride[r->axis];
+    return node - mesh_ring_position(t, r, node) * stride + position * stride;
+}
+
+/* The axis's link that leads to next, the down link first: on a line of
+ * two both lead there. */
+static int mesh_ring_link(const Topology *t, const TopologyRing *r,
+                          uint32_t node, uint32_t next)
+{
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int l = topology_mesh_link(r->axis, dir);
+        if (mesh_neighbour(t, node, l) == next)
+            return l;
+    }
+    return -1;
+}
+
 /* ---- the viewer --------------------------------------------------------- */
 
 /* Meshes are drawn as grids up to a few hundred nodes and three axes. */
@@ -270,7 +336,7 @@ static void mesh_bar_label(const Topology *t, int link, char *buf, size_t size)
 
 const TopologyOps topology_mesh_ops = {
     .name = "mesh",
-    .kind = TOPOLOGY_MESH,
+    .traits = TOPOLOGY_AXES | TOPOLOGY_RINGS,
     .summary = "k-d mesh (shape = S_{k-1}x...xS_0), a torus with wrap = yes; "
                "link 2i is +axis i, 2i+1 is -axis i",
     .classes = (1u << CLASS_NEIGHBOUR) | (1u << CLASS_ROUTER),
@@ -288,6 +354,12 @@ const TopologyOps topology_mesh_ops = {
     .trace_code = 1,
     .trace_shape = TRUE,
     .trace_build = mesh_trace_build,
+    .bisection = mesh_bisection,
+    .ring_key = "axis",
+    .ring = mesh_ring,
+    .ring_position = mesh_ring_position,
+    .ring_node = mesh_ring_node,
+    .ring_link = mesh_ring_link,
     .view = {
         .graph_refusal = mesh_graph_refusal,
         .place = mesh_place,

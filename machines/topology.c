@@ -7,13 +7,21 @@
 
 #include <string.h>
 
-extern const TopologyOps topology_cube_ops, topology_mesh_ops,
-    topology_complete_ops;
+/* The table: X(name) for the TopologyOps topology_<name>_ops defined in
+ * machines/<name>.c. Adding a topology is that file and one line here;
+ * the order is the one `cubemu list` shows. */
+#define TOPOLOGIES(X) \
+    X(cube)           \
+    X(mesh)           \
+    X(complete)       \
+    /* the end of the table: a new line goes above */
+
+#define TOPOLOGY_DECLARE(name) extern const TopologyOps topology_##name##_ops;
+#define TOPOLOGY_ENTRY(name) &topology_##name##_ops,
+TOPOLOGIES(TOPOLOGY_DECLARE)
 
 const TopologyOps *const topology_registry[] = {
-    &topology_cube_ops,
-    &topology_mesh_ops,
-    &topology_complete_ops,
+    TOPOLOGIES(TOPOLOGY_ENTRY)
     NULL
 };
 

@@ -1,6 +1,6 @@
 /* topology.h -- how the nodes of a machine are wired: a small interface
- * with one implementation per file (cube.c, mesh.c, complete.c) and one
- * line per topology in topology.c's table.
+ * with one implementation per file (cube.c, mesh.c, complete.c, ccc.c)
+ * and one line per topology in topology.c's table.
  *
  * Links. Every topology numbers its links 0..links-1 with node-independent
  * meanings, so that "link l" names the same kind of wire at every node:
@@ -30,8 +30,8 @@
  * [machine] keys and their parsing (machine.c), its description in the
  * run report (run/report.c), its code and shape in the trace header
  * (traces/file.c), and how the viewer draws it (traces/sdl/render.c).
- * Nothing outside machines/ asks which topology it is: the kind is a bit
- * of an algorithm's `topologies` mask, and no more.
+ * Nothing outside machines/ asks which topology it is: an algorithm
+ * asks for the structures it needs (TopologyTrait).
  */
 #ifndef CUBE_TOPOLOGY_H
 #define CUBE_TOPOLOGY_H
@@ -60,9 +60,36 @@
 
 typedef enum { CLASS_NEIGHBOUR = 0, CLASS_ROUTER = 1, CLASS_COUNT } MessageClass;
 
-/* A topology's bit in an algorithm's `topologies` mask (which topologies
- * it runs on); nothing else asks for it. */
-typedef enum { TOPOLOGY_CUBE, TOPOLOGY_MESH, TOPOLOGY_COMPLETE } TopologyKind;
+/* What an algorithm may rely on besides the default route: a topology
+ * declares the structures it has, and an algorithm states which it needs
+ * (Algorithm.needs), so an algorithm asks what the machine offers, never
+ * which topology it is, and a new topology with a structure inherits the
+ * algorithms built on it.
+ *   DIMENSIONS  link d joins the addresses that differ in bit d, for every
+ *               d < axes (a Boolean cube: the Gray-code, BMMC and exchange
+ *               algorithms, and the processor array by Gray codes);
+ *   AXES        a k-d mesh: axes, side[], stride[] and wrap give the
+ *               coordinates, link 2i steps up axis i and 2i+1 down;
+ *   DIRECT      link j at every node is the channel to node j;
+ *   RINGS       the ring operations below are defined (the cyclic shift). */
+typedef enum {
+    TOPOLOGY_DIMENSIONS = 1u << 0,
+    TOPOLOGY_AXES = 1u << 1,
+    TOPOLOGY_DIRECT = 1u << 2,
+    TOPOLOGY_RINGS = 1u << 3,
+} TopologyTrait;
+
+/* One family of rings that covers the machine, every node in exactly one
+ * ring of `length` nodes (the cyclic shift's rings): filled by the ring
+ * operation; the fields after `length` are the topology's own. */
+typedef struct {
+    uint32_t length;
+    /* The most links a step between ring neighbours takes along the
+     * default route: 1 when every step is one link. */
+    uint32_t longest;
+    int axis;                     /* mesh: the lines along this axis */
+    int lo, hi;                   /* cube: Gray-code rings over lo..hi */
+} TopologyRing;
 
 typedef struct Topology Topology;
 
@@ -141,8 +168,8 @@ typedef struct {
 /* One topology's behaviour. Each function is pure: same arguments, same
  * answer, so every node (and every MPI rank) computes the same routes. */
 typedef struct {
-    const char *name;             /* "cube", "mesh", "complete" */
-    TopologyKind kind;            /* the bit of Algorithm.topologies */
+    const char *name;             /* "cube", "mesh", "complete", "ccc" */
+    unsigned traits;              /* TopologyTrait bits */
     const char *summary;
     unsigned classes;             /* bit c set: class c priced on its own */
     /* Neighbour of `node` across `link`, or TOPOLOGY_NONE. */
@@ -201,6 +228,30 @@ typedef struct {
     gboolean (*trace_build)(Topology *t, uint32_t axes, uint32_t nodes,
                             gboolean wrap, const uint32_t *side, char **why);
 
+    /* A balanced cut (two halves of nodes / 2 each): the directed
+     * channels that cross it one way, for the cut with the fewest the
+     * topology knows; 0 when it names none (an odd node count). Bounds
+     * an all-to-all from below: half the data crosses it. */
+    uint64_t (*bisection)(const Topology *t);
+
+    /* Rings (TOPOLOGY_RINGS; NULL otherwise). `ring_key` is the parameter
+     * that picks the family ("axis", "dimensions"; NULL: one family).
+     * ring() reads that parameter's text (NULL: the default family) into
+     * *r, or says why not in *why (g_free). */
+    const char *ring_key;
+    gboolean (*ring)(const Topology *t, const char *value, TopologyRing *r,
+                     char **why);
+    /* Where `node` stands in its ring, 0..length-1. */
+    uint32_t (*ring_position)(const Topology *t, const TopologyRing *r,
+                              uint32_t node);
+    /* The node at `position` of the ring that holds `node`. */
+    uint32_t (*ring_node)(const Topology *t, const TopologyRing *r,
+                          uint32_t node, uint32_t position);
+    /* The link from `node` to `next`, its ring neighbour, when that is one
+     * link (the topology's choice when two links lead there), else -1. */
+    int (*ring_link)(const Topology *t, const TopologyRing *r, uint32_t node,
+                     uint32_t next);
+
     TopologyView view;
 } TopologyOps;
 
@@ -209,7 +260,7 @@ struct Topology {
     const TopologyOps *ops;
     uint32_t nodes;
     int links;                    /* link indices 0..links-1 */
-    int axes;                     /* cube: n; mesh: k; complete: 0 */
+    int axes;                     /* cube, ccc: n; mesh: k; complete: 0 */
     uint32_t side[TOPOLOGY_MAX_AXES];   /* mesh: side of axis i (cube: 2) */
     uint32_t stride[TOPOLOGY_MAX_AXES]; /* mesh: address weight of axis i */
     gboolean wrap;                /* mesh: a torus */
@@ -235,6 +286,18 @@ gboolean topology_parse_shape(const char *text, int *axes, uint32_t *side,
                               char **why);
 /* "16x16x16" (highest axis first); free with g_free. */
 char *topology_shape_text(const Topology *t);
+
+static inline gboolean topology_has(const Topology *t, unsigned traits)
+{
+    return (t->ops->traits & traits) == traits;
+}
+
+/* Whether an algorithm that needs any of `needs` (0: nothing beyond the
+ * default route) runs on `ops`. */
+static inline gboolean topology_offers(const TopologyOps *ops, unsigned needs)
+{
+    return needs == 0 || (ops->traits & needs) != 0;
+}
 
 static inline uint32_t topology_neighbour(const Topology *t, uint32_t node,
                                           int link)
@@ -271,7 +334,8 @@ const TopologyOps *topology_find_trace_code(unsigned code);
 gboolean topology_has_class(const TopologyOps *ops, MessageClass c);
 const char *message_class_name(MessageClass c);
 
-/* Mesh coordinates: c[i] for axis i (cube: the address bits). */
+/* Mesh coordinates: c[i] for axis i (cube: the address bits); for a
+ * topology with AXES or DIMENSIONS only. */
 void topology_coords(const Topology *t, uint32_t node, uint32_t *c);
 uint32_t topology_address(const Topology *t, const uint32_t *c);
 /* The mesh link along `axis` in `direction` (+1 or -1). */

@@ -361,10 +361,10 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
     }
 
     const Algorithm *alg = params->algorithm;
-    if (!((alg->topologies >> machine.topology.ops->kind) & 1)) {
+    if (!topology_offers(machine.topology.ops, alg->needs)) {
         GString *valid = g_string_new(NULL);
         for (const TopologyOps *const *t = topology_registry; *t; t++)
-            if ((alg->topologies >> (*t)->kind) & 1)
+            if (topology_offers(*t, alg->needs))
                 g_string_append_printf(valid, "%s%s", valid->len ? ", " : "",
                                        (*t)->name);
         e = g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INPUT,

@@ -199,6 +199,246 @@ START_TEST(shapes_refused)
 }
 END_TEST
 
+/* ---- what every topology promises ------------------------------------- */
+
+/* Small instances of every topology, built as a trace's header describes
+ * them (TopologyOps.trace_build, which every topology has), and the
+ * values of its ring parameter to try (NULL: its one family). */
+typedef struct {
+    const char *name;
+    uint32_t axes, nodes;
+    gboolean wrap;
+    uint32_t side[3];
+    const char *rings[4];
+} TInstance;
+
+static const TInstance instances[] = {
+    { "cube", 1, 2, FALSE, { 0 }, { "all" } },
+    { "cube", 3, 8, FALSE, { 0 }, { "all", "1..2", "0..0" } },
+    { "cube", 4, 16, FALSE, { 0 }, { "all", "2..3" } },
+    { "mesh", 1, 5, FALSE, { 5 }, { "0" } },
+    { "mesh", 2, 12, FALSE, { 4, 3 }, { "0", "1" } },
+    { "mesh", 2, 12, TRUE, { 4, 3 }, { "0", "1" } },
+    { "mesh", 3, 12, TRUE, { 2, 3, 2 }, { "0", "1", "2" } },
+    { "mesh", 2, 16, TRUE, { 4, 4 }, { "0", "1" } },
+    { "complete", 0, 2, FALSE, { 0 }, { NULL } },
+    { "complete", 0, 7, FALSE, { 0 }, { NULL } },
+    { "complete", 0, 8, FALSE, { 0 }, { NULL } },
+};
+
+static gboolean instance_build(const TInstance *in, Topology *t)
+{
+    const TopologyOps *ops = topology_find(in->name);
+    if (!ops)
+        return FALSE;                   /* not registered in this build */
+    char *why = NULL;
+    ck_assert_msg(ops->trace_build(t, in->axes, in->nodes, in->wrap, in->side,
+                                   &why), "%s: %s", in->name, why);
+    ck_assert_uint_eq(t->nodes, in->nodes);
+    return TRUE;
+}
+
+/* Breadth-first distances from `from` over the links topology_neighbour
+ * names: the reference the default routes are held to. */
+static void bfs(const Topology *t, uint32_t from, uint32_t *dist)
+{
+    uint32_t *queue = g_new(uint32_t, t->nodes), head = 0, tail = 0;
+    for (uint32_t v = 0; v < t->nodes; v++)
+        dist[v] = UINT32_MAX;
+    dist[from] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        for (int l = 0; l < t->links; l++) {
+            uint32_t u = topology_neighbour(t, v, l);
+            if (u != TOPOLOGY_NONE && dist[u] == UINT32_MAX) {
+                dist[u] = dist[v] + 1;
+                queue[tail++] = u;
+            }
+        }
+    }
+    g_free(queue);
+}
+
+/* Default routes are shortest paths, reach their destination, and the
+ * diameter is the longest of them, exactly. */
+START_TEST(routes_are_shortest_on_every_topology)
+{
+    int built = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(instances); k++) {
+        Topology t;
+        if (!instance_build(&instances[k], &t))
+            continue;
+        built++;
+        uint32_t *dist = g_new(uint32_t, t.nodes), longest = 0;
+        int *links = g_new(int, topology_max_route(&t) + 1);
+        for (uint32_t a = 0; a < t.nodes; a++) {
+            bfs(&t, a, dist);
+            for (uint32_t b = 0; b < t.nodes; b++) {
+                ck_assert_uint_ne(dist[b], UINT32_MAX);
+                int hops = topology_route(&t, a, b, links);
+                ck_assert_msg((uint32_t)hops == dist[b], "%s %u: route %u -> "
+                              "%u has %d links, the shortest path %u",
+                              t.ops->name, t.nodes, a, b, hops, dist[b]);
+                int bad;
+                uint32_t at;
+                ck_assert_uint_eq(topology_walk(&t, a, links, hops, &bad, &at),
+                                  b);
+                longest = MAX(longest, dist[b]);
+            }
+        }
+        ck_assert_msg(longest == t.diameter, "%s %u: diameter %u, longest "
+                      "shortest path %u", t.ops->name, t.nodes, t.diameter,
+                      longest);
+        g_free(dist);
+        g_free(links);
+    }
+    ck_assert_int_ge(built, 10);
+}
+END_TEST
+
+/* A topology's traits are what they promise, for every node and link. */
+START_TEST(traits_hold_on_every_topology)
+{
+    for (size_t k = 0; k < G_N_ELEMENTS(instances); k++) {
+        Topology t;
+        if (!instance_build(&instances[k], &t))
+            continue;
+        const TopologyOps *ops = t.ops;
+        ck_assert_int_eq(topology_has(&t, TOPOLOGY_RINGS),
+                         ops->ring && ops->ring_position && ops->ring_node
+                         && ops->ring_link);
+        for (uint32_t v = 0; v < t.nodes; v++) {
+            uint32_t c[TOPOLOGY_MAX_AXES];
+            if (topology_has(&t, TOPOLOGY_AXES))
+                topology_coords(&t, v, c);
+            for (int l = 0; l < t.links; l++) {
+                uint32_t u = topology_neighbour(&t, v, l);
+                if (topology_has(&t, TOPOLOGY_DIMENSIONS))
+                    ck_assert_uint_eq(u, v ^ (1u << l));
+                if (topology_has(&t, TOPOLOGY_DIRECT))
+                    ck_assert_uint_eq(u, (uint32_t)l == v ? TOPOLOGY_NONE
+                                                          : (uint32_t)l);
+                if (topology_has(&t, TOPOLOGY_AXES) && u != TOPOLOGY_NONE) {
+                    uint32_t d[TOPOLOGY_MAX_AXES], s = t.side[l / 2];
+                    topology_coords(&t, u, d);
+                    uint32_t want = l % 2 ? (c[l / 2] + s - 1) % s
+                                          : (c[l / 2] + 1) % s;
+                    ck_assert_uint_eq(d[l / 2], want);
+                }
+            }
+        }
+    }
+}
+END_TEST
+
+/* Rings cover the machine, every node once; position and node are
+ * inverses; a step is at most `longest` links along the default route,
+ * exactly that for some step, and ring_link names the one link of a
+ * one-link step. */
+START_TEST(rings_of_every_topology)
+{
+    int families = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(instances); k++) {
+        Topology t;
+        if (!instance_build(&instances[k], &t) || !topology_has(&t, TOPOLOGY_RINGS))
+            continue;
+        const TopologyOps *ops = t.ops;
+        for (int f = 0; f == 0 || (f < 4 && instances[k].rings[f]); f++) {
+            TopologyRing r;
+            char *why = NULL;
+            ck_assert_msg(ops->ring(&t, instances[k].rings[f], &r, &why),
+                          "%s: %s", ops->name, why);
+            families++;
+            uint32_t seen = 0, steepest = 0;
+            int *links = g_new(int, topology_max_route(&t) + 1);
+            for (uint32_t v = 0; v < t.nodes; v++) {
+                uint32_t p = ops->ring_position(&t, &r, v);
+                ck_assert_uint_lt(p, r.length);
+                ck_assert_uint_eq(ops->ring_node(&t, &r, v, p), v);
+                seen += p == 0;
+                for (uint32_t q = 0; q < r.length; q++) {
+                    uint32_t u = ops->ring_node(&t, &r, v, q);
+                    ck_assert_uint_eq(ops->ring_position(&t, &r, u), q);
+                    ck_assert_uint_eq(ops->ring_node(&t, &r, u, p), v);
+                }
+                if (r.length == 1)
+                    continue;
+                uint32_t next = ops->ring_node(&t, &r, v, (p + 1) % r.length);
+                int hops = topology_route(&t, v, next, links);
+                ck_assert_uint_le((uint32_t)hops, r.longest);
+                steepest = MAX(steepest, (uint32_t)hops);
+                int link = ops->ring_link(&t, &r, v, next);
+                ck_assert_int_eq(link >= 0, hops == 1);
+                if (link >= 0)
+                    ck_assert_uint_eq(topology_neighbour(&t, v, link), next);
+            }
+            ck_assert_uint_eq(seen * r.length, t.nodes);
+            if (r.length > 1)
+                ck_assert_uint_eq(steepest, r.longest);
+            g_free(links);
+        }
+        char *why = NULL;
+        TopologyRing r;
+        if (ops->ring_key) {
+            ck_assert(!ops->ring(&t, "99", &r, &why));
+            ck_assert_ptr_nonnull(why);
+            g_free(why);
+        }
+    }
+    ck_assert_int_ge(families, 19);
+}
+END_TEST
+
+/* The bisection a topology names is a balanced cut with exactly that many
+ * channels crossing each way (the one in address order, else found by
+ * trying every balanced cut of up to 16 nodes). */
+static gboolean cut_matches(const Topology *t, const gboolean *side,
+                            uint64_t want)
+{
+    uint64_t ab = 0, ba = 0;
+    for (uint32_t v = 0; v < t->nodes; v++)
+        for (int l = 0; l < t->links; l++) {
+            uint32_t u = topology_neighbour(t, v, l);
+            if (u != TOPOLOGY_NONE && side[v] != side[u])
+                *(side[v] ? &ab : &ba) += 1;
+        }
+    return ab == want && ba == want;
+}
+
+START_TEST(bisection_is_a_balanced_cut)
+{
+    int checked = 0;
+    for (size_t k = 0; k < G_N_ELEMENTS(instances); k++) {
+        Topology t;
+        if (!instance_build(&instances[k], &t))
+            continue;
+        uint64_t b = t.ops->bisection(&t);
+        if (t.nodes % 2) {
+            ck_assert_uint_eq(b, 0);
+            continue;
+        }
+        ck_assert_uint_gt(b, 0);
+        gboolean *side = g_new0(gboolean, t.nodes), found = FALSE;
+        for (uint32_t v = 0; v < t.nodes; v++)
+            side[v] = v < t.nodes / 2;
+        found = cut_matches(&t, side, b);
+        for (uint32_t m = 0; !found && t.nodes <= 16 && m < 1u << t.nodes; m++) {
+            if ((uint32_t)__builtin_popcount(m) != t.nodes / 2)
+                continue;
+            for (uint32_t v = 0; v < t.nodes; v++)
+                side[v] = (m >> v) & 1;
+            found = cut_matches(&t, side, b);
+        }
+        ck_assert_msg(found, "%s %u: no balanced cut has %llu channels each "
+                      "way", t.ops->name, t.nodes, (unsigned long long)b);
+        g_free(side);
+        checked++;
+    }
+    ck_assert_int_ge(checked, 8);
+}
+END_TEST
+
 /* ---- the engine on every topology ------------------------------------- */
 
 #define MAX_MSGS 12
@@ -777,6 +1017,10 @@ static Suite *topology_suite(void)
     tcase_add_test(t, torus_routes_take_the_shorter_way);
     tcase_add_test(t, complete_graph_links);
     tcase_add_test(t, shapes_refused);
+    tcase_add_test(t, routes_are_shortest_on_every_topology);
+    tcase_add_test(t, traits_hold_on_every_topology);
+    tcase_add_test(t, rings_of_every_topology);
+    tcase_add_test(t, bisection_is_a_balanced_cut);
     suite_add_tcase(s, t);
     t = tcase_create("engine");
     tcase_add_test(t, pipelining_on_meshes);

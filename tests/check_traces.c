@@ -727,8 +727,10 @@ START_TEST(broken_rules_are_named)
     g_autofree char *n = broken_message(complete, break_class, 0, -1);
     ck_assert_msg(strstr(n, "corrupt: message 0 has class 2") != NULL, "%s", n);
     g_autofree char *o = broken_message(mesh, NULL, AT_TOPOLOGY, 7);
-    ck_assert_str_eq(o, "bytes: corrupt: topology code 7 (valid: 0 cube, 1 mesh, "
-                        "2 complete)");
+    /* The list goes on with every topology registered after these. */
+    ck_assert_msg(g_str_has_prefix(o, "bytes: corrupt: topology code 7 "
+                                      "(valid: 0 cube, 1 mesh, 2 complete"),
+                  "%s", o);
     g_autofree char *p = broken_message(mesh, NULL, AT_NODES, 15);
     ck_assert_str_eq(p, "bytes: corrupt: the header says 15 nodes and 4 links; "
                         "that mesh has 16 and 4");

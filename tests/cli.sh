@@ -97,7 +97,9 @@ expect complete-one 2 "cubemu run: $D/complete-one.ini:3: processors: 1 is out o
   "$CUBEMU" run $D/complete-one.ini
 expect complete-router 2 "cubemu run: $D/complete-router.ini:4: 'router.startup': topology complete has no router class (every destination is a neighbour; price messages with startup and element-time)" -- \
   "$CUBEMU" run $D/complete-router.ini
-expect unknown-topology 2 "cubemu run: $D/unknown-topology.ini:2: topology: unknown topology 'hypertorus' (valid: cube, mesh, complete)" -- \
+# The registered topologies, in their table's order.
+topologies=$("$CUBEMU" list --json | python3 -c 'import json, sys; print(", ".join(t["name"] for t in json.load(sys.stdin)["topologies"]))')
+expect unknown-topology 2 "cubemu run: $D/unknown-topology.ini:2: topology: unknown topology 'hypertorus' (valid: $topologies)" -- \
   "$CUBEMU" run $D/unknown-topology.ini
 expect mesh-too-many-nodes 2 "cubemu run: $D/mesh-too-many-nodes.ini:3: shape: '65536x65536' is too large: 4294967296 nodes (valid: sides whose product is at most 67108864)" -- \
   "$CUBEMU" run $D/mesh-too-many-nodes.ini

@@ -183,7 +183,7 @@ static int oracle_plan(const OracleProgram *p, unsigned s, OracleOp *ops,
                        int *whole)
 {
     *whole = -1;
-    if (p->topo->ops->kind == TOPOLOGY_CUBE && mix32(p->seed ^ 0x51u, s) % 5 == 0) {
+    if (topology_has(p->topo, TOPOLOGY_DIMENSIONS) && mix32(p->seed ^ 0x51u, s) % 5 == 0) {
         *whole = (int)(mix32(p->seed ^ 0x52u, s) % (uint32_t)p->topo->links);
         return 0;
     }

@@ -419,7 +419,7 @@ const Algorithm algorithm_bmmc = {
     .name = "bmmc",
     .summary = "BMMC permutation y = A x XOR c of N elements on P nodes",
     .source = "Cormen 1997, Sections 3-6, Lemma 3, Appendices A-C",
-    .topologies = 1u << TOPOLOGY_CUBE,
+    .needs = TOPOLOGY_DIMENSIONS,
     .methods = bmmc_methods,
     .params = bmmc_params,
     .prepare = bmmc_prepare,

@@ -54,11 +54,11 @@ gboolean procgrid_init(ProcGrid *g, const Machine *m, uint32_t rows,
                                (unsigned long long)rows * cols, t->nodes);
         return FALSE;
     }
-    switch (t->ops->kind) {
-    case TOPOLOGY_CUBE:
+    if (topology_has(t, TOPOLOGY_DIMENSIONS)) {
         g->col_bits = bits_log2_floor(cols);
         return TRUE;
-    case TOPOLOGY_MESH: {
+    }
+    if (topology_has(t, TOPOLOGY_AXES)) {
         gboolean fits = t->axes == 2 ? t->side[1] == rows && t->side[0] == cols
                         : t->axes == 1 && rows == 1 && t->side[0] == cols;
         if (!fits) {
@@ -76,16 +76,14 @@ gboolean procgrid_init(ProcGrid *g, const Machine *m, uint32_t rows,
             }
         return TRUE;
     }
-    default:
-        *why = g_strdup_printf("topology '%s' has no processor array (use a "
-                               "cube or a torus)", t->ops->name);
-        return FALSE;
-    }
+    *why = g_strdup_printf("topology '%s' has no processor array (use a "
+                           "cube or a torus)", t->ops->name);
+    return FALSE;
 }
 
 uint32_t procgrid_node(const ProcGrid *g, uint32_t l, uint32_t m)
 {
-    if (g->topology.ops->kind == TOPOLOGY_CUBE)
+    if (topology_has(&g->topology, TOPOLOGY_DIMENSIONS))
         return (uint32_t)(gray_encode(l) << g->col_bits | gray_encode(m));
     return l * g->cols + m;
 }
@@ -93,7 +91,7 @@ uint32_t procgrid_node(const ProcGrid *g, uint32_t l, uint32_t m)
 void procgrid_coords(const ProcGrid *g, uint32_t node, uint32_t *l,
                      uint32_t *m)
 {
-    if (g->topology.ops->kind == TOPOLOGY_CUBE) {
+    if (topology_has(&g->topology, TOPOLOGY_DIMENSIONS)) {
         *l = (uint32_t)gray_decode(node >> g->col_bits);
         *m = (uint32_t)gray_decode(node & ((1u << g->col_bits) - 1));
         return;
@@ -120,7 +118,7 @@ int procgrid_link(const ProcGrid *g, uint32_t l, uint32_t m,
     uint32_t from = procgrid_node(g, l, m);
     uint32_t to = procgrid_step(g, l, m, axis, dir);
     const Topology *t = &g->topology;
-    if (t->ops->kind == TOPOLOGY_CUBE)
+    if (topology_has(t, TOPOLOGY_DIMENSIONS))
         return __builtin_ctz(from ^ to);
     /* Mesh: the axis's links in the asked direction first (on a side of
      * two the single edge may be either). */

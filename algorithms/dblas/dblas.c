@@ -692,12 +692,12 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
     c->complex_ = params_choice(prm, "element") == 1;
     c->w = c->complex_ ? 2 : 1;
     const Topology *t = &mach->topology;
-    c->cube = t->ops->kind == TOPOLOGY_CUBE;
+    c->cube = topology_has(t, TOPOLOGY_DIMENSIONS);
     uint32_t rows = 0, cols = 0;
     const char *proc = params_text(prm, "processors");
     if (!strcmp(proc, "auto")) {
         c->auto_array = TRUE;
-        if (t->ops->kind == TOPOLOGY_MESH) {
+        if (topology_has(t, TOPOLOGY_AXES)) {
             rows = t->axes == 2 ? t->side[1] : 1;
             cols = t->side[0];
         } else if (!auto_array(c->p, c->q, t->nodes, &rows, &cols)) {
@@ -1032,14 +1032,14 @@ static void db_report(const void *config, Report *r)
                                                    * m->tick_seconds) / 1e6);
 }
 
-#define DB_TOPOLOGIES ((1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH))
+#define DB_NEEDS (TOPOLOGY_DIMENSIONS | TOPOLOGY_AXES)
 #define DB_SOURCE "Mathur & Johnsson 1992 (TR-01-92), Section 3; Table 1"
 
 const Algorithm algorithm_matvec = {
     .name = "matvec",
     .summary = "level-2 DBLAS y = A x: align, spread, local gemv, reduce, align",
     .source = DB_SOURCE,
-    .topologies = DB_TOPOLOGIES,
+    .needs = DB_NEEDS,
     .methods = db_methods,
     .params = db_params,
     .phases = matvec_phases,
@@ -1057,7 +1057,7 @@ const Algorithm algorithm_vecmat = {
     .summary = "level-2 DBLAS y^T = x^T A: align, spread, local gemv, reduce, "
                "align",
     .source = DB_SOURCE,
-    .topologies = DB_TOPOLOGIES,
+    .needs = DB_NEEDS,
     .methods = db_methods,
     .params = db_params,
     .phases = vecmat_phases,
@@ -1075,7 +1075,7 @@ const Algorithm algorithm_rank1 = {
     .summary = "level-2 DBLAS A = A + x y^T: align x and y, spread both, local "
                "ger",
     .source = DB_SOURCE,
-    .topologies = DB_TOPOLOGIES,
+    .needs = DB_NEEDS,
     .methods = rank1_methods,
     .params = db_params,
     .phases = rank1_phases,

@@ -452,7 +452,7 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
             st->distance = 1u << st->mesh_bit;
             st->up = g_new(int, st->distance);
             st->down = g_new(int, st->distance);
-            gboolean cube = t->ops->kind == TOPOLOGY_CUBE;
+            gboolean cube = topology_has(t, TOPOLOGY_DIMENSIONS);
             for (uint32_t h = 0; h < st->distance; h++) {
                 st->up[h] = cube ? i : topology_mesh_link(i, +1);
                 st->down[h] = cube ? i : topology_mesh_link(i, -1);
@@ -624,7 +624,7 @@ const Algorithm algorithm_fft = {
     .summary = "m-d FFT communication (and FFT) on a k-d mesh or the cube",
     .source = "Mou & Wang, optimal mappings of m-d FFT communication to k-d "
               "meshes (Algorithms 1, 4-8, Theorems 7-18)",
-    .topologies = (1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH),
+    .needs = TOPOLOGY_DIMENSIONS | TOPOLOGY_AXES,
     .methods = fft_methods,
     .params = fft_params,
     .prepare = fft_prepare,
@@ -639,7 +639,7 @@ const Algorithm algorithm_fft_broadcast = {
     .name = "fft-broadcast",
     .summary = "broadcast from any index over the FFT communication",
     .source = "Mou & Wang, Lemmas 3-5 and Theorem 6",
-    .topologies = (1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH),
+    .needs = TOPOLOGY_DIMENSIONS | TOPOLOGY_AXES,
     .methods = fft_methods,
     .params = fft_broadcast_params,
     .prepare = fft_broadcast_prepare,

@@ -318,7 +318,7 @@ static gboolean auto_processors(const Machine *mach, MatmulStationary st,
                                 uint32_t *nc)
 {
     const Topology *t = &mach->topology;
-    if (t->ops->kind == TOPOLOGY_MESH) {
+    if (topology_has(t, TOPOLOGY_AXES)) {
         *nr = t->axes == 2 ? t->side[1] : 1;
         *nc = t->side[0];
         return TRUE;
@@ -881,7 +881,7 @@ const Algorithm algorithm_matmul = {
                "(systolic, C stationary; A or B stationary by level-2 "
                "blocks)",
     .source = "Mathur & Johnsson 1992, Section 4",
-    .topologies = 1u << TOPOLOGY_CUBE | 1u << TOPOLOGY_MESH,
+    .needs = TOPOLOGY_DIMENSIONS | TOPOLOGY_AXES,
     .methods = matmul_methods,
     .params = matmul_params,
     .phases = matmul_phases,

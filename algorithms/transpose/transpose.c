@@ -423,7 +423,7 @@ static void tp_report(const void *config, Report *r)
      * size everywhere, so steps follow one another in lock-step. mpich
      * posts P - 1 messages at once; the sending port still pays each in
      * turn, so eq. 1 bounds it from below. */
-    gboolean smp = m->topology.ops->kind == TOPOLOGY_COMPLETE
+    gboolean smp = topology_has(&m->topology, TOPOLOGY_DIRECT)
                    && machine_port_limit(m) == 1 && m->startup_holds_port;
     static const char *const equation[] = {
         "eq. 1: (Ts + N/P^2 Tw)(P - 1)", "eq. 1: (Ts + N/P^2 Tw)(P - 1)",
@@ -446,7 +446,7 @@ static void tp_report(const void *config, Report *r)
         report_detail_int(r, "runner_up_radix", c->runner_up);
         report_detail_int(r, "runner_up_cycles", (long long)c->runner_up_cost);
     }
-    if (c->method == TP_MPICH && m->topology.ops->kind == TOPOLOGY_COMPLETE
+    if (c->method == TP_MPICH && topology_has(&m->topology, TOPOLOGY_DIRECT)
         && r->link_busy) {
         /* On the complete graph link l of every node leads to node l, so
          * link l's busy ticks are what node l's receiving port took in:
@@ -466,8 +466,6 @@ const Algorithm algorithm_transpose = {
     .name = "transpose",
     .summary = "matrix transpose by all-to-all exchange of blocks",
     .source = "Al Na'mneh, Pan & Yoo 2006 (Informatica 17(4)), Sections 3-5",
-    .topologies = (1u << TOPOLOGY_CUBE) | (1u << TOPOLOGY_MESH)
-                  | (1u << TOPOLOGY_COMPLETE),
     .methods = tp_methods,
     .params = tp_params,
     .prepare = tp_prepare,
