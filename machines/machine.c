@@ -361,9 +361,13 @@ static void machine_check_keys(const MachineInput *in, const MachineKeys *layer,
                                  message_class_name(c));
             continue;
         }
+        /* Topologies may share a key (a cube's and a CCC's dimensions):
+         * the machine's own topology owns it if it lists it, else the
+         * first that does. */
         const TopologyOps *owner = NULL;
         for (const TopologyOps *const *t = topology_registry; *t; t++)
-            if (g_strv_contains((const char *const *)(*t)->keys, *k))
+            if (g_strv_contains((const char *const *)(*t)->keys, *k)
+                && (!owner || *t == topology))
                 owner = *t;
         if (owner && topology && owner != topology && own_topology) {
             g_ptr_array_add(conflicts, (gpointer)*k);
@@ -382,6 +386,12 @@ static void machine_check_keys(const MachineInput *in, const MachineKeys *layer,
             }
             for (const TopologyOps *const *t = topology_registry; *t; t++)
                 for (const char *const *tk = (*t)->keys; *tk; tk++) {
+                    gboolean listed = FALSE;
+                    for (const TopologyOps *const *u = topology_registry;
+                         u < t; u++)
+                        listed |= g_strv_contains((*u)->keys, *tk);
+                    if (listed)
+                        continue;
                     g_string_append_printf(valid, "%s, ", *tk);
                     g_ptr_array_add(names, g_strdup(*tk));
                 }
