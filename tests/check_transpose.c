@@ -56,11 +56,27 @@ static void run_exact(uint32_t p, const char *method, TpMethod m,
     }
     ck_tally_true(t, r->data_correct, "%s P=%u r=%d: %s", method, p, radix,
                   r->data_problem);
-    /* the cycle bound, the only one */
-    ck_tally_uint(t, 1, r->bounds->len, "%s P=%u r=%d: bounds", method, p,
+    /* The model's cycle bound, and for an even P the bisection's: on the
+     * complete graph (P/2)^2 channels each way for (P/2)^2 blocks, so
+     * Ts + N/P^2 Tw (one block's elements), below every run. */
+    guint want = p % 2 ? 1 : 2;
+    ck_tally_uint(t, want, r->bounds->len, "%s P=%u r=%d: bounds", method, p,
                   radix);
-    if (r->bounds->len != 1)
+    if (r->bounds->len != want)
         return;
+    if (want == 2) {
+        const Bound *cut = &g_array_index(r->bounds, Bound, 1);
+        ck_tally_true(t, g_str_has_prefix(cut->name, "bisection"), "%s P=%u "
+                      "r=%d: %s", method, p, radix, cut->name);
+        ck_tally_int(t, TS + (long long)(size / p) * (size / p) * TW,
+                     (long long)cut->value, "%s P=%u r=%d: the bisection "
+                     "bound", method, p, radix);
+        ck_tally_int(t, BOUND_LOWER, cut->kind, "%s P=%u r=%d: its kind",
+                     method, p, radix);
+        ck_tally_true(t, r->cycles >= (Tick)cut->value, "%s P=%u r=%d: "
+                      "%lld >= %g", method, p, radix, (long long)r->cycles,
+                      cut->value);
+    }
     const Bound *b = &g_array_index(r->bounds, Bound, 0);
     double model = tp_model(m, (double)size * size, p, (uint32_t)radix, TS, TW);
     ck_tally_int(t, (long long)model, (long long)b->value, "%s P=%u r=%d: "

@@ -31,6 +31,7 @@
 #include "algorithm.h"
 #include "model.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Limits that keep N/P and the five regions of memory within reason. */
@@ -434,6 +435,25 @@ static void tp_report(const void *config, Report *r)
         report_cycle_bound(r, "H(N, P)",
                            c->method == TP_MPICH ? BOUND_LOWER : BOUND_EXACT,
                            model, equation[c->method]);
+    /* On every topology: the processors of one half of a balanced cut
+     * (TopologyOps.bisection, B channels each way) send (P/2)^2 blocks to
+     * the other half, N/4 elements that cross it, so one of its channels
+     * carries at least ceil(N/(4B)) of them, none before a startup ends. */
+    uint64_t cut = m->topology.ops->bisection(&m->topology);
+    if (cut && c->p > 1) {
+        double ts = INFINITY, tw = INFINITY;
+        for (MessageClass k = 0; k < CLASS_COUNT; k++)
+            if (topology_has_class(m->topology.ops, k)) {
+                ts = MIN(ts, (double)machine_price(m, k)->startup);
+                tw = MIN(tw, (double)machine_price(m, k)->element_time);
+            }
+        uint64_t cross = (uint64_t)(c->p / 2) * (c->p / 2) * c->block;
+        report_cycle_bound(r, "bisection: Ts + ceil(N/(4B)) Tw", BOUND_LOWER,
+                           ts + (double)((cross + cut - 1) / cut) * tw,
+                           "a balanced cut of B channels each way: (P/2)^2 "
+                           "blocks of N/P^2 elements cross it each way");
+        report_detail_int(r, "bisection_channels", (long long)cut);
+    }
     report_detail_int(r, "steps", c->p > 1 ? s.steps : 0);
     report_detail_int(r, "max_message_elements",
                       (long long)(s.max_message_blocks * c->block));
