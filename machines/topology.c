@@ -14,6 +14,7 @@
     X(cube)           \
     X(mesh)           \
     X(complete)       \
+    X(ccc)            \
     /* the end of the table: a new line goes above */
 
 #define TOPOLOGY_DECLARE(name) extern const TopologyOps topology_##name##_ops;
