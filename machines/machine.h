@@ -4,10 +4,11 @@
  *
  * Keys of [machine] (a scenario may name a preset and override any key):
  *   preset, name, description
- *   topology = cube | mesh | complete
+ *   topology = cube | mesh | complete | ccc (topology.c's table)
  *     cube:     dimensions = n
  *     mesh:     shape = S_{k-1}x...xS_0, wrap = no | yes
  *     complete: processors = P
+ *     ccc:      dimensions = n
  *   ports = all | one | k          at most k channels out and k in busy
  *   startup, element-time          both message classes; then
  *   neighbour.startup, neighbour.element-time, router.startup,

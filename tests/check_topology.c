@@ -224,6 +224,10 @@ static const TInstance instances[] = {
     { "complete", 0, 2, FALSE, { 0 }, { NULL } },
     { "complete", 0, 7, FALSE, { 0 }, { NULL } },
     { "complete", 0, 8, FALSE, { 0 }, { NULL } },
+    { "ccc", 3, 24, FALSE, { 0 }, { NULL } },
+    { "ccc", 4, 64, FALSE, { 0 }, { NULL } },
+    { "ccc", 5, 160, FALSE, { 0 }, { NULL } },
+    { "ccc", 6, 384, FALSE, { 0 }, { NULL } },
 };
 
 static gboolean instance_build(const TInstance *in, Topology *t)

@@ -45,7 +45,7 @@ expect impossible 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not 
   "$CUBEMU" run $D/impossible.ini
 expect_has too-large 2 "cubemu run: $D/too-large.ini: machine too large: 67108864 nodes with 4294967296 elements each would need" -- \
   "$CUBEMU" run $D/too-large.ini
-expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, smp-8, torus-16x16)" -- \
+expect no-preset 2 "cubemu run: $D/no-preset.ini:2: preset: unknown machine preset 'cray-1' (valid: ccc, cm200-16k, cm200-32k, cm200-64k, cm200-8k, cube, mesh-16x16x16, smp-8, torus-16x16)" -- \
   "$CUBEMU" run $D/no-preset.ini
 expect table-no-tick 2 "cubemu run: $D/table-no-tick.ini:5: kernel.matvec: rate 'table' is in seconds: the machine needs tick-seconds (e.g. tick-seconds = 1e-7)" -- \
   "$CUBEMU" run $D/table-no-tick.ini
@@ -105,6 +105,12 @@ expect mesh-too-many-nodes 2 "cubemu run: $D/mesh-too-many-nodes.ini:3: shape: '
   "$CUBEMU" run $D/mesh-too-many-nodes.ini
 expect_has mesh-too-large 2 "cubemu run: $D/mesh-too-large.ini: machine too large: 67108864 nodes with 1000000 elements each would need" -- \
   "$CUBEMU" run $D/mesh-too-large.ini
+expect ccc-too-small 2 "cubemu run: $D/ccc-too-small.ini:3: dimensions: 2 is out of range (valid: 3..21)" -- \
+  "$CUBEMU" run $D/ccc-too-small.ini
+expect ccc-shift-axis 2 "cubemu run: $D/ccc-shift-axis.ini:6: axis: does not pick the rings of a ccc (it has one family of rings)" -- \
+  "$CUBEMU" run $D/ccc-shift-axis.ini
+expect ccc-exchange 2 "cubemu run: $D/ccc-exchange.ini:5: algorithm 'exchange' does not run on topology 'ccc' (it runs on: cube)" -- \
+  "$CUBEMU" run $D/ccc-exchange.ini
 expect mesh-with-dimensions 2 "cubemu run: $D/mesh-with-dimensions.ini:4: 'dimensions' describes a cube; this machine's topology is mesh (its keys: shape, wrap)" -- \
   "$CUBEMU" run $D/mesh-with-dimensions.ini
 expect wrong-topology 2 "cubemu run: $D/wrong-topology.ini:4: algorithm 'gray-to-binary' does not run on topology 'mesh' (it runs on: cube)" -- \

@@ -164,6 +164,30 @@ def scenario_algorithm(path):
     return name, method
 
 
+def scenario_topology(path):
+    """The topology a scenario's [machine] names, itself or through its
+    preset (machines/PRESET.ini); None if neither does."""
+    def machine_keys(p):
+        keys, section = {}, None
+        with open(p, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                m = re.match(r"^\[(.*)\]$", line)
+                if m:
+                    section = m.group(1).strip()
+                    continue
+                m = re.match(r"^([\w.-]+)\s*=\s*([^#;]*?)\s*([#;].*)?$", line)
+                if section == "machine" and m:
+                    keys[m.group(1)] = m.group(2)
+        return keys
+    keys = machine_keys(path)
+    if "topology" in keys:
+        return keys["topology"]
+    preset = os.path.join("machines", keys.get("preset", "") + ".ini")
+    return machine_keys(preset).get("topology") if "preset" in keys \
+        and os.path.exists(preset) else None
+
+
 def report_case(cubemu, schema, validator, path, extra=()):
     """Run a scenario's report every way; the problems found, and the
     report."""
@@ -412,6 +436,25 @@ def main():
                                          or len(report["bounds"])
                                          > len(emulator_report["bounds"])):
                     emulator_report = report
+
+    # A report of every topology `cubemu list` names, from the first
+    # scenario that runs on it.
+    done = set(picks.values())
+    for t in json.loads(out)["topologies"]:
+        path = next((p for p in sorted(glob.glob("scenarios/**/*.ini",
+                                                 recursive=True))
+                     if scenario_topology(p) == t["name"]), None)
+        if path is None:
+            fail("topology " + t["name"], "no scenario under scenarios/ runs "
+                 "on it")
+        elif path not in done:
+            problems, report = report_case(cubemu, schema, validator, path)
+            if problems:
+                fail("topology %s (%s)" % (t["name"], path), "; ".join(problems))
+            else:
+                ok("topology %s (%s): valid" % (t["name"], path))
+        else:
+            ok("topology %s (%s): valid, above" % (t["name"], path))
 
     problems, count = [], 0
     for path in sorted(glob.glob("tests/data/mpi/*.ini")):

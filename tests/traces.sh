@@ -93,6 +93,14 @@ check complete-matrix-pixels "$CHECK" busy-idle "$T/k8.trace" "$T/k8-m.png" matr
 check torus3-trace "$CHECK" record "$T/t3.trace" topology=mesh shape=3x3x3 wrap=yes
 check torus3-png "$CUBEMU" view "$T/t3.trace" --png "$T/t3.png" --at 10 --window 1
 check torus3-pixels "$CHECK" busy-idle "$T/t3.trace" "$T/t3.png" graph 1280x800 10 1
+# The cube-connected cycles: each cycle a triangle at its cube node's
+# place, graph and matrix.
+check ccc-trace "$CHECK" record "$T/ccc.trace" topology=ccc dimensions=3
+check ccc-png "$CUBEMU" view "$T/ccc.trace" --png "$T/ccc.png" --at 6 --window 1
+check ccc-pixels "$CHECK" busy-idle "$T/ccc.trace" "$T/ccc.png" graph 1280x800 6 1
+check ccc-matrix "$CUBEMU" view "$T/ccc.trace" --view matrix --png "$T/ccc-m.png" --at 6 --window 1
+check ccc-matrix-pixels "$CHECK" busy-idle "$T/ccc.trace" "$T/ccc-m.png" matrix 1280x800 6 1
+expect_has ccc-info 0 "  topology         CCC(3), 24 nodes, 3 links" -- "$CUBEMU" trace info "$T/ccc.trace"
 check complete-gif "$CUBEMU" view "$T/k8.trace" --gif "$T/k8.gif" --size 640x420 --frame-count 6
 check complete-gif-frames "$CHECK" gif "$T/k8.gif" 640x420 2
 expect_has complete-info 0 "  topology         complete, 8 nodes, 8 links" -- "$CUBEMU" trace info "$T/k8.trace"
