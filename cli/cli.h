@@ -47,4 +47,12 @@ gboolean cli_progress(const char *command, gboolean progress, gboolean quiet);
 gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
                    char ***argv);
 
+/* The trace export formats, from their one table (traces/export.h), for
+ * help texts (cmd_trace.c); free each with g_free. "chrome|paje|csv"
+ * (with aliases: "chrome|perfetto|paje|csv"); "chrome or perfetto (the
+ * same JSON), paje (ViTE) or csv"; ".json, .paje, .csv". */
+char *cli_export_format_choices(gboolean aliases);
+char *cli_export_format_help(void);
+char *cli_export_extensions(void);
+
 #endif

@@ -32,7 +32,7 @@ static char *join_or(GPtrArray *items)
 
 /* --format's help: "chrome or perfetto (the same JSON), paje (ViTE) or
  * csv". */
-static char *format_help(void)
+char *cli_export_format_help(void)
 {
     g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_free);
     for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++) {
@@ -56,12 +56,23 @@ static char *windowed_formats(void)
     return join_or(items);
 }
 
-/* "chrome|paje|csv", for the usage line. */
-static char *format_choices(void)
+char *cli_export_format_choices(gboolean aliases)
+{
+    GString *s = g_string_new(NULL);
+    for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++) {
+        g_string_append_printf(s, "%s%s", s->len ? "|" : "", x->name);
+        for (const char *const *a = x->aliases; aliases && a && *a; a++)
+            g_string_append_printf(s, "|%s", *a);
+    }
+    return g_string_free(s, FALSE);
+}
+
+char *cli_export_extensions(void)
 {
     GString *s = g_string_new(NULL);
     for (const TraceExportFormatSpec *x = trace_export_formats; x->name; x++)
-        g_string_append_printf(s, "%s%s", s->len ? "|" : "", x->name);
+        for (const char *const *e = x->extensions; e && *e; e++)
+            g_string_append_printf(s, "%s%s", s->len ? ", " : "", *e);
     return g_string_free(s, FALSE);
 }
 
@@ -70,7 +81,7 @@ static int trace_export_command(int argc, char **argv)
     g_autofree char *format = NULL, *output = NULL;
     gint64 window = G_MININT64;          /* not given */
     g_auto(GStrv) rest = NULL;
-    g_autofree char *formats = format_help();
+    g_autofree char *formats = cli_export_format_help();
     g_autofree char *windowed = windowed_formats();
     g_autofree char *format_text = g_strdup_printf(
         "%s; default: from -o's extension", formats);
@@ -191,7 +202,7 @@ static int cmd_trace(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         FILE *out = argc < 2 ? stderr : stdout;
-        g_autofree char *choices = format_choices();
+        g_autofree char *choices = cli_export_format_choices(FALSE);
         fprintf(out, "Usage:\n"
                 "  cubemu trace export TRACE --format %s [-o OUT] "
                 "[--window CYCLES]\n"

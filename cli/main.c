@@ -20,13 +20,14 @@ CLI_COMMANDS(CLI_DECLARE)
 #define CLI_ENTRY(c) &c,
 static const CliCommand *const commands[] = { CLI_COMMANDS(CLI_ENTRY) NULL };
 
+/* The usage, its format names filled in from the exporters' table. */
 static const char usage_text[] =
     "Usage:\n"
     "  cubemu run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory]\n"
     "             [--trace FILE]\n"
     "  cubemu check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap]\n"
     "  cubemu list [--json]\n"
-    "  cubemu trace export TRACE [--format chrome|perfetto|paje|csv] [-o OUT] [--window CYCLES]\n"
+    "  cubemu trace export TRACE [--format %s] [-o OUT] [--window CYCLES]\n"
     "  cubemu trace info TRACE\n"
     "  cubemu view [TRACE|SCENARIO] [--view graph|matrix] [--at CYCLE] [--window CYCLES]\n"
     "              [--size WxH] [--png OUT.png] [--gif OUT.gif] [--frames DIR]\n"
@@ -51,10 +52,8 @@ static const char usage_text[] =
     "       standard error. --tap prints TAP version 13 instead of the lines.\n"
     "list   algorithms, their methods and parameters, and machine presets;\n"
     "       --json: all of it, and the trace export formats, as one object.\n"
-    "trace  converts a trace for Perfetto (chrome, also named perfetto), ViTE\n"
-    "       (paje) or a spreadsheet (csv: utilisation per window, dimension,\n"
-    "       direction); without --format, -o's extension (.json, .paje, .csv)\n"
-    "       names it.\n"
+    "trace  converts a trace to %s;\n"
+    "       without --format, -o's extension (%s) names it.\n"
     "view   plays a trace, or runs a scenario and plays it, in a window:\n"
     "       space play/pause, left/right step, +/- speed, Home/End, g/m\n"
     "       graph/matrix view, q quit. --png/--gif/--frames need no display.\n"
@@ -62,6 +61,14 @@ static const char usage_text[] =
     "       CSV of every numeric field and plots cycles against the bounds.\n"
     "\n"
     "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input.\n";
+
+static void print_usage(FILE *out)
+{
+    g_autofree char *choices = cli_export_format_choices(TRUE);
+    g_autofree char *help = cli_export_format_help();
+    g_autofree char *extensions = cli_export_extensions();
+    fprintf(out, usage_text, choices, help, extensions);
+}
 
 /* "cubemu run x.ini --trace t" for the line a signal prints, cut short. */
 static char *command_line(int argc, char **argv)
@@ -80,12 +87,12 @@ int main(int argc, char **argv)
      * the JSON on stdout. */
     g_log_writer_default_set_use_stderr(TRUE);
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        print_usage(stderr);
         return EXIT_INPUT;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        fputs(usage_text, stdout);
+        print_usage(stdout);
         return output_close_stdout("cubemu") ? EXIT_OK : EXIT_INPUT;
     }
     if (!strcmp(cmd, "--version")) {
