@@ -169,12 +169,27 @@ static int list_json(void)
 
 static int cmd_list(int argc, char **argv)
 {
-    if (argc == 2 && !strcmp(argv[1], "--json"))
-        return list_json();
-    if (argc > 1) {
-        fprintf(stderr, "cubemu list: unexpected argument '%s'\n", argv[1]);
+    gboolean json = FALSE;
+    g_auto(GStrv) rest = NULL;
+    GOptionEntry entries[] = {
+        { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+          "Print one JSON object, with the trace export formats too", NULL },
+        { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL,
+          NULL },
+        { .long_name = NULL }
+    };
+    g_autoptr(GOptionContext) ctx = g_option_context_new(
+        "- the algorithms, their methods and parameters, the topologies and "
+        "the machine presets");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!cli_parse(ctx, "list", &argc, &argv))
+        return EXIT_INPUT;
+    if (rest && rest[0]) {
+        fprintf(stderr, "cubemu list: unexpected argument '%s'\n", rest[0]);
         return EXIT_INPUT;
     }
+    if (json)
+        return list_json();
     printf("Algorithms\n");
     for (const Algorithm *const *a = algorithm_registry; *a; a++) {
         printf("  %s: %s\n    (%s)\n", (*a)->name, (*a)->summary, (*a)->source);

@@ -140,7 +140,9 @@ for a in d["algorithms"]:
 assert "chrome" in d["trace_formats"]["formats"]
 assert "perfetto" in d["trace_formats"]["names"]
 ' "$T/list.txt"; then ok list-json; else bad list-json; fi
-expect list-bad-arg 2 "cubemu list: unexpected argument '--jsn'" -- "$CUBEMU" list --jsn
+expect list-bad-arg 2 "cubemu list: Unknown option --jsn" -- "$CUBEMU" list --jsn
+expect list-extra-arg 2 "cubemu list: unexpected argument 'algorithms'" -- "$CUBEMU" list algorithms
+expect_has list-help 0 "  --json           Print one JSON object" -- "$CUBEMU" list --help
 
 echo "ci-output: $passed passed, $failed failed"
 [ "$failed" = 0 ]
