@@ -31,7 +31,8 @@
 # its bound over the same sizes (bench --line-model, BENCH_MODEL_ROUNDS;
 # not a target); last, instructions and misses of a
 # fixed 2 MiB cache per event in sim_run under callgrind for
-# BENCH_CALLGRIND, in cubemu run's order (not a target). Each target gets a verdict; the script exits 1 if one is missed
+# BENCH_CALLGRIND, and for gray-to-binary's concurrent method on the
+# 14-cube, in cubemu run's order (not a target). Each target gets a verdict; the script exits 1 if one is missed
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -295,8 +296,21 @@ if [ ${#rates[@]} -gt 1 ]; then
   # copies and swaps: in a dimension exchange, nothing else copies).
   # For the sizes in BENCH_CALLGRIND (default 14 and 18: the 18-cube
   # takes about two minutes under it, the 20-cube about eight; set and
-  # empty, none).
+  # empty, none). Then the same for gray-to-binary's concurrent method
+  # on the 14-cube, K = 64 (cubemu run; half a minute under callgrind):
+  # 13 exchanges a step over as many links at once, where the exchange
+  # uses one, so that the engine's paths for concurrent links are
+  # measured too; its events are the report's stats.events.
   cg_sizes=${BENCH_CALLGRIND-14 18}
+  # callgrind_sums FILE: "instructions misses payload-misses" in FILE
+  callgrind_sums() {
+    callgrind_annotate --auto=no --inclusive=no --threshold=100 \
+        --show=Ir,DLmr,DLmw "$1" 2>/dev/null | tr -d ',' | sed -E 's/\([^)]*\)//g' | awk '
+      function v(x) { return x == "." ? 0 : x }
+      / PROGRAM TOTALS/ { ir = $1; miss = v($2) + v($3) }
+      $1 ~ /^([0-9]+|\.)$/ && $4 ~ /:.*(memcpy|memmove|swap_words)/ { pay += v($2) + v($3) }
+      END { if (ir != "") print ir, miss, pay + 0 }'
+  }
   if [ -z "$cg_sizes" ]; then
     echo "per event in sim_run (callgrind): skipped (BENCH_CALLGRIND is empty)"
   elif command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
@@ -306,12 +320,7 @@ if [ ${#rates[@]} -gt 1 ]; then
       if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
                 --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
                 "$BENCH" --steps "$n" "$K" 2>/dev/null | awk '/^total:/ { print $2 }') \
-         && [ -n "$ev" ] && sums=$(callgrind_annotate --auto=no --inclusive=no --threshold=100 \
-                --show=Ir,DLmr,DLmw "$cg" 2>/dev/null | tr -d ',' | sed -E 's/\([^)]*\)//g' | awk '
-              function v(x) { return x == "." ? 0 : x }
-              / PROGRAM TOTALS/ { ir = $1; miss = v($2) + v($3) }
-              $1 ~ /^([0-9]+|\.)$/ && $4 ~ /:.*(memcpy|memmove|swap_words)/ { pay += v($2) + v($3) }
-              END { if (ir != "") print ir, miss, pay + 0 }') && [ -n "$sums" ]; then
+         && [ -n "$ev" ] && sums=$(callgrind_sums "$cg") && [ -n "$sums" ]; then
         read -r ir miss pay <<<"$sums"
         python3 -c "print('n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$n', $ir / $ev, $miss / $ev, $pay / $ev))"
         record "callgrind: exchange n=$n K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
@@ -321,6 +330,23 @@ if [ ${#rates[@]} -gt 1 ]; then
       fi
       rm -f "$cg"
     done
+    gn=14
+    cg=/tmp/cubemu-bench-cg.$$
+    if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
+              --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
+              "$EMU" run --set machine.preset=cube --set machine.dimensions="$gn" \
+              --set algorithm.name=gray-to-binary --set algorithm.method=concurrent \
+              --set algorithm.elements-per-node="$K" --json 2>/dev/null \
+              | python3 -c 'import json, sys; print(json.load(sys.stdin)["stats"]["events"])' 2>/dev/null) \
+       && [ -n "$ev" ] && sums=$(callgrind_sums "$cg") && [ -n "$sums" ]; then
+      read -r ir miss pay <<<"$sums"
+      python3 -c "print('gray-to-binary n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$gn', $ir / $ev, $miss / $ev, $pay / $ev))"
+      record "callgrind: gray-to-binary n=$gn K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
+      record "callgrind: gray-to-binary n=$gn K=$K" misses_per_event "$(python3 -c "print('%.3f' % ($miss / $ev))")" ""
+    else
+      echo "gray-to-binary n = $gn: callgrind failed"
+    fi
+    rm -f "$cg"
   else
     echo "per event in sim_run (callgrind): skipped (needs valgrind)"
   fi
