@@ -118,8 +118,10 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
 FUZZ_DRIVER ?= tests/fuzz/driver.c
 FUZZ_LINK ?=
-# The MPI program: mpi/*.c with the library minus the engine (emu/sim.c
-# and run/run.c, which uses it): node_mpi.c defines the node API instead.
+# The MPI program: mpi/*.c with the library minus the engine (emu/sim.c,
+# its units emu/sim_*.c, and run/run.c, which uses it): node_mpi.c defines
+# the node API instead.
+ENGINE_SRC := emu/sim.c $(wildcard emu/sim_*.c) run/run.c
 MPI_SRC  := $(wildcard mpi/*.c)
 MPI_OBJ  := $(MPI_SRC:%.c=$(BUILD)/%.o)
 MPI_CORE := $(BUILD)/libcubemu-core.a
@@ -132,7 +134,7 @@ MPI_WAIT := $(if $(MPI_LIBS),$(BUILD)/tests/mpi_wait)
 # symbols (only the cubemu_* API is exported), as a static and a shared
 # library, installed with its header and pkg-config file by make install.
 SOVERSION := 0
-PIC_SRC  := $(filter-out emu/sim.c run/run.c,$(LIB_SRC)) mpi/node_mpi.c lib/cubemu.c
+PIC_SRC  := $(filter-out $(ENGINE_SRC),$(LIB_SRC)) mpi/node_mpi.c lib/cubemu.c
 PIC_OBJ  := $(PIC_SRC:%.c=$(BUILD)/pic/%.o)
 LIBCUBEMU_A  := $(BUILD)/lib/libcubemu.a
 LIBCUBEMU_SO := $(BUILD)/lib/libcubemu.so.$(VERSION)
@@ -161,7 +163,7 @@ $(LIB): $(LIB_OBJ)
 $(MPI_OBJ): CFLAGS += $(MPI_CFLAGS)
 $(MPI_OBJ): CPPFLAGS += -Impi
 
-$(MPI_CORE): $(filter-out $(BUILD)/emu/sim.o $(BUILD)/run/run.o,$(LIB_OBJ))
+$(MPI_CORE): $(filter-out $(ENGINE_SRC:%.c=$(BUILD)/%.o),$(LIB_OBJ))
 	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)

@@ -73,9 +73,9 @@ uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link);
  * new Sim runs in until sim_set_order. SIM_ORDER_LOCALITY: the order of
  * their nodes' addresses, which reads a big machine's state in streams,
  * wherever that gives the contract's run: the engine checks, as it runs,
- * that no two events of a tick depend on each other's order (sim.c, "the
- * locality order"), and where two might it stops with SIM_ERROR_ORDER,
- * and the run must be made again in the contract's order. Which order a
+ * that no two events of a tick depend on each other's order
+ * (sim_order.c), and where two might it stops with SIM_ERROR_ORDER, and
+ * the run must be made again in the contract's order. Which order a
  * run uses by default is stated once, in run/run.h (RunOrder: the
  * locality order, and the contract's where it stops).
  * Cycles, counts, times and memory are the contract's either way; message

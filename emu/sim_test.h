@@ -1,8 +1,8 @@
 /* sim_test.h -- the engine's hooks for its tests (tests/check_engine.c):
- * switches that force a rarely taken path of sim.c, and counters of what
- * those paths did. A run is the same with or without them; nothing but a
- * test includes this header (run/, algorithms/ and the backends see
- * sim.h only).
+ * switches that force a rarely taken path of the engine (sim*.c), and
+ * counters of what those paths did. A run is the same with or without
+ * them; nothing but a test includes this header (run/, algorithms/ and
+ * the backends see sim.h only).
  */
 #ifndef CUBE_SIM_TEST_H
 #define CUBE_SIM_TEST_H
@@ -17,11 +17,11 @@
  * path. */
 void sim_set_count_limit(Sim *sim, uint32_t limit);
 
-/* For tests, before sim_run: put an exchange's deliveries off (sim.c,
- * "exchanges' deliveries, put off") when its partner's message was posted
- * at least `messages` messages before, for exchanges of regions and of
- * whole memories alike (normally 2048 for regions, 0 for whole memories);
- * 0 puts off every one it can, UINT64_MAX none. The final memory is the
+/* For tests, before sim_run: put an exchange's deliveries off
+ * (sim_pending.c) when its partner's message was posted at least
+ * `messages` messages before, for exchanges of regions and of whole
+ * memories alike (normally 2048 for regions, 0 for whole memories); 0
+ * puts off every one it can, UINT64_MAX none. The final memory is the
  * same either way. */
 void sim_set_pending_far(Sim *sim, uint64_t messages);
 
