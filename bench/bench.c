@@ -238,7 +238,7 @@ static int steps(int n, long k, RunOrder order)
 }
 
 /* An anonymous mapping advised as huge pages, as the engine's big arrays
- * are (emu/sim.c big_new0), or NULL. */
+ * are (emu/sim_memory.c, big_new0), or NULL. */
 static void *map_huge(size_t bytes)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
@@ -252,8 +252,8 @@ static void *map_huge(size_t bytes)
 }
 
 /* What one dependent read costs in a working set of `mib` MiB, mapped and
- * advised as huge pages as the engine's arrays are (emu/sim.c big_new0):
- * the scaling sweep prints it next to the events per second at each
+ * advised as huge pages as the engine's arrays are (emu/sim_memory.c,
+ * big_new0): the scaling sweep prints it next to the events per second at each
  * run's peak memory, because on a virtual machine the latency of memory
  * itself grows with the working set (with 4 KiB pages instead of huge
  * ones it grows faster still), and an engine whose events wait on memory

@@ -4,7 +4,7 @@
  * algorithm's configuration prepared, and the per-node pieces of
  * verification (multiset fingerprints, element comparison, the sample
  * stream). Nothing here touches the engine, so the MPI program links it
- * without emu/sim.c.
+ * without the engine (emu/sim*.c).
  */
 #include "prepare.h"
 #include "bits.h"

@@ -1,6 +1,6 @@
-/* check_engine.c -- emu/sim.c, the machine model of issue #2, asserted
- * exactly: message timing (K, K+h-1, startup once), contention at element
- * granularity, ports, deferred posts, misuse and deadlock errors, kept
+/* check_engine.c -- the engine (emu/sim*.c), the machine model of issue #2,
+ * asserted exactly: message timing (K, K+h-1, startup once), contention at
+ * element granularity, ports, deferred posts, misuse and deadlock errors, kept
  * receives and messages, exchanges and their put-off deliveries, the
  * order nodes run in, channel counts, conservation and determinism; and
  * the engine against an independent cycle-by-cycle reference simulator
