@@ -54,6 +54,7 @@
 #include "procgrid.h"
 #include "shape.h"
 #include "kernel.h"
+#include "variant.h"
 
 #include "blas.h"
 #include <complex.h>
@@ -673,8 +674,8 @@ static gboolean auto_array(uint64_t p, uint64_t q, uint32_t n, uint32_t *rows,
     return found;
 }
 
-static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
-                                const Params *prm, MemoryLayout *layout,
+static void *db_prepare_routine(const Machine *mach, const Params *prm,
+                                MemoryLayout *layout, DbRoutine routine,
                                 GError **error)
 {
     if (!blas_load(error))
@@ -781,23 +782,9 @@ static void *db_prepare_routine(DbRoutine routine, const Machine *mach,
     return g_steal_pointer(&c);
 }
 
-static void *matvec_prepare(const Machine *m, const Params *p,
-                            MemoryLayout *layout, GError **error)
-{
-    return db_prepare_routine(DB_MATVEC, m, p, layout, error);
-}
-
-static void *vecmat_prepare(const Machine *m, const Params *p,
-                            MemoryLayout *layout, GError **error)
-{
-    return db_prepare_routine(DB_VECMAT, m, p, layout, error);
-}
-
-static void *rank1_prepare(const Machine *m, const Params *p,
-                           MemoryLayout *layout, GError **error)
-{
-    return db_prepare_routine(DB_RANK1, m, p, layout, error);
-}
+ALGORITHM_PREPARE_VARIANT(matvec_prepare, db_prepare_routine, DB_MATVEC)
+ALGORITHM_PREPARE_VARIANT(vecmat_prepare, db_prepare_routine, DB_VECMAT)
+ALGORITHM_PREPARE_VARIANT(rank1_prepare, db_prepare_routine, DB_RANK1)
 
 /* ---- init and expect --------------------------------------------------- */
 

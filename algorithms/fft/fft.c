@@ -45,6 +45,7 @@
 #include "algorithm.h"
 #include "bits.h"
 #include "dynlib.h"
+#include "variant.h"
 
 #include <complex.h>
 #include <fftw3.h>
@@ -516,17 +517,8 @@ static void *fft_prepare_common(const Machine *mach, const Params *p,
     return g_steal_pointer(&c);
 }
 
-static void *fft_prepare(const Machine *m, const Params *p,
-                         MemoryLayout *layout, GError **error)
-{
-    return fft_prepare_common(m, p, layout, FALSE, error);
-}
-
-static void *fft_broadcast_prepare(const Machine *m, const Params *p,
-                                   MemoryLayout *layout, GError **error)
-{
-    return fft_prepare_common(m, p, layout, TRUE, error);
-}
+ALGORITHM_PREPARE_VARIANT(fft_prepare, fft_prepare_common, FALSE)
+ALGORITHM_PREPARE_VARIANT(fft_broadcast_prepare, fft_prepare_common, TRUE)
 
 /* compute = none: the placeholder of node u is the index v it holds (one
  * word); every value moves out and back, so each node must end with its

@@ -20,6 +20,7 @@
  */
 #include "algorithm.h"
 #include "graycode.h"
+#include "variant.h"
 
 #include <math.h>
 
@@ -150,17 +151,8 @@ static void *gray_prepare(const Machine *m, const Params *p,
     return c;
 }
 
-static void *gray_prepare_to_binary(const Machine *m, const Params *p,
-                                    MemoryLayout *layout, GError **error)
-{
-    return gray_prepare(m, p, layout, TRUE, error);
-}
-
-static void *gray_prepare_to_gray(const Machine *m, const Params *p,
-                                  MemoryLayout *layout, GError **error)
-{
-    return gray_prepare(m, p, layout, FALSE, error);
-}
+ALGORITHM_PREPARE_VARIANT(gray_prepare_to_binary, gray_prepare, TRUE)
+ALGORITHM_PREPARE_VARIANT(gray_prepare_to_gray, gray_prepare, FALSE)
 
 /* Logical processor whose data node x holds in the Gray-code placement. */
 static void fill(uint64_t i, uint64_t k, Word *memory)
