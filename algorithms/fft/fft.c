@@ -108,13 +108,18 @@ static const AlgorithmMethod fft_methods[] = {
     { NULL, NULL }
 };
 
+/* The keys fft and fft-broadcast share: the index set, its mapping onto
+ * the machine and the morphism order, read by the one prepare. */
+#define FFT_MAPPING_PARAMS                                                  \
+    { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,                 \
+      .help = "the index set A_{m-1}x...xA_0, powers of two, axis 0 last" }, \
+    { .key = "mapping", .type = PARAM_TEXT, .fallback = "identical",        \
+      .help = "identical, shuffle, or permutation:p_0,...,p_{n-1}" },       \
+    { .key = "order", .type = PARAM_CHOICE, .fallback = "post",             \
+      .choices = fft_orders, .help = "post(morphism) or pre(morphism)" }
+
 static const ParamSpec fft_params[] = {
-    { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,
-      .help = "the index set A_{m-1}x...xA_0, powers of two, axis 0 last" },
-    { .key = "mapping", .type = PARAM_TEXT, .fallback = "identical",
-      .help = "identical, shuffle, or permutation:p_0,...,p_{n-1}" },
-    { .key = "order", .type = PARAM_CHOICE, .fallback = "post",
-      .choices = fft_orders, .help = "post(morphism) or pre(morphism)" },
+    FFT_MAPPING_PARAMS,
     { .key = "compute", .type = PARAM_CHOICE, .fallback = "none",
       .choices = fft_computes, .help = "none (placeholders) or fft" },
     { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
@@ -123,12 +128,7 @@ static const ParamSpec fft_params[] = {
 };
 
 static const ParamSpec fft_broadcast_params[] = {
-    { .key = "shape", .type = PARAM_TEXT, .fallback = NULL,
-      .help = "the index set A_{m-1}x...xA_0, powers of two, axis 0 last" },
-    { .key = "mapping", .type = PARAM_TEXT, .fallback = "identical",
-      .help = "identical, shuffle, or permutation:p_0,...,p_{n-1}" },
-    { .key = "order", .type = PARAM_CHOICE, .fallback = "post",
-      .choices = fft_orders, .help = "post(morphism) or pre(morphism)" },
+    FFT_MAPPING_PARAMS,
     { .key = "source", .type = PARAM_TEXT, .fallback = "",
       .help = "the source index i_{m-1},...,i_0 (default all 0)" },
     { .key = "seed", .type = PARAM_INT, .fallback = "1", .min = 0,
