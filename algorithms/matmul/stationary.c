@@ -123,26 +123,46 @@ static MatmulMove *x_sends(const MatmulConfig *c, const View *w, uint64_t j,
     return mv;
 }
 
-/* What this node's X piece receives, sorted by (source, offset). */
-static MatmulMove *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
-                     size_t *n)
+/* What offset `off` of a piece moves, or FALSE where it moves nothing
+ * (outside block j, or past the matrix). */
+typedef gboolean (*MoveAt)(const MatmulConfig *c, const View *w, uint64_t j,
+                           size_t off, MatmulMove *move);
+
+/* The moves of a piece of `size` elements, one offset at a time, sorted by
+ * (peer, offset) as their messages carry them: X's receives and C's sends
+ * and receives differ only in what one offset moves. */
+static MatmulMove *collect_moves(const MatmulConfig *c, const View *w,
+                                 uint64_t j, size_t size, MoveAt move_at,
+                                 size_t *n)
 {
-    size_t size = w->qi * c->pb, count = 0;
     MatmulMove *mv = g_new(MatmulMove, size ? size : 1);
-    uint64_t end = block_end(c, w, j);
-    for (size_t off = 0; off < size; off++) {
-        uint64_t fl = w->a ? off / c->qa : off % c->pb;
-        uint64_t kl = w->a ? off % c->qa : off / c->pb;
-        uint64_t k = w->v * w->qi + kl;
-        uint64_t f = j * c->block + (uint64_t)w->u * c->pb + fl;
-        if (k >= c->q || f >= end)
-            continue;
-        mv[count++] = (MatmulMove){ moving_home(c, w, k, f).node, c->off_x + off,
-                              0 };
-    }
+    size_t count = 0;
+    for (size_t off = 0; off < size; off++)
+        if (move_at(c, w, j, off, &mv[count]))
+            count++;
     matmul_sort_moves(mv, count);
     *n = count;
     return mv;
+}
+
+static gboolean x_recv_at(const MatmulConfig *c, const View *w, uint64_t j,
+                          size_t off, MatmulMove *move)
+{
+    uint64_t fl = w->a ? off / c->qa : off % c->pb;
+    uint64_t kl = w->a ? off % c->qa : off / c->pb;
+    uint64_t k = w->v * w->qi + kl;
+    uint64_t f = j * c->block + (uint64_t)w->u * c->pb + fl;
+    if (k >= c->q || f >= block_end(c, w, j))
+        return FALSE;
+    *move = (MatmulMove){ moving_home(c, w, k, f).node, c->off_x + off, 0 };
+    return TRUE;
+}
+
+/* What this node's X piece receives, sorted by (source, offset). */
+static MatmulMove *x_recvs(const MatmulConfig *c, const View *w, uint64_t j,
+                           size_t *n)
+{
+    return collect_moves(c, w, j, w->qi * c->pb, x_recv_at, n);
 }
 
 /* Offset in the accumulator of element e of reduction part k: e runs
@@ -156,59 +176,58 @@ static size_t acc_offset(const MatmulConfig *c, const View *w, uint32_t k,
     return c->off_acc + col * c->bpad + (uint64_t)k * c->rb + r;
 }
 
+static gboolean c_send_at(const MatmulConfig *c, const View *w, uint64_t j,
+                          size_t e, MatmulMove *move)
+{
+    uint64_t fl = w->a ? e / c->alpha : e % c->rb;
+    uint64_t o = w->a ? e % c->alpha : e / c->rb;
+    uint64_t f = j * c->block + (uint64_t)w->v * c->rb + fl;
+    if (f >= block_end(c, w, j) || (w->a ? w->l * c->alpha + o >= c->p
+                                         : w->m * c->gamma + o >= c->r))
+        return FALSE;
+    MatmulPlace to;
+    if (w->a)
+        to = (MatmulPlace){ procgrid_node(&c->grid, w->l,
+                                          (uint32_t)(f / c->gamma)),
+                            (f % c->gamma) * c->alpha + o };
+    else
+        to = (MatmulPlace){ procgrid_node(&c->grid,
+                                          (uint32_t)(f / c->alpha), w->m),
+                            o * c->alpha + f % c->alpha };
+    *move = (MatmulMove){ to.node, to.offset, acc_offset(c, w, w->v, e) };
+    return TRUE;
+}
+
 /* The store of block j: this node's summed part v (its reduction
  * coordinate) to C's home blocks; sends sorted by (destination, offset). */
 static MatmulMove *c_sends(const MatmulConfig *c, const View *w, uint64_t j,
-                     size_t *n)
+                           size_t *n)
 {
-    size_t size = c->rb * w->other, count = 0;
-    MatmulMove *mv = g_new(MatmulMove, size ? size : 1);
-    uint64_t end = block_end(c, w, j);
-    for (uint64_t e = 0; e < size; e++) {
-        uint64_t fl = w->a ? e / c->alpha : e % c->rb;
-        uint64_t o = w->a ? e % c->alpha : e / c->rb;
-        uint64_t f = j * c->block + (uint64_t)w->v * c->rb + fl;
-        if (f >= end || (w->a ? w->l * c->alpha + o >= c->p
-                              : w->m * c->gamma + o >= c->r))
-            continue;
-        MatmulPlace to;
-        if (w->a)
-            to = (MatmulPlace){ procgrid_node(&c->grid, w->l,
-                                              (uint32_t)(f / c->gamma)),
-                                (f % c->gamma) * c->alpha + o };
-        else
-            to = (MatmulPlace){ procgrid_node(&c->grid,
-                                              (uint32_t)(f / c->alpha), w->m),
-                                o * c->alpha + f % c->alpha };
-        mv[count++] = (MatmulMove){ to.node, to.offset, acc_offset(c, w, w->v, e) };
-    }
-    matmul_sort_moves(mv, count);
-    *n = count;
-    return mv;
+    return collect_moves(c, w, j, c->rb * w->other, c_send_at, n);
+}
+
+static gboolean c_recv_at(const MatmulConfig *c, const View *w, uint64_t j,
+                          size_t off, MatmulMove *move)
+{
+    uint64_t start = j * c->block;
+    uint64_t i = w->l * c->alpha + off % c->alpha;
+    uint64_t col = w->m * c->gamma + off / c->alpha;
+    uint64_t f = w->a ? col : i;
+    if (f < start || f >= block_end(c, w, j) || i >= c->p || col >= c->r)
+        return FALSE;
+    uint32_t part = (uint32_t)((f - start) / c->rb);
+    uint32_t src = w->a ? procgrid_node(&c->grid, w->l, part)
+                        : procgrid_node(&c->grid, part, w->m);
+    *move = (MatmulMove){ src, off, 0 };
+    return TRUE;
 }
 
 /* What this node's C block receives of block j, sorted by (source,
  * offset). */
 static MatmulMove *c_recvs(const MatmulConfig *c, const View *w, uint64_t j,
-                     size_t *n)
+                           size_t *n)
 {
-    size_t count = 0;
-    MatmulMove *mv = g_new(MatmulMove, c->alpha * c->gamma);
-    uint64_t start = j * c->block, end = block_end(c, w, j);
-    for (size_t off = 0; off < c->alpha * c->gamma; off++) {
-        uint64_t i = w->l * c->alpha + off % c->alpha;
-        uint64_t col = w->m * c->gamma + off / c->alpha;
-        uint64_t f = w->a ? col : i;
-        if (f < start || f >= end || i >= c->p || col >= c->r)
-            continue;
-        uint32_t part = (uint32_t)((f - start) / c->rb);
-        uint32_t src = w->a ? procgrid_node(&c->grid, w->l, part)
-                            : procgrid_node(&c->grid, part, w->m);
-        mv[count++] = (MatmulMove){ src, off, 0 };
-    }
-    matmul_sort_moves(mv, count);
-    *n = count;
-    return mv;
+    return collect_moves(c, w, j, c->alpha * c->gamma, c_recv_at, n);
 }
 
 /* Local product of broadcast part p: acc(part p) = stationary block times
@@ -246,6 +265,19 @@ static void multiply(Node *node, const MatmulConfig *c, const View *w,
                 (c->is_complex ? 8 : 2) * (uint64_t)mm * kk * nn);
 }
 
+/* One step of a cyclic shift along axis, the same for the broadcast and
+ * the reduction: memory[from, from + size) one hop to the next node (+1),
+ * and as many elements from the previous one (-1) into memory[into, ...). */
+static void shift_post(Node *node, const MatmulConfig *c, const View *w,
+                       ProcGridAxis axis, size_t from, size_t into,
+                       size_t size, int tag)
+{
+    int link = procgrid_link(&c->grid, w->l, w->m, axis, +1);
+    uint32_t prev = procgrid_step(&c->grid, w->l, w->m, axis, -1);
+    node_send(node, &link, 1, from, size, tag);
+    node_recv(node, prev, tag, into, size);
+}
+
 /* Reduction shift: reduction part k one hop to v + 1, receiving v - 1's
  * running sum into the reduction buffer. */
 static void reduce_post(Node *node, const MatmulConfig *c, const View *w,
@@ -256,10 +288,8 @@ static void reduce_post(Node *node, const MatmulConfig *c, const View *w,
     for (uint64_t e = 0; e < size; e++)
         memcpy(mem + (c->off_send + e) * ws, mem + acc_offset(c, w, k, e) * ws,
                ws * sizeof(Word));
-    int link = procgrid_link(&c->grid, w->l, w->m, w->red_axis, +1);
-    uint32_t from = procgrid_step(&c->grid, w->l, w->m, w->red_axis, -1);
-    node_send(node, &link, 1, c->off_send, size, MATMUL_TAG_REDUCE);
-    node_recv(node, from, MATMUL_TAG_REDUCE, c->off_rbuf, size);
+    shift_post(node, c, w, w->red_axis, c->off_send, c->off_rbuf, size,
+               MATMUL_TAG_REDUCE);
 }
 
 /* Add the received running sum to this node's partial of part k. */
@@ -277,13 +307,12 @@ static void reduce_add(Node *node, const MatmulConfig *c, const View *w,
     node_compute(node, size * ws);
 }
 
+/* The broadcast shift: the X piece one hop to u + 1, u - 1's in its
+ * place. */
 static void bcast_post(Node *node, const MatmulConfig *c, const View *w)
 {
-    size_t size = w->qi * c->pb;
-    int link = procgrid_link(&c->grid, w->l, w->m, w->bc_axis, +1);
-    uint32_t from = procgrid_step(&c->grid, w->l, w->m, w->bc_axis, -1);
-    node_send(node, &link, 1, c->off_x, size, MATMUL_TAG_BCAST);
-    node_recv(node, from, MATMUL_TAG_BCAST, c->off_x, size);
+    shift_post(node, c, w, w->bc_axis, c->off_x, c->off_x, w->qi * c->pb,
+               MATMUL_TAG_BCAST);
 }
 
 static void store_post(Node *node, const MatmulConfig *c, const View *w,
