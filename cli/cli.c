@@ -106,8 +106,11 @@ static gboolean is_flag(const char *arg, const char *flag)
                                       || (flag[1] == '-' && arg[n] == '='));
 }
 
-gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
-                             const char *const *flags)
+/* GOption keeps the last of a repeated flag; a flag of FLAGS (NULL-ended,
+ * "--plot", "-o") given twice is refused instead: "cubemu COMMAND: --plot
+ * given twice: it takes one value" and FALSE. */
+static gboolean refuse_repeated(const char *command, int argc, char **argv,
+                                const char *const *flags)
 {
     for (const char *const *f = flags; *f; f++) {
         int seen = 0;
@@ -120,8 +123,9 @@ gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
     return TRUE;
 }
 
-gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
-                   char ***argv)
+/* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
+static gboolean parse(GOptionContext *ctx, const char *command, int *argc,
+                      char ***argv)
 {
     GError *e = NULL;
     locale_t utf8 = utf8_ctype();
@@ -142,6 +146,19 @@ gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
         cli_print_error(command, e);
     g_error_free(e);
     return FALSE;
+}
+
+gboolean cli_parse_options(const char *command, const GOptionEntry *entries,
+                           const char *summary, const char *description,
+                           const char *const *once, int *argc, char ***argv)
+{
+    g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    if (description)
+        g_option_context_set_description(ctx, description);
+    if (once && !refuse_repeated(command, *argc, *argv, once))
+        return FALSE;
+    return parse(ctx, command, argc, argv);
 }
 
 /* Fill from the default scenario what the user's --set did not give. */

@@ -34,18 +34,19 @@ Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
 void cli_print_error(const char *command, const GError *e);
 /* Print "cubemu COMMAND: message" and return EXIT_INPUT. */
 int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-/* GOption keeps the last of a repeated flag; a flag of FLAGS (NULL-ended,
- * "--plot", "-o") given twice is refused instead: "cubemu COMMAND: --plot
- * given twice: it takes one value" and FALSE. */
-gboolean cli_refuse_repeated(const char *command, int argc, char **argv,
-                             const char *const *flags);
+/* How every command reads its flags: ENTRIES, with SUMMARY ("- run one
+ * scenario") and DESCRIPTION (or NULL) in its --help. GOption keeps the
+ * last of a repeated flag; a flag of ONCE (NULL-ended, "--plot", "-o"; or
+ * NULL) given twice is refused instead: "cubemu COMMAND: --plot given
+ * twice: it takes one value". On any failure the message is printed as
+ * "cubemu COMMAND: message" and the result is FALSE. */
+gboolean cli_parse_options(const char *command, const GOptionEntry *entries,
+                           const char *summary, const char *description,
+                           const char *const *once, int *argc, char ***argv);
 /* Configure the progress line (util/progress.h) from --progress and
  * --quiet; both given: "cubemu COMMAND: --progress and --quiet contradict
  * each other: give one" and FALSE. */
 gboolean cli_progress(const char *command, gboolean progress, gboolean quiet);
-/* Parse options; on failure print "cubemu COMMAND: message" and FALSE. */
-gboolean cli_parse(GOptionContext *ctx, const char *command, int *argc,
-                   char ***argv);
 
 /* The trace export formats, from their one table (traces/export.h), for
  * help texts (cmd_trace.c); free each with g_free. "chrome|paje|csv"

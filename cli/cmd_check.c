@@ -168,15 +168,11 @@ static int cmd_check(int argc, char **argv)
           "SCENARIO..." },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- check scenarios' [expect]");
-    g_option_context_add_main_entries(ctx, entries, NULL);
     GError *e = NULL;
     static const char *const once[] = { "--junit", NULL };
-    if (!cli_refuse_repeated("check", argc, argv, once))
-        return EXIT_INPUT;
-    if (!cli_parse(ctx, "check", &argc, &argv))
-        return EXIT_INPUT;
-    if (!cli_progress("check", progress, quiet))
+    if (!cli_parse_options("check", entries, "- check scenarios' [expect]",
+                           NULL, once, &argc, &argv)
+        || !cli_progress("check", progress, quiet))
         return EXIT_INPUT;
     if (!files || !files[0]) {
         fprintf(stderr, "cubemu check: no SCENARIO given (e.g. cubemu check "

@@ -37,19 +37,15 @@ static int cmd_run(int argc, char **argv)
           "[SCENARIO]" },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- run one scenario");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(ctx, "Without SCENARIO: the embedded "
+    static const char description[] = "Without SCENARIO: the embedded "
         "default (gray-to-binary, concurrent, K = 1024, cm200-8k).\n"
         "On a terminal, a run longer than a second shows a progress line on "
-        "standard error, erased when it ends.");
+        "standard error, erased when it ends.";
     GError *e = NULL;
     static const char *const once[] = { "--trace", NULL };
-    if (!cli_refuse_repeated("run", argc, argv, once))
-        return EXIT_INPUT;
-    if (!cli_parse(ctx, "run", &argc, &argv))
-        return EXIT_INPUT;
-    if (!cli_progress("run", progress, quiet))
+    if (!cli_parse_options("run", entries, "- run one scenario", description,
+                           once, &argc, &argv)
+        || !cli_progress("run", progress, quiet))
         return EXIT_INPUT;
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",

@@ -1500,13 +1500,11 @@ static int cmd_sweep(int argc, char **argv)
           "[SCENARIO]" },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- run a scenario over a range of values");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(ctx,
+    static const char description[] =
         "Example: cubemu sweep --vary algorithm.elements-per-node=16,32,64,128 \\\n"
         "           --vary algorithm.method=concurrent,sequential --csv k.csv --plot k.svg\n"
         "Exit status: 0 every run correct, 1 a run failed or its data was wrong,\n"
-        "2 bad input (found before any run) or an output that cannot be written.");
+        "2 bad input (found before any run) or an output that cannot be written.";
     /* -j4 as make takes it: GOption reads a short option's value only
      * from the next argument. */
     g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
@@ -1527,11 +1525,10 @@ static int cmd_sweep(int argc, char **argv)
     argv = parsed;
     static const char *const once[] = { "--csv", "--plot", "--png", "--plot-data", "--y",
                                         "--x", "--size", "--jobs", "-j", NULL };
-    if (!cli_refuse_repeated("sweep", argc, argv, once))
-        return EXIT_INPUT;
-    if (!cli_parse(ctx, "sweep", &argc, &argv))
-        return EXIT_INPUT;
-    if (!cli_progress("sweep", progress, quiet))
+    if (!cli_parse_options("sweep", entries,
+                           "- run a scenario over a range of values",
+                           description, once, &argc, &argv)
+        || !cli_progress("sweep", progress, quiet))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);

@@ -99,12 +99,9 @@ static int trace_export_command(int argc, char **argv)
           "TRACE" },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- convert a trace");
-    g_option_context_add_main_entries(ctx, entries, NULL);
     static const char *const once[] = { "--format", "-f", "--output", "-o", "--window", "-w", NULL };
-    if (!cli_refuse_repeated("trace", argc, argv, once))
-        return EXIT_INPUT;
-    if (!cli_parse(ctx, "trace", &argc, &argv))
+    if (!cli_parse_options("trace", entries, "- convert a trace", NULL, once,
+                           &argc, &argv))
         return EXIT_INPUT;
     const TraceExportFormatSpec *example = &trace_export_formats[0];
     if (!rest || !rest[0])
@@ -151,9 +148,8 @@ static int trace_info_command(int argc, char **argv)
           "TRACE" },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- summarise a trace");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!cli_parse(ctx, "trace", &argc, &argv))
+    if (!cli_parse_options("trace", entries, "- summarise a trace", NULL,
+                           NULL, &argc, &argv))
         return EXIT_INPUT;
     if (!rest || !rest[0] || rest[1])
         return cli_fail("trace", "info: give exactly one TRACE");

@@ -108,17 +108,14 @@ static int cmd_view(int argc, char **argv)
           "[TRACE|SCENARIO]" },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new("- watch a run's channels");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    g_option_context_set_description(ctx,
+    static const char description[] =
         "Keys: space play/pause, left/right step (shift: previous/next phase),\n"
         "+/- speed, [ ] narrower/wider window, Home/End, g graph, m matrix,\n"
         "q quit. The mouse over a node or channel shows its counts; click or\n"
-        "drag on the timeline to jump.");
+        "drag on the timeline to jump.";
     static const char *const once[] = { "--png", "--gif", "--frames", "--at", "--window", "--view", "--size", "--fps", NULL };
-    if (!cli_refuse_repeated("view", argc, argv, once))
-        return EXIT_INPUT;
-    if (!cli_parse(ctx, "view", &argc, &argv))
+    if (!cli_parse_options("view", entries, "- watch a run's channels",
+                           description, once, &argc, &argv))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("view", "one trace or scenario at a time ('%s' is extra)", rest[1]);
