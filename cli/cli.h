@@ -43,6 +43,16 @@ int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 gboolean cli_parse_options(const char *command, const GOptionEntry *entries,
                            const char *summary, const char *description,
                            const char *const *once, int *argc, char ***argv);
+/* The --progress and --quiet rows of a command's GOptionEntry table, the
+ * flags cli_progress reads, worded alike in every command: COUNTED is what
+ * the line counts (" (run i of n)", or "" for one run), STILL what is
+ * printed without it ("errors", "errors and results"); both literals. */
+#define CLI_PROGRESS_ENTRIES(progress, quiet, counted, still)              \
+    { "progress", 0, 0, G_OPTION_ARG_NONE, (progress),                     \
+      "Show the progress line" counted " on standard error even when it "  \
+      "is not a terminal", NULL },                                         \
+    { "quiet", 0, 0, G_OPTION_ARG_NONE, (quiet),                           \
+      "No progress line (" still " are still printed)", NULL }
 /* Configure the progress line (util/progress.h) from --progress and
  * --quiet; both given: "cubemu COMMAND: --progress and --quiet contradict
  * each other: give one" and FALSE. */

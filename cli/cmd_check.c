@@ -159,11 +159,8 @@ static int cmd_check(int argc, char **argv)
           "lines then go to standard error)", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap,
           "Print TAP version 13 instead of the usual lines", NULL },
-        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
-          "Show the progress line (scenario i of n) on standard error even "
-          "when it is not a terminal", NULL },
-        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
-          "No progress line (errors and results are still printed)", NULL },
+        CLI_PROGRESS_ENTRIES(&progress, &quiet, " (scenario i of n)",
+                             "errors and results"),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
           "SCENARIO..." },
         { .long_name = NULL }

@@ -28,11 +28,7 @@ static int cmd_run(int argc, char **argv)
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
           "Record every channel's busy intervals and the marks (traces/FORMAT.md)",
           "FILE" },
-        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
-          "Show the progress line on standard error even when it is not a "
-          "terminal", NULL },
-        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
-          "No progress line (errors are still printed)", NULL },
+        CLI_PROGRESS_ENTRIES(&progress, &quiet, "", "errors"),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
         { .long_name = NULL }

@@ -1463,11 +1463,8 @@ static int cmd_sweep(int argc, char **argv)
     gboolean progress = FALSE, quiet = FALSE;
     int jobs = 1;
     GOptionEntry entries[] = {
-        { "progress", 0, 0, G_OPTION_ARG_NONE, &progress,
-          "Show the progress line (run i of n) on standard error even when "
-          "it is not a terminal", NULL },
-        { "quiet", 0, 0, G_OPTION_ARG_NONE, &quiet,
-          "No progress line (errors and results are still printed)", NULL },
+        CLI_PROGRESS_ENTRIES(&progress, &quiet, " (run i of n)",
+                             "errors and results"),
         { "vary", 0, 0, G_OPTION_ARG_STRING_ARRAY, &vary_flags,
           "Values to run a key with (V1,V2,... or ranges FIRST..LAST[:STEP]); "
           "several --vary run every combination", "SECTION.KEY=V1,V2,..." },
