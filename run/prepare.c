@@ -8,6 +8,7 @@
  */
 #include "prepare.h"
 #include "bits.h"
+#include "keyvalue.h"
 #include "suggest.h"
 
 #include <math.h>
@@ -195,7 +196,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
     const char *name = scenario_get(s, "algorithm", "name");
     if (!name) {
         g_autofree char *valid = algorithm_names();
-        scenario_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
+        keyvalue_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
                     scenario_group_where(s, "algorithm"), valid);
         return NULL;
     }
@@ -208,7 +209,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
         g_ptr_array_add(names, NULL);
         g_autofree char *hint = suggest_text(name,
                                              (const char *const *)names->pdata);
-        scenario_problem(problems, "%s: name: unknown algorithm '%s'%s (valid: %s)",
+        keyvalue_problem(problems, "%s: name: unknown algorithm '%s'%s (valid: %s)",
                     scenario_where(s, "algorithm", "name"), name, hint, valid);
         return NULL;
     }
@@ -228,7 +229,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
     if (method && !scenario_parse_choice(method, p->method_where, "method",
                                          (const char *const *)methods->pdata,
                                          &p->method, &e)) {
-        scenario_problem(problems, "%s", e->message);
+        keyvalue_problem(problems, "%s", e->message);
         g_clear_error(&e);
     }
     g_ptr_array_free(methods, TRUE);
@@ -252,7 +253,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
             g_ptr_array_add(names, NULL);
             g_autofree char *hint = suggest_text(*k,
                                                  (const char *const *)names->pdata);
-            scenario_problem(problems, "%s: unknown key '%s' for algorithm '%s'%s "
+            keyvalue_problem(problems, "%s: unknown key '%s' for algorithm '%s'%s "
                         "(valid: %s)", scenario_where(s, "algorithm", *k), *k,
                         alg->name, hint, valid->str);
             g_string_free(valid, TRUE);
@@ -263,7 +264,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
         const char *text = scenario_get(s, "algorithm", ps->key);
         const char *where = scenario_where(s, "algorithm", ps->key);
         if (!text && !ps->fallback) {
-            scenario_problem(problems, "%s: [algorithm] %s needs %s (%s)",
+            keyvalue_problem(problems, "%s: [algorithm] %s needs %s (%s)",
                         scenario_group_where(s, "algorithm"), alg->name,
                         ps->key, ps->help);
             continue;
@@ -291,7 +292,7 @@ static Params *params_resolve(const Scenario *s, GString *problems)
             entry.value = choice;
         }
         if (!ok) {
-            scenario_problem(problems, "%s", e->message);
+            keyvalue_problem(problems, "%s", e->message);
             g_clear_error(&e);
         }
         g_array_append_val(p->entries, entry);
@@ -312,8 +313,8 @@ static gboolean setup_fail(GError **error, GError *first,
     }
     g_autoptr(GString) all = g_string_new(NULL);
     if (first)
-        scenario_problem(all, "%s", first->message);
-    scenario_problem(all, "%s", expect_problems->str);
+        keyvalue_problem(all, "%s", first->message);
+    keyvalue_problem(all, "%s", expect_problems->str);
     g_clear_error(&first);
     g_set_error_literal(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, all->str);
     return FALSE;
@@ -340,7 +341,7 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
         if (!g_strv_contains(run_groups, *g))
         {
             g_autofree char *hint = suggest_text(*g, run_groups);
-            scenario_problem(problems, "%s: unknown group [%s]%s (valid: machine, "
+            keyvalue_problem(problems, "%s: unknown group [%s]%s (valid: machine, "
                         "algorithm, expect)", scenario_group_where(s, *g), *g,
                         hint);
         }
@@ -348,7 +349,7 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
     Machine machine;
     gboolean have_machine = prepare_machine(s, &machine, &e);
     if (!have_machine) {
-        scenario_problem(problems, "%s", e->message);
+        keyvalue_problem(problems, "%s", e->message);
         g_clear_error(&e);
     }
     g_autoptr(Params) params = params_resolve(s, problems);
@@ -474,7 +475,7 @@ static void check_expect_fields(const RunSetup *setup, GPtrArray *expects,
                                "per_link.L.elements_down, "
                                "per_link.L.utilisation for L = 0..%d",
                                setup->machine.topology.links - 1);
-        scenario_problem(problems, "%s: no output field '%s' in a run of %s%s "
+        keyvalue_problem(problems, "%s: no output field '%s' in a run of %s%s "
                          "(fields: %s; and data, bounds)", x->where, x->field,
                          setup->algorithm->name, hint, some->str);
     }

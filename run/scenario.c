@@ -663,11 +663,3 @@ gboolean scenario_parse_choice(const char *text, const char *where,
     return keyvalue_parse_choice(text, where, key, choices, out, &why)
            || keyvalue_error(why, error);
 }
-
-void scenario_problem(GString *problems, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    keyvalue_problem_v(problems, fmt, ap);
-    va_end(ap);
-}

@@ -95,12 +95,10 @@ void expectation_free(Expectation *e);
 const char *expect_op_text(ExpectOp op);
 gboolean expect_op_holds(ExpectOp op, double measured, double expected);
 
-/* Collecting every problem in an input before failing: append one line
- * to `problems` (which the caller turns into one GError). */
-void scenario_problem(GString *problems, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-/* Typed reading through a location. Each fails with
- * "WHERE: KEY: reason (valid: ...)" and returns FALSE. */
+/* keyvalue_parse_int and keyvalue_parse_choice (util/keyvalue.h: the
+ * syntax, the ranges and the wording are theirs) with the reason as a
+ * SCENARIO_ERROR_INPUT error, "WHERE: KEY: reason (valid: ...)", and FALSE.
+ * A scenario's problems are collected with keyvalue_problem. */
 gboolean scenario_parse_int(const char *text, const char *where,
                             const char *key, long long min, long long max,
                             long long *out, GError **error);
