@@ -252,22 +252,24 @@ def groups(cu):
     return [esc(", ".join("[%s]" % g for g in cu.groups) + ".")] if cu.groups else []
 
 
-def topologies(cu):
+def named_list(cu, kind, text_key):
+    """One tagged paragraph an entry of cubemu list --json's KIND: its name
+    in bold, then its TEXT_KEY (a topology's summary, a preset's
+    description)."""
     out = []
-    for t in cu.list.get("topologies", []):
+    for entry in cu.list.get(kind, []):
         out.append(".TP")
-        out.append(bold(t["name"]))
-        out.append(esc(t.get("summary", "")))
+        out.append(bold(entry["name"]))
+        out.append(esc(entry.get(text_key, "")))
     return out
+
+
+def topologies(cu):
+    return named_list(cu, "topologies", "summary")
 
 
 def presets(cu):
-    out = []
-    for p in cu.list.get("presets", []):
-        out.append(".TP")
-        out.append(bold(p["name"]))
-        out.append(esc(p.get("description", "")))
-    return out
+    return named_list(cu, "presets", "description")
 
 
 def param_text(p):
