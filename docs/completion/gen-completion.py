@@ -374,10 +374,7 @@ def main():
     for name, text in (("cubemu", bash), ("_cubemu", zsh)):
         if a.only and name != a.only:
             continue
-        tmp = os.path.join(a.out, name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, os.path.join(a.out, name))
+        cubemu_help.write_whole(os.path.join(a.out, name), text, "utf-8")
     return 0
 
 

@@ -9,6 +9,7 @@ command with subcommands, such as trace), `cubemu list --json`, and the
 group and an unknown [expect] field; `cubemu-mpi` with no arguments prints
 its usage. Nothing here lists a command, an option or a key by hand, so the
 pages and the completion follow the programs when an option is added.
+Both generators write their files through write_whole.
 """
 
 import json
@@ -31,6 +32,16 @@ def run(argv, env=None, timeout=60):
                        env=e, timeout=timeout)
     return (p.returncode, p.stdout.decode("utf-8", "replace"),
             p.stderr.decode("utf-8", "replace"))
+
+
+def write_whole(path, text, encoding):
+    """Write TEXT to PATH whole or not at all: into PATH.tmp, then renamed
+    over PATH, so that an interrupted generator leaves no half-written page
+    or completion for make to take as up to date."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding=encoding) as fh:
+        fh.write(text)
+    os.replace(tmp, path)
 
 
 def tidy(text):

@@ -461,10 +461,7 @@ def main():
                 if v not in text:
                     warn("environment variable %s is read by the program but "
                          "not described in cubemu.1.in" % v)
-        tmp = os.path.join(a.out, page + ".tmp")
-        with open(tmp, "w", encoding="ascii") as fh:
-            fh.write(text)
-        os.replace(tmp, os.path.join(a.out, page))
+        cubemu_help.write_whole(os.path.join(a.out, page), text, "ascii")
     return 0
 
 
