@@ -556,6 +556,25 @@ static uint64_t dump_bytes(uint32_t nodes, const MemoryLayout *layout)
     return (uint64_t)nodes * (k ? k : 1) * sizeof(Word);
 }
 
+/* Refuse the run before it has a report, as every "machine too large"
+ * does: "SCENARIO: message", an input error, with the setup released and
+ * its machine cleared. NULL, for run_scenario_inner to return. */
+static Report *refuse_run(RunSetup *setup, const Scenario *s, GError **error,
+                          const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+static Report *refuse_run(RunSetup *setup, const Scenario *s, GError **error,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *message = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, "%s: %s",
+                scenario_name(s), message);
+    run_setup_release(setup, TRUE);
+    return NULL;
+}
+
 static Report *run_scenario_inner(const Scenario *s,
                                   const RunOptions *options, GError **error)
 {
@@ -596,15 +615,13 @@ static Report *run_scenario_inner(const Scenario *s,
     if (need > limit.bytes) {
         g_autofree char *need_text = bytes_text(need);
         g_autofree char *limit_text = bytes_text(limit.bytes);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: machine too large: %u nodes with %zu elements each "
-                    "would need %s%s, more than the %s this run may use (%s; "
-                    "set CUBEMU_MEMORY_LIMIT in bytes to lower the limit)",
-                    scenario_name(s), nodes, layout.memory_elements, need_text,
-                    dump ? " with the dumped memory" : "", limit_text,
-                    limit.text);
-        run_setup_release(&setup, TRUE);
-        return NULL;
+        return refuse_run(&setup, s, error, "machine too large: %u nodes "
+                          "with %zu elements each would need %s%s, more than "
+                          "the %s this run may use (%s; set "
+                          "CUBEMU_MEMORY_LIMIT in bytes to lower the limit)",
+                          nodes, layout.memory_elements, need_text,
+                          dump ? " with the dumped memory" : "", limit_text,
+                          limit.text);
     }
     /* The estimate fits the limit as the limit is known; whether the
      * address space really has room for it is asked of the kernel, so
@@ -613,14 +630,13 @@ static Report *run_scenario_inner(const Scenario *s,
     if (!address_space_free(need)) {
         g_autofree char *size = size_text(need);
         g_autofree char *limit_text = bytes_text(limit.bytes);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: machine too large: cannot allocate %s for %u nodes "
-                    "with %zu elements each (the engine, the verifier%s), "
-                    "although the %s this run may use (%s) would hold it",
-                    scenario_name(s), size, nodes, layout.memory_elements,
-                    dump ? ", the dumped memory" : "", limit_text, limit.text);
-        run_setup_release(&setup, TRUE);
-        return NULL;
+        return refuse_run(&setup, s, error, "machine too large: cannot "
+                          "allocate %s for %u nodes with %zu elements each "
+                          "(the engine, the verifier%s), although the %s this "
+                          "run may use (%s) would hold it", size, nodes,
+                          layout.memory_elements,
+                          dump ? ", the dumped memory" : "", limit_text,
+                          limit.text);
     }
     if (recorder)
         trace_recorder_set_budget(recorder, limit.bytes - (need - recorder_bytes));
@@ -688,14 +704,11 @@ static Report *run_scenario_inner(const Scenario *s,
     if (recorder && !trace_recorder_check(recorder, &e)) {
         g_autofree char *engine_text = bytes_text(need - recorder_bytes);
         g_autofree char *limit_text = bytes_text(limit.bytes);
-        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                    "%s: machine too large to trace: %s (the run's estimate "
-                    "without the trace is %s of the %s it may use: %s; set "
-                    "CUBEMU_MEMORY_LIMIT in bytes to lower the limit)",
-                    scenario_name(s), e->message, engine_text, limit_text,
-                    limit.text);
+        refuse_run(&setup, s, error, "machine too large to trace: %s (the "
+                   "run's estimate without the trace is %s of the %s it may "
+                   "use: %s; set CUBEMU_MEMORY_LIMIT in bytes to lower the "
+                   "limit)", e->message, engine_text, limit_text, limit.text);
         g_error_free(e);
-        run_setup_release(&setup, TRUE);
         return NULL;
     }
 
