@@ -178,11 +178,9 @@ static int cmd_list(int argc, char **argv)
           NULL },
         { .long_name = NULL }
     };
-    g_autoptr(GOptionContext) ctx = g_option_context_new(
-        "- the algorithms, their methods and parameters, the topologies and "
-        "the machine presets");
-    g_option_context_add_main_entries(ctx, entries, NULL);
-    if (!cli_parse(ctx, "list", &argc, &argv))
+    if (!cli_parse_options("list", entries, "- the algorithms, their methods "
+                           "and parameters, the topologies and the machine "
+                           "presets", NULL, NULL, &argc, &argv))
         return EXIT_INPUT;
     if (rest && rest[0]) {
         fprintf(stderr, "cubemu list: unexpected argument '%s'\n", rest[0]);
