@@ -1530,96 +1530,127 @@ START_TEST(test_catalog_transpose_moves_ij_to_ji)
 }
 END_TEST
 
-/* Checks a failed call's error and clears *err for the next call. */
-static void expect_error(gboolean ok, GError **err, int code, const char *message)
+/* The catalog's parsers, for the tables of calls that must fail. */
+typedef enum {
+    CATALOG_NAMED,          /* bmmc_catalog_named */
+    CATALOG_COLUMNS,        /* bmmc_catalog_parse_columns */
+    CATALOG_COMPLEMENT,     /* bmmc_catalog_parse_complement */
+    CATALOG_PARSE,          /* bmmc_catalog_parse */
+} CatalogCall;
+
+/* CALL on TEXT for n = N fails with CODE and exactly MESSAGE. */
+typedef struct {
+    CatalogCall call;
+    const char *text;
+    int n;
+    int code;
+    const char *message;
+} CatalogError;
+
+/* Makes every call of CASES, each of which must fail with its error; A and
+ * C are what the calls may write (the caller checks that they did not). */
+static void expect_errors(const CatalogError *cases, size_t count,
+                          Gf2Matrix *a, uint64_t *c)
 {
-    ck_assert(!ok);
-    ck_assert_ptr_nonnull(*err);
-    ck_assert((*err)->domain == BMMC_CATALOG_ERROR);
-    ck_assert_int_eq((*err)->code, code);
-    ck_assert_str_eq((*err)->message, message);
-    g_clear_error(err);
+    for (size_t i = 0; i < count; i++) {
+        const CatalogError *x = &cases[i];
+        GError *err = NULL;
+        gboolean ok;
+        switch (x->call) {
+        case CATALOG_NAMED:
+            ok = bmmc_catalog_named(x->text, x->n, a, c, &err);
+            break;
+        case CATALOG_COLUMNS:
+            ok = bmmc_catalog_parse_columns(x->text, x->n, a, &err);
+            break;
+        case CATALOG_COMPLEMENT:
+            ok = bmmc_catalog_parse_complement(x->text, x->n, c, &err);
+            break;
+        default:
+            ok = bmmc_catalog_parse(x->text, x->n, a, c, &err);
+            break;
+        }
+        ck_assert_msg(!ok, "'%s' (n = %d) accepted", x->text, x->n);
+        ck_assert_ptr_nonnull(err);
+        ck_assert(err->domain == BMMC_CATALOG_ERROR);
+        ck_assert_msg(err->code == x->code, "'%s': error code %d, expected %d",
+                      x->text, err->code, x->code);
+        ck_assert_str_eq(err->message, x->message);
+        g_clear_error(&err);
+    }
 }
+
+static const CatalogError catalog_errors[] = {
+    { CATALOG_NAMED, "bitreversal", 4, BMMC_CATALOG_ERROR_UNKNOWN,
+      "unknown permutation 'bitreversal'; valid: identity, bit-reversal, "
+      "vector-reversal, gray, gray-inverse, shuffle, unshuffle, transpose:QxR" },
+    { CATALOG_NAMED, "transpose:16", 4, BMMC_CATALOG_ERROR_SIZE,
+      "'transpose:16' is not of the form transpose:QxR (Q rows, R columns, "
+      "decimal powers of two)" },
+    { CATALOG_NAMED, "transpose:3x4", 4, BMMC_CATALOG_ERROR_SIZE,
+      "transpose:3x4: 3 is not a power of two" },
+    { CATALOG_NAMED, "transpose:4x0", 2, BMMC_CATALOG_ERROR_SIZE,
+      "transpose:4x0: 0 is not a power of two" },
+    { CATALOG_NAMED, "transpose:16x32", 8, BMMC_CATALOG_ERROR_SIZE,
+      "transpose:16x32: Q x R = 2^9 elements, but n = 8 needs 2^8" },
+    { CATALOG_NAMED, "gray", 65, BMMC_CATALOG_ERROR_SIZE,
+      "n = 65 is out of range 0..64" },
+    { CATALOG_COLUMNS, "1,2,4", 4, BMMC_CATALOG_ERROR_COLUMNS,
+      "columns: expected 4 columns for n = 4, got 3" },
+    { CATALOG_COLUMNS, "1, 2, 0xg, 8", 4, BMMC_CATALOG_ERROR_COLUMNS,
+      "columns: column 2 '0xg' is not a decimal or 0x-prefixed hex word" },
+    { CATALOG_COLUMNS, "1,2,-4,8", 4, BMMC_CATALOG_ERROR_COLUMNS,
+      "columns: column 2 '-4' is not a decimal or 0x-prefixed hex word" },
+    { CATALOG_COLUMNS, "1,2,4,0x10", 4, BMMC_CATALOG_ERROR_COLUMNS,
+      "columns: column 3 = 0x10 has a 1 at or above row n = 4" },
+    { CATALOG_COLUMNS, "0x3, 0x1, 0x2, 0x8", 4, BMMC_CATALOG_ERROR_SINGULAR,
+      "columns: singular over GF(2), rank 3 of 4: column 0 = column 1 + column 2" },
+    { CATALOG_COLUMNS, "1,0,4,8", 4, BMMC_CATALOG_ERROR_SINGULAR,
+      "columns: singular over GF(2), rank 3 of 4: column 1 is zero" },
+    { CATALOG_COMPLEMENT, "0x", 4, BMMC_CATALOG_ERROR_COMPLEMENT,
+      "complement: '0x' is not a decimal or 0x-prefixed hex word" },
+    { CATALOG_COMPLEMENT, "16", 4, BMMC_CATALOG_ERROR_COMPLEMENT,
+      "complement: 0x10 has a 1 at or above position n = 4" },
+    { CATALOG_COMPLEMENT, "99999999999999999999", 64, BMMC_CATALOG_ERROR_COMPLEMENT,
+      "complement: '99999999999999999999' is not a decimal or 0x-prefixed hex word" },
+};
 
 START_TEST(test_catalog_errors_exact_messages)
 {
     Gf2Matrix a, untouched;
     uint64_t c = 42;
-    GError *err = NULL;
-    gboolean ok;
     gf2_identity(&a, 2);
     untouched = a;
-
-    ok = bmmc_catalog_named("bitreversal", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_UNKNOWN,
-                 "unknown permutation 'bitreversal'; valid: identity, bit-reversal, "
-                 "vector-reversal, gray, gray-inverse, shuffle, unshuffle, transpose:QxR");
-    ok = bmmc_catalog_named("transpose:16", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SIZE,
-                 "'transpose:16' is not of the form transpose:QxR (Q rows, R columns, "
-                 "decimal powers of two)");
-    ok = bmmc_catalog_named("transpose:3x4", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SIZE, "transpose:3x4: 3 is not a power of two");
-    ok = bmmc_catalog_named("transpose:4x0", 2, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SIZE, "transpose:4x0: 0 is not a power of two");
-    ok = bmmc_catalog_named("transpose:16x32", 8, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SIZE,
-                 "transpose:16x32: Q x R = 2^9 elements, but n = 8 needs 2^8");
-    ok = bmmc_catalog_named("gray", 65, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SIZE, "n = 65 is out of range 0..64");
-    ok = bmmc_catalog_parse_columns("1,2,4", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COLUMNS, "columns: expected 4 columns for n = 4, got 3");
-    ok = bmmc_catalog_parse_columns("1, 2, 0xg, 8", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COLUMNS,
-                 "columns: column 2 '0xg' is not a decimal or 0x-prefixed hex word");
-    ok = bmmc_catalog_parse_columns("1,2,-4,8", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COLUMNS,
-                 "columns: column 2 '-4' is not a decimal or 0x-prefixed hex word");
-    ok = bmmc_catalog_parse_columns("1,2,4,0x10", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COLUMNS,
-                 "columns: column 3 = 0x10 has a 1 at or above row n = 4");
-    ok = bmmc_catalog_parse_columns("0x3, 0x1, 0x2, 0x8", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SINGULAR,
-                 "columns: singular over GF(2), rank 3 of 4: column 0 = column 1 + column 2");
-    ok = bmmc_catalog_parse_columns("1,0,4,8", 4, &a, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SINGULAR,
-                 "columns: singular over GF(2), rank 3 of 4: column 1 is zero");
-    ok = bmmc_catalog_parse_complement("0x", 4, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COMPLEMENT,
-                 "complement: '0x' is not a decimal or 0x-prefixed hex word");
-    ok = bmmc_catalog_parse_complement("16", 4, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COMPLEMENT,
-                 "complement: 0x10 has a 1 at or above position n = 4");
-    ok = bmmc_catalog_parse_complement("99999999999999999999", 64, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_COMPLEMENT,
-                 "complement: '99999999999999999999' is not a decimal or 0x-prefixed hex word");
+    expect_errors(catalog_errors, G_N_ELEMENTS(catalog_errors), &a, &c);
     /* Failures leave the outputs alone. */
     ck_assert(gf2_equal(&a, &untouched));
     ck_assert_uint_eq(c, 42);
 }
 END_TEST
 
+/* Whole texts: all errors collected, each with its line. */
+static const CatalogError parse_errors[] = {
+    { CATALOG_PARSE, "permutation = grey\nsize 4\ncolums = 1\n"
+                     "complement = 0x20\ncomplement = 1\n", 4,
+      BMMC_CATALOG_ERROR_UNKNOWN,
+      "line 1: unknown permutation 'grey'; valid: identity, bit-reversal, "
+      "vector-reversal, gray, gray-inverse, shuffle, unshuffle, transpose:QxR\n"
+      "line 2: expected 'key = value', got 'size 4'\n"
+      "line 3: unknown key 'colums'; valid: permutation, columns, complement\n"
+      "line 4: complement: 0x20 has a 1 at or above position n = 4\n"
+      "line 5: 'complement' already given on line 4" },
+    { CATALOG_PARSE, "permutation = gray\ncolumns = 1,2,4,8", 4,
+      BMMC_CATALOG_ERROR_SYNTAX,
+      "give one of 'permutation' (line 1) and 'columns' (line 2), not both" },
+    { CATALOG_PARSE, "complement = 1", 4, BMMC_CATALOG_ERROR_SYNTAX,
+      "no 'permutation' or 'columns' given" },
+};
+
 START_TEST(test_catalog_parse_text)
 {
     Gf2Matrix a, expect;
     uint64_t c;
     GError *err = NULL;
-    gboolean ok;
     /* Hex and decimal words, blanks around them. */
     ck_assert(bmmc_catalog_parse_columns(" 0x2, 1 ,0X4,8 ", 4, &a, &err));
     gf2_identity(&expect, 4);
@@ -1642,25 +1673,7 @@ START_TEST(test_catalog_parse_text)
     ck_assert(bmmc_catalog_parse("permutation = vector-reversal\ncomplement = 0", 5, &a, &c, &err));
     ck_assert_uint_eq(c, 0);
     ck_assert_ptr_null(err);
-
-    /* All errors collected, each with its line. */
-    ok = bmmc_catalog_parse("permutation = grey\nsize 4\ncolums = 1\n"
-                                    "complement = 0x20\ncomplement = 1\n", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_UNKNOWN,
-                 "line 1: unknown permutation 'grey'; valid: identity, bit-reversal, "
-                 "vector-reversal, gray, gray-inverse, shuffle, unshuffle, transpose:QxR\n"
-                 "line 2: expected 'key = value', got 'size 4'\n"
-                 "line 3: unknown key 'colums'; valid: permutation, columns, complement\n"
-                 "line 4: complement: 0x20 has a 1 at or above position n = 4\n"
-                 "line 5: 'complement' already given on line 4");
-    ok = bmmc_catalog_parse("permutation = gray\ncolumns = 1,2,4,8", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SYNTAX,
-                 "give one of 'permutation' (line 1) and 'columns' (line 2), not both");
-    ok = bmmc_catalog_parse("complement = 1", 4, &a, &c, &err);
-    expect_error(ok, &err,
-                 BMMC_CATALOG_ERROR_SYNTAX, "no 'permutation' or 'columns' given");
+    expect_errors(parse_errors, G_N_ELEMENTS(parse_errors), &a, &c);
 }
 END_TEST
 
