@@ -50,6 +50,23 @@ static uint64_t element_value(uint64_t x, uint64_t salt)
     return x * DISTINCT_K + salt;
 }
 
+/* COUNT distinct elements, element_value(x, SALT) at x (free them). */
+static uint64_t *distinct_elements(size_t count, uint64_t salt)
+{
+    uint64_t *v = malloc(count * sizeof *v);
+    if (v == NULL)
+        ck_abort_msg("out of memory for %zu elements", count);
+    for (size_t x = 0; x < count; x++)
+        v[x] = element_value(x, salt);
+    return v;
+}
+
+/* A random matrix dimension, 1..64. */
+static int random_dim(Gf2Rng *rng)
+{
+    return 1 + (int)(gf2_rng_next(rng) % 64);
+}
+
 /* Nonsingular block upper triangular for the split (m | n - m): bottom-left
  * block 0, diagonal blocks random nonsingular, top-right random. */
 static void random_block_upper(Gf2Matrix *s, int n, int m, Gf2Rng *rng)
@@ -166,6 +183,24 @@ static BmmcPlan *plan_or_stop(int n, int p, const uint64_t *a, uint64_t c, int f
     return plan;
 }
 
+/* A random BMMC permutation of n bits: a nonsingular matrix, left in *A,
+ * and the complement it returns. */
+static uint64_t random_bmmc(Gf2Matrix *a, int n, Gf2Rng *rng)
+{
+    gf2_random_nonsingular(a, n, rng);
+    return gf2_rng_bits(rng, n);
+}
+
+/* A plan for a random matrix of KIND (random_kind), left in *A, and a
+ * random complement, left in *C; the layout f. */
+static BmmcPlan *random_plan(int n, int p, int kind, int f, Gf2Rng *rng, Gf2Matrix *a,
+                             uint64_t *c)
+{
+    random_kind(a, n, p, kind, rng);
+    *c = gf2_rng_bits(rng, n);
+    return plan_or_stop(n, p, a->col, *c, f);
+}
+
 /* ==== GF(2) ==== */
 
 START_TEST(test_gf2_identity_zero_get_set)
@@ -205,8 +240,7 @@ START_TEST(test_gf2_mul_vec_section2_definition)
     gf2_rng_init(&rng, 11);
     int bad = 0;
     for (int trial = 0; trial < 200; trial++) {
-        int rows = 1 + (int)(gf2_rng_next(&rng) % 64);
-        int cols = 1 + (int)(gf2_rng_next(&rng) % 64);
+        int rows = random_dim(&rng), cols = random_dim(&rng);
         Gf2Matrix a;
         gf2_random(&a, rows, cols, &rng);
         uint64_t x = gf2_rng_bits(&rng, cols);
@@ -231,7 +265,7 @@ START_TEST(test_gf2_mul_associative_and_transpose_rule)
     for (int trial = 0; trial < 100; trial++) {
         int d[4];
         for (int k = 0; k < 4; k++)
-            d[k] = 1 + (int)(gf2_rng_next(&rng) % 64);
+            d[k] = random_dim(&rng);
         Gf2Matrix a, b, c, ab, bc, ab_c, a_bc;
         gf2_random(&a, d[0], d[1], &rng);
         gf2_random(&b, d[1], d[2], &rng);
@@ -269,8 +303,7 @@ START_TEST(test_gf2_transpose_twice_is_identity)
     gf2_rng_init(&rng, 13);
     CkTally tl = CK_TALLY_INIT;
     for (int trial = 0; trial < 100; trial++) {
-        int rows = 1 + (int)(gf2_rng_next(&rng) % 64);
-        int cols = 1 + (int)(gf2_rng_next(&rng) % 64);
+        int rows = random_dim(&rng), cols = random_dim(&rng);
         Gf2Matrix a, t, tt;
         gf2_random(&a, rows, cols, &rng);
         gf2_transpose(&t, &a);
@@ -425,8 +458,7 @@ START_TEST(test_gf2_column_basis_appendix_a)
     gf2_rng_init(&rng, 16);
     CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 300; trial++) {
-        int rows = 1 + (int)(gf2_rng_next(&rng) % 64);
-        int cols = 1 + (int)(gf2_rng_next(&rng) % 64);
+        int rows = random_dim(&rng), cols = random_dim(&rng);
         int k = (int)(gf2_rng_next(&rng) % 9);   /* low rank products */
         Gf2Matrix a, x, y;
         if (k == 0) {
@@ -651,9 +683,8 @@ START_TEST(test_factor_forms_random_shapes)
         for (int p = 0; p <= n && p <= FACTOR_MAX_P; p++) {
             for (int s = 0; s < FACTOR_SAMPLES * 3; s++) {
                 Gf2Matrix a;
-                random_kind(&a, n, p, s, &rng);
-                uint64_t c = gf2_rng_bits(&rng, n);
-                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, n - p);
+                uint64_t c;
+                BmmcPlan *plan = random_plan(n, p, s, n - p, &rng, &a, &c);
                 char what[64];
                 snprintf(what, sizeof what, "n=%d p=%d sample %d", n, p, s);
                 check_factor_forms(&t, plan, what);
@@ -678,9 +709,9 @@ START_TEST(test_factor_forms_n64)
     for (size_t i = 0; i < G_N_ELEMENTS(ps); i++) {
         for (int s = 0; s < 3 * FACTOR_SAMPLES; s++) {
             Gf2Matrix a;
-            random_kind(&a, 64, ps[i], s, &rng);
+            uint64_t c;
             int f = (64 - ps[i]) / 2;
-            BmmcPlan *plan = plan_or_stop(64, ps[i], a.col, gf2_rng_next(&rng), f);
+            BmmcPlan *plan = random_plan(64, ps[i], s, f, &rng, &a, &c);
             char what[64];
             snprintf(what, sizeof what, "n=64 p=%d f=%d sample %d", ps[i], f, s);
             check_factor_forms(&t, plan, what);
@@ -840,14 +871,10 @@ static uint64_t perform_mismatches(const BmmcPlan *plan, const Gf2Matrix *a, uin
 {
     int n = bmmc_plan_n(plan);
     size_t count = (size_t)1 << n;
-    uint64_t *src = malloc(count * sizeof *src);
-    uint64_t *dst = malloc(count * sizeof *dst);
-    if (src == NULL || dst == NULL)
+    uint64_t *src = distinct_elements(count, salt);
+    uint64_t *dst = calloc(count, sizeof *dst);
+    if (dst == NULL)
         ck_abort_msg("out of memory for 2^%d elements", n);
-    for (uint64_t x = 0; x < count; x++) {
-        src[x] = element_value(x, salt);
-        dst[x] = 0;
-    }
     int err = bmmc_plan_perform_local(plan, src, dst);
     if (err != 0)
         ck_abort_msg("perform_local: %s", bmmc_strerror(err));
@@ -893,9 +920,8 @@ START_TEST(test_perform_matches_reference_all_layouts)
         for (int li = 0; li < nf; li++) {
             for (int kind = 0; kind < 3 * PERFORM_SAMPLES; kind++) {
                 Gf2Matrix a;
-                random_kind(&a, n, p, kind, &rng);
-                uint64_t c = gf2_rng_bits(&rng, n);
-                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, fs[li]);
+                uint64_t c;
+                BmmcPlan *plan = random_plan(n, p, kind, fs[li], &rng, &a, &c);
                 uint64_t bad = perform_mismatches(plan, &a, c, gf2_rng_next(&rng));
                 ck_tally_uint(&t, 0, bad, "n=%d p=%d f=%d kind %d: elements misplaced", n, p,
                               fs[li], kind);
@@ -914,17 +940,14 @@ START_TEST(test_perform_same_plan_twice_different_data)
     gf2_rng_init(&rng, 32);
     int n = 12, p = 4;
     Gf2Matrix a;
-    gf2_random_nonsingular(&a, n, &rng);
-    uint64_t c = gf2_rng_bits(&rng, n);
+    uint64_t c = random_bmmc(&a, n, &rng);
     BmmcPlan *plan;
     ck_assert_int_eq(bmmc_plan_new(n, p, a.col, c, 3, &plan), 0);
     size_t count = (size_t)1 << n;
-    uint64_t *src1 = malloc(count * sizeof(uint64_t)), *dst1 = malloc(count * sizeof(uint64_t));
-    uint64_t *src2 = malloc(count * sizeof(uint64_t)), *dst2 = malloc(count * sizeof(uint64_t));
-    for (uint64_t x = 0; x < count; x++) {
-        src1[x] = element_value(x, 1);
-        src2[x] = element_value(x, 777) ^ UINT64_C(0xffff0000);
-    }
+    uint64_t *src1 = distinct_elements(count, 1), *dst1 = malloc(count * sizeof(uint64_t));
+    uint64_t *src2 = distinct_elements(count, 777), *dst2 = malloc(count * sizeof(uint64_t));
+    for (uint64_t x = 0; x < count; x++)
+        src2[x] ^= UINT64_C(0xffff0000);
     ck_assert_int_eq(bmmc_plan_perform_local(plan, src1, dst1), 0);
     ck_assert_int_eq(bmmc_plan_perform_local(plan, src2, dst2), 0);
     /* Same placement: where src1[x] went, src2[x] went. */
@@ -948,12 +971,9 @@ START_TEST(test_permute_one_call)
     gf2_rng_init(&rng, 33);
     int n = 10, p = 3;
     Gf2Matrix a;
-    gf2_random_nonsingular(&a, n, &rng);
-    uint64_t c = gf2_rng_bits(&rng, n);
+    uint64_t c = random_bmmc(&a, n, &rng);
     size_t count = (size_t)1 << n;
-    uint64_t *src = malloc(count * sizeof(uint64_t)), *dst = malloc(count * sizeof(uint64_t));
-    for (uint64_t x = 0; x < count; x++)
-        src[x] = element_value(x, 5);
+    uint64_t *src = distinct_elements(count, 5), *dst = malloc(count * sizeof(uint64_t));
     CkTally t = CK_TALLY_INIT;
     for (int f = 0; f <= n - p; f++) {
         /* The count below is meaningless after a failed call (dst is
@@ -1031,10 +1051,9 @@ START_TEST(test_lemma3_counts_against_reference)
         for (int li = 0; li < nf; li++) {
             for (int kind = 0; kind < 3; kind++) {
                 Gf2Matrix a;
-                random_kind(&a, n, p, kind, &rng);
-                uint64_t c = gf2_rng_bits(&rng, n);
+                uint64_t c;
                 int f = fs[li];
-                BmmcPlan *plan = plan_or_stop(n, p, a.col, c, f);
+                BmmcPlan *plan = random_plan(n, p, kind, f, &rng, &a, &c);
                 int r = bmmc_plan_rank_gamma(plan);
                 uint64_t per_target = local >> r;
                 for (uint64_t k = 0; k < nprocs; k++) {
@@ -1134,9 +1153,8 @@ START_TEST(test_rounds_traced)
         int n = shapes[si][0], p = shapes[si][1];
         for (int kind = 0; kind < 6; kind++) {
             Gf2Matrix a;
-            random_kind(&a, n, p, kind, &rng);
-            uint64_t c = gf2_rng_bits(&rng, n);
-            BmmcPlan *plan = plan_or_stop(n, p, a.col, c, (n - p) / 3);
+            uint64_t c;
+            BmmcPlan *plan = random_plan(n, p, kind, (n - p) / 3, &rng, &a, &c);
             MessageLog log = {
                 .nprocs = UINT64_C(1) << p,
                 .rounds = bmmc_plan_rounds(plan),
@@ -1146,9 +1164,7 @@ START_TEST(test_rounds_traced)
             log.received_in_round = calloc(log.nprocs, sizeof(uint64_t));
             log.targets = calloc(log.nprocs * log.rounds, sizeof(uint64_t));
             size_t count = (size_t)1 << n;
-            uint64_t *src = malloc(count * sizeof(uint64_t)), *dst = malloc(count * sizeof(uint64_t));
-            for (uint64_t x = 0; x < count; x++)
-                src[x] = element_value(x, 9);
+            uint64_t *src = distinct_elements(count, 9), *dst = malloc(count * sizeof(uint64_t));
             int err = bmmc_plan_perform_local_traced(plan, src, dst, on_message, &log);
             if (err != 0)   /* no rounds to check */
                 ck_abort_msg("n=%d p=%d kind %d: perform_local_traced: %s", n, p, kind,
