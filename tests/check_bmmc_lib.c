@@ -1747,11 +1747,4 @@ static Suite *bmmc_lib_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(bmmc_lib_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+CUBE_CHECK_MAIN(bmmc_lib_suite)

@@ -704,10 +704,4 @@ static Suite *scenario_suite(void) {
     return suite;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(scenario_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+CUBE_CHECK_MAIN(scenario_suite)
