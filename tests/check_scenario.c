@@ -28,10 +28,9 @@ static Scenario *load_ok(const char *file) {
     return s;
 }
 
-/* Load a file that must fail; return the message (g_free it). */
-static char *load_fail(const char *path) {
-    GError *err = NULL;
-    Scenario *s = scenario_load_file(path, &err);
+/* What a load that must fail left: no scenario, an input error; its
+ * message (g_free it). */
+static char *refusal(Scenario *s, GError *err) {
     ck_assert_ptr_null(s);
     ck_assert_ptr_nonnull(err);
     ck_assert(g_error_matches(err, SCENARIO_ERROR,
@@ -41,16 +40,47 @@ static char *load_fail(const char *path) {
     return msg;
 }
 
+/* Load a file that must fail; return the message (g_free it). */
+static char *load_fail(const char *path) {
+    GError *err = NULL;
+    Scenario *s = scenario_load_file(path, &err);
+    return refusal(s, err);
+}
+
 static char *data_fail(const char *text) {
     GError *err = NULL;
     Scenario *s = scenario_load_data("t.ini", text, &err);
-    ck_assert_ptr_null(s);
-    ck_assert_ptr_nonnull(err);
-    ck_assert(g_error_matches(err, SCENARIO_ERROR,
-                              SCENARIO_ERROR_INPUT));
-    char *msg = g_strdup(err->message);
-    g_error_free(err);
-    return msg;
+    return refusal(s, err);
+}
+
+/* The data file FILE fails to load with its path, then exactly TAIL. */
+static void assert_file_refused(const char *file, const char *tail) {
+    g_autofree char *path = data_path(file);
+    g_autofree char *msg = load_fail(path);
+    g_autofree char *want = g_strconcat(path, tail, NULL);
+    ck_assert_str_eq(msg, want);
+}
+
+/* A key as a scenario should hold it: its value (NULL: the key is
+ * absent) and, unless NULL, where it was given. */
+typedef struct {
+    const char *group, *key, *value, *where;
+} KeyWant;
+
+static void assert_keys(const Scenario *s, const KeyWant *want, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const KeyWant *w = &want[i];
+        const char *got = scenario_get(s, w->group, w->key);
+        ck_assert_msg(g_strcmp0(got, w->value) == 0,
+                      "[%s] %s: \"%s\", expected \"%s\"", w->group, w->key,
+                      got ? got : "(absent)", w->value ? w->value : "(absent)");
+        if (w->where)
+            ck_assert_msg(g_strcmp0(scenario_where(s, w->group, w->key),
+                                    w->where) == 0,
+                          "[%s] %s: given at \"%s\", expected \"%s\"",
+                          w->group, w->key,
+                          scenario_where(s, w->group, w->key), w->where);
+    }
 }
 
 static void assert_strv(char **got, const char *const *want) {
@@ -67,16 +97,18 @@ static void assert_strv(char **got, const char *const *want) {
 
 START_TEST(test_valid_values) {
     g_autoptr(Scenario) s = load_ok("valid.ini");
-    ck_assert_str_eq(scenario_get(s, "machine", "preset"), "cm200-16k");
-    ck_assert_str_eq(scenario_get(s, "machine", "dimensions"), "9");
-    ck_assert_str_eq(scenario_get(s, "algorithm", "name"), "a#b");
-    ck_assert_str_eq(scenario_get(s, "algorithm", "method"), "concurrent");
-    ck_assert_str_eq(scenario_get(s, "algorithm", "elements-per-node"), "64");
-    ck_assert_str_eq(scenario_get(s, "expect", "cycles"), "<= 64");
-    ck_assert_str_eq(scenario_get(s, "machine", "wiring.kind"),
-                     "gray code = yes");
-    ck_assert_ptr_null(scenario_get(s, "machine", "absent"));
-    ck_assert_ptr_null(scenario_get(s, "absent", "preset"));
+    static const KeyWant want[] = {
+        { "machine", "preset", "cm200-16k", NULL },
+        { "machine", "dimensions", "9", NULL },
+        { "algorithm", "name", "a#b", NULL },
+        { "algorithm", "method", "concurrent", NULL },
+        { "algorithm", "elements-per-node", "64", NULL },
+        { "expect", "cycles", "<= 64", NULL },
+        { "machine", "wiring.kind", "gray code = yes", NULL },
+        { "machine", "absent", NULL, NULL },
+        { "absent", "preset", NULL, NULL },
+    };
+    assert_keys(s, want, G_N_ELEMENTS(want));
     ck_assert(scenario_has_group(s, "expect"));
     ck_assert(!scenario_has_group(s, "nothing"));
 }
@@ -131,10 +163,11 @@ START_TEST(test_load_data_default) {
     ck_assert_ptr_null(err);
     ck_assert_ptr_nonnull(s);
     ck_assert_str_eq(scenario_name(s), "default");
-    ck_assert_str_eq(scenario_get(s, "machine", "dimensions"), "7");
-    ck_assert_str_eq(scenario_where(s, "machine", "dimensions"), "default:2");
-    ck_assert_str_eq(scenario_get(s, "run", "x"), "1");
-    ck_assert_str_eq(scenario_where(s, "run", "x"), "default:4");
+    static const KeyWant want[] = {
+        { "machine", "dimensions", "7", "default:2" },
+        { "run", "x", "1", "default:4" },
+    };
+    assert_keys(s, want, G_N_ELEMENTS(want));
     ck_assert_str_eq(scenario_where(s, "run", "y"), "scenario default");
     ck_assert_str_eq(scenario_group_where(s, "nope"), "scenario default");
 
@@ -185,12 +218,9 @@ START_TEST(test_broken_all_problems) {
 END_TEST
 
 START_TEST(test_duplicate_across_repeated_group) {
-    g_autofree char *path = data_path("dup.ini");
-    g_autofree char *msg = load_fail(path);
-    g_autofree char *want = g_strdup_printf(
-        "%s:7: key 'method' in [algorithm] given twice (first at line 3)",
-        path);
-    ck_assert_str_eq(msg, want);
+    assert_file_refused(
+        "dup.ini",
+        ":7: key 'method' in [algorithm] given twice (first at line 3)");
 }
 END_TEST
 
@@ -211,36 +241,26 @@ START_TEST(test_repeated_group_continues) {
 END_TEST
 
 START_TEST(test_missing_file) {
-    g_autofree char *path = data_path("no-such-file.ini");
-    g_autofree char *msg = load_fail(path);
-    g_autofree char *want =
-        g_strdup_printf("%s: cannot read: %s", path, g_strerror(ENOENT));
-    ck_assert_str_eq(msg, want);
+    g_autofree char *tail = g_strdup_printf(": cannot read: %s",
+                                            g_strerror(ENOENT));
+    assert_file_refused("no-such-file.ini", tail);
 }
 END_TEST
 
 START_TEST(test_directory) {
-    g_autofree char *path = data_path("");
-    g_autofree char *msg = load_fail(path);
-    g_autofree char *want =
-        g_strdup_printf("%s: cannot read: %s", path, g_strerror(EISDIR));
-    ck_assert_str_eq(msg, want);
+    g_autofree char *tail = g_strdup_printf(": cannot read: %s",
+                                            g_strerror(EISDIR));
+    assert_file_refused("", tail);
 }
 END_TEST
 
 START_TEST(test_not_utf8) {
-    g_autofree char *path = data_path("not-utf8.ini");
-    g_autofree char *msg = load_fail(path);
-    g_autofree char *want = g_strdup_printf("%s:3: not UTF-8 text", path);
-    ck_assert_str_eq(msg, want);
+    assert_file_refused("not-utf8.ini", ":3: not UTF-8 text");
 }
 END_TEST
 
 START_TEST(test_nul_byte) {
-    g_autofree char *path = data_path("nul.ini");
-    g_autofree char *msg = load_fail(path);
-    g_autofree char *want = g_strdup_printf("%s:4: not UTF-8 text", path);
-    ck_assert_str_eq(msg, want);
+    assert_file_refused("nul.ini", ":4: not UTF-8 text");
 }
 END_TEST
 
@@ -282,12 +302,12 @@ START_TEST(test_inline_comment_rules) {
         "e=  spaced  out  \n",
         &err);
     ck_assert_ptr_null(err);
-    ck_assert_str_eq(scenario_get(s, "g", "a"), "x#y");
-    ck_assert_str_eq(scenario_get(s, "g", "b"), "x;y");
-    ck_assert_str_eq(scenario_get(s, "g", "c"), "x");
-    ck_assert_str_eq(scenario_get(s, "g", "d"), "x");
-    ck_assert_str_eq(scenario_get(s, "g", "e"), "spaced  out");
-    ck_assert_str_eq(scenario_where(s, "g", "e"), "c.ini:8");
+    static const KeyWant want[] = {
+        { "g", "a", "x#y", NULL }, { "g", "b", "x;y", NULL },
+        { "g", "c", "x", NULL }, { "g", "d", "x", NULL },
+        { "g", "e", "spaced  out", "c.ini:8" },
+    };
+    assert_keys(s, want, G_N_ELEMENTS(want));
 }
 END_TEST
 
@@ -330,13 +350,13 @@ START_TEST(test_set_add) {
     ck_assert(scenario_apply_set(s, "run.seed=42", &err));
     ck_assert(scenario_apply_set(s, "expect.details.D=<= 3", &err));
     ck_assert_ptr_null(err);
-    ck_assert_str_eq(scenario_get(s, "algorithm", "extra"), "a=b.c");
-    ck_assert_str_eq(scenario_where(s, "algorithm", "extra"),
-                     "--set algorithm.extra = a=b.c ");
-    ck_assert_str_eq(scenario_get(s, "run", "seed"), "42");
-    ck_assert_str_eq(scenario_where(s, "run", "seed"), "--set run.seed=42");
+    static const KeyWant want[] = {
+        { "algorithm", "extra", "a=b.c", "--set algorithm.extra = a=b.c " },
+        { "run", "seed", "42", "--set run.seed=42" },
+        { "expect", "details.D", "<= 3", NULL },
+    };
+    assert_keys(s, want, G_N_ELEMENTS(want));
     ck_assert_str_eq(scenario_group_where(s, "run"), "--set run.seed=42");
-    ck_assert_str_eq(scenario_get(s, "expect", "details.D"), "<= 3");
     g_auto(GStrv) groups = scenario_groups(s);
     const char *wg[] = { "machine", "algorithm", "expect", "run", NULL };
     assert_strv(groups, wg);
