@@ -30,15 +30,6 @@
 #define GiB ((uint64_t)1 << 30)
 #define DATA CUBEMU_SOURCE_DIR "/tests/data/traces/"
 
-/* Nothing limited but what each test sets. */
-static RunMemoryCandidates unlimited(void)
-{
-    return (RunMemoryCandidates){
-        .physical = 0, .rlimit_as = RUN_NO_LIMIT, .rlimit_data = RUN_NO_LIMIT,
-        .cgroup = RUN_NO_LIMIT, .env = RUN_NO_LIMIT,
-    };
-}
-
 static char *iec(uint64_t b)
 {
     return g_format_size_full(b, G_FORMAT_SIZE_IEC_UNITS);
@@ -46,123 +37,90 @@ static char *iec(uint64_t b)
 
 /* ---- the limit chooser ------------------------------------------------- */
 
-START_TEST(choose_physical_share)
-{
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.vm_size = 30 * MiB;          /* not subtracted from physical memory */
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_PHYSICAL);
-    ck_assert_uint_eq(l.bytes, 8 * GiB);
-    g_autofree char *all = iec(10 * GiB);
-    g_autofree char *want = g_strdup_printf("80%% of physical memory (%s)", all);
-    ck_assert_str_eq(l.text, want);
-}
-END_TEST
+/* A case of the chooser: the candidates, with every limit left 0 meaning
+ * none (RUN_NO_LIMIT), and the limit it must choose: its kind, its bytes
+ * (unless any_bytes), and its text (unless NULL): a printf format of
+ * size[0] and size[1] in IEC units, the whole text or (text_prefix) its
+ * start. */
+typedef struct {
+    const char *what;
+    RunMemoryCandidates c;
+    RunLimitKind kind;
+    gboolean any_bytes;
+    uint64_t bytes;
+    const char *text;
+    gboolean text_prefix;
+    uint64_t size[2];
+} Choice;
 
-START_TEST(choose_rlimit_as_less_in_use)
-{
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.rlimit_as = 200 * MiB;
-    c.vm_size = 30 * MiB;
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_AS);
-    ck_assert_uint_eq(l.bytes, 170 * MiB);
-    g_autofree char *a = iec(200 * MiB), *u = iec(30 * MiB);
-    g_autofree char *want = g_strdup_printf("the RLIMIT_AS of %s less %s in use",
-                                            a, u);
-    ck_assert_str_eq(l.text, want);
-}
-END_TEST
-
-START_TEST(choose_rlimit_data)
-{
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.rlimit_as = 200 * MiB;
-    c.vm_size = 30 * MiB;
-    c.rlimit_data = 100 * MiB;
-    c.vm_data = 12 * MiB;
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_DATA);
-    ck_assert_uint_eq(l.bytes, 88 * MiB);
-    ck_assert(g_str_has_prefix(l.text, "the RLIMIT_DATA of "));
-}
-END_TEST
-
-START_TEST(choose_cgroup)
-{
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.rlimit_as = 2 * GiB;
-    c.vm_size = 30 * MiB;
-    c.cgroup = GiB;
-    c.cgroup_used = 900 * MiB;
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_CGROUP);
-    ck_assert_uint_eq(l.bytes, 124 * MiB);
-    g_autofree char *a = iec(GiB), *u = iec(900 * MiB);
-    g_autofree char *want = g_strdup_printf(
-        "the cgroup's memory limit of %s less %s in use", a, u);
-    ck_assert_str_eq(l.text, want);
-}
-END_TEST
-
-START_TEST(choose_env_and_ties)
-{
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.env = 50000000;
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_ENV);
-    ck_assert_uint_eq(l.bytes, 50000000);
-    ck_assert_str_eq(l.text, "CUBEMU_MEMORY_LIMIT of 50000000 bytes");
+static const Choice choices[] = {
+    { .what = "physical share (what is in use not subtracted from it)",
+      .c = { .physical = 10 * GiB, .vm_size = 30 * MiB },
+      .kind = RUN_LIMIT_PHYSICAL, .bytes = 8 * GiB,
+      .text = "80%% of physical memory (%s)", .size = { 10 * GiB } },
+    { .what = "RLIMIT_AS less what is in use",
+      .c = { .physical = 10 * GiB, .rlimit_as = 200 * MiB, .vm_size = 30 * MiB },
+      .kind = RUN_LIMIT_AS, .bytes = 170 * MiB,
+      .text = "the RLIMIT_AS of %s less %s in use", .size = { 200 * MiB, 30 * MiB } },
+    { .what = "RLIMIT_DATA",
+      .c = { .physical = 10 * GiB, .rlimit_as = 200 * MiB, .vm_size = 30 * MiB,
+             .rlimit_data = 100 * MiB, .vm_data = 12 * MiB },
+      .kind = RUN_LIMIT_DATA, .bytes = 88 * MiB,
+      .text = "the RLIMIT_DATA of ", .text_prefix = TRUE },
+    { .what = "the cgroup",
+      .c = { .physical = 10 * GiB, .rlimit_as = 2 * GiB, .vm_size = 30 * MiB,
+             .cgroup = GiB, .cgroup_used = 900 * MiB },
+      .kind = RUN_LIMIT_CGROUP, .bytes = 124 * MiB,
+      .text = "the cgroup's memory limit of %s less %s in use",
+      .size = { GiB, 900 * MiB } },
+    { .what = "the environment",
+      .c = { .physical = 10 * GiB, .env = 50000000 },
+      .kind = RUN_LIMIT_ENV, .bytes = 50000000,
+      .text = "CUBEMU_MEMORY_LIMIT of 50000000 bytes" },
     /* A tie goes to the environment, then RLIMIT_AS before RLIMIT_DATA. */
-    c.rlimit_as = 50000000 + 1000;
-    c.vm_size = 1000;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_ENV);
-    c.env = RUN_NO_LIMIT;
-    c.rlimit_data = 50000000;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_AS);
-    ck_assert_uint_eq(l.bytes, 50000000);
+    { .what = "a tie of the environment and RLIMIT_AS",
+      .c = { .physical = 10 * GiB, .env = 50000000, .rlimit_as = 50000000 + 1000,
+             .vm_size = 1000 },
+      .kind = RUN_LIMIT_ENV, .any_bytes = TRUE },
+    { .what = "a tie of RLIMIT_AS and RLIMIT_DATA",
+      .c = { .physical = 10 * GiB, .rlimit_as = 50000000 + 1000, .vm_size = 1000,
+             .rlimit_data = 50000000 },
+      .kind = RUN_LIMIT_AS, .bytes = 50000000 },
     /* The environment may lower the limit, never raise it. */
-    c = unlimited();
-    c.physical = GiB;
-    c.env = 100 * GiB;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_PHYSICAL);
-}
-END_TEST
+    { .what = "the environment above physical memory",
+      .c = { .physical = GiB, .env = 100 * GiB },
+      .kind = RUN_LIMIT_PHYSICAL, .any_bytes = TRUE },
+    { .what = "more in use than RLIMIT_AS",
+      .c = { .physical = 10 * GiB, .rlimit_as = 100 * MiB, .vm_size = 120 * MiB },
+      .kind = RUN_LIMIT_AS, .bytes = 0 },
+    { .what = "nothing known",
+      .kind = RUN_LIMIT_NONE, .bytes = RUN_NO_LIMIT, .text = "no limit" },
+};
 
-START_TEST(choose_in_use_beyond_limit)
+START_TEST(choose)
 {
-    RunMemoryCandidates c = unlimited();
-    c.physical = 10 * GiB;
-    c.rlimit_as = 100 * MiB;
-    c.vm_size = 120 * MiB;
+    const Choice *x = &choices[_i];
+    RunMemoryCandidates c = x->c;
+    uint64_t *limits[] = { &c.rlimit_as, &c.rlimit_data, &c.cgroup, &c.env };
+    for (size_t k = 0; k < G_N_ELEMENTS(limits); k++)
+        if (*limits[k] == 0)
+            *limits[k] = RUN_NO_LIMIT;
     RunMemoryLimit l;
     run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_AS);
-    ck_assert_uint_eq(l.bytes, 0);
-}
-END_TEST
-
-START_TEST(choose_nothing_known)
-{
-    RunMemoryCandidates c = unlimited();
-    RunMemoryLimit l;
-    run_memory_choose(&c, &l);
-    ck_assert_int_eq(l.kind, RUN_LIMIT_NONE);
-    ck_assert_uint_eq(l.bytes, RUN_NO_LIMIT);
-    ck_assert_str_eq(l.text, "no limit");
+    ck_assert_msg(l.kind == x->kind, "%s: limit kind %d, expected %d", x->what,
+                  (int)l.kind, (int)x->kind);
+    if (!x->any_bytes)
+        ck_assert_msg(l.bytes == x->bytes, "%s: %" G_GUINT64_FORMAT " bytes, "
+                      "expected %" G_GUINT64_FORMAT, x->what, (guint64)l.bytes,
+                      (guint64)x->bytes);
+    if (x->text) {
+        g_autofree char *a = iec(x->size[0]), *b = iec(x->size[1]);
+        g_autofree char *want = g_strdup_printf(x->text, a, b);
+        ck_assert_msg(x->text_prefix ? g_str_has_prefix(l.text, want)
+                                     : strcmp(l.text, want) == 0,
+                      "%s: \"%s\", expected %s\"%s\"", x->what, l.text,
+                      x->text_prefix ? "a start of " : "", want);
+    }
 }
 END_TEST
 
@@ -605,13 +563,7 @@ static Suite *limits_suite(void)
     TCase *t = tcase_create("limits");
     /* The least-limit searches run a 10-cube some thirty times. */
     tcase_set_timeout(t, 120);
-    tcase_add_test(t, choose_physical_share);
-    tcase_add_test(t, choose_rlimit_as_less_in_use);
-    tcase_add_test(t, choose_rlimit_data);
-    tcase_add_test(t, choose_cgroup);
-    tcase_add_test(t, choose_env_and_ties);
-    tcase_add_test(t, choose_in_use_beyond_limit);
-    tcase_add_test(t, choose_nothing_known);
+    tcase_add_loop_test(t, choose, 0, G_N_ELEMENTS(choices));
     tcase_add_test(t, cgroup_limit_text);
     tcase_add_test(t, status_and_stat_fields);
     tcase_add_test(t, cgroup_paths);
