@@ -1,5 +1,11 @@
-/* check_run.h -- what the suites that run scenarios share: asserting that a
- * scenario is refused, and with which message.
+/* check_run.h -- what the suites that run scenarios share: building a
+ * scenario from a table of keys, running one in a loop, and asserting
+ * that a scenario is refused, and with which message.
+ *
+ * ck_scenario puts every key where "test", the name the suites' expected
+ * refusals start with ("test: shape: ..."). ck_tally_run is run_scenario
+ * for loops over cases: a run that fails goes into a CkTally
+ * (check_main.h), and the loop skips the case.
  *
  * A refusal is bad input: run_scenario returns NULL with
  * SCENARIO_ERROR_INPUT (exit status 2 on the command line) before anything
@@ -15,6 +21,41 @@
 #include <string.h>
 #include "check_main.h"
 #include "run.h"
+
+/* A scenario named "test" of the {group, key, value} ROWS up to a {NULL}
+ * row, put in that order, each where "test"; a row whose value is NULL is
+ * left out (a key a case does not set). Free it with scenario_free. */
+static inline Scenario *ck_scenario(const char *const (*rows)[3])
+{
+    Scenario *s = scenario_new("test");
+    for (; (*rows)[0] != NULL; rows++)
+        if ((*rows)[2] != NULL)
+            scenario_put(s, (*rows)[0], (*rows)[1], (*rows)[2], "test");
+    return s;
+}
+
+/* Runs s with options (or NULL): its report, or NULL where it did not
+ * run, tallied into t as "WHERE: runs: the error" (WHERE printf-style). */
+__attribute__((format(printf, 4, 5)))
+static inline Report *ck_tally_run(CkTally *t, const Scenario *s,
+                                   const RunOptions *options,
+                                   const char *where, ...)
+{
+    GError *e = NULL;
+    Report *r = run_scenario(s, options, &e);
+    if (r != NULL) {
+        ck_tally_true(t, TRUE, "runs");
+        return r;
+    }
+    va_list ap;
+    va_start(ap, where);
+    char *w = g_strdup_vprintf(where, ap);
+    va_end(ap);
+    ck_tally_true(t, FALSE, "%s: runs: %s", w, e ? e->message : "");
+    g_free(w);
+    g_clear_error(&e);
+    return NULL;
+}
 
 /* Runs s; it must be refused (expected: what the refusal should say), or
  * the test stops. The error (g_error_free it). */
