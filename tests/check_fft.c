@@ -26,23 +26,39 @@ enum { COL_AXIS, COL_BIT, COL_DIMENSION, COL_DISTANCE, COL_CYCLES, COLUMNS };
 #define RANDOM_MAX_BITS 10
 #define RANDOM_TRIALS 200
 
+/* ALGORITHM on SHAPE on MESH: "cube:N", the N-cube, or a mesh's shape
+ * (no wrap, all ports, no startup, one cycle an element). */
 static Scenario *fft_scenario(const char *mesh, const char *algorithm,
                               const char *shape)
 {
-    Scenario *s = scenario_new("test");
-    if (g_str_has_prefix(mesh, "cube:")) {
-        scenario_put(s, "machine", "preset", "cube", "test");
-        scenario_put(s, "machine", "dimensions", mesh + strlen("cube:"), "test");
-    } else {
-        scenario_put(s, "machine", "topology", "mesh", "test");
-        scenario_put(s, "machine", "shape", mesh, "test");
-        scenario_put(s, "machine", "wrap", "no", "test");
-        scenario_put(s, "machine", "ports", "all", "test");
-        scenario_put(s, "machine", "startup", "0", "test");
-        scenario_put(s, "machine", "element-time", "1", "test");
-    }
-    scenario_put(s, "algorithm", "name", algorithm, "test");
-    scenario_put(s, "algorithm", "shape", shape, "test");
+    const char *dims = g_str_has_prefix(mesh, "cube:") ? mesh + strlen("cube:")
+                                                       : NULL;
+    const char *const rows[][3] = {
+        { "machine", "preset", dims ? "cube" : NULL },
+        { "machine", "dimensions", dims },
+        { "machine", "topology", dims ? NULL : "mesh" },
+        { "machine", "shape", dims ? NULL : mesh },
+        { "machine", "wrap", dims ? NULL : "no" },
+        { "machine", "ports", dims ? NULL : "all" },
+        { "machine", "startup", dims ? NULL : "0" },
+        { "machine", "element-time", dims ? NULL : "1" },
+        { "algorithm", "name", algorithm },
+        { "algorithm", "shape", shape },
+        { NULL },
+    };
+    return ck_scenario(rows);
+}
+
+/* An FFT of SHAPE on MESH with a mapping and an order (pre, post). */
+typedef struct {
+    const char *mesh, *shape, *mapping, *order;
+} FftCase;
+
+static Scenario *fft_case(const FftCase *c)
+{
+    Scenario *s = fft_scenario(c->mesh, "fft", c->shape);
+    scenario_put(s, "algorithm", "mapping", c->mapping, "test");
+    scenario_put(s, "algorithm", "order", c->order, "test");
     return s;
 }
 
@@ -227,14 +243,10 @@ static void random_case(GRand *g, gboolean compute, int trial, CkTally *t)
         g_autofree char *seed = g_strdup_printf("%u", g_rand_int(g));
         scenario_put(s, "algorithm", "seed", seed, "test");
     }
-    GError *e = NULL;
-    g_autoptr(Report) r = run_scenario(s, NULL, &e);
-    ck_tally_true(t, r != NULL, "trial %d: %s on %s: %s", trial, shape, mesh,
-                  e ? e->message : "");
-    if (!r) {
-        g_clear_error(&e);
+    g_autoptr(Report) r = ck_tally_run(t, s, NULL, "trial %d: %s on %s", trial,
+                                       shape, mesh);
+    if (!r)
         return;
-    }
     ck_tally_true(t, r->data_correct, "trial %d: %s on %s %s %s: %s", trial,
                   shape, mesh, mapping, pre ? "pre" : "post", r->data_problem);
 
@@ -306,23 +318,25 @@ static void random_case(GRand *g, gboolean compute, int trial, CkTally *t)
                   "hold", trial, shape, mesh, mapping);
 }
 
-START_TEST(random_permutations_cost_the_diameter)
+/* RANDOM_TRIALS random cases (WHAT) from SEED, asserted once. */
+static void random_cases(guint32 seed, gboolean compute, const char *what)
 {
-    g_autoptr(GRand) g = g_rand_new_with_seed(13);
+    g_autoptr(GRand) g = g_rand_new_with_seed(seed);
     CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < RANDOM_TRIALS; trial++)
-        random_case(g, FALSE, trial, &t);
-    ck_tally_assert(&t, "%d random mappings, seed 13", RANDOM_TRIALS);
+        random_case(g, compute, trial, &t);
+    ck_tally_assert(&t, "%d %s, seed %u", RANDOM_TRIALS, what, seed);
+}
+
+START_TEST(random_permutations_cost_the_diameter)
+{
+    random_cases(13, FALSE, "random mappings");
 }
 END_TEST
 
 START_TEST(random_ffts_match_the_reference)
 {
-    g_autoptr(GRand) g = g_rand_new_with_seed(1993);
-    CkTally t = CK_TALLY_INIT;
-    for (int trial = 0; trial < RANDOM_TRIALS; trial++)
-        random_case(g, TRUE, trial, &t);
-    ck_tally_assert(&t, "%d random FFTs, seed 1993", RANDOM_TRIALS);
+    random_cases(1993, TRUE, "random FFTs");
 }
 END_TEST
 
@@ -330,7 +344,7 @@ END_TEST
  * points, a 3-d index set, both orders, identical and shuffle. */
 START_TEST(large_ffts_match_fftw)
 {
-    static const struct { const char *mesh, *shape, *mapping, *order; } cases[] = {
+    static const FftCase cases[] = {
         { "16x16x8", "16x8x16", "identical", "post" },
         { "16x16x8", "16x8x16", "identical", "pre" },
         { "16x16x16", "64x64", "shuffle", "pre" },
@@ -338,18 +352,11 @@ START_TEST(large_ffts_match_fftw)
     };
     CkTally t = CK_TALLY_INIT;
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
-        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft", cases[c].shape);
-        scenario_put(s, "algorithm", "mapping", cases[c].mapping, "test");
-        scenario_put(s, "algorithm", "order", cases[c].order, "test");
+        g_autoptr(Scenario) s = fft_case(&cases[c]);
         scenario_put(s, "algorithm", "compute", "fft", "test");
-        GError *e = NULL;
-        g_autoptr(Report) r = run_scenario(s, NULL, &e);
-        ck_tally_true(&t, r != NULL, "%s: %s", cases[c].mesh,
-                      e ? e->message : "");
-        if (!r) {
-            g_clear_error(&e);
+        g_autoptr(Report) r = ck_tally_run(&t, s, NULL, "%s", cases[c].mesh);
+        if (!r)
             continue;
-        }
         ck_tally_true(&t, r->data_correct, "%s %s: %s", cases[c].shape,
                       cases[c].order, r->data_problem);
         ck_tally_int(&t, detail(r, "diameter")->i, r->cycles,
@@ -464,7 +471,7 @@ static void assert_step_times(Scenario *s, const char *what, CkTally *t)
 
 START_TEST(each_step_takes_its_distance)
 {
-    static const struct { const char *mesh, *shape, *mapping, *order; } cases[] = {
+    static const FftCase cases[] = {
         { "16x16x16", "64x64", "identical", "post" },         /* Figure 3 */
         { "16x16x16", "64x64", "shuffle", "post" },           /* Figure 5 */
         { "16x16x16", "64x64", "shuffle", "pre" },
@@ -474,9 +481,7 @@ START_TEST(each_step_takes_its_distance)
     };
     CkTally t = CK_TALLY_INIT;
     for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
-        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, "fft", cases[c].shape);
-        scenario_put(s, "algorithm", "mapping", cases[c].mapping, "test");
-        scenario_put(s, "algorithm", "order", cases[c].order, "test");
+        g_autoptr(Scenario) s = fft_case(&cases[c]);
         g_autofree char *what = g_strdup_printf("%s on %s, %s, %s",
                                                 cases[c].shape, cases[c].mesh,
                                                 cases[c].mapping, cases[c].order);
@@ -488,33 +493,37 @@ END_TEST
 
 START_TEST(refusals)
 {
-    g_autoptr(Scenario) a = fft_scenario("4x16", "fft", "8x8");
-    scenario_put(a, "algorithm", "mapping", "shuffle", "test");
-    ck_refused(a, "test: mapping: shuffle needs a regular mesh (all sides "
-                  "equal; Theorem 10 and Algorithm 4); use permutation:... on "
-                  "this one");
-    g_autoptr(Scenario) b = fft_scenario("16x16x16", "fft", "64x32");
-    ck_refused(b, "test: shape: 64x32 has 2^11 points, the machine 4096 nodes "
-                  "(valid: an index set of exactly one element per node)");
-    g_autoptr(Scenario) c = fft_scenario("cube:8", "fft", "16x16");
-    scenario_put(c, "algorithm", "mapping", "shuffle", "test");
-    ck_refused(c, "test: mapping: shuffle needs n a multiple of m and of k and "
-                  "n/m a multiple of k (Theorem 10); here n = 8, m = 2, k = 8");
-    g_autoptr(Scenario) d = fft_scenario("8x8", "fft", "8x8");
-    scenario_put(d, "algorithm", "mapping", "permutation:0,1,2,3,4,4", "test");
-    ck_refused(d, "test: mapping: index bit 4 appears twice (valid: "
-                  "permutation:p_0,...,p_5, address bit y holds index bit "
-                  "p_y)");
-    g_autoptr(Scenario) e = fft_scenario("8x8", "fft", "12x8");
-    ck_refused(e, "test: shape: side 12 of axis 1 is not a power of two >= 2");
-    g_autoptr(Scenario) f = fft_scenario("8x8", "fft-broadcast", "8x8");
-    scenario_put(f, "algorithm", "source", "8,0", "test");
-    ck_refused(f, "test: source: '8' is not a coordinate of axis 1 (valid: "
-                  "0..7)");
-    g_autoptr(Scenario) h = fft_scenario("8x8", "fft", "8x8");
-    scenario_put(h, "algorithm", "mapping", "transpose", "test");
-    ck_refused(h, "test: mapping: 'transpose' is not a mapping (valid: "
-                  "identical, shuffle, permutation:p_0,...,p_{n-1})");
+    /* ALGORITHM on SHAPE on MESH, with algorithm.KEY = VALUE if KEY. */
+    static const struct {
+        const char *mesh, *algorithm, *shape, *key, *value, *message;
+    } cases[] = {
+        { "4x16", "fft", "8x8", "mapping", "shuffle",
+          "test: mapping: shuffle needs a regular mesh (all sides equal; "
+          "Theorem 10 and Algorithm 4); use permutation:... on this one" },
+        { "16x16x16", "fft", "64x32", NULL, NULL,
+          "test: shape: 64x32 has 2^11 points, the machine 4096 nodes "
+          "(valid: an index set of exactly one element per node)" },
+        { "cube:8", "fft", "16x16", "mapping", "shuffle",
+          "test: mapping: shuffle needs n a multiple of m and of k and "
+          "n/m a multiple of k (Theorem 10); here n = 8, m = 2, k = 8" },
+        { "8x8", "fft", "8x8", "mapping", "permutation:0,1,2,3,4,4",
+          "test: mapping: index bit 4 appears twice (valid: "
+          "permutation:p_0,...,p_5, address bit y holds index bit p_y)" },
+        { "8x8", "fft", "12x8", NULL, NULL,
+          "test: shape: side 12 of axis 1 is not a power of two >= 2" },
+        { "8x8", "fft-broadcast", "8x8", "source", "8,0",
+          "test: source: '8' is not a coordinate of axis 1 (valid: 0..7)" },
+        { "8x8", "fft", "8x8", "mapping", "transpose",
+          "test: mapping: 'transpose' is not a mapping (valid: "
+          "identical, shuffle, permutation:p_0,...,p_{n-1})" },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = fft_scenario(cases[c].mesh, cases[c].algorithm,
+                                             cases[c].shape);
+        if (cases[c].key)
+            scenario_put(s, "algorithm", cases[c].key, cases[c].value, "test");
+        ck_refused(s, cases[c].message);
+    }
 }
 END_TEST
 
