@@ -19,23 +19,24 @@
 static const uint32_t procs[] = { 2, 3, 4, 5, 7, 8, 16 };
 #define NPROCS (sizeof procs / sizeof procs[0])
 
+/* METHOD on P processors of smp-8, a SIZE x SIZE matrix; RADIX if not 0. */
 static Scenario *tp_scenario(uint32_t p, const char *method, uint32_t size,
                              int radix)
 {
-    Scenario *s = scenario_new("test");
-    char buf[32];
-    scenario_put(s, "machine", "preset", "smp-8", "test");
-    g_snprintf(buf, sizeof buf, "%u", p);
-    scenario_put(s, "machine", "processors", buf, "test");
-    scenario_put(s, "algorithm", "name", "transpose", "test");
-    scenario_put(s, "algorithm", "method", method, "test");
-    g_snprintf(buf, sizeof buf, "%u", size);
-    scenario_put(s, "algorithm", "size", buf, "test");
-    if (radix) {
-        g_snprintf(buf, sizeof buf, "%d", radix);
-        scenario_put(s, "algorithm", "radix", buf, "test");
-    }
-    return s;
+    char procs_text[16], size_text[16], radix_text[16];
+    g_snprintf(procs_text, sizeof procs_text, "%u", p);
+    g_snprintf(size_text, sizeof size_text, "%u", size);
+    g_snprintf(radix_text, sizeof radix_text, "%d", radix);
+    const char *const rows[][3] = {
+        { "machine", "preset", "smp-8" },
+        { "machine", "processors", procs_text },
+        { "algorithm", "name", "transpose" },
+        { "algorithm", "method", method },
+        { "algorithm", "size", size_text },
+        { "algorithm", "radix", radix ? radix_text : NULL },
+        { NULL },
+    };
+    return ck_scenario(rows);
 }
 
 /* Run, check the data, and for every method but mpich the exact bound:
@@ -46,14 +47,10 @@ static void run_exact(uint32_t p, const char *method, TpMethod m,
                       uint32_t size, int radix, CkTally *t)
 {
     g_autoptr(Scenario) s = tp_scenario(p, method, size, radix);
-    GError *e = NULL;
-    g_autoptr(Report) r = run_scenario(s, NULL, &e);
-    ck_tally_true(t, r != NULL, "%s P=%u r=%d: %s", method, p, radix,
-                  e ? e->message : "");
-    if (!r) {
-        g_clear_error(&e);
+    g_autoptr(Report) r = ck_tally_run(t, s, NULL, "%s P=%u r=%d", method, p,
+                                       radix);
+    if (!r)
         return;
-    }
     ck_tally_true(t, r->data_correct, "%s P=%u r=%d: %s", method, p, radix,
                   r->data_problem);
     /* The model's cycle bound, and for an even P the bisection's: on the
@@ -148,19 +145,26 @@ END_TEST
 
 START_TEST(refusals)
 {
-    g_autoptr(Scenario) a = tp_scenario(8, "pairwise", 20, 0);
-    ck_refused_with(a, "size: 20 is not a multiple of the 8 processors", NULL);
-    g_autoptr(Scenario) b = tp_scenario(8, "bruck", 16, 9);
-    ck_refused_with(b, "radix: 9 is outside 2..P (valid: 2..8)", NULL);
-    g_autoptr(Scenario) c = tp_scenario(8, "bruck", 16, 1);
-    ck_refused_with(c, "radix: 1 is out of range (valid: 2..16384)", NULL);
-    g_autoptr(Scenario) d = tp_scenario(5, "butterfly", 10, 0);
-    ck_refused_with(d, "method: butterfly needs P a power of two, and P = 5 "
-                       "is not", NULL);
-    g_autoptr(Scenario) f = tp_scenario(8, "pairwise", 16, 4);
-    ck_refused_with(f, "radix: applies to method bruck", NULL);
-    g_autoptr(Scenario) g = tp_scenario(8, "adaptive", 16, 4);
-    ck_refused_with(g, "(adaptive chooses the radix)", NULL);
+    static const struct {
+        uint32_t p;
+        const char *method;
+        uint32_t size;
+        int radix;
+        const char *message;
+    } cases[] = {
+        { 8, "pairwise", 20, 0, "size: 20 is not a multiple of the 8 processors" },
+        { 8, "bruck", 16, 9, "radix: 9 is outside 2..P (valid: 2..8)" },
+        { 8, "bruck", 16, 1, "radix: 1 is out of range (valid: 2..16384)" },
+        { 5, "butterfly", 10, 0, "method: butterfly needs P a power of two, and "
+                                 "P = 5 is not" },
+        { 8, "pairwise", 16, 4, "radix: applies to method bruck" },
+        { 8, "adaptive", 16, 4, "(adaptive chooses the radix)" },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        g_autoptr(Scenario) s = tp_scenario(cases[c].p, cases[c].method,
+                                            cases[c].size, cases[c].radix);
+        ck_refused_with(s, cases[c].message, NULL);
+    }
 }
 END_TEST
 
@@ -168,32 +172,38 @@ END_TEST
  * 10 N/64 Tw, radix 8 = 7 Ts + 7 N/64 Tw; radix 3 ties 4 and 7 ties 8. */
 START_TEST(model_p8)
 {
+    /* Bruck's radix r costs ts Ts + tw N/64 Tw. */
+    static const struct { uint32_t radix; int ts, tw; } forms[] = {
+        { 2, 3, 12 }, { 4, 4, 10 }, { 8, 7, 7 },
+    };
+    /* The model of method (radix) is that of want_method (want_radix):
+     * radix 3 ties 4 and 7 ties 8; radix 2 is the butterfly (eq. 12 =
+     * eq. 2), radix P pairwise (eq. 16 corrected = eq. 1). */
+    static const struct {
+        TpMethod want_method;
+        uint32_t want_radix;
+        TpMethod method;
+        uint32_t radix;
+        const char *what;
+    } same[] = {
+        { TP_BRUCK, 4, TP_BRUCK, 3, "radix 3 ties 4" },
+        { TP_BRUCK, 8, TP_BRUCK, 7, "radix 7 ties 8" },
+        { TP_BUTTERFLY, 0, TP_BRUCK, 2, "radix 2, the butterfly" },
+        { TP_PAIRWISE, 0, TP_BRUCK, 8, "radix 8, pairwise" },
+    };
     CkTally t = CK_TALLY_INIT;
     for (double n = 64; n <= 65536; n *= 4) {
         double b = n / 64;
-        ck_tally_double(&t, 3 * TS + 12 * b * TW,
-                        tp_model(TP_BRUCK, n, 8, 2, TS, TW),
-                        "N = %g: radix 2, 3 Ts + 12 N/64 Tw", n);
-        ck_tally_double(&t, 4 * TS + 10 * b * TW,
-                        tp_model(TP_BRUCK, n, 8, 4, TS, TW),
-                        "N = %g: radix 4, 4 Ts + 10 N/64 Tw", n);
-        ck_tally_double(&t, 7 * TS + 7 * b * TW,
-                        tp_model(TP_BRUCK, n, 8, 8, TS, TW),
-                        "N = %g: radix 8, 7 Ts + 7 N/64 Tw", n);
-        ck_tally_double(&t, tp_model(TP_BRUCK, n, 8, 4, TS, TW),
-                        tp_model(TP_BRUCK, n, 8, 3, TS, TW),
-                        "N = %g: radix 3 ties 4", n);
-        ck_tally_double(&t, tp_model(TP_BRUCK, n, 8, 8, TS, TW),
-                        tp_model(TP_BRUCK, n, 8, 7, TS, TW),
-                        "N = %g: radix 7 ties 8", n);
-        /* radix 2 is the butterfly (eq. 12 = eq. 2), radix P pairwise
-         * (eq. 16 corrected = eq. 1) */
-        ck_tally_double(&t, tp_model(TP_BUTTERFLY, n, 8, 0, TS, TW),
-                        tp_model(TP_BRUCK, n, 8, 2, TS, TW),
-                        "N = %g: radix 2, the butterfly", n);
-        ck_tally_double(&t, tp_model(TP_PAIRWISE, n, 8, 0, TS, TW),
-                        tp_model(TP_BRUCK, n, 8, 8, TS, TW),
-                        "N = %g: radix 8, pairwise", n);
+        for (size_t i = 0; i < G_N_ELEMENTS(forms); i++)
+            ck_tally_double(&t, forms[i].ts * TS + forms[i].tw * b * TW,
+                            tp_model(TP_BRUCK, n, 8, forms[i].radix, TS, TW),
+                            "N = %g: radix %u, %d Ts + %d N/64 Tw", n,
+                            forms[i].radix, forms[i].ts, forms[i].tw);
+        for (size_t i = 0; i < G_N_ELEMENTS(same); i++)
+            ck_tally_double(&t, tp_model(same[i].want_method, n, 8,
+                                         same[i].want_radix, TS, TW),
+                            tp_model(same[i].method, n, 8, same[i].radix, TS, TW),
+                            "N = %g: %s", n, same[i].what);
     }
     ck_tally_assert(&t, "the model for P = 8, N = 64..65536");
     /* P = 16, r = 4 (ERRATA): 6 steps of 4 blocks, 6 Ts + 24 N/256 Tw. */
@@ -283,13 +293,16 @@ START_TEST(cube_and_mesh)
     CkTally tl = CK_TALLY_INIT;
     for (size_t t = 0; t < 2; t++)
         for (size_t i = 0; i < 5; i++) {
-            g_autoptr(Scenario) s = scenario_new("test");
-            scenario_put(s, "machine", topo[t][0], topo[t][1], "test");
-            scenario_put(s, "machine", topo[t][2], topo[t][3], "test");
-            scenario_put(s, "machine", "startup", "10", "test");
-            scenario_put(s, "algorithm", "name", "transpose", "test");
-            scenario_put(s, "algorithm", "method", methods[i], "test");
-            scenario_put(s, "algorithm", "size", "32", "test");
+            const char *const rows[][3] = {
+                { "machine", topo[t][0], topo[t][1] },
+                { "machine", topo[t][2], topo[t][3] },
+                { "machine", "startup", "10" },
+                { "algorithm", "name", "transpose" },
+                { "algorithm", "method", methods[i] },
+                { "algorithm", "size", "32" },
+                { NULL },
+            };
+            g_autoptr(Scenario) s = ck_scenario(rows);
             g_autoptr(Report) r = run_scenario(s, NULL, NULL);
             ck_tally_true(&tl, r && r->data_correct, "%s on %s", methods[i],
                           topo[t][1]);
