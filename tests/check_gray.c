@@ -12,23 +12,29 @@
 
 #include <check.h>
 #include "check_main.h"
+#include "check_run.h"
 #include "exchanges.h"
 #include <math.h>
 #include <string.h>
 
+/* ALG by METHOD on the n-cube, K elements a node, and EXTRA_KEY
+ * ("group.key") = EXTRA_VALUE if EXTRA_KEY is not NULL. */
 static Scenario *scenario_for(const char *alg, const char *method, int n,
                               long k, const char *extra_key,
                               const char *extra_value)
 {
-    Scenario *s = scenario_new("test");
-    char buf[32];
-    scenario_put(s, "machine", "topology", "cube", "test");
-    g_snprintf(buf, sizeof buf, "%d", n);
-    scenario_put(s, "machine", "dimensions", buf, "test");
-    scenario_put(s, "algorithm", "name", alg, "test");
-    scenario_put(s, "algorithm", "method", method, "test");
-    g_snprintf(buf, sizeof buf, "%ld", k);
-    scenario_put(s, "algorithm", "elements-per-node", buf, "test");
+    char dims[16], elements[24];
+    g_snprintf(dims, sizeof dims, "%d", n);
+    g_snprintf(elements, sizeof elements, "%ld", k);
+    const char *const rows[][3] = {
+        { "machine", "topology", "cube" },
+        { "machine", "dimensions", dims },
+        { "algorithm", "name", alg },
+        { "algorithm", "method", method },
+        { "algorithm", "elements-per-node", elements },
+        { NULL },
+    };
+    Scenario *s = ck_scenario(rows);
     if (extra_key) {
         const char *dot = strchr(extra_key, '.');
         g_autofree char *group = g_strndup(extra_key, (gsize)(dot - extra_key));
@@ -45,17 +51,6 @@ static Report *must_run(Scenario *s, const RunOptions *opt)
     return r;
 }
 
-/* must_run for loops: the run's success goes into T (the test asserts it
- * after the loop); NULL where it failed, which the caller skips. */
-static Report *tally_run(CkTally *t, Scenario *s, const RunOptions *opt,
-                         const char *what)
-{
-    GError *e = NULL;
-    Report *r = run_scenario(s, opt, &e);
-    ck_tally_true(t, r != NULL, "%s: runs: %s", what, e ? e->message : "");
-    g_clear_error(&e);
-    return r;
-}
 
 static const Bound *bound_named(const Report *r, const char *prefix)
 {
@@ -99,7 +94,7 @@ START_TEST(all_methods_all_directions_correct_and_exact)
                                                         algs[a], n, k);
                 g_autoptr(Scenario) s = scenario_for(algs[a], "concurrent", n, k,
                                                      NULL, NULL);
-                g_autoptr(Report) r = tally_run(&t, s, NULL, what);
+                g_autoptr(Report) r = ck_tally_run(&t, s, NULL, "%s", what);
                 if (r) {
                     ck_tally_true(&t, r->data_correct, "%s: %s", what,
                                   r->data_problem);
@@ -118,7 +113,7 @@ START_TEST(all_methods_all_directions_correct_and_exact)
                                                           k, m);
                     g_autoptr(Scenario) sq = scenario_for(algs[a], "sequential",
                         n, k, n > 1 ? "algorithm.start-dimension" : NULL, start);
-                    g_autoptr(Report) rq = tally_run(&t, sq, NULL, wq);
+                    g_autoptr(Report) rq = ck_tally_run(&t, sq, NULL, "%s", wq);
                     if (!rq)
                         continue;
                     ck_tally_true(&t, rq->data_correct, "%s: %s", wq,
@@ -149,12 +144,20 @@ START_TEST(all_methods_all_directions_correct_and_exact)
 }
 END_TEST
 
-START_TEST(startup_paid_per_step)
+/* gray-to-binary, concurrent, on the 6-cube with K = 50 and KEY = VALUE:
+ * it must run, the data correct. */
+static Report *run_6cube(const char *key, const char *value)
 {
     g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
-                                         "machine.startup", "7");
-    g_autoptr(Report) r = must_run(s, NULL);
+                                         key, value);
+    Report *r = must_run(s, NULL);
     ck_assert(r->data_correct);
+    return r;
+}
+
+START_TEST(startup_paid_per_step)
+{
+    g_autoptr(Report) r = run_6cube("machine.startup", "7");
     ck_assert_int_eq(r->cycles, 5 * (7 + 10));
     ck_assert(report_bounds_hold(r));
 }
@@ -162,10 +165,7 @@ END_TEST
 
 START_TEST(ports_one_is_reported_honestly)
 {
-    g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 6, 50,
-                                         "machine.ports", "one");
-    g_autoptr(Report) r = must_run(s, NULL);
-    ck_assert(r->data_correct);
+    g_autoptr(Report) r = run_6cube("machine.ports", "one");
     gboolean holds;
     double t5 = bound_value(r, "Theorem 5", &holds);
     ck_assert(r->cycles > t5);
@@ -242,7 +242,7 @@ START_TEST(figure4_and_figure5_sequences)
         g_autofree Exchanges *ex = g_new0(Exchanges, 1);
         RunOptions opt = { .observer = &exchanges_observer,
                            .observer_data = ex };
-        g_autoptr(Report) r = tally_run(&t, s, &opt, what);
+        g_autoptr(Report) r = ck_tally_run(&t, s, &opt, "%s", what);
         if (!r)
             continue;
         ck_tally_true(&t, r->data_correct, "%s: data correct", what);
@@ -310,7 +310,7 @@ START_TEST(exchange_methods_exact)
                                                     k);
             g_autoptr(Scenario) s = scenario_for("exchange", "sequential", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(Report) r = tally_run(&t, s, NULL, what);
+            g_autoptr(Report) r = ck_tally_run(&t, s, NULL, "%s", what);
             if (r) {
                 ck_tally_true(&t, r->data_correct, "%s: data correct", what);
                 ck_tally_int(&t, n * (2 + k), r->cycles, "%s: cycles", what);
@@ -322,7 +322,7 @@ START_TEST(exchange_methods_exact)
             g_autofree char *wa = g_strdup_printf("all-port n=%d K=%ld", n, k);
             g_autoptr(Scenario) a = scenario_for("exchange", "all-port", n, k,
                                                  "machine.startup", "2");
-            g_autoptr(Report) ra = tally_run(&t, a, NULL, wa);
+            g_autoptr(Report) ra = ck_tally_run(&t, a, NULL, "%s", wa);
             if (!ra)
                 continue;
             ck_tally_true(&t, ra->data_correct, "%s: data correct", wa);
