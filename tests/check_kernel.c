@@ -71,6 +71,25 @@ static double rate_at(const Machine *m, uint64_t rows, uint64_t cols)
     return kernel_table_rate(machine_kernel(m, "matvec"), rows, cols);
 }
 
+/* A cell of the matvec table and the rate m's table gives there. */
+typedef struct {
+    uint64_t rows, cols;
+    double rate;
+} RateAt;
+
+/* Each rate as ck_assert_double_eq_tol(rate_at(...), rate, 1e-12) would
+ * compare it, the failure naming the cell. */
+static void assert_rates(const Machine *m, const RateAt *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double got = rate_at(m, want[i].rows, want[i].cols);
+        ck_assert_msg(fabsl(want[i].rate - got) < 1e-12, "%llu x %llu: rate "
+                      "%.17g, expected %.17g within 1e-12",
+                      (unsigned long long)want[i].rows,
+                      (unsigned long long)want[i].cols, got, want[i].rate);
+    }
+}
+
 #define DGEMV "kernel.matvec = table:cm200-dgemv.tbl\n"
 #define US "tick-seconds = 1e-6\n"
 
@@ -88,12 +107,11 @@ START_TEST(table_cells_give_exact_ticks)
     /* 64 x 512 at 9.11: 2 * 64 * 512 = 65536 flops, 7193.85 us. */
     ck_assert_int_eq(matvec(&m, 64, 512, 65536), 7194);
     /* The corners and a few cells read back as printed. */
-    ck_assert_double_eq_tol(rate_at(&m, 2, 2), 0.64, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 2, 2048), 5.74, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 2048, 2), 3.49, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 5, 3), 1.80, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 16, 2048), 8.97, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 2048, 16), 7.60, 1e-12);
+    static const RateAt printed[] = {
+        { 2, 2, 0.64 }, { 2, 2048, 5.74 }, { 2048, 2, 3.49 },
+        { 5, 3, 1.80 }, { 16, 2048, 8.97 }, { 2048, 16, 7.60 },
+    };
+    assert_rates(&m, printed, G_N_ELEMENTS(printed));
     /* No flops, no time. */
     ck_assert_int_eq(matvec(&m, 16, 16, 0), 0);
     /* A name the machine does not bind still costs flops x flop-time. */
@@ -132,14 +150,17 @@ END_TEST
 START_TEST(table_clamps_beyond_its_edges)
 {
     Machine m = machine_ok(DGEMV US);
-    ck_assert_double_eq_tol(rate_at(&m, 1, 1), 0.64, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 0, 0), 0.64, 1e-12);   /* unused */
-    ck_assert_double_eq_tol(rate_at(&m, 3, 0), 0.91, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 1 << 20, 1), 3.49, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 1, 1 << 20), 5.74, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 16, 1 << 20), 8.97, 1e-12);
-    /* Clamped to the last row, whose last present cell is 2048 x 16. */
-    ck_assert_double_eq_tol(rate_at(&m, UINT64_MAX, UINT64_MAX), 7.60, 1e-12);
+    static const RateAt clamped[] = {
+        { 1, 1, 0.64 },
+        { 0, 0, 0.64 },                                      /* unused */
+        { 3, 0, 0.91 },
+        { 1 << 20, 1, 3.49 },
+        { 1, 1 << 20, 5.74 },
+        { 16, 1 << 20, 8.97 },
+        /* Clamped to the last row, whose last present cell is 2048 x 16. */
+        { UINT64_MAX, UINT64_MAX, 7.60 },
+    };
+    assert_rates(&m, clamped, G_N_ELEMENTS(clamped));
     /* 100 flops on a 1 x 1 matrix: at 0.64, 156.25 us. */
     ck_assert_int_eq(matvec(&m, 1, 1, 100), 157);
     machine_clear(&m);
@@ -149,13 +170,15 @@ END_TEST
 START_TEST(table_fills_missing_cells_from_the_left)
 {
     Machine m = machine_ok(DGEMV US);
-    ck_assert_double_eq_tol(rate_at(&m, 512, 2048), 8.60, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 512, 128), 8.60, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 32, 2048), 8.92, 1e-12);
-    ck_assert_double_eq_tol(rate_at(&m, 2048, 32), 7.60, 1e-12);
-    /* Between a filled cell and a present one: 256 x 256 from 128 x 128 =
-     * 8.92, 128 x 512 = (8.92), 512 x 128 = (8.60), 512 x 512 = (8.60). */
-    ck_assert_double_eq_tol(rate_at(&m, 256, 256), 8.76, 1e-12);
+    static const RateAt filled[] = {
+        { 512, 2048, 8.60 }, { 512, 128, 8.60 }, { 32, 2048, 8.92 },
+        { 2048, 32, 7.60 },
+        /* Between a filled cell and a present one: 256 x 256 from 128 x
+         * 128 = 8.92, 128 x 512 = (8.92), 512 x 128 = (8.60), 512 x 512 =
+         * (8.60). */
+        { 256, 256, 8.76 },
+    };
+    assert_rates(&m, filled, G_N_ELEMENTS(filled));
     /* 2 * 512 * 2048 = 2097152 flops at 8.60: 243854.9 us. */
     ck_assert_int_eq(matvec(&m, 512, 2048, 2097152), 243855);
     machine_clear(&m);
