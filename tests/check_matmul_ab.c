@@ -54,6 +54,27 @@ static uint32_t between(GRand *g, uint32_t lo, uint32_t hi)
     return (uint32_t)g_rand_int_range(g, (gint32)lo, (gint32)hi + 1);
 }
 
+/* A random problem on a random cube: dims 2..6, an nr x nc processor
+ * array of it, and P x Q x R up to 70 with P >= nr, R >= nc and Q >= both,
+ * drawn from G in that order. */
+typedef struct {
+    int dims;
+    uint32_t nr, nc, p, q, r;
+} CubeProblem;
+
+static CubeProblem random_cube_problem(GRand *g)
+{
+    CubeProblem c;
+    c.dims = (int)between(g, 2, 6);
+    uint32_t rb = between(g, 0, (uint32_t)c.dims);
+    c.nr = 1u << rb;
+    c.nc = 1u << (c.dims - rb);
+    c.p = between(g, c.nr, 70);
+    c.r = between(g, c.nc, 70);
+    c.q = between(g, MAX(c.nr, c.nc), 70);
+    return c;
+}
+
 /* One run: exact data, every bound, one hop per neighbour transfer, and
  * for A or B the shift counts of Section 4.1; into T when the caller loops,
  * asserted here when T is NULL. No report, or no stationary operand named,
@@ -118,14 +139,10 @@ START_TEST(random_cubes)
     static const char *const st[] = { "A", "B" };
     CkTally t = CK_TALLY_INIT;
     for (int round = 0; round < 20; round++) {
-        int dims = (int)between(g, 2, 6);
-        uint32_t rb = between(g, 0, (uint32_t)dims);
-        uint32_t nr = 1u << rb, nc = 1u << (dims - rb);
-        uint32_t p = between(g, nr, 70), r = between(g, nc, 70);
-        uint32_t q = between(g, MAX(nr, nc), 70);
+        CubeProblem c = random_cube_problem(g);
         uint32_t block = g_rand_boolean(g) ? 0 : between(g, 1, 40);
-        run_one(&t, dims, nr, nc, p, q, r, st[round % 2], elements[round / 2 % 2],
-                block);
+        run_one(&t, c.dims, c.nr, c.nc, c.p, c.q, c.r, st[round % 2],
+                elements[round / 2 % 2], block);
     }
     g_rand_free(g);
     ck_tally_assert(&t, "A and B stationary on random cubes");
@@ -142,12 +159,9 @@ START_TEST(auto_choice)
     GRand *g = g_rand_new_with_seed(7);
     CkTally t = CK_TALLY_INIT;
     for (int round = 0; round < 8; round++) {
-        int dims = (int)between(g, 2, 6);
-        uint32_t rb = between(g, 0, (uint32_t)dims);
-        uint32_t nr = 1u << rb, nc = 1u << (dims - rb);
-        uint32_t p = between(g, nr, 70), r = between(g, nc, 70);
-        uint32_t q = between(g, MAX(nr, nc), 70);
-        run_one(&t, dims, nr, nc, p, q, r, "auto", elements[round % 2], 0);
+        CubeProblem c = random_cube_problem(g);
+        run_one(&t, c.dims, c.nr, c.nc, c.p, c.q, c.r, "auto", elements[round % 2],
+                0);
     }
     g_rand_free(g);
     ck_tally_assert(&t, "auto on random cubes");
