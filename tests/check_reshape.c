@@ -34,20 +34,49 @@
 #include "exchanges.h"
 #include <string.h>
 
+/* A reshape FROM -> TO on the n-cube by METHOD (NULL: the default). */
 static Scenario *reshape_scenario(int n, const char *from, const char *to,
                                   const char *method)
 {
-    Scenario *s = scenario_new("test");
-    char buf[16];
-    scenario_put(s, "machine", "topology", "cube", "test");
-    g_snprintf(buf, sizeof buf, "%d", n);
-    scenario_put(s, "machine", "dimensions", buf, "test");
-    scenario_put(s, "algorithm", "name", "reshape", "test");
-    scenario_put(s, "algorithm", "from", from, "test");
-    scenario_put(s, "algorithm", "to", to, "test");
-    if (method)
-        scenario_put(s, "algorithm", "method", method, "test");
+    char dims[16];
+    g_snprintf(dims, sizeof dims, "%d", n);
+    const char *const rows[][3] = {
+        { "machine", "topology", "cube" },
+        { "machine", "dimensions", dims },
+        { "algorithm", "name", "reshape" },
+        { "algorithm", "from", from },
+        { "algorithm", "to", to },
+        { "algorithm", "method", method },
+        { NULL },
+    };
+    return ck_scenario(rows);
+}
+
+/* reshape_scenario by two-path with SCHEDULE (NULL: the default,
+ * hand-over). */
+static Scenario *two_path(int n, const char *from, const char *to,
+                          const char *schedule)
+{
+    Scenario *s = reshape_scenario(n, from, to, "two-path");
+    if (schedule)
+        scenario_put(s, "algorithm", "schedule", schedule, "test");
     return s;
+}
+
+/* Random trial TRIAL's shape again under SCHEDULE: it runs with the data
+ * correct and, if BOUNDS, every bound holding, into T; the report, or NULL
+ * (the caller ends its trials). */
+static Report *tally_two_path(CkTally *t, int trial, int n, const char *from,
+                              const char *to, const char *schedule,
+                              gboolean bounds)
+{
+    g_autoptr(Scenario) s = two_path(n, from, to, schedule);
+    Report *r = run_scenario(s, NULL, NULL);
+    ck_tally_true(t, r && r->data_correct && (!bounds || report_bounds_hold(r)),
+                  "trial %d: %s, n=%d %s -> %s: runs, data correct%s", trial,
+                  schedule ? schedule : "hand-over", n, from, to,
+                  bounds ? ", bounds hold" : "");
+    return r;
 }
 
 static void assert_list(const Report *r, const char *key,
@@ -171,9 +200,7 @@ static Report *random_two_path(GRand *rng, const char *schedule, int *n,
     int bits = *n + g_rand_int_range(rng, 2, 6);
     *from = shape(bits, rng);
     *to = shape(bits, rng);
-    g_autoptr(Scenario) s = reshape_scenario(*n, *from, *to, "two-path");
-    if (schedule)
-        scenario_put(s, "algorithm", "schedule", schedule, "test");
+    g_autoptr(Scenario) s = two_path(*n, *from, *to, schedule);
     GError *e = NULL;
     Report *r = run_scenario(s, NULL, &e);
     if (!r) {
@@ -339,8 +366,7 @@ END_TEST
  * hand-over schedule (the default) meets it. */
 START_TEST(two_path_relays_differ)
 {
-    g_autoptr(Scenario) s = reshape_scenario(5, "256", "4x4x16", "two-path");
-    scenario_put(s, "algorithm", "schedule", "proof", "test");
+    g_autoptr(Scenario) s = two_path(5, "256", "4x4x16", "proof");
     g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert(r && r->data_correct);
     ck_assert_int_eq(detail(r, "boundaries_without_overlap")->i, 1);
@@ -369,8 +395,7 @@ START_TEST(two_path_issue_example_both_schedules)
     const Tick cycles[] = { 9, 10 };
     CkTally t = CK_TALLY_INIT;
     for (int i = 0; i < 2; i++) {
-        g_autoptr(Scenario) s = reshape_scenario(8, "64x64", "16x256", "two-path");
-        scenario_put(s, "algorithm", "schedule", schedules[i], "test");
+        g_autoptr(Scenario) s = two_path(8, "64x64", "16x256", schedules[i]);
         g_autoptr(Report) r = run_scenario(s, NULL, NULL);
         ck_tally_true(&t, r && r->data_correct, "%s: runs, data correct",
                       schedules[i]);
@@ -417,12 +442,8 @@ START_TEST(two_path_handover_theorem3_random)
         ck_tally_true(&t, report_bounds_hold(r), "trial %d: n=%d %s -> %s: "
                       "bounds hold", trial, n, from, to);
         long long t3 = dl * ((k + 2 * dl - 1) / (2 * dl)) + 1;
-        g_autoptr(Scenario) p = reshape_scenario(n, from, to, "two-path");
-        scenario_put(p, "algorithm", "schedule", "proof", "test");
-        g_autoptr(Report) rp = run_scenario(p, NULL, NULL);
-        ck_tally_true(&t, rp && rp->data_correct && report_bounds_hold(rp),
-                      "trial %d: n=%d %s -> %s, schedule proof: runs, data "
-                      "correct, bounds hold", trial, n, from, to);
+        g_autoptr(Report) rp = tally_two_path(&t, trial, n, from, to, "proof",
+                                              TRUE);
         if (!rp)
             break;
         if (dl <= 2) {
@@ -495,12 +516,8 @@ START_TEST(two_path_timetable_theorem3_random)
         }
         /* schedule = slots: the same timetable where it meets Theorem 3,
          * the slot patterns where it does not; Theorem 3 on every shape */
-        g_autoptr(Scenario) ss = reshape_scenario(n, from, to, "two-path");
-        scenario_put(ss, "algorithm", "schedule", "slots", "test");
-        g_autoptr(Report) rs = run_scenario(ss, NULL, NULL);
-        ck_tally_true(&t, rs && rs->data_correct && report_bounds_hold(rs),
-                      "trial %d: slots, n=%d %s -> %s: runs, data correct, "
-                      "bounds hold", trial, n, from, to);
+        g_autoptr(Report) rs = tally_two_path(&t, trial, n, from, to, "slots",
+                                              TRUE);
         if (!rs)
             break;
         ck_tally_true(&t, rs->cycles == t3, "trial %d: slots, n=%d %s -> %s: "
@@ -520,10 +537,8 @@ START_TEST(two_path_timetable_theorem3_random)
         }
         wide++;
         met_wide += ext == 0;
-        g_autoptr(Scenario) hs = reshape_scenario(n, from, to, "two-path");
-        g_autoptr(Report) rh = run_scenario(hs, NULL, NULL);
-        ck_tally_true(&t, rh && rh->data_correct, "trial %d: hand-over, n=%d "
-                      "%s -> %s: runs, data correct", trial, n, from, to);
+        g_autoptr(Report) rh = tally_two_path(&t, trial, n, from, to, NULL,
+                                              FALSE);
         if (!rh)
             break;
         handover_wide += rh->cycles <= t3;
@@ -617,8 +632,7 @@ START_TEST(two_path_slots_delta4_k16_random)
         int n = g_rand_int_range(rng, 8, 13);
         g_autofree char *from = shape(n + 4, rng);
         g_autofree char *to = shape(n + 4, rng);
-        g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
-        scenario_put(s, "algorithm", "schedule", "slots", "test");
+        g_autoptr(Scenario) s = two_path(n, from, to, "slots");
         GError *e = NULL;
         g_autoptr(Report) r = run_scenario(s, NULL, &e);
         if (!r) {
@@ -645,11 +659,8 @@ START_TEST(two_path_slots_delta4_k16_random)
         if (up)
             ck_tally_int(&tl, 9, (long long)up->value, "trial %d: n=%d %s -> "
                          "%s: the upper bound", trial, n, from, to);
-        g_autoptr(Scenario) t = reshape_scenario(n, from, to, "two-path");
-        scenario_put(t, "algorithm", "schedule", "timetable", "test");
-        g_autoptr(Report) rt = run_scenario(t, NULL, NULL);
-        ck_tally_true(&tl, rt && rt->data_correct, "trial %d: timetable, n=%d "
-                      "%s -> %s: runs, data correct", trial, n, from, to);
+        g_autoptr(Report) rt = tally_two_path(&tl, trial, n, from, to,
+                                              "timetable", FALSE);
         if (!rt)
             break;
         ck_tally_int(&tl, 10, rt->cycles, "trial %d: timetable, n=%d %s -> %s: "
@@ -681,8 +692,7 @@ static const char *const delta8_shapes[][3] = {
 START_TEST(two_path_slots_delta8_k32)
 {
     const char *const *shape = delta8_shapes[_i];
-    g_autoptr(Scenario) s = reshape_scenario(16, shape[0], shape[1], "two-path");
-    scenario_put(s, "algorithm", "schedule", "slots", "test");
+    g_autoptr(Scenario) s = two_path(16, shape[0], shape[1], "slots");
     GError *e = NULL;
     g_autoptr(Report) r = run_scenario(s, NULL, &e);
     ck_assert_msg(r != NULL, "%s", e ? e->message : "");
@@ -892,8 +902,7 @@ static void check_schedule_file(const char *file)
     ck_tally_assert(&th, "%s: the element schedule", file);
     ck_assert_int_eq(last, cycles);
     /* the timetable takes one cycle more on this shape */
-    g_autoptr(Scenario) s = reshape_scenario(n, from, to, "two-path");
-    scenario_put(s, "algorithm", "schedule", "timetable", "test");
+    g_autoptr(Scenario) s = two_path(n, from, to, "timetable");
     g_autoptr(Report) r = run_scenario(s, NULL, NULL);
     ck_assert(r && r->data_correct);
     ck_assert_int_eq(r->cycles, cycles + 1);
@@ -912,45 +921,47 @@ END_TEST
 
 START_TEST(two_path_timetable_needs_theorem3_machine)
 {
-    g_autoptr(Scenario) s = reshape_scenario(6, "8x8x8", "2x16x8x2", "two-path");
-    scenario_put(s, "algorithm", "schedule", "timetable", "test");
+    g_autoptr(Scenario) s = two_path(6, "8x8x8", "2x16x8x2", "timetable");
     scenario_put(s, "machine", "startup", "5", "test");
-    GError *e = NULL;
-    ck_assert(run_scenario(s, NULL, &e) == NULL);
-    ck_assert(strstr(e->message, "timetable needs startup = 0") != NULL);
-    g_error_free(e);
+    ck_refused_with(s, "timetable needs startup = 0", NULL);
 }
 END_TEST
 
 START_TEST(conditions_refused)
 {
-    g_autoptr(Scenario) a = reshape_scenario(4, "256", "2x2x2x32", "two-path");
-    ck_refused(a, "test: method: two-path cannot run for 256 -> 2x2x2x32: no "
-                  "two elements of D_paddr may differ by one (Theorem 3)");
-    g_autoptr(Scenario) b = reshape_scenario(4, "1x16", "4x4", "two-path");
-    ck_refused(b, "test: method: two-path cannot run for 1x16 -> 4x4: K > 2 "
-                  "delta (Theorem 3)");
-    g_autoptr(Scenario) c = reshape_scenario(3, "4x8x8", "2x4x2x4x4", "pipelined");
-    ck_refused(c, "test: method: pipelined cannot run for 4x8x8 -> "
-                  "2x4x2x4x4: every dimension j requiring communication "
-                  "needs its own more significant processor dimension u not "
-                  "requiring communication, with no axis boundary between "
-                  "j+1 and u (Theorem 4, through Lemma 4)");
+    static const struct {
+        int n;
+        const char *from, *to, *method, *message;
+    } cases[] = {
+        { 4, "256", "2x2x2x32", "two-path",
+          "test: method: two-path cannot run for 256 -> 2x2x2x32: no two "
+          "elements of D_paddr may differ by one (Theorem 3)" },
+        { 4, "1x16", "4x4", "two-path",
+          "test: method: two-path cannot run for 1x16 -> 4x4: K > 2 delta "
+          "(Theorem 3)" },
+        { 3, "4x8x8", "2x4x2x4x4", "pipelined",
+          "test: method: pipelined cannot run for 4x8x8 -> 2x4x2x4x4: every "
+          "dimension j requiring communication needs its own more significant "
+          "processor dimension u not requiring communication, with no axis "
+          "boundary between j+1 and u (Theorem 4, through Lemma 4)" },
+        { 4, "1x16", "4x5", NULL,
+          "test: to: '4x5' is not a shape (axis lengths that are powers of "
+          "two, axis d-1 first, joined by x: 4x4)" },
+        { 4, "1x16", "4x8", NULL,
+          "test: to: 4x8 has 2^5 elements, 1x16 has 2^4: a reshape keeps the "
+          "size" },
+        { 5, "16", "4x4", NULL,
+          "test: from: 16 has 2^4 elements, fewer than the 32 nodes" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(Scenario) s = reshape_scenario(cases[i].n, cases[i].from,
+                                                 cases[i].to, cases[i].method);
+        ck_refused(s, cases[i].message);
+    }
     /* 2x8x128 -> 2x4x256 on an 8-cube: after the exchange in dimension 7,
      * bit 7 is an axis boundary that breaks Lemma 4's chain for j = 6 */
     g_autoptr(Scenario) c2 = reshape_scenario(8, "2x8x128", "2x4x256", "pipelined");
-    GError *err = NULL;
-    ck_assert(run_scenario(c2, NULL, &err) == NULL);
-    ck_assert(strstr(err->message, "no axis boundary between j+1 and u") != NULL);
-    g_error_free(err);
-    g_autoptr(Scenario) d = reshape_scenario(4, "1x16", "4x5", NULL);
-    ck_refused(d, "test: to: '4x5' is not a shape (axis lengths that are "
-                  "powers of two, axis d-1 first, joined by x: 4x4)");
-    g_autoptr(Scenario) e = reshape_scenario(4, "1x16", "4x8", NULL);
-    ck_refused(e, "test: to: 4x8 has 2^5 elements, 1x16 has 2^4: a reshape "
-                  "keeps the size");
-    g_autoptr(Scenario) f = reshape_scenario(5, "16", "4x4", NULL);
-    ck_refused(f, "test: from: 16 has 2^4 elements, fewer than the 32 nodes");
+    ck_refused_with(c2, "no axis boundary between j+1 and u", NULL);
     g_autoptr(Scenario) g = reshape_scenario(4, "1x16", "4x4", "exchange");
     scenario_put(g, "algorithm", "order", "ascending", "test");
     ck_refused(g, "test: order: applies to method sequential only");
@@ -961,20 +972,22 @@ START_TEST(processor_bits_and_local_moves)
 {
     /* processor bits in the middle: memory bits above communicating ones,
      * so only sequential and exchange (per-element control) may run */
-    g_autoptr(Scenario) s = reshape_scenario(3, "64", "2x4x8", "exchange");
-    scenario_put(s, "algorithm", "processor-bits", "1,2,4", "test");
-    g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-    ck_assert(r && r->data_correct);
-    g_autoptr(Scenario) q = reshape_scenario(3, "64", "2x4x8", "sequential");
-    scenario_put(q, "algorithm", "processor-bits", "1,2,4", "test");
-    g_autoptr(Report) rq = run_scenario(q, NULL, NULL);
-    ck_assert(rq && rq->data_correct);
-    g_autoptr(Scenario) o = reshape_scenario(3, "64", "2x4x8", "one-path");
-    scenario_put(o, "algorithm", "processor-bits", "1,2,4", "test");
-    GError *e = NULL;
-    ck_assert(run_scenario(o, NULL, &e) == NULL);
-    ck_assert(strstr(e->message, "must be a processor dimension") != NULL);
-    g_error_free(e);
+    static const struct { const char *method, *refusal; } middle[] = {
+        { "exchange", NULL },
+        { "sequential", NULL },
+        { "one-path", "must be a processor dimension" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(middle); i++) {
+        g_autoptr(Scenario) s = reshape_scenario(3, "64", "2x4x8", middle[i].method);
+        scenario_put(s, "algorithm", "processor-bits", "1,2,4", "test");
+        if (middle[i].refusal) {
+            ck_refused_with(s, middle[i].refusal, NULL);
+            continue;
+        }
+        g_autoptr(Report) r = run_scenario(s, NULL, NULL);
+        ck_assert_msg(r && r->data_correct, "%s: runs, data correct",
+                      middle[i].method);
+    }
     /* everything local: D_paddr empty, zero cycles, moves counted */
     g_autoptr(Scenario) l = reshape_scenario(2, "64", "4x16", NULL);
     g_autoptr(Report) rl = run_scenario(l, NULL, NULL);
