@@ -42,6 +42,16 @@ static void on_cube(Scenario *s, unsigned dims)
     scenario_put(s, "machine", "dimensions", buf, "test");
 }
 
+/* db_scenario on the DIMS-cube. */
+static Scenario *cube_scenario(const char *routine, uint64_t p, uint64_t q,
+                               const char *processors, const char *element,
+                               unsigned dims)
+{
+    Scenario *s = db_scenario(routine, p, q, processors, element);
+    on_cube(s, dims);
+    return s;
+}
+
 static void on_torus(Scenario *s, uint32_t rows, uint32_t cols)
 {
     char buf[32];
@@ -146,8 +156,7 @@ START_TEST(message_counts)
 {
     CkTally tl = CK_TALLY_INIT;
     for (int r = 0; r < 3; r++) {
-        g_autoptr(Scenario) s = db_scenario(routines[r], 16, 16, "4x4", NULL);
-        on_cube(s, 4);
+        g_autoptr(Scenario) s = cube_scenario(routines[r], 16, 16, "4x4", NULL, 4);
         g_autoptr(Report) rep = run_ok(s, routines[r], &tl);
         ck_tally_uint(&tl, 27, rep->class_messages[CLASS_ROUTER], "%s: router messages",
                       routines[r]);
@@ -184,8 +193,7 @@ END_TEST
  * no spread-y. Total 8 + 16 = 24. */
 START_TEST(cycles_by_hand)
 {
-    g_autoptr(Scenario) s = db_scenario("rank1", 16, 16, "1x2", NULL);
-    on_cube(s, 1);
+    g_autoptr(Scenario) s = cube_scenario("rank1", 16, 16, "1x2", NULL, 1);
     g_autoptr(Report) rep = run_ok(s, "rank1 1x2", NULL);
     ck_assert_int_eq(rep->cycles, 24);
     ck_assert_uint_eq(rep->class_messages[CLASS_ROUTER], 1);
@@ -222,9 +230,8 @@ START_TEST(spread_all_port)
             q = cols;
         char arr[32];
         g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
-        g_autoptr(Scenario) s = db_scenario("rank1", p, q, arr,
-                                            trial % 3 ? "double" : "complex");
-        on_cube(s, dims);
+        g_autoptr(Scenario) s = cube_scenario("rank1", p, q, arr,
+                                              trial % 3 ? "double" : "complex", dims);
         g_autofree char *what = g_strdup_printf("rank1 %llux%llu on %s",
                                                 (unsigned long long)p,
                                                 (unsigned long long)q, arr);
@@ -255,42 +262,49 @@ END_TEST
  * their align early wait in the tree), hence the slack. */
 START_TEST(spread_reduce_use_all_ports)
 {
-    g_autoptr(Scenario) s = db_scenario("rank1", 6000, 64, "1x64", NULL);
-    on_cube(s, 6);
-    g_autoptr(Report) rep = run_ok(s, "rank1 6000x64 on 1x64", NULL);
-    ck_assert_int_eq(detail(rep, "spread_x_parts")->i, 6);
-    int64_t t = detail(rep, "phase_spread_x_cycles")->i;
-    ck_assert_msg(t >= 6000 && t < 2 * 6000, "spread-x took %lld",
-                  (long long)t);
-    g_autoptr(Scenario) m = db_scenario("matvec", 64, 6000, "64x1", NULL);
-    on_cube(m, 6);
-    g_autoptr(Report) rm = run_ok(m, "matvec 64x6000 on 64x1", NULL);
-    ck_assert_int_eq(detail(rm, "spread_parts")->i, 6);
-    ck_assert_int_eq(detail(rm, "reduce_parts")->i, 0);
-    int64_t w = detail(rm, "phase_spread_x_cycles")->i;
-    ck_assert_msg(w >= 6000 && w < 2 * 6000, "matvec spread-x took %lld",
-                  (long long)w);
-    g_autoptr(Scenario) v = db_scenario("vecmat", 64, 6000, "64x1", NULL);
-    on_cube(v, 6);
-    g_autoptr(Report) rv = run_ok(v, "vecmat 64x6000 on 64x1", NULL);
-    ck_assert_int_eq(detail(rv, "reduce_parts")->i, 6);
-    int64_t u = detail(rv, "phase_reduce_y_cycles")->i;
-    ck_assert_msg(u >= 6000 && u < 2 * 6000, "reduce-y took %lld",
-                  (long long)u);
+    /* ROUTINE P x Q on the 6-cube's ARRAY: 6 PARTS, and PHASE (WHAT) within
+     * [m, 2 m) for m = 6000; ZERO_PARTS, if given, 0. */
+    static const struct {
+        const char *routine;
+        uint64_t p, q;
+        const char *array, *parts, *zero_parts, *phase, *what;
+    } cases[] = {
+        { "rank1", 6000, 64, "1x64", "spread_x_parts", NULL,
+          "phase_spread_x_cycles", "spread-x" },
+        { "matvec", 64, 6000, "64x1", "spread_parts", "reduce_parts",
+          "phase_spread_x_cycles", "matvec spread-x" },
+        { "vecmat", 64, 6000, "64x1", "reduce_parts", NULL,
+          "phase_reduce_y_cycles", "reduce-y" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(Scenario) s = cube_scenario(cases[i].routine, cases[i].p,
+                                              cases[i].q, cases[i].array, NULL, 6);
+        g_autofree char *what = g_strdup_printf(
+            "%s %llux%llu on %s", cases[i].routine, (unsigned long long)cases[i].p,
+            (unsigned long long)cases[i].q, cases[i].array);
+        g_autoptr(Report) rep = run_ok(s, what, NULL);
+        ck_assert_msg(detail(rep, cases[i].parts)->i == 6, "%s: %s %lld, expected 6",
+                      what, cases[i].parts, (long long)detail(rep, cases[i].parts)->i);
+        if (cases[i].zero_parts)
+            ck_assert_msg(detail(rep, cases[i].zero_parts)->i == 0, "%s: %s %lld, "
+                          "expected 0", what, cases[i].zero_parts,
+                          (long long)detail(rep, cases[i].zero_parts)->i);
+        int64_t t = detail(rep, cases[i].phase)->i;
+        ck_assert_msg(t >= 6000 && t < 2 * 6000, "%s took %lld", cases[i].what,
+                      (long long)t);
+    }
 }
 END_TEST
 
 START_TEST(auto_array)
 {
-    g_autoptr(Scenario) a = db_scenario("matvec", 40, 24, NULL, NULL);
-    on_cube(a, 6);
+    g_autoptr(Scenario) a = cube_scenario("matvec", 40, 24, NULL, NULL, 6);
     g_autoptr(Report) ra = run_ok(a, "auto 40x24", NULL);
     ck_assert_str_eq(detail(ra, "processors")->text, "8x8");
     ck_assert_str_eq(detail(ra, "processors_chosen")->text, "auto");
     /* P/Q = 8 = 2^3 on 64 nodes: 16x4 and 32x2 are both 1 away; the tie
      * goes to more rows. */
-    g_autoptr(Scenario) b = db_scenario("rank1", 64, 8, "auto", NULL);
-    on_cube(b, 6);
+    g_autoptr(Scenario) b = cube_scenario("rank1", 64, 8, "auto", NULL, 6);
     g_autoptr(Report) rb = run_ok(b, "auto 64x8", NULL);
     ck_assert_str_eq(detail(rb, "processors")->text, "32x2");
     /* Square: square. */
@@ -307,8 +321,7 @@ START_TEST(kernels_and_mflops)
 {
     CkTally t = CK_TALLY_INIT;
     for (int r = 0; r < 3; r++) {
-        g_autoptr(Scenario) s = db_scenario(routines[r], 12, 20, "2x4", NULL);
-        on_cube(s, 3);
+        g_autoptr(Scenario) s = cube_scenario(routines[r], 12, 20, "2x4", NULL, 3);
         scenario_put(s, "machine", "kernel.matvec", "per-flop:3", "test");
         scenario_put(s, "machine", "kernel.rank1", "per-flop:5", "test");
         scenario_put(s, "machine", "flop-time", "2", "test");
@@ -329,8 +342,7 @@ START_TEST(kernels_and_mflops)
                       routines[r], mflops, want);
     }
     ck_tally_assert(&t, "kernel times and Mflop/s");
-    g_autoptr(Scenario) c = db_scenario("matvec", 12, 20, "2x4", "complex");
-    on_cube(c, 3);
+    g_autoptr(Scenario) c = cube_scenario("matvec", 12, 20, "2x4", "complex", 3);
     g_autoptr(Report) rc = run_ok(c, "complex flops", NULL);
     ck_assert(detail(rc, "flops")->d == 4 * 2.0 * 12 * 20);
 }
@@ -338,34 +350,41 @@ END_TEST
 
 START_TEST(refusals)
 {
-    g_autoptr(Scenario) a = db_scenario("matvec", 3, 64, "4x2", NULL);
-    on_cube(a, 3);
-    ck_refused_with(a, "test: shape: P = 3 is less than the N_r = 4 processor "
-                       "rows", NULL);
-    g_autoptr(Scenario) b = db_scenario("rank1", 64, 1, "4x2", NULL);
-    on_cube(b, 3);
-    ck_refused_with(b, "test: shape: Q = 1 is less than the N_c = 2 processor "
-                       "columns", NULL);
-    g_autoptr(Scenario) c = db_scenario("vecmat", 64, 64, "4x4", NULL);
-    on_cube(c, 3);
-    ck_refused_with(c, "test: processors: processor array 4x4 has 16 "
-                       "processors; the machine has 8 nodes", NULL);
-    g_autoptr(Scenario) d = db_scenario("matvec", 64, 64, "3x4", NULL);
-    on_cube(d, 3);
-    ck_refused_with(d, "test: processors: 3x4: both extents must be powers of "
-                       "two", NULL);
-    g_autoptr(Scenario) f = db_scenario("matvec", 64, 64, "8x4", NULL);
-    on_torus(f, 4, 8);
-    ck_refused_with(f, "test: processors: processor array 8x4 does not match "
-                       "the mesh", NULL);
-    g_autoptr(Scenario) h = db_scenario("matvec", 64, 64, NULL, NULL);
-    scenario_put(h, "algorithm", "shape", "64by64", "test");
-    on_cube(h, 3);
-    ck_refused_with(h, "test: shape: '64by64' is not PxQ", NULL);
-    g_autoptr(Scenario) i = db_scenario("matvec", 2, 2, NULL, NULL);
-    on_cube(i, 3);
-    ck_refused_with(i, "test: shape: 2x2 fits no processor array of the 8 "
-                       "nodes", NULL);
+    static const struct {
+        const char *routine;
+        uint64_t p, q;
+        const char *processors;
+        unsigned dims;              /* the cube's; 0: the 4x8 torus */
+        const char *shape;          /* put over PxQ, unless NULL */
+        const char *message;
+    } cases[] = {
+        { "matvec", 3, 64, "4x2", 3, NULL,
+          "test: shape: P = 3 is less than the N_r = 4 processor rows" },
+        { "rank1", 64, 1, "4x2", 3, NULL,
+          "test: shape: Q = 1 is less than the N_c = 2 processor columns" },
+        { "vecmat", 64, 64, "4x4", 3, NULL,
+          "test: processors: processor array 4x4 has 16 processors; the "
+          "machine has 8 nodes" },
+        { "matvec", 64, 64, "3x4", 3, NULL,
+          "test: processors: 3x4: both extents must be powers of two" },
+        { "matvec", 64, 64, "8x4", 0, NULL,
+          "test: processors: processor array 8x4 does not match the mesh" },
+        { "matvec", 64, 64, NULL, 3, "64by64",
+          "test: shape: '64by64' is not PxQ" },
+        { "matvec", 2, 2, NULL, 3, NULL,
+          "test: shape: 2x2 fits no processor array of the 8 nodes" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(Scenario) s = db_scenario(cases[i].routine, cases[i].p,
+                                            cases[i].q, cases[i].processors, NULL);
+        if (cases[i].shape)
+            scenario_put(s, "algorithm", "shape", cases[i].shape, "test");
+        if (cases[i].dims)
+            on_cube(s, cases[i].dims);
+        else
+            on_torus(s, 4, 8);
+        ck_refused_with(s, cases[i].message, NULL);
+    }
 }
 END_TEST
 
