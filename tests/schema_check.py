@@ -145,46 +145,37 @@ def order_problems(schema, report):
 
 # ---- scenarios --------------------------------------------------------------
 
-def scenario_algorithm(path):
-    """[algorithm]'s name and method of a scenario file (None if absent)."""
-    section, name, method = None, None, None
+def ini_section(path, section):
+    """The keys of [SECTION] of an INI file and their values, comments
+    left out."""
+    keys, current = {}, None
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.strip()
             m = re.match(r"^\[(.*)\]$", line)
             if m:
-                section = m.group(1).strip()
+                current = m.group(1).strip()
                 continue
-            if section == "algorithm":
-                m = re.match(r"^(name|method)\s*=\s*([^#;]*?)\s*([#;].*)?$", line)
-                if m and m.group(1) == "name":
-                    name = m.group(2)
-                elif m:
-                    method = m.group(2)
-    return name, method
+            m = re.match(r"^([\w.-]+)\s*=\s*([^#;]*?)\s*([#;].*)?$", line)
+            if current == section and m:
+                keys[m.group(1)] = m.group(2)
+    return keys
+
+
+def scenario_algorithm(path):
+    """[algorithm]'s name and method of a scenario file (None if absent)."""
+    keys = ini_section(path, "algorithm")
+    return keys.get("name"), keys.get("method")
 
 
 def scenario_topology(path):
     """The topology a scenario's [machine] names, itself or through its
     preset (machines/PRESET.ini); None if neither does."""
-    def machine_keys(p):
-        keys, section = {}, None
-        with open(p, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                line = line.strip()
-                m = re.match(r"^\[(.*)\]$", line)
-                if m:
-                    section = m.group(1).strip()
-                    continue
-                m = re.match(r"^([\w.-]+)\s*=\s*([^#;]*?)\s*([#;].*)?$", line)
-                if section == "machine" and m:
-                    keys[m.group(1)] = m.group(2)
-        return keys
-    keys = machine_keys(path)
+    keys = ini_section(path, "machine")
     if "topology" in keys:
         return keys["topology"]
     preset = os.path.join("machines", keys.get("preset", "") + ".ini")
-    return machine_keys(preset).get("topology") if "preset" in keys \
+    return ini_section(preset, "machine").get("topology") if "preset" in keys \
         and os.path.exists(preset) else None
 
 
