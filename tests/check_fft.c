@@ -109,21 +109,22 @@ static void assert_figure(const char *mapping, const int want[12][2])
     ck_assert_int_eq(r->cycles, 45);
 }
 
-START_TEST(figure3_identical)
-{
-    static const int fig3[12][2] = {
+/* Figure 3's identical mapping and Figure 5's shuffle. */
+static const struct {
+    const char *mapping;
+    int steps[12][2];
+} figures[] = {
+    { "identical", {
         { 0, 1 }, { 0, 2 }, { 0, 4 }, { 0, 8 }, { 1, 1 }, { 1, 2 },
-        { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 2, 8 } };
-    assert_figure("identical", fig3);
-}
-END_TEST
-
-START_TEST(figure5_shuffle)
-{
-    static const int fig5[12][2] = {
+        { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 2, 8 } } },
+    { "shuffle", {
         { 0, 1 }, { 1, 1 }, { 2, 1 }, { 0, 4 }, { 1, 4 }, { 2, 4 },
-        { 0, 2 }, { 1, 2 }, { 2, 2 }, { 0, 8 }, { 1, 8 }, { 2, 8 } };
-    assert_figure("shuffle", fig5);
+        { 0, 2 }, { 1, 2 }, { 2, 2 }, { 0, 8 }, { 1, 8 }, { 2, 8 } } },
+};
+
+START_TEST(figures_3_and_5)
+{
+    assert_figure(figures[_i].mapping, figures[_i].steps);
 }
 END_TEST
 
@@ -532,8 +533,7 @@ static Suite *fft_suite(void)
     Suite *s = suite_create("fft");
     TCase *t = tcase_create("fft");
     tcase_set_timeout(t, 300);
-    tcase_add_test(t, figure3_identical);
-    tcase_add_test(t, figure5_shuffle);
+    tcase_add_loop_test(t, figures_3_and_5, 0, G_N_ELEMENTS(figures));
     tcase_add_test(t, shuffle_is_the_dealing);
     tcase_add_test(t, random_permutations_cost_the_diameter);
     tcase_add_test(t, random_ffts_match_the_reference);
