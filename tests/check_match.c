@@ -54,17 +54,30 @@ static size_t table_used(const MatchTable *t)
     return n;
 }
 
+/* The table each test of the "match" case works on: fresh before the
+ * test, cleared after it (a checked fixture: both run in the test's own
+ * process). The random test against a model keeps its own. */
+static MatchTable table;
+
+static void table_setup(void)
+{
+    match_init(&table);
+}
+
+static void table_teardown(void)
+{
+    match_clear(&table);
+}
+
 START_TEST(match_first_key_in_own_slot)
 {
-    MatchTable t;
-    match_init(&t);
-    ck_assert_ptr_nonnull(t.slot);
-    ck_assert_uint_eq(capacity(&t), START_CAPACITY);
-    ck_assert_uint_eq(t.count, 0);
-    ck_assert_uint_eq(table_used(&t), 0);
+    ck_assert_ptr_nonnull(table.slot);
+    ck_assert_uint_eq(capacity(&table), START_CAPACITY);
+    ck_assert_uint_eq(table.count, 0);
+    ck_assert_uint_eq(table_used(&table), 0);
 
     MatchLocal local = { 0 };
-    MatchSlot *a = match_slot(&t, &local, 7, 3, 5);
+    MatchSlot *a = match_slot(&table, &local, 7, 3, 5);
     ck_assert_ptr_eq(a, &local.slot);
     ck_assert_uint_eq(a->dest, 7);
     ck_assert_uint_eq(a->source, 3);
@@ -73,44 +86,44 @@ START_TEST(match_first_key_in_own_slot)
     ck_assert_ptr_null(a->head);
     ck_assert_ptr_null(a->tail);
     ck_assert_uint_eq(local.in_table, 0);
-    ck_assert_uint_eq(t.count, 0);
+    ck_assert_uint_eq(table.count, 0);
     /* the same key again, inline and out of line: the same slot */
-    ck_assert_ptr_eq(match_slot(&t, &local, 7, 3, 5), &local.slot);
-    ck_assert_ptr_eq(match_slot_lookup(&t, &local, 7, 3, 5), &local.slot);
+    ck_assert_ptr_eq(match_slot(&table, &local, 7, 3, 5), &local.slot);
+    ck_assert_ptr_eq(match_slot_lookup(&table, &local, 7, 3, 5), &local.slot);
 
     /* a second key (another tag) and a third (another source): the table */
-    MatchSlot *b = match_slot(&t, &local, 7, 3, 6);
-    ck_assert(in_table(&t, b));
+    MatchSlot *b = match_slot(&table, &local, 7, 3, 6);
+    ck_assert(in_table(&table, b));
     ck_assert_uint_eq(b->dest, 7);
     ck_assert_uint_eq(b->source, 3);
     ck_assert_int_eq(b->tag, 6);
     ck_assert_uint_eq(b->used, MATCH_USED);
     ck_assert_ptr_null(b->head);
     ck_assert_uint_eq(local.in_table, 1);
-    ck_assert_uint_eq(t.count, 1);
-    MatchSlot *c = match_slot(&t, &local, 7, 4, 5);
-    ck_assert(in_table(&t, c));
+    ck_assert_uint_eq(table.count, 1);
+    MatchSlot *c = match_slot(&table, &local, 7, 4, 5);
+    ck_assert(in_table(&table, c));
     ck_assert_ptr_ne(b, c);
     ck_assert_uint_eq(c->source, 4);
     ck_assert_int_eq(c->tag, 5);
     ck_assert_uint_eq(local.in_table, 2);
-    ck_assert_uint_eq(t.count, 2);
-    ck_assert_uint_eq(table_used(&t), 2);
+    ck_assert_uint_eq(table.count, 2);
+    ck_assert_uint_eq(table_used(&table), 2);
     /* the own slot still holds the first key */
     ck_assert_uint_eq(local.slot.source, 3);
     ck_assert_int_eq(local.slot.tag, 5);
 
     /* found again where they were put, nothing created */
-    ck_assert_ptr_eq(match_slot(&t, &local, 7, 3, 6), b);
-    ck_assert_ptr_eq(match_slot_lookup(&t, &local, 7, 4, 5), c);
-    ck_assert_ptr_eq(match_slot(&t, &local, 7, 3, 5), &local.slot);
-    ck_assert_uint_eq(t.count, 2);
+    ck_assert_ptr_eq(match_slot(&table, &local, 7, 3, 6), b);
+    ck_assert_ptr_eq(match_slot_lookup(&table, &local, 7, 4, 5), c);
+    ck_assert_ptr_eq(match_slot(&table, &local, 7, 3, 5), &local.slot);
+    ck_assert_uint_eq(table.count, 2);
     ck_assert_uint_eq(local.in_table, 2);
 
-    match_clear(&t);
-    ck_assert_ptr_null(t.slot);
-    ck_assert_uint_eq(t.mask, 0);
-    ck_assert_uint_eq(t.count, 0);
+    match_clear(&table);
+    ck_assert_ptr_null(table.slot);
+    ck_assert_uint_eq(table.mask, 0);
+    ck_assert_uint_eq(table.count, 0);
 }
 END_TEST
 
@@ -126,23 +139,21 @@ START_TEST(match_keys_differ_by_dest_source_and_tag)
         { 2, UINT32_MAX, INT32_MIN }, { 2, 0, 0 },
     };
     enum { NKEYS = G_N_ELEMENTS(keys) };
-    MatchTable t;
-    match_init(&t);
     MatchLocal local[3] = { 0 };
     /* each destination's own slot taken first, by a key of its own */
     for (uint32_t d = 1; d <= 2; d++)
-        ck_assert_ptr_eq(match_slot(&t, &local[d], d, 77, 77), &local[d].slot);
+        ck_assert_ptr_eq(match_slot(&table, &local[d], d, 77, 77), &local[d].slot);
     MatchSlot *where[NKEYS];
     TestItem item[NKEYS];
     CkTally k = CK_TALLY_INIT;
     for (size_t i = 0; i < NKEYS; i++) {
-        where[i] = match_slot(&t, &local[keys[i].dest], keys[i].dest,
+        where[i] = match_slot(&table, &local[keys[i].dest], keys[i].dest,
                               keys[i].source, keys[i].tag);
-        ck_tally_true(&k, in_table(&t, where[i]), "key %zu in the table", i);
+        ck_tally_true(&k, in_table(&table, where[i]), "key %zu in the table", i);
         ck_tally_uint(&k, keys[i].dest, where[i]->dest, "key %zu: dest", i);
         ck_tally_uint(&k, keys[i].source, where[i]->source, "key %zu: source", i);
         ck_tally_int(&k, keys[i].tag, where[i]->tag, "key %zu: tag", i);
-        ck_tally_uint(&k, i + 1, t.count, "key %zu: table count", i);
+        ck_tally_uint(&k, i + 1, table.count, "key %zu: table count", i);
         /* an item of its own, to know it by after the table has grown */
         item[i].item.seq = 1000 + i;
         match_push(where[i], 0, &item[i].item);
@@ -157,14 +168,13 @@ START_TEST(match_keys_differ_by_dest_source_and_tag)
     ck_tally_assert(&apart, "every key in a slot of its own");
     CkTally f = CK_TALLY_INIT;
     for (size_t i = 0; i < NKEYS; i++) {
-        MatchSlot *s = match_slot(&t, &local[keys[i].dest], keys[i].dest,
+        MatchSlot *s = match_slot(&table, &local[keys[i].dest], keys[i].dest,
                                   keys[i].source, keys[i].tag);
         ck_tally_ptr(&f, where[i], s, "key %zu: found again", i);
         ck_tally_ptr(&f, &item[i].item, match_recvs(s), "key %zu: its item", i);
     }
-    ck_tally_uint(&f, NKEYS, t.count, "table count after the lookups");
+    ck_tally_uint(&f, NKEYS, table.count, "table count after the lookups");
     ck_tally_assert(&f, "keys found again");
-    match_clear(&t);
 }
 END_TEST
 
@@ -173,10 +183,8 @@ END_TEST
  * nothing, and the first push into an empty list sets the kind. */
 START_TEST(match_list_is_fifo_of_one_kind)
 {
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
-    MatchSlot *s = match_slot(&t, &local, 0, 1, 2);
+    MatchSlot *s = match_slot(&table, &local, 0, 1, 2);
     TestItem r[5], m[3];
     for (int i = 0; i < 5; i++) {
         r[i].item.seq = (uint64_t)i;
@@ -229,8 +237,7 @@ START_TEST(match_list_is_fifo_of_one_kind)
     ck_assert_uint_eq(s->used, MATCH_USED);
     ck_assert_ptr_eq(match_recvs(s), &r[0].item);
     ck_assert_ptr_null(match_msgs(s));
-    ck_assert_uint_eq(t.count, 0);
-    match_clear(&t);
+    ck_assert_uint_eq(table.count, 0);
 }
 END_TEST
 
@@ -239,10 +246,8 @@ END_TEST
  * tail and sets the kind. The bits the engine keeps in `used` stay. */
 START_TEST(match_push_front_goes_before_every_item)
 {
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
-    MatchSlot *s = match_slot(&t, &local, 3, 0, 1);
+    MatchSlot *s = match_slot(&table, &local, 3, 0, 1);
     s->used |= MATCH_KEPT_RECV;
     TestItem kept = { .item.seq = 5 }, older = { .item.seq = 1 }, m[2];
     match_push_front(s, MATCH_MSGS, &kept.item);
@@ -270,7 +275,6 @@ START_TEST(match_push_front_goes_before_every_item)
     ck_assert_uint_eq(s->used, MATCH_USED | MATCH_KEPT_RECV);
     ck_assert_ptr_eq(match_recvs(s), &older.item);
     ck_assert_ptr_eq(s->tail, &older.item);
-    match_clear(&t);
 }
 END_TEST
 
@@ -279,55 +283,52 @@ END_TEST
  * (used 0), a table slot leaves the table (count and in_table down). */
 START_TEST(match_release_only_empty_unkept_slots)
 {
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
     TestItem r = { .item.seq = 0 };
 
     /* the own slot */
-    MatchSlot *own = match_slot(&t, &local, 2, 1, 1);
+    MatchSlot *own = match_slot(&table, &local, 2, 1, 1);
     match_push(own, 0, &r.item);
-    match_release(&t, &local, own);                     /* not empty */
+    match_release(&table, &local, own);                     /* not empty */
     ck_assert_uint_eq(own->used, MATCH_USED);
-    ck_assert_ptr_eq(match_slot(&t, &local, 2, 1, 1), own);
+    ck_assert_ptr_eq(match_slot(&table, &local, 2, 1, 1), own);
     ck_assert_ptr_eq(match_pop(own, 0), &r.item);
     const unsigned kept[] = { MATCH_KEPT_RECV, MATCH_KEPT_MSG };
     for (size_t i = 0; i < G_N_ELEMENTS(kept); i++) {
         own->used |= kept[i];
-        match_release(&t, &local, own);                 /* keeps one */
+        match_release(&table, &local, own);                 /* keeps one */
         ck_assert_uint_eq(own->used, MATCH_USED | kept[i]);
         own->used &= ~kept[i];
     }
-    match_release(&t, &local, own);
+    match_release(&table, &local, own);
     ck_assert_uint_eq(own->used, 0);
-    ck_assert_uint_eq(t.count, 0);
+    ck_assert_uint_eq(table.count, 0);
     /* free again: the next key takes it */
-    ck_assert_ptr_eq(match_slot(&t, &local, 2, 8, 8), &local.slot);
+    ck_assert_ptr_eq(match_slot(&table, &local, 2, 8, 8), &local.slot);
     ck_assert_uint_eq(local.slot.source, 8);
 
     /* a table slot */
-    MatchSlot *s = match_slot(&t, &local, 2, 1, 1);
-    ck_assert(in_table(&t, s));
-    ck_assert_uint_eq(t.count, 1);
+    MatchSlot *s = match_slot(&table, &local, 2, 1, 1);
+    ck_assert(in_table(&table, s));
+    ck_assert_uint_eq(table.count, 1);
     ck_assert_uint_eq(local.in_table, 1);
     match_push(s, MATCH_MSGS, &r.item);
-    match_release(&t, &local, s);                       /* not empty */
-    ck_assert_uint_eq(t.count, 1);
+    match_release(&table, &local, s);                       /* not empty */
+    ck_assert_uint_eq(table.count, 1);
     ck_assert_uint_eq(s->used, MATCH_USED | MATCH_MSGS);
     ck_assert_ptr_eq(match_pop(s, MATCH_MSGS), &r.item);
     for (size_t i = 0; i < G_N_ELEMENTS(kept); i++) {
         s->used |= kept[i];
-        match_release(&t, &local, s);                   /* keeps one */
-        ck_assert_uint_eq(t.count, 1);
+        match_release(&table, &local, s);                   /* keeps one */
+        ck_assert_uint_eq(table.count, 1);
         ck_assert_uint_eq(local.in_table, 1);
         s->used &= ~kept[i];
     }
-    match_release(&t, &local, s);
-    ck_assert_uint_eq(t.count, 0);
+    match_release(&table, &local, s);
+    ck_assert_uint_eq(table.count, 0);
     ck_assert_uint_eq(local.in_table, 0);
-    ck_assert_uint_eq(table_used(&t), 0);
+    ck_assert_uint_eq(table_used(&table), 0);
     ck_assert_uint_eq(local.slot.used, MATCH_USED);     /* untouched */
-    match_clear(&t);
 }
 END_TEST
 
@@ -337,40 +338,37 @@ END_TEST
  * the own slot. */
 START_TEST(match_key_in_one_place_when_own_slot_frees)
 {
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
-    MatchSlot *a = match_slot(&t, &local, 9, 1, 0);
+    MatchSlot *a = match_slot(&table, &local, 9, 1, 0);
     ck_assert_ptr_eq(a, &local.slot);
-    MatchSlot *b = match_slot(&t, &local, 9, 2, 0);
-    ck_assert(in_table(&t, b));
+    MatchSlot *b = match_slot(&table, &local, 9, 2, 0);
+    ck_assert(in_table(&table, b));
     TestItem bi = { .item.seq = 2 };
     match_push(b, MATCH_MSGS, &bi.item);
-    match_release(&t, &local, a);                       /* empty: freed */
+    match_release(&table, &local, a);                       /* empty: freed */
     ck_assert_uint_eq(local.slot.used, 0);
     ck_assert_uint_eq(local.in_table, 1);
 
-    ck_assert_ptr_eq(match_slot(&t, &local, 9, 2, 0), b);
-    ck_assert_ptr_eq(match_slot_lookup(&t, &local, 9, 2, 0), b);
+    ck_assert_ptr_eq(match_slot(&table, &local, 9, 2, 0), b);
+    ck_assert_ptr_eq(match_slot_lookup(&table, &local, 9, 2, 0), b);
     ck_assert_uint_eq(local.slot.used, 0);              /* still free */
-    ck_assert_uint_eq(t.count, 1);
+    ck_assert_uint_eq(table.count, 1);
     ck_assert_ptr_eq(match_msgs(b), &bi.item);
 
-    MatchSlot *c = match_slot(&t, &local, 9, 3, 0);     /* a new key */
+    MatchSlot *c = match_slot(&table, &local, 9, 3, 0);     /* a new key */
     ck_assert_ptr_eq(c, &local.slot);
-    ck_assert_uint_eq(t.count, 1);
+    ck_assert_uint_eq(table.count, 1);
     ck_assert_uint_eq(local.in_table, 1);
 
     ck_assert_ptr_eq(match_pop(b, MATCH_MSGS), &bi.item);
-    match_release(&t, &local, b);
-    ck_assert_uint_eq(t.count, 0);
+    match_release(&table, &local, b);
+    ck_assert_uint_eq(table.count, 0);
     ck_assert_uint_eq(local.in_table, 0);
     /* the own slot holds key 3; key 2 again is new, and goes to the table */
-    MatchSlot *b2 = match_slot(&t, &local, 9, 2, 0);
-    ck_assert(in_table(&t, b2));
+    MatchSlot *b2 = match_slot(&table, &local, 9, 2, 0);
+    ck_assert(in_table(&table, b2));
     ck_assert_ptr_null(b2->head);
-    ck_assert_uint_eq(t.count, 1);
-    match_clear(&t);
+    ck_assert_uint_eq(table.count, 1);
 }
 END_TEST
 
@@ -380,36 +378,33 @@ END_TEST
 START_TEST(match_table_grows_at_half_full)
 {
     enum { KEYS = 1000 };
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
-    match_slot(&t, &local, 0, 0, 0);                    /* the own slot */
+    match_slot(&table, &local, 0, 0, 0);                    /* the own slot */
     static TestItem item[KEYS + 1];
     CkTally g = CK_TALLY_INIT;
     for (uint32_t i = 1; i <= KEYS; i++) {
-        MatchSlot *s = match_slot(&t, &local, 0, i, 1);
+        MatchSlot *s = match_slot(&table, &local, 0, i, 1);
         size_t want = START_CAPACITY;
         while (2 * (size_t)i > want)
             want *= 2;
-        ck_tally_true(&g, in_table(&t, s), "key %u in the table", i);
-        ck_tally_uint(&g, want, capacity(&t), "after key %u: capacity", i);
-        ck_tally_uint(&g, i, t.count, "after key %u: count", i);
+        ck_tally_true(&g, in_table(&table, s), "key %u in the table", i);
+        ck_tally_uint(&g, want, capacity(&table), "after key %u: capacity", i);
+        ck_tally_uint(&g, i, table.count, "after key %u: count", i);
         ck_tally_uint(&g, i, local.in_table, "after key %u: in_table", i);
         item[i].item.seq = i;
         match_push(s, 0, &item[i].item);
     }
     ck_tally_assert(&g, "the table's growth");
-    ck_assert_uint_eq(capacity(&t), 2048);
-    ck_assert_uint_eq(table_used(&t), KEYS);
+    ck_assert_uint_eq(capacity(&table), 2048);
+    ck_assert_uint_eq(table_used(&table), KEYS);
     CkTally f = CK_TALLY_INIT;
     for (uint32_t i = 1; i <= KEYS; i++) {
-        MatchSlot *s = match_slot(&t, &local, 0, i, 1);
+        MatchSlot *s = match_slot(&table, &local, 0, i, 1);
         ck_tally_ptr(&f, &item[i].item, match_recvs(s), "key %u's item", i);
         ck_tally_ptr(&f, &item[i].item, s->tail, "key %u's tail", i);
     }
-    ck_tally_uint(&f, KEYS, t.count, "count after the lookups");
+    ck_tally_uint(&f, KEYS, table.count, "count after the lookups");
     ck_tally_assert(&f, "keys found after growing");
-    match_clear(&t);
 }
 END_TEST
 
@@ -422,10 +417,8 @@ END_TEST
 START_TEST(match_table_churn_at_half_full)
 {
     enum { LIVE = START_CAPACITY / 2, STEPS = 20000 };
-    MatchTable t;
-    match_init(&t);
     MatchLocal local = { 0 };
-    match_slot(&t, &local, 4, 0, 0);                    /* the own slot */
+    match_slot(&table, &local, 4, 0, 0);                    /* the own slot */
     GRand *rng = g_rand_new_with_seed(4949);
     static TestItem item[LIVE + STEPS];
     uint32_t source[LIVE];
@@ -438,10 +431,10 @@ START_TEST(match_table_churn_at_half_full)
     for (int step = -LIVE; step < STEPS; step++) {
         int at = step < 0 ? step + LIVE : g_rand_int_range(rng, 0, LIVE);
         if (step >= 0) {                                /* remove one */
-            MatchSlot *s = match_slot(&t, &local, 4, source[at], tag[at]);
+            MatchSlot *s = match_slot(&table, &local, 4, source[at], tag[at]);
             ck_tally_ptr(&c, &item[item_of[at]].item, match_pop(s, MATCH_MSGS),
                          "step %d: the removed key's item", step);
-            match_release(&t, &local, s);
+            match_release(&table, &local, s);
             g_hash_table_remove(used, &names[item_of[at]]);
         }
         do {                                            /* a key not live */
@@ -450,7 +443,7 @@ START_TEST(match_table_churn_at_half_full)
             names[n] = (gint64)source[at] << 8 | (tag[at] + 4);
         } while (g_hash_table_contains(used, &names[n]));
         g_hash_table_add(used, &names[n]);
-        MatchSlot *s = match_slot(&t, &local, 4, source[at], tag[at]);
+        MatchSlot *s = match_slot(&table, &local, 4, source[at], tag[at]);
         ck_tally_ptr(&c, NULL, s->head, "step %d: the new key is empty", step);
         item[n].item.seq = (uint64_t)n;
         match_push(s, MATCH_MSGS, &item[n].item);
@@ -458,21 +451,20 @@ START_TEST(match_table_churn_at_half_full)
         if (step < 0)
             continue;
         for (int i = 0; i < LIVE; i++) {
-            MatchSlot *f = match_slot(&t, &local, 4, source[i], tag[i]);
+            MatchSlot *f = match_slot(&table, &local, 4, source[i], tag[i]);
             ck_tally_ptr(&c, &item[item_of[i]].item, match_msgs(f),
                          "step %d: key %d (source %u, tag %d)", step, i,
                          source[i], tag[i]);
         }
-        ck_tally_uint(&c, LIVE, t.count, "step %d: count", step);
+        ck_tally_uint(&c, LIVE, table.count, "step %d: count", step);
         ck_tally_uint(&c, LIVE, local.in_table, "step %d: in_table", step);
-        ck_tally_uint(&c, START_CAPACITY, capacity(&t), "step %d: capacity",
+        ck_tally_uint(&c, START_CAPACITY, capacity(&table), "step %d: capacity",
                       step);
     }
-    ck_tally_uint(&c, LIVE, table_used(&t), "live table slots at the end");
+    ck_tally_uint(&c, LIVE, table_used(&table), "live table slots at the end");
     ck_tally_assert(&c, "churn at half full");
     g_hash_table_destroy(used);
     g_rand_free(rng);
-    match_clear(&t);
 }
 END_TEST
 
@@ -658,6 +650,7 @@ static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
     TCase *t = tcase_create("match");
+    tcase_add_checked_fixture(t, table_setup, table_teardown);
     tcase_add_test(t, match_first_key_in_own_slot);
     tcase_add_test(t, match_keys_differ_by_dest_source_and_tag);
     tcase_add_test(t, match_list_is_fifo_of_one_kind);
@@ -666,6 +659,8 @@ static Suite *match_suite(void)
     tcase_add_test(t, match_key_in_one_place_when_own_slot_frees);
     tcase_add_test(t, match_table_grows_at_half_full);
     tcase_add_test(t, match_table_churn_at_half_full);
+    suite_add_tcase(s, t);
+    t = tcase_create("model");
     tcase_add_test(t, match_random_posts_against_a_model);
     suite_add_tcase(s, t);
     return s;
