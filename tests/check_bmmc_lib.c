@@ -1695,55 +1695,54 @@ END_TEST
 
 static Suite *bmmc_lib_suite(void)
 {
+    const CkTest gf2[] = {
+        { test_gf2_identity_zero_get_set, 0 },
+        { test_gf2_mul_vec_section2_definition, 0 },
+        { test_gf2_mul_associative_and_transpose_rule, 0 },
+        { test_gf2_transpose_twice_is_identity, 0 },
+        { test_gf2_inverse_random_nonsingular_up_to_64, 0 },
+        { test_gf2_inverse_rejects_singular, 0 },
+        { test_gf2_section3_column_addition_example, 0 },
+        { test_gf2_rank_known_matrices, 0 },
+        { test_gf2_column_basis_appendix_a, 0 },
+        { test_gf2_submatrix, 0 },
+        { test_gf2_random_is_deterministic, 0 },
+        { NULL, 0 },
+    };
+    const CkTest factor[] = {
+        { test_factor_forms_random_shapes, 0 },
+        { test_factor_forms_n64, 0 },
+        { test_factor_known_rank_gamma, 0 },
+        { test_layout_figure1, 0 },
+        { test_layout_section6_adjustment, 0 },
+        { test_lemma1_compose_and_inverse, 0 },
+        { test_plan_errors, 0 },
+        { NULL, 0 },
+    };
+    const CkTest perform[] = {
+        { test_perform_matches_reference_all_layouts, 0 },
+        { test_perform_same_plan_twice_different_data, 0 },
+        { test_permute_one_call, 0 },
+        { test_perform_catalog_permutations, 0 },
+        { test_lemma3_counts_against_reference, 0 },
+        { test_rounds_traced, 0 },
+        { test_intraprocessor_is_w, 0 },
+        { test_gray_order_appendix_b, 0 },
+        { NULL, 0 },
+    };
+    const CkTest catalog[] = {
+        { test_catalog_definitions, 0 },
+        { test_catalog_gray_matrix_6, 0 },
+        { test_catalog_transpose_moves_ij_to_ji, 0 },
+        { test_catalog_errors_exact_messages, 0 },
+        { test_catalog_parse_text, 0 },
+        { NULL, 0 },
+    };
     Suite *s = suite_create("bmmc_lib");
-    TCase *tc;
-
-    tc = tcase_create("gf2");
-    tcase_set_timeout(tc, TEST_TIMEOUT_SECONDS);
-    tcase_add_test(tc, test_gf2_identity_zero_get_set);
-    tcase_add_test(tc, test_gf2_mul_vec_section2_definition);
-    tcase_add_test(tc, test_gf2_mul_associative_and_transpose_rule);
-    tcase_add_test(tc, test_gf2_transpose_twice_is_identity);
-    tcase_add_test(tc, test_gf2_inverse_random_nonsingular_up_to_64);
-    tcase_add_test(tc, test_gf2_inverse_rejects_singular);
-    tcase_add_test(tc, test_gf2_section3_column_addition_example);
-    tcase_add_test(tc, test_gf2_rank_known_matrices);
-    tcase_add_test(tc, test_gf2_column_basis_appendix_a);
-    tcase_add_test(tc, test_gf2_submatrix);
-    tcase_add_test(tc, test_gf2_random_is_deterministic);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("factor");
-    tcase_set_timeout(tc, TEST_TIMEOUT_SECONDS);
-    tcase_add_test(tc, test_factor_forms_random_shapes);
-    tcase_add_test(tc, test_factor_forms_n64);
-    tcase_add_test(tc, test_factor_known_rank_gamma);
-    tcase_add_test(tc, test_layout_figure1);
-    tcase_add_test(tc, test_layout_section6_adjustment);
-    tcase_add_test(tc, test_lemma1_compose_and_inverse);
-    tcase_add_test(tc, test_plan_errors);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("perform");
-    tcase_set_timeout(tc, TEST_TIMEOUT_SECONDS);
-    tcase_add_test(tc, test_perform_matches_reference_all_layouts);
-    tcase_add_test(tc, test_perform_same_plan_twice_different_data);
-    tcase_add_test(tc, test_permute_one_call);
-    tcase_add_test(tc, test_perform_catalog_permutations);
-    tcase_add_test(tc, test_lemma3_counts_against_reference);
-    tcase_add_test(tc, test_rounds_traced);
-    tcase_add_test(tc, test_intraprocessor_is_w);
-    tcase_add_test(tc, test_gray_order_appendix_b);
-    suite_add_tcase(s, tc);
-
-    tc = tcase_create("catalog");
-    tcase_set_timeout(tc, TEST_TIMEOUT_SECONDS);
-    tcase_add_test(tc, test_catalog_definitions);
-    tcase_add_test(tc, test_catalog_gray_matrix_6);
-    tcase_add_test(tc, test_catalog_transpose_moves_ij_to_ji);
-    tcase_add_test(tc, test_catalog_errors_exact_messages);
-    tcase_add_test(tc, test_catalog_parse_text);
-    suite_add_tcase(s, tc);
+    ck_add_tcase(s, "gf2", TEST_TIMEOUT_SECONDS, gf2);
+    ck_add_tcase(s, "factor", TEST_TIMEOUT_SECONDS, factor);
+    ck_add_tcase(s, "perform", TEST_TIMEOUT_SECONDS, perform);
+    ck_add_tcase(s, "catalog", TEST_TIMEOUT_SECONDS, catalog);
     return s;
 }
 

@@ -530,18 +530,19 @@ END_TEST
 
 static Suite *fft_suite(void)
 {
+    const CkTest fft[] = {
+        { figures_3_and_5, G_N_ELEMENTS(figures) },
+        { shuffle_is_the_dealing, 0 },
+        { random_permutations_cost_the_diameter, 0 },
+        { random_ffts_match_the_reference, 0 },
+        { large_ffts_match_fftw, 0 },
+        { each_step_takes_its_distance, 0 },
+        { broadcasts_take_the_diameter, 0 },
+        { refusals, 0 },
+        { NULL, 0 },
+    };
     Suite *s = suite_create("fft");
-    TCase *t = tcase_create("fft");
-    tcase_set_timeout(t, 300);
-    tcase_add_loop_test(t, figures_3_and_5, 0, G_N_ELEMENTS(figures));
-    tcase_add_test(t, shuffle_is_the_dealing);
-    tcase_add_test(t, random_permutations_cost_the_diameter);
-    tcase_add_test(t, random_ffts_match_the_reference);
-    tcase_add_test(t, large_ffts_match_fftw);
-    tcase_add_test(t, each_step_takes_its_distance);
-    tcase_add_test(t, broadcasts_take_the_diameter);
-    tcase_add_test(t, refusals);
-    suite_add_tcase(s, t);
+    ck_add_tcase(s, "fft", 300, fft);
     return s;
 }
 

@@ -337,19 +337,21 @@ END_TEST
 
 static Suite *gray_suite(void)
 {
+    const CkTest conversion[] = {
+        { all_methods_all_directions_correct_and_exact, 0 },
+        { startup_paid_per_step, 0 },
+        { ports_one_is_reported_honestly, 0 },
+        { figure4_and_figure5_sequences, 0 },
+        { bad_parameters_refused, 0 },
+        { NULL, 0 },
+    };
+    const CkTest exchange[] = {
+        { exchange_methods_exact, 0 },
+        { NULL, 0 },
+    };
     Suite *s = suite_create("gray");
-    TCase *t = tcase_create("conversion");
-    tcase_set_timeout(t, 120);
-    tcase_add_test(t, all_methods_all_directions_correct_and_exact);
-    tcase_add_test(t, startup_paid_per_step);
-    tcase_add_test(t, ports_one_is_reported_honestly);
-    tcase_add_test(t, figure4_and_figure5_sequences);
-    tcase_add_test(t, bad_parameters_refused);
-    suite_add_tcase(s, t);
-    t = tcase_create("exchange");
-    tcase_set_timeout(t, 60);
-    tcase_add_test(t, exchange_methods_exact);
-    suite_add_tcase(s, t);
+    ck_add_tcase(s, "conversion", 120, conversion);
+    ck_add_tcase(s, "exchange", 60, exchange);
     return s;
 }
 

@@ -559,25 +559,25 @@ END_TEST
 
 static Suite *limits_suite(void)
 {
+    const CkTest limits[] = {
+        { choose, G_N_ELEMENTS(choices) },
+        { cgroup_limit_text, 0 },
+        { status_and_stat_fields, 0 },
+        { cgroup_paths, 0 },
+        { this_process, 0 },
+        { refusal_names_the_limit, 0 },
+        { trace_counted, 0 },
+        { recorder_bytes_bound_tables, 0 },
+        { recorder_budget_stops_it, 0 },
+        { forged_exports_bounded, G_N_ELEMENTS(forged) },
+        { forged_exports_name_what_is_there, 0 },
+        { forged_index, G_N_ELEMENTS(forged) },
+        { index_agrees_with_brute_force, G_N_ELEMENTS(recorded) },
+        { NULL, 0 },
+    };
     Suite *s = suite_create("limits");
-    TCase *t = tcase_create("limits");
     /* The least-limit searches run a 10-cube some thirty times. */
-    tcase_set_timeout(t, 120);
-    tcase_add_loop_test(t, choose, 0, G_N_ELEMENTS(choices));
-    tcase_add_test(t, cgroup_limit_text);
-    tcase_add_test(t, status_and_stat_fields);
-    tcase_add_test(t, cgroup_paths);
-    tcase_add_test(t, this_process);
-    tcase_add_test(t, refusal_names_the_limit);
-    tcase_add_test(t, trace_counted);
-    tcase_add_test(t, recorder_bytes_bound_tables);
-    tcase_add_test(t, recorder_budget_stops_it);
-    tcase_add_loop_test(t, forged_exports_bounded, 0, G_N_ELEMENTS(forged));
-    tcase_add_test(t, forged_exports_name_what_is_there);
-    tcase_add_loop_test(t, forged_index, 0, G_N_ELEMENTS(forged));
-    tcase_add_loop_test(t, index_agrees_with_brute_force, 0,
-                        G_N_ELEMENTS(recorded));
-    suite_add_tcase(s, t);
+    ck_add_tcase(s, "limits", 120, limits);
     return s;
 }
 

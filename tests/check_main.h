@@ -1,7 +1,8 @@
 /* check_main.h -- what every Check suite shares: the main() that runs one
  * suite in Check's default fork mode (a crash counts as a failed test) and
  * exits nonzero if anything failed (CUBE_CHECK_MAIN(name_suite) at the end
- * of a suite file), and CkTally, the way to assert over many values.
+ * of a suite file), ck_add_tcase, which makes a test case of a table of
+ * tests, and CkTally, the way to assert over many values.
  *
  * Why a tally: Check reports the location of every assertion that passes,
  * with one write(2) to its result pipe (fork and no-fork mode alike), and
@@ -32,6 +33,32 @@
 #include <stdio.h>
 #include <string.h>
 #include "machine.h"
+
+/* A row of a case's table of tests (ck_add_tcase): START_TEST's name and
+ * 0, or for a loop test the number of its runs (_i = 0 .. loops - 1);
+ * { NULL, 0 } ends the table. */
+typedef struct {
+    const TTest *test;
+    int loops;
+} CkTest;
+
+/* Adds to S the test case NAME with the TESTS in their order, each given
+ * TIMEOUT seconds (0: Check's default); the case. */
+static inline TCase *ck_add_tcase(Suite *s, const char *name, double timeout,
+                                  const CkTest *tests)
+{
+    TCase *tc = tcase_create(name);
+    if (timeout > 0)
+        tcase_set_timeout(tc, timeout);
+    for (; tests->test != NULL; tests++) {
+        if (tests->loops > 0)
+            tcase_add_loop_test(tc, tests->test, 0, tests->loops);
+        else
+            tcase_add_test(tc, tests->test);
+    }
+    suite_add_tcase(s, tc);
+    return tc;
+}
 
 #define CUBE_CHECK_MAIN(suite_fn)                          \
     int main(int argc, char **argv)                        \

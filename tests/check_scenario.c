@@ -672,56 +672,61 @@ START_TEST(test_put_replace_keeps_position) {
 }
 END_TEST
 
-static Suite *scenario_suite(void) {
-    Suite *suite = suite_create("scenario");
-    TCase *tc;
-
-    tc = tcase_create("valid");
-    tcase_add_test(tc, test_valid_values);
-    tcase_add_test(tc, test_valid_locations);
-    tcase_add_test(tc, test_valid_order);
-    tcase_add_test(tc, test_load_data_default);
-    tcase_add_test(tc, test_where_missing_is_stable);
-    tcase_add_test(tc, test_repeated_group_continues);
-    tcase_add_test(tc, test_inline_comment_rules);
-    tcase_add_test(tc, test_bom_skipped);
-    suite_add_tcase(suite, tc);
-
-    tc = tcase_create("broken");
-    tcase_add_test(tc, test_broken_all_problems);
-    tcase_add_test(tc, test_duplicate_across_repeated_group);
-    tcase_add_test(tc, test_missing_file);
-    tcase_add_test(tc, test_directory);
-    tcase_add_test(tc, test_not_utf8);
-    tcase_add_test(tc, test_nul_byte);
-    tcase_add_test(tc, test_long_line);
-    tcase_add_test(tc, test_comment_only_value_is_empty);
-    suite_add_tcase(suite, tc);
-
-    tc = tcase_create("set");
-    tcase_add_test(tc, test_set_replace);
-    tcase_add_test(tc, test_set_add);
-    tcase_add_test(tc, test_set_malformed);
-    suite_add_tcase(suite, tc);
-
-    tc = tcase_create("expect");
-    tcase_add_test(tc, test_expectations_all_ops);
-    tcase_add_test(tc, test_expectations_none);
-    tcase_add_test(tc, test_expectations_errors);
-    tcase_add_test(tc, test_expect_ops);
-    suite_add_tcase(suite, tc);
-
-    tc = tcase_create("typed");
-    tcase_add_test(tc, test_parse_int);
-    tcase_add_test(tc, test_parse_choice);
-    suite_add_tcase(suite, tc);
-
-    tc = tcase_create("edit");
-    tcase_add_test(tc, test_remove);
-    tcase_add_test(tc, test_put_replace_keeps_position);
-    suite_add_tcase(suite, tc);
-
-    return suite;
+static Suite *scenario_suite(void)
+{
+    const CkTest valid[] = {
+        { test_valid_values, 0 },
+        { test_valid_locations, 0 },
+        { test_valid_order, 0 },
+        { test_load_data_default, 0 },
+        { test_where_missing_is_stable, 0 },
+        { test_repeated_group_continues, 0 },
+        { test_inline_comment_rules, 0 },
+        { test_bom_skipped, 0 },
+        { NULL, 0 },
+    };
+    const CkTest broken[] = {
+        { test_broken_all_problems, 0 },
+        { test_duplicate_across_repeated_group, 0 },
+        { test_missing_file, 0 },
+        { test_directory, 0 },
+        { test_not_utf8, 0 },
+        { test_nul_byte, 0 },
+        { test_long_line, 0 },
+        { test_comment_only_value_is_empty, 0 },
+        { NULL, 0 },
+    };
+    const CkTest set[] = {
+        { test_set_replace, 0 },
+        { test_set_add, 0 },
+        { test_set_malformed, 0 },
+        { NULL, 0 },
+    };
+    const CkTest expect[] = {
+        { test_expectations_all_ops, 0 },
+        { test_expectations_none, 0 },
+        { test_expectations_errors, 0 },
+        { test_expect_ops, 0 },
+        { NULL, 0 },
+    };
+    const CkTest typed[] = {
+        { test_parse_int, 0 },
+        { test_parse_choice, 0 },
+        { NULL, 0 },
+    };
+    const CkTest edit[] = {
+        { test_remove, 0 },
+        { test_put_replace_keeps_position, 0 },
+        { NULL, 0 },
+    };
+    Suite *s = suite_create("scenario");
+    ck_add_tcase(s, "valid", 0, valid);
+    ck_add_tcase(s, "broken", 0, broken);
+    ck_add_tcase(s, "set", 0, set);
+    ck_add_tcase(s, "expect", 0, expect);
+    ck_add_tcase(s, "typed", 0, typed);
+    ck_add_tcase(s, "edit", 0, edit);
+    return s;
 }
 
 CUBE_CHECK_MAIN(scenario_suite)

@@ -1014,33 +1014,38 @@ END_TEST
 
 static Suite *topology_suite(void)
 {
+    const CkTest topologies[] = {
+        { mesh_addresses_neighbours_and_names, 0 },
+        { mesh_line_of_two, 0 },
+        { torus_routes_take_the_shorter_way, 0 },
+        { complete_graph_links, 0 },
+        { shapes_refused, 0 },
+        { routes_are_shortest_on_every_topology, 0 },
+        { traits_hold_on_every_topology, 0 },
+        { rings_of_every_topology, 0 },
+        { bisection_is_a_balanced_cut, 0 },
+        { NULL, 0 },
+    };
+    const CkTest engine[] = {
+        { pipelining_on_meshes, 0 },
+        { contention_on_a_mesh, 0 },
+        { complete_graph_one_port_step, 0 },
+        { startup_holds_the_port, 0 },
+        { classes_are_priced_apart, 0 },
+        { complete_graph_receiving_port, 0 },
+        { wide_elements, 0 },
+        { local_work_and_kernels, 0 },
+        { all_to_all_many_keys_per_node, 0 },
+        { NULL, 0 },
+    };
+    const CkTest reference[] = {
+        { random_messages_match_reference_on_every_topology, 0 },
+        { NULL, 0 },
+    };
     Suite *s = suite_create("topology");
-    TCase *t = tcase_create("topologies");
-    tcase_add_test(t, mesh_addresses_neighbours_and_names);
-    tcase_add_test(t, mesh_line_of_two);
-    tcase_add_test(t, torus_routes_take_the_shorter_way);
-    tcase_add_test(t, complete_graph_links);
-    tcase_add_test(t, shapes_refused);
-    tcase_add_test(t, routes_are_shortest_on_every_topology);
-    tcase_add_test(t, traits_hold_on_every_topology);
-    tcase_add_test(t, rings_of_every_topology);
-    tcase_add_test(t, bisection_is_a_balanced_cut);
-    suite_add_tcase(s, t);
-    t = tcase_create("engine");
-    tcase_add_test(t, pipelining_on_meshes);
-    tcase_add_test(t, contention_on_a_mesh);
-    tcase_add_test(t, complete_graph_one_port_step);
-    tcase_add_test(t, startup_holds_the_port);
-    tcase_add_test(t, classes_are_priced_apart);
-    tcase_add_test(t, complete_graph_receiving_port);
-    tcase_add_test(t, wide_elements);
-    tcase_add_test(t, local_work_and_kernels);
-    tcase_add_test(t, all_to_all_many_keys_per_node);
-    suite_add_tcase(s, t);
-    t = tcase_create("reference");
-    tcase_set_timeout(t, 60);
-    tcase_add_test(t, random_messages_match_reference_on_every_topology);
-    suite_add_tcase(s, t);
+    ck_add_tcase(s, "topologies", 0, topologies);
+    ck_add_tcase(s, "engine", 0, engine);
+    ck_add_tcase(s, "reference", 60, reference);
     return s;
 }
 
