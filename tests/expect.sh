@@ -1,10 +1,21 @@
-# expect.sh -- the black-box test helpers cli.sh and traces.sh share
-# (sourced, not run). Each test prints "ok NAME" or "FAIL NAME" with what it
-# got; $passed and $failed count them.
+# expect.sh -- the black-box test helpers the test scripts share (sourced,
+# not run). Each test prints "ok NAME" or "FAIL NAME" with what it got;
+# $passed and $failed count them. $CUBEMU is the program under test:
+# $BUILD/cubemu (BUILD defaults to build) unless the script or its caller
+# set it first.
+: "${BUILD:=build}"
+: "${CUBEMU:=$BUILD/cubemu}"
 passed=0
 failed=0
 out=""
 rc=0
+
+# scratch NAME: $T, a new directory cubemu-NAME.XXXXXX in $TMPDIR (or
+# /tmp), removed when the script exits.
+scratch() {
+  T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-$1.XXXXXX")
+  trap 'rm -rf "$T"' EXIT
+}
 
 run() { out=$("$@" 2>&1); rc=$?; }
 ok() { echo "ok $1"; passed=$((passed + 1)); }

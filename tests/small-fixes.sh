@@ -6,13 +6,10 @@
 # machine.element-time errors printed once. Ends with one line
 # "small-fixes: N passed, N failed".
 set -u
-BUILD=${BUILD:-build}
-CUBEMU="$BUILD/cubemu"
 D=tests/data/traces
-T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-small-fixes.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 unset DISPLAY WAYLAND_DISPLAY SDL_VIDEODRIVER
 . "$(dirname "$0")/expect.sh"
+scratch small-fixes
 
 # ---- 1. Paje names: pj_dump's rows of one type have one field count ---------
 "$CUBEMU" run --trace "$T/t.trace" >/dev/null 2>&1

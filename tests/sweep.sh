@@ -8,12 +8,9 @@
 # checked against the SVG's strokes (colours, dashes, lines). Ends with one
 # line "sweep: N passed, N failed".
 set -u
-BUILD=${BUILD:-build}
-CUBEMU="$BUILD/cubemu"
 D=tests/data/sweep
-T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-sweep.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/expect.sh"
+scratch sweep
 GRAY="$D/gray-3.ini"
 SLOW="$D/slow.ini"
 

@@ -6,14 +6,11 @@
 # where the renderer draws each channel. Ends with one line
 # "traces: N passed, N failed".
 set -u
-BUILD=${BUILD:-build}
-CUBEMU="$BUILD/cubemu"
-CHECK="$BUILD/tests/view_check"
 D=tests/data/traces
-T=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-traces.XXXXXX")
-trap 'rm -rf "$T"' EXIT
 unset DISPLAY WAYLAND_DISPLAY SDL_VIDEODRIVER
 . "$(dirname "$0")/expect.sh"
+scratch traces
+CHECK="$BUILD/tests/view_check"
 
 # ---- recording ------------------------------------------------------------
 # the report is the same bytes with or without a trace
