@@ -8,32 +8,29 @@
 # locality order is the contract's run. Prints "determinism: N passed, N
 # failed".
 set -u
+. "$(dirname "$0")/expect.sh"
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-EMU=$BUILD/cubemu
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
+scratch determinism
 while IFS= read -r f; do
   ok=1
   for i in 1 2; do
-    "$EMU" run "$f" --json --trace "$tmp/t$i" >"$tmp/j$i" 2>"$tmp/e$i"
-    echo $? >"$tmp/rc$i"
+    "$CUBEMU" run "$f" --json --trace "$T/t$i" >"$T/j$i" 2>"$T/e$i"
+    echo $? >"$T/rc$i"
   done
-  CUBEMU_ORDER=locality "$EMU" run "$f" --json >"$tmp/j3" 2>"$tmp/e3"
-  echo $? >"$tmp/rc3"
-  if ! cmp -s "$tmp/rc1" "$tmp/rc2" || ! cmp -s "$tmp/rc1" "$tmp/rc3"; then
+  CUBEMU_ORDER=locality "$CUBEMU" run "$f" --json >"$T/j3" 2>"$T/e3"
+  echo $? >"$T/rc3"
+  if ! cmp -s "$T/rc1" "$T/rc2" || ! cmp -s "$T/rc1" "$T/rc3"; then
     echo "FAIL $f: exit statuses differ"; ok=0
-  elif ! cmp -s "$tmp/e1" "$tmp/e3"; then
+  elif ! cmp -s "$T/e1" "$T/e3"; then
     echo "FAIL $f: the locality order's messages differ"; ok=0
-  elif ! cmp -s "$tmp/j1" "$tmp/j3"; then
+  elif ! cmp -s "$T/j1" "$T/j3"; then
     echo "FAIL $f: the locality order's JSON differs"; ok=0
-  elif ! cmp -s "$tmp/t1" "$tmp/t2"; then
+  elif ! cmp -s "$T/t1" "$T/t2"; then
     echo "FAIL $f: the two traces differ"; ok=0
-  elif ! cmp -s "$tmp/j1" "$tmp/j2"; then
+  elif ! cmp -s "$T/j1" "$T/j2"; then
     echo "FAIL $f: the two JSON reports differ"; ok=0
   fi
-  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+  if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done < <(find scenarios -name '*.ini' | sort)
-echo "determinism: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+echo "determinism: $passed passed, $failed failed"
+[ "$failed" = 0 ]

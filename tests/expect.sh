@@ -20,6 +20,8 @@ scratch() {
 run() { out=$("$@" 2>&1); rc=$?; }
 ok() { echo "ok $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1"; printf '  got (exit %s):\n%s\n' "$rc" "$out" | head -n 30; failed=$((failed + 1)); }
+# miss NAME: "FAIL NAME" alone, for a check whose NAME says what it found
+miss() { echo "FAIL $1"; failed=$((failed + 1)); }
 
 # expect NAME STATUS EXACT-OUTPUT -- COMMAND...
 expect() {
