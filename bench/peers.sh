@@ -311,42 +311,43 @@ if [ ${#rates[@]} -gt 1 ]; then
       $1 ~ /^([0-9]+|\.)$/ && $4 ~ /:.*(memcpy|memmove|swap_words)/ { pay += v($2) + v($3) }
       END { if (ir != "") print ir, miss, pay + 0 }'
   }
+  # The events of a run: bench's "total:" line, or cubemu's stats.events.
+  events_total() { awk '/^total:/ { print $2 }'; }
+  events_json() {
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["stats"]["events"])' 2>/dev/null
+  }
+  # callgrind_row NAME N EVENTS COMMAND...: COMMAND under callgrind,
+  # collecting in sim_run with the fixed caches, its events read from its
+  # output by the function EVENTS; prints and records NAME n=N K=$K's
+  # instructions and misses per event.
+  callgrind_row() {
+    local name=$1 n=$2 events=$3 cg=/tmp/cubemu-bench-cg.$$ ev sums ir miss pay
+    shift 3
+    if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
+              --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
+              "$@" 2>/dev/null | "$events") \
+       && [ -n "$ev" ] && sums=$(callgrind_sums "$cg") && [ -n "$sums" ]; then
+      read -r ir miss pay <<<"$sums"
+      python3 -c "print('%s n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$name', '$n', $ir / $ev, $miss / $ev, $pay / $ev))"
+      record "callgrind: $name n=$n K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
+      record "callgrind: $name n=$n K=$K" misses_per_event "$(python3 -c "print('%.3f' % ($miss / $ev))")" ""
+    else
+      echo "$name n = $n: callgrind failed"
+    fi
+    rm -f "$cg"
+  }
   if [ -z "$cg_sizes" ]; then
     echo "per event in sim_run (callgrind): skipped (BENCH_CALLGRIND is empty)"
   elif command -v valgrind >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 2>&1; then
     echo "per event in sim_run (callgrind; D1 48 KiB, LL 2 MiB): instructions, LL misses (of them the payload's, in memcpy and swap_words)"
     for n in $cg_sizes; do
-      cg=/tmp/cubemu-bench-cg.$$
-      if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
-                --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
-                "$BENCH" --steps "$n" "$K" 2>/dev/null | awk '/^total:/ { print $2 }') \
-         && [ -n "$ev" ] && sums=$(callgrind_sums "$cg") && [ -n "$sums" ]; then
-        read -r ir miss pay <<<"$sums"
-        python3 -c "print('n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$n', $ir / $ev, $miss / $ev, $pay / $ev))"
-        record "callgrind: exchange n=$n K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
-        record "callgrind: exchange n=$n K=$K" misses_per_event "$(python3 -c "print('%.3f' % ($miss / $ev))")" ""
-      else
-        echo "n = $n: callgrind failed"
-      fi
-      rm -f "$cg"
+      callgrind_row exchange "$n" events_total "$BENCH" --steps "$n" "$K"
     done
     gn=14
-    cg=/tmp/cubemu-bench-cg.$$
-    if ev=$(valgrind --tool=callgrind --toggle-collect=sim_run --cache-sim=yes \
-              --I1=32768,8,64 --D1=49152,12,64 --LL=2097152,16,64 --callgrind-out-file="$cg" \
-              "$EMU" run --set machine.preset=cube --set machine.dimensions="$gn" \
-              --set algorithm.name=gray-to-binary --set algorithm.method=concurrent \
-              --set algorithm.elements-per-node="$K" --json 2>/dev/null \
-              | python3 -c 'import json, sys; print(json.load(sys.stdin)["stats"]["events"])' 2>/dev/null) \
-       && [ -n "$ev" ] && sums=$(callgrind_sums "$cg") && [ -n "$sums" ]; then
-      read -r ir miss pay <<<"$sums"
-      python3 -c "print('gray-to-binary n = %-3s %7.1f instructions %6.2f misses (%.2f the payload\'s)' % ('$gn', $ir / $ev, $miss / $ev, $pay / $ev))"
-      record "callgrind: gray-to-binary n=$gn K=$K" instructions_per_event "$(python3 -c "print('%.2f' % ($ir / $ev))")" ""
-      record "callgrind: gray-to-binary n=$gn K=$K" misses_per_event "$(python3 -c "print('%.3f' % ($miss / $ev))")" ""
-    else
-      echo "gray-to-binary n = $gn: callgrind failed"
-    fi
-    rm -f "$cg"
+    callgrind_row gray-to-binary "$gn" events_json "$EMU" run \
+      --set machine.preset=cube --set machine.dimensions="$gn" \
+      --set algorithm.name=gray-to-binary --set algorithm.method=concurrent \
+      --set algorithm.elements-per-node="$K" --json
   else
     echo "per event in sim_run (callgrind): skipped (needs valgrind)"
   fi
