@@ -23,22 +23,25 @@ static size_t product(size_t n, size_t size, const char *what)
     return n * size;
 }
 
-void *emu_alloc(size_t n, size_t size, const char *what)
+/* n * size bytes (at least one, so that NULL always means failure),
+ * zeroed or not. */
+static void *alloc(size_t n, size_t size, gboolean zero, const char *what)
 {
-    size_t bytes = product(n, size, what);
-    void *p = g_try_malloc(bytes ? bytes : 1);
+    size_t bytes = product(n, size, what), ask = bytes ? bytes : 1;
+    void *p = zero ? g_try_malloc0(ask) : g_try_malloc(ask);
     if (!p)
         emu_out_of_memory(bytes, what);
     return p;
 }
 
+void *emu_alloc(size_t n, size_t size, const char *what)
+{
+    return alloc(n, size, FALSE, what);
+}
+
 void *emu_alloc0(size_t n, size_t size, const char *what)
 {
-    size_t bytes = product(n, size, what);
-    void *p = g_try_malloc0(bytes ? bytes : 1);
-    if (!p)
-        emu_out_of_memory(bytes, what);
-    return p;
+    return alloc(n, size, TRUE, what);
 }
 
 void *emu_realloc(void *p, size_t n, size_t size, const char *what)
