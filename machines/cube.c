@@ -9,6 +9,7 @@
 #include "topology.h"
 #include "machine.h"
 #include "json_writer.h"
+#include "graycode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,17 +148,14 @@ static uint32_t cube_ring_position(const Topology *t, const TopologyRing *r,
                                    uint32_t node)
 {
     (void)t;
-    uint32_t g = (node & cube_ring_mask(r)) >> r->lo, i = 0;
-    for (; g; g >>= 1)             /* bit b of i: the parity of g's bits >= b */
-        i ^= g;
-    return i;
+    return (uint32_t)gray_decode((node & cube_ring_mask(r)) >> r->lo);
 }
 
 static uint32_t cube_ring_node(const Topology *t, const TopologyRing *r,
                                uint32_t node, uint32_t position)
 {
     (void)t;
-    return (node & ~cube_ring_mask(r)) | (position ^ position >> 1) << r->lo;
+    return (node & ~cube_ring_mask(r)) | (uint32_t)gray_encode(position) << r->lo;
 }
 
 static int cube_ring_link(const Topology *t, const TopologyRing *r,

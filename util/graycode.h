@@ -1,5 +1,6 @@
 /* graycode.h -- the binary-reflected Gray code (Johnsson & Ho, Definition 1
- * and Lemma 1), shared by every algorithm that places data by Gray code.
+ * and Lemma 1), shared by every algorithm that places data by Gray code
+ * and by the cube's rings (machines/cube.c).
  */
 #ifndef CUBE_GRAYCODE_H
 #define CUBE_GRAYCODE_H
