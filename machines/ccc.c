@@ -28,7 +28,6 @@
  */
 #include "topology.h"
 #include "machine.h"
-#include "json_writer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -185,30 +184,9 @@ static gboolean ccc_parse(const MachineInput *in, Topology *t, char **why)
     return ccc_init(t, (int)n, why);
 }
 
-static void ccc_describe_json(const Topology *t, JsonWriter *w)
-{
-    json_writer_key(w, "dimensions");
-    json_writer_int(w, t->axes);
-}
-
-static void ccc_describe_text(const Topology *t, GString *line)
-{
-    g_string_append_printf(line, ", n = %d", t->axes);
-}
-
 static char *ccc_title(const Topology *t)
 {
     return g_strdup_printf("CCC(%d)", t->axes);
-}
-
-static gboolean ccc_number(const Topology *t, int i, const char **name,
-                           double *value)
-{
-    if (i > 0)
-        return FALSE;
-    *name = "dimensions";
-    *value = t->axes;
-    return TRUE;
 }
 
 /* The header's axes are n, its nodes n 2^n. */
@@ -321,10 +299,10 @@ const TopologyOps topology_ccc_ops = {
     .node_links = ccc_node_links,
     .keys = (const char *const[]){ "dimensions", NULL },
     .parse = ccc_parse,
-    .describe_json = ccc_describe_json,
-    .describe_text = ccc_describe_text,
+    .describe_json = topology_dimensions_json,
+    .describe_text = topology_dimensions_text,
     .title = ccc_title,
-    .number = ccc_number,
+    .number = topology_dimensions_number,
     .trace_code = 3,
     .trace_build = ccc_trace_build,
     .bisection = ccc_bisection,

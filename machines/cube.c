@@ -8,7 +8,6 @@
  */
 #include "topology.h"
 #include "machine.h"
-#include "json_writer.h"
 #include "graycode.h"
 
 #include <stdio.h>
@@ -68,30 +67,9 @@ static gboolean cube_parse(const MachineInput *in, Topology *t, char **why)
     return topology_cube_init(t, (int)n, why);
 }
 
-static void cube_describe_json(const Topology *t, JsonWriter *w)
-{
-    json_writer_key(w, "dimensions");
-    json_writer_int(w, t->axes);
-}
-
-static void cube_describe_text(const Topology *t, GString *line)
-{
-    g_string_append_printf(line, ", n = %d", t->axes);
-}
-
 static char *cube_title(const Topology *t)
 {
     return g_strdup(t->ops->name);
-}
-
-static gboolean cube_number(const Topology *t, int i, const char **name,
-                            double *value)
-{
-    if (i > 0)
-        return FALSE;
-    *name = "dimensions";
-    *value = t->axes;
-    return TRUE;
 }
 
 static gboolean cube_trace_build(Topology *t, uint32_t axes, uint32_t nodes,
@@ -246,10 +224,10 @@ const TopologyOps topology_cube_ops = {
     .node_links = cube_node_links,
     .keys = (const char *const[]){ "dimensions", NULL },
     .parse = cube_parse,
-    .describe_json = cube_describe_json,
-    .describe_text = cube_describe_text,
+    .describe_json = topology_dimensions_json,
+    .describe_text = topology_dimensions_text,
     .title = cube_title,
-    .number = cube_number,
+    .number = topology_dimensions_number,
     .trace_code = 0,
     .trace_build = cube_trace_build,
     .bisection = cube_bisection,

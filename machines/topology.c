@@ -4,6 +4,7 @@
  */
 #include "topology.h"
 #include "shape.h"
+#include "json_writer.h"
 
 #include <string.h>
 
@@ -148,4 +149,25 @@ char *topology_shape_text(const Topology *t)
     for (int i = t->axes - 1; i >= 0; i--)
         g_string_append_printf(s, "%u%s", t->side[i], i ? "x" : "");
     return g_string_free(s, FALSE);
+}
+
+void topology_dimensions_json(const Topology *t, JsonWriter *w)
+{
+    json_writer_key(w, "dimensions");
+    json_writer_int(w, t->axes);
+}
+
+void topology_dimensions_text(const Topology *t, GString *line)
+{
+    g_string_append_printf(line, ", n = %d", t->axes);
+}
+
+gboolean topology_dimensions_number(const Topology *t, int i,
+                                    const char **name, double *value)
+{
+    if (i > 0)
+        return FALSE;
+    *name = "dimensions";
+    *value = t->axes;
+    return TRUE;
 }

@@ -287,6 +287,13 @@ gboolean topology_parse_shape(const char *text, int *axes, uint32_t *side,
 /* "16x16x16" (highest axis first); free with g_free. */
 char *topology_shape_text(const Topology *t);
 
+/* describe_json, describe_text and number for a topology sized by its
+ * `dimensions` n (t->axes): the cube's and the cube-connected cycles'. */
+void topology_dimensions_json(const Topology *t, JsonWriter *w);
+void topology_dimensions_text(const Topology *t, GString *line);
+gboolean topology_dimensions_number(const Topology *t, int i,
+                                    const char **name, double *value);
+
 static inline gboolean topology_has(const Topology *t, unsigned traits)
 {
     return (t->ops->traits & traits) == traits;
