@@ -281,33 +281,59 @@ START_TEST(digit_counts)
 }
 END_TEST
 
-/* Other topologies: the data is right everywhere. */
-START_TEST(cube_and_mesh)
+/* Other topologies: the data is right everywhere, and the bisection bound
+ * is Ts + ceil((P/2)^2 b^2 / B) Tw with the cut's B channels each way
+ * written here from the topology (the cube's top dimension, P/2; the 4 x 4
+ * mesh's middle, P/4; CCC(4)'s top cube dimension, 2^3), and holds. */
+START_TEST(cube_mesh_and_ccc)
 {
     static const char *const methods[] = { "mpich", "pairwise", "butterfly",
                                            "bruck", "adaptive" };
-    static const char *const topo[][4] = {
-        { "topology", "cube", "dimensions", "4" },
-        { "topology", "mesh", "shape", "4x4" },
+    static const struct {
+        const char *topology, *key, *value, *size;
+        unsigned p, b, cut;
+    } topo[] = {
+        { "cube", "dimensions", "4", "32", 16, 2, 8 },
+        { "mesh", "shape", "4x4", "32", 16, 2, 4 },
+        { "ccc", "dimensions", "4", "64", 64, 1, 8 },
     };
     CkTally tl = CK_TALLY_INIT;
-    for (size_t t = 0; t < 2; t++)
+    for (size_t t = 0; t < G_N_ELEMENTS(topo); t++)
         for (size_t i = 0; i < 5; i++) {
             const char *const rows[][3] = {
-                { "machine", topo[t][0], topo[t][1] },
-                { "machine", topo[t][2], topo[t][3] },
+                { "machine", "topology", topo[t].topology },
+                { "machine", topo[t].key, topo[t].value },
                 { "machine", "startup", "10" },
                 { "algorithm", "name", "transpose" },
                 { "algorithm", "method", methods[i] },
-                { "algorithm", "size", "32" },
+                { "algorithm", "size", topo[t].size },
                 { NULL },
             };
             g_autoptr(Scenario) s = ck_scenario(rows);
-            g_autoptr(Report) r = run_scenario(s, NULL, NULL);
-            ck_tally_true(&tl, r && r->data_correct, "%s on %s", methods[i],
-                          topo[t][1]);
+            g_autoptr(Report) r = ck_tally_run(&tl, s, NULL, "%s on %s",
+                                               methods[i], topo[t].topology);
+            if (!r)
+                continue;
+            ck_tally_true(&tl, r->data_correct, "%s on %s: data", methods[i],
+                          topo[t].topology);
+            unsigned half = topo[t].p / 2, block = topo[t].b * topo[t].b;
+            unsigned cross = half * half * block;
+            long long want = 10 + (cross + topo[t].cut - 1) / topo[t].cut;
+            ck_tally_uint(&tl, 1, r->bounds->len, "%s on %s: bounds",
+                          methods[i], topo[t].topology);
+            if (r->bounds->len != 1)
+                continue;
+            const Bound *cut = &g_array_index(r->bounds, Bound, 0);
+            ck_tally_true(&tl, g_str_has_prefix(cut->name, "bisection"),
+                          "%s on %s: %s", methods[i], topo[t].topology,
+                          cut->name);
+            ck_tally_int(&tl, want, (long long)cut->value, "%s on %s: the "
+                         "bisection bound", methods[i], topo[t].topology);
+            ck_tally_true(&tl, r->cycles >= (Tick)cut->value, "%s on %s: "
+                          "%lld >= %g", methods[i], topo[t].topology,
+                          (long long)r->cycles, cut->value);
         }
-    ck_tally_assert(&tl, "transposes on the cube and the mesh");
+    ck_tally_assert(&tl, "transposes on the cube, the mesh and CCC(4)");
 }
 END_TEST
 
@@ -322,7 +348,7 @@ static Suite *transpose_suite(void)
     tcase_add_test(tc, model_p8);
     tcase_add_test(tc, model_thresholds);
     tcase_add_test(tc, digit_counts);
-    tcase_add_test(tc, cube_and_mesh);
+    tcase_add_test(tc, cube_mesh_and_ccc);
     suite_add_tcase(s, tc);
     return s;
 }
