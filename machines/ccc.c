@@ -130,23 +130,21 @@ static int ccc_route(const Topology *t, uint32_t from, uint32_t to, int *links)
     uint32_t n = (uint32_t)t->axes;
     uint32_t must = (from / n) ^ (to / n), at = from % n;
     CccWalk walk = ccc_walk(n, at, to % n, must);
+    /* Cross a dimension the first time the walk stands at its position:
+     * where it starts, and after each move. */
     int hops = 0;
-    /* Cross a dimension the first time the walk stands at its position. */
-    for (int k = 0;; k++) {
+    for (int k = 0, s = 0;; s++) {
         if ((must >> at) & 1) {
             links[hops++] = CCC_CUBE;
             must &= ~(1u << at);
         }
-        while (k < walk.legs && walk.steps[k] == 0)
-            k++;
+        for (; k < walk.legs && (uint32_t)s == walk.steps[k]; k++)
+            s = 0;
         if (k == walk.legs)
-            break;
-        walk.steps[k]--;
+            return hops;
         links[hops++] = walk.link[k];
         at = walk.link[k] == CCC_UP ? (at + 1) % n : (at + n - 1) % n;
-        k--;                            /* the same leg, until it is done */
     }
-    return hops;
 }
 
 static uint64_t ccc_channels(const Topology *t, int link0, int link1)
