@@ -111,8 +111,10 @@ static void shift_init(const void *config, uint32_t x, Word *memory)
         memory[j] = (uint64_t)x * c->k + j;
 }
 
-/* Node x holds the block of the node one position back along its ring,
- * found from x's position (not from the step's sends). */
+/* Node x holds the block of the node one position back along its ring.
+ * The step reaches its partners through the same ring maps, so these are
+ * held to their definition on their own (tests/check_topology.c: every
+ * node in one ring, position and node inverse, one-link steps). */
 static void shift_expect(const void *config, uint32_t x, Word *expected)
 {
     const ShiftConfig *c = config;
