@@ -227,7 +227,6 @@ static const TInstance instances[] = {
     { "ccc", 3, 24, FALSE, { 0 }, { NULL } },
     { "ccc", 4, 64, FALSE, { 0 }, { NULL } },
     { "ccc", 5, 160, FALSE, { 0 }, { NULL } },
-    { "ccc", 6, 384, FALSE, { 0 }, { NULL } },
 };
 
 static gboolean instance_build(const TInstance *in, Topology *t)
