@@ -52,3 +52,16 @@ void *emu_realloc(void *p, size_t n, size_t size, const char *what)
         emu_out_of_memory(bytes, what);
     return q;
 }
+
+void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
+{
+    /* aligned_alloc wants a size that is a multiple of the alignment */
+    size_t ask = bytes ? bytes : 1;
+    if (ask > G_MAXSIZE - (align - 1))
+        emu_out_of_memory(bytes, what);
+    ask = (ask + align - 1) / align * align;
+    void *p = aligned_alloc(align, ask);
+    if (!p)
+        emu_out_of_memory(bytes, what);
+    return p;
+}

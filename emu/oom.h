@@ -27,6 +27,10 @@ void *emu_alloc(size_t n, size_t size, const char *what);
 void *emu_alloc0(size_t n, size_t size, const char *what);
 void *emu_realloc(void *p, size_t n, size_t size, const char *what);
 
+/* `bytes` (rounded up to a multiple of `align`, a power of two) aligned
+ * to `align`, freed with free(), or emu_out_of_memory(what). */
+void *emu_aligned_alloc(size_t align, size_t bytes, const char *what);
+
 #define EMU_NEW(type, n, what) ((type *)emu_alloc((n), sizeof(type), (what)))
 #define EMU_NEW0(type, n, what) ((type *)emu_alloc0((n), sizeof(type), (what)))
 #define EMU_RENEW(type, p, n, what) \

@@ -369,6 +369,7 @@ void sim_free(Sim *sim)
             free_recvs(s->head);
     }
     match_clear(&sim->match);
+    timeline_pool_trim();
 #ifdef SIM_BIG_MALLOC
     for (uint32_t i = 0; i < sim->nposted; i++)
         g_free(sim->posted[i]);

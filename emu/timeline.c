@@ -12,17 +12,92 @@
 #include "oom.h"
 
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Below this many live spans a linear scan beats a binary search. */
 #define TIMELINE_LINEAR_SCAN 8
 
+/* The header and its spans in one block, so that a contended channel's
+ * live spans are found in the line that holds its header rather than one
+ * pointer further; the block grows by reallocating the whole. */
 struct TimelineMany {
-    TimelineSpan *span;
     uint32_t head;            /* spans before head are dropped */
     uint32_t len;             /* spans in use: span[head, len) */
     uint32_t cap;
+    uint32_t unused;
+    TimelineSpan span[];
 };
+
+/* Blocks of the smallest size are what contention allocates and frees at
+ * a high rate (a channel goes back to its inline span as soon as at most
+ * one span is left), so they are kept on a free list of this thread's
+ * instead of going back to malloc: two aligned lines, a header and four
+ * spans. timeline_pool_trim frees the list (the engine does when a run's
+ * state is freed). */
+#define MANY_SMALL_CAP 4
+#define MANY_SMALL_BYTES 128
+G_STATIC_ASSERT(sizeof(TimelineMany) + MANY_SMALL_CAP * sizeof(TimelineSpan)
+                <= MANY_SMALL_BYTES);
+
+typedef struct PoolBlock {
+    struct PoolBlock *next;
+} PoolBlock;
+
+static _Thread_local PoolBlock *pool_free;
+
+/* Under ASan every block goes back to malloc, so that a use after free
+ * is caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TIMELINE_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TIMELINE_POOL 0
+#endif
+#endif
+#ifndef TIMELINE_POOL
+#define TIMELINE_POOL 1
+#endif
+
+static TimelineMany *many_new(uint32_t cap)
+{
+    TimelineMany *m;
+    if (cap <= MANY_SMALL_CAP) {
+        cap = MANY_SMALL_CAP;
+        if (pool_free) {
+            m = (TimelineMany *)(void *)pool_free;
+            pool_free = pool_free->next;
+        } else {
+            m = emu_aligned_alloc(64, MANY_SMALL_BYTES, "a channel's timeline");
+        }
+    } else {
+        m = emu_aligned_alloc(64, sizeof *m + (size_t)cap * sizeof(TimelineSpan),
+                              "a channel's timeline");
+    }
+    m->head = m->len = 0;
+    m->cap = cap;
+    return m;
+}
+
+static void many_free(TimelineMany *m)
+{
+    if (TIMELINE_POOL && m->cap == MANY_SMALL_CAP) {
+        PoolBlock *b = (PoolBlock *)(void *)m;
+        b->next = pool_free;
+        pool_free = b;
+    } else {
+        free(m);
+    }
+}
+
+void timeline_pool_trim(void)
+{
+    while (pool_free) {
+        PoolBlock *b = pool_free;
+        pool_free = b->next;
+        free(b);
+    }
+}
 
 static void many_prune(TimelineMany *tl, Tick now)
 {
@@ -75,7 +150,9 @@ static Tick many_free_until(const TimelineMany *tl, Tick t, uint32_t capacity)
     return TIMELINE_FOREVER;
 }
 
-static void many_reserve(TimelineMany *tl, uint32_t extra)
+/* Room for `extra` more spans after span[len): the block itself, or a
+ * bigger one that replaces it (returned; the old one is freed). */
+static TimelineMany *many_reserve(TimelineMany *tl, uint32_t extra)
 {
     if (tl->head > 0 && tl->head >= tl->cap / 2) {
         memmove(tl->span, tl->span + tl->head,
@@ -84,12 +161,17 @@ static void many_reserve(TimelineMany *tl, uint32_t extra)
         tl->head = 0;
     }
     if (tl->len + extra <= tl->cap)
-        return;
-    uint32_t cap = tl->cap ? tl->cap : 4;
+        return tl;
+    uint32_t cap = tl->cap;
     while (cap < tl->len + extra)
         cap *= 2;
-    tl->span = EMU_RENEW(TimelineSpan, tl->span, cap, "a channel's timeline");
-    tl->cap = cap;
+    TimelineMany *m = many_new(cap);
+    m->head = tl->head;
+    m->len = tl->len;
+    memcpy(m->span + m->head, tl->span + tl->head,
+           (tl->len - tl->head) * sizeof *tl->span);
+    many_free(tl);
+    return m;
 }
 
 /* Merge touching equal-count spans among span[from, to) and shrink. */
@@ -116,8 +198,9 @@ static void many_merge(TimelineMany *tl, uint32_t from, uint32_t to)
     }
 }
 
-static void many_take(TimelineMany *tl, Tick start, Tick end)
+static void many_take(Timeline *owner, Tick start, Tick end)
 {
+    TimelineMany *tl = owner->many;
     g_assert(start < end);
     /* Fast path: after everything reserved so far (the common case). */
     if (tl->len == tl->head || tl->span[tl->len - 1].end <= start) {
@@ -128,7 +211,7 @@ static void many_take(TimelineMany *tl, Tick start, Tick end)
                 return;
             }
         }
-        many_reserve(tl, 1);
+        tl = owner->many = many_reserve(tl, 1);
         tl->span[tl->len++] = (TimelineSpan){ start, end, 1 };
         return;
     }
@@ -164,7 +247,7 @@ static void many_take(TimelineMany *tl, Tick start, Tick end)
 
     uint32_t removed = j - i;
     if (n > removed)
-        many_reserve(tl, n - removed);
+        tl = owner->many = many_reserve(tl, n - removed);
     i = many_first_after(tl, start);   /* reserve may have compacted */
     j = i + removed;
     memmove(tl->span + i + n, tl->span + j, (tl->len - j) * sizeof *tl->span);
@@ -190,10 +273,8 @@ void timeline_init(Timeline *tl)
 
 void timeline_clear(Timeline *tl)
 {
-    if (is_many(tl)) {
-        g_free(tl->many->span);
-        g_free(tl->many);
-    }
+    if (is_many(tl))
+        many_free(tl->many);
     timeline_init(tl);
 }
 
@@ -250,13 +331,12 @@ static inline Tick free_until(const Timeline *tl, Tick t, uint32_t capacity)
 static void take_many(Timeline *tl, Tick start, Tick end)
 {
     if (!is_many(tl)) {
-        TimelineMany *m = EMU_NEW0(TimelineMany, 1, "a channel's timeline");
-        many_reserve(m, 4);
+        TimelineMany *m = many_new(MANY_SMALL_CAP);
         m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
         tl->start = TIMELINE_MANY;
         tl->many = m;
     }
-    many_take(tl->many, start, end);
+    many_take(tl, start, end);
 }
 
 static inline void take(Timeline *tl, Tick start, Tick end)

@@ -47,6 +47,10 @@ typedef struct {
 void timeline_init(Timeline *tl);
 void timeline_clear(Timeline *tl);
 
+/* Free the blocks this thread keeps for reuse by contended timelines
+ * (timeline.c); the engine calls it when a run's state is freed. */
+void timeline_pool_trim(void);
+
 /* Drop spans that end at or before `now`. */
 void timeline_prune(Timeline *tl, Tick now);
 
@@ -84,6 +88,23 @@ static inline Tick timeline_claim(Timeline *tl, Tick now, Tick ready,
         return ready;
     }
     return timeline_claim_slow(tl, now, ready, tau, count);
+}
+
+/* Ask for the lines a claim on a contended timeline reads first (its
+ * block's header and first spans); nothing for an inline one. */
+static inline void timeline_prefetch(const Timeline *tl)
+{
+    if (tl->start == TIMELINE_MANY) {
+        /* as the engine's PREFETCH_LINE (sim_internal.h): an instruction
+         * the compiler keeps */
+#if defined(__x86_64__) || defined(__i386__)
+        __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)tl->many));
+        __asm__ volatile("prefetcht0 %0" : : "m"(((const char *)tl->many)[64]));
+#else
+        __builtin_prefetch(tl->many, 1);
+        __builtin_prefetch((const char *)tl->many + 64, 1);
+#endif
+    }
 }
 
 /* The spans not yet dropped, in order (for tests and debugging). */
