@@ -92,14 +92,14 @@ Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
     return s + ts;
 }
 
-/* sim_route's general case (sim_internal.h): the message in runs of
- * elements, its first element ready to leave the source at `ready`. */
-Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
-                    int hops, Tick ready, Tick *left)
+/* The hops of a route from hop h0 on, in runs of elements: the message's
+ * first element ready to leave node u (hop h0's source) at `ready`. */
+static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
+                          int hops, int h0, uint32_t u, Tick ready,
+                          Tick *left)
 {
     const Tick tau = msg->element_time;
     uint64_t count = msg->count;
-    uint32_t u = msg->source;
 
     sim_grow_runs(sim, 1);
     gboolean in_is_a = TRUE;       /* run_a holds this hop's input */
@@ -108,7 +108,7 @@ Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
     in[0] = (Run){ 0, count, ready };
     Tick end = ready;
 
-    for (int h = 0; h < hops; h++) {
+    for (int h = h0; h < hops; h++) {
         int link = path[h];
         uint32_t v = topology_neighbour(sim->topo, u, link);
         Timeline *ch = sim->channels_implied
@@ -186,4 +186,67 @@ Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
         u = v;
     }
     return end;
+}
+
+/* Routes up to this many hops have their channels read ahead. */
+#define ROUTE_AHEAD_HOPS 32
+
+/* sim_route's general case (sim_internal.h): the message, its first
+ * element ready to leave the source at `ready`. While the message flows
+ * over its hops without interruption (each hop's channel free for all
+ * its elements from the slot it first finds), each hop is one claim
+ * (timeline_claim), which reserves exactly what the runs below would
+ * reserve for one run; from the first hop where it would break into
+ * runs, the runs take over from there. Routed messages (a BMMC's, a
+ * transpose's) mostly flow, so most hops cost a claim. */
+Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
+                    int hops, Tick ready, Tick *left)
+{
+    uint32_t u = msg->source;
+    int h = 0;
+    if (!sim->send_port && !sim->channels_implied) {
+        const Tick tau = msg->element_time;
+        Tick end = ready;
+        /* The route's channels are known now: ask for all their lines at
+         * once, then for the span blocks of the contended ones, so that
+         * the hops' misses overlap instead of coming one after another. */
+        Timeline *chs[ROUTE_AHEAD_HOPS];
+        uint32_t us[ROUTE_AHEAD_HOPS];
+        gboolean ahead = hops <= ROUTE_AHEAD_HOPS;
+        if (ahead) {
+            uint32_t v = u;
+            for (int k = 0; k < hops; k++) {
+                us[k] = v;
+                chs[k] = sim_channel_timeline(sim, v, path[k]);
+                PREFETCH_LINE(chs[k]);
+                v = topology_neighbour(sim->topo, v, path[k]);
+            }
+            for (int k = 0; k < hops; k++)
+                timeline_prefetch(chs[k]);
+        }
+        for (; h < hops; h++) {
+            int link = path[h];
+            Timeline *ch = ahead ? chs[h] : sim_channel_timeline(sim, u, link);
+            if (sim->locality)
+                sim_channel_touch(sim, ch, msg->source, u);
+            Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
+            if (t < 0)
+                break;
+            end = t + (Tick)msg->count * tau;
+            if (sim->observer && sim->observer->channel_busy)
+                sim->observer->channel_busy(sim->observer_data, msg, u, link,
+                                            0, msg->count, t);
+            sim_hop_account(sim, msg, u, link, ch, end);
+            if (h == 0)
+                *left = end;
+            /* An element that crossed in [t, t+tau) may leave the next
+             * node at t+tau. */
+            ready = t + tau;
+            u = ahead && h + 1 < hops ? us[h + 1]
+                                      : topology_neighbour(sim->topo, u, link);
+        }
+        if (h == hops)
+            return end;
+    }
+    return route_in_runs(sim, msg, path, hops, h, u, ready, left);
 }
