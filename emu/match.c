@@ -13,7 +13,21 @@
 /* Grow when more than half full: short probe sequences. */
 #define MATCH_MIN_CAPACITY 64
 
-static size_t match_hash(uint32_t dest, uint32_t source, int32_t tag)
+/* Where a key's probe starts. A node's keys are looked up when the node
+ * runs, and in the locality order (sim.h) the nodes run in address
+ * order: so a key's home is its destination's window of
+ * 2^MATCH_WINDOW_BITS slots, in destination order, the key's hash
+ * choosing the slot in it; the table is then read in a stream, where a
+ * home anywhere in it would make every key a cache miss. Where keys
+ * crowd into few destinations (a destination with hundreds of receives
+ * outstanding), windows this small would grow long probe runs; a probe
+ * longer than MATCH_LONG_PROBE makes the table hash whole keys from
+ * then on (spread), as it did before windows. Which slot a key is in
+ * decides nothing else: lookups find the same keys either way.
+ * (MATCH_WINDOW_BITS and MATCH_LONG_PROBE are in match.h, for the
+ * tests.) */
+
+static size_t key_mix(uint32_t dest, uint32_t source, int32_t tag)
 {
     uint64_t x = ((uint64_t)dest << 32 | source) ^ ((uint64_t)(uint32_t)tag
                                                     * 0x9e3779b97f4a7c15ULL);
@@ -23,11 +37,22 @@ static size_t match_hash(uint32_t dest, uint32_t source, int32_t tag)
     return (size_t)x;
 }
 
+static size_t match_home(const MatchTable *t, uint32_t dest, uint32_t source,
+                         int32_t tag)
+{
+    size_t x = key_mix(dest, source, tag);
+    if (!t->spread)
+        x = (size_t)dest << MATCH_WINDOW_BITS
+            | (x & (((size_t)1 << MATCH_WINDOW_BITS) - 1));
+    return x & t->mask;
+}
+
 void match_init(MatchTable *t)
 {
     t->slot = g_new0(MatchSlot, MATCH_MIN_CAPACITY);
     t->mask = MATCH_MIN_CAPACITY - 1;
     t->count = 0;
+    t->spread = 0;
 }
 
 void match_clear(MatchTable *t)
@@ -36,16 +61,18 @@ void match_clear(MatchTable *t)
     memset(t, 0, sizeof *t);
 }
 
-static void match_grow(MatchTable *t)
+/* Put every key again into a table of `cap` slots (twice the old when
+ * growing, the same when it starts to spread). */
+static void match_rehash(MatchTable *t, size_t cap)
 {
     MatchSlot *old = t->slot;
-    size_t cap = t->mask + 1;
-    t->slot = EMU_NEW0(MatchSlot, 2 * cap, "the table of unmatched messages");
-    t->mask = 2 * cap - 1;
-    for (size_t i = 0; i < cap; i++) {
+    size_t old_cap = t->mask + 1;
+    t->slot = EMU_NEW0(MatchSlot, cap, "the table of unmatched messages");
+    t->mask = cap - 1;
+    for (size_t i = 0; i < old_cap; i++) {
         if (!old[i].used)
             continue;
-        size_t j = match_hash(old[i].dest, old[i].source, old[i].tag) & t->mask;
+        size_t j = match_home(t, old[i].dest, old[i].source, old[i].tag);
         while (t->slot[j].used)
             j = (j + 1) & t->mask;
         t->slot[j] = old[i];
@@ -59,9 +86,9 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
     MatchSlot *own = &local->slot;
     if (own->used && own->source == source && own->tag == tag)
         return own;
-    size_t i = match_hash(dest, source, tag) & t->mask;
+    size_t i = match_home(t, dest, source, tag), probe = 0;
     if (local->in_table > 0)
-        for (;; i = (i + 1) & t->mask) {
+        for (;; i = (i + 1) & t->mask, probe++) {
             MatchSlot *s = &t->slot[i];
             if (!s->used)
                 break;
@@ -73,12 +100,17 @@ MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,
                           .used = MATCH_USED };
         return own;
     }
-    while (local->in_table == 0 && t->slot[i].used)   /* not probed above */
+    while (local->in_table == 0 && t->slot[i].used) {  /* not probed above */
         i = (i + 1) & t->mask;
+        probe++;
+    }
     local->in_table++;
-    if (2 * (t->count + 1) > t->mask + 1) {
-        match_grow(t);
-        i = match_hash(dest, source, tag) & t->mask;
+    gboolean grow = 2 * (t->count + 1) > t->mask + 1;
+    gboolean spread = !t->spread && probe > MATCH_LONG_PROBE;
+    if (grow || spread) {
+        t->spread |= spread;
+        match_rehash(t, grow ? 2 * (t->mask + 1) : t->mask + 1);
+        i = match_home(t, dest, source, tag);
         while (t->slot[i].used)
             i = (i + 1) & t->mask;
     }
@@ -102,8 +134,8 @@ void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s)
         j = (j + 1) & t->mask;
         if (!t->slot[j].used)
             return;
-        size_t home = match_hash(t->slot[j].dest, t->slot[j].source,
-                                 t->slot[j].tag) & t->mask;
+        size_t home = match_home(t, t->slot[j].dest, t->slot[j].source,
+                                 t->slot[j].tag);
         /* j may move to i iff home is not cyclically in (i, j]. */
         gboolean stays = i <= j ? (i < home && home <= j)
                                 : (i < home || home <= j);

@@ -6,7 +6,9 @@
  * item of one kind is matched against the other first), so one list
  * serves, and MatchSlot.used says which it holds. Items keep posting
  * order, which is MPI's non-overtaking rule. Keys live in an
- * open-addressing table with linear probing; a key whose list is empty
+ * open-addressing table with linear probing, each destination's keys
+ * from a window of their own in destination order (so that nodes running
+ * in address order read the table in a stream); a key whose list is empty
  * is removed (backward-shift deletion, no tombstones), so the table holds
  * only outstanding keys and an all-to-all that posts P - 1 receives per node costs O(1) per receive.
  *
@@ -58,10 +60,18 @@ typedef struct {
     uint32_t owner_word;
 } MatchLocal;
 
+/* A destination's keys start their probes in its window of this many
+ * bits of slots, until a probe longer than MATCH_LONG_PROBE makes the
+ * table hash whole keys (match.c, match_home). */
+#define MATCH_WINDOW_BITS 4
+#define MATCH_LONG_PROBE 64
+
 typedef struct {
     MatchSlot *slot;
     size_t mask;                  /* capacity - 1, capacity a power of two */
     size_t count;
+    int spread;                   /* keys hashed whole, not by destination
+                                   * first (match.c, match_home) */
 } MatchTable;
 
 void match_init(MatchTable *t);

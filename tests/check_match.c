@@ -14,15 +14,18 @@
  * every key findable with exactly its items after the table's
  * backward-shift deletions.
  *
- * Not reachable from here: the hash and the probe positions (static in
+ * Keys start their probes in their destination's window (match.h) until
+ * a crowded destination makes the table spread them: both asserted.
+ * Not reachable from here: the hash inside a window (static in
  * match.c), so the home-position invariant is checked only through its
- * consequence, every live key found where it was put; and match_grow's
+ * consequence, every live key found where it was put; and match_rehash's
  * out-of-memory path (oom.h: it ends the process with status 2).
  */
 #include "match.h"
 
 #include <check.h>
 #include <glib.h>
+#include <string.h>
 #include "check_main.h"
 
 /* The table's capacity a fresh table starts with (match.c,
@@ -408,6 +411,49 @@ START_TEST(match_table_grows_at_half_full)
 }
 END_TEST
 
+/* Keys of many destinations, a few each, as the nodes of a step post
+ * them: each lies a short probe after the start of its destination's
+ * window, in destination order, and the table keeps that layout; then
+ * one destination with many keys makes its probes long, and the table
+ * spreads them over the whole table, every key still found. */
+START_TEST(match_keys_in_destination_windows)
+{
+    enum { DESTS = 512, PER = 3, CROWD = 600 };
+    static MatchLocal local[DESTS];
+    memset(local, 0, sizeof local);
+    CkTally g = CK_TALLY_INIT;
+    for (uint32_t d = 0; d < DESTS; d++)
+        for (uint32_t k = 0; k <= PER; k++)   /* key 0: the own slot */
+            match_slot(&table, &local[d], d, 1000 + k, (int32_t)(d ^ k));
+    ck_assert_int_eq(table.spread, 0);
+    size_t window = (size_t)1 << MATCH_WINDOW_BITS;
+    for (uint32_t d = 0; d < DESTS; d++)
+        for (uint32_t k = 1; k <= PER; k++) {
+            MatchSlot *s = match_slot(&table, &local[d], d, 1000 + k,
+                                      (int32_t)(d ^ k));
+            size_t start = ((size_t)d << MATCH_WINDOW_BITS) & table.mask;
+            size_t at = (size_t)(s - table.slot);
+            ck_tally_true(&g, in_table(&table, s), "dest %u key %u in the table",
+                          d, k);
+            ck_tally_true(&g, ((at - start) & table.mask) < 2 * window,
+                          "dest %u key %u at slot %zu, its window at %zu", d, k,
+                          at, start);
+        }
+    ck_tally_assert(&g, "keys near their destinations' windows");
+    for (uint32_t k = 0; k < CROWD; k++)
+        match_slot(&table, &local[7], 7, 5000 + k, 1);
+    ck_assert_int_eq(table.spread, 1);
+    CkTally f = CK_TALLY_INIT;
+    for (uint32_t k = 0; k < CROWD; k++) {
+        MatchSlot *s = match_slot(&table, &local[7], 7, 5000 + k, 1);
+        ck_tally_uint(&f, 5000 + k, s->source, "crowded key %u", k);
+    }
+    ck_tally_uint(&f, (size_t)DESTS * PER + CROWD, table.count,
+                  "count after the lookups");
+    ck_tally_assert(&f, "keys found after spreading");
+}
+END_TEST
+
 /* Deletions with the table as full as it gets: 32 keys of one
  * destination in the 64 slots it starts with, one key removed and a new
  * one put, over and over, keys drawn from many sources and tags so that
@@ -659,6 +705,7 @@ static Suite *match_suite(void)
     tcase_add_test(t, match_key_in_one_place_when_own_slot_frees);
     tcase_add_test(t, match_table_grows_at_half_full);
     tcase_add_test(t, match_table_churn_at_half_full);
+    tcase_add_test(t, match_keys_in_destination_windows);
     suite_add_tcase(s, t);
     t = tcase_create("model");
     tcase_add_test(t, match_random_posts_against_a_model);
