@@ -7,9 +7,10 @@
  *
  * Both directions are the same set of exchanges (Lemma 2): in dimension d
  * (0 <= d <= n-2) exactly the elements with b_(d+1)(i) = 1 cross, in any
- * order of dimensions (Corollary 3). Each node computes from its own address
- * which element it holds now (Lemma 3, in the form held_bits below), so all
- * control is node-local.
+ * order of dimensions (Corollary 3). Each node decides from its own address
+ * whether the element it holds now crosses (Lemma 3, in the form
+ * crossing_mask below), so all control is node-local; the part of that
+ * decision that does not depend on the address is computed once per run.
  *
  *   sequential  one dimension a step, all K elements: start-dimension m,
  *               then m-1, ..., 0, n-2, ..., m+1 (Figure 4 is m = n-2).
@@ -24,12 +25,27 @@
 
 #include <math.h>
 
+/* One exchange of the schedule: a node posts it in its step when the
+ * element it holds in [offset, offset+count) has bit dimension+1 of its
+ * logical index set, which is parity(address & mask) (see crossing_mask). */
+typedef struct {
+    uint32_t mask;
+    int dimension;
+    int tag;
+    size_t offset, count;
+} GrayExchange;
+
+/* The whole schedule is the same on every node; only the masks' parities
+ * differ. prepare lays it out once per run, so that a step is one row of
+ * `width` table entries, each an AND and a parity: no node keeps state. */
 typedef struct {
     gboolean to_binary;     /* gray-to-binary (TRUE) or binary-to-gray */
     int n;
     uint64_t k;
     int method;
     int start;              /* sequential: first dimension */
+    unsigned width;         /* exchanges a step: sets that hold elements */
+    GrayExchange plan[];    /* (n-1) rows of width: row t is step t */
 } GrayConfig;
 
 enum { GRAY_CONCURRENT, GRAY_SEQUENTIAL };
@@ -52,21 +68,26 @@ static const ParamSpec gray_params[] = {
     { .key = NULL }
 };
 
-/* Bits of the logical index i held now at address a, after the exchanges in
- * the dimension set `done`. The position of element i is
- * base(i) xor sum over d in done of b_(d+1)(i) 2^d, with base = G (from Gray)
- * or the identity (from binary); solving bit by bit from the top (bit n-1
- * never moves) gives b_m = a_m xor (toggle ? b_(m+1) : 0), where toggle says
- * whether bit m of the position still mixes in b_(m+1). */
-static uint64_t held_bits(uint32_t a, int n, uint32_t done, gboolean from_gray)
+/* Which bits of its address decide whether a node's element crosses
+ * dimension d, after the exchanges in the dimension set `done`.
+ *
+ * The position of element i is base(i) xor sum over d in done of
+ * b_(d+1)(i) 2^d, with base = G (from Gray) or the identity (from binary)
+ * (Lemma 3). Solving for the bits of i held at address a from the top (bit
+ * n-1 never moves) gives b_(n-1) = a_(n-1) and, below it,
+ * b_m = a_m xor (toggle_m ? b_(m+1) : 0), where toggle_m says whether bit m
+ * of the position still mixes in b_(m+1): G mixes it in, crossing
+ * dimension m mixes it in once more, so toggle_m = from_gray xor (m in
+ * done). Unrolling from m = d+1 upwards, b_(d+1) = a_(d+1) xor ... xor a_j,
+ * j the first index at or above d+1 where toggle_j is false, or n-1 if the
+ * chain reaches the top. The bits d+1..j are a run-wide constant, so the
+ * whole test is parity(a & mask). */
+static uint32_t crossing_mask(int d, int n, uint32_t done, gboolean from_gray)
 {
-    uint64_t b = a & ((uint64_t)1 << (n - 1));
-    for (int m = n - 2; m >= 0; m--) {
-        uint64_t above = (b >> (m + 1)) & 1;
-        gboolean toggle = (((done >> m) & 1) != 0) != from_gray;
-        b |= (((a >> m) & 1) ^ (toggle ? above : 0)) << m;
-    }
-    return b;
+    int j = d + 1;
+    while (j < n - 1 && (((done >> j) & 1) != 0) != from_gray)
+        j++;
+    return (uint32_t)(((uint64_t)1 << (j + 1)) - ((uint64_t)1 << (d + 1)));
 }
 
 /* Dimension crossed in step t by data following a cyclic decreasing order
@@ -93,36 +114,61 @@ static void set_range(const GrayConfig *c, int s, size_t *offset, size_t *count)
     *count = (size_t)(q + ((uint64_t)s < r ? 1 : 0));
 }
 
+/* Exchanges a step. Concurrent: one per set that holds elements. Sets get
+ * q = K div (n-1) elements and the first K mod (n-1) one more, so a set is
+ * empty exactly when q = 0 and s >= K: the non-empty sets are 0..width-1,
+ * the same in every step. Sequential: the one exchange of all K. */
+static unsigned plan_width(int method, int n, uint64_t k)
+{
+    if (n < 2)
+        return 0;                         /* no dimension needs communication */
+    if (method == GRAY_SEQUENTIAL)
+        return 1;
+    return (unsigned)(k < (uint64_t)(n - 1) ? k : (uint64_t)(n - 1));
+}
+
+/* Row t of the plan: every exchange a node may post in step t, with all
+ * of the decision made but the parity of its address under the mask. */
+static void plan_step(GrayConfig *c, unsigned t)
+{
+    int n = c->n;
+    GrayExchange *row = &c->plan[(size_t)t * c->width];
+    if (c->method == GRAY_SEQUENTIAL) {
+        int d = cyclic_dimension(c->start, t, n);
+        row[0] = (GrayExchange){
+            .mask = crossing_mask(d, n, done_before(c->start, t, n),
+                                  c->to_binary),
+            .dimension = d, .tag = (int)t, .offset = 0, .count = (size_t)c->k,
+        };
+        return;
+    }
+    for (unsigned s = 0; s < c->width; s++) {
+        int first = n - 2 - (int)s;
+        int d = cyclic_dimension(first, t, n);
+        GrayExchange *e = &row[s];
+        set_range(c, (int)s, &e->offset, &e->count);
+        e->mask = crossing_mask(d, n, done_before(first, t, n), c->to_binary);
+        e->dimension = d;
+        e->tag = (int)(t * TOPOLOGY_CUBE_MAX_DIMENSIONS + s);
+    }
+}
+
 static NodeStatus gray_step(Node *node, const void *config)
 {
     const GrayConfig *c = config;
     unsigned t = node_step(node);
-    int n = c->n;
-    if (n < 2)
+    if (c->width == 0)
         return NODE_DONE;                 /* no dimension needs communication */
     uint32_t a = node_address(node);
-    if (c->method == GRAY_SEQUENTIAL) {
-        int d = cyclic_dimension(c->start, t, n);
-        node_mark(node, "step %u: dimension %d", t, d);
-        uint64_t b = held_bits(a, n, done_before(c->start, t, n), c->to_binary);
-        if ((b >> (d + 1)) & 1)
-            node_exchange(node, d, 0, (size_t)c->k, (int)t);
-    } else {
+    const GrayExchange *row = &c->plan[(size_t)t * c->width];
+    if (c->method == GRAY_SEQUENTIAL)
+        node_mark(node, "step %u: dimension %d", t, row[0].dimension);
+    else
         node_mark(node, "step %u", t);
-        for (int s = 0; s < n - 1; s++) {
-            size_t offset, count;
-            set_range(c, s, &offset, &count);
-            if (count == 0)
-                continue;
-            int first = n - 2 - s;
-            int d = cyclic_dimension(first, t, n);
-            uint64_t b = held_bits(a, n, done_before(first, t, n), c->to_binary);
-            if ((b >> (d + 1)) & 1)
-                node_exchange(node, d, offset, count,
-                              (int)(t * TOPOLOGY_CUBE_MAX_DIMENSIONS + (unsigned)s));
-        }
-    }
-    return t + 1 == (unsigned)(n - 1) ? NODE_DONE : NODE_CONTINUE;
+    for (const GrayExchange *e = row; e < row + c->width; e++)
+        if (__builtin_parity(a & e->mask))
+            node_exchange(node, e->dimension, e->offset, e->count, e->tag);
+    return t + 1 == (unsigned)(c->n - 1) ? NODE_DONE : NODE_CONTINUE;
 }
 
 static void *gray_prepare(const Machine *m, const Params *p,
@@ -140,12 +186,19 @@ static void *gray_prepare(const Machine *m, const Params *p,
                                 "%lld is not a dimension requiring "
                                 "communication (valid: 0..%d for n = %d)",
                                 start, n - 2, n);
-    GrayConfig *c = g_new0(GrayConfig, 1);
+    uint64_t k = (uint64_t)params_int(p, "elements-per-node");
+    unsigned width = plan_width(method, n, k);
+    unsigned steps = n < 2 ? 0 : (unsigned)(n - 1);
+    GrayConfig *c = g_malloc0(sizeof *c + (size_t)steps * width
+                                          * sizeof(GrayExchange));
     c->to_binary = to_binary;
     c->n = n;
-    c->k = (uint64_t)params_int(p, "elements-per-node");
+    c->k = k;
     c->method = method;
     c->start = start == PARAM_AUTO ? n - 2 : (int)start;
+    c->width = width;
+    for (unsigned t = 0; t < steps; t++)
+        plan_step(c, t);
     layout->memory_elements = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
     return c;
