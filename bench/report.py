@@ -6,6 +6,8 @@ as tables.
   bench/report.py                 the latest run: every case and figure
   bench/report.py --run N         the Nth latest run instead (1 = latest)
   bench/report.py --runs          one line per recorded run
+  bench/report.py --section TEXT  only the tables whose section (a case's
+                                  text before ': ') contains TEXT
   bench/report.py --history TEXT  every run's figures whose case or metric
                                   contains TEXT, one column a run
   bench/report.py --file FILE     another results file
@@ -81,14 +83,21 @@ def table(head, body):
         print(line(b))
 
 
-def show_run(key, rows):
+def section_of(row):
+    """The case's text before ': ', else "cases"."""
+    return row["case"].rpartition(": ")[0] or "cases"
+
+
+def show_run(key, rows, only=None):
     """One table a section (the case's text before ': ', else "cases"): a
-    row a case, a column a metric."""
+    row a case, a column a metric; only the sections containing ONLY when
+    it is given."""
     print("run %s, commit %s, %s" % key)
     sections = []
     for r in rows:
-        section, _, case = r["case"].rpartition(": ")
-        section = section or "cases"
+        section, case = section_of(r), r["case"].rpartition(": ")[2]
+        if only is not None and only not in section:
+            continue
         if section not in [s[0] for s in sections]:
             sections.append((section, [], [], {}))
         _, cases, metrics, values = next(s for s in sections if s[0] == section)
@@ -110,6 +119,7 @@ def main():
     ap.add_argument("--file", default="bench/results.tsv")
     ap.add_argument("--run", type=int, default=1)
     ap.add_argument("--runs", action="store_true")
+    ap.add_argument("--section", metavar="TEXT")
     ap.add_argument("--history", metavar="TEXT")
     a = ap.parse_args()
     rows = load(a.file)
@@ -138,7 +148,9 @@ def main():
     if not 1 <= a.run <= len(order):
         fail("--run %d: %d runs recorded (valid: 1..%d)" % (a.run, len(order), len(order)))
     key = order[-a.run]
-    show_run(key, by[key])
+    if a.section is not None and not any(a.section in section_of(r) for r in by[key]):
+        fail("--section %s: no section of run %d contains it" % (a.section, a.run))
+    show_run(key, by[key], a.section)
 
 
 if __name__ == "__main__":
