@@ -3,8 +3,9 @@
 # scenarios/ through `cubemu check`, the command-line regression script,
 # the traces/viewer script (tests/traces.sh), fault injection
 # (tests/faults.sh), memory limits (tests/limits.sh), Theorem 3's delta = 8 types
-# (tests/thm3.sh), and the fuzz harnesses over their seed corpora and
-# regressions (tests/fuzz.sh).
+# (tests/thm3.sh), the fuzz harnesses over their seed corpora and
+# regressions (tests/fuzz.sh), and make bench's per-algorithm script in its
+# smoke mode (tests/bench-smoke.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -67,6 +68,10 @@ if [ "$unit_only" != "--unit-only" ]; then
   # The JSON report against docs/report.schema.json (tests/schema.sh): every
   # algorithm's report and cubemu-mpi's, identical reruns, shortest numbers
   script tests/schema.sh "schema: "
+  # make bench's per-algorithm script (bench/algorithms.sh) in its smoke
+  # mode, on small cubes: every case verified, recorded and read back by
+  # bench/report.py; a wrong or stopped run misses its targets
+  script tests/bench-smoke.sh "bench-smoke: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so
