@@ -433,7 +433,9 @@ unit: all
 	@BUILD=$(BUILD) tests/run-all.sh --unit-only
 
 # The benchmark (bench/run.sh): the cases of bench/bench.c, then cubemu
-# against SimGrid and the memcpy floor (bench/peers.sh); every figure is
+# against SimGrid and the memcpy floor (bench/peers.sh), the routed bit
+# reversal against a second SimGrid baseline (bench/routed.sh), and every
+# algorithm against the exchange (bench/algorithms.sh); every figure is
 # also appended to bench/results.tsv (BENCH_DATA), which make bench-report
 # prints as a table.
 bench: deps deps-simgrid

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh -- make bench: the cases of bench/bench.c, then cubemu
-# against its peers (bench/peers.sh), each figure printed and appended to
+# against its peers (bench/peers.sh: the exchange against SimGrid and
+# the copy loop; bench/routed.sh: the routed bit reversal against a
+# second SimGrid baseline), then every algorithm against the exchange
+# (bench/algorithms.sh), each figure printed and appended to
 # the results file as a row (bench/record.h says the columns):
 #   BENCH_DATA   the file (default bench/results.tsv; created with its
 #                header), to be committed with the change it measured;
@@ -26,4 +29,6 @@ echo "bench: $BENCH_DATE, $BENCH_COMMIT, $BENCH_MACHINE -> $BENCH_DATA"
 status=0
 "$BUILD/bench/bench" "$BUILD/cubemu" || status=1
 BUILD=$BUILD bench/peers.sh || status=1
+BUILD=$BUILD bench/routed.sh || status=1
+BUILD=$BUILD bench/algorithms.sh || status=1
 exit $status
