@@ -42,6 +42,8 @@ typedef struct {
     uint32_t dist;                    /* processors to the right */
     unsigned digit;                   /* x */
     uint32_t value;                   /* z */
+    uint32_t span;                    /* radix^x: digit x of a slot is
+                                       * slot / span % radix */
 } TpRound;
 
 typedef struct {
@@ -79,13 +81,6 @@ enum { TP_FINAL = 0, TP_SEND, TP_RECV, TP_PACK, TP_UNPACK };
 static size_t region(const TpConfig *c, int which)
 {
     return (size_t)which * (size_t)c->k;
-}
-
-static uint32_t digit(uint32_t v, uint32_t r, unsigned x)
-{
-    for (unsigned i = 0; i < x; i++)
-        v /= r;
-    return v % r;
 }
 
 /* Element e of memory: elements are w words (one in the emulator's runs;
@@ -158,39 +153,43 @@ static gboolean bf_moves(uint32_t slot, uint32_t me, unsigned bit)
     return ((slot ^ me) >> bit) & 1;
 }
 
-/* Bruck's phase 2 step t: the slots whose digit x is z. */
-static gboolean bruck_moves(const TpConfig *c, uint32_t slot, unsigned t)
-{
-    return digit(slot, c->radix, c->plan[t].digit) == c->plan[t].value;
-}
-
-static gboolean moves(const TpConfig *c, uint32_t slot, uint32_t me,
-                      unsigned t)
-{
-    return c->method == TP_BUTTERFLY ? bf_moves(slot, me, t)
-                                     : bruck_moves(c, slot, t);
-}
-
 /* Gather the moving slots of work array `work` in slot order into the pack
- * buffer (pack) or scatter the unpack buffer back into them. */
+ * buffer (pack) or scatter the unpack buffer back into them. The moving
+ * slots are those whose digit of weight `span` (in base r) is z: butterfly
+ * step t's bit t differing from the rank's (r = 2, span = 2^t), bruck's
+ * digit x equal to z (span = radix^x). They are enumerated in runs of
+ * span slots, every span r slots from z span on, so that a step costs its
+ * moving slots, not all P: with radix P (the adaptive choice on small
+ * messages) a step moves one slot of P, and testing every slot made the
+ * run quadratic in P. bf_moves states the butterfly's set slot by slot;
+ * bruck's step t moves the slots with slot / span % radix == z. */
 static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
                      uint32_t me,
                      unsigned t, gboolean pack, gboolean transpose)
 {
-    size_t n = 0;
-    for (uint32_t s = 0; s < c->p; s++) {
-        if (!moves(c, s, me, t))
-            continue;
-        size_t buf = (pack ? region(c, TP_PACK) : region(c, TP_UNPACK))
-                     + n * c->block;
-        if (pack)
-            copy_block(mem, w, c, buf, work + s * c->block);
-        else if (transpose)
-            transpose_block(mem, w, c, work + s * c->block, buf);
-        else
-            copy_block(mem, w, c, work + s * c->block, buf);
-        n++;
+    uint64_t span, r, z;
+    if (c->method == TP_BUTTERFLY) {
+        span = (uint64_t)1 << t;
+        r = 2;
+        z = ((me >> t) & 1) ^ 1;
+    } else {
+        span = c->plan[t].span;
+        r = c->radix;
+        z = c->plan[t].value;
     }
+    size_t n = 0;
+    for (uint64_t base = z * span; base < c->p; base += span * r)
+        for (uint64_t s = base; s < base + span && s < c->p; s++) {
+            size_t buf = (pack ? region(c, TP_PACK) : region(c, TP_UNPACK))
+                         + n * c->block;
+            if (pack)
+                copy_block(mem, w, c, buf, work + s * c->block);
+            else if (transpose)
+                transpose_block(mem, w, c, work + s * c->block, buf);
+            else
+                copy_block(mem, w, c, work + s * c->block, buf);
+            n++;
+        }
     return n;
 }
 
@@ -372,7 +371,7 @@ static void *tp_prepare(const Machine *m, const Params *p,
         uint64_t span = 1;
         for (unsigned x = 0; span < c->p; x++, span *= c->radix)
             for (uint32_t z = 1; z < c->radix && z * span < c->p; z++) {
-                TpRound round = { (uint32_t)(z * span), x, z };
+                TpRound round = { (uint32_t)(z * span), x, z, (uint32_t)span };
                 g_array_append_val(plan, round);
             }
         c->rounds = plan->len;
