@@ -257,6 +257,35 @@ START_TEST(test_gf2_mul_vec_section2_definition)
 }
 END_TEST
 
+/* The byte table gives gf2_mul_vec's product for every number of columns
+ * 0..64 (a partly used last byte, a full 64-bit word, no columns at all),
+ * including x with bits at or above cols, which both ignore. */
+START_TEST(test_gf2_table_matches_mul_vec)
+{
+    Gf2Rng rng;
+    gf2_rng_init(&rng, 13);
+    CkTally t = CK_TALLY_INIT;
+    Gf2Table *tab = g_new(Gf2Table, 1);
+    for (int cols = 0; cols <= GF2_MAX_DIM; cols++) {
+        Gf2Matrix a;
+        gf2_random(&a, random_dim(&rng), cols, &rng);
+        gf2_table_init(tab, &a);
+        for (int trial = 0; trial < 200; trial++) {
+            uint64_t x = trial == 0 ? ~UINT64_C(0)
+                         : trial <= 64 ? UINT64_C(1) << (trial - 1)
+                         : gf2_rng_next(&rng);
+            uint64_t want = gf2_mul_vec(&a, x & gf2_mask(cols));
+            ck_tally_uint(&t, want, gf2_mul_vec(&a, x), "cols=%d x=0x%llx: mul_vec",
+                          cols, (unsigned long long)x);
+            ck_tally_uint(&t, want, gf2_table_mul_vec(tab, x), "cols=%d x=0x%llx: table",
+                          cols, (unsigned long long)x);
+        }
+    }
+    g_free(tab);
+    ck_tally_assert(&t, "byte tables");
+}
+END_TEST
+
 START_TEST(test_gf2_mul_associative_and_transpose_rule)
 {
     Gf2Rng rng;
@@ -1698,6 +1727,7 @@ static Suite *bmmc_lib_suite(void)
     const CkTest gf2[] = {
         { test_gf2_identity_zero_get_set, 0 },
         { test_gf2_mul_vec_section2_definition, 0 },
+        { test_gf2_table_matches_mul_vec, 0 },
         { test_gf2_mul_associative_and_transpose_rule, 0 },
         { test_gf2_transpose_twice_is_identity, 0 },
         { test_gf2_inverse_random_nonsingular_up_to_64, 0 },

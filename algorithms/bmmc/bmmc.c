@@ -10,7 +10,9 @@
  *   next p x rank_gamma block (gamma2) has full column rank, and the
  *   bottom-right p x p block (delta) is nonsingular;
  *   the blocks alpha1, alpha2, beta, gamma2, delta, delta_inv, w_left,
- *   w_right are cut from v and w and only used to perform.
+ *   w_right are cut from v and w and only used to perform, and the byte
+ *   tables of six of them are built from those blocks, so a lookup gives
+ *   the block's product exactly.
  * Here m = n - p is the number of offset bits. Every run derives its
  * processor numbers from these blocks alone, as a processor of the
  * distributed program would.
@@ -42,18 +44,12 @@ struct BmmcPlan {
     Gf2Matrix w_right;    /* W rows 0..m-1, cols m..n-1:     W'' */
     uint64_t c_lo;        /* c_{0..n-p-1} */
     uint64_t c_hi;        /* c_{n-p..n-1} */
+    /* Byte tables (gf2.h) of the blocks every round or every node applies
+     * to a processor number or a round number, built once from the blocks
+     * above, so each product costs a lookup per byte. */
+    Gf2Table gamma2_tab, delta_tab, delta_inv_tab, alpha2_tab, beta_tab,
+             w_right_tab;
 };
-
-/* Shifts that give 0 rather than undefined behaviour at 64. */
-static uint64_t bmmc_shl(uint64_t x, int s)
-{
-    return s >= 64 ? 0 : x << s;
-}
-
-static uint64_t bmmc_shr(uint64_t x, int s)
-{
-    return s >= 64 ? 0 : x >> s;
-}
 
 const char *bmmc_strerror(int code)
 {
@@ -77,10 +73,10 @@ const char *bmmc_strerror(int code)
 
 uint64_t bmmc_target_index(int n, const uint64_t *A, uint64_t c, uint64_t x)
 {
+    /* XOR of the columns A_j with x_j = 1, j < n, visiting only the 1s. */
     uint64_t y = 0;
-    for (int j = 0; j < n; j++)
-        if ((x >> j) & 1)
-            y ^= A[j];
+    for (x &= gf2_mask(n); x != 0; x &= x - 1)
+        y ^= A[__builtin_ctzll(x)];
     return y ^ c;
 }
 
@@ -162,22 +158,6 @@ int bmmc_layout_matrix(int n, int p, int f, Gf2Matrix *Q)
     return 0;
 }
 
-void bmmc_layout_locate(int n, int p, int f, uint64_t x,
-                        uint64_t *proc, uint64_t *offset)
-{
-    assert(bmmc_check_sizes(n, p, f) == 0);
-    (void)n;
-    *proc = bmmc_shr(x, f) & gf2_mask(p);
-    *offset = (x & gf2_mask(f)) | bmmc_shl(bmmc_shr(x, f + p), f);
-}
-
-uint64_t bmmc_layout_index(int n, int p, int f, uint64_t proc, uint64_t offset)
-{
-    assert(bmmc_check_sizes(n, p, f) == 0);
-    (void)n;
-    return (offset & gf2_mask(f)) | bmmc_shl(proc & gf2_mask(p), f)
-           | bmmc_shl(bmmc_shr(offset, f), f + p);
-}
 
 /* ---- Gray-code order (Appendix B) ---- */
 
@@ -320,6 +300,12 @@ static void bmmc_factor(BmmcPlan *pl)
     gf2_submatrix(&pl->w_right, &pl->w, 0, m - 1, m, n - 1);
     pl->c_lo = pl->c_pm & gf2_mask(m);
     pl->c_hi = bmmc_shr(pl->c_pm, m);
+    gf2_table_init(&pl->gamma2_tab, &pl->gamma2);
+    gf2_table_init(&pl->delta_tab, &pl->delta);
+    gf2_table_init(&pl->delta_inv_tab, &pl->delta_inv);
+    gf2_table_init(&pl->alpha2_tab, &pl->alpha2);
+    gf2_table_init(&pl->beta_tab, &pl->beta);
+    gf2_table_init(&pl->w_right_tab, &pl->w_right);
 }
 
 int bmmc_plan_new(int n, int p, const uint64_t *A, uint64_t c, int f,
@@ -416,16 +402,17 @@ uint64_t bmmc_plan_target_proc(const BmmcPlan *plan, uint64_t proc, uint64_t rou
 {
     assert((proc & ~gf2_mask(plan->p)) == 0 && round < bmmc_plan_rounds(plan));
     /* Line 3, from equation (4). */
-    return gf2_mul_vec(&plan->gamma2, round) ^ gf2_mul_vec(&plan->delta, proc)
-           ^ plan->c_hi;
+    return gf2_table_mul_vec(&plan->gamma2_tab, round)
+           ^ gf2_table_mul_vec(&plan->delta_tab, proc) ^ plan->c_hi;
 }
 
 uint64_t bmmc_plan_source_proc(const BmmcPlan *plan, uint64_t proc, uint64_t round)
 {
     assert((proc & ~gf2_mask(plan->p)) == 0 && round < bmmc_plan_rounds(plan));
     /* Line 4, from equation (5). */
-    return gf2_mul_vec(&plan->delta_inv,
-                       proc ^ gf2_mul_vec(&plan->gamma2, round) ^ plan->c_hi);
+    return gf2_table_mul_vec(&plan->delta_inv_tab,
+                             proc ^ gf2_table_mul_vec(&plan->gamma2_tab, round)
+                             ^ plan->c_hi);
 }
 
 /* ---- Performing (Section 5) ---- */
@@ -447,7 +434,7 @@ void bmmc_plan_intraprocessor_w(const BmmcPlan *plan, uint64_t proc,
      * XOR z, z = W'' proc; in Gray-code order each step is one XOR of a
      * column of W' (Appendix B). */
     BmmcGray g;
-    uint64_t t = gf2_mul_vec(&plan->w_right, proc);
+    uint64_t t = gf2_table_mul_vec(&plan->w_right_tab, proc);
     bmmc_gray_first(&g, plan->m);
     copy_element(temp, t, data, g.offset, w);
     while (bmmc_gray_next(&g)) {
@@ -474,8 +461,8 @@ void bmmc_plan_place_received_w(const BmmcPlan *plan, uint64_t proc,
     uint64_t source = bmmc_plan_source_proc(plan, proc, round);
     const uint64_t *msg = temp + bmmc_plan_message_offset(plan, round) * w;
     BmmcGray g;
-    uint64_t t = gf2_mul_vec(&plan->alpha2, round)
-                 ^ gf2_mul_vec(&plan->beta, source) ^ plan->c_lo;
+    uint64_t t = gf2_table_mul_vec(&plan->alpha2_tab, round)
+                 ^ gf2_table_mul_vec(&plan->beta_tab, source) ^ plan->c_lo;
     bmmc_gray_first(&g, plan->m - plan->rank_gamma);
     copy_element(data, t, msg, g.offset, w);
     while (bmmc_gray_next(&g)) {

@@ -88,11 +88,39 @@ int bmmc_inverse(int n, const uint64_t *A, uint64_t c,
  * Q A Q^-1, Q c the permutation on locations. Returns 0, BMMC_EN, BMMC_EP or
  * BMMC_ELAYOUT. */
 int bmmc_layout_matrix(int n, int p, int f, Gf2Matrix *Q);
-/* Where element x lives under layout f (Figure 1); arguments must be valid. */
-void bmmc_layout_locate(int n, int p, int f, uint64_t x,
-                        uint64_t *proc, uint64_t *offset);
+
+/* Shifts that give 0 rather than undefined behaviour at 64. */
+static inline uint64_t bmmc_shl(uint64_t x, int s)
+{
+    return s >= 64 ? 0 : x << s;
+}
+
+static inline uint64_t bmmc_shr(uint64_t x, int s)
+{
+    return s >= 64 ? 0 : x >> s;
+}
+
+/* Where element x lives under layout f (Figure 1); arguments must be valid
+ * (0 <= p <= n <= BMMC_MAX_N, 0 <= f <= n - p). This and its inverse are
+ * inline because node programs locate every element with them. */
+static inline void bmmc_layout_locate(int n, int p, int f, uint64_t x,
+                                      uint64_t *proc, uint64_t *offset)
+{
+    assert(n <= BMMC_MAX_N && p >= 0 && p <= n && f >= 0 && f <= n - p);
+    (void)n;
+    *proc = bmmc_shr(x, f) & gf2_mask(p);
+    *offset = (x & gf2_mask(f)) | bmmc_shl(bmmc_shr(x, f + p), f);
+}
+
 /* Inverse of bmmc_layout_locate. */
-uint64_t bmmc_layout_index(int n, int p, int f, uint64_t proc, uint64_t offset);
+static inline uint64_t bmmc_layout_index(int n, int p, int f, uint64_t proc,
+                                         uint64_t offset)
+{
+    assert(n <= BMMC_MAX_N && p >= 0 && p <= n && f >= 0 && f <= n - p);
+    (void)n;
+    return (offset & gf2_mask(f)) | bmmc_shl(proc & gf2_mask(p), f)
+           | bmmc_shl(bmmc_shr(offset, f), f + p);
+}
 
 /* ---- Gray-code order (Appendix B) ---- */
 

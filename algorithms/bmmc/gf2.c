@@ -12,13 +12,6 @@
 #include <assert.h>
 #include <string.h>
 
-uint64_t gf2_mask(int bits)
-{
-    assert(bits >= 0 && bits <= GF2_MAX_DIM);
-    /* A shift by 64 is undefined in C, hence the special case. */
-    return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-}
-
 int gf2_lowest_bit(uint64_t w)
 {
     if (w == 0)
@@ -93,12 +86,29 @@ void gf2_set(Gf2Matrix *m, int i, int j, int value)
 
 uint64_t gf2_mul_vec(const Gf2Matrix *a, uint64_t x)
 {
-    /* Section 2: y <- 0; for each j with x_j = 1, y <- y XOR A_j. */
+    /* Section 2: y <- 0; for each j with x_j = 1, y <- y XOR A_j, visiting
+     * only the 1s of x (lowest first; XOR commutes, so the order does not
+     * matter). */
     uint64_t y = 0;
-    for (int j = 0; j < a->cols; j++)
-        if ((x >> j) & 1)
-            y ^= a->col[j];
+    for (x &= gf2_mask(a->cols); x != 0; x &= x - 1)
+        y ^= a->col[__builtin_ctzll(x)];
     return y;
+}
+
+void gf2_table_init(Gf2Table *t, const Gf2Matrix *a)
+{
+    t->mask = gf2_mask(a->cols);
+    for (int b = 0; 8 * b < a->cols; b++) {
+        uint64_t *row = t->byte[b];
+        const uint64_t *col = a->col + 8 * b;
+        /* v and v & (v - 1) differ only in v's lowest 1, bit i, so by
+         * linearity a (v << 8b) = a ((v & (v - 1)) << 8b) XOR A_{8b+i},
+         * and the smaller index is already filled. 8b + i <= 63, and a
+         * column at or above cols is 0. */
+        row[0] = 0;
+        for (unsigned v = 1; v < 256; v++)
+            row[v] = row[v & (v - 1)] ^ col[__builtin_ctz(v)];
+    }
 }
 
 void gf2_mul(Gf2Matrix *out, const Gf2Matrix *a, const Gf2Matrix *b)

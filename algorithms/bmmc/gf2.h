@@ -23,6 +23,7 @@
 #ifndef GF2_H
 #define GF2_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,8 +43,14 @@ typedef struct Gf2Rng {
     uint64_t state;
 } Gf2Rng;
 
-/* The word with bits 0 .. bits-1 set (bits in 0..64). */
-uint64_t gf2_mask(int bits);
+/* The word with bits 0 .. bits-1 set (bits in 0..64). Inline: the layout
+ * and Gray-code helpers call it for every element. */
+static inline uint64_t gf2_mask(int bits)
+{
+    assert(bits >= 0 && bits <= GF2_MAX_DIM);
+    /* A shift by 64 is undefined in C, hence the special case. */
+    return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+}
 /* Position of the least significant 1 of a nonzero word (Appendix A,
  * line 7: "the minimum row number such that a_ij = 1"); -1 for 0. */
 int gf2_lowest_bit(uint64_t w);
@@ -63,6 +70,40 @@ void gf2_mul(Gf2Matrix *out, const Gf2Matrix *a, const Gf2Matrix *b);
  * as in the O(n) loop of Section 2. Bits of x at or above a->cols are
  * ignored. */
 uint64_t gf2_mul_vec(const Gf2Matrix *a, uint64_t x);
+
+/* a x for one matrix and many x: the same product as gf2_mul_vec, one
+ * lookup per byte of x instead of one step per bit.
+ *
+ * Why it is right: x -> a x is linear over GF(2), so splitting x into its
+ * bytes, x = XOR over b of (x_b << 8b), gives a x = XOR over b of
+ * a (x_b << 8b), and a (v << 8b) for a byte v is the XOR of the columns
+ * A_{8b+i} with bit i of v set. byte[b][v] holds that word for all 256 v
+ * of each byte b that holds a column index (b < ceil(cols / 8)); entries
+ * that name columns at or above cols take them as 0, which they are (the
+ * Gf2Matrix invariant). The product first clears the bits of x at or above
+ * cols (mask), as gf2_mul_vec ignores them, so it reads only rows that
+ * were written, and it stops at the last nonzero byte, as the rest add 0.
+ *
+ * A table is a value (16 KiB), built once per matrix by gf2_table_init and
+ * never changed; nothing to free. */
+#define GF2_TABLE_BYTES (GF2_MAX_DIM / 8)
+
+typedef struct Gf2Table {
+    uint64_t mask;   /* gf2_mask(cols) */
+    uint64_t byte[GF2_TABLE_BYTES][256];
+} Gf2Table;
+
+void gf2_table_init(Gf2Table *t, const Gf2Matrix *a);
+
+/* Inline: callers apply it to every element or every round. */
+static inline uint64_t gf2_table_mul_vec(const Gf2Table *t, uint64_t x)
+{
+    uint64_t y = 0;
+    x &= t->mask;
+    for (const uint64_t *row = t->byte[0]; x != 0; x >>= 8, row += 256)
+        y ^= row[x & 0xff];
+    return y;
+}
 /* out = a^T. out may alias a. */
 void gf2_transpose(Gf2Matrix *out, const Gf2Matrix *a);
 int gf2_rank(const Gf2Matrix *a);

@@ -34,6 +34,9 @@ typedef struct {
     int n, p, f;                /* index bits, processor bits, layout */
     Gf2Matrix A, Ainv;
     uint64_t c, cinv;           /* y = A x ^ c;  x = Ainv y ^ cinv */
+    /* Byte tables of A and Ainv (gf2.h), built once in prepare: every
+     * element's image or source is one lookup per byte of its index. */
+    Gf2Table A_tab, Ainv_tab;
     BmmcPlan *plan;
     int method;
     RouteOrder routing;
@@ -72,9 +75,9 @@ static const ParamSpec bmmc_params[] = {
     { .key = NULL }
 };
 
-static uint64_t apply(const Gf2Matrix *A, uint64_t c, uint64_t x)
+static uint64_t apply(const Gf2Table *A, uint64_t c, uint64_t x)
 {
-    return gf2_mul_vec(A, x) ^ c;
+    return gf2_table_mul_vec(A, x) ^ c;
 }
 
 /* ---- the node programs ----------------------------------------------- */
@@ -116,7 +119,7 @@ static NodeStatus naive_step(Node *node, const BmmcConfig *c)
         for (uint64_t o = 0; o < c->m; o++) {
             uint64_t x = bmmc_layout_index(c->n, c->p, c->f, k, o);
             uint64_t proc, off;
-            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A, c->c, x), &proc, &off);
+            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A_tab, c->c, x), &proc, &off);
             out[2 * o] = x;
             out[2 * o + 1] = data[o];
             int path[TOPOLOGY_CUBE_MAX_DIMENSIONS];
@@ -129,7 +132,7 @@ static NodeStatus naive_step(Node *node, const BmmcConfig *c)
         for (uint64_t o = 0; o < c->m; o++) {
             uint64_t y = bmmc_layout_index(c->n, c->p, c->f, k, o);
             uint64_t proc, off;
-            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->Ainv, c->cinv, y),
+            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->Ainv_tab, c->cinv, y),
                                &proc, &off);
             node_recv(node, (uint32_t)proc, 0, (size_t)(3 * c->m + 2 * o), 2);
         }
@@ -137,7 +140,7 @@ static NodeStatus naive_step(Node *node, const BmmcConfig *c)
     }
     for (uint64_t j = 0; j < c->m; j++) {
         uint64_t proc, off;
-        bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A, c->c, in[2 * j]),
+        bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A_tab, c->c, in[2 * j]),
                            &proc, &off);
         data[off] = in[2 * j + 1];
     }
@@ -248,6 +251,8 @@ static void *bmmc_prepare(const Machine *m, const Params *p,
                                 bmmc_strerror(rc));
     c->Ainv = Ainv;
     c->cinv = cinv;
+    gf2_table_init(&c->A_tab, &c->A);
+    gf2_table_init(&c->Ainv_tab, &c->Ainv);
     layout->elements_per_node = (size_t)c->m;
     layout->memory_elements = (size_t)c->m * (c->method == BMMC_NAIVE ? 5 : 2);
     layout->local_size = 0;
@@ -269,7 +274,7 @@ static void bmmc_expect(const void *config, uint32_t k, Word *expected)
     const BmmcConfig *c = config;
     for (uint64_t o = 0; o < c->m; o++) {
         uint64_t y = bmmc_layout_index(c->n, c->p, c->f, k, o);
-        expected[o] = apply(&c->Ainv, c->cinv, y);
+        expected[o] = apply(&c->Ainv_tab, c->cinv, y);
     }
 }
 
@@ -293,7 +298,7 @@ static void lemma3_counts(const BmmcConfig *c, double *targets,
         uint64_t remote = 0;
         for (uint64_t o = 0; o < c->m; o++) {
             uint64_t x = bmmc_layout_index(c->n, c->p, c->f, k, o), off;
-            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A, c->c, x), &to[o], &off);
+            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A_tab, c->c, x), &to[o], &off);
             remote += to[o] != k;
         }
         if (remote > *busiest_remote)
