@@ -278,41 +278,49 @@ static void bmmc_expect(const void *config, uint32_t k, Word *expected)
     }
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Lemma 3 from the definition: for every node, the distinct processors
  * its elements go to and how many go to each; *targets and *per_target
- * are the common values, or -1 when nodes or targets disagree. */
+ * are the common values, or -1 when nodes or targets disagree.
+ *
+ * One counting pass per node, no sort: seen[t] is 1 + the last node that
+ * sent to processor t, so t is new for node k exactly when seen[t] != k + 1,
+ * and only then is count[t] restarted; nothing is cleared between nodes.
+ * The node's distinct targets are listed in `hit` (at most min(N/P, P)) and
+ * their counts read back once the node is done. The order in which counts
+ * are compared does not matter: the common value survives only if every
+ * count equals it. The arrays cost 12 bytes a node, less than the engine
+ * keeps for each node; 32-bit marks hold every node + 1, as a cube has at
+ * most 2^TOPOLOGY_CUBE_MAX_DIMENSIONS nodes. */
+G_STATIC_ASSERT(TOPOLOGY_CUBE_MAX_DIMENSIONS < 32);
+
 static void lemma3_counts(const BmmcConfig *c, double *targets,
                           double *per_target, uint64_t *busiest_remote)
 {
     uint64_t nodes = (uint64_t)1 << c->p;
-    g_autofree uint64_t *to = g_new(uint64_t, c->m);
+    g_autofree uint32_t *seen = g_new0(uint32_t, nodes);
+    g_autofree uint64_t *count = g_new(uint64_t, nodes);
+    g_autofree uint64_t *hit = g_new(uint64_t, MIN(c->m, nodes));
     *targets = *per_target = -2;
     *busiest_remote = 0;
     for (uint64_t k = 0; k < nodes; k++) {
-        uint64_t remote = 0;
+        uint64_t remote = 0, distinct = 0;
+        uint32_t mark = (uint32_t)(k + 1);
         for (uint64_t o = 0; o < c->m; o++) {
-            uint64_t x = bmmc_layout_index(c->n, c->p, c->f, k, o), off;
-            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A_tab, c->c, x), &to[o], &off);
-            remote += to[o] != k;
+            uint64_t x = bmmc_layout_index(c->n, c->p, c->f, k, o), to, off;
+            bmmc_layout_locate(c->n, c->p, c->f, apply(&c->A_tab, c->c, x), &to, &off);
+            remote += to != k;
+            if (seen[to] != mark) {
+                seen[to] = mark;
+                count[to] = 0;
+                hit[distinct++] = to;
+            }
+            count[to]++;
         }
         if (remote > *busiest_remote)
             *busiest_remote = remote;
-        qsort(to, c->m, sizeof *to, cmp_u64);
-        uint64_t distinct = 0, run = 0;
-        for (uint64_t o = 0; o < c->m; o++) {
-            run++;
-            if (o + 1 == c->m || to[o + 1] != to[o]) {
-                distinct++;
-                double r = (double)run;
-                *per_target = *per_target == -2 || *per_target == r ? r : -1;
-                run = 0;
-            }
+        for (uint64_t i = 0; i < distinct; i++) {
+            double r = (double)count[hit[i]];
+            *per_target = *per_target == -2 || *per_target == r ? r : -1;
         }
         double d = (double)distinct;
         *targets = *targets == -2 || *targets == d ? d : -1;
