@@ -14,6 +14,7 @@
  */
 #include "run.h"
 #include "gf2.h"
+#include "routing.h"
 
 #include <check.h>
 #include "check_main.h"
@@ -227,6 +228,40 @@ START_TEST(bad_specifications_refused)
 }
 END_TEST
 
+/* route_ecube: the dimensions where the two addresses differ, lowest
+ * first (ascending) or highest first (descending), for every pair of
+ * nodes of the 1- to 7-cubes and of a few pairs of the 31-cube. */
+START_TEST(ecube_routes_are_the_differing_dimensions)
+{
+    CkTally t = CK_TALLY_INIT;
+    for (int n = 1; n <= 31; n += n < 7 ? 1 : 24) {
+        uint32_t nodes = n < 7 ? (uint32_t)1 << n : 64;
+        for (uint32_t a = 0; a < nodes; a++)
+            for (uint32_t b = 0; b < nodes; b++) {
+                uint32_t from = n < 7 ? a : a * 0x2545f491u >> 1;
+                uint32_t to = n < 7 ? b : b * 0x9e3779b9u >> 1;
+                for (int o = 0; o < 2; o++) {
+                    RouteOrder order = o ? ROUTE_DESCENDING : ROUTE_ASCENDING;
+                    int path[32], want[32], hops = 0;
+                    for (int i = 0; i < n; i++) {
+                        int d = o ? n - 1 - i : i;
+                        if (((from ^ to) >> d) & 1)
+                            want[hops++] = d;
+                    }
+                    int got = route_ecube(from, to, n, order, path);
+                    ck_tally_int(&t, hops, got, "n %d %u -> %u order %d: hops",
+                                 n, from, to, o);
+                    for (int h = 0; h < hops && h < got; h++)
+                        ck_tally_int(&t, want[h], path[h],
+                                     "n %d %u -> %u order %d: hop %d", n, from,
+                                     to, o, h);
+                }
+            }
+    }
+    ck_tally_assert(&t, "e-cube routes");
+}
+END_TEST
+
 static Suite *bmmc_suite(void)
 {
     Suite *s = suite_create("bmmc");
@@ -236,6 +271,7 @@ static Suite *bmmc_suite(void)
     tcase_add_test(t, random_matrices_large);
     tcase_add_test(t, catalog_and_layouts);
     tcase_add_test(t, descending_routing_same_data);
+    tcase_add_test(t, ecube_routes_are_the_differing_dimensions);
     tcase_add_test(t, bad_specifications_refused);
     suite_add_tcase(s, t);
     return s;

@@ -18,13 +18,17 @@ typedef enum { ROUTE_ASCENDING, ROUTE_DESCENDING } RouteOrder;
 static inline int route_ecube(uint32_t from, uint32_t to, int n,
                               RouteOrder order, int *path)
 {
-    uint32_t diff = from ^ to;
+    /* the set bits of from ^ to, lowest or highest first: a message
+     * costs its hops, not n (a BMMC sends one a element) */
+    uint32_t diff = n < 32 ? (from ^ to) & (((uint32_t)1 << n) - 1)
+                           : from ^ to;
     int hops = 0;
-    for (int i = 0; i < n; i++) {
-        int d = order == ROUTE_ASCENDING ? i : n - 1 - i;
-        if ((diff >> d) & 1)
-            path[hops++] = d;
-    }
+    if (order == ROUTE_ASCENDING)
+        for (; diff; diff &= diff - 1)
+            path[hops++] = __builtin_ctz(diff);
+    else
+        for (; diff; diff &= ~((uint32_t)1 << (31 - __builtin_clz(diff))))
+            path[hops++] = 31 - __builtin_clz(diff);
     return hops;
 }
 
