@@ -21,9 +21,13 @@
  * (the slot patterns where the timetable is one over) and at 9 cycles on
  * 30 random delta = 4, K = 16 shapes, its table equal to the Python
  * tools' file;
- * refused conditions with exact messages.
+ * refused conditions with exact messages; init and expect equal to a
+ * bit-by-bit decoding of every axis on random shapes and processor bits,
+ * and every method that runs with random processor bits leaving the same,
+ * correct memory.
  */
 #include "run.h"
+#include "prepare.h"
 #include "graycode.h"
 #include "slot_tables.h"
 
@@ -998,6 +1002,172 @@ START_TEST(processor_bits_and_local_moves)
 }
 END_TEST
 
+/* ---- init, expect and random processor bits -------------------------- */
+
+/* A random shape of 2^bits elements as axis logarithms, axis 0 first
+ * (each bit position 1..bits-1 starts a new axis with probability 0.3),
+ * and its text, axis d-1 first. */
+static char *random_axes(int bits, GRand *rng, int *e, int *d)
+{
+    *d = 0;
+    int lo = 0;
+    for (int c = 1; c <= bits; c++)
+        if (c == bits || g_rand_double(rng) < 0.3) {
+            e[(*d)++] = c - lo;
+            lo = c;
+        }
+    GString *s = g_string_new(NULL);
+    for (int k = *d - 1; k >= 0; k--)
+        g_string_append_printf(s, "%s%llu", s->len ? "x" : "", 1ULL << e[k]);
+    return g_string_free(s, FALSE);
+}
+
+/* N random address bits of BITS as processor-bits, and as a mask. */
+static char *random_processor_bits(int n, int bits, GRand *rng, uint64_t *mask)
+{
+    *mask = 0;
+    GString *s = g_string_new(NULL);
+    for (int chosen = 0; chosen < n;) {
+        int j = g_rand_int_range(rng, 0, bits);
+        if ((*mask >> j) & 1)
+            continue;
+        *mask |= (uint64_t)1 << j;
+        g_string_append_printf(s, "%s%d", chosen++ ? "," : "", j);
+    }
+    return g_string_free(s, FALSE);
+}
+
+/* The row-major index at address a of a shape of axes e[0..d-1] (axis 0
+ * least significant), each axis's Gray code decoded bit by bit. */
+static uint64_t decode_axes(uint64_t a, const int *e, int d)
+{
+    uint64_t i = 0;
+    int lo = 0;
+    for (int k = 0; k < d; k++) {
+        int above = 0;
+        for (int b = e[k] - 1; b >= 0; b--) {
+            above ^= (int)((a >> (lo + b)) & 1);
+            i |= (uint64_t)above << (lo + b);
+        }
+        lo += e[k];
+    }
+    return i;
+}
+
+START_TEST(init_and_expect_decode_every_axis)
+{
+    /* every element of every node, with the top n bits or random
+     * processor bits: init holds the index under U, expect under V
+     * (node bit k is the k-th lowest processor bit, offset bit m the
+     * m-th lowest other one) */
+    GRand *rng = g_rand_new_with_seed(1991);
+    CkTally t = CK_TALLY_INIT;
+    for (int trial = 0; trial < 60; trial++) {
+        int n = g_rand_int_range(rng, 1, 8);
+        int bits = n + g_rand_int_range(rng, 0, 7);
+        int eu[64], ev[64], du, dv;
+        g_autofree char *from = random_axes(bits, rng, eu, &du);
+        g_autofree char *to = random_axes(bits, rng, ev, &dv);
+        uint64_t pmask = (((uint64_t)1 << n) - 1) << (bits - n);
+        g_autofree char *pbits = trial % 2 ? random_processor_bits(n, bits, rng, &pmask)
+                                           : NULL;
+        g_autoptr(Scenario) s = reshape_scenario(n, from, to, "exchange");
+        if (pbits)
+            scenario_put(s, "algorithm", "processor-bits", pbits, "test");
+        RunSetup setup;
+        GError *e = NULL;
+        if (!run_setup(s, &setup, &e)) {
+            ck_tally_true(&t, FALSE, "trial %d: %s -> %s: %s", trial, from,
+                          to, e->message);
+            g_error_free(e);
+            continue;
+        }
+        size_t k = setup.layout.elements_per_node;
+        g_autofree Word *init = g_new(Word, setup.layout.memory_elements);
+        g_autofree Word *want = g_new(Word, k);
+        for (uint64_t x = 0; x < ((uint64_t)1 << n); x++) {
+            setup.algorithm->init(setup.config, (uint32_t)x, init);
+            setup.algorithm->expect(setup.config, (uint32_t)x, want);
+            for (uint64_t q = 0; q < k; q++) {
+                uint64_t a = 0;
+                int nb = 0, ob = 0;
+                for (int j = 0; j < bits; j++)
+                    a |= (((pmask >> j) & 1 ? x >> nb++ : q >> ob++) & 1) << j;
+                ck_tally_uint(&t, decode_axes(a, eu, du), init[q],
+                              "trial %d: %s -> %s, processor bits %s: init, "
+                              "node %llu offset %llu", trial, from, to,
+                              pbits ? pbits : "top", (unsigned long long)x,
+                              (unsigned long long)q);
+                ck_tally_uint(&t, decode_axes(a, ev, dv), want[q],
+                              "trial %d: %s -> %s, processor bits %s: expect, "
+                              "node %llu offset %llu", trial, from, to,
+                              pbits ? pbits : "top", (unsigned long long)x,
+                              (unsigned long long)q);
+            }
+        }
+        run_setup_release(&setup, TRUE);
+    }
+    ck_tally_assert(&t, "60 random shapes, seed 1991: init and expect");
+    g_rand_free(rng);
+}
+END_TEST
+
+START_TEST(random_processor_bits_all_methods)
+{
+    /* random processor bits: memory bits above communicating ones (the
+     * control bits differ within a node's elements) and local moves of
+     * every kind; every method that runs leaves the same, correct memory
+     * within its bounds */
+    const char *methods[] = { "sequential", "one-path", "exchange", "two-path",
+                              "pipelined" };
+    GRand *rng = g_rand_new_with_seed(1992);
+    CkTally t = CK_TALLY_INIT;
+    int ran[G_N_ELEMENTS(methods)] = { 0 };
+    for (int trial = 0; trial < 80; trial++) {
+        int n = g_rand_int_range(rng, 2, 9);
+        int bits = n + g_rand_int_range(rng, 1, 6);
+        int eu[64], ev[64], du, dv;
+        uint64_t pmask;
+        g_autofree char *from = random_axes(bits, rng, eu, &du);
+        g_autofree char *to = random_axes(bits, rng, ev, &dv);
+        g_autofree char *pbits = random_processor_bits(n, bits, rng, &pmask);
+        g_autofree Word *first = NULL;
+        for (size_t m = 0; m < G_N_ELEMENTS(methods); m++) {
+            g_autoptr(Scenario) s = reshape_scenario(n, from, to, methods[m]);
+            scenario_put(s, "algorithm", "processor-bits", pbits, "test");
+            RunOptions opt = { .dump_memory = TRUE };
+            GError *e = NULL;
+            g_autoptr(Report) r = run_scenario(s, &opt, &e);
+            if (!r) {
+                ck_tally_true(&t, strstr(e->message, "cannot run") != NULL
+                              && m != 0 && m != 2, "trial %d: %s n=%d %s -> "
+                              "%s, processor bits %s: refused: %s", trial,
+                              methods[m], n, from, to, pbits, e->message);
+                g_error_free(e);
+                continue;
+            }
+            ran[m]++;
+            ck_tally_true(&t, r->data_correct && report_bounds_hold(r),
+                          "trial %d: %s n=%d %s -> %s, processor bits %s: "
+                          "data correct, bounds hold", trial, methods[m], n,
+                          from, to, pbits);
+            size_t bytes = (size_t)(r->elements_per_node << n) * sizeof(Word);
+            if (!first)
+                first = g_memdup2(r->memory, bytes);
+            else
+                ck_tally_true(&t, memcmp(first, r->memory, bytes) == 0,
+                              "trial %d: %s n=%d %s -> %s, processor bits %s: "
+                              "the memory the first method left", trial,
+                              methods[m], n, from, to, pbits);
+        }
+    }
+    ck_tally_assert(&t, "80 random shapes and processor bits, seed 1992");
+    ck_assert(ran[0] == 80 && ran[2] == 80 && ran[1] > 5 && ran[3] > 5
+              && ran[4] > 5);
+    g_rand_free(rng);
+}
+END_TEST
+
 static Suite *reshape_suite(void)
 {
     Suite *s = suite_create("reshape");
@@ -1020,6 +1190,8 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, two_path_timetable_needs_theorem3_machine);
     tcase_add_test(t, conditions_refused);
     tcase_add_test(t, processor_bits_and_local_moves);
+    tcase_add_test(t, init_and_expect_decode_every_axis);
+    tcase_add_test(t, random_processor_bits_all_methods);
     suite_add_tcase(s, t);
     return s;
 }

@@ -82,9 +82,9 @@ static const char *const reshape_schedules[] = { "handover", "proof",
 
 /* slots: the largest table (delta 8, K 32: 2^7 rows of K slots) */
 #define PT_MAX_DELTA 8
-/* The most sets whose control bits are kept as masks (tp_ctl_masks):
- * D_paddr has at most 13 non-adjacent dimensions of a 26-cube. */
-#define CTL_MAX_DELTA 13
+/* Sets and steps whose control bits are kept as masks (ctl_masks):
+ * D_paddr holds at most every node dimension. */
+#define CTL_MAX_DELTA TOPOLOGY_CUBE_MAX_DIMENSIONS
 #define PT_MAX_K 32
 
 static const ParamSpec reshape_params[] = {
@@ -113,6 +113,19 @@ static const ParamSpec reshape_params[] = {
               "3's bound on every shape measured up to 12-cubes)" },
     { .key = NULL }
 };
+
+/* A control bit as a parity (ctl_masks): the element at offset q of node
+ * x crosses iff parity(x & node) ^ parity(q & offset) is 1. */
+typedef struct {
+    uint64_t node, offset;
+} CtlMask;
+
+/* A function f of the address that is linear over GF(2), walked over a
+ * node's offsets (walk_build, walk_next): step[c] = f(combine(0, 2^(c+1)
+ * - 1)), the change from offset q to q + 1 when c = ctz(q + 1). */
+typedef struct {
+    uint64_t step[64];
+} Walk;
 
 typedef struct {
     int bits;                   /* B: address bits */
@@ -144,10 +157,15 @@ typedef struct {
                                  * relays differ from its predecessor's */
     int turn;                   /* exchange, two-path: set m crosses
                                  * d_{(m + turn t) mod delta} in step t */
-    /* two-path: tp_ctl as a mask over node bits per order (turn 1, -1),
-     * set and step, where delta <= CTL_MAX_DELTA (ctl_ready) */
-    gboolean ctl_ready;
-    uint64_t ctl_mask[2][CTL_MAX_DELTA][CTL_MAX_DELTA];
+    /* sequential, exchange, two-path: set m's control bits in step t per
+     * order (turn 1, -1; sequential and exchange use the first) */
+    CtlMask ctl[2][CTL_MAX_DELTA][CTL_MAX_DELTA];
+    /* one-path, pipelined: bit dp[t] + 1 of the index a node's elements
+     * hold before the first exchange (done = D_maddr) and after the last
+     * (done = D), as a parity of the node address */
+    uint64_t cross_first[CTL_MAX_DELTA], cross_last[CTL_MAX_DELTA];
+    Walk walk_u, walk_v;        /* the index at an address under U, V */
+    Walk walk_local;            /* the offset bits a local move flips */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -197,12 +215,101 @@ static uint64_t held_index(const Reshape *r, uint64_t a, uint64_t top,
     return b;
 }
 
-/* Does the element at (node, offset) cross position j, given `done`? */
-static int control(const Reshape *r, uint64_t node, uint64_t offset,
-                   uint64_t done, int j)
+/* The row-major index of the element at address a under a shape: split
+ * the address into its axes and decode each axis's Gray code on its own
+ * (Definition 2) -- a reference that shares nothing with held_index(). */
+static uint64_t index_at(uint64_t a, const int *e, int d)
 {
-    uint64_t i = held_index(r, combine(r, node, offset), r->top_u, done);
-    return (int)((i >> (j + 1)) & 1);
+    uint64_t i = 0;
+    int lo = 0;
+    for (int k = 0; k < d; k++) {
+        uint64_t field = e[k] ? (a >> lo) & (((uint64_t)1 << e[k]) - 1) : 0;
+        i |= gray_decode(field) << lo;
+        lo += e[k];
+    }
+    return i;
+}
+
+/* ---- per element: parities and walks ---------------------------------- */
+
+/* Everything the methods, init and expect compute per element is linear
+ * over GF(2) in the element's address a: held_index solves a_j = b_j ^
+ * (b_{j+1} or 0) from the top, so each bit of the index it returns is an
+ * XOR of address bits; Gray decoding (index_at) is an XOR of the bits
+ * above, axis by axis; combine only places the node's and the offset's
+ * bits. So f(combine(x, q)) = f(combine(x, 0)) ^ f(combine(0, q)), and
+ * the functions above, which go bit by bit, run only in prepare and once
+ * per node, never per element:
+ *
+ *  - one bit of such a function (a control bit) is the parity of the
+ *    address under a mask, whose bit p is the function's bit at the unit
+ *    address 2^p; split into a node part and an offset part (CtlMask), it
+ *    costs a node one parity of its address and an element one parity of
+ *    its offset;
+ *  - a whole word (an index, the offset bits a local move flips) is
+ *    walked over q = 0, 1, ..., K-1 (Walk): q and q + 1 differ exactly in
+ *    bits 0..c, c = ctz(q + 1), so f(combine(0, q + 1)) = f(combine(0,
+ *    q)) ^ f(combine(0, 2^(c+1) - 1)), one XOR per element. */
+
+/* The mask w with bit j of held_index(a, top_u, done) = parity(a & w). */
+static uint64_t held_row(const Reshape *r, uint64_t done, int j)
+{
+    uint64_t w = 0;
+    for (int p = 0; p < r->bits; p++)
+        w |= ((held_index(r, (uint64_t)1 << p, r->top_u, done) >> j) & 1) << p;
+    return w;
+}
+
+/* Does the element at (node, offset) cross position j, given `done`? Bit
+ * j + 1 of the index it holds (Lemma 2), as a CtlMask. */
+static CtlMask ctl_mask_of(const Reshape *r, uint64_t done, int j)
+{
+    CtlMask c;
+    split(r, held_row(r, done, j + 1), &c.node, &c.offset);
+    return c;
+}
+
+static int ctl_parity(const CtlMask *c, uint64_t x, uint64_t q)
+{
+    return __builtin_parityll((x & c->node) ^ (q & c->offset));
+}
+
+/* The steps of a walk of f from the offsets' unit addresses. */
+static void walk_build(Walk *w, const Reshape *r,
+                       uint64_t (*f)(const Reshape *r, uint64_t a))
+{
+    uint64_t acc = 0;
+    for (int c = 0; c < 64; c++) {
+        if (c < r->bits - r->n)
+            acc ^= f(r, combine(r, 0, (uint64_t)1 << c));
+        w->step[c] = acc;
+    }
+}
+
+/* f at offset q + 1 of a node, from f at offset q. */
+static inline uint64_t walk_next(const Walk *w, uint64_t q, uint64_t f)
+{
+    return f ^ w->step[__builtin_ctzll(q + 1)];
+}
+
+static uint64_t index_u(const Reshape *r, uint64_t a)
+{
+    return index_at(a, r->u, r->du);
+}
+
+static uint64_t index_v(const Reshape *r, uint64_t a)
+{
+    return index_at(a, r->v, r->dv);
+}
+
+/* The offset bits a local move flips for the element at address a: bit j
+ * of D_maddr where it crosses j, b_{j+1} = 1 (Lemma 2). D_maddr's bits are
+ * offset bits, so the node part is 0. */
+static uint64_t local_flip(const Reshape *r, uint64_t a)
+{
+    uint64_t node, offset;
+    split(r, (held_index(r, a, r->top_u, 0) >> 1) & r->Dm, &node, &offset);
+    return offset;
 }
 
 /* ---- sets and sequences (sequential, exchange, two-path) ------------- */
@@ -252,6 +359,27 @@ static uint64_t done_before(const Reshape *r, int m, int t)
     return done;
 }
 
+/* The control masks of set m in step t under the current order. */
+static const CtlMask *set_ctl(const Reshape *r, int m, int t)
+{
+    return &r->ctl[r->turn < 0][m][t];
+}
+
+/* Set the control masks of every set and step for r->method; two-path's
+ * for both orders, which prepare tries. */
+static void ctl_masks(Reshape *r)
+{
+    int keep = r->turn, orders = r->method == M_TWO_PATH ? 2 : 1;
+    for (int o = 0; o < orders; o++) {
+        r->turn = o ? -1 : 1;
+        for (int m = 0; m < sets_of(r); m++)
+            for (int t = 0; t < r->delta; t++)
+                r->ctl[o][m][t] = ctl_mask_of(r, done_before(r, m, t),
+                                              seq_dim(r, m, t));
+    }
+    r->turn = keep;
+}
+
 static int tag_of(const Reshape *r, int m, int t, int kind)
 {
     return ((t * sets_of(r) + m) << 3) | kind;
@@ -264,12 +392,12 @@ static void exchange_subset(Node *node, const Reshape *r, int m, int t)
 {
     uint64_t o, s, x = node_address(node);
     set_range(r, m, &o, &s);
-    int j = seq_dim(r, m, t), d = r->dim_of[j];
-    uint64_t done = done_before(r, m, t);
+    int d = r->dim_of[seq_dim(r, m, t)];
+    const CtlMask *c = set_ctl(r, m, t);
     Word *mem = node_memory(node), *scratch = mem + r->k;
     uint64_t count = 0;
     for (uint64_t q = o; q < o + s; q++)
-        if (control(r, x, q, done, j))
+        if (ctl_parity(c, x, q))
             scratch[o + count++] = mem[q];
     if (count == 0)
         return;
@@ -280,11 +408,10 @@ static void scatter_subset(Node *node, const Reshape *r, int m, int t)
 {
     uint64_t o, s, x = node_address(node), count = 0;
     set_range(r, m, &o, &s);
-    int j = seq_dim(r, m, t);
-    uint64_t done = done_before(r, m, t);
+    const CtlMask *c = set_ctl(r, m, t);
     Word *mem = node_memory(node), *scratch = mem + r->k;
     for (uint64_t q = o; q < o + s; q++)
-        if (control(r, x, q, done, j))
+        if (ctl_parity(c, x, q))
             mem[q] = scratch[o + count++];
 }
 
@@ -370,42 +497,14 @@ static int tp_lost(const Reshape *r)
 }
 
 /* Does node h exchange set m in step t (two-path)? The timetable and the
- * slot tables ask this for every node of every group many times over
- * (on a big cube, a large part of prepare's time), so where the masks
- * exist it is one parity: held_index is linear over GF(2) in the address,
- * and so is combine in the node, so the control bit is the parity of h
- * under a mask of node bits (tp_ctl_masks). */
+ * slot tables ask this for every node of every group many times over, so
+ * it is one parity of h (ctl_masks); two-path's control bits are the same
+ * for a node's K elements. */
 static int tp_ctl(const Reshape *r, int m, uint64_t h, int t)
 {
     if (t >= r->delta)
         return 0;
-    if (r->ctl_ready && r->method == M_TWO_PATH)
-        return __builtin_parityll(h & r->ctl_mask[r->turn < 0][m][t]);
-    return control(r, h, 0, done_before(r, m, t), seq_dim(r, m, t));
-}
-
-/* The masks of tp_ctl for both orders: bit k of mask (turn, m, t) is the
- * control bit of node 2^k (node 0's is 0). Two-path only. */
-static void tp_ctl_masks(Reshape *r)
-{
-    r->ctl_ready = FALSE;
-    if (r->delta > CTL_MAX_DELTA || r->method != M_TWO_PATH)
-        return;
-    int keep = r->turn;
-    for (int o = 0; o < 2; o++) {
-        r->turn = o ? -1 : 1;
-        for (int m = 0; m < r->delta; m++)
-            for (int t = 0; t < r->delta; t++) {
-                uint64_t mask = 0, done = done_before(r, m, t);
-                int j = seq_dim(r, m, t);
-                for (int k = 0; k < r->n; k++)
-                    if (control(r, (uint64_t)1 << k, 0, done, j))
-                        mask |= (uint64_t)1 << k;
-                r->ctl_mask[o][m][t] = mask;
-            }
-    }
-    r->turn = keep;
-    r->ctl_ready = TRUE;
+    return __builtin_parityll(h & set_ctl(r, m, t)->node);
 }
 
 /* timetable and slots: the element-level timetable (slots may run its
@@ -1576,41 +1675,49 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
 
 /* ---- the node program ------------------------------------------------- */
 
+/* The moves in D_maddr: the element at offset q goes to offset q ^ flip,
+ * flip the offset bits it crosses (local_flip), walked over the offsets. */
 static void local_moves(Node *node, const Reshape *r)
 {
     if (!r->Dm)
         return;
     uint64_t x = node_address(node);
     Word *mem = node_memory(node), *scratch = mem + r->k;
+    uint64_t flip = local_flip(r, combine(r, x, 0));
     for (uint64_t q = 0; q < r->k; q++) {
-        uint64_t a = combine(r, x, q);
-        uint64_t i = held_index(r, a, r->top_u, 0), moved = a, px, off;
-        for (int j = 0; j < r->bits; j++)
-            if (((r->Dm >> j) & 1) && ((i >> (j + 1)) & 1))
-                moved ^= (uint64_t)1 << j;
-        split(r, moved, &px, &off);
-        scratch[off] = mem[q];
+        scratch[q ^ flip] = mem[q];
+        flip = walk_next(&r->walk_local, q, flip);
     }
     memcpy(mem, scratch, r->k * sizeof *mem);
 }
 
-/* Node mask of the dimensions the node's data crosses (uniform control). */
-static uint64_t crossing_mask(const Reshape *r, uint64_t a, uint64_t done)
+/* Node mask of the dimensions the node's data crosses (uniform control),
+ * from the control bits of its index at the start (cross_first) or the
+ * end (cross_last). */
+static uint64_t crossing_mask(const Reshape *r, uint64_t x, const uint64_t *cross)
 {
-    uint64_t i = held_index(r, a, r->top_u, done), mask = 0;
+    uint64_t mask = 0;
     for (int t = 0; t < r->delta; t++)
-        if ((i >> (r->dp[t] + 1)) & 1)
-            mask |= (uint64_t)1 << r->dim_of[r->dp[t]];
+        mask |= (uint64_t)__builtin_parityll(x & cross[t]) << r->dim_of[r->dp[t]];
     return mask;
+}
+
+/* The node masks of crossing_mask (one-path, pipelined). */
+static void crossing_masks(Reshape *r)
+{
+    for (int t = 0; t < r->delta; t++) {
+        r->cross_first[t] = ctl_mask_of(r, r->Dm, r->dp[t]).node;
+        r->cross_last[t] = ctl_mask_of(r, r->D, r->dp[t]).node;
+    }
 }
 
 /* one-path and pipelined: every node's K elements go to one node. */
 static void whole_send(Node *node, const Reshape *r)
 {
     uint64_t x = node_address(node);
-    uint64_t mask = crossing_mask(r, combine(r, x, 0), r->Dm);
+    uint64_t mask = crossing_mask(r, x, r->cross_first);
     /* our final data comes from the node the final holder's index names */
-    uint64_t back = crossing_mask(r, combine(r, x, 0), r->D);
+    uint64_t back = crossing_mask(r, x, r->cross_last);
     int shortp[TOPOLOGY_CUBE_MAX_DIMENSIONS], longp[3 * TOPOLOGY_CUBE_MAX_DIMENSIONS];
     int hs = 0, hl = 0;
     for (int t = r->delta - 1; t >= 0; t--) {
@@ -1964,7 +2071,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     r->turn = 1;
     if (!r->conditions_fail[M_TWO_PATH]) {
         r->method = M_TWO_PATH;     /* its sets and orders; chosen below */
-        tp_ctl_masks(r);
+        ctl_masks(r);
         tp_choose_turn(r);
     }
 
@@ -1989,8 +2096,16 @@ static void *reshape_prepare(const Machine *m, const Params *p,
         return params_fail(p, error, "schedule", "applies to method "
                                 "two-path only");
     r->method = method;
-    if (method != M_TWO_PATH)
+    if (method != M_TWO_PATH) {
         r->turn = 1;
+        if (method == M_SEQUENTIAL || method == M_EXCHANGE)
+            ctl_masks(r);
+        else
+            crossing_masks(r);
+    }
+    walk_build(&r->walk_u, r, index_u);
+    walk_build(&r->walk_v, r, index_v);
+    walk_build(&r->walk_local, r, local_flip);
     layout->elements_per_node = (size_t)r->k;
     layout->memory_elements = (size_t)(2 * r->k);
     layout->local_size = 0;
@@ -2045,33 +2160,29 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     return g_steal_pointer(&r);
 }
 
-/* The row-major index of the element at address a under a shape: split
- * the address into its axes and decode each axis's Gray code on its own
- * (Definition 2) -- a reference that shares nothing with held_index(). */
-static uint64_t index_at(uint64_t a, const int *e, int d)
+/* The index of every element of node x under a shape (index_at at the
+ * node's first address, then walked over its offsets: index_at is linear
+ * in the address). */
+static void fill_indices(const Reshape *r, const Walk *w, uint64_t first,
+                         Word *out)
 {
-    uint64_t i = 0;
-    int lo = 0;
-    for (int k = 0; k < d; k++) {
-        uint64_t field = e[k] ? (a >> lo) & (((uint64_t)1 << e[k]) - 1) : 0;
-        i |= gray_decode(field) << lo;
-        lo += e[k];
+    uint64_t i = first;
+    for (uint64_t q = 0; q < r->k; q++) {
+        out[q] = i;
+        i = walk_next(w, q, i);
     }
-    return i;
 }
 
 static void reshape_init(const void *config, uint32_t x, Word *memory)
 {
     const Reshape *r = config;
-    for (uint64_t q = 0; q < r->k; q++)
-        memory[q] = index_at(combine(r, x, q), r->u, r->du);
+    fill_indices(r, &r->walk_u, index_u(r, combine(r, x, 0)), memory);
 }
 
 static void reshape_expect(const void *config, uint32_t x, Word *expected)
 {
     const Reshape *r = config;
-    for (uint64_t q = 0; q < r->k; q++)
-        expected[q] = index_at(combine(r, x, q), r->v, r->dv);
+    fill_indices(r, &r->walk_v, index_v(r, combine(r, x, 0)), expected);
 }
 
 static void mask_list(const Reshape *r, uint64_t mask, long long *out, int *n)
