@@ -385,34 +385,84 @@ static int tag_of(const Reshape *r, int m, int t, int kind)
     return ((t * sets_of(r) + m) << 3) | kind;
 }
 
-/* Exchange, for set m in step t, the offsets whose control bit is 1: the
- * whole range at once when they are contiguous and all set, else gathered
- * into the set's scratch and scattered back in the next step. */
-static void exchange_subset(Node *node, const Reshape *r, int m, int t)
+/* sequential and exchange move set m's crossing elements in step t in
+ * the set's own range [o, o + s) of memory, so a node needs no more
+ * memory than its K elements. Where the control bit does not depend on
+ * the offset (no offset bit in its mask: always where a node's elements
+ * move together) the range moves whole or not at all. Elsewhere
+ * subset_gather partitions the range, stably, into the crossing elements
+ * and then the others, so that the crossing ones are exchanged as one
+ * block [o, o + count) (the partner's block holds its crossing elements
+ * in the same order of offsets, as before), and subset_scatter, in the
+ * next step, puts the received ones at the crossing offsets and the
+ * others back at theirs. */
+
+/* How many of set m's elements at node x cross in step t. */
+static uint64_t subset_count(const CtlMask *c, uint64_t x, uint64_t o,
+                             uint64_t s)
 {
-    uint64_t o, s, x = node_address(node);
-    set_range(r, m, &o, &s);
-    int d = r->dim_of[seq_dim(r, m, t)];
-    const CtlMask *c = set_ctl(r, m, t);
-    Word *mem = node_memory(node), *scratch = mem + r->k;
+    if (!c->offset)
+        return ctl_parity(c, x, 0) ? s : 0;
     uint64_t count = 0;
     for (uint64_t q = o; q < o + s; q++)
+        count += (uint64_t)ctl_parity(c, x, q);
+    return count;
+}
+
+/* Partition [o, o + s): the crossing elements first, each part in the
+ * order of offsets. Returns how many cross. */
+static uint64_t subset_gather(Word *mem, const CtlMask *c, uint64_t x,
+                              uint64_t o, uint64_t s)
+{
+    if (!c->offset || !s)
+        return subset_count(c, x, o, s);
+    /* the crossing ones move down within the range (never past an
+     * element not yet read); the others wait aside */
+    g_autofree Word *stay = g_new(Word, s);
+    uint64_t count = 0, kept = 0;
+    for (uint64_t q = o; q < o + s; q++) {
+        Word v = mem[q];
         if (ctl_parity(c, x, q))
-            scratch[o + count++] = mem[q];
-    if (count == 0)
+            mem[o + count++] = v;
+        else
+            stay[kept++] = v;
+    }
+    memcpy(mem + o + count, stay, kept * sizeof *mem);
+    return count;
+}
+
+/* Undo subset_gather once the crossing block has been exchanged. */
+static void subset_scatter(Word *mem, const CtlMask *c, uint64_t x,
+                           uint64_t o, uint64_t s)
+{
+    if (!c->offset || !s)
         return;
-    node_exchange(node, d, (size_t)(r->k + o), (size_t)count, tag_of(r, m, t, 0));
+    uint64_t count = subset_count(c, x, o, s), kept = s - count;
+    g_autofree Word *stay = g_memdup2(mem + o + count, kept * sizeof *mem);
+    /* from the top down: the crossing element for offset q is at o +
+     * (crossing offsets below q) <= q, which the loop has not yet
+     * overwritten */
+    for (uint64_t q = o + s; q-- > o;)
+        mem[q] = ctl_parity(c, x, q) ? mem[o + --count] : stay[--kept];
+}
+
+static void exchange_subset(Node *node, const Reshape *r, int m, int t)
+{
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    int d = r->dim_of[seq_dim(r, m, t)];
+    uint64_t count = subset_gather(node_memory(node), set_ctl(r, m, t),
+                                   node_address(node), o, s);
+    if (count)
+        node_exchange(node, d, (size_t)o, (size_t)count, tag_of(r, m, t, 0));
 }
 
 static void scatter_subset(Node *node, const Reshape *r, int m, int t)
 {
-    uint64_t o, s, x = node_address(node), count = 0;
+    uint64_t o, s;
     set_range(r, m, &o, &s);
-    const CtlMask *c = set_ctl(r, m, t);
-    Word *mem = node_memory(node), *scratch = mem + r->k;
-    for (uint64_t q = o; q < o + s; q++)
-        if (ctl_parity(c, x, q))
-            mem[q] = scratch[o + count++];
+    subset_scatter(node_memory(node), set_ctl(r, m, t), node_address(node),
+                   o, s);
 }
 
 /* ---- two-path (Theorem 3) -------------------------------------------- */
@@ -1676,19 +1726,22 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
 /* ---- the node program ------------------------------------------------- */
 
 /* The moves in D_maddr: the element at offset q goes to offset q ^ flip,
- * flip the offset bits it crosses (local_flip), walked over the offsets. */
+ * flip the offset bits it crosses (local_flip), walked over the offsets.
+ * Through a buffer of the node's own, freed at once: a node's memory
+ * holds only its K elements where the method needs no more. */
 static void local_moves(Node *node, const Reshape *r)
 {
     if (!r->Dm)
         return;
     uint64_t x = node_address(node);
-    Word *mem = node_memory(node), *scratch = mem + r->k;
+    Word *mem = node_memory(node);
+    g_autofree Word *moved = g_new(Word, r->k);
     uint64_t flip = local_flip(r, combine(r, x, 0));
     for (uint64_t q = 0; q < r->k; q++) {
-        scratch[q ^ flip] = mem[q];
+        moved[q ^ flip] = mem[q];
         flip = walk_next(&r->walk_local, q, flip);
     }
-    memcpy(mem, scratch, r->k * sizeof *mem);
+    memcpy(mem, moved, r->k * sizeof *mem);
 }
 
 /* Node mask of the dimensions the node's data crosses (uniform control),
@@ -2107,7 +2160,8 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     walk_build(&r->walk_v, r, index_v);
     walk_build(&r->walk_local, r, local_flip);
     layout->elements_per_node = (size_t)r->k;
-    layout->memory_elements = (size_t)(2 * r->k);
+    /* two-path gathers what it sends and receives into a second K */
+    layout->memory_elements = (size_t)(method == M_TWO_PATH ? 2 * r->k : r->k);
     layout->local_size = 0;
     if (method == M_TWO_PATH && r->delta > 0 && timetabled(r)) {
         const char *name = reshape_schedules[r->schedule];
