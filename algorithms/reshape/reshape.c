@@ -121,9 +121,11 @@ typedef struct {
 } CtlMask;
 
 /* A function f of the address that is linear over GF(2), walked over a
- * node's offsets (walk_build, walk_next): step[c] = f(combine(0, 2^(c+1)
- * - 1)), the change from offset q to q + 1 when c = ctz(q + 1). */
+ * node's offsets (walk_build, walk_start, walk_next): node[k] = f(combine(
+ * 2^k, 0)), and step[c] = f(combine(0, 2^(c+1) - 1)), the change from
+ * offset q to q + 1 when c = ctz(q + 1). */
 typedef struct {
+    uint64_t node[TOPOLOGY_CUBE_MAX_DIMENSIONS];
     uint64_t step[64];
 } Walk;
 
@@ -166,6 +168,7 @@ typedef struct {
     uint64_t cross_first[CTL_MAX_DELTA], cross_last[CTL_MAX_DELTA];
     Walk walk_u, walk_v;        /* the index at an address under U, V */
     Walk walk_local;            /* the offset bits a local move flips */
+    uint64_t local_run;         /* offsets a local move takes along whole */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -238,8 +241,8 @@ static uint64_t index_at(uint64_t a, const int *e, int d)
  * XOR of address bits; Gray decoding (index_at) is an XOR of the bits
  * above, axis by axis; combine only places the node's and the offset's
  * bits. So f(combine(x, q)) = f(combine(x, 0)) ^ f(combine(0, q)), and
- * the functions above, which go bit by bit, run only in prepare and once
- * per node, never per element:
+ * the functions above, which go bit by bit, run only in prepare, on unit
+ * addresses, never per node or per element:
  *
  *  - one bit of such a function (a control bit) is the parity of the
  *    address under a mask, whose bit p is the function's bit at the unit
@@ -249,7 +252,9 @@ static uint64_t index_at(uint64_t a, const int *e, int d)
  *  - a whole word (an index, the offset bits a local move flips) is
  *    walked over q = 0, 1, ..., K-1 (Walk): q and q + 1 differ exactly in
  *    bits 0..c, c = ctz(q + 1), so f(combine(0, q + 1)) = f(combine(0,
- *    q)) ^ f(combine(0, 2^(c+1) - 1)), one XOR per element. */
+ *    q)) ^ f(combine(0, 2^(c+1) - 1)), one XOR per element, from a
+ *    node's f(combine(x, 0)), the XOR of f at the unit addresses of x's
+ *    bits. */
 
 /* The mask w with bit j of held_index(a, top_u, done) = parity(a & w). */
 static uint64_t held_row(const Reshape *r, uint64_t done, int j)
@@ -274,16 +279,27 @@ static int ctl_parity(const CtlMask *c, uint64_t x, uint64_t q)
     return __builtin_parityll((x & c->node) ^ (q & c->offset));
 }
 
-/* The steps of a walk of f from the offsets' unit addresses. */
+/* A walk of f from the unit addresses of the node and the offset bits. */
 static void walk_build(Walk *w, const Reshape *r,
                        uint64_t (*f)(const Reshape *r, uint64_t a))
 {
+    for (int k = 0; k < r->n; k++)
+        w->node[k] = f(r, combine(r, (uint64_t)1 << k, 0));
     uint64_t acc = 0;
     for (int c = 0; c < 64; c++) {
         if (c < r->bits - r->n)
             acc ^= f(r, combine(r, 0, (uint64_t)1 << c));
         w->step[c] = acc;
     }
+}
+
+/* f at node x's offset 0: the XOR of the columns of x's bits. */
+static uint64_t walk_start(const Walk *w, uint64_t x)
+{
+    uint64_t f = 0;
+    for (; x; x &= x - 1)
+        f ^= w->node[__builtin_ctzll(x)];
+    return f;
 }
 
 /* f at offset q + 1 of a node, from f at offset q. */
@@ -1726,22 +1742,37 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
 /* ---- the node program ------------------------------------------------- */
 
 /* The moves in D_maddr: the element at offset q goes to offset q ^ flip,
- * flip the offset bits it crosses (local_flip), walked over the offsets.
- * Through a buffer of the node's own, freed at once: a node's memory
- * holds only its K elements where the method needs no more. */
+ * flip the offset bits it crosses (local_flip), walked over the offsets
+ * a run (local_run) at a time. Through a buffer of the node's own, freed
+ * at once: a node's memory holds only its K elements where the method
+ * needs no more. */
 static void local_moves(Node *node, const Reshape *r)
 {
     if (!r->Dm)
         return;
-    uint64_t x = node_address(node);
     Word *mem = node_memory(node);
     g_autofree Word *moved = g_new(Word, r->k);
-    uint64_t flip = local_flip(r, combine(r, x, 0));
-    for (uint64_t q = 0; q < r->k; q++) {
-        moved[q ^ flip] = mem[q];
-        flip = walk_next(&r->walk_local, q, flip);
+    uint64_t flip = walk_start(&r->walk_local, node_address(node));
+    uint64_t run = r->local_run;
+    for (uint64_t q = 0; q < r->k; q += run) {
+        memcpy(moved + (q ^ flip), mem + q, run * sizeof *mem);
+        flip = walk_next(&r->walk_local, q + run - 1, flip);
     }
     memcpy(mem, moved, r->k * sizeof *mem);
+}
+
+/* The length of the aligned runs of offsets that local moves take along
+ * whole, 2^c: below c the walk's steps are 0, so every offset of a run
+ * has the run's flip, and no bit of D_maddr lies below c, so the flip
+ * keeps the run's order and alignment. */
+static uint64_t local_run(const Reshape *r)
+{
+    uint64_t node, flips;
+    split(r, r->Dm, &node, &flips);
+    int c = 0;
+    while (c < r->bits - r->n && !r->walk_local.step[c] && !((flips >> c) & 1))
+        c++;
+    return (uint64_t)1 << c;
 }
 
 /* Node mask of the dimensions the node's data crosses (uniform control),
@@ -2159,6 +2190,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     walk_build(&r->walk_u, r, index_u);
     walk_build(&r->walk_v, r, index_v);
     walk_build(&r->walk_local, r, local_flip);
+    r->local_run = local_run(r);
     layout->elements_per_node = (size_t)r->k;
     /* two-path gathers what it sends and receives into a second K */
     layout->memory_elements = (size_t)(method == M_TWO_PATH ? 2 * r->k : r->k);
@@ -2214,9 +2246,9 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     return g_steal_pointer(&r);
 }
 
-/* The index of every element of node x under a shape (index_at at the
- * node's first address, then walked over its offsets: index_at is linear
- * in the address). */
+/* The index of every element of node x under a shape: index_at walked
+ * over the node's offsets from its first one (index_at is linear in the
+ * address). */
 static void fill_indices(const Reshape *r, const Walk *w, uint64_t first,
                          Word *out)
 {
@@ -2230,13 +2262,13 @@ static void fill_indices(const Reshape *r, const Walk *w, uint64_t first,
 static void reshape_init(const void *config, uint32_t x, Word *memory)
 {
     const Reshape *r = config;
-    fill_indices(r, &r->walk_u, index_u(r, combine(r, x, 0)), memory);
+    fill_indices(r, &r->walk_u, walk_start(&r->walk_u, x), memory);
 }
 
 static void reshape_expect(const void *config, uint32_t x, Word *expected)
 {
     const Reshape *r = config;
-    fill_indices(r, &r->walk_v, index_v(r, combine(r, x, 0)), expected);
+    fill_indices(r, &r->walk_v, walk_start(&r->walk_v, x), expected);
 }
 
 static void mask_list(const Reshape *r, uint64_t mask, long long *out, int *n)
