@@ -80,6 +80,9 @@ enum { TP_HANDOVER, TP_PROOF, TP_TIMETABLE, TP_SLOTS };
 static const char *const reshape_schedules[] = { "handover", "proof",
                                                  "timetable", "slots", NULL };
 
+/* two-path: D_paddr's dimensions are non-adjacent, at most 13 of a
+ * 26-cube */
+#define TP_MAX_DELTA ((TOPOLOGY_CUBE_MAX_DIMENSIONS + 1) / 2)
 /* slots: the largest table (delta 8, K 32: 2^7 rows of K slots) */
 #define PT_MAX_DELTA 8
 /* Sets and steps whose control bits are kept as masks (ctl_masks):
@@ -169,6 +172,7 @@ typedef struct {
     Walk walk_u, walk_v;        /* the index at an address under U, V */
     Walk walk_local;            /* the offset bits a local move flips */
     uint64_t local_run;         /* offsets a local move takes along whole */
+    uint64_t set_start[CTL_MAX_DELTA + 1];  /* set_range's, delta sets */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -335,19 +339,42 @@ static int sets_of(const Reshape *r)
     return r->method == M_SEQUENTIAL ? 1 : r->delta;
 }
 
+/* Set m's offsets [*o, *o + *s): sequential's one set is all K, the
+ * others' delta sets split K as evenly as they can (set_starts). */
 static void set_range(const Reshape *r, int m, uint64_t *o, uint64_t *s)
 {
-    uint64_t sets = (uint64_t)sets_of(r);
-    uint64_t q = r->k / sets, rem = r->k % sets, um = (uint64_t)m;
-    *o = q * um + (um < rem ? um : rem);
-    *s = q + (um < rem ? 1 : 0);
+    if (sets_of(r) == 1) {
+        *o = 0;
+        *s = r->k;
+        return;
+    }
+    *o = r->set_start[m];
+    *s = r->set_start[m + 1] - *o;
+}
+
+/* set_range's starts for delta sets, the first K mod delta one larger,
+ * once in prepare rather than two divisions on every call. */
+static void set_starts(Reshape *r)
+{
+    uint64_t sets = (uint64_t)r->delta, q = sets ? r->k / sets : 0;
+    uint64_t rem = sets ? r->k % sets : 0;
+    for (uint64_t m = 0; m <= sets; m++)
+        r->set_start[m] = q * m + (m < rem ? m : rem);
 }
 
 /* exchange, two-path: the index in D_paddr (dp) of the dimension set m
  * crosses in step t. */
 static int seq_pos(const Reshape *r, int m, int t)
 {
-    return ((m + r->turn * t) % r->delta + r->delta) % r->delta;
+    /* (m + turn t) mod delta; m < delta and t <= delta, so a subtraction
+     * or an addition or two, not a division, on the two-path's every
+     * plan */
+    int q = m + r->turn * t;
+    while (q >= r->delta)
+        q -= r->delta;
+    while (q < 0)
+        q += r->delta;
+    return q;
 }
 
 /* The index of position j in D_paddr (dp). */
@@ -636,7 +663,14 @@ static int tp_hands_over(const Reshape *r, int m, uint64_t h, int t)
            && ((r->overlap >> t) & 1) && !tp_ctl(r, (m - r->turn + r->delta) % r->delta, h, t + 1);
 }
 
-static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
+static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t);
+
+/* tp_plan, given the plan of the holder the set crossed from into h: its
+ * partner's in step t-1 where the set crossed then, else (the set idle at
+ * h in step t-1) its partner's in step t-2 where it crossed then. NULL:
+ * computed here. A node's step call has most of these at hand (TpPlans). */
+static TwoPath tp_plan_from(const Reshape *r, int m, uint64_t h, int t,
+                            const TwoPath *came)
 {
     TwoPath p = { 0 };
     uint64_t o, s;
@@ -646,12 +680,17 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
         return p;
     int ho = r->schedule == TP_HANDOVER;
     if (t > 0 && tp_ctl(r, m, h, t - 1)) {
-        TwoPath prev = tp_plan(r, m, tp_partner(r, m, h, t - 1), t - 1);
-        p.e_in = prev.e_out;
-        p.in_edge = prev.out_edge;
-        memcpy(p.ein, prev.m2, sizeof p.ein);
-        p.late_in = prev.late_out;
-        p.lin = prev.lout;
+        TwoPath computed;
+        const TwoPath *prev = came;
+        if (!prev) {
+            computed = tp_plan(r, m, tp_partner(r, m, h, t - 1), t - 1);
+            prev = &computed;
+        }
+        p.e_in = prev->e_out;
+        p.in_edge = prev->out_edge;
+        memcpy(p.ein, prev->m2, sizeof p.ein);
+        p.late_in = prev->late_out;
+        p.lin = prev->lout;
     } else if (t > 0 && ((r->overlap >> (t - 1)) & 1)) {
         /* the set stayed here in step t-1: h sends the early elements
          * itself, in the last cycles of step t-1 */
@@ -662,9 +701,14 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
          * end of step t-1 */
         uint64_t pending = s;
         if (t >= 2 && tp_ctl(r, m, h, t - 2)) {
-            TwoPath pp = tp_plan(r, m, tp_partner(r, m, h, t - 2), t - 2);
-            if (pp.late_out)
-                pending = pp.lout - o;
+            TwoPath computed;
+            const TwoPath *pp = came;
+            if (!pp) {
+                computed = tp_plan(r, m, tp_partner(r, m, h, t - 2), t - 2);
+                pp = &computed;
+            }
+            if (pp->late_out)
+                pending = pp->lout - o;
         }
         for (uint64_t i = 0, q = o; i < p.e_in; q++)
             if (q - o != pending)
@@ -713,6 +757,54 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
     return p;
 }
 
+static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
+{
+    return tp_plan_from(r, m, h, t, NULL);
+}
+
+/* The plans one step call t of node x needs for set m, each computed
+ * once (tp_plans): the sends, the receives, the scatter and the late and
+ * early elements each need one, and each plan needs the plan of the
+ * holder its set came from, which is mostly one of the others. Only
+ * those that apply are computed: the *_before where `before`, own and
+ * from where `now`, ahead where neither `now` nor t + 1 = delta, and
+ * late_next where its ctl says so. */
+typedef struct {
+    int before, now;            /* the set crosses at x in step t-1, t */
+    TwoPath own_before;         /* x's in step t-1: its late element */
+    TwoPath from_before;        /* x's partner's in step t-1: the scatter */
+    TwoPath late_next;          /* the partner's in step t, where x's late
+                                 * element goes on from */
+    TwoPath own;                /* x's in step t: its sends */
+    TwoPath from;               /* x's partner's in step t: its receives */
+    TwoPath ahead;              /* x's in step t+1 where x is idle in step t:
+                                 * its early elements */
+} TpPlans;
+
+static void tp_plans(const Reshape *r, int m, uint64_t x, int t, TpPlans *p)
+{
+    p->before = t >= 1 && tp_ctl(r, m, x, t - 1);
+    p->now = tp_ctl(r, m, x, t);
+    p->late_next.ctl = 0;
+    /* the partners of a pair have the same control bits: it is the
+     * dimension they cross that differs */
+    uint64_t g = p->before ? tp_partner(r, m, x, t - 1) : 0;
+    if (p->before) {
+        p->own_before = tp_plan(r, m, x, t - 1);
+        p->from_before = tp_plan(r, m, g, t - 1);
+        if (p->own_before.late_out && tp_ctl(r, m, g, t))
+            p->late_next = tp_plan_from(r, m, g, t, &p->own_before);
+    }
+    /* x's plans for steps t and t+1 came from the partner of step t-1 */
+    const TwoPath *came = p->before ? &p->from_before : NULL;
+    if (p->now) {
+        p->own = tp_plan_from(r, m, x, t, came);
+        p->from = tp_plan(r, m, tp_partner(r, m, x, t), t);
+    } else if (t + 1 < r->delta) {
+        p->ahead = tp_plan_from(r, m, x, t + 1, came);
+    }
+}
+
 /* Detour elements h itself sends in the step (not sent ahead for it). */
 static uint64_t tp_own_detour(const TwoPath *p)
 {
@@ -721,16 +813,48 @@ static uint64_t tp_own_detour(const TwoPath *p)
 
 /* The offsets of set m at holder h in step t that h itself sends, in the
  * order detour R, direct M1, direct M3 (M2 is p.m2, LATE p.lout; E_in and
- * the late arrival are not at h). */
-static uint64_t tp_rest(const Reshape *r, int m, const TwoPath *p,
-                        uint64_t *rest)
+ * the late arrival are not at h): the set's range in increasing order
+ * without the offsets tp_taken names. There are at most six of those, so
+ * they are sorted once (tp_rest_start) and the range is walked past them
+ * (tp_rest_next), one comparison an offset instead of tp_taken's six. */
+typedef struct {
+    uint64_t q;                 /* the next offset to consider */
+    uint64_t skip[6];           /* the taken offsets, ascending, distinct */
+    int nskip, at;              /* skip[at..] are all >= q */
+} TpRest;
+
+static void tp_rest_add(TpRest *it, uint64_t q)
 {
-    uint64_t o, s, n = 0;
-    set_range(r, m, &o, &s);
-    for (uint64_t q = o; q < o + s; q++)
-        if (!tp_taken(p, q, p->e_out, 1))
-            rest[n++] = q;
-    return n;
+    int i = it->nskip;
+    for (int k = 0; k < it->nskip; k++)
+        if (it->skip[k] == q)
+            return;
+    for (; i > 0 && it->skip[i - 1] > q; i--)
+        it->skip[i] = it->skip[i - 1];
+    it->skip[i] = q;
+    it->nskip++;
+}
+
+static void tp_rest_start(TpRest *it, const TwoPath *p, uint64_t o)
+{
+    *it = (TpRest){ .q = o };
+    for (uint64_t i = 0; i < p->e_in; i++)
+        tp_rest_add(it, p->ein[i]);
+    if (p->late_in)
+        tp_rest_add(it, p->lin);
+    for (uint64_t i = 0; i < p->e_out; i++)
+        tp_rest_add(it, p->m2[i]);
+    if (p->late_out)
+        tp_rest_add(it, p->lout);
+}
+
+static uint64_t tp_rest_next(TpRest *it)
+{
+    while (it->at < it->nskip && it->skip[it->at] == it->q) {
+        it->at++;
+        it->q++;
+    }
+    return it->q++;
 }
 
 enum { TP_M1, TP_M2, TP_M3, TP_R, TP_LATE };
@@ -753,137 +877,163 @@ static int tp_next_hops(const Reshape *r, int m, int t, int edge, int *path,
  * elements now, on the next step's detour (or, where the 2-cube is handed
  * over, its edge). Posted after every set's own messages, so they take the
  * last free cycles of step t. */
-static void tp_send_ahead(Node *node, const Reshape *r, int m, int t)
+static void tp_send_ahead(Node *node, const Reshape *r, int m, int t,
+                          const TpPlans *pl)
 {
-    uint64_t h = node_address(node);
-    if (t + 1 >= r->delta || tp_ctl(r, m, h, t))
+    if (t + 1 >= r->delta || pl->now)
         return;
-    TwoPath nx = tp_plan(r, m, h, t + 1);
-    if (!nx.ctl || !nx.self || !nx.e_in)
+    const TwoPath *nx = &pl->ahead;
+    if (!nx->ctl || !nx->self || !nx->e_in)
         return;
     int path[3];
-    int hops = tp_next_hops(r, m, t, nx.in_edge, path, 0);
-    node_send(node, path, hops, (size_t)nx.ein[0], (size_t)nx.e_in,
+    int hops = tp_next_hops(r, m, t, nx->in_edge, path, 0);
+    node_send(node, path, hops, (size_t)nx->ein[0], (size_t)nx->e_in,
               tag_of(r, m, t, TP_M2));
 }
 
-static void tp_send(Node *node, const Reshape *r, int m, int t)
+static void tp_send(Node *node, const Reshape *r, int m, int t,
+                    const TpPlans *pl)
 {
-    uint64_t h = node_address(node);
-    TwoPath p = tp_plan(r, m, h, t);
-    if (!p.ctl)
+    if (!pl->now)
         return;
+    const TwoPath *p = &pl->own;
     uint64_t o, s;
     set_range(r, m, &o, &s);
     int j = seq_dim(r, m, t), d = r->dim_of[j], via = r->dim_of[j + 1];
     Word *mem = node_memory(node), *scratch = mem + r->k + o;
-    g_autofree uint64_t *rest = g_new(uint64_t, s);
-    uint64_t nrest = tp_rest(r, m, &p, rest);
-    uint64_t nr = tp_own_detour(&p), nm1 = p.x - 1 - p.e_out;
-    g_assert(nrest == nr + nm1 + 1);
-    /* scratch: [M1 | M2 | M3 | R] */
-    uint64_t at = 0;
-    for (uint64_t i = 0; i < nm1; i++)
-        scratch[at++] = mem[rest[nr + i]];
-    for (uint64_t i = 0; i < p.e_out; i++)
-        scratch[at++] = mem[p.m2[i]];
-    scratch[at++] = mem[rest[nr + nm1]];
+    uint64_t nr = tp_own_detour(p), nm1 = p->x - 1 - p->e_out;
+    /* scratch: [M1 | M2 | M3 | R], filled in tp_rest's order R, M1, M3 */
+    Word *m3 = scratch + nm1 + p->e_out, *detour = m3 + 1;
+    TpRest it;
+    tp_rest_start(&it, p, o);
     for (uint64_t i = 0; i < nr; i++)
-        scratch[at++] = mem[rest[i]];
+        detour[i] = mem[tp_rest_next(&it)];
+    for (uint64_t i = 0; i < nm1; i++)
+        scratch[i] = mem[tp_rest_next(&it)];
+    for (uint64_t i = 0; i < p->e_out; i++)
+        scratch[nm1 + i] = mem[p->m2[i]];
+    *m3 = mem[tp_rest_next(&it)];
+    g_assert(tp_rest_next(&it) == o + s);    /* every element h sends */
     size_t base = (size_t)(r->k + o);
     int path[4];
     if (nm1)
         node_send(node, &d, 1, base, (size_t)nm1, tag_of(r, m, t, TP_M1));
-    if (p.e_out) {
+    if (p->e_out) {
         /* straight on through the partner onto the next 2-cube */
         path[0] = d;
-        int hops = tp_next_hops(r, m, t, p.out_edge, path, 1);
-        node_send(node, path, hops, base + (size_t)nm1, (size_t)p.e_out,
+        int hops = tp_next_hops(r, m, t, p->out_edge, path, 1);
+        node_send(node, path, hops, base + (size_t)nm1, (size_t)p->e_out,
                   tag_of(r, m, t, TP_M2));
     }
-    node_send(node, &d, 1, base + (size_t)(nm1 + p.e_out), 1,
+    node_send(node, &d, 1, base + (size_t)(nm1 + p->e_out), 1,
               tag_of(r, m, t, TP_M3));
     if (nr)
         node_send(node, path, route_detour(d, via, path),
-                  base + (size_t)(nm1 + p.e_out + 1), (size_t)nr,
+                  base + (size_t)(nm1 + p->e_out + 1), (size_t)nr,
                   tag_of(r, m, t, TP_R));
 }
 
 /* The late element of set m's step t-1 at h crosses the edge in the
  * first cycle of step t, and on over step t's edge if the set moves on
  * from the partner. Posted before the scatter, which may overwrite it. */
-static void tp_send_late(Node *node, const Reshape *r, int m, int t)
+static void tp_send_late(Node *node, const Reshape *r, int m, int t,
+                         const TpPlans *pl)
 {
-    uint64_t h = node_address(node);
-    if (t < 1 || !tp_ctl(r, m, h, t - 1))
-        return;
-    TwoPath p = tp_plan(r, m, h, t - 1);
-    if (!p.late_out)
+    if (!pl->before || !pl->own_before.late_out)
         return;
     int path[4] = { r->dim_of[seq_dim(r, m, t - 1)] };
-    uint64_t g = tp_partner(r, m, h, t - 1);
     int hops = 1;
-    if (tp_ctl(r, m, g, t))
-        hops = tp_next_hops(r, m, t - 1, !tp_plan(r, m, g, t).late_detour, path, 1);
-    node_send(node, path, hops, (size_t)p.lout, 1, tag_of(r, m, t - 1, TP_LATE));
+    if (pl->late_next.ctl)
+        hops = tp_next_hops(r, m, t - 1, !pl->late_next.late_detour, path, 1);
+    node_send(node, path, hops, (size_t)pl->own_before.lout, 1,
+              tag_of(r, m, t - 1, TP_LATE));
 }
 
 /* Receives of node g for set m in step t: what its partner h sends, plus
  * the early and late elements h's previous holder sent on. Scratch layout
  * at g: [E_in | LATE_in | R | M1 | M3]. A set idle at g in step t may
  * still have its late element of step t-1 to come: it lands in place. */
-static void tp_recv(Node *node, const Reshape *r, int m, int t, int post)
+static void tp_recv(Node *node, const Reshape *r, int m, int t,
+                    const TpPlans *pl)
 {
     uint64_t g = node_address(node);
-    if (!tp_ctl(r, m, g, t)) {
-        if (post && t > 0 && tp_ctl(r, m, g, t - 1)) {
-            uint64_t hp = tp_partner(r, m, g, t - 1);
-            TwoPath pp = tp_plan(r, m, hp, t - 1);
-            if (pp.late_out)
-                node_recv(node, (uint32_t)hp, tag_of(r, m, t - 1, TP_LATE),
-                          (size_t)pp.lout, 1);
-        }
+    if (!pl->now) {
+        if (pl->before && pl->from_before.late_out)
+            node_recv(node, (uint32_t)tp_partner(r, m, g, t - 1),
+                      tag_of(r, m, t - 1, TP_LATE),
+                      (size_t)pl->from_before.lout, 1);
         return;
     }
     uint64_t h = tp_partner(r, m, g, t);
-    TwoPath p = tp_plan(r, m, h, t);
+    const TwoPath *p = &pl->from;
+    uint64_t o, s;
+    set_range(r, m, &o, &s);
+    uint64_t nr = tp_own_detour(p), nm1 = p->x - 1 - p->e_out;
+    size_t base = (size_t)(r->k + o), at = (size_t)(p->e_in + p->late_in);
+    if (p->e_in) {
+        uint64_t prev = p->self ? h : tp_partner(r, m, h, t - 1);
+        node_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
+                  (size_t)p->e_in);
+    }
+    if (p->late_in)
+        node_recv(node, (uint32_t)tp_partner(r, m, h, t - 1),
+                  tag_of(r, m, t - 1, TP_LATE), base + (size_t)p->e_in, 1);
+    if (nr)
+        node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R), base + at,
+                  (size_t)nr);
+    if (nm1)
+        node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
+                  base + at + (size_t)nr, (size_t)nm1);
+    node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
+              base + at + (size_t)(nr + nm1), 1);
+}
+
+/* What node g received for set m in step t-1 (tp_recv), moved from the
+ * scratch to its offsets, in the order received. */
+static void tp_scatter(Node *node, const Reshape *r, int m, const TpPlans *pl)
+{
+    if (!pl->before)
+        return;
+    const TwoPath *p = &pl->from_before;
     uint64_t o, s;
     set_range(r, m, &o, &s);
     Word *mem = node_memory(node), *scratch = mem + r->k + o;
-    g_autofree uint64_t *rest = g_new(uint64_t, s);
-    uint64_t nrest = tp_rest(r, m, &p, rest);
-    uint64_t nr = tp_own_detour(&p), nm1 = p.x - 1 - p.e_out;
-    (void)nrest;
-    size_t base = (size_t)(r->k + o), at = (size_t)(p.e_in + p.late_in);
-    if (post) {
-        if (p.e_in) {
-            uint64_t prev = p.self ? h : tp_partner(r, m, h, t - 1);
-            node_recv(node, (uint32_t)prev, tag_of(r, m, t - 1, TP_M2), base,
-                      (size_t)p.e_in);
-        }
-        if (p.late_in)
-            node_recv(node, (uint32_t)tp_partner(r, m, h, t - 1),
-                      tag_of(r, m, t - 1, TP_LATE), base + (size_t)p.e_in, 1);
-        if (nr)
-            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_R), base + at,
-                      (size_t)nr);
-        if (nm1)
-            node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M1),
-                      base + at + (size_t)nr, (size_t)nm1);
-        node_recv(node, (uint32_t)h, tag_of(r, m, t, TP_M3),
-                  base + at + (size_t)(nr + nm1), 1);
-        return;
+    uint64_t nr = tp_own_detour(p), nm1 = p->x - 1 - p->e_out, k = 0;
+    for (uint64_t i = 0; i < p->e_in; i++)
+        mem[p->ein[i]] = scratch[k++];
+    if (p->late_in)
+        mem[p->lin] = scratch[k++];
+    TpRest it;
+    tp_rest_start(&it, p, o);
+    for (uint64_t i = 0; i < nr + nm1 + 1; i++)
+        mem[tp_rest_next(&it)] = scratch[k++];
+}
+
+/* One step call of two-path with the hand-over or the proof's schedule:
+ * the late elements of step t-1 leave first, before the scatter may
+ * overwrite them; then every set's sends and receives of step t; then the
+ * early elements of sets idle here in step t. The order of posting is the
+ * engine's order of arbitration, so it is the same for every set. */
+static NodeStatus tp_step(Node *node, const Reshape *r, int t)
+{
+    TpPlans plans[TP_MAX_DELTA];
+    uint64_t x = node_address(node);
+    for (int m = 0; m < r->delta; m++)
+        tp_plans(r, m, x, t, &plans[m]);
+    for (int m = 0; m < r->delta; m++)
+        tp_send_late(node, r, m, t, &plans[m]);
+    for (int m = 0; m < r->delta; m++)
+        tp_scatter(node, r, m, &plans[m]);
+    if (t == r->delta)
+        return NODE_DONE;
+    node_mark(node, "step %d", t);
+    for (int m = 0; m < r->delta; m++) {
+        tp_send(node, r, m, t, &plans[m]);
+        tp_recv(node, r, m, t, &plans[m]);
     }
-    /* scatter, in the order received */
-    uint64_t k = 0;
-    for (uint64_t i = 0; i < p.e_in; i++)
-        mem[p.ein[i]] = scratch[k++];
-    if (p.late_in)
-        mem[p.lin] = scratch[k++];
-    for (uint64_t i = 0; i < nr; i++)
-        mem[rest[i]] = scratch[k++];
-    for (uint64_t i = 0; i < nm1 + 1; i++)
-        mem[rest[nr + i]] = scratch[k++];
+    for (int m = 0; m < r->delta; m++)
+        tp_send_ahead(node, r, m, t, &plans[m]);
+    return NODE_CONTINUE;
 }
 
 /* ---- two-path, schedule = timetable ------------------------------------ */
@@ -1848,28 +1998,16 @@ static NodeStatus reshape_step(Node *node, const void *config)
         return pt_step(node, r, t);
     if (r->method == M_TWO_PATH && timetabled(r))
         return tt_step(node, r, t);
+    if (r->method == M_TWO_PATH)
+        return tp_step(node, r, t);
     int sets = sets_of(r);
-    for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
-        tp_send_late(node, r, m, t);
-    for (int m = 0; m < sets && t > 0; m++) {
-        if (r->method == M_TWO_PATH)
-            tp_recv(node, r, m, t - 1, 0);
-        else
-            scatter_subset(node, r, m, t - 1);
-    }
+    for (int m = 0; m < sets && t > 0; m++)
+        scatter_subset(node, r, m, t - 1);
     if (t == r->delta)
         return NODE_DONE;
     node_mark(node, "step %d", t);
-    for (int m = 0; m < sets; m++) {
-        if (r->method == M_TWO_PATH) {
-            tp_send(node, r, m, t);
-            tp_recv(node, r, m, t, 1);
-        } else {
-            exchange_subset(node, r, m, t);
-        }
-    }
-    for (int m = 0; m < sets && r->method == M_TWO_PATH; m++)
-        tp_send_ahead(node, r, m, t);
+    for (int m = 0; m < sets; m++)
+        exchange_subset(node, r, m, t);
     return NODE_CONTINUE;
 }
 
@@ -2147,6 +2285,7 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     for (int j = 0; j < bu; j++)
         if ((r->Dp >> j) & 1)
             r->dp[r->delta++] = j;
+    set_starts(r);
     int max_mem = nm ? r->mem_pos[nm - 1] : -1;
     r->uniform = r->delta == 0 || max_mem < r->dp[0];
     r->descending = params_choice(p, "order") == 0;
