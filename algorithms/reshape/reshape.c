@@ -172,6 +172,7 @@ typedef struct {
     Walk walk_u, walk_v;        /* the index at an address under U, V */
     Walk walk_local;            /* the offset bits a local move flips */
     uint64_t local_run;         /* offsets a local move takes along whole */
+    gboolean local_fixed;       /* a node's flip is the same at every offset */
     uint64_t set_start[CTL_MAX_DELTA + 1];  /* set_range's, delta sets */
     int method;                 /* M_* actually run */
     gboolean descending;
@@ -1891,19 +1892,42 @@ static NodeStatus pt_step(Node *node, const Reshape *r, int c)
 
 /* ---- the node program ------------------------------------------------- */
 
+/* Where a node's flip is the same at every offset (the walk has no step:
+ * the flips depend on node bits only), the move q -> q ^ flip is its own
+ * inverse, so the runs swap in pairs, in place. */
+static void local_swap_runs(Word *mem, uint64_t k, uint64_t run,
+                            uint64_t flip)
+{
+    for (uint64_t q = 0; q < k; q += run) {
+        if ((q ^ flip) < q)
+            continue;           /* swapped with its partner already */
+        Word *a = mem + q, *b = mem + (q ^ flip);
+        for (uint64_t i = 0; i < run; i++) {
+            Word v = a[i];
+            a[i] = b[i];
+            b[i] = v;
+        }
+    }
+}
+
 /* The moves in D_maddr: the element at offset q goes to offset q ^ flip,
  * flip the offset bits it crosses (local_flip), walked over the offsets
  * a run (local_run) at a time. Through a buffer of the node's own, freed
- * at once: a node's memory holds only its K elements where the method
- * needs no more. */
+ * at once (a node's memory holds only its K elements where the method
+ * needs no more), unless the flip is the node's alone. */
 static void local_moves(Node *node, const Reshape *r)
 {
     if (!r->Dm)
         return;
     Word *mem = node_memory(node);
-    g_autofree Word *moved = g_new(Word, r->k);
     uint64_t flip = walk_start(&r->walk_local, node_address(node));
     uint64_t run = r->local_run;
+    if (r->local_fixed) {
+        if (flip)
+            local_swap_runs(mem, r->k, run, flip);
+        return;
+    }
+    g_autofree Word *moved = g_new(Word, r->k);
     for (uint64_t q = 0; q < r->k; q += run) {
         memcpy(moved + (q ^ flip), mem + q, run * sizeof *mem);
         flip = walk_next(&r->walk_local, q + run - 1, flip);
@@ -2330,6 +2354,9 @@ static void *reshape_prepare(const Machine *m, const Params *p,
     walk_build(&r->walk_v, r, index_v);
     walk_build(&r->walk_local, r, local_flip);
     r->local_run = local_run(r);
+    r->local_fixed = TRUE;
+    for (int c = 0; c < 64; c++)
+        r->local_fixed &= r->walk_local.step[c] == 0;
     layout->elements_per_node = (size_t)r->k;
     /* two-path gathers what it sends and receives into a second K */
     layout->memory_elements = (size_t)(method == M_TWO_PATH ? 2 * r->k : r->k);
