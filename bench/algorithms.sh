@@ -74,23 +74,14 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cubemu-bench-algo.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 fail=0
+. bench/lib.sh
 started=$SECONDS
 
-# record CASE METRIC VALUE UNIT: one row of the results file
-# (bench/record.h), when $BENCH_DATA names it
-record() {
-  [ -n "${BENCH_DATA:-}" ] || return 0
-  case "$3" in ''|-) return 0 ;; esac
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_DATE:-?}" "${BENCH_COMMIT:-?}" \
-    "${BENCH_MACHINE:-?}" "$1" "$2" "$3" "$4" >> "$BENCH_DATA" \
-    || { echo "bench: $BENCH_DATA: cannot append"; fail=1; }
-}
 # verdict NAME OK(1/0) TEXT; in smoke mode only printed, since a small
 # cube's figures say nothing about the targets
 verdict() {
   if [ "$SMOKE" = 1 ]; then echo "target $1: skipped in smoke mode ($3)"; return; fi
-  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
-  record "targets: $1" met "$2" met
+  judge "$@"
 }
 # broken NAME WHY: a target whose run failed: missed, in smoke mode too
 broken() {

@@ -53,19 +53,7 @@ else
   echo "baseline: skipped (needs libsimgrid-dev and $SG_SRC/cube_exchange.cpp)"
 fi
 fail=0
-# record CASE METRIC VALUE UNIT: one row of the results file
-# (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
-record() {
-  [ -n "${BENCH_DATA:-}" ] || return 0
-  case "$3" in ''|-) return 0 ;; esac
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_DATE:-?}" "${BENCH_COMMIT:-?}" \
-    "${BENCH_MACHINE:-?}" "$1" "$2" "$3" "$4" >> "$BENCH_DATA" \
-    || { echo "bench: $BENCH_DATA: cannot append"; fail=1; }
-}
-verdict() {   # verdict NAME OK(1/0) TEXT
-  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
-  record "targets: $1" met "$2" met
-}
+. bench/lib.sh
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
 declare -A RATIO FLOORX
@@ -141,9 +129,9 @@ for n in 14 16; do
 done
 for n in 14 16; do
   if [ $have_sg = 1 ]; then
-    verdict "SimGrid/cubemu >= 100 at n = $n" "$(python3 -c "print(int(${RATIO[$n]} >= 100))")" "$(printf '%.1fx' "${RATIO[$n]}")"
+    judge "SimGrid/cubemu >= 100 at n = $n" "$(python3 -c "print(int(${RATIO[$n]} >= 100))")" "$(printf '%.1fx' "${RATIO[$n]}")"
   fi
-  verdict "cubemu/memcpy floor <= 5 at n = $n" "$(python3 -c "print(int(${FLOORX[$n]} <= 5))")" "$(printf '%.1fx' "${FLOORX[$n]}")"
+  judge "cubemu/memcpy floor <= 5 at n = $n" "$(python3 -c "print(int(${FLOORX[$n]} <= 5))")" "$(printf '%.1fx' "${FLOORX[$n]}")"
 done
 
 echo
@@ -181,7 +169,7 @@ for i in $(seq "$RUNS"); do
 done
 for n in "${SIZES[@]}"; do
   if [ "${FAILED[$n]:-0}" = 1 ]; then
-    verdict "the $n-cube exchange finishes" 0 "cubemu failed"
+    judge "the $n-cube exchange finishes" 0 "cubemu failed"
     continue
   fi
   ev=${EVENTS[$n]}
@@ -214,18 +202,18 @@ for n in "${SIZES[@]}"; do
   record "$c" payload "$payload" MiB
   record "$c" read_latency "$lat" ns
   record "$c" memcpy_seconds "$fs" s
-  [ "${OK[$n]:-1}" = 1 ] || verdict "the $n-cube exchange's data" 0 "wrong final memory"
+  [ "${OK[$n]:-1}" = 1 ] || judge "the $n-cube exchange's data" 0 "wrong final memory"
   if [ "$n" = 20 ]; then
-    verdict "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
+    judge "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
   fi
   if [ "$n" = 22 ]; then
-    verdict "the 22-cube exchange finishes" 1 "$w s, $mib MiB"
+    judge "the 22-cube exchange finishes" 1 "$w s, $mib MiB"
   fi
 done
 if [ ${#rates[@]} -gt 1 ]; then
   list=$(IFS=,; echo "${rates[*]}")
   spread=$(spread "${rates[@]}")
-  verdict "events/s flat within 20% over ${BENCH_SWEEP:-14 16 18 20 22}" \
+  judge "events/s flat within 20% over ${BENCH_SWEEP:-14 16 18 20 22}" \
     "$(python3 -c "r=[$list]; print(int((max(r) - min(r)) <= 0.2 * max(r)))")" "spread $spread"
   # Not a target: the copy loop's own copies per second over the same
   # sizes, what the machine's memory gives a program that moves the same

@@ -43,19 +43,7 @@ fi
 tmp=$(mktemp -d /tmp/cubemu-routed.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-# record CASE METRIC VALUE UNIT: one row of the results file
-# (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
-record() {
-  [ -n "${BENCH_DATA:-}" ] || return 0
-  case "$3" in ''|-) return 0 ;; esac
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_DATE:-?}" "${BENCH_COMMIT:-?}" \
-    "${BENCH_MACHINE:-?}" "$1" "$2" "$3" "$4" >> "$BENCH_DATA" \
-    || { echo "bench: $BENCH_DATA: cannot append"; fail=1; }
-}
-verdict() {   # verdict NAME OK(1/0) TEXT
-  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
-  record "targets: $1" met "$2" met
-}
+. bench/lib.sh
 median() {   # median VALUE...: the middle one (of an even count, the lower)
   printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
 }
@@ -151,7 +139,7 @@ print(d["cycles"], d["element_transfers"], "%.3f" % d["timing"]["wall_seconds"])
   record "$c" simgrid_vs_cubemu "${RATIO[$n]}" x
 done
 if [ -n "${RATIO[14]:-}" ]; then
-  verdict "SimGrid/cubemu >= 100 on the routed bit reversal at n = 14" \
+  judge "SimGrid/cubemu >= 100 on the routed bit reversal at n = 14" \
     "$(python3 -c "print(int(${RATIO[14]} >= 100))")" "$(printf '%.1fx' "${RATIO[14]}")"
 fi
 exit $fail

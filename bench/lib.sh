@@ -1,0 +1,19 @@
+# bench/lib.sh -- what the benchmark's scripts (peers.sh, routed.sh,
+# algorithms.sh) share; sourced, not run. Each script keeps its own
+# `fail`, which these set to 1 on a missed target or a lost row.
+
+# record CASE METRIC VALUE UNIT: one row of the results file
+# (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
+record() {
+  [ -n "${BENCH_DATA:-}" ] || return 0
+  case "$3" in ''|-) return 0 ;; esac
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${BENCH_DATE:-?}" "${BENCH_COMMIT:-?}" \
+    "${BENCH_MACHINE:-?}" "$1" "$2" "$3" "$4" >> "$BENCH_DATA" \
+    || { echo "bench: $BENCH_DATA: cannot append"; fail=1; }
+}
+
+# judge NAME OK(1/0) TEXT: a target's verdict, printed and recorded
+judge() {
+  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
+  record "targets: $1" met "$2" met
+}
