@@ -75,17 +75,21 @@ MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:lin
 Q := $(if $(V),,@)
 
 ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
-CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Ialgorithms -Ialgorithms/common \
+CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Isdk -Ialgorithms -Ialgorithms/common \
             $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(wildcard util/*.c emu/*.c machines/*.c run/*.c algorithms/*.c algorithms/*/*.c \
-              traces/*.c)
+LIB_SRC  := $(wildcard util/*.c emu/*.c machines/*.c run/*.c sdk/*.c algorithms/*.c \
+              algorithms/*/*.c traces/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu-emu.a
+# The programs that load node programs (sdk/) export the SDK's cubemu_*
+# functions, and only those, for the loaded objects to call.
+SDK_EXPORTS := -Wl,--dynamic-list=sdk/exports.list
+SDK_PC := $(BUILD)/sdk/cubemu-program.pc
 # cubemu and cubemu-view share the command line (cli/*.c); `view` is the
 # SDL2 viewer (cmd_view.c) in cubemu-view and, in cubemu, view_exec.c,
 # which starts cubemu-view: SDL2's libraries cost 18 ms on every start.
@@ -146,9 +150,9 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
-.PHONY: install-lib uninstall man completion
+.PHONY: install-lib install-sdk uninstall man completion
 .PHONY: bench-report deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
-all: $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
+all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -166,9 +170,9 @@ $(MPI_OBJ): CPPFLAGS += -Impi
 $(MPI_CORE): $(filter-out $(ENGINE_SRC:%.c=$(BUILD)/%.o),$(LIB_OBJ))
 	$(Q)$(AR) rcs $@ $^
 
-$(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE)
+$(BUILD)/cubemu-mpi: $(MPI_OBJ) $(MPI_CORE) sdk/exports.list
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SDK_EXPORTS) $(MPI_OBJ) $(MPI_CORE) -o $@ $(LDLIBS) $(MPI_LIBS)
 
 $(BUILD)/tests/mpi_wait.o: CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/tests/mpi_wait.o: CPPFLAGS += -Impi
@@ -221,6 +225,22 @@ install-lib: $(LIBCUBEMU)
 	ln -sf libcubemu.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libcubemu.so
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(BUILD)/lib/cubemu.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc
 
+# The node-program SDK (sdk/): <cubemu/program.h> and cubemu-program.pc,
+# whose prefix is the .pc file's own place (pcfiledir), so the installed
+# tree may move. Compile flags only: a program links against nothing.
+$(SDK_PC): sdk/cubemu-program.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' $< > $@
+# In the tree, without installing: PKG_CONFIG_PATH=build/sdk finds
+# cubemu-program-uninstalled.pc first, with the tree's sdk/.
+$(BUILD)/sdk/cubemu-program-uninstalled.pc: sdk/cubemu-program.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' -e 's|^includedir=.*|includedir=$(CURDIR)/sdk|' $< > $@
+install-sdk: $(SDK_PC)
+	install -d $(DESTDIR)$(PREFIX)/include/cubemu $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 sdk/cubemu/program.h $(DESTDIR)$(PREFIX)/include/cubemu/program.h
+	install -m 644 $(SDK_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu-program.pc
+
 # The man pages and the completion, generated from what the built programs
 # print (docs/man/gen-man.py, docs/completion/gen-completion.py): remade
 # whenever a program is relinked, so a new option is in them at once.
@@ -266,7 +286,7 @@ INSTALL_BINS := $(PROGRAM) $(INSTALL_VIEWER) $(MPI_PROGRAM)
 SCENARIO_FILES := $(sort $(shell find scenarios -name '*.ini' 2>/dev/null))
 SCENARIO_DIRS  := $(sort $(patsubst %/,%,$(dir $(SCENARIO_FILES))))
 DOC_FILES := README.md $(sort $(wildcard docs/*.md))
-install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-lib)
+install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-lib) install-sdk
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) \
 	  $(DESTDIR)$(PKGDATADIR)/machines $(DESTDIR)$(DOCDIR)
@@ -283,6 +303,11 @@ install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-li
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,cubemu cubemu-view cubemu-mpi)
+	rm -f $(DESTDIR)$(PREFIX)/include/cubemu/program.h \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu-program.pc
+	$(Q)for d in $(DESTDIR)$(PREFIX)/include/cubemu $(DESTDIR)$(PREFIX)/lib/pkgconfig; do \
+	  if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
+	done
 	rm -f $(DESTDIR)$(PREFIX)/include/cubemu.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc \
 	  $(addprefix $(DESTDIR)$(PREFIX)/lib/,libcubemu.a libcubemu.so \
 	    libcubemu.so.$(SOVERSION) libcubemu.so.$(VERSION))
@@ -362,13 +387,13 @@ check-smpi: $(PROGRAM)
 	@$(MAKE) --no-print-directory smpi
 	@if command -v $(SMPICC) >/dev/null 2>&1; then BUILD_EMU=$(BUILD) tests/smpi.sh; fi
 
-$(PROGRAM): $(CLI_OBJ) $(BUILD)/cli/view_exec.o $(LIB)
+$(PROGRAM): $(CLI_OBJ) $(BUILD)/cli/view_exec.o $(LIB) sdk/exports.list
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(SDK_EXPORTS) $(filter %.o %.a,$^) -o $@ $(LDLIBS)
 
-$(VIEWER): $(CLI_OBJ) $(BUILD)/cli/cmd_view.o $(SDL_OBJ) $(LIB)
+$(VIEWER): $(CLI_OBJ) $(BUILD)/cli/cmd_view.o $(SDL_OBJ) $(LIB) sdk/exports.list
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(SDL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(SDK_EXPORTS) $(filter %.o %.a,$^) -o $@ $(LDLIBS) $(SDL_LIBS)
 
 $(VIEW_CHECK): tests/view_check.c $(SDL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -378,7 +403,7 @@ $(VIEW_CHECK): tests/view_check.c $(SDL_OBJ) $(LIB)
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@$(if $(V),:,echo "  LINK    $@")
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS) $(CAIRO_LIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) $(SDK_EXPORTS) $< $(LIB) -o $@ $(LDLIBS) $(CHECK_LIBS) $(CAIRO_LIBS)
 
 $(THM3_TYPES) $(THM3_SAMPLE): $(BUILD)/tools/%: tools/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -1,7 +1,9 @@
 /* algorithm.h -- what an algorithm provides to the runner.
  *
  * An algorithm is one folder in algorithms/ that defines one Algorithm
- * (filled by field name) and is listed once in algorithms/registry.c.
+ * (filled by field name) and is listed once in algorithms/registry.c; or
+ * one written against the node-program SDK (sdk/cubemu/program.h), which
+ * sdk/program.c makes into an Algorithm, as it does a loaded program.
  * It knows nothing of the engine's internals: its node program talks only
  * through node.h, and the rest are plain functions of its configuration:
  *
@@ -27,29 +29,24 @@
 #include "node.h"
 #include "machine.h"
 #include "report.h"
+#include "cubemu/program.h"
 
-/* PARAM_TEXT is taken as written; with fallback "" it is optional
- * (params_text gives NULL when absent). */
-typedef enum { PARAM_INT, PARAM_CHOICE, PARAM_TEXT } ParamType;
+/* Parameters and methods are the node-program SDK's own types
+ * (sdk/cubemu/program.h), so that a built-in algorithm and a loaded
+ * program declare them alike. PARAM_TEXT is taken as written; with
+ * fallback "" it is optional (params_text gives NULL when absent). */
+typedef cubemu_param ParamSpec;
+typedef cubemu_method AlgorithmMethod;
+enum {
+    PARAM_INT = CUBEMU_PARAM_INT,
+    PARAM_CHOICE = CUBEMU_PARAM_CHOICE,
+    PARAM_TEXT = CUBEMU_PARAM_TEXT
+};
 
 /* An integer parameter whose fallback is "auto" also accepts the word auto,
  * read back as PARAM_AUTO: the algorithm picks the value and says which
  * in its details. */
-#define PARAM_AUTO (-1LL)
-
-typedef struct {
-    const char *key;              /* the key in [algorithm] */
-    ParamType type;
-    const char *fallback;         /* default, as text; NULL = required */
-    long long min, max;           /* PARAM_INT */
-    const char *const *choices;   /* PARAM_CHOICE, NULL-terminated */
-    const char *help;
-} ParamSpec;
-
-typedef struct {
-    const char *name;
-    const char *summary;
-} AlgorithmMethod;
+#define PARAM_AUTO CUBEMU_AUTO
 
 typedef struct {
     size_t memory_elements;       /* elements of memory per node */
@@ -104,6 +101,12 @@ typedef struct Algorithm {
     void (*expect_element)(const void *config, uint32_t address,
                            size_t offset, Word *expected);
     void (*report)(const void *config, Report *report);
+    /* The SDK descriptor this algorithm runs through (sdk/program.c fills
+     * every field above from it), or NULL for one written against this
+     * header directly. */
+    const cubemu_program *program;
+    /* Loaded from a shared object: the path as the scenario gave it. */
+    const char *program_path;
 } Algorithm;
 
 static inline unsigned algorithm_phase_count(const Algorithm *a)
@@ -114,8 +117,9 @@ static inline unsigned algorithm_phase_count(const Algorithm *a)
     return n;
 }
 
-/* Registry (algorithms/registry.c): NULL-terminated. */
-extern const Algorithm *const algorithm_registry[];
+/* The built-in algorithms (algorithms/registry.c), NULL-terminated, in
+ * the registry's order. */
+const Algorithm *const *algorithm_list(void);
 const Algorithm *algorithm_find(const char *name);
 
 /* Parameter access for prepare. Keys must be declared in params. */
@@ -126,6 +130,12 @@ const char *params_text(const Params *p, const char *key);
 gboolean params_given(const Params *p, const char *key);
 /* Index of the method in the algorithm's methods. */
 int params_method(const Params *p);
+/* The algorithm the parameters are for. */
+const Algorithm *params_algorithm(const Params *p);
+/* Fail the whole [algorithm] group: "WHERE: message", WHERE the program
+ * key if given, else the group. Returns NULL for prepare. */
+void *params_fail_group(const Params *p, GError **error, const char *fmt,
+                        ...) G_GNUC_PRINTF(3, 4);
 /* Fail a parameter: "WHERE: KEY: message". Returns NULL for prepare. */
 void *params_fail(const Params *p, GError **error, const char *key,
                        const char *fmt, ...) G_GNUC_PRINTF(4, 5);

@@ -70,7 +70,7 @@ static int list_json(void)
     json_builder_begin_object(b);
     json_builder_set_member_name(b, "algorithms");
     json_builder_begin_array(b);
-    for (const Algorithm *const *a = algorithm_registry; *a; a++) {
+    for (const Algorithm *const *a = algorithm_list(); *a; a++) {
         json_builder_begin_object(b);
         json_builder_set_member_name(b, "name");
         json_builder_add_string_value(b, (*a)->name);
@@ -189,7 +189,7 @@ static int cmd_list(int argc, char **argv)
     if (json)
         return list_json();
     printf("Algorithms\n");
-    for (const Algorithm *const *a = algorithm_registry; *a; a++) {
+    for (const Algorithm *const *a = algorithm_list(); *a; a++) {
         printf("  %s: %s\n    (%s)\n", (*a)->name, (*a)->summary, (*a)->source);
         printf("    runs on:");
         for (const TopologyOps *const *t = topology_registry; *t; t++)

@@ -41,6 +41,7 @@
 #ifndef CUBE_NODE_H
 #define CUBE_NODE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "types.h"             /* Word, Tick */
@@ -130,5 +131,8 @@ void node_mark(Node *node, const char *format, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* node_mark with its arguments as a va_list (the SDK's cubemu_mark). */
+void node_vmark(Node *node, const char *format, va_list ap);
 
 #endif

@@ -597,16 +597,21 @@ void node_phase(Node *node, unsigned phase)
         sim->clock, sim->stats.compute[node->address] };
 }
 
-void node_mark(Node *node, const char *format, ...)
+void node_vmark(Node *node, const char *format, va_list ap)
 {
     Sim *sim = node->sim;
     if (!sim->observer || !sim->observer->mark)
         return;
+    g_autofree char *label = g_strdup_vprintf(format, ap);
+    sim->observer->mark(sim->observer_data, node->address, sim->clock, label);
+}
+
+void node_mark(Node *node, const char *format, ...)
+{
     va_list ap;
     va_start(ap, format);
-    g_autofree char *label = g_strdup_vprintf(format, ap);
+    node_vmark(node, format, ap);
     va_end(ap);
-    sim->observer->mark(sim->observer_data, node->address, sim->clock, label);
 }
 
 /* ---- the loop -------------------------------------------------------- */

@@ -676,6 +676,13 @@ void node_mark(Node *node, const char *format, ...)
     (void)format;
 }
 
+void node_vmark(Node *node, const char *format, va_list ap)
+{
+    (void)node;
+    (void)format;
+    (void)ap;
+}
+
 /* ---- the loop -------------------------------------------------------- */
 
 /* Service until the n requests have all completed. */

@@ -8,6 +8,7 @@
  */
 #include "prepare.h"
 #include "bits.h"
+#include "sdk.h"
 #include "keyvalue.h"
 #include "suggest.h"
 
@@ -103,6 +104,9 @@ struct Params {
     const Algorithm *algorithm;
     int method;
     char *method_where;
+    char *group_where;            /* the [algorithm] header's location */
+    char *program;                /* the program key as written, or NULL */
+    char *program_where;
     GArray *entries;              /* ParamEntry, in spec order */
 };
 
@@ -118,6 +122,9 @@ static void params_free(Params *p)
     if (!p)
         return;
     g_free(p->method_where);
+    g_free(p->group_where);
+    g_free(p->program);
+    g_free(p->program_where);
     if (p->entries)
         g_array_unref(p->entries);
     g_free(p);
@@ -160,6 +167,23 @@ int params_method(const Params *p)
     return p->method;
 }
 
+const Algorithm *params_algorithm(const Params *p)
+{
+    return p->algorithm;
+}
+
+void *params_fail_group(const Params *p, GError **error, const char *fmt,
+                        ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, "%s: %s",
+                p->program_where ? p->program_where : p->group_where, what);
+    return NULL;
+}
+
 void *params_fail(const Params *p, GError **error, const char *key,
                        const char *fmt, ...)
 {
@@ -176,7 +200,7 @@ void *params_fail(const Params *p, GError **error, const char *key,
 
 const Algorithm *algorithm_find(const char *name)
 {
-    for (const Algorithm *const *a = algorithm_registry; *a; a++)
+    for (const Algorithm *const *a = algorithm_list(); *a; a++)
         if (!strcmp((*a)->name, name))
             return *a;
     return NULL;
@@ -185,26 +209,51 @@ const Algorithm *algorithm_find(const char *name)
 static char *algorithm_names(void)
 {
     GString *s = g_string_new(NULL);
-    for (const Algorithm *const *a = algorithm_registry; *a; a++)
+    for (const Algorithm *const *a = algorithm_list(); *a; a++)
         g_string_append_printf(s, "%s%s", s->len ? ", " : "", (*a)->name);
     return g_string_free(s, FALSE);
 }
 
-/* Resolve [algorithm] into params; every problem goes to `problems`. */
-static Params *params_resolve(const Scenario *s, GString *problems)
+/* The algorithm [algorithm] names: a built-in by name, or a program by
+ * its shared object (`program`, relative to the scenario file that gives
+ * it, or to the current directory for --set); then a name, if given, must
+ * be the program's. NULL with the problem added to `problems`. */
+static const Algorithm *resolve_algorithm(const Scenario *s, GString *problems)
 {
     const char *name = scenario_get(s, "algorithm", "name");
+    const char *program = scenario_get(s, "algorithm", "program");
+    if (program) {
+        const char *where = scenario_where(s, "algorithm", "program");
+        g_autofree char *path = scenario_path(s, "algorithm", "program");
+        g_autofree char *shown = g_strdup_printf("%s: program", where);
+        GError *e = NULL;
+        const Algorithm *alg = sdk_load(path, shown, &e);
+        if (!alg) {
+            keyvalue_problem(problems, "%s", e->message);
+            g_error_free(e);
+            return NULL;
+        }
+        if (name && strcmp(name, alg->name)) {
+            keyvalue_problem(problems, "%s: name: '%s', but the program %s "
+                             "is '%s' (give its name or none)",
+                             scenario_where(s, "algorithm", "name"), name,
+                             program, alg->name);
+            return NULL;
+        }
+        return alg;
+    }
     if (!name) {
         g_autofree char *valid = algorithm_names();
-        keyvalue_problem(problems, "%s: [algorithm] needs a name (valid: %s)",
-                    scenario_group_where(s, "algorithm"), valid);
+        keyvalue_problem(problems, "%s: [algorithm] needs a name (valid: %s) "
+                         "or a program (a node program's shared object)",
+                         scenario_group_where(s, "algorithm"), valid);
         return NULL;
     }
     const Algorithm *alg = algorithm_find(name);
     if (!alg) {
         g_autofree char *valid = algorithm_names();
         g_autoptr(GPtrArray) names = g_ptr_array_new();
-        for (const Algorithm *const *a = algorithm_registry; *a; a++)
+        for (const Algorithm *const *a = algorithm_list(); *a; a++)
             g_ptr_array_add(names, (gpointer)(*a)->name);
         g_ptr_array_add(names, NULL);
         g_autofree char *hint = suggest_text(name,
@@ -213,8 +262,23 @@ static Params *params_resolve(const Scenario *s, GString *problems)
                     scenario_where(s, "algorithm", "name"), name, hint, valid);
         return NULL;
     }
+    return alg;
+}
+
+/* Resolve [algorithm] into params; every problem goes to `problems`. */
+static Params *params_resolve(const Scenario *s, GString *problems)
+{
+    const Algorithm *alg = resolve_algorithm(s, problems);
+    if (!alg)
+        return NULL;
     Params *p = g_new0(Params, 1);
     p->algorithm = alg;
+    p->group_where = g_strdup(scenario_group_where(s, "algorithm"));
+    const char *program = scenario_get(s, "algorithm", "program");
+    if (program) {
+        p->program = g_strdup(program);
+        p->program_where = g_strdup(scenario_where(s, "algorithm", "program"));
+    }
     p->entries = g_array_new(FALSE, TRUE, sizeof(ParamEntry));
     g_array_set_clear_func(p->entries, param_entry_clear);
 
@@ -236,16 +300,18 @@ static Params *params_resolve(const Scenario *s, GString *problems)
 
     g_auto(GStrv) keys = scenario_keys(s, "algorithm");
     for (char **k = keys; *k; k++) {
-        if (!strcmp(*k, "name") || !strcmp(*k, "method"))
+        if (!strcmp(*k, "name") || !strcmp(*k, "method")
+            || !strcmp(*k, "program"))
             continue;
         gboolean known = FALSE;
         for (const ParamSpec *ps = alg->params; ps->key; ps++)
             known |= !strcmp(ps->key, *k);
         if (!known) {
-            GString *valid = g_string_new("name, method");
+            GString *valid = g_string_new("name, method, program");
             g_autoptr(GPtrArray) names = g_ptr_array_new();
             g_ptr_array_add(names, "name");
             g_ptr_array_add(names, "method");
+            g_ptr_array_add(names, "program");
             for (const ParamSpec *ps = alg->params; ps->key; ps++) {
                 g_string_append_printf(valid, ", %s", ps->key);
                 g_ptr_array_add(names, (gpointer)ps->key);
@@ -498,6 +564,11 @@ void run_report_algorithm(Report *r, const RunSetup *setup)
     const Params *params = setup->params;
     r->algorithm = g_strdup(setup->algorithm->name);
     r->method = g_strdup(setup->algorithm->methods[params->method].name);
+    if (params->program) {
+        ParamValue v = { g_strdup("program"), g_strdup(params->program),
+                         FALSE, 0 };
+        g_array_append_val(r->params, v);
+    }
     for (guint i = 0; i < params->entries->len; i++) {
         const ParamEntry *pe = &g_array_index(params->entries, ParamEntry, i);
         if (!pe->text)

@@ -60,6 +60,7 @@ typedef struct {
 
 struct Scenario {
     char *name;
+    char *dir;              /* the file's folder (scenario_load_file) */
     char *missing_where;    /* "scenario NAME" */
     GPtrArray *groups;      /* Group*, owned, in order first given */
     GHashTable *group_index;/* name -> Group* (borrowed) */
@@ -100,6 +101,7 @@ void scenario_free(Scenario *s) {
     g_hash_table_destroy(s->group_index);
     g_ptr_array_free(s->groups, TRUE);
     g_free(s->name);
+    g_free(s->dir);
     g_free(s->missing_where);
     g_free(s);
 }
@@ -169,6 +171,16 @@ const char *scenario_where(const Scenario *s, const char *group,
     g_return_val_if_fail(s != NULL && group != NULL && key != NULL, NULL);
     Entry *e = entry_find(s, group, key);
     return e != NULL ? e->where : s->missing_where;
+}
+
+char *scenario_path(const Scenario *s, const char *group, const char *key) {
+    g_return_val_if_fail(s != NULL && group != NULL && key != NULL, NULL);
+    Entry *e = entry_find(s, group, key);
+    if (e == NULL)
+        return NULL;
+    if (e->line > 0 && s->dir != NULL && !g_path_is_absolute(e->value))
+        return g_build_filename(s->dir, e->value, NULL);
+    return g_strdup(e->value);
 }
 
 gboolean scenario_has_group(const Scenario *s, const char *group) {
@@ -477,6 +489,8 @@ Scenario *scenario_load_file(const char *path, GError **error) {
     else
         s = load_text(path, buf->str, buf->len, error);
     g_string_free(buf, TRUE);
+    if (s)
+        s->dir = g_path_get_dirname(path);
     return s;
 }
 

@@ -56,6 +56,11 @@ void scenario_put(Scenario *s, const char *group, const char *key,
 const char *scenario_get(const Scenario *s, const char *group, const char *key);
 /* "file:line", "--set a.b=c", or "scenario NAME" for a key never given. */
 const char *scenario_where(const Scenario *s, const char *group, const char *key);
+/* The value of a key that names a file, as a path to open: a relative
+ * value given in a scenario file is taken from that file's folder; one
+ * given by --set (or by an embedded scenario) from the current directory.
+ * NULL when the key is absent; free with g_free. */
+char *scenario_path(const Scenario *s, const char *group, const char *key);
 gboolean scenario_has_group(const Scenario *s, const char *group);
 /* Keys of a group in order given; NULL-terminated, free with g_strfreev. */
 char **scenario_keys(const Scenario *s, const char *group);

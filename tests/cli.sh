@@ -31,7 +31,7 @@ expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or dir
 expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
 $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
-$D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, elements-per-node, start-dimension)" -- \
+$D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, program, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
 expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose, matmul, matvec, vecmat, rank1)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini

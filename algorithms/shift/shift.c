@@ -14,36 +14,43 @@
  * Exact cycles, uncontended (ports = all, or one message per node and no
  * forwarding): Ts + K Tw when every step is one link, and
  * Ts + (K + h - 1) Tw for a routed step of h links.
+ *
+ * Written against the node-program SDK (<cubemu/program.h>) alone, as a
+ * user's loaded program is, and listed in the registry as a PROGRAM: the
+ * built-ins use the interface they install, so it cannot drift from
+ * them.
  */
-#include "algorithm.h"
+#include <cubemu/program.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
-    Topology topology;            /* a copy of the machine's */
-    TopologyRing ring;
+    const cubemu_machine *machine;    /* valid until release */
+    cubemu_ring ring;
     uint64_t k;
     int direction;                /* +1 or -1 */
 } ShiftConfig;
 
 static const char *const shift_directions[] = { "+", "-", NULL };
 
-static const AlgorithmMethod shift_methods[] = {
+static const cubemu_method shift_methods[] = {
     { "ring", "every node sends its K elements one step along a ring" },
     { NULL, NULL }
 };
 
-/* The parameters that pick a topology's rings (its ring_key). */
+/* The parameters that pick a topology's rings (its ring key). */
 static const char *const shift_ring_keys[] = { "axis", "dimensions", NULL };
 
-static const ParamSpec shift_params[] = {
-    { .key = "elements-per-node", .type = PARAM_INT, .fallback = "64",
+static const cubemu_param shift_params[] = {
+    { .key = "elements-per-node", .type = CUBEMU_PARAM_INT, .fallback = "64",
       .min = 1, .max = 1LL << 32, .help = "K, elements per node" },
-    { .key = "axis", .type = PARAM_INT, .fallback = "0", .min = 0,
-      .max = TOPOLOGY_MAX_AXES - 1, .help = "mesh: the axis of the rings" },
-    { .key = "direction", .type = PARAM_CHOICE, .fallback = "+",
+    /* A mesh has at most 32 axes (machines/topology.h). */
+    { .key = "axis", .type = CUBEMU_PARAM_INT, .fallback = "0", .min = 0,
+      .max = 31, .help = "mesh: the axis of the rings" },
+    { .key = "direction", .type = CUBEMU_PARAM_CHOICE, .fallback = "+",
       .choices = shift_directions, .help = "+ (to the next node) or -" },
-    { .key = "dimensions", .type = PARAM_TEXT, .fallback = "all",
+    { .key = "dimensions", .type = CUBEMU_PARAM_TEXT, .fallback = "all",
       .help = "cube: the ring's dimensions, all or LO..HI" },
     { .key = NULL }
 };
@@ -52,59 +59,61 @@ static const ParamSpec shift_params[] = {
  * negative). */
 static uint32_t shift_along(const ShiftConfig *c, uint32_t x, int64_t steps)
 {
-    const Topology *t = &c->topology;
     int64_t n = c->ring.length;
-    int64_t at = t->ops->ring_position(t, &c->ring, x);
-    return t->ops->ring_node(t, &c->ring, x,
-                             (uint32_t)(((at + steps) % n + n) % n));
+    int64_t at = cubemu_ring_position(c->machine, &c->ring, x);
+    return cubemu_ring_node(c->machine, &c->ring, x,
+                            (uint32_t)(((at + steps) % n + n) % n));
 }
 
-static NodeStatus shift_step(Node *node, const void *config)
+static int shift_step(cubemu_node *node, const void *config)
 {
     const ShiftConfig *c = config;
-    const Topology *t = &c->topology;
-    uint32_t x = node_address(node);
+    uint32_t x = cubemu_address(node);
     uint32_t next = shift_along(c, x, c->direction);
     uint32_t prev = shift_along(c, x, -c->direction);
-    node_mark(node, "shift");
+    cubemu_mark(node, "shift");
     if (next == x)
-        return NODE_DONE;               /* a ring of one: nothing moves */
-    int link = t->ops->ring_link(t, &c->ring, x, next);
+        return CUBEMU_DONE;             /* a ring of one: nothing moves */
+    int link = cubemu_ring_link(c->machine, &c->ring, x, next);
     if (link >= 0)
-        node_send(node, &link, 1, 0, (size_t)c->k, 0);
+        cubemu_send(node, &link, 1, 0, (size_t)c->k, 0);
     else
-        node_send_to(node, next, 0, (size_t)c->k, 0);
-    node_recv(node, prev, 0, 0, (size_t)c->k);
-    return NODE_DONE;
+        cubemu_send_to(node, next, 0, (size_t)c->k, 0);
+    cubemu_recv(node, prev, 0, 0, (size_t)c->k);
+    return CUBEMU_DONE;
 }
 
-static void *shift_prepare(const Machine *m, const Params *p,
-                           MemoryLayout *layout, GError **error)
+static void *shift_prepare(const cubemu_machine *m, cubemu_params *p,
+                           cubemu_layout *layout)
 {
-    g_autofree ShiftConfig *c = g_new0(ShiftConfig, 1);
-    const TopologyOps *ops = m->topology.ops;
-    c->topology = m->topology;
-    c->k = (uint64_t)params_int(p, "elements-per-node");
-    c->direction = params_choice(p, "direction") == 0 ? 1 : -1;
+    ShiftConfig *c = calloc(1, sizeof *c);
+    if (!c)
+        return cubemu_fail(p, NULL, "out of memory");
+    c->machine = m;
+    c->k = (uint64_t)cubemu_param_int(p, "elements-per-node");
+    c->direction = cubemu_param_choice(p, "direction") == 0 ? 1 : -1;
+    const char *ring_key = cubemu_ring_key(m);
     for (const char *const *key = shift_ring_keys; *key; key++)
-        if (params_given(p, *key)
-            && (!ops->ring_key || strcmp(*key, ops->ring_key)))
-            return params_fail(p, error, *key, "does not pick the rings of "
-                               "a %s (%s)", ops->name,
-                               ops->ring_key ? ops->ring_key
-                                             : "it has one family of rings");
-    g_autofree char *why = NULL;
-    if (!ops->ring(&m->topology,
-                   ops->ring_key ? params_text(p, ops->ring_key) : NULL,
-                   &c->ring, &why))
-        return params_fail(p, error, ops->ring_key, "%s", why);
+        if (cubemu_param_given(p, *key) && (!ring_key || strcmp(*key, ring_key))) {
+            free(c);
+            return cubemu_fail(p, *key, "does not pick the rings of a %s (%s)",
+                               cubemu_machine_topology(m),
+                               ring_key ? ring_key
+                                        : "it has one family of rings");
+        }
+    char why[256];
+    if (!cubemu_ring_get(m, ring_key ? cubemu_param_text(p, ring_key) : NULL,
+                         &c->ring, why, sizeof why)) {
+        free(c);
+        return cubemu_fail(p, ring_key, "%s", why);
+    }
     layout->memory_elements = layout->elements_per_node = (size_t)c->k;
     layout->local_size = 0;
-    layout->element = ELEMENT_WORD;
-    return g_steal_pointer(&c);
+    layout->element = CUBEMU_WORD;
+    return c;
 }
 
-static void shift_init(const void *config, uint32_t x, Word *memory)
+static void shift_init(const void *config, uint32_t x, cubemu_word *memory)
 {
     const ShiftConfig *c = config;
     for (uint64_t j = 0; j < c->k; j++)
@@ -115,7 +124,7 @@ static void shift_init(const void *config, uint32_t x, Word *memory)
  * The step reaches its partners through the same ring maps, so these are
  * held to their definition on their own (tests/check_topology.c: every
  * node in one ring, position and node inverse, one-link steps). */
-static void shift_expect(const void *config, uint32_t x, Word *expected)
+static void shift_expect(const void *config, uint32_t x, cubemu_word *expected)
 {
     const ShiftConfig *c = config;
     uint32_t from = shift_along(c, x, -c->direction);
@@ -123,48 +132,49 @@ static void shift_expect(const void *config, uint32_t x, Word *expected)
         expected[j] = (uint64_t)from * c->k + j;
 }
 
-static void shift_report(const void *config, Report *r)
+static void shift_report(const void *config, const cubemu_machine *m,
+                         cubemu_report *r)
 {
     const ShiftConfig *c = config;
-    const Machine *m = &r->machine;
     uint32_t ring = c->ring.length, h = ring > 1 ? c->ring.longest : 0;
     /* A step of h > 1 links (the end of a mesh line without wrap) goes
      * along the default route as a router message; every other is one
      * link. */
-    gboolean routed = h > 1;
-    const MachinePrice *hop = machine_price(m, CLASS_NEIGHBOUR);
+    int routed = h > 1;
     double k = (double)c->k;
-    double one = (double)hop->startup + k * (double)hop->element_time;
+    double one = (double)cubemu_machine_startup(m, CUBEMU_NEIGHBOUR)
+                 + k * (double)cubemu_machine_element_time(m, CUBEMU_NEIGHBOUR);
     double cycles = one;
     if (routed) {
-        const MachinePrice *rt = machine_price(m, CLASS_ROUTER);
-        double back = (double)rt->startup
-                      + (k + h - 1) * (double)rt->element_time;
-        cycles = MAX(one, back);
+        double back = (double)cubemu_machine_startup(m, CUBEMU_ROUTER)
+                      + (k + h - 1)
+                        * (double)cubemu_machine_element_time(m, CUBEMU_ROUTER);
+        cycles = one > back ? one : back;
     }
     /* Exact when no element waits: all ports, or one message in and out
      * per node and no forwarding through another node's ports. */
-    gboolean exact = m->ports == MACHINE_PORTS_ALL || !routed;
-    report_cycle_bound(r, routed ? "max(Ts + K Tw, Ts + (K + h - 1) Tw)"
-                                 : "Ts + K Tw",
-                       exact ? BOUND_EXACT : BOUND_LOWER, ring > 1 ? cycles : 0,
-                       routed ? "one-link steps, and the steps of h links "
-                                "along the default route, pipelined"
-                              : "one message of K elements per node, one hop");
-    report_detail_int(r, "ring_length", ring);
-    report_detail_int(r, "longest_path", h);
+    int exact = cubemu_machine_ports(m) == 0 || !routed;
+    cubemu_bound(r, "cycles", routed ? "max(Ts + K Tw, Ts + (K + h - 1) Tw)"
+                                     : "Ts + K Tw",
+                 exact ? CUBEMU_EXACT : CUBEMU_LOWER, ring > 1 ? cycles : 0,
+                 routed ? "one-link steps, and the steps of h links "
+                          "along the default route, pipelined"
+                        : "one message of K elements per node, one hop");
+    cubemu_detail_int(r, "ring_length", ring);
+    cubemu_detail_int(r, "longest_path", h);
 }
 
-const Algorithm algorithm_shift = {
+const cubemu_program program_shift = {
+    CUBEMU_PROGRAM_VERSION,
     .name = "shift",
     .summary = "cyclic shift of every node's K elements along a ring",
     .source = "Cannon's building block (Mathur & Johnsson 1992, Section 4.2); "
               "Gray-code rings (Johnsson & Ho 1990, Definition 1)",
-    .needs = TOPOLOGY_RINGS,
+    .needs = CUBEMU_NEEDS_RINGS,
     .methods = shift_methods,
     .params = shift_params,
     .prepare = shift_prepare,
-    .release = g_free,
+    .release = free,
     .init = shift_init,
     .step = shift_step,
     .expect = shift_expect,

@@ -2,7 +2,8 @@
  * scenario file; its [machine] is read by prepare_machine (presets
  * and kernel tables from the source tree's machines/), then run_setup
  * builds the machine again, resolves [algorithm] into parameters and calls
- * the algorithm's prepare, and everything is released.
+ * the algorithm's prepare, and everything is released. An [algorithm]
+ * program key is dropped first: it would load any shared object named.
  *
  * What prepare accepts must run: a small accepted scenario (at most
  * FUZZ_RUN_NODES nodes of FUZZ_RUN_ELEMENTS words) is then run by
@@ -40,6 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_check_error(&e);
         return 0;
     }
+    /* A program key would load whatever shared object the input names:
+     * running code is not what this harness fuzzes (tests/sdk.sh checks
+     * the loader's refusals). */
+    scenario_remove_key(s, "algorithm", "program");
     Machine m;
     gboolean small = TRUE;
     if (prepare_machine(s, &m, &e)) {

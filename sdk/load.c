@@ -1,0 +1,120 @@
+/* load.c -- a node program's shared object opened, its descriptor found
+ * and checked, and kept for the rest of the process.
+ *
+ * The object is opened with RTLD_NOW, so a call it makes that cubemu does
+ * not export (a misspelt cubemu_* function, a library it was not linked
+ * with) is refused at once rather than when a node first makes it, and
+ * RTLD_LOCAL, so two programs never see each other's symbols. It is never
+ * closed: the report, the trace and the phase names point into it until
+ * the process exits.
+ */
+#include "sdk.h"
+#include "scenario.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Loaded programs by absolute path: the same file loads once. */
+static GHashTable *loaded;
+G_LOCK_DEFINE_STATIC(loaded);
+
+static void *fail(GError **error, const char *shown, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+static void *fail(GError **error, const char *shown, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *what = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, "%s: %s", shown,
+                what);
+    return NULL;
+}
+
+/* Whether the file starts as an ELF object does: dlopen's own message for
+ * a text file ("invalid ELF header") names the cause less plainly. */
+static gboolean is_elf(const char *path)
+{
+    unsigned char head[4] = { 0 };
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return FALSE;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n == 4 && !memcmp(head, "\177ELF", 4);
+}
+
+static const Algorithm *load(const char *path, const char *real,
+                             const char *shown, GError **error)
+{
+    if (!is_elf(real))
+        return fail(error, shown, "%s is not a shared object (build it with "
+                    "cc -shared -fPIC)", path);
+    /* A path with a slash: dlopen takes it as a file, never searching
+     * the library path for it. */
+    void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        return fail(error, shown, "%s cannot be loaded: %s", path,
+                    why ? why : "dlopen failed");
+    }
+    dlerror();
+    const cubemu_program *p = dlsym(handle, CUBEMU_PROGRAM_SYMBOL);
+    if (!p) {
+        dlclose(handle);
+        return fail(error, shown, "%s has no node program: it does not "
+                    "export %s (define it with CUBEMU_PROGRAM(...) from "
+                    "<cubemu/program.h>)", path, CUBEMU_PROGRAM_SYMBOL);
+    }
+    if (p->abi != CUBEMU_PROGRAM_ABI) {
+        uint32_t abi = p->abi;
+        dlclose(handle);
+        return fail(error, shown, "%s was built for version %u of the "
+                    "node-program interface; this cubemu runs version %d "
+                    "(rebuild it against this cubemu's <cubemu/program.h>)",
+                    path, abi, CUBEMU_PROGRAM_ABI);
+    }
+    if (p->size != sizeof(cubemu_program)) {
+        uint32_t size = p->size;
+        dlclose(handle);
+        return fail(error, shown, "%s: its descriptor is %u bytes, not the "
+                    "%zu of version %d of the interface (rebuild it against "
+                    "this cubemu's <cubemu/program.h>)", path, size,
+                    sizeof(cubemu_program), CUBEMU_PROGRAM_ABI);
+    }
+    GError *e = NULL;
+    const Algorithm *alg = sdk_algorithm(p, path, &e);
+    if (!alg) {
+        dlclose(handle);
+        g_autofree char *why = g_strdup(e->message);
+        g_error_free(e);
+        return fail(error, shown, "%s", why);
+    }
+    return alg;
+}
+
+const Algorithm *sdk_load(const char *path, const char *shown,
+                          GError **error)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(error, shown, "%s: %s", path, g_strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail(error, shown, "%s is not a file", path);
+    g_autofree char *real = g_canonicalize_filename(path, NULL);
+    G_LOCK(loaded);
+    if (!loaded)
+        loaded = g_hash_table_new(g_str_hash, g_str_equal);
+    const Algorithm *alg = g_hash_table_lookup(loaded, real);
+    if (!alg) {
+        alg = load(path, real, shown, error);
+        if (alg)
+            g_hash_table_insert(loaded, g_strdup(real), (gpointer)alg);
+    }
+    G_UNLOCK(loaded);
+    return alg;
+}
