@@ -286,6 +286,9 @@ INSTALL_BINS := $(PROGRAM) $(INSTALL_VIEWER) $(MPI_PROGRAM)
 SCENARIO_FILES := $(sort $(shell find scenarios -name '*.ini' 2>/dev/null))
 SCENARIO_DIRS  := $(sort $(patsubst %/,%,$(dir $(SCENARIO_FILES))))
 DOC_FILES := README.md $(sort $(wildcard docs/*.md))
+# The node-program examples, to build from the installed tree alone.
+SDK_EXAMPLES := $(sort $(wildcard examples/programs/*.c examples/programs/*.ini \
+                  examples/programs/README.md examples/programs/Makefile))
 install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-lib) install-sdk
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(ZSH_COMPLETION_DIR) \
@@ -300,14 +303,15 @@ install: $(INSTALL_BINS) $(MAN_PAGES) $(COMPLETION) $(if $(LIBCUBEMU),install-li
 	$(Q)$(foreach d,$(SCENARIO_DIRS),install -d $(DESTDIR)$(PKGDATADIR)/$(d) && \
 	  install -m 644 $(wildcard $(d)/*.ini) $(DESTDIR)$(PKGDATADIR)/$(d)/ &&) true
 	install -m 644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/
+	install -d $(DESTDIR)$(DOCDIR)/examples/programs
+	install -m 644 $(SDK_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/programs/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,cubemu cubemu-view cubemu-mpi)
 	rm -f $(DESTDIR)$(PREFIX)/include/cubemu/program.h \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu-program.pc
-	$(Q)for d in $(DESTDIR)$(PREFIX)/include/cubemu $(DESTDIR)$(PREFIX)/lib/pkgconfig; do \
-	  if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
-	done
+	$(Q)if [ -d $(DESTDIR)$(PREFIX)/include/cubemu ]; then \
+	  rmdir --ignore-fail-on-non-empty $(DESTDIR)$(PREFIX)/include/cubemu; fi
 	rm -f $(DESTDIR)$(PREFIX)/include/cubemu.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/cubemu.pc \
 	  $(addprefix $(DESTDIR)$(PREFIX)/lib/,libcubemu.a libcubemu.so \
 	    libcubemu.so.$(SOVERSION) libcubemu.so.$(VERSION))
@@ -318,7 +322,9 @@ uninstall:
 	@echo "rm -f $(DESTDIR)$(PKGDATADIR)/scenarios/..."
 	$(Q)rm -f $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(SCENARIO_FILES))
 	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOC_FILES)))
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/examples/programs/,$(notdir $(SDK_EXAMPLES)))
 	$(Q)for d in $$(printf '%s\n' $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR) \
+	    $(DESTDIR)$(DOCDIR)/examples/programs $(DESTDIR)$(DOCDIR)/examples \
 	    $(addprefix $(DESTDIR)$(PKGDATADIR)/,$(SCENARIO_DIRS) scenarios machines) \
 	    | sort -ru); do \
 	  if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
