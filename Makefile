@@ -452,6 +452,7 @@ check-mpi: deps
 	@$(MAKE) --no-print-directory all
 	@if [ -z "$(MPI_PROGRAM)" ]; then echo "check-mpi: no MPI (apt-get install -y libopenmpi-dev openmpi-bin)"; exit 1; fi
 	@BUILD=$(BUILD) tests/mpi.sh
+	@BUILD=$(BUILD) tests/sdk.sh --mpi
 	@$(MAKE) --no-print-directory examples
 	@BUILD=$(BUILD) tests/lib-mpi.sh
 

@@ -65,6 +65,11 @@ if [ "$unit_only" != "--unit-only" ]; then
   # make install into a staging DESTDIR, the installed programs from another
   # folder, man pages, completion, pkg-config, make uninstall (tests/install.sh)
   script tests/install.sh "install: "
+  # Node programs (tests/sdk.sh): the installed <cubemu/program.h> and
+  # cubemu-program.pc, the examples built out of the tree and run, checked,
+  # swept, traced and viewed through the installed cubemu, verification,
+  # every refusal of a program, and the built-in shift as a loaded program
+  script tests/sdk.sh "sdk: "
   # The JSON report against docs/report.schema.json (tests/schema.sh): every
   # algorithm's report and cubemu-mpi's, identical reruns, shortest numbers
   script tests/schema.sh "schema: "
