@@ -37,6 +37,7 @@
 #include "nodecheck.h"
 #include "oom.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -826,21 +827,90 @@ static void sim_prefetch_ahead(Sim *sim)
     }
 }
 
+/* The event count the loop next calls sim_progress at: when progress_fn
+ * is due, and with stop flags at least every SIM_STOP_POLL events. */
+static void sim_progress_arm(Sim *sim)
+{
+    uint64_t at = sim->progress_fn_at;
+    if (sim->stop)
+        at = MIN(at, sim->stats.events + SIM_STOP_POLL);
+    sim->progress_at = at;
+}
+
 void sim_set_progress(Sim *sim, SimProgressFn fn, void *data, uint64_t first)
 {
     sim->progress_fn = fn;
     sim->progress_data = data;
-    sim->progress_at = fn ? sim->stats.events + MAX(first, (uint64_t)1)
-                          : UINT64_MAX;
+    sim->progress_fn_at = fn ? sim->stats.events + MAX(first, (uint64_t)1)
+                             : UINT64_MAX;
+    sim_progress_arm(sim);
 }
 
-/* Out of the run loop's way: the loop only compares the event count. */
-static __attribute__((noinline, cold)) void sim_progress(Sim *sim)
+/* What stopped a run (sim_set_limits). */
+typedef enum { SIM_STOPPED_NO = 0, SIM_STOPPED_TICKS, SIM_STOPPED_FLAG }
+    SimStopped;
+
+void sim_set_limits(Sim *sim, const SimLimits *limits)
 {
-    SimProgress where = { sim->now, sim->stats.events, sim->nodes,
-                          sim->nodes_done };
-    uint64_t next = sim->progress_fn(sim->progress_data, &where);
-    sim->progress_at = next ? sim->stats.events + next : UINT64_MAX;
+    sim->tick_limit = limits && limits->ticks > 0 ? limits->ticks : INT64_MAX;
+    sim->stop = limits ? limits->stop : NULL;
+    g_free(sim->ticks_name);
+    g_free(sim->stop_name);
+    sim->ticks_name = limits && limits->ticks_name
+                          ? g_strdup(limits->ticks_name)
+                          : g_strdup_printf("the tick limit %" PRId64,
+                                            (int64_t)sim->tick_limit);
+    sim->stop_name = g_strdup(limits && limits->stop_name ? limits->stop_name
+                                                          : "its wall-clock "
+                                                            "limit");
+    sim_progress_arm(sim);
+}
+
+/* Out of the run loop's way: the loop only compares the event count.
+ * FALSE: the stop flags ask the run to stop. */
+static __attribute__((noinline, cold)) gboolean sim_progress(Sim *sim)
+{
+    if (sim->stop && sim->stop->stop != STOP_NONE) {
+        sim->stop->stop = STOP_SEEN;
+        sim->stopped = SIM_STOPPED_FLAG;
+        sim->stopped_at = sim->now;
+        return FALSE;
+    }
+    if (sim->stats.events >= sim->progress_fn_at) {
+        SimProgress where = { sim->now, sim->stats.events, sim->nodes,
+                              sim->nodes_done };
+        uint64_t next = sim->progress_fn(sim->progress_data, &where);
+        sim->progress_fn_at = next ? sim->stats.events + next : UINT64_MAX;
+    }
+    sim_progress_arm(sim);
+    return TRUE;
+}
+
+/* The nodes whose programs had not finished by tick `at`: a program
+ * finishes when its NODE_DONE step's operations have completed. Between
+ * events only, where every node's counts are settled. */
+static uint32_t sim_unfinished(const Sim *sim, Tick at)
+{
+    uint32_t n = 0;
+    for (uint32_t x = 0; x < sim->nodes; x++) {
+        const Node *node = &sim->node[x];
+        if (!node->returned_done || node->nrecv > 0 || node->deferred > 0
+            || node->wait_until > at)
+            n++;
+    }
+    return n;
+}
+
+/* The run's error once a limit stopped it. */
+static void sim_limit_error(Sim *sim)
+{
+    const char *name = sim->stopped == SIM_STOPPED_TICKS ? sim->ticks_name
+                                                         : sim->stop_name;
+    g_set_error(&sim->error, SIM_ERROR, SIM_ERROR_LIMIT,
+                "the run passed %s at tick %" PRId64 " with %u of %u nodes "
+                "unfinished (a node program that never finishes?)", name,
+                (int64_t)sim->stopped_at,
+                sim_unfinished(sim, sim->stopped_at), sim->nodes);
 }
 
 static void sim_run_post(Sim *sim, Node *node, Post *post)
@@ -862,6 +932,10 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         sim_set_order(sim, SIM_ORDER_CONTRACT);
     for (uint32_t x = 0; x < sim->nodes; x++)
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
+    /* Where the run is, for the stop flags' signal handler (stop.h). */
+    sig_atomic_t unwatched;
+    volatile sig_atomic_t *where = sim->stop ? &sim->stop->where : &unwatched;
+    *where = STOP_LOOP;
     Tick time;
     QueueItem item;
     while (!sim->error && queue_pop(sim->queue, &time, &item)) {
@@ -872,13 +946,19 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             if (sim->observer && sim->observer->tick_done)
                 sim->observer->tick_done(sim->observer_data, sim->now,
                                          sim->stats.events);
+            if (G_UNLIKELY(time > sim->tick_limit)) {
+                sim->stopped = SIM_STOPPED_TICKS;
+                sim->stopped_at = sim->tick_limit;
+                break;
+            }
             if (sim->link_ch)
                 sim_links_idle(sim, time);
         }
         sim->now = time;
         sim->stats.events++;
-        if (G_UNLIKELY(sim->stats.events >= sim->progress_at))
-            sim_progress(sim);
+        if (G_UNLIKELY(sim->stats.events >= sim->progress_at)
+            && !sim_progress(sim))
+            break;
         if (item.post) {
             sim_run_post(sim, node, item.post);
             continue;
@@ -889,7 +969,9 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (node->lazy)                 /* and may write anywhere */
             sim_lazy_protect(sim, node, 0, 0);
         sim->running = node;
+        *where = STOP_STEP;
         NodeStatus status = step(node, config);
+        *where = STOP_LOOP;
         sim->running = NULL;
 #ifdef SIM_CHECK_EXCHANGE
         exchange_check_step(sim, node);
@@ -904,13 +986,23 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
     }
     sim_pending_flush(sim);
     sim_links_fold(sim);
+    *where = STOP_OUTSIDE;
+    if (!sim->error && sim->stopped)
+        sim_limit_error(sim);
     if (!sim->error && sim->observer && sim->observer->tick_done)
         sim->observer->tick_done(sim->observer_data, sim->now,
                                  sim->stats.events);
-    if (sim->error) {
-        g_propagate_error(error, sim->error);
-        sim->error = NULL;
-        return FALSE;
+    if (!sim->error) {
+        if (!sim_check_quiet(sim, error))
+            return FALSE;
+        if (sim->stats.cycles <= sim->tick_limit)
+            return TRUE;
+        /* Every event ran by the limit, but a node finished after it. */
+        sim->stopped = SIM_STOPPED_TICKS;
+        sim->stopped_at = sim->tick_limit;
+        sim_limit_error(sim);
     }
-    return sim_check_quiet(sim, error);
+    g_propagate_error(error, sim->error);
+    sim->error = NULL;
+    return FALSE;
 }

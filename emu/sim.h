@@ -32,6 +32,7 @@
 #include "node.h"
 #include "observer.h"
 #include "stats.h"
+#include "stop.h"
 
 typedef struct Sim Sim;
 
@@ -103,10 +104,42 @@ typedef struct {
 typedef uint64_t (*SimProgressFn)(void *data, const SimProgress *where);
 void sim_set_progress(Sim *sim, SimProgressFn fn, void *data, uint64_t first);
 
+/* Limits that stop a run whose node programs never finish (a node
+ * program that loops is its author's bug; these are the protection):
+ *  - ticks: the run fails before it runs an event past tick `ticks`, and
+ *    at its end if a node finished after it (0: no limit). A program
+ *    that steps forever without advancing time (a step that returns
+ *    NODE_CONTINUE and posts nothing runs again at the same tick) is
+ *    beyond it: `stop` catches that.
+ *  - stop: a wall-clock limit's flags (util/stop.h), or NULL. The engine
+ *    writes where it is into them (in its loop, in a step, outside), and
+ *    once their stop is STOP_ASKED it answers STOP_SEEN within
+ *    SIM_STOP_POLL events and fails the run. The engine pays for it two
+ *    stores a step and nothing an event (the progress check's compare,
+ *    sim_set_progress, is made to come at least every SIM_STOP_POLL
+ *    events).
+ * Either fails with SIM_ERROR_LIMIT: "the run passed NAME at tick T with
+ * U of N nodes unfinished (a node program that never finishes?)", NAME
+ * being ticks_name or stop_name ("--tick-limit 1000", "--wall-limit 2";
+ * NULL: "the tick limit 1000", "its wall-clock limit"), T the limit (or
+ * the tick it was stopped at) and U the nodes whose programs had not
+ * finished by then. Nothing else of a run changes. The names are copied;
+ * the flags are not. Before sim_run. */
+typedef struct {
+    Tick ticks;
+    const char *ticks_name;
+    StopFlags *stop;
+    const char *stop_name;
+} SimLimits;
+#define SIM_STOP_POLL 1024
+void sim_set_limits(Sim *sim, const SimLimits *limits);
+
 #define SIM_ERROR (sim_error_quark())
 GQuark sim_error_quark(void);
 /* SIM_ERROR_ORDER: the locality order met events that depend on their
- * order (sim_set_order); the run must be made again in the contract's. */
-enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK, SIM_ERROR_ORDER };
+ * order (sim_set_order); the run must be made again in the contract's.
+ * SIM_ERROR_LIMIT: a limit of sim_set_limits stopped the run. */
+enum { SIM_ERROR_PROGRAM = 1, SIM_ERROR_DEADLOCK, SIM_ERROR_ORDER,
+       SIM_ERROR_LIMIT };
 
 #endif

@@ -348,12 +348,21 @@ struct Sim {
     SimProgressFn progress_fn; /* sim_set_progress, or NULL */
     void *progress_data;
     uint32_t nodes_done;       /* programs finished, for progress_fn */
-    uint64_t progress_at;      /* progress_fn is called once stats.events
+    uint64_t progress_at;      /* sim_progress is called once stats.events
                                 * reaches this (matches and deliveries
                                 * count too, so it may pass it by more
                                 * than one); UINT64_MAX: never. Beside
                                 * stats, the line the run loop counts
                                 * events in */
+    uint64_t progress_fn_at;   /* of which progress_fn is due from this */
+    /* sim_set_limits: the tick limit (INT64_MAX: none), the stop flags
+     * (or NULL), their names; what stopped the run (SimStopped) and at
+     * which tick. */
+    Tick tick_limit;
+    StopFlags *stop;
+    char *ticks_name, *stop_name;
+    int stopped;
+    Tick stopped_at;
     SimStats stats;
     GError *error;             /* first program error; stops the run */
 };

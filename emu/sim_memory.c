@@ -280,6 +280,8 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->node[x].block = x;
     }
     sim->progress_at = UINT64_MAX;
+    sim->progress_fn_at = UINT64_MAX;
+    sim->tick_limit = INT64_MAX;
     sim->pend_far = PENDING_FAR;
     sim->pend_far_whole = PENDING_FAR_WHOLE;
     sim->keep_below = (uint64_t)1 << 32;
@@ -410,6 +412,8 @@ void sim_free(Sim *sim)
     g_free(sim->recv_port);
     g_free(sim->port_mark);
     g_free(sim->route);
+    g_free(sim->ticks_name);
+    g_free(sim->stop_name);
     sim_big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
     sim_big_free(sim->local, (size_t)sim->nodes * sim->local_size);
     sim_big_free(sim->memory, sim_memory_bytes(sim));

@@ -660,6 +660,8 @@ static Report *run_scenario_inner(const Scenario *s,
             sim_set_observer(sim, options->observer, options->observer_data);
         sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
                                                        : SIM_ORDER_CONTRACT);
+        if (options && options->limits)
+            sim_set_limits(sim, options->limits);
         before = (Fingerprint){ 0, 0 };
         gint64 since = g_get_monotonic_time();
         for (uint32_t x = 0; x < nodes; x++) {
@@ -684,6 +686,11 @@ static Report *run_scenario_inner(const Scenario *s,
         wall += (double)(g_get_monotonic_time() - t0) / 1e6;
         if (ok)
             break;
+        if (g_error_matches(e, SIM_ERROR, SIM_ERROR_LIMIT)) {
+            g_propagate_prefixed_error(error, e, "%s: ", scenario_name(s));
+            run_setup_release(&setup, TRUE);
+            return NULL;
+        }
         if (sim_order_locality(sim)) {
             progress_clear();
             g_debug("%s: %s; running it again in the contract's order",

@@ -31,6 +31,15 @@ typedef struct {
     const SimObserver *observer;  /* traces; may be NULL */
     void *observer_data;
     RunOrder order;               /* zero: RUN_ORDER_DEFAULT */
+    /* The engine's limits (sim.h, SimLimits: --tick-limit, --wall-limit),
+     * or NULL. A run they stop fails with SIM_ERROR_LIMIT, its message
+     * prefixed with the scenario's name ("x.ini: the run passed ..."),
+     * and is not made again in the contract's order: where the locality
+     * order reaches the tick limit, the contract's reaches it alike
+     * (every event up to it ran, in an order that no event depended on),
+     * and where a wall-clock limit stops a run depends on the clock
+     * anyway. */
+    const SimLimits *limits;
 } RunOptions;
 
 Report *run_scenario(const Scenario *s, const RunOptions *options,

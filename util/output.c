@@ -239,14 +239,21 @@ static void say(const char *s)
     (void)r;
 }
 
+int output_remove_temporaries(void)
+{
+    int removed = 0;
+    for (int i = 0; i < OUTPUT_PENDING_MAX; i++) {
+        char *temp = pending[i];
+        if (temp && unlink(temp) == 0)
+            removed++;
+    }
+    return removed;
+}
+
 static void on_signal(int sig)
 {
     progress_clear();           /* the line below starts at column 0 */
-    for (int i = 0; i < OUTPUT_PENDING_MAX; i++) {
-        char *temp = pending[i];
-        if (temp)
-            unlink(temp);
-    }
+    output_remove_temporaries();
     if (sig != SIGPIPE) {
         const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM"
                            : sig == SIGHUP ? "SIGHUP" : "a signal";
@@ -274,11 +281,7 @@ void output_signals_describe(const char *what)
  * that failed deep in the engine) leaves no temporary file either. */
 static void remove_pending(void)
 {
-    for (int i = 0; i < OUTPUT_PENDING_MAX; i++) {
-        char *temp = pending[i];
-        if (temp)
-            unlink(temp);
-    }
+    output_remove_temporaries();
 }
 
 void output_signals_install(const char *what)

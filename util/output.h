@@ -80,6 +80,11 @@ gboolean output_write_file(const char *path,
 void output_signals_install(const char *what);
 void output_signals_describe(const char *what);
 
+/* Removes every temporary file still open (what a signal does to them)
+ * and returns how many it removed: async-signal-safe, for another signal
+ * handler that ends the process (util/stop.c). */
+int output_remove_temporaries(void);
+
 /* Checks that standard output took everything written to it (as coreutils'
  * close_stdout does): flushes and closes it; on failure prints "PROGRAM:
  * standard output: cannot write: REASON" and returns FALSE. */
