@@ -5,6 +5,7 @@
 #include "progress.h"
 
 #include <locale.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -212,4 +213,67 @@ gboolean cli_progress(const char *command, gboolean progress, gboolean quiet)
     }
     progress_configure(mode);
     return TRUE;
+}
+
+gboolean cli_limits_check(const char *command, CliLimits *l)
+{
+    if (l->tick_text) {
+        gint64 v;
+        if (!g_ascii_string_to_signed(l->tick_text, 10, 1, G_MAXINT64, &v,
+                                      NULL)) {
+            cli_fail(command, "--tick-limit: '%s' is not a number of ticks "
+                     "(valid: a whole number from 1 to 2^63 - 1)",
+                     l->tick_text);
+            return FALSE;
+        }
+        l->ticks = (Tick)v;
+        l->tick_name = g_strdup_printf("--tick-limit %" G_GINT64_FORMAT, v);
+    }
+    if (l->wall_text) {
+        char *end = NULL;
+        double v = g_ascii_strtod(l->wall_text, &end);
+        if (!*l->wall_text || *end || !isfinite(v) || v <= 0) {
+            cli_fail(command, "--wall-limit: '%s' is not a number of seconds "
+                     "(valid: a number above 0)", l->wall_text);
+            return FALSE;
+        }
+        l->seconds = v;
+        l->wall_name = g_strdup_printf("--wall-limit %s", l->wall_text);
+    }
+    l->sim = (SimLimits){ l->ticks, l->tick_name,
+                          l->seconds > 0 ? &l->stop : NULL, l->wall_name };
+    return TRUE;
+}
+
+gboolean cli_limits_begin(const char *command, CliLimits *l, const Scenario *s,
+                          RunOptions *options, GError **error)
+{
+    options->limits = l->ticks > 0 || l->seconds > 0 ? &l->sim : NULL;
+    if (l->seconds <= 0)
+        return TRUE;
+    g_autofree char *what = g_strdup_printf("%s%s%s%s: the run passed %s",
+                                            command ? "cubemu " : "",
+                                            command ? command : "",
+                                            command ? ": " : "",
+                                            scenario_name(s), l->wall_name);
+    if (!stop_timer_arm(&l->stop, l->seconds, what, EXIT_INPUT, error)) {
+        g_prefix_error(error, "--wall-limit: ");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+void cli_limits_end(CliLimits *l)
+{
+    if (l->seconds > 0)
+        stop_timer_disarm();
+}
+
+void cli_limits_clear(CliLimits *l)
+{
+    cli_limits_end(l);
+    g_clear_pointer(&l->tick_text, g_free);
+    g_clear_pointer(&l->wall_text, g_free);
+    g_clear_pointer(&l->tick_name, g_free);
+    g_clear_pointer(&l->wall_name, g_free);
 }

@@ -11,7 +11,9 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include "run.h"
 #include "scenario.h"
+#include "stop.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
 
@@ -57,6 +59,42 @@ gboolean cli_parse_options(const char *command, const GOptionEntry *entries,
  * --quiet; both given: "cubemu COMMAND: --progress and --quiet contradict
  * each other: give one" and FALSE. */
 gboolean cli_progress(const char *command, gboolean progress, gboolean quiet);
+
+/* --tick-limit TICKS and --wall-limit SECONDS, alike in every command
+ * that runs scenarios (run, check, sweep; docs/running.md, "Limits"):
+ * the rows of its GOptionEntry table, then cli_limits_check once, and
+ * around each run_scenario cli_limits_begin and cli_limits_end. A limit
+ * that stops a run fails it like a program error (exit status 2 from run
+ * and check, a failed row of a sweep). */
+typedef struct {
+    char *tick_text, *wall_text;  /* as given, or NULL */
+    Tick ticks;                   /* 0: none */
+    double seconds;               /* 0: none */
+    char *tick_name, *wall_name;  /* "--tick-limit 1000", "--wall-limit 2" */
+    SimLimits sim;                /* what RunOptions.limits points to */
+    StopFlags stop;
+} CliLimits;
+#define CLI_LIMIT_ENTRIES(l)                                               \
+    { "tick-limit", 0, 0, G_OPTION_ARG_STRING, &(l)->tick_text,            \
+      "Fail a run whose simulated time would pass TICKS (it stops node "  \
+      "programs that never finish)", "TICKS" },                            \
+    { "wall-limit", 0, 0, G_OPTION_ARG_STRING, &(l)->wall_text,            \
+      "Fail a run once it has taken SECONDS of wall-clock time, stopping " \
+      "it even inside a node program's step", "SECONDS" }
+/* Parses the values: a bad one is "cubemu COMMAND: --tick-limit: 'x' is
+ * not a number of ticks (valid: a whole number from 1 to 2^63 - 1)" (or
+ * "--wall-limit: 'x' is not a number of seconds (valid: a number above
+ * 0)", finite) and FALSE. */
+gboolean cli_limits_check(const char *command, CliLimits *l);
+/* Sets options->limits and arms the wall-clock limit for scenario S; the
+ * line its handler writes starts "cubemu COMMAND: SCENARIO: " (without
+ * "cubemu COMMAND: " if COMMAND is NULL). FALSE with *error ("--wall-limit:
+ * cannot set the timer: ...") if the timer cannot be set. */
+gboolean cli_limits_begin(const char *command, CliLimits *l, const Scenario *s,
+                          RunOptions *options, GError **error);
+void cli_limits_end(CliLimits *l);
+void cli_limits_clear(CliLimits *l);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CliLimits, cli_limits_clear)
 
 /* The trace export formats, from their one table (traces/export.h), for
  * help texts (cmd_trace.c); free each with g_free. "chrome|paje|csv"

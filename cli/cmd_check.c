@@ -1,4 +1,4 @@
-/* cmd_check.c -- `cubemu check SCENARIO... [--progress | --quiet]`: run scenarios and evaluate their [expect]. */
+/* cmd_check.c -- `cubemu check SCENARIO... [--set S.K=V]... [--junit FILE] [--tap] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run scenarios and evaluate their [expect]. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
@@ -151,6 +151,7 @@ static int cmd_check(int argc, char **argv)
     g_auto(GStrv) files = NULL;
     g_autofree char *junit = NULL;
     gboolean tap = FALSE, progress = FALSE, quiet = FALSE;
+    g_auto(CliLimits) limits = { 0 };
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a key in every scenario", "SECTION.KEY=VALUE" },
@@ -159,6 +160,7 @@ static int cmd_check(int argc, char **argv)
           "lines then go to standard error)", "FILE" },
         { "tap", 0, 0, G_OPTION_ARG_NONE, &tap,
           "Print TAP version 13 instead of the usual lines", NULL },
+        CLI_LIMIT_ENTRIES(&limits),
         CLI_PROGRESS_ENTRIES(&progress, &quiet, " (scenario i of n)",
                              "errors and results"),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL,
@@ -166,10 +168,12 @@ static int cmd_check(int argc, char **argv)
         { .long_name = NULL }
     };
     GError *e = NULL;
-    static const char *const once[] = { "--junit", NULL };
+    static const char *const once[] = { "--junit", "--tick-limit",
+                                        "--wall-limit", NULL };
     if (!cli_parse_options("check", entries, "- check scenarios' [expect]",
                            NULL, once, &argc, &argv)
-        || !cli_progress("check", progress, quiet))
+        || !cli_progress("check", progress, quiet)
+        || !cli_limits_check("check", &limits))
         return EXIT_INPUT;
     if (!files || !files[0]) {
         fprintf(stderr, "cubemu check: no SCENARIO given (e.g. cubemu check "
@@ -204,7 +208,15 @@ static int cmd_check(int argc, char **argv)
         g_autoptr(Scenario) s = cli_build_scenario(*f, sets, &e);
         /* run_scenario checks [expect] with every other key (run_setup),
          * so that all of a file's problems are reported together. */
-        g_autoptr(Report) r = s ? run_scenario(s, NULL, &e) : NULL;
+        RunOptions options = { 0 };
+        if (s && !cli_limits_begin("check", &limits, s, &options, &e)) {
+            cli_print_error("check", e);
+            g_error_free(e);
+            check_result_free(c);
+            return EXIT_INPUT;
+        }
+        g_autoptr(Report) r = s ? run_scenario(s, &options, &e) : NULL;
+        cli_limits_end(&limits);
         g_autoptr(GPtrArray) expects = r ? scenario_expectations(s, &e) : NULL;
         if (!expects) {
             c->status = CHECK_ERROR;
@@ -231,6 +243,10 @@ static int cmd_check(int argc, char **argv)
             fprintf(text, "ok   %s (cycles %lld)\n", *f, c->cycles);
         else
             fprintf(text, "FAIL %s: %s\n", *f, c->message);
+        /* Out before the next run: a --wall-limit that ends the process
+         * (util/stop.h) loses no line of the runs before. */
+        fflush(stdout);
+        fflush(text);
         g_ptr_array_add(results, c);
     }
     progress_set_prefix(NULL);
@@ -254,6 +270,6 @@ static int cmd_check(int argc, char **argv)
 
 const CliCommand cli_command_check = {
     .name = "check",
-    .usage = "check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap] [--progress | --quiet]",
+    .usage = "check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
     .run = cmd_check,
 };

@@ -1,4 +1,4 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--progress | --quiet]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
@@ -14,6 +14,7 @@ static int cmd_run(int argc, char **argv)
     g_autofree char *trace_path = NULL;
     gboolean json = FALSE, dump = FALSE, progress = FALSE, quiet = FALSE;
     gboolean pretty = FALSE, timing = FALSE;
+    g_auto(CliLimits) limits = { 0 };
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a scenario key", "SECTION.KEY=VALUE" },
@@ -28,6 +29,7 @@ static int cmd_run(int argc, char **argv)
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
           "Record every channel's busy intervals and the marks (traces/FORMAT.md)",
           "FILE" },
+        CLI_LIMIT_ENTRIES(&limits),
         CLI_PROGRESS_ENTRIES(&progress, &quiet, "", "errors"),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
@@ -38,10 +40,12 @@ static int cmd_run(int argc, char **argv)
         "On a terminal, a run longer than a second shows a progress line on "
         "standard error, erased when it ends.";
     GError *e = NULL;
-    static const char *const once[] = { "--trace", NULL };
+    static const char *const once[] = { "--trace", "--tick-limit",
+                                        "--wall-limit", NULL };
     if (!cli_parse_options("run", entries, "- run one scenario", description,
                            once, &argc, &argv)
-        || !cli_progress("run", progress, quiet))
+        || !cli_progress("run", progress, quiet)
+        || !cli_limits_check("run", &limits))
         return EXIT_INPUT;
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",
@@ -71,7 +75,13 @@ static int cmd_run(int argc, char **argv)
         .observer = recorder ? trace_recorder_observer() : NULL,
         .observer_data = recorder,
     };
+    if (!cli_limits_begin("run", &limits, s, &options, &e)) {
+        cli_print_error("run", e);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
     g_autoptr(Report) r = run_scenario(s, &options, &e);
+    cli_limits_end(&limits);
     if (!r) {
         cli_print_error("run", e);
         g_error_free(e);
@@ -102,6 +112,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--progress | --quiet]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
     .run = cmd_run,
 };

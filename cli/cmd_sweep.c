@@ -1,6 +1,7 @@
 /* cmd_sweep.c -- `cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,...
  * [--vary ...] [--set ...] [-j N] [--csv OUT.csv] [--plot OUT.png|svg|pdf]
- * [--plot-data OUT.json]`: run a scenario for every combination of the
+ * [--plot-data OUT.json] [--tick-limit TICKS] [--wall-limit SECONDS]`: run
+ * a scenario for every combination of the
  * varied values, write every numeric output field of every run as CSV,
  * and plot a measured field (cycles) against a varied key, one series per
  * value of the others, with the bounds on that field in the series' colour.
@@ -143,6 +144,7 @@ typedef struct {
     guint released;               /* runs printed and in the CSV */
     guint committed;              /* rows in the CSV file */
     gint64 last_commit_end, last_commit_cost;   /* microseconds */
+    CliLimits *limits;            /* each run's (--tick-limit, --wall-limit) */
 } Sweep;
 
 static gboolean number_value(const char *s, double *v)
@@ -639,7 +641,12 @@ static G_GNUC_NORETURN void worker_main(const Sweep *sw, const Run *run, pid_t p
     GError *e = NULL;
     const char *path;
     g_autoptr(Scenario) s = run_scenario_of(sw, run, &path, &e);
-    Report *r = s ? run_scenario(s, NULL, &e) : NULL;
+    /* A --wall-limit that ends this process (util/stop.h) leaves its line
+     * on standard error, which the row's error becomes (worker_finish). */
+    RunOptions options = { 0 };
+    Report *r = s && cli_limits_begin(NULL, sw->limits, s, &options, &e)
+                    ? run_scenario(s, &options, &e) : NULL;
+    cli_limits_end(sw->limits);
     GVariant *v = g_variant_ref_sink(worker_result(r, e));
     guint64 size = g_variant_get_size(v);
     write_all(result_fd, &size, sizeof size);
@@ -1462,6 +1469,7 @@ static int cmd_sweep(int argc, char **argv)
     gboolean log_x = FALSE, log_y = FALSE, linear = FALSE;
     gboolean progress = FALSE, quiet = FALSE;
     int jobs = 1;
+    g_auto(CliLimits) limits = { 0 };
     GOptionEntry entries[] = {
         CLI_PROGRESS_ENTRIES(&progress, &quiet, " (run i of n)",
                              "errors and results"),
@@ -1493,6 +1501,7 @@ static int cmd_sweep(int argc, char **argv)
         { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, "Logarithmic y axis", NULL },
         { "linear", 0, 0, G_OPTION_ARG_NONE, &linear,
           "Linear axes (default: log when values span a wide range)", NULL },
+        CLI_LIMIT_ENTRIES(&limits),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
           "[SCENARIO]" },
         { .long_name = NULL }
@@ -1521,11 +1530,13 @@ static int cmd_sweep(int argc, char **argv)
     g_autofree char **parsed = g_memdup2(args->pdata, args->len * sizeof(char *));
     argv = parsed;
     static const char *const once[] = { "--csv", "--plot", "--png", "--plot-data", "--y",
-                                        "--x", "--size", "--jobs", "-j", NULL };
+                                        "--x", "--size", "--jobs", "-j",
+                                        "--tick-limit", "--wall-limit", NULL };
     if (!cli_parse_options("sweep", entries,
                            "- run a scenario over a range of values",
                            description, once, &argc, &argv)
-        || !cli_progress("sweep", progress, quiet))
+        || !cli_progress("sweep", progress, quiet)
+        || !cli_limits_check("sweep", &limits))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("sweep", "one scenario at a time ('%s' is extra)", rest[1]);
@@ -1565,7 +1576,8 @@ static int cmd_sweep(int argc, char **argv)
     if (linear && (log_x || log_y))
         return cli_fail("sweep", "--linear contradicts --log-x/--log-y");
 
-    Sweep sw = { .sets = sets, .path = rest ? rest[0] : NULL, .csv = csv };
+    Sweep sw = { .sets = sets, .path = rest ? rest[0] : NULL, .csv = csv,
+                 .limits = &limits };
     g_autoptr(GArray) varies = g_array_new(FALSE, FALSE, sizeof(Vary));
     g_array_set_clear_func(varies, vary_clear);
     sw.varies = varies;
@@ -1670,6 +1682,6 @@ const CliCommand cli_command_sweep = {
     .name = "sweep",
     .usage = "sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...] "
              "[--set SECTION.KEY=VALUE]... [-j N] [--csv OUT.csv] [--plot OUT.png|svg|pdf] "
-             "[--plot-data OUT.json]",
+             "[--plot-data OUT.json] [--tick-limit TICKS] [--wall-limit SECONDS]",
     .run = cmd_sweep,
 };

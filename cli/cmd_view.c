@@ -1,7 +1,8 @@
 /* cmd_view.c -- `cubemu view [TRACE|SCENARIO] [options]`: play a trace in
  * an SDL2 window, or render it headless (--png/--gif/--frames). Given a
  * scenario (or nothing: the default scenario) it runs it first, recording
- * the trace in memory. Bad input is "cubemu view: WHAT: reason", exit 2.
+ * the trace in memory, under --tick-limit and --wall-limit as `run` does.
+ * Bad input is "cubemu view: WHAT: reason", exit 2.
  */
 #include "cli.h"
 #include "run.h"
@@ -30,7 +31,8 @@ static gboolean view_is_trace(const char *path)
            || memchr(head, 0, n) != NULL;
 }
 
-static Trace *view_record(const char *path, char **sets, GError **error)
+static Trace *view_record(const char *path, char **sets, CliLimits *limits,
+                          GError **error)
 {
     g_autoptr(Scenario) s = cli_build_scenario(path, sets, error);
     if (!s)
@@ -40,7 +42,10 @@ static Trace *view_record(const char *path, char **sets, GError **error)
         .observer = trace_recorder_observer(),
         .observer_data = recorder,
     };
+    if (!cli_limits_begin("view", limits, s, &options, error))
+        return NULL;
     g_autoptr(Report) r = run_scenario(s, &options, error);
+    cli_limits_end(limits);
     if (!r)
         return NULL;
     if (!r->data_correct)
@@ -75,6 +80,7 @@ static int cmd_view(int argc, char **argv)
                     *frames = NULL, *keys = NULL;
     gint64 at = G_MININT64, window = 0;      /* G_MININT64: not given */
     int frame_count = VIEW_DEFAULT_FRAMES, fps = VIEW_DEFAULT_FPS;
+    g_auto(CliLimits) limits = { 0 };
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "With a scenario: override or add a key", "SECTION.KEY=VALUE" },
@@ -101,6 +107,7 @@ static int cmd_view(int argc, char **argv)
         { "fps", 0, 0, G_OPTION_ARG_INT, &fps,
           "Frames per second of --gif (default " G_STRINGIFY(VIEW_DEFAULT_FPS) ")",
           "N" },
+        CLI_LIMIT_ENTRIES(&limits),
         { "keys", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &keys,
           "Tests: press these keys (comma-separated SDL names), then quit",
           "KEYS" },
@@ -113,9 +120,11 @@ static int cmd_view(int argc, char **argv)
         "+/- speed, [ ] narrower/wider window, Home/End, g graph, m matrix,\n"
         "q quit. The mouse over a node or channel shows its counts; click or\n"
         "drag on the timeline to jump.";
-    static const char *const once[] = { "--png", "--gif", "--frames", "--at", "--window", "--view", "--size", "--fps", NULL };
+    static const char *const once[] = { "--png", "--gif", "--frames", "--at", "--window", "--view", "--size", "--fps",
+                                        "--tick-limit", "--wall-limit", NULL };
     if (!cli_parse_options("view", entries, "- watch a run's channels",
-                           description, once, &argc, &argv))
+                           description, once, &argc, &argv)
+        || !cli_limits_check("view", &limits))
         return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1)
         return cli_fail("view", "one trace or scenario at a time ('%s' is extra)", rest[1]);
@@ -158,11 +167,14 @@ static int cmd_view(int argc, char **argv)
     GError *e = NULL;
     g_autoptr(Trace) t = NULL;
     if (path && view_is_trace(path)) {
-        if (sets)
-            return cli_fail("view", "--set applies to scenarios; %s is a trace", path);
+        if (sets || limits.tick_text || limits.wall_text)
+            return cli_fail("view", "%s applies to scenarios; %s is a trace",
+                            sets ? "--set" : limits.tick_text ? "--tick-limit"
+                                                              : "--wall-limit",
+                            path);
         t = trace_load(path, &e);
     } else {
-        t = view_record(path, sets, &e);
+        t = view_record(path, sets, &limits, &e);
     }
     if (!t) {
         cli_print_error("view", e);
@@ -185,6 +197,6 @@ const CliCommand cli_command_view = {
     .name = "view",
     .usage = "view [TRACE|SCENARIO] [--set SECTION.KEY=VALUE]... [--view graph|matrix] "
              "[--at CYCLE] [--window CYCLES] [--size WxH] [--png OUT.png] "
-             "[--gif OUT.gif] [--frames DIR]",
+             "[--gif OUT.gif] [--frames DIR] [--tick-limit TICKS] [--wall-limit SECONDS]",
     .run = cmd_view,
 };

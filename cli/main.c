@@ -24,15 +24,18 @@ static const CliCommand *const commands[] = { CLI_COMMANDS(CLI_ENTRY) NULL };
 static const char usage_text[] =
     "Usage:\n"
     "  cubemu run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json] [--dump-memory]\n"
-    "             [--trace FILE]\n"
+    "             [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS]\n"
     "  cubemu check SCENARIO... [--set SECTION.KEY=VALUE]... [--junit FILE] [--tap]\n"
+    "               [--tick-limit TICKS] [--wall-limit SECONDS]\n"
     "  cubemu list [--json]\n"
     "  cubemu trace export TRACE [--format %s] [-o OUT] [--window CYCLES]\n"
     "  cubemu trace info TRACE\n"
     "  cubemu view [TRACE|SCENARIO] [--view graph|matrix] [--at CYCLE] [--window CYCLES]\n"
     "              [--size WxH] [--png OUT.png] [--gif OUT.gif] [--frames DIR]\n"
+    "              [--tick-limit TICKS] [--wall-limit SECONDS]\n"
     "  cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
     "               [--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--plot OUT.png|svg|pdf]\n"
+    "               [--tick-limit TICKS] [--wall-limit SECONDS]\n"
     "  cubemu --help | --version\n"
     "\n"
     "run    runs one scenario and prints a table (or JSON with --json).\n"
@@ -44,6 +47,11 @@ static const char usage_text[] =
     "       or machine.topology drops its [machine]).\n"
     "       With --trace FILE it records every channel's busy intervals and\n"
     "       the programs' phase marks (traces/FORMAT.md).\n"
+    "       --tick-limit TICKS fails a run once simulated time would pass\n"
+    "       TICKS, --wall-limit SECONDS once it has taken SECONDS of real time\n"
+    "       (even inside a step that never returns): a node program that loops\n"
+    "       is its author's bug, and these stop it (check and sweep take them\n"
+    "       too, for each run, and view when it runs a scenario).\n"
     "check  runs each scenario and evaluates its [expect]; prints one line per\n"
     "       scenario and 'N passed, N failed'; exit status 1 if any failed.\n"
     "       --junit FILE also writes JUnit XML (a failed expectation is a\n"
@@ -60,7 +68,8 @@ static const char usage_text[] =
     "sweep  runs a scenario for every combination of --vary values; writes a\n"
     "       CSV of every numeric field and plots cycles against the bounds.\n"
     "\n"
-    "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input.\n";
+    "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input,\n"
+    "a node program's error or deadlock, or a run stopped by a limit.\n";
 
 static void print_usage(FILE *out)
 {

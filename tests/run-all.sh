@@ -2,7 +2,8 @@
 # Runs every test: the Check suites in $BUILD/tests, every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script,
 # the traces/viewer script (tests/traces.sh), fault injection
-# (tests/faults.sh), memory limits (tests/limits.sh), Theorem 3's delta = 8 types
+# (tests/faults.sh), memory limits (tests/limits.sh), the limits that stop
+# node programs that never finish (tests/run-limits.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), the fuzz harnesses over their seed corpora and
 # regressions (tests/fuzz.sh), and make bench's per-algorithm script in its
 # smoke mode (tests/bench-smoke.sh).
@@ -96,6 +97,12 @@ script tests/faults.sh "faults: "
 # run, a matmul or an export needs, and forged traces of 2^26 nodes; the
 # ulimit cases skip themselves under ASan, which reserves address space.
 script tests/limits.sh "limits: "
+
+# The limits that stop node programs that never finish
+# (tests/run-limits.sh): --tick-limit and --wall-limit of run, check and
+# sweep on the registry's scenarios; also with --unit-only, so that make
+# sanitize runs the timer's handler under ASan/UBSan.
+script tests/run-limits.sh "run-limits: "
 
 # Theorem 3 with delta = 8 on every shape: the linear typing of
 # build/tools/thm3-types against the 16-cube's enumeration and the classes
