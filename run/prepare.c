@@ -131,13 +131,22 @@ static void params_free(Params *p)
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Params, params_free)
 
-static const ParamEntry *params_entry(const Params *p, const char *key)
+/* The entry of a declared key, or NULL. */
+static const ParamEntry *params_find(const Params *p, const char *key)
 {
     for (guint i = 0; i < p->entries->len; i++) {
         const ParamEntry *e = &g_array_index(p->entries, ParamEntry, i);
         if (!strcmp(e->spec->key, key))
             return e;
     }
+    return NULL;
+}
+
+static const ParamEntry *params_entry(const Params *p, const char *key)
+{
+    const ParamEntry *e = params_find(p, key);
+    if (e)
+        return e;
     g_error("algorithm %s asked for undeclared parameter '%s'",
             p->algorithm->name, key);
 }
@@ -191,8 +200,13 @@ void *params_fail(const Params *p, GError **error, const char *key,
     va_start(ap, fmt);
     g_autofree char *what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    /* A key the algorithm does not declare (a loaded program's
+     * cubemu_fail may name any) is placed at the group. */
+    const ParamEntry *e = strcmp(key, "method") ? params_find(p, key) : NULL;
     const char *where = !strcmp(key, "method") ? p->method_where
-                                                : params_entry(p, key)->where;
+                        : e ? e->where
+                        : p->program_where ? p->program_where
+                                           : p->group_where;
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
                 "%s: %s: %s", where, key, what);
     return NULL;

@@ -90,9 +90,7 @@ static const Algorithm *load(const char *path, const char *real,
     const Algorithm *alg = sdk_algorithm(p, path, &e);
     if (!alg) {
         dlclose(handle);
-        g_autofree char *why = g_strdup(e->message);
-        g_error_free(e);
-        return fail(error, shown, "%s", why);
+        g_propagate_prefixed_error(error, e, "%s: ", shown);
     }
     return alg;
 }

@@ -84,15 +84,6 @@ int cubemu_method_index(const cubemu_params *p)
     return params_method(p->params);
 }
 
-/* Whether the program declared parameter `key`. */
-static gboolean declared(const Params *p, const char *key)
-{
-    for (const ParamSpec *ps = params_algorithm(p)->params; ps->key; ps++)
-        if (!strcmp(ps->key, key))
-            return TRUE;
-    return FALSE;
-}
-
 void *cubemu_fail(cubemu_params *p, const char *key, const char *format, ...)
 {
     if (p->error)
@@ -101,8 +92,6 @@ void *cubemu_fail(cubemu_params *p, const char *key, const char *format, ...)
     va_start(ap, format);
     g_autofree char *what = g_strdup_vprintf(format, ap);
     va_end(ap);
-    if (key && strcmp(key, "method") && !declared(p->params, key))
-        return params_fail_group(p->params, &p->error, "%s: %s", key, what);
     if (key)
         return params_fail(p->params, &p->error, key, "%s", what);
     return params_fail_group(p->params, &p->error, "%s", what);
