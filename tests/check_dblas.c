@@ -1,7 +1,9 @@
 /* check_dblas.c -- the level-2 DBLAS (Mathur & Johnsson 1992, Section 3):
  * matvec, vecmat and rank1 give exact results for random shapes and
  * processor arrays, double and complex, on cubes and tori; message counts
- * derived by hand; the auto array; kernels timed by name or by flop-time;
+ * derived by hand; method combined (Section 3: align and spread, reduce
+ * and align, each one router operation) exact on random shapes and counted
+ * by hand; the auto array; kernels timed by name or by flop-time;
  * Mflop/s with tick-seconds; refusals name their key.
  *
  * Tests that loop over runs check them into a CkTally (check_main.h) and
@@ -388,12 +390,88 @@ START_TEST(refusals)
 }
 END_TEST
 
+
+/* Method combined, random shapes as random_exact: every result exact,
+ * every bound (the router's exact counts) holding, nothing sent to a
+ * neighbour but through the router. */
+START_TEST(combined_random_exact)
+{
+    GRand *g = g_rand_new_with_seed(20261204);
+    CkTally t = CK_TALLY_INIT;
+    for (int trial = 0; trial < 24; trial++) {
+        gboolean torus = trial % 4 == 3;
+        uint32_t rows, cols;
+        unsigned dims = 0;
+        if (torus) {
+            rows = trial % 8 == 3 ? 2 : 4;
+            cols = 4;
+        } else {
+            dims = (unsigned)g_rand_int_range(g, 1, 7);
+            unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
+            rows = 1u << rb;
+            cols = 1u << (dims - rb);
+        }
+        uint64_t p = rows + (uint64_t)g_rand_int_range(g, 0, 3 * (int)rows + 5);
+        uint64_t q = cols + (uint64_t)g_rand_int_range(g, 0, 3 * (int)cols + 5);
+        char arr[32];
+        g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
+        for (int r = 0; r < 3; r++) {
+            const char *el = (trial + r) % 2 ? "complex" : "double";
+            g_autoptr(Scenario) s = db_scenario(routines[r], p, q, arr, el);
+            scenario_put(s, "algorithm", "method", "combined", "test");
+            if (torus)
+                on_torus(s, rows, cols);
+            else
+                on_cube(s, dims);
+            g_autofree char *what = g_strdup_printf(
+                "combined %s %s %llux%llu on %s %s", routines[r], el,
+                (unsigned long long)p, (unsigned long long)q, arr,
+                torus ? "torus" : "cube");
+            g_autoptr(Report) rep = run_ok(s, what, &t);
+            ck_tally_uint(&t, 0, rep->class_messages[CLASS_NEIGHBOUR],
+                          "%s: no neighbour messages", what);
+        }
+    }
+    g_rand_free(g);
+    ck_tally_assert(&t, "method combined, random shapes and arrays");
+}
+END_TEST
+
+/* 16 x 16 on the 4x4 array of the 4-cube, vectors in blocks of 1 (x_j
+ * home on node (j/4, j%4)), method combined, counted by hand:
+ *   matvec  x_j to the 4 nodes (i, j/4) of column j/4: its home is one of
+ *           them when j%4 == j/4 (j = 0, 5, 10, 15): 64 - 4 = 60; y_i
+ *           from the 4 nodes (i/4, m) of row i/4 to its home (i/4, i%4),
+ *           always one of them: 64 - 16 = 48; 108 router messages of one
+ *           element;
+ *   vecmat  x_i to row i/4 (48), y_j from column j/4 (60): 108;
+ *   rank1   x to rows (48), y to columns (60): 108. */
+START_TEST(combined_message_counts)
+{
+    CkTally tl = CK_TALLY_INIT;
+    for (int r = 0; r < 3; r++) {
+        g_autoptr(Scenario) s = cube_scenario(routines[r], 16, 16, "4x4", NULL, 4);
+        scenario_put(s, "algorithm", "method", "combined", "test");
+        g_autoptr(Report) rep = run_ok(s, routines[r], &tl);
+        ck_tally_uint(&tl, 108, rep->class_messages[CLASS_ROUTER],
+                      "%s: router messages", routines[r]);
+        ck_tally_uint(&tl, 108, rep->class_elements[CLASS_ROUTER],
+                      "%s: router elements", routines[r]);
+        ck_tally_uint(&tl, 0, rep->class_messages[CLASS_NEIGHBOUR],
+                      "%s: neighbour messages", routines[r]);
+    }
+    ck_tally_assert(&tl, "combined, 16 x 16 on the 4x4 array of the 4-cube");
+}
+END_TEST
+
 static Suite *dblas_suite(void)
 {
     Suite *s = suite_create("dblas");
     TCase *t = tcase_create("dblas");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, random_exact);
+    tcase_add_test(t, combined_random_exact);
+    tcase_add_test(t, combined_message_counts);
     tcase_add_test(t, message_counts);
     tcase_add_test(t, cycles_by_hand);
     tcase_add_test(t, spread_all_port);

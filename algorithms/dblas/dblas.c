@@ -33,7 +33,9 @@
  *   align-y   node (l, 0) sends the segment of row block l home.
  * rank1: align-x (x's segments to column 0, one per row block), align-y
  * (y's to row 0), spread-x (along the rows), spread-y (down the columns),
- * rank1 (node_kernel "rank1", cblas_dger / zgeru).
+ * rank1 (node_kernel "rank1", cblas_dger / zgeru). Method combined does
+ * the alignment and the spread as one router operation and the reduction
+ * and the alignment as another (Section 3; "method combined" below).
  *
  * Spread and reduce: log2 of the axis steps. On the cube they use all
  * ports: the segment is cut into min(k, count) parts that follow the k
@@ -83,6 +85,8 @@ typedef struct {
     size_t off_a, off_x, off_y, off_xs, off_ys, off_buf;
     size_t k, memory;
     gboolean auto_array;
+    gboolean combined;            /* method combined */
+    size_t off_sum;               /* combined: the reduction's receives */
     uint64_t samples;             /* verify = sample:K; 0 = full */
 } DbConfig;
 
@@ -91,6 +95,9 @@ static const char *const db_elements[] = { "double", "complex", NULL };
 static const AlgorithmMethod db_methods[] = {
     { "tree", "align, spread (cube: all-port rotated binomial trees), local "
               "BLAS, reduce (the trees backwards), align" },
+    { "combined", "align and spread in one router operation, local BLAS, "
+                  "reduce and align in one (Section 3: Steps 1-2 and 4-5 "
+                  "combined)" },
     { NULL, NULL }
 };
 
@@ -98,6 +105,8 @@ static const AlgorithmMethod db_methods[] = {
 static const AlgorithmMethod rank1_methods[] = {
     { "tree", "align x and y, spread both (cube: all-port rotated binomial "
               "trees), local BLAS" },
+    { "combined", "align and spread x and y in one router operation, local "
+                  "BLAS (Section 3.2: Steps 1 and 3, 2 and 4 combined)" },
     { NULL, NULL }
 };
 
@@ -430,9 +439,215 @@ static NodeStatus step_rank1(Node *node, const DbConfig *c)
     return NODE_DONE;
 }
 
+/* ---- method combined (Section 3) --------------------------------------- */
+
+/* Section 3.1: "The communication efficiency can be improved further by
+ * combining the alignment and spread operations (Steps 1 and 2), and the
+ * reduction and alignment operations (Steps 4 and 5)"; Section 3.2 for the
+ * rank-1 update (Steps 1 and 3, 2 and 4). Combined, every element goes
+ * through the router once, straight from where it is to every node that
+ * needs it:
+ *
+ *   align-spread  a vector of len elements in the home layout (blocks of
+ *                 vb) to every node of the array, node (l, m) receiving
+ *                 segment t = m (seg = bq, `by` = PROCGRID_COLS) or t = l
+ *                 (seg = bp, PROCGRID_ROWS): each home block sends its
+ *                 overlap with segment t to every node of t's line, one
+ *                 router message per (source, destination) pair, a local
+ *                 copy where the two are one node;
+ *   reduce-align  every node's partial sums of segment t to the home blocks
+ *                 that overlap it, one message per pair; a home node adds
+ *                 the contributions of the whole line (its own included)
+ *                 into its block, the additions real and charged as flops.
+ */
+
+/* The node of line t's i-th member: segment t of `by` is column t (nodes
+ * (i, t)) or row t (nodes (t, i)). */
+static uint32_t line_node(const DbConfig *c, ProcGridAxis by, uint32_t t,
+                          uint32_t i)
+{
+    return by == PROCGRID_COLS ? procgrid_node(&c->grid, i, t)
+                               : procgrid_node(&c->grid, t, i);
+}
+
+static uint32_t line_size(const DbConfig *c, ProcGridAxis by)
+{
+    return by == PROCGRID_COLS ? c->nr : c->nc;
+}
+
+static void align_spread(Node *node, const DbConfig *c, uint64_t len,
+                         size_t vb, size_t so, ProcGridAxis by, size_t seg,
+                         size_t to, int tag)
+{
+    uint32_t me = node_address(node), l, m;
+    procgrid_coords(&c->grid, me, &l, &m);
+    Word *mem = node_memory(node);
+    uint64_t h = (uint64_t)l * c->nc + m;
+    uint64_t a0 = h * vb, a1 = MIN(a0 + vb, len);
+    for (uint64_t a = a0; a < a1;) {
+        uint64_t t = a / seg, b = MIN(a1, (t + 1) * seg);
+        for (uint32_t i = 0; i < line_size(c, by); i++) {
+            uint32_t dest = line_node(c, by, (uint32_t)t, i);
+            if (dest == me)
+                memcpy(mem + (to + (size_t)(a - t * seg)) * c->w,
+                       mem + (so + (size_t)(a - a0)) * c->w,
+                       (size_t)(b - a) * c->w * sizeof(Word));
+            else
+                node_send_to(node, dest, so + (size_t)(a - a0),
+                             (size_t)(b - a), tag);
+        }
+        a = b;
+    }
+    uint64_t t = by == PROCGRID_COLS ? m : l;
+    uint64_t s0 = t * seg, s1 = MIN(s0 + seg, len);
+    for (uint64_t a = s0; a < s1;) {
+        uint64_t hb = a / vb, b = MIN(s1, (hb + 1) * vb);
+        uint32_t src = lay_node(c, (DbLayout){ LAY_HOME, vb }, (uint32_t)hb);
+        if (src != me)
+            node_recv(node, src, tag, to + (size_t)(a - s0), (size_t)(b - a));
+        a = b;
+    }
+}
+
+/* The contributions a home block receives, in the order of its receives:
+ * from every node of every line whose segment overlaps the block. */
+typedef struct {
+    uint32_t src;
+    uint64_t lo, hi;              /* global indices */
+} DbPiece;
+
+static DbPiece *reduce_pieces(const DbConfig *c, uint64_t len, size_t vb,
+                              ProcGridAxis by, size_t seg, uint32_t me,
+                              size_t *n)
+{
+    uint32_t l, m;
+    procgrid_coords(&c->grid, me, &l, &m);
+    uint64_t h = (uint64_t)l * c->nc + m;
+    uint64_t a0 = h * vb, a1 = MIN(a0 + vb, len);
+    size_t cap = 1, count = 0;
+    if (a0 < a1)
+        cap = (size_t)((a1 - 1) / seg - a0 / seg + 1) * line_size(c, by);
+    DbPiece *pc = g_new(DbPiece, cap);
+    for (uint64_t a = a0; a < a1;) {
+        uint64_t t = a / seg, b = MIN(a1, (t + 1) * seg);
+        for (uint32_t i = 0; i < line_size(c, by); i++)
+            pc[count++] = (DbPiece){ line_node(c, by, (uint32_t)t, i), a, b };
+        a = b;
+    }
+    *n = count;
+    return pc;
+}
+
+/* Post the reduction: this node's partial sums of segment t (at so) to
+ * the home blocks of the result (blocks of vb, at offset 0 of a home
+ * node), and the receives of this node's home block into off_sum. */
+static void reduce_align_post(Node *node, const DbConfig *c, uint64_t len,
+                              size_t vb, ProcGridAxis by, size_t seg,
+                              size_t so, int tag)
+{
+    uint32_t me = node_address(node), l, m;
+    procgrid_coords(&c->grid, me, &l, &m);
+    uint64_t t = by == PROCGRID_COLS ? m : l;
+    uint64_t s0 = t * seg, s1 = MIN(s0 + seg, len);
+    for (uint64_t a = s0; a < s1;) {
+        uint64_t hb = a / vb, b = MIN(s1, (hb + 1) * vb);
+        uint32_t dest = lay_node(c, (DbLayout){ LAY_HOME, vb }, (uint32_t)hb);
+        if (dest != me)
+            node_send_to(node, dest, so + (size_t)(a - s0), (size_t)(b - a),
+                         tag);
+        a = b;
+    }
+    size_t n, at = c->off_sum;
+    g_autofree DbPiece *pc = reduce_pieces(c, len, vb, by, seg, me, &n);
+    for (size_t i = 0; i < n; i++)
+        if (pc[i].src != me) {
+            node_recv(node, pc[i].src, tag, at, (size_t)(pc[i].hi - pc[i].lo));
+            at += (size_t)(pc[i].hi - pc[i].lo);
+        }
+}
+
+/* Sum the contributions into the home block (offset 0): the received
+ * ones from off_sum, this node's own from its partial sums at so. */
+static void reduce_align_add(Node *node, const DbConfig *c, uint64_t len,
+                             size_t vb, ProcGridAxis by, size_t seg,
+                             size_t so)
+{
+    uint32_t me = node_address(node), l, m;
+    procgrid_coords(&c->grid, me, &l, &m);
+    uint64_t mine = by == PROCGRID_COLS ? m : l;
+    uint64_t a0 = ((uint64_t)l * c->nc + m) * vb;
+    double *mem = (double *)(void *)node_memory(node);
+    memset(mem, 0, vb * c->w * sizeof(double));
+    size_t n, at = c->off_sum, words = 0;
+    g_autofree DbPiece *pc = reduce_pieces(c, len, vb, by, seg, me, &n);
+    for (size_t i = 0; i < n; i++) {
+        size_t count = (size_t)(pc[i].hi - pc[i].lo);
+        const double *from = pc[i].src == me
+            ? mem + (so + (size_t)(pc[i].lo - mine * seg)) * c->w
+            : mem + at * c->w;
+        double *into = mem + (size_t)(pc[i].lo - a0) * c->w;
+        for (size_t e = 0; e < count * c->w; e++)
+            into[e] += from[e];
+        words += count * c->w;
+        if (pc[i].src != me)
+            at += count;
+    }
+    node_compute(node, words);
+}
+
+/* matvec and vecmat, combined: 0 align-spread x; 1 local, then post
+ * reduce-align y; 2 add. Phases: align-x holds the spread, align-y the
+ * reduction (spread-x and reduce-y stay empty). */
+static NodeStatus step_mv_combined(Node *node, const DbConfig *c)
+{
+    unsigned st = node_step(node);
+    gboolean mv = c->routine == DB_MATVEC;
+    ProcGridAxis xby = mv ? PROCGRID_COLS : PROCGRID_ROWS;
+    ProcGridAxis yby = mv ? PROCGRID_ROWS : PROCGRID_COLS;
+    size_t sx = mv ? c->bq : c->bp, sy = mv ? c->bp : c->bq;
+    if (st == 0) {
+        node_phase(node, 0);
+        node_mark(node, "align and spread x");
+        align_spread(node, c, c->nx, c->vx, c->off_x, xby, sx, c->off_xs, 0);
+        return NODE_CONTINUE;
+    }
+    if (st == 1) {
+        node_phase(node, 2);
+        node_mark(node, "local");
+        local_kernel(node, c);
+        node_phase(node, 4);
+        node_mark(node, "reduce and align y");
+        reduce_align_post(node, c, c->ny, c->vy, yby, sy, c->off_ys, 1);
+        return NODE_CONTINUE;
+    }
+    reduce_align_add(node, c, c->ny, c->vy, yby, sy, c->off_ys);
+    return NODE_DONE;
+}
+
+/* rank1, combined: 0 align-spread x and y at once; 1 the update. */
+static NodeStatus step_rank1_combined(Node *node, const DbConfig *c)
+{
+    if (node_step(node) == 0) {
+        node_phase(node, 0);
+        node_mark(node, "align and spread x and y");
+        align_spread(node, c, c->nx, c->vx, c->off_x, PROCGRID_ROWS, c->bp,
+                     c->off_xs, 0);
+        align_spread(node, c, c->ny, c->vy, c->off_y, PROCGRID_COLS, c->bq,
+                     c->off_ys, 1);
+        return NODE_CONTINUE;
+    }
+    node_phase(node, 4);
+    node_mark(node, "rank-1 update");
+    local_kernel(node, c);
+    return NODE_DONE;
+}
+
 static NodeStatus db_step(Node *node, const void *config)
 {
     const DbConfig *c = config;
+    if (c->combined)
+        return c->routine == DB_RANK1 ? step_rank1_combined(node, c)
+                                      : step_mv_combined(node, c);
     return c->routine == DB_RANK1 ? step_rank1(node, c) : step_mv(node, c);
 }
 
@@ -537,6 +752,7 @@ static void *db_prepare_routine(const Machine *mach, const Params *prm,
         c->off_xs = c->k;
         c->off_ys = c->k + c->bp;
         c->memory = c->off_ys + c->bq;
+        c->combined = params_method(prm) == 1;
         layout->computed_elements = ab;
     } else {
         size_t sx = routine == DB_MATVEC ? c->bq : c->bp;
@@ -549,6 +765,14 @@ static void *db_prepare_routine(const Machine *mach, const Params *prm,
         c->off_ys = c->off_xs + sx;
         c->off_buf = c->off_ys + sy;
         c->memory = c->off_buf + sy;
+        c->combined = params_method(prm) == 1;
+        if (c->combined) {
+            /* The reduction's receives: every element of the home block
+             * from each node of a line, at most one line's nodes. */
+            size_t line = routine == DB_MATVEC ? c->nc : c->nr;
+            c->off_sum = c->memory;
+            c->memory = c->off_sum + line * c->vy;
+        }
         layout->computed_elements = c->vy;
     }
     const char *verify = params_text(prm, "verify");
@@ -674,10 +898,42 @@ static void tree_count(const DbConfig *c, unsigned bits, uint32_t lines,
     axistree_count(&t, bits, lines, count, k->msgs, k->elems);
 }
 
+/* Method combined: the align-spread of a vector of len (home blocks of
+ * vb) onto the lines of segments of seg (`by`) sends, per home block and
+ * segment it overlaps, one message to every node of the segment's line but
+ * the block's own; the reduce-align pairs the same nodes the other way. */
+static void combined_count(const DbConfig *c, uint64_t len, size_t vb,
+                           ProcGridAxis by, size_t seg, uint64_t *msgs,
+                           uint64_t *elems)
+{
+    for (uint64_t h = 0; h < c->n; h++) {
+        uint64_t a0 = h * vb, a1 = MIN(a0 + vb, len);
+        uint32_t home = procgrid_node(&c->grid, (uint32_t)(h / c->nc),
+                                      (uint32_t)(h % c->nc));
+        for (uint64_t a = a0; a < a1;) {
+            uint64_t t = a / seg, b = MIN(a1, (t + 1) * seg);
+            for (uint32_t i = 0; i < line_size(c, by); i++)
+                if (line_node(c, by, (uint32_t)t, i) != home) {
+                    (*msgs)++;
+                    *elems += b - a;
+                }
+            a = b;
+        }
+    }
+}
+
 static void db_counts(const DbConfig *c, DbCounts *k)
 {
     memset(k, 0, sizeof *k);
     uint64_t *rm = &k->msgs[CLASS_ROUTER], *re = &k->elems[CLASS_ROUTER];
+    if (c->combined) {
+        gboolean mv = c->routine == DB_MATVEC;
+        combined_count(c, c->nx, c->vx, mv ? PROCGRID_COLS : PROCGRID_ROWS,
+                       mv ? c->bq : c->bp, rm, re);
+        combined_count(c, c->ny, c->vy, mv ? PROCGRID_ROWS : PROCGRID_COLS,
+                       mv ? c->bp : c->bq, rm, re);
+        return;
+    }
     switch (c->routine) {
     case DB_MATVEC:
         redistribute_count(c, c->nx, home_x(c), cols_of(c), rm, re);
@@ -700,6 +956,35 @@ static void db_counts(const DbConfig *c, DbCounts *k)
     }
 }
 
+static void db_report_common(const DbConfig *c, Report *r)
+{
+    const Machine *m = &r->machine;
+    const char *kname = c->routine == DB_MATVEC ? "matvec"
+                        : c->routine == DB_VECMAT ? "vecmat" : "rank1";
+    report_detail_text(r, "routine", kname);
+    g_autofree char *pa = g_strdup_printf("%ux%u", c->nr, c->nc);
+    report_detail_text(r, "processors", pa);
+    report_detail_text(r, "processors_chosen", c->auto_array ? "auto" : "given");
+    report_detail_int(r, "block_rows", (long long)c->bp);
+    report_detail_int(r, "block_cols", (long long)c->bq);
+    report_detail_int(r, "x_block", (long long)c->vx);
+    report_detail_int(r, "y_block", (long long)c->vy);
+    for (unsigned i = 0; i < r->nphases; i++) {
+        g_autofree char *key = g_strdup_printf("phase_%s_cycles",
+                                               r->phase_name[i]);
+        for (char *q = key; *q; q++)
+            if (*q == '-')
+                *q = '_';
+        report_detail_int(r, key, (long long)r->phase[i].time_max);
+    }
+    double flops = 2.0 * (double)c->p * (double)c->q * (c->complex_ ? 4 : 1);
+    report_detail_double(r, "flops", flops);
+    if (m->tick_seconds > 0 && r->cycles > 0)
+        report_detail_double(r, "mflops", flops / ((double)r->cycles
+                                                   * m->tick_seconds) / 1e6);
+}
+
+
 static void db_report(const void *config, Report *r)
 {
     const DbConfig *c = config;
@@ -714,12 +999,20 @@ static void db_report(const void *config, Report *r)
         g_autofree char *ne = g_strdup_printf("per_class.%s.elements",
                                               message_class_name(cl));
         report_bound(r, nm, nm, BOUND_EXACT, (double)k.msgs[cl],
-                     "align: one message per pair of overlapping blocks on "
-                     "two nodes; trees: 2^s - 1 per line (on the cube "
-                     "per part)");
+                     c->combined ? "one message per home block, segment it "
+                                   "overlaps and other node of that "
+                                   "segment's line, each way"
+                     : "align: one message per pair of overlapping blocks on "
+                       "two nodes; trees: 2^s - 1 per line (on the cube "
+                       "per part)");
         report_bound(r, ne, ne, BOUND_EXACT, (double)k.elems[cl],
-                     "the overlaps; trees: one segment (cube: part) per "
-                     "message");
+                     c->combined ? "the overlaps"
+                     : "the overlaps; trees: one segment (cube: part) per "
+                       "message");
+    }
+    if (c->combined) {
+        db_report_common(c, r);
+        return;
     }
     /* The spread and reduce steps: s = log2 of the axis. A critical path
      * runs through both trees and the local kernel: on the cube the largest
@@ -772,27 +1065,7 @@ static void db_report(const void *config, Report *r)
                          BOUND_LOWER, t1, "the root's s steps, each sending the largest "
                          "part");
     }
-    report_detail_text(r, "routine", kname);
-    g_autofree char *pa = g_strdup_printf("%ux%u", c->nr, c->nc);
-    report_detail_text(r, "processors", pa);
-    report_detail_text(r, "processors_chosen", c->auto_array ? "auto" : "given");
-    report_detail_int(r, "block_rows", (long long)c->bp);
-    report_detail_int(r, "block_cols", (long long)c->bq);
-    report_detail_int(r, "x_block", (long long)c->vx);
-    report_detail_int(r, "y_block", (long long)c->vy);
-    for (unsigned i = 0; i < r->nphases; i++) {
-        g_autofree char *key = g_strdup_printf("phase_%s_cycles",
-                                               r->phase_name[i]);
-        for (char *q = key; *q; q++)
-            if (*q == '-')
-                *q = '_';
-        report_detail_int(r, key, (long long)r->phase[i].time_max);
-    }
-    double flops = 2.0 * (double)c->p * (double)c->q * (c->complex_ ? 4 : 1);
-    report_detail_double(r, "flops", flops);
-    if (m->tick_seconds > 0 && r->cycles > 0)
-        report_detail_double(r, "mflops", flops / ((double)r->cycles
-                                                   * m->tick_seconds) / 1e6);
+    db_report_common(c, r);
 }
 
 #define DB_NEEDS (TOPOLOGY_DIMENSIONS | TOPOLOGY_AXES)
