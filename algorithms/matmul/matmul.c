@@ -243,7 +243,12 @@ static const char *const matmul_stationary_names[] = { "C", "A", "B", "auto",
 static const char *const matmul_elements[] = { "double", "complex", NULL };
 
 static const AlgorithmMethod matmul_methods[] = {
-    { "systolic", "CMSSL's systolic algorithms (Sections 4.1 and 4.2)" },
+    { "systolic", "the systolic algorithms: C stationary (Section 4.2), A or "
+                  "B by level-2 blocks with stepwise broadcast and reduction "
+                  "(Section 4.1)" },
+    { "cmssl", "what CMSSL ran for Table 6 (Sections 4.1 and 5): A or B "
+               "stationary nonsystolic (level-2 blocks: align, spread, "
+               "local level-2 BLAS, reduce, store), C systolic" },
     { NULL, NULL }
 };
 
@@ -424,6 +429,7 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
                                                              : MATMUL_C;
     }
     c->stationary = (MatmulStationary)st;
+    c->nonsystolic = params_method(params) == 1 && st != MATMUL_C;
 
     const char *procs = params_text(params, "processors");
     uint32_t nr, nc;
@@ -450,6 +456,9 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
         return NULL;
     }
     c->nr = nr, c->nc = nc;
+    c->cube = topology_has(&mach->topology, TOPOLOGY_DIMENSIONS);
+    c->rbits = (unsigned)log2((double)nr);
+    c->cbits = (unsigned)log2((double)nc);
     if (!shape_fits(c->stationary, pqr, nr, nc))
         return params_fail(params, error, "shape", "%s on a %ux%u array: "
                            "%s (Section 1)", params_text(params, "shape"),
@@ -490,21 +499,38 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
         uint64_t free_ext = a ? c->r : c->p;
         c->block = block != PARAM_AUTO ? (uint64_t)block
                    : a ? MIN(c->r, 64) : MIN(c->p, 32);
-        c->nbc = a ? nr : nc;
-        c->nred = a ? nc : nr;
-        c->bpad = ceil_div(c->block, c->l) * c->l;
-        c->nblocks = ceil_div(free_ext, c->block);
-        c->pb = c->bpad / c->nbc;
-        c->rb = c->bpad / c->nred;
-        size_t xsz = (a ? c->qa : c->qb) * c->pb;
-        size_t accsz = (a ? c->alpha : c->gamma) * c->bpad;
-        size_t sendsz = MAX(MAX(c->region_a, c->region_b), accsz);
-        c->off_recv = c->off_send + sendsz;
-        c->off_x = c->off_recv + xsz;
-        c->off_acc = c->off_x + xsz;
-        c->off_rbuf = c->off_acc + accsz;
-        c->off_cbuf = c->off_rbuf + accsz / c->nred;
-        memory = c->off_cbuf + c->alpha * c->gamma;
+        if (c->nonsystolic) {
+            /* nonsystolic.c: X and the sums of a whole block on every
+             * node, no padding. */
+            c->block = MIN(c->block, free_ext);
+            size_t xsz = (a ? c->qa : c->qb) * c->block;
+            size_t accsz = (a ? c->alpha : c->gamma) * c->block;
+            c->bpad = c->block;
+            c->nblocks = ceil_div(free_ext, c->block);
+            c->off_recv = c->off_send + MAX(MAX(c->region_a, c->region_b),
+                                            accsz);
+            c->off_x = c->off_recv + xsz;
+            c->off_acc = c->off_x + xsz;
+            c->off_rbuf = c->off_acc + accsz;
+            c->off_cbuf = c->off_rbuf + accsz;
+            memory = c->off_cbuf + c->alpha * c->gamma;
+        } else {
+            c->nbc = a ? nr : nc;
+            c->nred = a ? nc : nr;
+            c->bpad = ceil_div(c->block, c->l) * c->l;
+            c->nblocks = ceil_div(free_ext, c->block);
+            c->pb = c->bpad / c->nbc;
+            c->rb = c->bpad / c->nred;
+            size_t xsz = (a ? c->qa : c->qb) * c->pb;
+            size_t accsz = (a ? c->alpha : c->gamma) * c->bpad;
+            size_t sendsz = MAX(MAX(c->region_a, c->region_b), accsz);
+            c->off_recv = c->off_send + sendsz;
+            c->off_x = c->off_recv + xsz;
+            c->off_acc = c->off_x + xsz;
+            c->off_rbuf = c->off_acc + accsz;
+            c->off_cbuf = c->off_rbuf + accsz / c->nred;
+            memory = c->off_cbuf + c->alpha * c->gamma;
+        }
     }
 
     const char *verify = params_text(params, "verify");
@@ -731,6 +757,8 @@ static NodeStatus matmul_step(Node *node, const void *config)
     const MatmulConfig *c = config;
     if (c->stationary == MATMUL_C)
         return matmul_systolic_step(node, c);
+    if (c->nonsystolic)
+        return matmul_nonsystolic_step(node, c);
     return matmul_stationary_step(node, c);
 }
 
@@ -770,8 +798,64 @@ static void report_verify(const MatmulConfig *c, Report *r)
 /* A or B stationary (stationary.c): every shift of the broadcast and of
  * the reduction is one neighbour message of a fixed size, and nothing else
  * goes to a neighbour (the alignments use the router). */
+/* Method cmssl with A or B stationary (nonsystolic.c): the alignments and
+ * stores go through the router, the spreads and reductions down the
+ * trees; both counted from the layouts and the trees' definition. */
+static void report_nonsystolic(const MatmulConfig *c, Report *r)
+{
+    gboolean a = c->stationary == MATMUL_A;
+    report_detail_text(r, "stationary", a ? "A" : "B");
+    report_detail_text(r, "schedule", "nonsystolic");
+    report_detail_int(r, "block", (long long)c->block);
+    report_detail_int(r, "blocks", (long long)c->nblocks);
+    report_detail_int(r, "spread_steps", a ? c->rbits : c->cbits);
+    report_detail_int(r, "reduce_steps", a ? c->cbits : c->rbits);
+    const SimPhase *align = &r->phase[MATMUL_PHASE_ALIGN];
+    Tick align_cycles = align->time_max;
+    Tick mult_cycles = r->cycles - align_cycles;
+    Tick local_cycles = r->phase[MATMUL_PHASE_MULTIPLY].compute_max;
+    report_detail_int(r, "alignment_cycles", align_cycles);
+    report_detail_int(r, "multiply_cycles", mult_cycles);
+    report_detail_int(r, "local_cycles", local_cycles);
+    /* The rest of the multiplication: the spreads, reductions, the other
+     * blocks' alignments and the stores (and waiting for them). */
+    report_detail_int(r, "communication_cycles", mult_cycles - local_cycles);
+    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles);
+    uint64_t msgs[CLASS_COUNT] = { 0 }, elems[CLASS_COUNT] = { 0 };
+    uint64_t rm, re;
+    matmul_nonsystolic_router(c, &rm, &re);
+    msgs[CLASS_ROUTER] += rm;
+    elems[CLASS_ROUTER] += re;
+    matmul_nonsystolic_trees(c, msgs, elems);
+    for (int cl = 0; cl < CLASS_COUNT; cl++) {
+        if (!topology_has_class(r->machine.topology.ops, cl))
+            continue;
+        g_autofree char *nm = g_strdup_printf("per_class.%s.messages",
+                                              message_class_name(cl));
+        g_autofree char *ne = g_strdup_printf("per_class.%s.elements",
+                                              message_class_name(cl));
+        report_bound(r, nm, nm, BOUND_EXACT, (double)msgs[cl],
+                     "Sections 3 and 4.1: an alignment or store message per "
+                     "pair of nodes whose blocks overlap; a tree 2^s - 1 per "
+                     "line (cube: per part)");
+        report_bound(r, ne, ne, BOUND_EXACT, (double)elems[cl],
+                     "Sections 3 and 4.1: the overlaps; a tree the segment "
+                     "per line and node");
+    }
+    if (c->cube)
+        report_bound(r, "per_class.neighbour.element_transfers",
+                     "every tree step is one hop", BOUND_EXACT,
+                     (double)r->class_elements[CLASS_NEIGHBOUR],
+                     "Johnsson & Ho's rotated binomial trees (Gray code per "
+                     "axis)");
+}
+
 static void report_stationary(const MatmulConfig *c, Report *r)
 {
+    if (c->nonsystolic) {
+        report_nonsystolic(c, r);
+        return;
+    }
     gboolean a = c->stationary == MATMUL_A;
     double nodes = (double)c->nr * (double)c->nc;
     report_detail_text(r, "stationary", a ? "A" : "B");

@@ -84,6 +84,12 @@ typedef struct {
     uint32_t nbc, nred;
     size_t off_x, off_acc, off_rbuf, off_cbuf;
 
+    /* Method cmssl with A or B stationary (nonsystolic.c): blocks of
+     * `block` are not padded; the trees run over the array's axes. */
+    gboolean nonsystolic;
+    gboolean cube;                /* all-port trees (cube) or one (torus) */
+    unsigned rbits, cbits;        /* log2 N_r, log2 N_c */
+
     gboolean sample;              /* verify = sample:K */
     uint64_t samples;
 
@@ -157,5 +163,18 @@ NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c);
  * block, and the program. */
 unsigned matmul_stationary_block_steps(const MatmulConfig *c);
 NodeStatus matmul_stationary_step(Node *node, const MatmulConfig *c);
+
+/* CMSSL's nonsystolic A- and B-stationary program (nonsystolic.c): node
+ * steps per block, the width of block j, the program, and its message
+ * counts from the layouts (router: the alignments and stores; trees: the
+ * spreads and reductions, added to msgs and elems by class). */
+unsigned matmul_nonsystolic_block_steps(const MatmulConfig *c);
+uint64_t matmul_nonsystolic_width(const MatmulConfig *c, uint64_t j);
+NodeStatus matmul_nonsystolic_step(Node *node, const MatmulConfig *c);
+void matmul_nonsystolic_router(const MatmulConfig *c, uint64_t *msgs,
+                               uint64_t *elems);
+void matmul_nonsystolic_trees(const MatmulConfig *c,
+                              uint64_t msgs[CLASS_COUNT],
+                              uint64_t elems[CLASS_COUNT]);
 
 #endif
