@@ -503,4 +503,5 @@ clean:
 	rm -rf build build-san build-smpi build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
+  $(BUILD)/cli/cmd_view.d $(BUILD)/cli/view_exec.d $(MPI_WAIT:=.d) \
   $(TESTS:=.d) $(BENCH).d $(THM3_TYPES).d $(THM3_SAMPLE).d $(VIEW_CHECK).d $(FUZZERS:=.d)
