@@ -594,6 +594,8 @@ void node_phase(Node *node, unsigned phase)
         return;
     node_close_phase(sim, node, sim->clock);
     node->phase = (uint8_t)phase;
+    SimPhase *entered = &sim->stats.phase[phase];
+    entered->enter_max = MAX(entered->enter_max, sim->clock);
     sim->phase_start[node->address] = (PhaseStart){
         sim->clock, sim->stats.compute[node->address] };
 }

@@ -14,10 +14,14 @@
 #define SIM_MAX_PHASES 8
 
 /* One phase over all nodes that entered it: per-node elapsed ticks, the
- * local work among them, and the rest (communication and waiting). */
+ * local work among them, and the rest (communication and waiting); and the
+ * latest tick at which a node entered it (0 for phase 0), so that a
+ * program's last phase can be measured as on a machine whose phases are
+ * global: the run's end minus enter_max. */
 typedef struct {
     uint64_t nodes;               /* nodes that entered the phase */
     Tick time_max, compute_max, communication_max;
+    Tick enter_max;
     double time_sum, compute_sum, communication_sum;
 } SimPhase;
 

@@ -1632,6 +1632,38 @@ START_TEST(locality_order_stops_at_a_shared_port)
 }
 END_TEST
 
+/* Node x idles 10 x ticks in phase 0, then enters phase 1 and idles 5:
+ * phase 1's enter_max is the last node's entry, 30 on four nodes, and the
+ * run ends 5 ticks later; phase 0 is entered at tick 0. */
+static NodeStatus staggered_phase_step(Node *node, const void *config)
+{
+    (void)config;
+    if (node_step(node) == 0) {
+        node_idle(node, 10 * (Tick)node_address(node));
+        return NODE_CONTINUE;
+    }
+    node_phase(node, 1);
+    node_idle(node, 5);
+    return NODE_DONE;
+}
+
+START_TEST(phase_enter_max_is_the_last_entry)
+{
+    static const SimLayout phased = { MEMORY, 1, 0, 2 };
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+    Sim *sim = sim_new(&m, &phased);
+    GError *e = NULL;
+    ck_assert_msg(sim_run(sim, staggered_phase_step, NULL, &e), "%s",
+                  e ? e->message : "");
+    const SimStats *st = sim_stats(sim);
+    ck_assert_int_eq(st->phase[0].enter_max, 0);
+    ck_assert_int_eq(st->phase[1].enter_max, 30);
+    ck_assert_int_eq(st->phase[1].time_max, 5);
+    ck_assert_int_eq(st->cycles, 35);
+    sim_free(sim);
+}
+END_TEST
+
 static NodeStatus long_idle_step(Node *node, const void *config)
 {
     (void)config;
@@ -2156,6 +2188,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, locality_order_stops_at_a_shared_port);
     tcase_add_test(t, locality_order_not_with_a_message_observer);
     tcase_add_test(t, locality_order_stops_at_inexact_phase_sums);
+    tcase_add_test(t, phase_enter_max_is_the_last_entry);
     tcase_add_test(t, tick_done_once_a_tick_after_its_deliveries);
     tcase_add_test(t, channel_counts_match_paths);
     tcase_add_test(t, channel_counts_one_number_then_a_column);
