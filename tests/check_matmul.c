@@ -2,8 +2,11 @@
  * Johnsson 1992, Section 4.2): exact products for random shapes and
  * processor arrays on cubes and tori, double and complex; shift and moved
  * element counts equal the formulas of Section 4.3; every cyclic shift is
- * one hop; Claim 2's processor arrays; bad shapes refused with the key's
- * place; and the cm200-8k timing model within 20% of Table 5.
+ * one hop; Claim 2's processor arrays; c-home = default (C's home on its
+ * default array, the product routed there: messages and elements counted
+ * from the layouts, nothing changed where the arrays agree); bad shapes
+ * refused with the key's place; and the cm200-8k timing model within 20%
+ * of Table 5.
  *
  * Tests that loop over runs check them into a CkTally (check_main.h) and
  * assert once; what a later check cannot do without (a report, a detail)
@@ -147,6 +150,209 @@ START_TEST(claim2_processor_arrays)
 }
 END_TEST
 
+/* c-home = default: C lives on the CM compilers' default array for C's
+ * shape (the smallest faces, ties to fewer rows) and the product is routed
+ * there after the multiplication. The reconfiguration's messages and
+ * elements are counted here from the two Gray-coded block layouts, element
+ * by element: a message per (source, destination) pair of distinct nodes
+ * sharing an element. */
+static uint32_t gray(uint32_t x)
+{
+    return x ^ (x >> 1);
+}
+
+static uint32_t log2u(uint32_t x)
+{
+    uint32_t b = 0;
+    while ((1u << b) < x)
+        b++;
+    return b;
+}
+
+static void reconfigure_expected(uint64_t p, uint64_t r, uint32_t nr,
+                                 uint32_t nc, uint32_t hr, uint32_t hc,
+                                 uint64_t *messages, uint64_t *elements)
+{
+    uint32_t nodes = nr * nc;
+    g_autofree uint8_t *pair = g_new0(uint8_t, (size_t)nodes * nodes);
+    uint64_t alpha = cdiv(p, nr), gamma = cdiv(r, nc);
+    uint64_t halpha = cdiv(p, hr), hgamma = cdiv(r, hc);
+    *messages = *elements = 0;
+    for (uint64_t i = 0; i < p; i++)
+        for (uint64_t j = 0; j < r; j++) {
+            uint32_t src = gray((uint32_t)(i / alpha)) << log2u(nc)
+                           | gray((uint32_t)(j / gamma));
+            uint32_t dst = gray((uint32_t)(i / halpha)) << log2u(hc)
+                           | gray((uint32_t)(j / hgamma));
+            if (src == dst)
+                continue;
+            (*elements)++;
+            if (!pair[(size_t)src * nodes + dst]++)
+                (*messages)++;
+        }
+}
+
+START_TEST(c_home_default_on_cubes)
+{
+    static const struct {
+        int dims;
+        const char *shape, *procs, *home;   /* home: C's default array */
+        uint64_t p, q, r;
+    } cases[] = {
+        { 4, "16x16x16", "2x8", "4x4", 16, 16, 16 },
+        { 4, "16x16x16", "4x4", "4x4", 16, 16, 16 },     /* no messages */
+        { 4, "16x16x16", "16x1", "4x4", 16, 16, 16 },
+        { 5, "32x16x32", "4x8", "4x8", 32, 16, 32 },     /* square: fewer rows */
+        { 5, "32x16x32", "8x4", "4x8", 32, 16, 32 },
+        { 4, "32x16x16", "4x4", "4x4", 32, 16, 16 },     /* 2:1 tie: 4x4 */
+        { 4, "16x16x32", "4x4", "2x8", 16, 16, 32 },     /* 1:2 tie: 2x8 */
+        { 4, "16x16x32", "2x8", "2x8", 16, 16, 32 },
+        { 6, "37x40x21", "16x4", "8x8", 37, 40, 21 },    /* padded blocks */
+        { 6, "37x40x21", "32x2", "8x8", 37, 40, 21 },
+        { 3, "5x9x40", "2x4", "1x8", 5, 9, 40 },
+        { 2, "3x3x3", "2x2", "1x4", 3, 3, 3 },           /* a node holds no C */
+    };
+    CkTally t = CK_TALLY_INIT;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        for (int cplx = 0; cplx < 2; cplx++) {
+            g_autoptr(Scenario) s = mm_scenario("cube", cases[i].dims,
+                                                cases[i].shape, cases[i].procs,
+                                                cplx ? "complex" : NULL);
+            scenario_put(s, "algorithm", "c-home", "default", "test.ini:10");
+            uint32_t nr, nc, hr, hc;
+            sscanf(cases[i].procs, "%ux%u", &nr, &nc);
+            sscanf(cases[i].home, "%ux%u", &hr, &hc);
+            g_autoptr(Report) rep = run_checked(&t, s, cases[i].p, cases[i].q,
+                                                cases[i].r, nr, nc);
+            const char *what = cases[i].shape;
+            ck_tally_str(&t, cases[i].home, detail(rep, "c_home_processors")->text,
+                         "%s on %s: C's default array", what, cases[i].procs);
+            uint64_t msgs, elems;
+            reconfigure_expected(cases[i].p, cases[i].r, nr, nc, hr, hc, &msgs,
+                                 &elems);
+            ck_tally_int(&t, (long long)msgs,
+                         detail(rep, "reconfigure_messages")->i,
+                         "%s on %s: reconfiguration messages", what,
+                         cases[i].procs);
+            ck_tally_int(&t, (long long)elems,
+                         detail(rep, "reconfigure_elements")->i,
+                         "%s on %s: reconfiguration elements", what,
+                         cases[i].procs);
+            /* The router carries the alignment (P Q + Q R elements) and
+             * the reconfiguration, nothing else. */
+            ck_tally_uint(&t, cases[i].p * cases[i].q + cases[i].q * cases[i].r
+                              + elems, rep->class_elements[CLASS_ROUTER],
+                          "%s on %s: router elements", what, cases[i].procs);
+            gboolean moved = nr != hr || nc != hc;
+            ck_tally_true(&t, moved == (rep->phase[2].nodes == nr * nc),
+                          "%s on %s: the reconfigure phase runs iff the arrays "
+                          "differ", what, cases[i].procs);
+            ck_tally_true(&t, moved || detail(rep, "reconfigure_cycles")->i == 0,
+                          "%s on %s: no reconfiguration, no cycles", what,
+                          cases[i].procs);
+        }
+    }
+    ck_tally_assert(&t, "c-home = default on cubes");
+}
+END_TEST
+
+/* Where C's default array is the shared one, c-home = default changes
+ * nothing: the cycles are those of c-home = shared and of no key at all.
+ * A torus holds one array, so there it is always so. */
+START_TEST(c_home_default_unchanged_when_shared)
+{
+    static const struct { const char *torus, *shape, *procs; int dims; } cases[] = {
+        { NULL, "16x16x16", "4x4", 4 },
+        { NULL, "64x16x32", "8x4", 5 },
+        { NULL, "16x16x32", "2x8", 4 },
+        { "4x8", "19x23x29", NULL, 0 },
+        { "8x2", "19x23x29", NULL, 0 },
+        { "4x4", "40x9x5", NULL, 0 },
+    };
+    CkTally t = CK_TALLY_INIT;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        Tick cycles[3] = { 0, 0, 0 };
+        for (int v = 0; v < 3; v++) {
+            Scenario *s;
+            if (cases[i].torus) {
+                s = scenario_new("test.ini");
+                scenario_put(s, "machine", "topology", "mesh", "test.ini:2");
+                scenario_put(s, "machine", "shape", cases[i].torus, "test.ini:3");
+                scenario_put(s, "machine", "wrap", "yes", "test.ini:4");
+                scenario_put(s, "algorithm", "name", "matmul", "test.ini:5");
+                scenario_put(s, "algorithm", "shape", cases[i].shape, "test.ini:6");
+            } else {
+                s = mm_scenario("cube", cases[i].dims, cases[i].shape,
+                                cases[i].procs, NULL);
+            }
+            if (v > 0)
+                scenario_put(s, "algorithm", "c-home", v == 1 ? "shared"
+                                                              : "default",
+                             "test.ini:10");
+            GError *e = NULL;
+            Report *rep = run_scenario(s, NULL, &e);
+            scenario_free(s);
+            if (rep == NULL)
+                ck_abort_msg("%s: %s", cases[i].shape, e ? e->message : "");
+            ck_tally_true(&t, rep->data_correct, "%s: data correct (%s)",
+                          cases[i].shape, rep->data_problem);
+            ck_tally_true(&t, report_bounds_hold(rep), "%s: bounds hold",
+                          cases[i].shape);
+            cycles[v] = rep->cycles;
+            if (v == 2) {
+                ck_tally_str(&t, detail(rep, "processors")->text,
+                             detail(rep, "c_home_processors")->text,
+                             "%s: C's default array is the shared one",
+                             cases[i].shape);
+                ck_tally_int(&t, 0, detail(rep, "reconfigure_messages")->i,
+                             "%s: no reconfiguration messages", cases[i].shape);
+                ck_tally_uint(&t, 0, rep->phase[2].nodes,
+                              "%s: nobody reconfigures", cases[i].shape);
+            }
+            report_free(rep);
+        }
+        ck_tally_uint(&t, cycles[0], cycles[1], "%s: c-home = shared is the "
+                      "default", cases[i].shape);
+        ck_tally_uint(&t, cycles[0], cycles[2], "%s: c-home = default on C's "
+                      "own array changes nothing", cases[i].shape);
+    }
+    ck_tally_assert(&t, "c-home = default where the arrays agree");
+}
+END_TEST
+
+/* processors = auto with c-home = default: C's default array (Claim 2's
+ * note), where the shared rule may take another of two equally close. */
+START_TEST(c_home_default_auto)
+{
+    static const struct { const char *preset, *shape, *shared, *deflt; } cases[] = {
+        { "cm200-8k", "256x64x128", "16x16", "16x16" },  /* 2:1 */
+        { "cm200-8k", "128x64x256", "16x16", "8x32" },   /* 1:2 */
+        { "cm200-8k", "1024x64x256", "32x8", "32x8" },   /* 4:1 */
+        { "cm200-16k", "128x64x128", "32x16", "16x32" }, /* square, 512 */
+    };
+    CkTally t = CK_TALLY_INIT;
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+        for (int v = 0; v < 2; v++) {
+            g_autoptr(Scenario) s = mm_scenario(cases[i].preset, 0,
+                                                cases[i].shape, NULL, NULL);
+            scenario_put(s, "algorithm", "verify", "sample:16", "test.ini:9");
+            if (v)
+                scenario_put(s, "algorithm", "c-home", "default", "test.ini:10");
+            GError *e = NULL;
+            g_autoptr(Report) r = run_scenario(s, NULL, &e);
+            if (r == NULL)
+                ck_abort_msg("%s: %s", cases[i].shape, e ? e->message : "");
+            ck_tally_true(&t, r->data_correct, "%s: data correct (%s)",
+                          cases[i].shape, r->data_problem);
+            ck_tally_str(&t, v ? cases[i].deflt : cases[i].shared,
+                         detail(r, "processors")->text, "%s %s, c-home %s: "
+                         "processors", cases[i].preset, cases[i].shape,
+                         v ? "default" : "shared");
+        }
+    ck_tally_assert(&t, "processors = auto with c-home");
+}
+END_TEST
+
 START_TEST(refusals)
 {
     g_autoptr(Scenario) a = mm_scenario("cube", 4, "3x16x16", "4x4", NULL);
@@ -169,6 +375,21 @@ START_TEST(refusals)
     g_autoptr(Scenario) h = mm_scenario("cube", 4, "16x16x16", "4x4", NULL);
     scenario_put(h, "algorithm", "verify", "sample:0", "test.ini:9");
     ck_refused_with(h, "test.ini:9", "sample:K", NULL);
+    /* c-home = default needs C stationary, and a valid value. */
+    static const struct { const char *stationary, *shape, *home, *want; } ch[] = {
+        { "A", "16x16x16", "default", "applies to stationary C" },
+        { "B", "16x16x16", "default", "applies to stationary C" },
+        { "auto", "128x16x4", "default", "keeps A stationary" },
+        { "C", "16x16x16", "elsewhere", "elsewhere" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(ch); i++) {
+        g_autoptr(Scenario) x = mm_scenario("cube", 4, ch[i].shape, "4x4",
+                                            NULL);
+        scenario_put(x, "algorithm", "stationary", ch[i].stationary,
+                     "test.ini:9");
+        scenario_put(x, "algorithm", "c-home", ch[i].home, "test.ini:10");
+        ck_refused_with(x, "test.ini:10", ch[i].want, "c-home", NULL);
+    }
 }
 END_TEST
 
@@ -217,6 +438,9 @@ static Suite *matmul_suite(void)
     tcase_add_test(tc, random_shapes_on_cubes);
     tcase_add_test(tc, tori);
     tcase_add_test(tc, claim2_processor_arrays);
+    tcase_add_test(tc, c_home_default_on_cubes);
+    tcase_add_test(tc, c_home_default_unchanged_when_shared);
+    tcase_add_test(tc, c_home_default_auto);
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, table5_within_20_percent);
     suite_add_tcase(s, tc);

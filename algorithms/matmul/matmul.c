@@ -53,6 +53,14 @@ MatmulPlace matmul_home(const MatmulConfig *c, MatmulOperand op,
         c->off_b + (col % c->gamma) * c->qb + row % c->qb };
 }
 
+MatmulPlace matmul_home_c(const MatmulConfig *c, uint64_t row, uint64_t col)
+{
+    return (MatmulPlace){
+        procgrid_node(&c->home, (uint32_t)(row / c->halpha),
+                      (uint32_t)(col / c->hgamma)),
+        (col % c->hgamma) * c->halpha + row % c->halpha };
+}
+
 /* Which processor along an axis of `n` holds virtual block position wv
  * (relative to the axis's skew) in set d, and in which slot: set 0 holds
  * windows [s, s + slots), set 1 windows (s - slots, s]. */
@@ -241,6 +249,7 @@ void matmul_unpack_moves(Node *node, const MatmulConfig *c,
 static const char *const matmul_stationary_names[] = { "C", "A", "B", "auto",
                                                        NULL };
 static const char *const matmul_elements[] = { "double", "complex", NULL };
+static const char *const matmul_c_homes[] = { "shared", "default", NULL };
 
 static const AlgorithmMethod matmul_methods[] = {
     { "systolic", "the systolic algorithms: C stationary (Section 4.2), A or "
@@ -271,11 +280,18 @@ static const ParamSpec matmul_params[] = {
               "auto (min(R, 64) for A, min(P, 32) for B; Section 5)" },
     { .key = "element", .type = PARAM_CHOICE, .fallback = "double",
       .choices = matmul_elements, .help = "double or complex" },
+    { .key = "c-home", .type = PARAM_CHOICE, .fallback = "shared",
+      .choices = matmul_c_homes,
+      .help = "C stationary: where C lives before and after the call: "
+              "shared (on the array the multiplication runs on) or default "
+              "(on the CM compilers' default array for C's shape, Section 2; "
+              "the product is routed there when the arrays differ, Section "
+              "5)" },
     { .key = NULL }
 };
 
 static const char *const matmul_phases[] = { "alignment", "multiplication",
-                                             NULL };
+                                             "reconfigure", NULL };
 
 /* shape = PxQxR: A is P x Q, B is Q x R. */
 static const ShapeSpec matmul_shape = {
@@ -347,6 +363,43 @@ static gboolean auto_processors(const Machine *mach, MatmulStationary st,
             break;
     }
     return found;
+}
+
+/* The CM compilers' default processor array for a rows x cols matrix
+ * (Section 2: "the area of the faces for a subarray of a given size is
+ * minimized"): among the arrays N_r x N_c of all nodes (powers of two),
+ * the one whose consecutive blocks have the least ceil(rows/N_r) +
+ * ceil(cols/N_c). For extents that are powers of two that is the array
+ * whose aspect ratio is closest to the matrix's, Claim 2's array ("the
+ * optimum two-dimensional processor array shape is the default processor
+ * array shape for C").
+ * Ties (a 2:1 matrix between 1:1 and 4:1 arrays; a square matrix on a
+ * machine that cannot be square) go to fewer rows: Section 5 says the P x R
+ * product with P < R runs best on the array of its own shape while P > R
+ * needs "one extra route operation to reconfigure the product matrix",
+ * which this orientation gives and the other does not. A torus holds one
+ * array, its own. */
+static void default_array(const Machine *mach, uint64_t rows, uint64_t cols,
+                          uint32_t *nr, uint32_t *nc)
+{
+    const Topology *t = &mach->topology;
+    if (topology_has(t, TOPOLOGY_AXES)) {
+        *nr = t->axes == 2 ? t->side[1] : 1;
+        *nc = t->side[0];
+        return;
+    }
+    uint64_t best = UINT64_MAX;
+    for (uint32_t r = 1; r <= t->nodes; r *= 2) {
+        uint32_t c = t->nodes / r;
+        uint64_t faces = ceil_div(rows, r) + ceil_div(cols, c);
+        if (faces < best) {                   /* strict: ties keep fewer rows */
+            best = faces;
+            *nr = r;
+            *nc = c;
+        }
+        if (r == t->nodes)
+            break;
+    }
 }
 
 /* Exact ticks of one shift step's messages on one channel. */
@@ -430,6 +483,15 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     }
     c->stationary = (MatmulStationary)st;
     c->nonsystolic = params_method(params) == 1 && st != MATMUL_C;
+    c->c_default = params_choice(params, "c-home") == 1;
+    if (c->c_default && c->stationary != MATMUL_C)
+        return params_fail(params, error, "c-home", "'default' applies to "
+                           "stationary C (this run keeps %s stationary, and "
+                           "C in its blocks on the shared array)",
+                           c->stationary == MATMUL_A ? "A" : "B");
+    uint32_t hr = 0, hc = 0;
+    if (c->c_default)
+        default_array(mach, c->p, c->r, &hr, &hc);
 
     const char *procs = params_text(params, "processors");
     uint32_t nr, nc;
@@ -438,8 +500,13 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
          * stationary matrix. */
         uint64_t rows = c->stationary == MATMUL_B ? c->q : c->p;
         uint64_t cols = c->stationary == MATMUL_A ? c->q : c->r;
-        if (!auto_processors(mach, c->stationary, rows, cols, pqr, &nr,
-                             &nc))
+        /* With C at home on its default array, Claim 2's note: that
+         * array, when every operand has an element per node on it. */
+        if (c->c_default && shape_fits(MATMUL_C, pqr, hr, hc)) {
+            nr = hr;
+            nc = hc;
+        } else if (!auto_processors(mach, c->stationary, rows, cols, pqr,
+                                    &nr, &nc))
             return params_fail(params, error, "processors", "no processor "
                                "array of %u nodes gives every operand of "
                                "%s an element per node",
@@ -459,6 +526,18 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     c->cube = topology_has(&mach->topology, TOPOLOGY_DIMENSIONS);
     c->rbits = (unsigned)log2((double)nr);
     c->cbits = (unsigned)log2((double)nc);
+    c->home = c->grid;
+    c->hr = nr, c->hc = nc;
+    if (c->c_default && (hr != nr || hc != nc)) {
+        if (!procgrid_init(&c->home, mach, hr, hc, &why)) {
+            params_fail(params, error, "c-home", "C's default array: %s",
+                        why);
+            g_free(why);
+            return NULL;
+        }
+        c->hr = hr, c->hc = hc;
+        c->reconfigure = TRUE;
+    }
     if (!shape_fits(c->stationary, pqr, nr, nc))
         return params_fail(params, error, "shape", "%s on a %ux%u array: "
                            "%s (Section 1)", params_text(params, "shape"),
@@ -486,14 +565,22 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
         c->region_a = c->alpha * c->qa;
         c->region_b = c->qb * c->gamma;
     }
-    c->off_a = c->alpha * c->gamma;
+    c->halpha = ceil_div(c->p, c->hr);
+    c->hgamma = ceil_div(c->r, c->hc);
+    size_t chome = c->halpha * c->hgamma;
+    c->off_a = chome;
     c->off_b = c->off_a + c->region_a;
     c->k = c->off_b + c->region_b;
-    c->off_send = c->k;
+    c->off_c = c->reconfigure ? c->k : 0;
+    c->off_send = c->reconfigure ? c->off_c + c->alpha * c->gamma : c->k;
     size_t memory = 0;
     if (c->stationary == MATMUL_C) {
-        c->off_recv = c->off_send + c->region_a + c->region_b;
-        memory = c->off_recv + c->region_a + c->region_b;
+        /* The send and receive buffers serve the alignment and then the
+         * reconfiguration. */
+        size_t ab = c->region_a + c->region_b;
+        c->off_recv = c->off_send
+                      + MAX(ab, c->reconfigure ? c->alpha * c->gamma : 0);
+        memory = c->off_recv + MAX(ab, c->reconfigure ? chome : 0);
     } else {
         gboolean a = c->stationary == MATMUL_A;
         uint64_t free_ext = a ? c->r : c->p;
@@ -564,7 +651,7 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     layout->memory_elements = memory;
     layout->elements_per_node = c->k;
     layout->element = c->is_complex ? ELEMENT_COMPLEX : ELEMENT_DOUBLE;
-    layout->computed_elements = c->alpha * c->gamma;
+    layout->computed_elements = chome;
     layout->sample = c->sample ? c->samples : 0;
     layout->sample_seed = c->seed ^ 0x5eed5eedULL;
     return g_steal_pointer(&c);
@@ -623,30 +710,30 @@ static void reference_element(const MatmulConfig *c, uint64_t i, uint64_t j,
     out[1] = im;
 }
 
-/* The C block of node (l, m), every element: rows of A and columns of B
- * generated once, then plain dot products. */
+/* C's home block (l, m) on C's home array, every element: rows of A and
+ * columns of B generated once, then plain dot products. */
 static void reference_block(const MatmulConfig *c, uint32_t l, uint32_t m,
                             Word *out)
 {
     size_t w = matmul_words(c);
     size_t q = (size_t)c->q;
     g_autofree double *a = g_new(double, q * w);
-    g_autofree double *b = g_new0(double, (size_t)c->gamma * q * w);
-    for (uint64_t nu = 0; nu < c->gamma; nu++) {
-        uint64_t j = m * c->gamma + nu;
+    g_autofree double *b = g_new0(double, (size_t)c->hgamma * q * w);
+    for (uint64_t nu = 0; nu < c->hgamma; nu++) {
+        uint64_t j = m * c->hgamma + nu;
         for (uint64_t k = 0; j < c->r && k < c->q; k++)
             for (size_t part = 0; part < w; part++)
                 b[(nu * q + k) * w + part] =
                     matmul_value(c, OPERAND_B, k, j, (int)part);
     }
-    for (uint64_t phi = 0; phi < c->alpha; phi++) {
-        uint64_t i = l * c->alpha + phi;
+    for (uint64_t phi = 0; phi < c->halpha; phi++) {
+        uint64_t i = l * c->halpha + phi;
         if (i >= c->p)
             break;                            /* padding rows stay zero */
         for (uint64_t k = 0; k < c->q; k++)
             for (size_t part = 0; part < w; part++)
                 a[k * w + part] = matmul_value(c, OPERAND_A, i, k, (int)part);
-        for (uint64_t nu = 0; nu < c->gamma; nu++) {
+        for (uint64_t nu = 0; nu < c->hgamma; nu++) {
             const double *bc = b + nu * q * w;
             double re = 0, im = 0;
             for (uint64_t k = 0; k < c->q; k++) {
@@ -657,7 +744,7 @@ static void reference_block(const MatmulConfig *c, uint32_t l, uint32_t m,
                     im += a[2 * k] * bc[2 * k + 1] + a[2 * k + 1] * bc[2 * k];
                 }
             }
-            put(out + (nu * c->alpha + phi) * w, re, im, c->is_complex);
+            put(out + (nu * c->halpha + phi) * w, re, im, c->is_complex);
         }
     }
 }
@@ -727,8 +814,10 @@ static void matmul_expect(const void *config, uint32_t address,
     uint32_t l, m;
     procgrid_coords(&c->grid, address, &l, &m);
     memset(expected, 0, c->k * matmul_words(c) * sizeof(Word));
+    uint32_t hl, hm;
+    procgrid_coords(&c->home, address, &hl, &hm);
     if (!c->sample)
-        reference_block(c, l, m, expected);
+        reference_block(c, hl, hm, expected);
     if (c->stationary == MATMUL_C) {
         expect_operand(c, OPERAND_A, l, m, expected);
         expect_operand(c, OPERAND_B, l, m, expected);
@@ -743,9 +832,9 @@ static void matmul_expect_element(const void *config, uint32_t address,
 {
     const MatmulConfig *c = config;
     uint32_t l, m;
-    procgrid_coords(&c->grid, address, &l, &m);
-    uint64_t i = l * c->alpha + offset % c->alpha;
-    uint64_t j = m * c->gamma + offset / c->alpha;
+    procgrid_coords(&c->home, address, &l, &m);
+    uint64_t i = l * c->halpha + offset % c->halpha;
+    uint64_t j = m * c->hgamma + offset / c->halpha;
     double v[2] = { 0, 0 };
     if (i < c->p && j < c->r)
         reference_element(c, i, j, v);
@@ -767,7 +856,7 @@ static void report_verify(const MatmulConfig *c, Report *r);
 /* flops, verify, and with tick-seconds the seconds per phase and Mflop/s:
  * what every stationary choice reports alike. */
 static void report_timing(const MatmulConfig *c, Report *r, Tick align,
-                          Tick local, Tick shifts)
+                          Tick local, Tick shifts, Tick reconfigure)
 {
     double flops = (c->is_complex ? 8.0 : 2.0) * (double)c->p * (double)c->q
                    * (double)c->r;
@@ -778,10 +867,103 @@ static void report_timing(const MatmulConfig *c, Report *r, Tick align,
         return;
     static const char *const names[] = { "alignment", "local", "shifts",
                                          "total", NULL };
-    double secs[4] = { (double)align * ts, (double)local * ts,
-                       (double)shifts * ts, (double)r->cycles * ts };
-    report_detail_object(r, "seconds", names, secs);
-    report_detail_double(r, "mflops", flops / secs[3] / 1e6);
+    /* With c-home = default, also the reconfiguration (0 when C's home
+     * array is the shared one). */
+    static const char *const names_c[] = { "alignment", "local", "shifts",
+                                           "reconfigure", "total", NULL };
+    double total = (double)r->cycles * ts;
+    if (c->c_default) {
+        double secs[5] = { (double)align * ts, (double)local * ts,
+                           (double)shifts * ts, (double)reconfigure * ts,
+                           total };
+        report_detail_object(r, "seconds", names_c, secs);
+    } else {
+        double secs[4] = { (double)align * ts, (double)local * ts,
+                           (double)shifts * ts, total };
+        report_detail_object(r, "seconds", names, secs);
+    }
+    report_detail_double(r, "mflops", flops / total / 1e6);
+}
+
+/* Overlaps of two partitions of [0, n) into consecutive blocks, of a
+ * (na blocks) and of b (nb blocks): pairs (i, j) with their length > 0.
+ * At most na + nb. */
+typedef struct {
+    uint32_t i, j;
+    uint64_t len;
+} MatmulOverlap;
+
+static size_t block_overlaps(uint64_t n, uint64_t a, uint32_t na, uint64_t b,
+                             uint32_t nb, MatmulOverlap *out)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < na; i++) {
+        uint64_t lo = (uint64_t)i * a, hi = MIN(lo + a, n);
+        for (uint32_t j = (uint32_t)(lo / b); lo < hi && j < nb; j++) {
+            uint64_t l2 = MAX(lo, (uint64_t)j * b);
+            uint64_t h2 = MIN(hi, MIN((uint64_t)(j + 1) * b, n));
+            if (l2 >= hi)
+                break;
+            if (l2 < h2)
+                out[k++] = (MatmulOverlap){ i, j, h2 - l2 };
+        }
+    }
+    return k;
+}
+
+/* The reconfiguration's router messages and elements, from the two block
+ * layouts alone: a message for every pair of a block on the shared array
+ * and one on C's home array that share an element and lie on different
+ * nodes (a node's own elements are copied locally). */
+static void reconfigure_counts(const MatmulConfig *c, uint64_t *messages,
+                               uint64_t *elements)
+{
+    *messages = *elements = 0;
+    if (!c->reconfigure)
+        return;
+    g_autofree MatmulOverlap *ro = g_new(MatmulOverlap, c->nr + c->hr);
+    g_autofree MatmulOverlap *co = g_new(MatmulOverlap, c->nc + c->hc);
+    size_t nro = block_overlaps(c->p, c->alpha, c->nr, c->halpha, c->hr, ro);
+    size_t nco = block_overlaps(c->r, c->gamma, c->nc, c->hgamma, c->hc, co);
+    for (size_t x = 0; x < nro; x++)
+        for (size_t y = 0; y < nco; y++) {
+            uint32_t src = procgrid_node(&c->grid, ro[x].i, co[y].i);
+            uint32_t dst = procgrid_node(&c->home, ro[x].j, co[y].j);
+            if (src == dst)
+                continue;
+            (*messages)++;
+            *elements += ro[x].len * co[y].len;
+        }
+}
+
+/* The alignment's router messages: one per (source, destination, operand)
+ * with an element, a node's message to itself included (a local copy, which
+ * the engine counts with the router's messages). */
+static uint64_t alignment_messages(const MatmulConfig *c)
+{
+    uint32_t nodes = c->nr * c->nc, stamp = 0;
+    g_autofree uint32_t *seen = g_new0(uint32_t, nodes);
+    uint64_t count = 0;
+    for (MatmulOperand op = OPERAND_A; op <= OPERAND_B; op++) {
+        uint64_t rows = op == OPERAND_A ? c->alpha : c->qb;
+        uint64_t cols = op == OPERAND_A ? c->qa : c->gamma;
+        uint64_t pr = op == OPERAND_A ? c->p : c->q;
+        uint64_t pc = op == OPERAND_A ? c->q : c->r;
+        for (uint32_t l = 0; l < c->nr; l++)
+            for (uint32_t m = 0; m < c->nc; m++) {
+                stamp++;
+                for (uint64_t j = m * cols; j < MIN((m + 1) * cols, pc); j++)
+                    for (uint64_t i = l * rows; i < MIN((l + 1) * rows, pr);
+                         i++) {
+                        uint32_t d = matmul_work(c, op, i, j).node;
+                        if (seen[d] != stamp) {
+                            seen[d] = stamp;
+                            count++;
+                        }
+                    }
+            }
+    }
+    return count;
 }
 
 static void report_verify(const MatmulConfig *c, Report *r)
@@ -820,7 +1002,8 @@ static void report_nonsystolic(const MatmulConfig *c, Report *r)
     /* The rest of the multiplication: the spreads, reductions, the other
      * blocks' alignments and the stores (and waiting for them). */
     report_detail_int(r, "communication_cycles", mult_cycles - local_cycles);
-    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles);
+    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles,
+                  0);
     uint64_t msgs[CLASS_COUNT] = { 0 }, elems[CLASS_COUNT] = { 0 };
     uint64_t rm, re;
     matmul_nonsystolic_router(c, &rm, &re);
@@ -881,7 +1064,8 @@ static void report_stationary(const MatmulConfig *c, Report *r)
     report_detail_int(r, "communication_cycles", mult_cycles - local_cycles);
     /* "shifts" in seconds is all the multiplication phase's communication
      * here (communication_cycles). */
-    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles);
+    report_timing(c, r, align_cycles, local_cycles, mult_cycles - local_cycles,
+                  0);
     const char *src = "Mathur & Johnsson, Section 4.1";
     report_bound(r, "per_class.neighbour.messages",
                  "neighbour messages = N blocks (shifts per block)",
@@ -924,15 +1108,31 @@ static void matmul_report(const void *config, Report *r)
      * local work is every node's (they are equal), its shifts the rest. */
     const SimPhase *align = &r->phase[MATMUL_PHASE_ALIGN];
     const SimPhase *mult = &r->phase[MATMUL_PHASE_MULTIPLY];
+    /* The reconfiguration (c-home = default) is the last phase: every
+     * node enters it after its last multiply, and, as on the SIMD CM-200,
+     * it starts when the last node has finished multiplying. */
+    const SimPhase *reconf = &r->phase[MATMUL_PHASE_RECONFIGURE];
+    Tick reconf_cycles = reconf->nodes ? r->cycles - reconf->enter_max : 0;
     Tick align_cycles = align->time_max;
-    Tick mult_cycles = r->cycles - align_cycles;
+    Tick mult_cycles = r->cycles - align_cycles - reconf_cycles;
     Tick local_cycles = mult->compute_max;
     Tick shift_cycles = mult_cycles - local_cycles;
     report_detail_int(r, "alignment_cycles", align_cycles);
     report_detail_int(r, "multiply_cycles", mult_cycles);
     report_detail_int(r, "local_cycles", local_cycles);
     report_detail_int(r, "shift_cycles", shift_cycles);
-    report_timing(c, r, align_cycles, local_cycles, shift_cycles);
+    uint64_t reconf_msgs = 0, reconf_elems = 0;
+    if (c->c_default) {
+        g_snprintf(text, sizeof text, "%ux%u", c->hr, c->hc);
+        report_detail_text(r, "c_home", "default");
+        report_detail_text(r, "c_home_processors", text);
+        reconfigure_counts(c, &reconf_msgs, &reconf_elems);
+        report_detail_int(r, "reconfigure_messages", (long long)reconf_msgs);
+        report_detail_int(r, "reconfigure_elements", (long long)reconf_elems);
+        report_detail_int(r, "reconfigure_cycles", reconf_cycles);
+    }
+    report_timing(c, r, align_cycles, local_cycles, shift_cycles,
+                  reconf_cycles);
 
     const char *src = "Mathur & Johnsson, Section 4.3";
     report_bound(r, "per_class.neighbour.elements",
@@ -951,6 +1151,22 @@ static void matmul_report(const void *config, Report *r)
                  "local work = L multiplies of rank bv", BOUND_EXACT,
                  (double)(c->kernel_ticks * (Tick)c->l),
                  "Appendix, Algorithm AM");
+    if (c->c_default
+        && topology_has_class(c->grid.topology.ops, CLASS_ROUTER)) {
+        /* The router carries the alignment (every element of A and B) and
+         * the reconfiguration, nothing else. */
+        const char *rsrc = "Section 5 (one extra route operation to "
+                           "reconfigure the product matrix)";
+        report_bound(r, "per_class.router.messages",
+                     "router messages = alignment pairs + reconfiguration "
+                     "pairs (from the layouts)", BOUND_EXACT,
+                     (double)(alignment_messages(c) + reconf_msgs), rsrc);
+        report_bound(r, "per_class.router.elements",
+                     "router elements = P Q + Q R + the product's elements "
+                     "that change node", BOUND_EXACT,
+                     (double)c->p * (double)c->q + (double)c->q * (double)c->r
+                         + (double)reconf_elems, rsrc);
+    }
     if (c->predicted)
         report_bound(r, "details.shift_cycles",
                      "shift ticks = sum over steps of the slowest channel",

@@ -36,6 +36,20 @@
  * K = C + A + B regions is verified: C by value (computed), A and B by
  * placement and conservation.
  *
+ * C's home (c-home, C stationary only). `shared` (the default): C lives
+ * in its blocks on the array the multiplication runs on, as above.
+ * `default`: C lives on the CM compilers' default array for C's own shape
+ * (Section 2, the consecutive allocation with the smallest faces; see
+ * matmul.c's default_array), H_r x H_c, in blocks of ceil(P/H_r) x
+ * ceil(R/H_c) column-major (the same Gray-coded embedding, of H_r x H_c).
+ * When that array is the shared one nothing changes. Otherwise
+ * (`reconfigure`) the product is computed in a working block alpha x gamma
+ * past the verified part (off_c) and, after the multiplication, moved to
+ * C's home block through the router (Section 5: "one extra route
+ * operation to reconfigure the product matrix"), one message per
+ * (source, destination) pair of distinct nodes, in its own phase. Memory
+ * is then [C home | A region | B region | C work | send | receive].
+ *
  * With A or B stationary (Section 4.1, stationary.c) A and B stay in their
  * home blocks: the A region is alpha x qa, the B region qb x gamma, and
  * the scratch beyond K holds a send buffer, the alignment's receive
@@ -65,6 +79,15 @@ typedef struct {
     gboolean is_complex;          /* two words per element */
     uint64_t seed;
     MatmulStationary stationary;  /* which ran (never AUTO) */
+
+    /* C's home (c-home): the array and block C lives on before and after
+     * the call: the shared grid, alpha and gamma unless reconfigure. */
+    gboolean c_default;           /* c-home = default */
+    gboolean reconfigure;         /* C's home array is not the shared one */
+    ProcGrid home;
+    uint32_t hr, hc;
+    uint64_t halpha, hgamma;
+    size_t off_c;                 /* the working C block (0 unless reconfigure) */
 
     /* Home blocks. */
     uint64_t alpha, gamma, qa, qb;
@@ -100,13 +123,15 @@ typedef struct {
 } MatmulConfig;
 
 /* Phases every matrix program enters (Algorithm.phases). */
-enum { MATMUL_PHASE_ALIGN = 0, MATMUL_PHASE_MULTIPLY = 1 };
+enum { MATMUL_PHASE_ALIGN = 0, MATMUL_PHASE_MULTIPLY = 1,
+       MATMUL_PHASE_RECONFIGURE = 2 };
 
 /* Tags. */
 enum { MATMUL_TAG_ALIGN_A = 1, MATMUL_TAG_ALIGN_B = 2,
        MATMUL_TAG_SHIFT_A = 10, MATMUL_TAG_SHIFT_B = 20,
        MATMUL_TAG_ALIGN_X = 30, MATMUL_TAG_BCAST = 31,
-       MATMUL_TAG_REDUCE = 32, MATMUL_TAG_ALIGN_C = 33 };
+       MATMUL_TAG_REDUCE = 32, MATMUL_TAG_ALIGN_C = 33,
+       MATMUL_TAG_RECONFIGURE = 34 };
 
 static inline size_t matmul_words(const MatmulConfig *c)
 {
@@ -122,6 +147,8 @@ double matmul_value(const MatmulConfig *c, MatmulOperand op, uint64_t row,
 /* Home place of A(row, col) / B(row, col) (real elements only). */
 MatmulPlace matmul_home(const MatmulConfig *c, MatmulOperand op,
                         uint64_t row, uint64_t col);
+/* Home place of C(row, col) on C's home array (c-home). */
+MatmulPlace matmul_home_c(const MatmulConfig *c, uint64_t row, uint64_t col);
 /* Working place after the alignment. */
 MatmulPlace matmul_work(const MatmulConfig *c, MatmulOperand op,
                         uint64_t row, uint64_t col);

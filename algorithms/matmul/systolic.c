@@ -13,7 +13,13 @@
  *               (t + 1) mod a_slots = 0, B's halves up and down the column
  *               when (t + 1) mod b_slots = 0, concurrently.
  * L = max(N_r, N_c) multiplication steps in all, N_c - 1 shifts of A and
- * N_r - 1 of B (the Appendix's counts; ERRATA.md).
+ * N_r - 1 of B (the Appendix's counts; ERRATA.md). With c-home = default
+ * on an array other than C's default one (matmul.h), two more:
+ *   step 1 + L  reconfiguration: the product's elements go from the
+ *               working block to C's home block through the router, one
+ *               message per destination node (a node's own elements are
+ *               copied at once);
+ *   step 2 + L  unpack what arrived.
  */
 #include "matmul.h"
 
@@ -109,6 +115,76 @@ static void align_unpack(Node *node, const MatmulConfig *c, uint32_t l,
     }
 }
 
+/* The reconfiguration's moves of this node (address `self`): sends, the
+ * product's elements of the working block (l, m) of the shared array that
+ * live elsewhere, by (destination, destination offset), after copying the
+ * others home; receives, the elements of C's home block that come from
+ * another node, by (source, offset). */
+static MatmulMove *reconfigure_sends(Node *node, const MatmulConfig *c,
+                                     uint32_t l, uint32_t m, size_t *n)
+{
+    Word *mem = node_memory(node);
+    size_t w = matmul_words(c);
+    uint32_t self = node_address(node);
+    uint64_t r0 = l * c->alpha, r1 = MIN(r0 + c->alpha, c->p);
+    uint64_t c0 = m * c->gamma, c1 = MIN(c0 + c->gamma, c->r);
+    size_t cap = r0 < r1 && c0 < c1 ? (size_t)((r1 - r0) * (c1 - c0)) : 0;
+    MatmulMove *mv = g_new(MatmulMove, cap ? cap : 1);
+    size_t count = 0;
+    for (uint64_t col = c0; col < c1; col++)
+        for (uint64_t row = r0; row < r1; row++) {
+            MatmulPlace to = matmul_home_c(c, row, col);
+            size_t src = c->off_c + (col - c0) * c->alpha + (row - r0);
+            if (to.node == self)
+                memcpy(mem + to.offset * w, mem + src * w, w * sizeof(Word));
+            else
+                mv[count++] = (MatmulMove){ to.node, to.offset, src };
+        }
+    matmul_sort_moves(mv, count);
+    *n = count;
+    return mv;
+}
+
+static MatmulMove *reconfigure_recvs(const MatmulConfig *c, uint32_t self,
+                                     size_t *n)
+{
+    uint32_t hl, hm;
+    procgrid_coords(&c->home, self, &hl, &hm);
+    uint64_t r0 = hl * c->halpha, r1 = MIN(r0 + c->halpha, c->p);
+    uint64_t c0 = hm * c->hgamma, c1 = MIN(c0 + c->hgamma, c->r);
+    size_t cap = r0 < r1 && c0 < c1 ? (size_t)((r1 - r0) * (c1 - c0)) : 0;
+    MatmulMove *mv = g_new(MatmulMove, cap ? cap : 1);
+    size_t count = 0;
+    for (uint64_t col = c0; col < c1; col++)
+        for (uint64_t row = r0; row < r1; row++) {
+            uint32_t from = procgrid_node(&c->grid, (uint32_t)(row / c->alpha),
+                                          (uint32_t)(col / c->gamma));
+            if (from != self)
+                mv[count++] = (MatmulMove){
+                    from, (col - c0) * c->halpha + (row - r0), 0 };
+        }
+    matmul_sort_moves(mv, count);
+    *n = count;
+    return mv;
+}
+
+static void reconfigure_post(Node *node, const MatmulConfig *c, uint32_t l,
+                             uint32_t m)
+{
+    size_t n;
+    g_autofree MatmulMove *out = reconfigure_sends(node, c, l, m, &n);
+    matmul_send_moves(node, c, out, n, c->off_send, MATMUL_TAG_RECONFIGURE);
+    g_autofree MatmulMove *in = reconfigure_recvs(c, node_address(node), &n);
+    matmul_recv_moves(node, in, n, c->off_recv, MATMUL_TAG_RECONFIGURE);
+}
+
+static void reconfigure_unpack(Node *node, const MatmulConfig *c)
+{
+    size_t n;
+    g_autofree MatmulMove *in = reconfigure_recvs(c, node_address(node), &n);
+    matmul_unpack_moves(node, c, in, n, c->off_recv);
+}
+
 /* Offset of slot `slot` of set d of an operand's working region. */
 static size_t slot_offset(const MatmulConfig *c, MatmulOperand op, int d,
                           uint64_t slot)
@@ -126,6 +202,7 @@ static void multiply(Node *node, const MatmulConfig *c, uint64_t t)
 {
     Word *mem = node_memory(node);
     size_t w = matmul_words(c);
+    Word *cw = mem + c->off_c * w;            /* the working C block */
     int mm = (int)c->alpha, nn = (int)c->gamma;
     for (int d = 0; d < 2; d++) {
         if (!c->h[d])
@@ -136,10 +213,10 @@ static void multiply(Node *node, const MatmulConfig *c, uint64_t t)
         if (c->is_complex) {
             static const double one[2] = { 1, 0 };
             cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
-                        one, a, mm, b, kk, one, mem, mm);
+                        one, a, mm, b, kk, one, cw, mm);
         } else {
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
-                        1.0, a, mm, b, kk, 1.0, (double *)mem, mm);
+                        1.0, a, mm, b, kk, 1.0, (double *)cw, mm);
         }
     }
     uint64_t shape[3] = { c->alpha, c->bv, c->gamma };
@@ -180,13 +257,22 @@ NodeStatus matmul_systolic_step(Node *node, const MatmulConfig *c)
         return NODE_CONTINUE;
     }
     uint64_t t = step - 1;
+    if (t == c->l) {
+        node_phase(node, MATMUL_PHASE_RECONFIGURE);
+        reconfigure_post(node, c, l, m);
+        return NODE_CONTINUE;
+    }
+    if (t == c->l + 1) {
+        reconfigure_unpack(node, c);
+        return NODE_DONE;
+    }
     if (t == 0) {
         align_unpack(node, c, l, m);
         node_phase(node, MATMUL_PHASE_MULTIPLY);
     }
     multiply(node, c, t);
     if (t + 1 == c->l)
-        return NODE_DONE;
+        return c->reconfigure ? NODE_CONTINUE : NODE_DONE;
     if ((t + 1) % c->a_slots == 0)
         shift(node, c, OPERAND_A, l, m);
     if ((t + 1) % c->b_slots == 0)
