@@ -5,8 +5,9 @@
 # (tests/faults.sh), memory limits (tests/limits.sh), the limits that stop
 # node programs that never finish (tests/run-limits.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), the fuzz harnesses over their seed corpora and
-# regressions (tests/fuzz.sh), and make bench's per-algorithm script in its
-# smoke mode (tests/bench-smoke.sh).
+# regressions (tests/fuzz.sh), make bench's per-algorithm script in its
+# smoke mode (tests/bench-smoke.sh), and the CM-200 model against Mathur &
+# Johnsson's Tables 1, 3 and 6 (tests/cm200-tables.sh).
 # Prints each part's output and ends with one line: "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
@@ -78,6 +79,11 @@ if [ "$unit_only" != "--unit-only" ]; then
   # mode, on small cubes: every case verified, recorded and read back by
   # bench/report.py; a wrong or stopped run misses its targets
   script tests/bench-smoke.sh "bench-smoke: "
+  # Mathur & Johnsson's Tables 1, 3 and 6 (tests/cm200-tables.sh): the
+  # transcription's own consistency, the smallest cells rerun by
+  # tools/cm200-tables.py against the committed results, the README's
+  # generated block byte for byte (not the issue's targets)
+  script tests/cm200-tables.sh "cm200-tables: "
 fi
 
 # Traces, exports, the headless viewer and sweeps: also with --unit-only, so

@@ -465,6 +465,9 @@ def compare(rows, path):
                       % (r['table'], r['row'], r['shape'], r['nodes'], c,
                          r[c], path, o[c]))
                 bad += 1
+    if bad:
+        print('if the model changed, rerun tools/cm200-tables.py with no '
+              'options and commit the results and the README')
     print('%d cells compared with %s, %d differences' % (len(rows), path, bad))
     return bad == 0
 
