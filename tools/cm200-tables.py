@@ -14,7 +14,8 @@ run build/cubemu on the table's base scenario with --set overrides:
   Table 3  scenarios/matmul/table3-base.ini: P x Q x R, C stationary,
            processors auto
   Table 6  scenarios/matmul/table6-base.ini: stationary auto, processors
-           auto (CMSSL's choice, Section 5)
+           auto (CMSSL's choice, Section 5), method cmssl (its nonsystolic
+           A- and B-stationary blocks, Section 4.1; set in the scenario)
 
 (nodes 256, 512, 1024, 2048 are the presets cm200-8k, -16k, -32k, -64k;
 matmul verifies sample:1024 elements of C, the products are all computed).
