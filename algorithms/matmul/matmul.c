@@ -4,6 +4,7 @@
  * in systolic.c (C stationary, Section 4.2) and stationary.c (A or B
  * stationary, Section 4.1).
  */
+#include "bits.h"
 #include "blas.h"
 #include "matmul.h"
 #include "shape.h"
@@ -202,6 +203,23 @@ void matmul_sort_moves(MatmulMove *mv, size_t n)
     }
     memcpy(mv, out, n * sizeof *mv);
     g_free(out);
+}
+
+void matmul_settle_moves(Node *node, const MatmulConfig *c, MatmulMove *mv,
+                         size_t *n)
+{
+    Word *mem = node_memory(node);
+    size_t w = matmul_words(c), kept = 0;
+    uint32_t self = node_address(node);
+    for (size_t i = 0; i < *n; i++) {
+        if (mv[i].peer == self)
+            memcpy(mem + mv[i].off * w, mem + mv[i].src * w,
+                   w * sizeof(Word));
+        else
+            mv[kept++] = mv[i];
+    }
+    matmul_sort_moves(mv, kept);
+    *n = kept;
 }
 
 size_t matmul_send_moves(Node *node, const MatmulConfig *c,
@@ -524,8 +542,8 @@ static void *matmul_prepare(const Machine *mach, const Params *params,
     }
     c->nr = nr, c->nc = nc;
     c->cube = topology_has(&mach->topology, TOPOLOGY_DIMENSIONS);
-    c->rbits = (unsigned)log2((double)nr);
-    c->cbits = (unsigned)log2((double)nc);
+    c->rbits = bits_log2_floor(nr);
+    c->cbits = bits_log2_floor(nc);
     c->home = c->grid;
     c->hr = nr, c->hc = nc;
     if (c->c_default && (hr != nr || hc != nc)) {

@@ -171,6 +171,13 @@ typedef struct {
  * case, sorted in linear time; anything else falls back to qsort. */
 void matmul_sort_moves(MatmulMove *mv, size_t n);
 
+/* Sends that a node builds from its own elements: the moves whose peer is
+ * the node itself are local copies (memory[off] = memory[src]), done here
+ * and dropped; the rest are sorted as matmul_sort_moves sorts them. *n is
+ * the number left. */
+void matmul_settle_moves(Node *node, const MatmulConfig *c, MatmulMove *mv,
+                         size_t *n);
+
 /* A redistribution's messages: send packs each peer's elements (sorted
  * moves) into memory from offset buf and sends them as one router message;
  * recv posts one receive per peer into memory from buf; unpack copies what

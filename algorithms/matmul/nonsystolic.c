@@ -136,7 +136,8 @@ static gboolean moving_ranges(const MatmulConfig *c, uint32_t l, uint32_t m,
 }
 
 /* The alignment's sends from this node, sorted by (destination, offset);
- * elements whose root is this node are copied in place instead. */
+ * elements whose root is this node are copied in place instead
+ * (matmul_settle_moves). */
 static MatmulMove *align_sends(Node *node, const MatmulConfig *c,
                                const NsView *w, uint64_t j, size_t *n)
 {
@@ -145,20 +146,13 @@ static MatmulMove *align_sends(Node *node, const MatmulConfig *c,
     if (!moving_ranges(c, w->l, w->m, j, &k0, &k1, &f0, &f1))
         return g_new(MatmulMove, 1);
     MatmulMove *mv = g_new(MatmulMove, (k1 - k0) * (f1 - f0));
-    Word *mem = node_memory(node);
-    size_t ws = matmul_words(c), count = 0;
     for (uint64_t f = f0; f < f1; f++)
         for (uint64_t k = k0; k < k1; k++) {
             MatmulPlace to = x_root_place(c, j, k, f);
-            size_t from = moving_home(c, k, f).offset;
-            if (to.node == w->addr)
-                memcpy(mem + to.offset * ws, mem + from * ws,
-                       ws * sizeof(Word));
-            else
-                mv[count++] = (MatmulMove){ to.node, to.offset, from };
+            mv[(*n)++] = (MatmulMove){ to.node, to.offset,
+                                       moving_home(c, k, f).offset };
         }
-    matmul_sort_moves(mv, count);
-    *n = count;
+    matmul_settle_moves(node, c, mv, n);
     return mv;
 }
 
@@ -227,20 +221,13 @@ static MatmulMove *store_sends(Node *node, const MatmulConfig *c,
     if (!w->sink || !sink_ranges(c, w->l, w->m, j, &i0, &i1, &c0, &c1))
         return g_new(MatmulMove, 1);
     MatmulMove *mv = g_new(MatmulMove, (i1 - i0) * (c1 - c0));
-    Word *mem = node_memory(node);
-    size_t ws = matmul_words(c), count = 0;
     for (uint64_t col = c0; col < c1; col++)
         for (uint64_t i = i0; i < i1; i++) {
             MatmulPlace to = c_home(c, i, col);
-            size_t from = acc_offset(c, j, i, col);
-            if (to.node == w->addr)
-                memcpy(mem + to.offset * ws, mem + from * ws,
-                       ws * sizeof(Word));
-            else
-                mv[count++] = (MatmulMove){ to.node, to.offset, from };
+            mv[(*n)++] = (MatmulMove){ to.node, to.offset,
+                                       acc_offset(c, j, i, col) };
         }
-    matmul_sort_moves(mv, count);
-    *n = count;
+    matmul_settle_moves(node, c, mv, n);
     return mv;
 }
 

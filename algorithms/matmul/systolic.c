@@ -123,25 +123,19 @@ static void align_unpack(Node *node, const MatmulConfig *c, uint32_t l,
 static MatmulMove *reconfigure_sends(Node *node, const MatmulConfig *c,
                                      uint32_t l, uint32_t m, size_t *n)
 {
-    Word *mem = node_memory(node);
-    size_t w = matmul_words(c);
-    uint32_t self = node_address(node);
     uint64_t r0 = l * c->alpha, r1 = MIN(r0 + c->alpha, c->p);
     uint64_t c0 = m * c->gamma, c1 = MIN(c0 + c->gamma, c->r);
     size_t cap = r0 < r1 && c0 < c1 ? (size_t)((r1 - r0) * (c1 - c0)) : 0;
     MatmulMove *mv = g_new(MatmulMove, cap ? cap : 1);
-    size_t count = 0;
+    *n = 0;
     for (uint64_t col = c0; col < c1; col++)
         for (uint64_t row = r0; row < r1; row++) {
             MatmulPlace to = matmul_home_c(c, row, col);
-            size_t src = c->off_c + (col - c0) * c->alpha + (row - r0);
-            if (to.node == self)
-                memcpy(mem + to.offset * w, mem + src * w, w * sizeof(Word));
-            else
-                mv[count++] = (MatmulMove){ to.node, to.offset, src };
+            mv[(*n)++] = (MatmulMove){
+                to.node, to.offset,
+                c->off_c + (col - c0) * c->alpha + (row - r0) };
         }
-    matmul_sort_moves(mv, count);
-    *n = count;
+    matmul_settle_moves(node, c, mv, n);
     return mv;
 }
 
