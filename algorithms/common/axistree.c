@@ -3,18 +3,6 @@
  * (axistree.h). */
 #include "axistree.h"
 
-#include "bits.h"
-
-AxisTree axistree_of(const ProcGrid *grid, const Machine *m, size_t words)
-{
-    return (AxisTree){
-        .grid = grid,
-        .cube = topology_has(&m->topology, TOPOLOGY_DIMENSIONS),
-        .cbits = bits_log2_floor(grid->cols),
-        .words = words,
-    };
-}
-
 /* The tree coordinate of node (l, m) along axis: on the cube the axis's
  * Gray-code bits of the address, on the torus the index itself. */
 static uint32_t tree_coord(const AxisTree *c, uint32_t addr, uint32_t l,

@@ -33,9 +33,6 @@ typedef struct {
     size_t words;                 /* words per element */
 } AxisTree;
 
-/* The trees of grid on machine m, for elements of `words` words. */
-AxisTree axistree_of(const ProcGrid *grid, const Machine *m, size_t words);
-
 /* Spread step k (0 .. bits - 1) of memory[off, off + count) from
  * coordinate 0 along axis, an axis of 2^bits processors. */
 void axistree_spread(Node *node, const AxisTree *t, ProcGridAxis axis,
