@@ -88,6 +88,40 @@ static Report *run_ok(Scenario *s, const char *what, CkTally *t)
     return r;
 }
 
+/* A random problem: every fourth trial a torus, the others a cube of
+ * 1..6 dimensions as a random array; P >= N_r and Q >= N_c, sometimes
+ * exactly (a vector shorter than N). */
+typedef struct {
+    gboolean torus;
+    unsigned dims;
+    uint32_t rows, cols;
+    uint64_t p, q;
+    char arr[32];
+} DbProblem;
+
+static DbProblem random_problem(GRand *g, int trial)
+{
+    DbProblem b = { .torus = trial % 4 == 3 };
+    if (b.torus) {
+        static const uint32_t shapes[][2] = {
+            { 4, 8 }, { 2, 4 }, { 4, 4 }, { 8, 2 }, { 1, 8 }, { 2, 2 } };
+        int k = g_rand_int_range(g, 0, 6);
+        b.rows = shapes[k][0];
+        b.cols = shapes[k][1];
+    } else {
+        b.dims = (unsigned)g_rand_int_range(g, 1, 7);
+        unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)b.dims + 1);
+        b.rows = 1u << rb;
+        b.cols = 1u << (b.dims - rb);
+    }
+    b.p = g_rand_boolean(g) ? b.rows
+          : b.rows + (uint64_t)g_rand_int_range(g, 0, 3 * (int)b.rows + 5);
+    b.q = g_rand_boolean(g) ? b.cols
+          : b.cols + (uint64_t)g_rand_int_range(g, 0, 3 * (int)b.cols + 5);
+    g_snprintf(b.arr, sizeof b.arr, "%ux%u", b.rows, b.cols);
+    return b;
+}
+
 /* Random P >= N_r, Q >= N_c (sometimes exactly N_r, a vector shorter than
  * N), random arrays, every routine and element, on cubes of 1..6
  * dimensions and on tori. */
@@ -96,44 +130,25 @@ START_TEST(random_exact)
     GRand *g = g_rand_new_with_seed(20261123);
     CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 40; trial++) {
-        gboolean torus = trial % 4 == 3;
-        uint32_t rows, cols;
-        unsigned dims = 0;
-        if (torus) {
-            static const uint32_t shapes[][2] = {
-                { 4, 8 }, { 2, 4 }, { 4, 4 }, { 8, 2 }, { 1, 8 }, { 2, 2 } };
-            int k = g_rand_int_range(g, 0, 6);
-            rows = shapes[k][0];
-            cols = shapes[k][1];
-        } else {
-            dims = (unsigned)g_rand_int_range(g, 1, 7);
-            unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
-            rows = 1u << rb;
-            cols = 1u << (dims - rb);
-        }
-        uint64_t p = g_rand_boolean(g) ? rows
-                     : rows + (uint64_t)g_rand_int_range(g, 0, 3 * (int)rows + 5);
-        uint64_t q = g_rand_boolean(g) ? cols
-                     : cols + (uint64_t)g_rand_int_range(g, 0, 3 * (int)cols + 5);
-        char arr[32];
-        g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
+        DbProblem b = random_problem(g, trial);
         for (int r = 0; r < 3; r++)
             for (int cx = 0; cx < 2; cx++) {
                 const char *el = cx ? "complex" : "double";
-                g_autoptr(Scenario) s = db_scenario(routines[r], p, q, arr, el);
+                g_autoptr(Scenario) s = db_scenario(routines[r], b.p, b.q, b.arr,
+                                                    el);
                 char seed[16];
                 g_snprintf(seed, sizeof seed, "%d", trial + 7);
                 scenario_put(s, "algorithm", "seed", seed, "test");
-                if (torus)
-                    on_torus(s, rows, cols);
+                if (b.torus)
+                    on_torus(s, b.rows, b.cols);
                 else
-                    on_cube(s, dims);
+                    on_cube(s, b.dims);
                 g_autofree char *what = g_strdup_printf(
                     "%s %s %llux%llu on %s %s", routines[r], el,
-                    (unsigned long long)p, (unsigned long long)q, arr,
-                    torus ? "torus" : "cube");
+                    (unsigned long long)b.p, (unsigned long long)b.q, b.arr,
+                    b.torus ? "torus" : "cube");
                 g_autoptr(Report) rep = run_ok(s, what, &t);
-                ck_tally_str(&t, arr, detail(rep, "processors")->text,
+                ck_tally_str(&t, b.arr, detail(rep, "processors")->text,
                              "%s: processors", what);
             }
     }
@@ -391,7 +406,7 @@ START_TEST(refusals)
 END_TEST
 
 
-/* Method combined, random shapes as random_exact: every result exact,
+/* Method combined, random problems as random_exact's: every result exact,
  * every bound (the router's exact counts) holding, nothing sent to a
  * neighbour but through the router. */
 START_TEST(combined_random_exact)
@@ -399,34 +414,20 @@ START_TEST(combined_random_exact)
     GRand *g = g_rand_new_with_seed(20261204);
     CkTally t = CK_TALLY_INIT;
     for (int trial = 0; trial < 24; trial++) {
-        gboolean torus = trial % 4 == 3;
-        uint32_t rows, cols;
-        unsigned dims = 0;
-        if (torus) {
-            rows = trial % 8 == 3 ? 2 : 4;
-            cols = 4;
-        } else {
-            dims = (unsigned)g_rand_int_range(g, 1, 7);
-            unsigned rb = (unsigned)g_rand_int_range(g, 0, (int)dims + 1);
-            rows = 1u << rb;
-            cols = 1u << (dims - rb);
-        }
-        uint64_t p = rows + (uint64_t)g_rand_int_range(g, 0, 3 * (int)rows + 5);
-        uint64_t q = cols + (uint64_t)g_rand_int_range(g, 0, 3 * (int)cols + 5);
-        char arr[32];
-        g_snprintf(arr, sizeof arr, "%ux%u", rows, cols);
+        DbProblem b = random_problem(g, trial);
         for (int r = 0; r < 3; r++) {
             const char *el = (trial + r) % 2 ? "complex" : "double";
-            g_autoptr(Scenario) s = db_scenario(routines[r], p, q, arr, el);
+            g_autoptr(Scenario) s = db_scenario(routines[r], b.p, b.q, b.arr,
+                                                el);
             scenario_put(s, "algorithm", "method", "combined", "test");
-            if (torus)
-                on_torus(s, rows, cols);
+            if (b.torus)
+                on_torus(s, b.rows, b.cols);
             else
-                on_cube(s, dims);
+                on_cube(s, b.dims);
             g_autofree char *what = g_strdup_printf(
                 "combined %s %s %llux%llu on %s %s", routines[r], el,
-                (unsigned long long)p, (unsigned long long)q, arr,
-                torus ? "torus" : "cube");
+                (unsigned long long)b.p, (unsigned long long)b.q, b.arr,
+                b.torus ? "torus" : "cube");
             g_autoptr(Report) rep = run_ok(s, what, &t);
             ck_tally_uint(&t, 0, rep->class_messages[CLASS_NEIGHBOUR],
                           "%s: no neighbour messages", what);

@@ -222,6 +222,18 @@ static void cmssl_tree_counts(gboolean a, uint32_t nr, uint32_t nc,
     *elems += slines * sothers * xs + rlines * rothers * as;
 }
 
+/* On the 4 x 4 torus one binomial tree per line of 4: step 0's partner
+ * is one hop away (2 messages of the whole segment per line), step 1's
+ * two (a router message); four lines spread, four reduce. */
+static void cmssl_torus_neighbour(gboolean a, uint64_t alpha, uint64_t gamma,
+                                  uint64_t qa, uint64_t qb, uint64_t nb,
+                                  uint64_t *msgs, uint64_t *elems)
+{
+    uint64_t xs = (a ? qa : qb) * nb, as = (a ? alpha : gamma) * nb;
+    *msgs += 4 * 2 + 4 * 2;
+    *elems += 4 * 2 * xs + 4 * 2 * as;
+}
+
 static void cmssl_one(CkTally *t, int dims, uint32_t nr, uint32_t nc,
                       uint32_t p, uint32_t q, uint32_t r, const char *st,
                       const char *element, uint32_t block)
@@ -254,14 +266,19 @@ static void cmssl_one(CkTally *t, int dims, uint32_t nr, uint32_t nc,
     ck_tally_int(t, (long long)b, detail(rep, "block")->i, "%s: block", what);
     ck_tally_int(t, (long long)blocks, detail(rep, "blocks")->i,
                  "%s: blocks", what);
-    if (dims <= 0)
-        return;                   /* the torus's trees use the router */
+    gboolean torus = dims <= 0;
+    if (torus)
+        nr = nc = 4;              /* the 4 x 4 torus */
     uint64_t alpha = (p + nr - 1) / nr, gamma = (r + nc - 1) / nc;
     uint64_t qa = (q + nc - 1) / nc, qb = (q + nr - 1) / nr;
     uint64_t msgs = 0, elems = 0;
     for (uint64_t j = 0; j < blocks; j++)
-        cmssl_tree_counts(a, nr, nc, alpha, gamma, qa, qb,
-                          MIN(b, ext - j * b), &msgs, &elems);
+        if (torus)
+            cmssl_torus_neighbour(a, alpha, gamma, qa, qb,
+                                  MIN(b, ext - j * b), &msgs, &elems);
+        else
+            cmssl_tree_counts(a, nr, nc, alpha, gamma, qa, qb,
+                              MIN(b, ext - j * b), &msgs, &elems);
     ck_tally_int(t, (long long)msgs, rep->class_messages[CLASS_NEIGHBOUR],
                  "%s: neighbour messages", what);
     ck_tally_int(t, (long long)elems, rep->class_elements[CLASS_NEIGHBOUR],
