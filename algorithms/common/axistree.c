@@ -2,6 +2,7 @@
  * all-port rotated binomial trees on a cube, one binomial tree on a torus
  * (axistree.h). */
 #include "axistree.h"
+#include "bits.h"
 
 /* The tree coordinate of node (l, m) along axis: on the cube the axis's
  * Gray-code bits of the address, on the torus the index itself. */
@@ -117,17 +118,18 @@ static size_t part_lo(size_t count, unsigned parts, unsigned i)
 }
 
 /* The position of the highest-ordered set bit of x in the order
- * d_j = (i + j) mod bits, or -1 for x = 0. */
+ * d_j = (i + j) mod bits, or -1 for x = 0: rotating x's `bits` bits right
+ * by i puts bit d_j at bit j, so the level is that word's highest set
+ * bit. Every node evaluates it for every part in every step, so it is a
+ * rotation and a count, not a pass over the bits. */
 static int tree_level(uint32_t x, unsigned i, unsigned bits)
 {
-    int level = -1;
-    for (unsigned d = 0; d < bits; d++)
-        if (x >> d & 1) {
-            int j = (int)((d + bits - i % bits) % bits);
-            if (j > level)
-                level = j;
-        }
-    return level;
+    uint32_t mask = bits >= 32 ? UINT32_MAX : (1u << bits) - 1;
+    unsigned s = i % bits;
+    x &= mask;
+    if (s)
+        x = ((x >> s) | (x << (bits - s))) & mask;
+    return x ? (int)bits_log2_floor(x) : -1;
 }
 
 static int cube_link(const AxisTree *c, ProcGridAxis axis, unsigned d)
@@ -140,15 +142,17 @@ static void cube_spread_step(Node *node, const AxisTree *c, ProcGridAxis axis,
                              unsigned bits, unsigned j, size_t off,
                              size_t count, int tag)
 {
-    uint32_t addr = node_address(node), l, m;
-    procgrid_coords(c->grid, addr, &l, &m);
-    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    uint32_t addr = node_address(node);
+    /* the cube's coordinate is the address's bits: no grid decode */
+    uint32_t coord = tree_coord(c, addr, 0, 0, axis);
     unsigned parts = axistree_parts(bits, count);
     for (unsigned i = 0; i < parts; i++) {
+        int level = tree_level(coord, i, bits);
+        if (level > (int)j)             /* not reached by part i yet */
+            continue;
         size_t lo = part_lo(count, parts, i);
         size_t n = part_lo(count, parts, i + 1) - lo;
         int link = cube_link(c, axis, (i + j) % bits);
-        int level = tree_level(coord, i, bits);
         if (level < (int)j)
             node_send(node, &link, 1, off + lo, n, tag);
         else if (level == (int)j)
@@ -163,15 +167,16 @@ static void cube_reduce_step(Node *node, const AxisTree *c, ProcGridAxis axis,
                              unsigned bits, unsigned r, size_t off, size_t buf,
                              size_t count, int tag)
 {
-    uint32_t addr = node_address(node), l, m;
-    procgrid_coords(c->grid, addr, &l, &m);
-    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    uint32_t addr = node_address(node);
+    uint32_t coord = tree_coord(c, addr, 0, 0, axis);
     unsigned parts = axistree_parts(bits, count);
     int j = (int)bits - 1 - (int)r;
     for (unsigned i = 0; i < parts; i++) {
+        int level = tree_level(coord, i, bits);
+        if (level > j)                  /* done with part i already */
+            continue;
         size_t lo = part_lo(count, parts, i);
         size_t n = part_lo(count, parts, i + 1) - lo;
-        int level = tree_level(coord, i, bits);
         if (r > 0 && level < j + 1)
             add_into(c, node, off + lo, buf + lo, n);
         if (j < 0)
