@@ -47,24 +47,86 @@ Channel *sim_channel(const Sim *sim, uint32_t node, int link,
     return c;
 }
 
+static void link_fold(Sim *sim, int link);
+
+/* Spare i out of the list (its order means nothing). */
+static SpareLink spare_take(Sim *sim, int i)
+{
+    SpareLink got = sim->spare[i];
+    sim->spare[i] = sim->spare[--sim->nspare];
+    return got;
+}
+
+/* A spare parked for a link becomes anybody's: what its channels carried
+ * goes into the link's counts (a pass over it, which the messages that
+ * made the link idle paid for), and its heap spans are freed. */
+static void spare_settle(Sim *sim, SpareLink *sp)
+{
+    if (sp->owner < 0)
+        return;
+    LinkChannels *lc = &sim->link_ch[sp->owner];
+    link_fold(sim, sp->owner);
+    if (lc->many)
+        for (uint32_t x = 0; x < sim->nodes; x++)
+            timeline_clear(&sp->ch[x].tl);
+    sp->zero = lc->zero;
+    sp->owner = -1;
+    sim->link_counts.settled++;
+    *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
+                          .uniform = lc->uniform };
+}
+
+/* The spare a link without one of its own takes: a settled one, else the
+ * one parked for the link idle the longest (the likeliest not to be
+ * needed again soon). */
+static int spare_pick(const Sim *sim)
+{
+    int best = 0;
+    for (int i = 0; i < sim->nspare; i++) {
+        int o = sim->spare[i].owner;
+        if (o < 0)
+            return i;
+        if (sim->link_ch[o].until
+            < sim->link_ch[sim->spare[best].owner].until)
+            best = i;
+    }
+    return best;
+}
+
 /* sim_channel_timeline's other cases: a sparse channel, or a link whose
- * array is not allocated (taken from the spares or mapped here). */
+ * array is not allocated (its own parked one taken back, another spare,
+ * or one mapped here). */
 Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
 {
     if (!sim->link_ch)
         return &sim_channel(sim, node, link, TRUE)->tl;
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->ch) {
-        /* A released array holds only spans that ended before the tick it
-         * was released at, which every use prunes first: as good as empty,
-         * and already in memory (a new one costs the kernel zeroing it);
-         * its counts were folded and zeroed. */
-        SpareLink got = sim->nspare > 0
-                            ? sim->spare[--sim->nspare]
-                            : (SpareLink){ sim_big_new0(sim_link_bytes(sim),
-                                                     "a link's channels"), 0 };
-        lc->ch = got.ch;
-        lc->zero = got.zero;
+        if (lc->parked) {
+            /* Back with its counts where they were: no pass over it. */
+            int i = 0;
+            while (sim->spare[i].ch != lc->parked)
+                i++;
+            lc->ch = spare_take(sim, i).ch;
+            lc->parked = NULL;
+            sim->link_counts.taken_back++;
+        } else {
+            /* A released array holds only spans that ended before the
+             * tick it was released at, which every use prunes first: as
+             * good as empty, and already in memory (a new one costs the
+             * kernel zeroing it); its counts were folded. */
+            SpareLink got;
+            if (sim->nspare > 0) {
+                int i = spare_pick(sim);
+                spare_settle(sim, &sim->spare[i]);
+                got = spare_take(sim, i);
+            } else {
+                got = (SpareLink){ sim_big_new0(sim_link_bytes(sim),
+                                                "a link's channels"), 0, -1 };
+            }
+            lc->ch = got.ch;
+            lc->zero = got.zero;
+        }
         if (++sim->links_live > sim->links_live_max)
             sim->links_live_max = sim->links_live;
         sim->hot_link[1] = sim->hot_link[0];
@@ -73,17 +135,16 @@ Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
     return &lc->ch[node].tl;
 }
 
-static void link_fold(Sim *sim, int link);
-
-static void link_release(Sim *sim, int link)
+/* The link's array leaves it. Parked (park, and room among the spares):
+ * kept as it is, counts unfolded, for the link to take back without a
+ * pass over it (gray-to-binary's concurrent method idles and takes up the
+ * same links every few ticks) or for another link to settle and take.
+ * Else folded, and kept as a settled spare or freed. */
+static void link_release(Sim *sim, int link, gboolean park)
 {
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->ch)
         return;
-    link_fold(sim, link);
-    if (lc->many)
-        for (uint32_t x = 0; x < sim->nodes; x++)
-            timeline_clear(&lc->ch[x].tl);
     /* Kept for reuse while arrays in use and kept stay within the most
      * ever in use at once, which the run's peak held anyway: a dimension
      * exchange keeps one, gray-to-binary's 15 concurrent links 15, and
@@ -92,13 +153,23 @@ static void link_release(Sim *sim, int link)
     for (int k = 0; k < 2; k++)
         if (sim->hot_link[k] == link)
             sim->hot_link[k] = -1;
-    if (sim->links_live + sim->nspare < sim->links_live_max) {
-        if (!sim->spare)
-            sim->spare = EMU_NEW(SpareLink, sim->links, "the spare links");
-        sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero };
-    } else {
-        sim_big_free(lc->ch, sim_link_bytes(sim));
+    gboolean keep = sim->links_live + sim->nspare < sim->links_live_max;
+    if (keep && !sim->spare)
+        sim->spare = EMU_NEW(SpareLink, sim->links, "the spare links");
+    if (park && keep) {
+        sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero, link };
+        lc->parked = lc->ch;
+        lc->ch = NULL;
+        return;
     }
+    link_fold(sim, link);
+    if (lc->many)
+        for (uint32_t x = 0; x < sim->nodes; x++)
+            timeline_clear(&lc->ch[x].tl);
+    if (keep)
+        sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero, -1 };
+    else
+        sim_big_free(lc->ch, sim_link_bytes(sim));
     *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
                           .uniform = lc->uniform };
 }
@@ -110,7 +181,7 @@ void sim_links_idle(Sim *sim, Tick now)
     for (int l = 0; l < sim->links; l++) {
         LinkChannels *lc = &sim->link_ch[l];
         if (lc->ch && lc->until <= now && lc->messages >= sim->nodes / 8)
-            link_release(sim, l);
+            link_release(sim, l, TRUE);
     }
 }
 
@@ -133,8 +204,9 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
         return c ? c->count : 0;
     }
     const LinkChannels *lc = &sim->link_ch[link];
+    const LinkChannel *ch = lc->ch ? lc->ch : lc->parked;
     return count_folded(sim, node, link)
-           + (lc->ch ? lc->ch[node].carried - lc->zero : 0);
+           + (ch ? ch[node].carried - lc->zero : 0);
 }
 
 /* Set a folded count (a link with a column). */
@@ -186,7 +258,7 @@ void sim_count_add(Sim *sim, uint32_t node, int link, uint64_t count)
 static void link_fold(Sim *sim, int link)
 {
     LinkChannels *lc = &sim->link_ch[link];
-    LinkChannel *ch = lc->ch;
+    LinkChannel *ch = lc->ch ? lc->ch : lc->parked;
     uint32_t x = 0, n = sim->nodes;
     const uint64_t zero = lc->zero;
     if (!ch || lc->hops == 0)
@@ -261,10 +333,12 @@ static void free_channel(gpointer key, gpointer value, gpointer data)
 void sim_channels_free(Sim *sim)
 {
     if (sim->link_ch) {
-        for (int l = 0; l < sim->links; l++) {
-            link_release(sim, l);
+        for (int i = 0; i < sim->nspare; i++)
+            spare_settle(sim, &sim->spare[i]);
+        for (int l = 0; l < sim->links; l++)
+            link_release(sim, l, FALSE);
+        for (int l = 0; l < sim->links; l++)
             sim_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
-        }
         for (int i = 0; i < sim->nspare; i++)
             sim_big_free(sim->spare[i].ch, sim_link_bytes(sim));
         g_free(sim->spare);
@@ -275,4 +349,9 @@ void sim_channels_free(Sim *sim)
         g_hash_table_foreach(sim->sparse, free_channel, NULL);
         g_hash_table_destroy(sim->sparse);
     }
+}
+
+SimLinkCounts sim_link_counts(const Sim *sim)
+{
+    return sim->link_counts;
 }

@@ -230,8 +230,12 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * time; keeping all their timelines would take 320 MiB of its peak.
  * Once every span on the link has ended (until <= now) none of them can
  * matter again, and the array is released, but only after it carried at
- * least nodes/8 messages: allocating it again costs a pass over it, which
- * those messages pay for, so the engine's cost still grows with messages.
+ * least nodes/8 messages: giving it to another link costs a pass over it,
+ * which those messages pay for, so the engine's cost still grows with
+ * messages. A released array is parked: it keeps its counts, unfolded,
+ * and the link takes it back as it is if it needs one again before
+ * another link does (a program that uses the same links every few ticks
+ * pays no pass at all); only another link's taking it folds it.
  *
  * The elements each channel carried: a hop adds them beside its timeline
  * (LinkChannel.carried, in the line the hop touches anyway), and they are
@@ -247,6 +251,10 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * the column at once. */
 typedef struct {
     LinkChannel *ch;           /* nodes channels, or NULL */
+    LinkChannel *parked;       /* without ch: the array it was released
+                                * with, unfolded, among the spares until
+                                * the link takes it back or another link
+                                * needs it (sim_channels.c); or NULL */
     Tick until;                /* every span reserved on it ends by then */
     uint64_t messages;         /* hops reserved since ch was allocated */
     gboolean many;             /* some timeline took the heap form */
@@ -263,10 +271,12 @@ typedef struct {
     gboolean mixed;
 } LinkChannels;
 
-/* A released link's array, kept for reuse, and its zero. */
+/* A released link's array, kept for reuse, and its zero; `owner` is the
+ * link it is parked for (its counts not folded yet), or -1. */
 typedef struct {
     LinkChannel *ch;
     uint64_t zero;
+    int owner;
 } SpareLink;
 
 /* A channel of a sparse topology, in the table under its key. */
@@ -336,6 +346,7 @@ struct Sim {
                                 * 32 bits), or 0 (sim_set_keep(FALSE)), a
                                 * bound the hot path compares anyway */
     SimPendingCounts pend_counts;
+    SimLinkCounts link_counts;
     gboolean deferring;        /* the last delivery was put off */
 #ifdef SIM_CHECK_EXCHANGE
     GArray *sent_checks;       /* SentCheck: the running step's exchange

@@ -40,4 +40,12 @@ typedef struct {
 } SimPendingCounts;
 SimPendingCounts sim_pending_counts(const Sim *sim);
 
+/* For tests: link arrays a link took back parked, its counts unfolded,
+ * and parked arrays settled (folded into their link's counts) for another
+ * link to take (sim_channels.c). */
+typedef struct {
+    uint64_t taken_back, settled;
+} SimLinkCounts;
+SimLinkCounts sim_link_counts(const Sim *sim);
+
 #endif

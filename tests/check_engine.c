@@ -2157,6 +2157,59 @@ START_TEST(channel_counts_as_many_hops_as_channels)
 }
 END_TEST
 
+/* A link idle for a while takes its own array back, counts unfolded; an
+ * array parked for one link is settled (its counts folded into that
+ * link's) before another link takes it. On a 2-cube: every node sends 4
+ * elements over link 0 at cycle 0 and again at 20 (link 0 idle between:
+ * its array parked and taken back), node 1 alone 3 more at 40 (taken back
+ * again, the link's counts a column now), every node 2 over link 1 at 60
+ * (link 0's parked array settled and taken), and node 2 alone 5 over
+ * link 0 at 80 (link 1's settled and taken). Counts: link 0 8, 11, 13, 8;
+ * link 1 2 each; the largest 13. With channel arrays (all ports, two),
+ * two take-backs and two settlements exactly; with one port the ports
+ * imply the channels and there are no arrays. A parked array's counts
+ * lost or folded twice, or a take-back that settles, fails here. */
+START_TEST(channel_arrays_parked_and_settled)
+{
+    const uint32_t limits[] = { 0, 1, 5 };
+    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+    Script sc = { 0 };
+    for (int again = 0; again < 2; again++)
+        for (uint32_t x = 0; x < 4; x++)
+            sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 0 }, 4, 20 * again };
+    sc.msg[sc.nmsg++] = (TestMsg){ 1, 1, { 0 }, 3, 40 };
+    for (uint32_t x = 0; x < 4; x++)
+        sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 1 }, 2, 60 };
+    sc.msg[sc.nmsg++] = (TestMsg){ 2, 1, { 0 }, 5, 80 };
+    const uint64_t link0[4] = { 8, 11, 13, 8 };
+    CkTally t = CK_TALLY_INIT;
+    for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports); l++) {
+        uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
+        int p = ports[l / G_N_ELEMENTS(limits)];
+        Machine m = test_machine(2, p, 0, 1);
+        test_count_limit = limit;
+        Observed o;
+        Sim *sim = run_ok(&m, &sc, &o);
+        for (uint32_t x = 0; x < 4; x++) {
+            ck_tally_uint(&t, link0[x], sim_channel_elements(sim, x, 0),
+                          "limit %u ports %d node %u: link 0", limit, p, x);
+            ck_tally_uint(&t, 2, sim_channel_elements(sim, x, 1),
+                          "limit %u ports %d node %u: link 1", limit, p, x);
+        }
+        ck_tally_uint(&t, 13, sim_stats(sim)->max_channel_elements,
+                      "limit %u ports %d: largest count", limit, p);
+        SimLinkCounts c = sim_link_counts(sim);
+        ck_tally_uint(&t, p == 1 ? 0 : 2, c.taken_back,
+                      "limit %u ports %d: arrays taken back", limit, p);
+        ck_tally_uint(&t, p == 1 ? 0 : 2, c.settled,
+                      "limit %u ports %d: arrays settled", limit, p);
+        sim_free(sim);
+    }
+    test_count_limit = 0;
+    ck_tally_assert(&t, "channel arrays parked and settled");
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -2193,6 +2246,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, channel_counts_match_paths);
     tcase_add_test(t, channel_counts_one_number_then_a_column);
     tcase_add_test(t, channel_counts_as_many_hops_as_channels);
+    tcase_add_test(t, channel_arrays_parked_and_settled);
     suite_add_tcase(s, t);
     /* random programs run two ways, many of them: under the sanitizer,
      * on a busy machine, more than Check's default 4 seconds */
