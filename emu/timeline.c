@@ -380,10 +380,55 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
     take(tl, start, end);
 }
 
+/* timeline_claim_slow on the heap array, for a channel (capacity one,
+ * so every span is full): one search for the first span that ends after
+ * `ready`, the fit and the free time read off from there, and the claim
+ * put into its gap by extending a touching neighbour, joining two, or
+ * moving the later spans up by one. many_fit, many_free_until and
+ * many_take would search four times and rewrite the spans through a
+ * scratch array; this leaves exactly the spans they leave. Contended
+ * channels of an all-to-all (every message posted at once) hold dozens
+ * of spans and take claims in their gaps, not only at their ends. */
+static Tick many_claim(Timeline *owner, Tick ready, Tick tau, uint64_t count)
+{
+    TimelineMany *m = owner->many;
+    uint32_t i = many_first_after(m, ready);
+    Tick t = ready;
+    while (i < m->len && m->span[i].start < t + tau)
+        t = m->span[i++].end;
+    Tick stop = t + (Tick)count * tau;
+    if (i < m->len && m->span[i].start < stop)
+        return -1;                      /* would break into runs */
+    gboolean join_prev = i > m->head && m->span[i - 1].end == t
+                         && m->span[i - 1].count == 1;
+    gboolean join_next = i < m->len && m->span[i].start == stop
+                         && m->span[i].count == 1;
+    if (join_prev && join_next) {
+        m->span[i - 1].end = m->span[i].end;
+        memmove(m->span + i, m->span + i + 1,
+                (m->len - i - 1) * sizeof *m->span);
+        m->len--;
+    } else if (join_prev) {
+        m->span[i - 1].end = stop;
+    } else if (join_next) {
+        m->span[i].start = t;
+    } else {
+        uint32_t r = i - m->head;
+        m = owner->many = many_reserve(m, 1);
+        i = m->head + r;                /* reserve may have compacted */
+        memmove(m->span + i + 1, m->span + i, (m->len - i) * sizeof *m->span);
+        m->span[i] = (TimelineSpan){ t, stop, 1 };
+        m->len++;
+    }
+    return t;
+}
+
 Tick timeline_claim_slow(Timeline *tl, Tick now, Tick ready, Tick tau,
                          uint64_t count)
 {
     prune(tl, now);
+    if (is_many(tl) && tau > 0 && count > 0)
+        return many_claim(tl, ready, tau, count);
     Tick t = fit(tl, ready, tau, 1);
     Tick until = free_until(tl, t, 1);
     if (until != TIMELINE_FOREVER && (uint64_t)((until - t) / tau) < count)

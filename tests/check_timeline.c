@@ -188,6 +188,72 @@ START_TEST(timeline_claim_inline_is_timeline_claim_slow)
 }
 END_TEST
 
+/* The claim by its parts: prune, fit, free_until and take in turn, as
+ * the engine's general route reserves a run. */
+static Tick claim_by_parts(Timeline *tl, Tick now, Tick ready, Tick tau,
+                           uint64_t count)
+{
+    timeline_prune(tl, now);
+    Tick t = timeline_fit(tl, ready, tau, 1);
+    Tick until = timeline_free_until(tl, t, 1);
+    if (until != TIMELINE_FOREVER && (uint64_t)((until - t) / tau) < count)
+        return -1;
+    timeline_take(tl, t, t + (Tick)count * tau);
+    return t;
+}
+
+/* timeline_claim_slow on deep heap arrays against its parts: claims with
+ * ready times far ahead of a slowly moving now, so that channels hold
+ * dozens of spans and most claims land in a gap (joining the span before
+ * it, the one after it, both, or neither) rather than at the end. The
+ * answer and every span must agree after every step. A claim that
+ * searched from the wrong span, refused where the parts fit, or joined
+ * spans the parts keep apart, fails here. */
+START_TEST(timeline_claim_is_its_parts)
+{
+    GRand *rng = g_rand_new_with_seed(52);
+    CkTally tl = CK_TALLY_INIT;
+    uint32_t deepest = 0, refused = 0;
+    for (int run = 0; run < 100; run++) {
+        Timeline a, b;
+        timeline_init(&a);
+        timeline_init(&b);
+        Tick now = 0;
+        for (int step = 0; step < 300; step++) {
+            now += g_rand_int_range(rng, 0, 2);
+            Tick ready = now + g_rand_int_range(rng, 0, 400);
+            Tick tau = g_rand_int_range(rng, 1, 3);
+            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 4);
+            Tick ta = claim_by_parts(&a, now, ready, tau, count);
+            Tick tb = timeline_claim_slow(&b, now, ready, tau, count);
+            ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
+            refused += ta < 0;
+            uint32_t spans = timeline_spans(&a);
+            deepest = MAX(deepest, spans);
+            ck_tally_uint(&tl, spans, timeline_spans(&b),
+                          "run %d step %d: spans", run, step);
+            if (spans != timeline_spans(&b))
+                continue;
+            for (uint32_t i = 0; i < spans; i++) {
+                TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
+                ck_tally_int(&tl, sa.start, sb.start,
+                             "run %d step %d span %u: start", run, step, i);
+                ck_tally_int(&tl, sa.end, sb.end,
+                             "run %d step %d span %u: end", run, step, i);
+                ck_tally_uint(&tl, sa.count, sb.count,
+                              "run %d step %d span %u: count", run, step, i);
+            }
+        }
+        timeline_clear(&a);
+        timeline_clear(&b);
+    }
+    ck_tally_assert(&tl, "timeline_claim_slow against its parts");
+    ck_assert_uint_ge(deepest, 40);     /* deep arrays were reached */
+    ck_assert_uint_gt(refused, 100);    /* and claims refused in them */
+    g_rand_free(rng);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -197,6 +263,7 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_many_spans_binary_search);
     tcase_add_test(t, timeline_claim_whole_or_nothing);
     tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
+    tcase_add_test(t, timeline_claim_is_its_parts);
     suite_add_tcase(s, t);
     return s;
 }
