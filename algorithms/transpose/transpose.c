@@ -37,6 +37,8 @@
 /* Limits that keep N/P and the five regions of memory within reason. */
 #define TP_MAX_SIZE (1 << 14)
 #define TP_REGIONS 5                  /* final rows, S, R, pack, unpack */
+/* Runs of at most this many words are copied without a call to memcpy. */
+#define TP_SHORT_RUN 15
 
 typedef struct {
     uint32_t dist;                    /* processors to the right */
@@ -90,45 +92,111 @@ static Word *el(Word *mem, size_t w, size_t e)
     return mem + e * w;
 }
 
+/* N words from `from` to `to`, places that do not overlap. The local
+ * copies are mostly runs of a word or a few (one-element blocks, the single
+ * slots of a step's early digits), for which a call to memcpy would cost
+ * more than the copy. A short run is copied in pieces of 8, 4, 2 and 1
+ * words, as its bits say: memcpy of a constant size compiles to moves,
+ * where the compilers would turn a loop of assignments back into a call. */
+static inline void copy_words(Word *restrict to, const Word *restrict from,
+                              size_t n)
+{
+    if (n > TP_SHORT_RUN) {
+        memcpy(to, from, n * sizeof(Word));
+        return;
+    }
+    if (n & 8) {
+        memcpy(to, from, 8 * sizeof(Word));
+        to += 8;
+        from += 8;
+    }
+    if (n & 4) {
+        memcpy(to, from, 4 * sizeof(Word));
+        to += 4;
+        from += 4;
+    }
+    if (n & 2) {
+        memcpy(to, from, 2 * sizeof(Word));
+        to += 2;
+        from += 2;
+    }
+    if (n & 1)
+        *to = *from;
+}
+
+/* N elements from element `from` on to element `to` on. */
+static void copy_els(Word *mem, size_t w, size_t to, size_t from, size_t n)
+{
+    copy_words(el(mem, w, to), el(mem, w, from), n * w);
+}
+
 static void copy_el(Word *mem, size_t w, size_t to, size_t from)
 {
     if (w == 1)
         mem[to] = mem[from];
     else
-        memcpy(el(mem, w, to), el(mem, w, from), w * sizeof(Word));
+        copy_words(el(mem, w, to), el(mem, w, from), w);
 }
 
 static void copy_block(Word *mem, size_t w, const TpConfig *c, size_t to,
                        size_t from)
 {
-    memcpy(el(mem, w, to), el(mem, w, from),
-           (size_t)c->block * w * sizeof(Word));
+    copy_els(mem, w, to, from, c->block);
 }
 
-/* S[j] = block (i, j) as it sits in the rows, row-major b x b. */
+/* N elements `stride` apart from element `from` on (a column of a block)
+ * to consecutive ones from `to` on (a row). */
+static void copy_column(Word *mem, size_t w, size_t to, size_t from,
+                        size_t n, size_t stride)
+{
+    if (w == 1) {
+        Word *restrict d = mem + to;
+        const Word *restrict s = mem + from;
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i * stride];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            copy_words(el(mem, w, to + i), el(mem, w, from + i * stride), w);
+    }
+}
+
+/* S[j] = block (i, j) as it sits in the rows, row-major b x b: row a of
+ * block j is the b elements from (a, j b) on. With b = 1 the one row is S
+ * already, its P one-element blocks in order. */
 static void pack_rows(Word *mem, size_t w, const TpConfig *c)
 {
-    for (uint32_t j = 0; j < c->p; j++)
-        for (uint32_t a = 0; a < c->b; a++)
-            memcpy(el(mem, w, region(c, TP_SEND) + j * c->block
-                              + (size_t)a * c->b),
-                   el(mem, w, (size_t)a * c->size + (size_t)j * c->b),
-                   c->b * w * sizeof(Word));
+    size_t send = region(c, TP_SEND);
+    if (c->b == 1) {
+        copy_els(mem, w, send, 0, c->size);
+        return;
+    }
+    for (uint32_t a = 0; a < c->b; a++)
+        for (uint32_t j = 0; j < c->p; j++)
+            copy_els(mem, w, send + j * c->block + (size_t)a * c->b,
+                     (size_t)a * c->size + (size_t)j * c->b, c->b);
 }
 
 /* The final rows from blocks indexed by their source, at `from`: element
  * (l, s b + m) of this processor's rows is element (m, l) of block s, or
- * (l, m) if the block was transposed already (the butterfly's phase 1). */
+ * (l, m) if the block was transposed already (the butterfly's phase 1):
+ * the b elements of row l from s b on are column l of block s, or its row
+ * l. With b = 1 the one row is the P one-element blocks in order. */
 static void unpack_rows(Word *mem, size_t w, const TpConfig *c, size_t from,
                         gboolean transposed)
 {
+    if (c->b == 1) {
+        copy_els(mem, w, 0, from, c->p);
+        return;
+    }
     for (uint32_t s = 0; s < c->p; s++)
-        for (uint32_t l = 0; l < c->b; l++)
-            for (uint32_t m = 0; m < c->b; m++)
-                copy_el(mem, w, (size_t)l * c->size + (size_t)s * c->b + m,
-                        from + s * c->block
-                        + (transposed ? (size_t)l * c->b + m
-                                      : (size_t)m * c->b + l));
+        for (uint32_t l = 0; l < c->b; l++) {
+            size_t to = (size_t)l * c->size + (size_t)s * c->b;
+            size_t block = from + s * c->block;
+            if (transposed)
+                copy_els(mem, w, to, block + (size_t)l * c->b, c->b);
+            else
+                copy_column(mem, w, to, block + l, c->b, c->b);
+        }
 }
 
 static void unpack_transposed(Word *mem, size_t w, const TpConfig *c,
@@ -137,32 +205,76 @@ static void unpack_transposed(Word *mem, size_t w, const TpConfig *c,
     unpack_rows(mem, w, c, from, FALSE);
 }
 
-/* Block at `from` transposed into `to` (distinct places). */
+/* Block at `from` transposed into `to` (distinct places): row m of the
+ * result is column m of the block. A 1 x 1 block is its own transpose. */
 static void transpose_block(Word *mem, size_t w, const TpConfig *c,
                             size_t to, size_t from)
 {
-    for (uint32_t l = 0; l < c->b; l++)
-        for (uint32_t m = 0; m < c->b; m++)
-            copy_el(mem, w, to + (size_t)m * c->b + l,
-                    from + (size_t)l * c->b + m);
+    if (c->b == 1) {
+        copy_el(mem, w, to, from);
+        return;
+    }
+    for (uint32_t m = 0; m < c->b; m++)
+        copy_column(mem, w, to + (size_t)m * c->b, from + m, c->b, c->b);
 }
 
-/* Butterfly: the slots whose bit `bit` differs from the rank's. */
-static gboolean bf_moves(uint32_t slot, uint32_t me, unsigned bit)
+/* The butterfly's first phase transposes in place the blocks that stay,
+ * the slots whose bit 0 is the rank's, each through the pack buffer. A
+ * 1 x 1 block is its own transpose. */
+static void transpose_staying(Word *mem, size_t w, const TpConfig *c,
+                              size_t work, uint32_t me)
 {
-    return ((slot ^ me) >> bit) & 1;
+    if (c->b == 1)
+        return;
+    for (uint32_t s = me & 1; s < c->p; s += 2) {
+        copy_block(mem, w, c, region(c, TP_PACK), work + s * c->block);
+        transpose_block(mem, w, c, work + s * c->block, region(c, TP_PACK));
+    }
+}
+
+/* Bruck's phase 1: slot k of the work array at `to` is S[(k + me) % P],
+ * the blocks from me on, then those before it. */
+static void rotate_up(Word *mem, size_t w, const TpConfig *c, size_t to,
+                      size_t from, uint32_t me)
+{
+    size_t tail = c->p - me;                  /* blocks me .. P - 1 */
+    copy_els(mem, w, to, from + me * c->block, tail * c->block);
+    copy_els(mem, w, to + tail * c->block, from, (size_t)me * c->block);
+}
+
+/* Bruck's phase 3: slot k holds the block from rank me - k, so S[s] at
+ * `to` is slot (me - s) mod P of the work array at `from`: slots me down
+ * to 0, then P - 1 down to me + 1. */
+static void rotate_back(Word *mem, size_t w, const TpConfig *c, size_t to,
+                        size_t from, uint32_t me)
+{
+    if (c->block == 1 && w == 1) {
+        Word *restrict d = mem + to;
+        const Word *restrict s = mem + from;
+        for (uint32_t k = 0; k <= me; k++)
+            d[k] = s[me - k];
+        for (uint32_t k = me + 1; k < c->p; k++)
+            d[k] = s[c->p + me - k];
+        return;
+    }
+    for (uint32_t k = 0; k < c->p; k++)
+        copy_block(mem, w, c, to + k * c->block,
+                   from + (me + c->p - k) % c->p * c->block);
 }
 
 /* Gather the moving slots of work array `work` in slot order into the pack
- * buffer (pack) or scatter the unpack buffer back into them. The moving
+ * buffer (pack) or scatter the unpack buffer back into them, a run of
+ * consecutive slots at a time, consecutive in the buffer too. The moving
  * slots are those whose digit of weight `span` (in base r) is z: butterfly
  * step t's bit t differing from the rank's (r = 2, span = 2^t), bruck's
  * digit x equal to z (span = radix^x). They are enumerated in runs of
  * span slots, every span r slots from z span on, so that a step costs its
  * moving slots, not all P: with radix P (the adaptive choice on small
  * messages) a step moves one slot of P, and testing every slot made the
- * run quadratic in P. bf_moves states the butterfly's set slot by slot;
- * bruck's step t moves the slots with slot / span % radix == z. */
+ * run quadratic in P. Slot by slot: the butterfly's step t moves the slots
+ * with (slot ^ rank) >> t & 1, bruck's those with slot / span % radix == z.
+ * The butterfly's first phase scatters transposing, block by block (but
+ * 1 x 1 blocks, which are their own transposes). */
 static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
                      uint32_t me,
                      unsigned t, gboolean pack, gboolean transpose)
@@ -177,20 +289,38 @@ static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
         r = c->radix;
         z = c->plan[t].value;
     }
+    size_t buf = pack ? region(c, TP_PACK) : region(c, TP_UNPACK);
     size_t n = 0;
-    for (uint64_t base = z * span; base < c->p; base += span * r)
-        for (uint64_t s = base; s < base + span && s < c->p; s++) {
-            size_t buf = (pack ? region(c, TP_PACK) : region(c, TP_UNPACK))
-                         + n * c->block;
+    if (transpose && c->b > 1) {    /* 1 x 1 blocks are their transposes */
+        for (uint64_t base = z * span; base < c->p; base += span * r)
+            for (uint64_t s = base; s < base + span && s < c->p; s++, n++)
+                transpose_block(mem, w, c, work + s * c->block,
+                                buf + n * c->block);
+        return n;
+    }
+    /* In words, from slot z span on: runs of span slots, span r apart, the
+     * last one cut short at slot P. Runs of one word (single one-element
+     * slots) are assigned in a loop of their own. */
+    size_t slot_words = (size_t)c->block * w;
+    size_t run = (size_t)span * slot_words, gap = run * (size_t)r;
+    size_t end = (size_t)c->p * slot_words, done = 0;
+    Word *slots = el(mem, w, work), *at = el(mem, w, buf);
+    if (run == 1 && pack)
+        for (size_t o = z; o < end; o += gap)
+            at[done++] = slots[o];
+    else if (run == 1)
+        for (size_t o = z; o < end; o += gap)
+            slots[o] = at[done++];
+    else
+        for (size_t o = (size_t)z * run; o < end; o += gap) {
+            size_t words = MIN(run, end - o);
             if (pack)
-                copy_block(mem, w, c, buf, work + s * c->block);
-            else if (transpose)
-                transpose_block(mem, w, c, work + s * c->block, buf);
+                copy_words(at + done, slots + o, words);
             else
-                copy_block(mem, w, c, work + s * c->block, buf);
-            n++;
+                copy_words(slots + o, at + done, words);
+            done += words;
         }
-    return n;
+    return done / slot_words;
 }
 
 static NodeStatus step_mpich(Node *node, const TpConfig *c, uint32_t me,
@@ -246,30 +376,20 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
     if (t == 0) {
         pack_rows(mem, w, c);
         if (bruck)                      /* phase 1: rotate up by the rank */
-            for (uint32_t k = 0; k < c->p; k++)
-                copy_block(mem, w, c, work + k * c->block,
-                           region(c, TP_SEND) + (k + me) % c->p * c->block);
+            rotate_up(mem, w, c, work, region(c, TP_SEND), me);
     } else {
         /* Section 4.1: every block is transposed in the butterfly's first
          * phase, received column-wise if it moved, in place if not; later
          * phases move blocks as they are. Bruck transposes at the end. */
         gboolean first = !bruck && t == 1;
         gather(mem, w, c, work, me, t - 1, FALSE, first);
-        for (uint32_t s = 0; first && s < c->p; s++)
-            if (!bf_moves(s, me, 0)) {
-                copy_block(mem, w, c, region(c, TP_PACK), work + s * c->block);
-                transpose_block(mem, w, c, work + s * c->block,
-                                region(c, TP_PACK));
-            }
+        if (first)
+            transpose_staying(mem, w, c, work, me);
     }
     if (t == c->rounds) {
-        if (bruck) {
-            /* phase 3: slot k holds the block from rank - k: rotate back
-             * and reverse, so that S[s] is the block from s */
-            for (uint32_t s = 0; s < c->p; s++)
-                copy_block(mem, w, c, region(c, TP_SEND) + s * c->block,
-                           work + (me + c->p - s) % c->p * c->block);
-        }
+        if (bruck)      /* phase 3: rotate back and reverse, so that
+                         * S[s] is the block from s */
+            rotate_back(mem, w, c, region(c, TP_SEND), work, me);
         unpack_rows(mem, w, c, region(c, TP_SEND), !bruck);
         return NODE_DONE;
     }
