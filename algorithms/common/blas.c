@@ -41,3 +41,21 @@ gboolean blas_load(GError **error)
         shutdown();
     return TRUE;
 }
+
+void blas_dgemm_nn(int m, int n, int k, const double *a, int lda,
+                   const double *b, int ldb, double beta, double *c, int ldc)
+{
+    if ((int64_t)m * n * k > BLAS_SMALL) {
+        blas_api.cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n,
+                             k, 1.0, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            /* beta 0: C is not read (it may hold anything), as in BLAS */
+            double s = beta == 0.0 ? 0.0 : beta * c[i + (size_t)j * ldc];
+            for (int p = 0; p < k; p++)
+                s += a[i + (size_t)p * lda] * b[p + (size_t)j * ldb];
+            c[i + (size_t)j * ldc] = s;
+        }
+}

@@ -31,6 +31,17 @@ extern BlasApi blas_api;
 /* Load CBLAS once; FALSE (with the reason) if it cannot be loaded. */
 gboolean blas_load(GError **error);
 
+/* C = A B + beta C, column-major, no transposes: cblas_dgemm, except
+ * that a product of at most BLAS_SMALL multiply-adds is a loop of its
+ * own. OpenBLAS packs both operands into buffers on every call, which
+ * for the blocks of a few elements a big machine's nodes hold costs
+ * several times the product itself. The loop sums each element in k
+ * order; the matrix programs' values are small integers, whose sums are
+ * exact in any order, so the results are the same bits either way. */
+#define BLAS_SMALL 4096
+void blas_dgemm_nn(int m, int n, int k, const double *a, int lda,
+                   const double *b, int ldb, double beta, double *c, int ldc);
+
 #ifndef CUBE_BLAS_IMPLEMENTATION
 #define cblas_dgemm (blas_api.cblas_dgemm)
 #define cblas_dgemv (blas_api.cblas_dgemv)

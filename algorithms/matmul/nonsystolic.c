@@ -287,8 +287,7 @@ static void local_products(Node *node, const MatmulConfig *c,
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
                     one, a, lda, b, ldb, zero, acc, ldc);
     } else {
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
-                    1.0, a, lda, b, ldb, 0.0, acc, ldc);
+        blas_dgemm_nn(mm, nn, kk, a, lda, b, ldb, 0.0, acc, ldc);
     }
     uint64_t flops = (c->is_complex ? 8 : 2) * shape[0] * shape[1];
     for (uint64_t v = 0; v < nb; v++)

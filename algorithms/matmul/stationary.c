@@ -257,8 +257,7 @@ static void multiply(Node *node, const MatmulConfig *c, const View *w,
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
                     one, a, lda, b, ldb, zero, acc, ldc);
     } else {
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
-                    1.0, a, lda, b, ldb, 0.0, acc, ldc);
+        blas_dgemm_nn(mm, nn, kk, a, lda, b, ldb, 0.0, acc, ldc);
     }
     uint64_t shape[3] = { (uint64_t)mm, (uint64_t)kk, (uint64_t)nn };
     node_kernel(node, "matvec", shape,

@@ -209,8 +209,7 @@ static void multiply(Node *node, const MatmulConfig *c, uint64_t t)
             cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
                         one, a, mm, b, kk, one, cw, mm);
         } else {
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, mm, nn, kk,
-                        1.0, a, mm, b, kk, 1.0, (double *)cw, mm);
+            blas_dgemm_nn(mm, nn, kk, a, mm, b, kk, 1.0, (double *)cw, mm);
         }
     }
     uint64_t shape[3] = { c->alpha, c->bv, c->gamma };
