@@ -121,6 +121,9 @@ static const ParamSpec reshape_params[] = {
  * x crosses iff parity(x & node) ^ parity(q & offset) is 1. */
 typedef struct {
     uint64_t node, offset;
+    uint64_t low;               /* bit i: parity(i & offset), i < 64, the
+                                 * offset part within a block of 64
+                                 * (ctl_bits) */
 } CtlMask;
 
 /* A function f of the address that is linear over GF(2), walked over a
@@ -174,6 +177,8 @@ typedef struct {
     uint64_t local_run;         /* offsets a local move takes along whole */
     gboolean local_fixed;       /* a node's flip is the same at every offset */
     uint64_t set_start[CTL_MAX_DELTA + 1];  /* set_range's, delta sets */
+    struct TpTable *tp_table;   /* two-path, hand-over and proof: the
+                                 * step calls' plans by class, or NULL */
     int method;                 /* M_* actually run */
     gboolean descending;
     int u[RESHAPE_MAX_AXES], v[RESHAPE_MAX_AXES], du, dv;
@@ -274,14 +279,29 @@ static uint64_t held_row(const Reshape *r, uint64_t done, int j)
  * j + 1 of the index it holds (Lemma 2), as a CtlMask. */
 static CtlMask ctl_mask_of(const Reshape *r, uint64_t done, int j)
 {
-    CtlMask c;
+    CtlMask c = { 0 };
     split(r, held_row(r, done, j + 1), &c.node, &c.offset);
+    for (uint64_t i = 0; i < 64; i++)
+        c.low |= (uint64_t)__builtin_parityll(i & c.offset) << i;
     return c;
 }
 
 static int ctl_parity(const CtlMask *c, uint64_t x, uint64_t q)
 {
     return __builtin_parityll((x & c->node) ^ (q & c->offset));
+}
+
+/* The control bits of node x's offsets q .. q + *n - 1 as a word, bit i for
+ * offset q + i, *n = as many as lie below end within q's block of 64.
+ * The parity is linear in the offset, so the block's bits are `low` with
+ * all of them flipped by the parity at the block's start. */
+static uint64_t ctl_bits(const CtlMask *c, uint64_t x, uint64_t q,
+                         uint64_t end, uint64_t *n)
+{
+    uint64_t b = q & ~(uint64_t)63, at = q - b;
+    uint64_t w = (c->low ^ -(uint64_t)ctl_parity(c, x, b)) >> at;
+    *n = end - q < 64 - at ? end - q : 64 - at;
+    return *n < 64 ? w & (((uint64_t)1 << *n) - 1) : w;
 }
 
 /* A walk of f from the unit addresses of the node and the offset bits. */
@@ -442,14 +462,46 @@ static int tag_of(const Reshape *r, int m, int t, int kind)
  * others back at theirs. */
 
 /* How many of set m's elements at node x cross in step t. */
-static uint64_t subset_count(const CtlMask *c, uint64_t x, uint64_t o,
-                             uint64_t s)
+static inline uint64_t subset_count(const CtlMask *c, uint64_t x, uint64_t o,
+                                    uint64_t s)
 {
     if (!c->offset)
         return ctl_parity(c, x, 0) ? s : 0;
-    uint64_t count = 0;
-    for (uint64_t q = o; q < o + s; q++)
-        count += (uint64_t)ctl_parity(c, x, q);
+    uint64_t count = 0, n;
+    for (uint64_t q = o; q < o + s; q += n)
+        count += (uint64_t)__builtin_popcountll(ctl_bits(c, x, q, o + s, &n));
+    return count;
+}
+
+/* subset_gather's and subset_scatter's buffer for the elements that stay:
+ * on the stack for the sets of most runs, rather than a heap block per
+ * set and step. */
+#define SUBSET_STACK 512
+
+/* subset_gather where the control bit depends on the offset: apart, so
+ * that the range moving whole, the common case, costs no call and no
+ * buffer. */
+static G_GNUC_NO_INLINE uint64_t subset_partition(Word *mem, const CtlMask *c,
+                                                  uint64_t x, uint64_t o,
+                                                  uint64_t s)
+{
+    /* the crossing ones move down within the range (never past an
+     * element not yet read); the others wait aside */
+    Word buf[SUBSET_STACK];
+    g_autofree Word *heap = s > SUBSET_STACK ? g_new(Word, s) : NULL;
+    Word *stay = heap ? heap : buf;
+    uint64_t count = 0, kept = 0, n;
+    for (uint64_t q = o; q < o + s; q += n) {
+        uint64_t w = ctl_bits(c, x, q, o + s, &n);
+        for (uint64_t i = 0; i < n; i++) {
+            Word v = mem[q + i];
+            if ((w >> i) & 1)
+                mem[o + count++] = v;
+            else
+                stay[kept++] = v;
+        }
+    }
+    memcpy(mem + o + count, stay, kept * sizeof *mem);
     return count;
 }
 
@@ -460,34 +512,40 @@ static uint64_t subset_gather(Word *mem, const CtlMask *c, uint64_t x,
 {
     if (!c->offset || !s)
         return subset_count(c, x, o, s);
-    /* the crossing ones move down within the range (never past an
-     * element not yet read); the others wait aside */
-    g_autofree Word *stay = g_new(Word, s);
-    uint64_t count = 0, kept = 0;
-    for (uint64_t q = o; q < o + s; q++) {
-        Word v = mem[q];
-        if (ctl_parity(c, x, q))
-            mem[o + count++] = v;
-        else
-            stay[kept++] = v;
+    return subset_partition(mem, c, x, o, s);
+}
+
+/* subset_scatter where the control bit depends on the offset. */
+static G_GNUC_NO_INLINE void subset_unpartition(Word *mem, const CtlMask *c,
+                                                uint64_t x, uint64_t o,
+                                                uint64_t s)
+{
+    uint64_t count = subset_count(c, x, o, s), kept = s - count;
+    Word buf[SUBSET_STACK];
+    g_autofree Word *heap = kept > SUBSET_STACK ? g_new(Word, kept) : NULL;
+    Word *stay = heap ? heap : buf;
+    memcpy(stay, mem + o + count, kept * sizeof *mem);
+    /* from the top down, a block of 64 offsets (or the range's part of
+     * one) at a time: the crossing element for offset q is at o +
+     * (crossing offsets below q) <= q, which the loop has not yet
+     * overwritten */
+    for (uint64_t end = o + s; end > o;) {
+        uint64_t b = (end - 1) & ~(uint64_t)63, n;
+        if (b < o)
+            b = o;
+        uint64_t w = ctl_bits(c, x, b, end, &n);
+        for (uint64_t i = n; i-- > 0;)
+            mem[b + i] = (w >> i) & 1 ? mem[o + --count] : stay[--kept];
+        end = b;
     }
-    memcpy(mem + o + count, stay, kept * sizeof *mem);
-    return count;
 }
 
 /* Undo subset_gather once the crossing block has been exchanged. */
 static void subset_scatter(Word *mem, const CtlMask *c, uint64_t x,
                            uint64_t o, uint64_t s)
 {
-    if (!c->offset || !s)
-        return;
-    uint64_t count = subset_count(c, x, o, s), kept = s - count;
-    g_autofree Word *stay = g_memdup2(mem + o + count, kept * sizeof *mem);
-    /* from the top down: the crossing element for offset q is at o +
-     * (crossing offsets below q) <= q, which the loop has not yet
-     * overwritten */
-    for (uint64_t q = o + s; q-- > o;)
-        mem[q] = ctl_parity(c, x, q) ? mem[o + --count] : stay[--kept];
+    if (c->offset && s)
+        subset_unpartition(mem, c, x, o, s);
 }
 
 static void exchange_subset(Node *node, const Reshape *r, int m, int t)
@@ -562,13 +620,19 @@ typedef struct {
                                  * step's edge, not its detour */
     int handover;               /* handover: the next set takes this 2-cube
                                  * over on the other edge after this step */
-    uint64_t e_in, x, y, e_out;
     int late_detour;            /* handover: the late arrival rides the
                                  * detour (else the edge) */
+    uint64_t e_in, x, y, e_out;
     uint64_t late_in, late_out; /* handover: the element that crosses after
                                  * the step's end (0 or 1 each) */
     uint64_t ein[2], m2[2], lin, lout;  /* offsets of early and late ones */
+    uint64_t skip[6], nskip;    /* the offsets h does not send itself, those
+                                 * four, ascending, distinct (TpRest) */
 } TwoPath;
+/* No padding (an even number of ints before the words), so that equal
+ * plans are equal bytes: prepare merges equal TpPlans by their bytes. */
+_Static_assert(sizeof(TwoPath) == 6 * sizeof(int) + 19 * sizeof(uint64_t),
+               "TwoPath has padding");
 
 static uint64_t detour_for(uint64_t s, uint64_t e)
 {
@@ -664,6 +728,32 @@ static int tp_hands_over(const Reshape *r, int m, uint64_t h, int t)
            && ((r->overlap >> t) & 1) && !tp_ctl(r, (m - r->turn + r->delta) % r->delta, h, t + 1);
 }
 
+/* Add offset q to p's skip list, kept ascending and distinct. */
+static void tp_skip_add(TwoPath *p, uint64_t q)
+{
+    uint64_t i = p->nskip;
+    for (uint64_t k = 0; k < p->nskip; k++)
+        if (p->skip[k] == q)
+            return;
+    for (; i > 0 && p->skip[i - 1] > q; i--)
+        p->skip[i] = p->skip[i - 1];
+    p->skip[i] = q;
+    p->nskip++;
+}
+
+/* p's skip list, once per plan rather than on every walk of its offsets. */
+static void tp_skips(TwoPath *p)
+{
+    for (uint64_t i = 0; i < p->e_in; i++)
+        tp_skip_add(p, p->ein[i]);
+    if (p->late_in)
+        tp_skip_add(p, p->lin);
+    for (uint64_t i = 0; i < p->e_out; i++)
+        tp_skip_add(p, p->m2[i]);
+    if (p->late_out)
+        tp_skip_add(p, p->lout);
+}
+
 static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t);
 
 /* tp_plan, given the plan of the holder the set crossed from into h: its
@@ -755,6 +845,7 @@ static TwoPath tp_plan_from(const Reshape *r, int m, uint64_t h, int t,
             q++;
         p.lout = q;
     }
+    tp_skips(&p);
     return p;
 }
 
@@ -770,7 +861,7 @@ static TwoPath tp_plan(const Reshape *r, int m, uint64_t h, int t)
  * those that apply are computed: the *_before where `before`, own and
  * from where `now`, ahead where neither `now` nor t + 1 = delta, and
  * late_next where its ctl says so. */
-typedef struct {
+typedef struct TpPlans {
     int before, now;            /* the set crosses at x in step t-1, t */
     TwoPath own_before;         /* x's in step t-1: its late element */
     TwoPath from_before;        /* x's partner's in step t-1: the scatter */
@@ -781,12 +872,15 @@ typedef struct {
     TwoPath ahead;              /* x's in step t+1 where x is idle in step t:
                                  * its early elements */
 } TpPlans;
+_Static_assert(sizeof(TpPlans) == 2 * sizeof(int) + 6 * sizeof(TwoPath),
+               "TpPlans has padding");
 
+/* The plans not computed stay zero, so that equal plans are equal bytes. */
 static void tp_plans(const Reshape *r, int m, uint64_t x, int t, TpPlans *p)
 {
+    *p = (TpPlans){ 0 };
     p->before = t >= 1 && tp_ctl(r, m, x, t - 1);
     p->now = tp_ctl(r, m, x, t);
-    p->late_next.ctl = 0;
     /* the partners of a pair have the same control bits: it is the
      * dimension they cross that differs */
     uint64_t g = p->before ? tp_partner(r, m, x, t - 1) : 0;
@@ -806,6 +900,139 @@ static void tp_plans(const Reshape *r, int m, uint64_t x, int t, TpPlans *p)
     }
 }
 
+/* The plans of a step call in a table (two-path, hand-over and proof).
+ * tp_plans reads the node x only through control bits: tp_ctl of x and
+ * of nodes a fixed XOR away from it (its partners, their partners), each
+ * a parity of x under a control mask, plus a constant. So its result is a
+ * function of x's class: x's parities under a basis of the span of the
+ * control masks (reduced, so that every basis mask has a pivot bit no
+ * other one has). prepare computes tp_plans once per class, set and step
+ * on a node of that class (the class's pivot bits), merges the equal ones,
+ * and a step call looks them up by its class instead of computing the
+ * plans and the chains of plans they depend on, on every call. The span
+ * is at most n-dimensional, so the table holds at most one entry per node
+ * and step call of a set; where it would be large the step calls compute
+ * their plans as before. */
+#define TP_TABLE_MAX_ENTRIES ((size_t)1 << 20)
+
+typedef struct TpTable {
+    int rank;                   /* classes: 2^rank */
+    uint64_t col[TOPOLOGY_CUBE_MAX_DIMENSIONS];  /* class of node dimension
+                                                  * k's unit address */
+    TpPlans *plans;             /* the distinct plans */
+    uint32_t *index;            /* plans[index[(t delta + m) 2^rank +
+                                 * class]]: set m at step call t */
+} TpTable;
+
+/* The class of node x: linear in x, the XOR of its bits' columns. */
+static uint64_t tp_class(const TpTable *tb, uint64_t x)
+{
+    uint64_t c = 0;
+    for (; x; x &= x - 1)
+        c ^= tb->col[__builtin_ctzll(x)];
+    return c;
+}
+
+static guint tp_plans_hash(gconstpointer key)
+{
+    const unsigned char *b = key;
+    guint h = 2166136261u;
+    for (size_t i = 0; i < sizeof(TpPlans); i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+static gboolean tp_plans_equal(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(TpPlans)) == 0;
+}
+
+/* Build r->tp_table, or leave it NULL where it would be too large. */
+static void tp_tabulate(Reshape *r)
+{
+    uint64_t basis[TOPOLOGY_CUBE_MAX_DIMENSIONS];
+    int pivot[TOPOLOGY_CUBE_MAX_DIMENSIONS], rank = 0;
+    for (int m = 0; m < r->delta; m++)
+        for (int t = 0; t < r->delta; t++) {
+            uint64_t v = set_ctl(r, m, t)->node;
+            for (int i = 0; i < rank; i++)
+                if ((v >> pivot[i]) & 1)
+                    v ^= basis[i];
+            if (!v)
+                continue;
+            int p = __builtin_ctzll(v);
+            for (int i = 0; i < rank; i++)
+                if ((basis[i] >> p) & 1)
+                    basis[i] ^= v;
+            basis[rank] = v;
+            pivot[rank++] = p;
+        }
+    size_t calls = (size_t)(r->delta + 1) * (size_t)r->delta;
+    if (calls > TP_TABLE_MAX_ENTRIES >> rank)
+        return;
+    size_t classes = (size_t)1 << rank;
+    TpTable *tb = g_new0(TpTable, 1);
+    tb->rank = rank;
+    for (int k = 0; k < r->n; k++)
+        for (int i = 0; i < rank; i++)
+            tb->col[k] |= (uint64_t)((basis[i] >> k) & 1) << i;
+    tb->index = g_new(uint32_t, calls * classes);
+    /* distinct plans -> their number */
+    GHashTable *seen = g_hash_table_new_full(tp_plans_hash, tp_plans_equal,
+                                             g_free, NULL);
+    GArray *plans = g_array_new(FALSE, FALSE, sizeof(TpPlans));
+    TpPlans p;
+    for (int t = 0; t <= r->delta; t++)
+        for (int m = 0; m < r->delta; m++)
+            for (size_t c = 0; c < classes; c++) {
+                /* a node of class c: parity(x & basis[i]) = bit i of c */
+                uint64_t x = 0;
+                for (int i = 0; i < rank; i++)
+                    x |= (uint64_t)((c >> i) & 1) << pivot[i];
+                tp_plans(r, m, x, t, &p);
+                gpointer at;
+                if (!g_hash_table_lookup_extended(seen, &p, NULL, &at)) {
+                    at = GUINT_TO_POINTER(plans->len);
+                    g_hash_table_insert(seen, g_memdup2(&p, sizeof p), at);
+                    g_array_append_val(plans, p);
+                }
+                tb->index[((size_t)(t * r->delta + m) << rank) | c]
+                    = GPOINTER_TO_UINT(at);
+            }
+    g_hash_table_destroy(seen);
+    tb->plans = (TpPlans *)(void *)g_array_free(plans, FALSE);
+    r->tp_table = tb;
+}
+
+static void tp_table_free(TpTable *tb)
+{
+    if (!tb)
+        return;
+    g_free(tb->plans);
+    g_free(tb->index);
+    g_free(tb);
+}
+
+/* The plans of every set for node x's step call t: from the table, or
+ * computed into `computed`. */
+static void tp_plans_all(const Reshape *r, uint64_t x, int t,
+                         TpPlans *computed, const TpPlans **plans)
+{
+    const TpTable *tb = r->tp_table;
+    if (!tb) {
+        for (int m = 0; m < r->delta; m++) {
+            tp_plans(r, m, x, t, &computed[m]);
+            plans[m] = &computed[m];
+        }
+        return;
+    }
+    const uint32_t *row = tb->index
+                          + ((size_t)t * (size_t)r->delta << tb->rank)
+                          + tp_class(tb, x);
+    for (int m = 0; m < r->delta; m++)
+        plans[m] = &tb->plans[row[(size_t)m << tb->rank]];
+}
+
 /* Detour elements h itself sends in the step (not sent ahead for it). */
 static uint64_t tp_own_detour(const TwoPath *p)
 {
@@ -815,46 +1042,62 @@ static uint64_t tp_own_detour(const TwoPath *p)
 /* The offsets of set m at holder h in step t that h itself sends, in the
  * order detour R, direct M1, direct M3 (M2 is p.m2, LATE p.lout; E_in and
  * the late arrival are not at h): the set's range in increasing order
- * without the offsets tp_taken names. There are at most six of those, so
- * they are sorted once (tp_rest_start) and the range is walked past them
- * (tp_rest_next), one comparison an offset instead of tp_taken's six. */
+ * without the offsets tp_taken names. There are at most six of those,
+ * sorted once per plan (p.skip), and the range is copied in the runs
+ * between them (tp_rest_gather, tp_rest_scatter), instead of testing
+ * tp_taken's six per offset. */
 typedef struct {
     uint64_t q;                 /* the next offset to consider */
-    uint64_t skip[6];           /* the taken offsets, ascending, distinct */
-    int nskip, at;              /* skip[at..] are all >= q */
+    const uint64_t *skip;       /* the plan's skip list */
+    uint64_t nskip, at;         /* skip[at..] are all >= q */
 } TpRest;
-
-static void tp_rest_add(TpRest *it, uint64_t q)
-{
-    int i = it->nskip;
-    for (int k = 0; k < it->nskip; k++)
-        if (it->skip[k] == q)
-            return;
-    for (; i > 0 && it->skip[i - 1] > q; i--)
-        it->skip[i] = it->skip[i - 1];
-    it->skip[i] = q;
-    it->nskip++;
-}
 
 static void tp_rest_start(TpRest *it, const TwoPath *p, uint64_t o)
 {
-    *it = (TpRest){ .q = o };
-    for (uint64_t i = 0; i < p->e_in; i++)
-        tp_rest_add(it, p->ein[i]);
-    if (p->late_in)
-        tp_rest_add(it, p->lin);
-    for (uint64_t i = 0; i < p->e_out; i++)
-        tp_rest_add(it, p->m2[i]);
-    if (p->late_out)
-        tp_rest_add(it, p->lout);
+    *it = (TpRest){ .q = o, .skip = p->skip, .nskip = p->nskip };
 }
 
-static uint64_t tp_rest_next(TpRest *it)
+/* Past the taken offsets at it->q: the length of the run of offsets
+ * from it->q that h sends, at most n. */
+static uint64_t tp_rest_run(TpRest *it, uint64_t n)
 {
     while (it->at < it->nskip && it->skip[it->at] == it->q) {
         it->at++;
         it->q++;
     }
+    if (it->at < it->nskip && it->skip[it->at] - it->q < n)
+        return it->skip[it->at] - it->q;
+    return n;
+}
+
+/* The next n offsets of the walk, from mem into dst. */
+static void tp_rest_gather(TpRest *it, Word *dst, const Word *mem, uint64_t n)
+{
+    while (n) {
+        uint64_t run = tp_rest_run(it, n);
+        memcpy(dst, mem + it->q, run * sizeof *dst);
+        dst += run;
+        it->q += run;
+        n -= run;
+    }
+}
+
+/* The next n offsets of the walk, from src into mem. */
+static void tp_rest_scatter(TpRest *it, Word *mem, const Word *src, uint64_t n)
+{
+    while (n) {
+        uint64_t run = tp_rest_run(it, n);
+        memcpy(mem + it->q, src, run * sizeof *src);
+        src += run;
+        it->q += run;
+        n -= run;
+    }
+}
+
+/* The next offset of the walk. */
+static uint64_t tp_rest_next(TpRest *it)
+{
+    tp_rest_run(it, 1);
     return it->q++;
 }
 
@@ -907,10 +1150,8 @@ static void tp_send(Node *node, const Reshape *r, int m, int t,
     Word *m3 = scratch + nm1 + p->e_out, *detour = m3 + 1;
     TpRest it;
     tp_rest_start(&it, p, o);
-    for (uint64_t i = 0; i < nr; i++)
-        detour[i] = mem[tp_rest_next(&it)];
-    for (uint64_t i = 0; i < nm1; i++)
-        scratch[i] = mem[tp_rest_next(&it)];
+    tp_rest_gather(&it, detour, mem, nr);
+    tp_rest_gather(&it, scratch, mem, nm1);
     for (uint64_t i = 0; i < p->e_out; i++)
         scratch[nm1 + i] = mem[p->m2[i]];
     *m3 = mem[tp_rest_next(&it)];
@@ -1006,8 +1247,7 @@ static void tp_scatter(Node *node, const Reshape *r, int m, const TpPlans *pl)
         mem[p->lin] = scratch[k++];
     TpRest it;
     tp_rest_start(&it, p, o);
-    for (uint64_t i = 0; i < nr + nm1 + 1; i++)
-        mem[tp_rest_next(&it)] = scratch[k++];
+    tp_rest_scatter(&it, mem, scratch + k, nr + nm1 + 1);
 }
 
 /* One step call of two-path with the hand-over or the proof's schedule:
@@ -1017,23 +1257,22 @@ static void tp_scatter(Node *node, const Reshape *r, int m, const TpPlans *pl)
  * engine's order of arbitration, so it is the same for every set. */
 static NodeStatus tp_step(Node *node, const Reshape *r, int t)
 {
-    TpPlans plans[TP_MAX_DELTA];
-    uint64_t x = node_address(node);
+    TpPlans computed[TP_MAX_DELTA];
+    const TpPlans *plans[TP_MAX_DELTA];
+    tp_plans_all(r, node_address(node), t, computed, plans);
     for (int m = 0; m < r->delta; m++)
-        tp_plans(r, m, x, t, &plans[m]);
+        tp_send_late(node, r, m, t, plans[m]);
     for (int m = 0; m < r->delta; m++)
-        tp_send_late(node, r, m, t, &plans[m]);
-    for (int m = 0; m < r->delta; m++)
-        tp_scatter(node, r, m, &plans[m]);
+        tp_scatter(node, r, m, plans[m]);
     if (t == r->delta)
         return NODE_DONE;
     node_mark(node, "step %d", t);
     for (int m = 0; m < r->delta; m++) {
-        tp_send(node, r, m, t, &plans[m]);
-        tp_recv(node, r, m, t, &plans[m]);
+        tp_send(node, r, m, t, plans[m]);
+        tp_recv(node, r, m, t, plans[m]);
     }
     for (int m = 0; m < r->delta; m++)
-        tp_send_ahead(node, r, m, t, &plans[m]);
+        tp_send_ahead(node, r, m, t, plans[m]);
     return NODE_CONTINUE;
 }
 
@@ -2409,7 +2648,18 @@ static void *reshape_prepare(const Machine *m, const Params *p,
             tp_choose_turn(r);
         }
     }
+    if (method == M_TWO_PATH && r->delta > 0 && !timetabled(r))
+        tp_tabulate(r);
     return g_steal_pointer(&r);
+}
+
+static void reshape_release(void *config)
+{
+    Reshape *r = config;
+    if (!r)
+        return;
+    tp_table_free(r->tp_table);
+    g_free(r);
 }
 
 /* The index of every element of node x under a shape: index_at walked
@@ -2534,7 +2784,7 @@ const Algorithm algorithm_reshape = {
     .methods = reshape_methods,
     .params = reshape_params,
     .prepare = reshape_prepare,
-    .release = g_free,
+    .release = reshape_release,
     .init = reshape_init,
     .step = reshape_step,
     .expect = reshape_expect,
