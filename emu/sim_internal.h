@@ -67,11 +67,20 @@ typedef struct Msg {
     const Word *data;          /* the payload's own buffer; NULL while
                                 * lazy (sim_msg_data) */
     struct Node *lazy;         /* the sender whose memory holds it, or NULL */
-    size_t offset;             /* lazy: where in the sender's memory */
+    size_t offset;             /* lazy: where in the sender's memory;
+                                * with cls MSG_INLINE, the payload */
     size_t count;              /* elements */
     Tick arrival;              /* the last element reaches the destination */
-    unsigned cls;              /* the own buffer's size class */
+    unsigned cls;              /* the own buffer's size class, or
+                                * MSG_INLINE */
 } Msg;
+
+/* Msg.cls of a message whose payload, one word at most, lies in its own
+ * `offset` field, which only a lazy message needs: a routed permutation
+ * or an all-to-all of one-element blocks sends a word a message, and a
+ * buffer would be one more line to take from the pool at the posting and
+ * to read at the delivery, and 64 bytes more a message in flight. */
+#define MSG_INLINE G_MAXUINT
 
 /* A receive posted and not yet matched. Carved from the slabs like a
  * message, one line each: the sender of its message reaches it through
@@ -464,7 +473,7 @@ static inline void sim_msg_release(Sim *sim, Msg *m)
 {
     if (m->lazy)
         sim_lazy_unlink(m);
-    else if (m->data)
+    else if (m->data && m->cls != MSG_INLINE)
         sim_buf_free(sim, (Word *)m->data, m->cls);
 }
 

@@ -191,9 +191,14 @@ Msg *sim_msg_new(Sim *sim, size_t count, gboolean own)
     m->count = count;
     /* An empty message gets a buffer too: a copy of no elements still
      * needs valid pointers (memcpy), and the hot paths then need no
-     * test for it. */
-    if (own)
+     * test for it. A payload of a word at most is kept in the message
+     * itself (MSG_INLINE). */
+    if (own && count * sim->element_words <= 1) {
+        m->data = (const Word *)(void *)&m->offset;
+        m->cls = MSG_INLINE;
+    } else if (own) {
         m->data = buf_new(sim, count, &m->cls);
+    }
     return m;
 }
 
