@@ -246,7 +246,8 @@ void sim_lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 static void msg_drop(Msg *m)
 {
 #ifdef SIM_BIG_MALLOC
-    g_free(sim_msg_buf(m));
+    if (m->cls != MSG_INLINE)
+        g_free(sim_msg_buf(m));
     g_free(m);
 #else
     (void)m;
