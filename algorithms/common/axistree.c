@@ -4,49 +4,38 @@
 #include "axistree.h"
 #include "bits.h"
 
-/* The tree coordinate of node (l, m) along axis: on the cube the axis's
- * Gray-code bits of the address, on the torus the index itself. */
-static uint32_t tree_coord(const AxisTree *c, uint32_t addr, uint32_t l,
-                           uint32_t m, ProcGridAxis axis)
+/* A cube node's coordinate along axis: the axis's Gray-code bits of its
+ * address (the torus's is the grid index itself, l or m). */
+static uint32_t cube_coord(const AxisTree *c, uint32_t addr, ProcGridAxis axis)
 {
-    if (c->cube)
-        return axis == PROCGRID_ROWS ? addr >> c->cbits
-                                     : addr & ((1u << c->cbits) - 1);
-    return axis == PROCGRID_ROWS ? l : m;
+    return axis == PROCGRID_ROWS ? addr >> c->cbits
+                                 : addr & ((1u << c->cbits) - 1);
 }
 
-/* Send memory[off, off+count) to the node whose coordinate along axis is
- * coord ^ 2^b: one hop on the cube and for b = 0 on the torus. */
-static void tree_send(Node *node, const AxisTree *c, uint32_t l, uint32_t m,
-                      ProcGridAxis axis, uint32_t coord, unsigned b,
-                      size_t off, size_t count, int tag)
+/* On the torus, the node (l, m) whose coordinate along axis is
+ * coord ^ 2^b. */
+static uint32_t torus_partner(const AxisTree *c, uint32_t l, uint32_t m,
+                              ProcGridAxis axis, uint32_t coord, unsigned b)
 {
-    if (c->cube) {
-        int link = (int)(axis == PROCGRID_ROWS ? c->cbits + b : b);
-        node_send(node, &link, 1, off, count, tag);
-        return;
-    }
     uint32_t to = coord ^ (1u << b);
+    return axis == PROCGRID_ROWS ? procgrid_node(c->grid, to, m)
+                                 : procgrid_node(c->grid, l, to);
+}
+
+/* On the torus, send memory[off, off+count) to torus_partner: one hop
+ * for b = 0, routed beyond. */
+static void torus_send(Node *node, const AxisTree *c, uint32_t l, uint32_t m,
+                       ProcGridAxis axis, uint32_t coord, unsigned b,
+                       size_t off, size_t count, int tag)
+{
     if (b == 0) {
-        int dir = to > coord ? 1 : -1;
+        int dir = (coord ^ 1u) > coord ? 1 : -1;
         int link = procgrid_link(c->grid, l, m, axis, dir);
         node_send(node, &link, 1, off, count, tag);
         return;
     }
-    node_send_to(node, axis == PROCGRID_ROWS ? procgrid_node(c->grid, to, m)
-                                             : procgrid_node(c->grid, l, to),
-                 off, count, tag);
-}
-
-static uint32_t tree_partner(const AxisTree *c, uint32_t addr, uint32_t l,
-                             uint32_t m, ProcGridAxis axis, uint32_t coord,
-                             unsigned b)
-{
-    if (c->cube)
-        return addr ^ (1u << (axis == PROCGRID_ROWS ? c->cbits + b : b));
-    uint32_t to = coord ^ (1u << b);
-    return axis == PROCGRID_ROWS ? procgrid_node(c->grid, to, m)
-                                 : procgrid_node(c->grid, l, to);
+    node_send_to(node, torus_partner(c, l, m, axis, coord, b), off, count,
+                 tag);
 }
 
 static void add_into(const AxisTree *c, Node *node, size_t to, size_t from,
@@ -143,8 +132,7 @@ static void cube_spread_step(Node *node, const AxisTree *c, ProcGridAxis axis,
                              size_t count, int tag)
 {
     uint32_t addr = node_address(node);
-    /* the cube's coordinate is the address's bits: no grid decode */
-    uint32_t coord = tree_coord(c, addr, 0, 0, axis);
+    uint32_t coord = cube_coord(c, addr, axis);     /* no grid decode */
     unsigned parts = axistree_parts(bits, count);
     for (unsigned i = 0; i < parts; i++) {
         int level = tree_level(coord, i, bits);
@@ -168,7 +156,7 @@ static void cube_reduce_step(Node *node, const AxisTree *c, ProcGridAxis axis,
                              size_t count, int tag)
 {
     uint32_t addr = node_address(node);
-    uint32_t coord = tree_coord(c, addr, 0, 0, axis);
+    uint32_t coord = cube_coord(c, addr, axis);
     unsigned parts = axistree_parts(bits, count);
     int j = (int)bits - 1 - (int)r;
     for (unsigned i = 0; i < parts; i++) {
@@ -200,15 +188,15 @@ void axistree_spread(Node *node, const AxisTree *c, ProcGridAxis axis,
         cube_spread_step(node, c, axis, bits, k, off, count, tag);
         return;
     }
-    uint32_t addr = node_address(node), l, m;
-    procgrid_coords(c->grid, addr, &l, &m);
-    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    uint32_t l, m;
+    procgrid_coords(c->grid, node_address(node), &l, &m);
+    uint32_t coord = axis == PROCGRID_ROWS ? l : m;
     unsigned b = bits - 1 - k;
     uint32_t low = coord & ((2u << b) - 1);
     if (low == 0)
-        tree_send(node, c, l, m, axis, coord, b, off, count, tag);
+        torus_send(node, c, l, m, axis, coord, b, off, count, tag);
     else if (low == 1u << b)
-        node_recv(node, tree_partner(c, addr, l, m, axis, coord, b), tag, off,
+        node_recv(node, torus_partner(c, l, m, axis, coord, b), tag, off,
                   count);
 }
 
@@ -223,18 +211,18 @@ void axistree_reduce(Node *node, const AxisTree *c, ProcGridAxis axis,
         cube_reduce_step(node, c, axis, bits, k, off, buf, count, tag);
         return;
     }
-    uint32_t addr = node_address(node), l, m;
-    procgrid_coords(c->grid, addr, &l, &m);
-    uint32_t coord = tree_coord(c, addr, l, m, axis);
+    uint32_t l, m;
+    procgrid_coords(c->grid, node_address(node), &l, &m);
+    uint32_t coord = axis == PROCGRID_ROWS ? l : m;
     if (k > 0 && (coord & ((2u << (k - 1)) - 1)) == 0)
         add_into(c, node, off, buf, count);
     if (k == bits)
         return;
     uint32_t low = coord & ((2u << k) - 1);
     if (low == 1u << k)
-        tree_send(node, c, l, m, axis, coord, k, off, count, tag);
+        torus_send(node, c, l, m, axis, coord, k, off, count, tag);
     else if (low == 0)
-        node_recv(node, tree_partner(c, addr, l, m, axis, coord, k), tag, buf,
+        node_recv(node, torus_partner(c, l, m, axis, coord, k), tag, buf,
                   count);
 }
 
