@@ -2006,6 +2006,29 @@ START_TEST(fingerprint_sees_loss_and_duplication)
 }
 END_TEST
 
+/* The count settings the channel-count tests run each script under: the
+ * 32-bit counts' normal limit and limits of 1 and 5, where counts move to
+ * the engine's 64-bit table at once or part way (sim_set_count_limit),
+ * each with all ports, one and two. */
+static const uint32_t count_limits[] = { 0, 1, 5 };
+static const int count_ports[] = { MACHINE_PORTS_ALL, 1, 2 };
+#define COUNT_SETTINGS (G_N_ELEMENTS(count_limits) * G_N_ELEMENTS(count_ports))
+
+/* Run sc on the n-cube under count setting l (0 .. COUNT_SETTINGS - 1),
+ * its limit and ports in *limit and *ports; test_count_limit is reset
+ * once the run is over, so the next test starts from the normal limit. */
+static Sim *run_count_setting(int n, const Script *sc, size_t l,
+                              uint32_t *limit, int *ports, Observed *o)
+{
+    *limit = count_limits[l % G_N_ELEMENTS(count_limits)];
+    *ports = count_ports[l / G_N_ELEMENTS(count_limits)];
+    Machine m = test_machine(n, *ports, 0, 1);
+    test_count_limit = *limit;
+    Sim *sim = run_ok(&m, sc, o);
+    test_count_limit = 0;
+    return sim;
+}
+
 /* Every channel's element count, and the largest, against a count made
  * by walking the scripts' paths; with the 32-bit counts' normal limit and
  * with limits of 1 and 5, where counts move to the engine's 64-bit table
@@ -2016,8 +2039,6 @@ END_TEST
 START_TEST(channel_counts_match_paths)
 {
     GRand *rng = g_rand_new_with_seed(15);
-    const uint32_t limits[] = { 0, 1, 5 };
-    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
     CkTally t = CK_TALLY_INIT;          /* every trial's */
     for (int trial = 0; trial < 60; trial++) {
         int n = 2 + g_rand_int_range(rng, 0, 3);
@@ -2038,14 +2059,11 @@ START_TEST(channel_counts_match_paths)
                 u ^= 1u << msg->path[h];
             }
         }
-        for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports);
-             l++) {
-            uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
-            int p = ports[l / G_N_ELEMENTS(limits)];
-            Machine m = test_machine(n, p, 0, 1);
-            test_count_limit = limit;
+        for (size_t l = 0; l < COUNT_SETTINGS; l++) {
+            uint32_t limit;
+            int p;
             Observed o;
-            Sim *sim = run_ok(&m, &sc, &o);
+            Sim *sim = run_count_setting(n, &sc, l, &limit, &p, &o);
             /* expected: the paths' count; got: the engine's */
             for (uint32_t x = 0; x < (1u << n); x++)
                 for (int d = 0; d < n; d++)
@@ -2057,7 +2075,6 @@ START_TEST(channel_counts_match_paths)
                           limit, p);
             sim_free(sim);
         }
-        test_count_limit = 0;
     }
     ck_tally_assert(&t, "channel counts against the paths");
     g_rand_free(rng);
@@ -2075,8 +2092,6 @@ END_TEST
  * start from the link's number, fails here. */
 START_TEST(channel_counts_one_number_then_a_column)
 {
-    const uint32_t limits[] = { 0, 1, 5 };
-    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
     CkTally t = CK_TALLY_INIT;
     for (int all_again = 0; all_again < 2; all_again++) {
         Script sc = { 0 };
@@ -2087,14 +2102,11 @@ START_TEST(channel_counts_one_number_then_a_column)
         for (uint32_t x = 0; x < 4; x++)
             if (all_again || x == 1)
                 sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { 0 }, 3, 40 };
-        for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports);
-             l++) {
-            uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
-            int p = ports[l / G_N_ELEMENTS(limits)];
-            Machine m = test_machine(2, p, 0, 1);
-            test_count_limit = limit;
+        for (size_t l = 0; l < COUNT_SETTINGS; l++) {
+            uint32_t limit;
+            int p;
             Observed o;
-            Sim *sim = run_ok(&m, &sc, &o);
+            Sim *sim = run_count_setting(2, &sc, l, &limit, &p, &o);
             for (uint32_t x = 0; x < 4; x++) {
                 uint64_t want = all_again || x == 1 ? 7 : 4;
                 ck_tally_uint(&t, want, sim_channel_elements(sim, x, 0),
@@ -2113,7 +2125,6 @@ START_TEST(channel_counts_one_number_then_a_column)
                           all_again, limit, p);
             sim_free(sim);
         }
-        test_count_limit = 0;
     }
     ck_tally_assert(&t, "link counts, one number then a column");
 }
@@ -2171,8 +2182,6 @@ END_TEST
  * lost or folded twice, or a take-back that settles, fails here. */
 START_TEST(channel_arrays_parked_and_settled)
 {
-    const uint32_t limits[] = { 0, 1, 5 };
-    const int ports[] = { MACHINE_PORTS_ALL, 1, 2 };
     Script sc = { 0 };
     for (int again = 0; again < 2; again++)
         for (uint32_t x = 0; x < 4; x++)
@@ -2183,13 +2192,11 @@ START_TEST(channel_arrays_parked_and_settled)
     sc.msg[sc.nmsg++] = (TestMsg){ 2, 1, { 0 }, 5, 80 };
     const uint64_t link0[4] = { 8, 11, 13, 8 };
     CkTally t = CK_TALLY_INIT;
-    for (size_t l = 0; l < G_N_ELEMENTS(limits) * G_N_ELEMENTS(ports); l++) {
-        uint32_t limit = limits[l % G_N_ELEMENTS(limits)];
-        int p = ports[l / G_N_ELEMENTS(limits)];
-        Machine m = test_machine(2, p, 0, 1);
-        test_count_limit = limit;
+    for (size_t l = 0; l < COUNT_SETTINGS; l++) {
+        uint32_t limit;
+        int p;
         Observed o;
-        Sim *sim = run_ok(&m, &sc, &o);
+        Sim *sim = run_count_setting(2, &sc, l, &limit, &p, &o);
         for (uint32_t x = 0; x < 4; x++) {
             ck_tally_uint(&t, link0[x], sim_channel_elements(sim, x, 0),
                           "limit %u ports %d node %u: link 0", limit, p, x);
@@ -2205,7 +2212,6 @@ START_TEST(channel_arrays_parked_and_settled)
                       "limit %u ports %d: arrays settled", limit, p);
         sim_free(sim);
     }
-    test_count_limit = 0;
     ck_tally_assert(&t, "channel arrays parked and settled");
 }
 END_TEST

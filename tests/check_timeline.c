@@ -122,6 +122,28 @@ START_TEST(timeline_claim_whole_or_nothing)
 }
 END_TEST
 
+/* Do timelines a and b hold the same spans (step `step` of run `run`)?
+ * timeline_span does not check its index: the spans are compared only
+ * where both hold as many. */
+static void tally_same_spans(CkTally *tl, const Timeline *a,
+                             const Timeline *b, int run, int step)
+{
+    uint32_t spans = timeline_spans(a);
+    ck_tally_uint(tl, spans, timeline_spans(b), "run %d step %d: spans", run,
+                  step);
+    if (spans != timeline_spans(b))
+        return;
+    for (uint32_t i = 0; i < spans; i++) {
+        TimelineSpan sa = timeline_span(a, i), sb = timeline_span(b, i);
+        ck_tally_int(tl, sa.start, sb.start, "run %d step %d span %u: start",
+                     run, step, i);
+        ck_tally_int(tl, sa.end, sb.end, "run %d step %d span %u: end", run,
+                     step, i);
+        ck_tally_uint(tl, sa.count, sb.count,
+                      "run %d step %d span %u: count", run, step, i);
+    }
+}
+
 /* timeline_claim (inline, the engine's hop) against timeline_claim_slow
  * (every case, out of line): two
  * timelines given the same random takes and claims, with time moving on,
@@ -162,22 +184,7 @@ START_TEST(timeline_claim_inline_is_timeline_claim_slow)
                 Tick tb = timeline_claim(&b, now, ready, tau, count);
                 ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
             }
-            /* timeline_span does not check its index: the spans are
-             * compared only where both timelines hold as many */
-            uint32_t spans = timeline_spans(&a);
-            ck_tally_uint(&tl, spans, timeline_spans(&b),
-                          "run %d step %d: spans", run, step);
-            if (spans != timeline_spans(&b))
-                continue;
-            for (uint32_t i = 0; i < spans; i++) {
-                TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
-                ck_tally_int(&tl, sa.start, sb.start,
-                             "run %d step %d span %u: start", run, step, i);
-                ck_tally_int(&tl, sa.end, sb.end,
-                             "run %d step %d span %u: end", run, step, i);
-                ck_tally_uint(&tl, sa.count, sb.count,
-                              "run %d step %d span %u: count", run, step, i);
-            }
+            tally_same_spans(&tl, &a, &b, run, step);
         }
         timeline_clear(&a);
         timeline_clear(&b);
@@ -228,21 +235,8 @@ START_TEST(timeline_claim_is_its_parts)
             Tick tb = timeline_claim_slow(&b, now, ready, tau, count);
             ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
             refused += ta < 0;
-            uint32_t spans = timeline_spans(&a);
-            deepest = MAX(deepest, spans);
-            ck_tally_uint(&tl, spans, timeline_spans(&b),
-                          "run %d step %d: spans", run, step);
-            if (spans != timeline_spans(&b))
-                continue;
-            for (uint32_t i = 0; i < spans; i++) {
-                TimelineSpan sa = timeline_span(&a, i), sb = timeline_span(&b, i);
-                ck_tally_int(&tl, sa.start, sb.start,
-                             "run %d step %d span %u: start", run, step, i);
-                ck_tally_int(&tl, sa.end, sb.end,
-                             "run %d step %d span %u: end", run, step, i);
-                ck_tally_uint(&tl, sa.count, sb.count,
-                              "run %d step %d span %u: count", run, step, i);
-            }
+            deepest = MAX(deepest, timeline_spans(&a));
+            tally_same_spans(&tl, &a, &b, run, step);
         }
         timeline_clear(&a);
         timeline_clear(&b);
