@@ -5,8 +5,9 @@
  * one hop; Claim 2's processor arrays; c-home = default (C's home on its
  * default array, the product routed there: messages and elements counted
  * from the layouts, nothing changed where the arrays agree); bad shapes
- * refused with the key's place; and the cm200-8k timing model within 20%
- * of Table 5.
+ * refused with the key's place; the cm200-8k timing model within 20%
+ * of Table 5; and the processor array's cyclic steps on the cube against
+ * their definition.
  *
  * Tests that loop over runs check them into a CkTally (check_main.h) and
  * assert once; what a later check cannot do without (a report, a detail)
@@ -18,6 +19,8 @@
 #include "check_main.h"
 #include "check_run.h"
 #include "report_json.h"
+#include "procgrid.h"
+#include "graycode.h"
 #include <string.h>
 
 static Scenario *mm_scenario(const char *preset, int dims, const char *shape,
@@ -430,6 +433,57 @@ START_TEST(table5_within_20_percent)
 }
 END_TEST
 
+/* procgrid_step and procgrid_link on the cube, for every node of every
+ * array of the 1- to 7-cube and both directions of both axes, against the
+ * definition: the Gray-coded address of the coordinate one step on
+ * (cyclically), and the one bit in which the two addresses differ. */
+START_TEST(cube_steps_against_definition)
+{
+    CkTally g = CK_TALLY_INIT;
+    for (int n = 1; n <= 7; n++) {
+        Machine m = { .name = (char *)"test" };
+        char *why = NULL;
+        if (!topology_cube_init(&m.topology, n, &why))
+            ck_abort_msg("topology_cube_init(%d): %s", n, why ? why : "");
+        for (int rb = 0; rb <= n; rb++) {
+            uint32_t rows = 1u << rb, cols = 1u << (n - rb);
+            ProcGrid grid;
+            if (!procgrid_init(&grid, &m, rows, cols, &why))
+                ck_abort_msg("procgrid_init %ux%u: %s", rows, cols, why);
+            for (uint32_t l = 0; l < rows; l++)
+                for (uint32_t c = 0; c < cols; c++)
+                    for (int ax = 0; ax < 2; ax++)
+                        for (int dir = -1; dir <= 1; dir += 2) {
+                            ProcGridAxis axis = ax ? PROCGRID_ROWS : PROCGRID_COLS;
+                            uint32_t len = ax ? rows : cols;
+                            uint32_t l2 = l, c2 = c;
+                            if (ax)
+                                l2 = (l + len + (uint32_t)dir) % len;
+                            else
+                                c2 = (c + len + (uint32_t)dir) % len;
+                            uint32_t from = (uint32_t)(gray_encode(l) << (n - rb)
+                                                       | gray_encode(c));
+                            uint32_t to = (uint32_t)(gray_encode(l2) << (n - rb)
+                                                     | gray_encode(c2));
+                            uint32_t got = procgrid_step(&grid, l, c, axis, dir);
+                            int link = procgrid_link(&grid, l, c, axis, dir);
+                            ck_tally_true(&g, got == to,
+                                          "%ux%u (%u, %u) axis %d dir %d: "
+                                          "node %u, want %u", rows, cols, l,
+                                          c, ax, dir, got, to);
+                            ck_tally_true(&g, len == 1 ? link == -1
+                                                       : (from ^ to)
+                                                         == 1u << link,
+                                          "%ux%u (%u, %u) axis %d dir %d: "
+                                          "link %d", rows, cols, l, c, ax,
+                                          dir, link);
+                        }
+        }
+    }
+    ck_tally_assert(&g, "cyclic steps of the processor arrays");
+}
+END_TEST
+
 static Suite *matmul_suite(void)
 {
     Suite *s = suite_create("matmul");
@@ -443,6 +497,7 @@ static Suite *matmul_suite(void)
     tcase_add_test(tc, c_home_default_auto);
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, table5_within_20_percent);
+    tcase_add_test(tc, cube_steps_against_definition);
     suite_add_tcase(s, tc);
     return s;
 }

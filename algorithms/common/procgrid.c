@@ -100,10 +100,28 @@ void procgrid_coords(const ProcGrid *g, uint32_t node, uint32_t *l,
     *m = node % g->cols;
 }
 
+/* On the cube, the address bit that a step along `axis` flips: the axis's
+ * coordinates are Gray-coded, and G(x) and G(x + 1) differ in bit ctz(x +
+ * 1), G(n - 1) and G(0) in the top bit (n = 2^k > 1). */
+static int cube_step_bit(const ProcGrid *g, uint32_t l, uint32_t m,
+                         ProcGridAxis axis, int dir)
+{
+    uint32_t n = axis == PROCGRID_ROWS ? g->rows : g->cols;
+    uint32_t x = axis == PROCGRID_ROWS ? l : m;
+    int offset = axis == PROCGRID_ROWS ? g->col_bits : 0;
+    uint32_t up = dir > 0 ? x + 1 : x;     /* the higher of the two */
+    int bit = up == n || up == 0 ? __builtin_ctz(n) - 1 : __builtin_ctz(up);
+    return offset + bit;
+}
+
 uint32_t procgrid_step(const ProcGrid *g, uint32_t l, uint32_t m,
                        ProcGridAxis axis, int dir)
 {
     uint32_t n = axis == PROCGRID_ROWS ? g->rows : g->cols;
+    if (topology_has(&g->topology, TOPOLOGY_DIMENSIONS))
+        return n == 1 ? procgrid_node(g, l, m)
+                      : procgrid_node(g, l, m)
+                        ^ (uint32_t)1 << cube_step_bit(g, l, m, axis, dir);
     uint32_t step = dir > 0 ? 1 : n - 1;
     if (axis == PROCGRID_ROWS)
         return procgrid_node(g, (l + step) % n, m);
@@ -115,11 +133,11 @@ int procgrid_link(const ProcGrid *g, uint32_t l, uint32_t m,
 {
     if ((axis == PROCGRID_ROWS ? g->rows : g->cols) == 1)
         return -1;
-    uint32_t from = procgrid_node(g, l, m);
-    uint32_t to = procgrid_step(g, l, m, axis, dir);
     const Topology *t = &g->topology;
     if (topology_has(t, TOPOLOGY_DIMENSIONS))
-        return __builtin_ctz(from ^ to);
+        return cube_step_bit(g, l, m, axis, dir);
+    uint32_t from = procgrid_node(g, l, m);
+    uint32_t to = procgrid_step(g, l, m, axis, dir);
     /* Mesh: the axis's links in the asked direction first (on a side of
      * two the single edge may be either). */
     int mesh_axis = axis == PROCGRID_COLS ? 0 : 1;
