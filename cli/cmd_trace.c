@@ -175,10 +175,11 @@ static int trace_info_command(int argc, char **argv)
     for (MessageClass c = 0; c < CLASS_COUNT; c++)
         if (topology_has_class(t->topology.ops, c))
             printf("  %-16s startup %" G_GINT64_FORMAT ", element time %"
-                   G_GINT64_FORMAT "%s\n", message_class_name(c),
+                   G_GINT64_FORMAT "%s%s\n", message_class_name(c),
                    (gint64)t->price[c].startup, (gint64)t->price[c].element_time,
                    t->price[c].startup > 0 && t->startup_holds_port
-                       ? " (startups hold a port)" : "");
+                       ? " (startups hold a port)" : "",
+                   t->price[c].memory_path ? ", memory paths" : "");
     if (t->tick_seconds > 0)
         printf("  tick             %g s\n", t->tick_seconds);
     g_autofree char *seconds = trace_seconds_text(t, t->cycles);

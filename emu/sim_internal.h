@@ -319,6 +319,10 @@ struct Sim {
     gboolean locality;         /* sim_set_order(SIM_ORDER_LOCALITY) */
     uint64_t *port_mark;       /* with it and a port limit: the send
                                 * ports' marks, then the receive ports' */
+    Timeline *mem_path;        /* per node, only where a class's price
+                                * uses it (machine.h, memory_path) */
+    uint64_t *path_mark;       /* with it and the locality order: the
+                                * memory paths' marks */
 
     EventQueue *queue;
     MatchTable match;
@@ -798,7 +802,8 @@ static inline Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
     Tick ready = sim->now + price->startup;
     if (price->startup > 0 && sim->machine.startup_holds_port)
         ready = sim_hold_startup(sim, msg, path[0], price->startup);
-    if (hops == 1 && !sim->send_port && !sim->channels_implied) {
+    if (hops == 1 && !sim->send_port && !sim->channels_implied
+        && !price->memory_path) {
         Tick end = sim_route_one(sim, msg, path[0], ready);
         if (end >= 0)
             return *left = end;

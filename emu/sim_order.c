@@ -105,6 +105,10 @@ void sim_set_order(Sim *sim, SimOrder order)
     if (sim->locality && sim->send_port && !sim->port_mark)
         sim->port_mark = EMU_NEW0(uint64_t, 2 * (size_t)sim->nodes,
                                   "the ports' marks of the locality order");
+    if (sim->locality && sim->mem_path && !sim->path_mark)
+        sim->path_mark = EMU_NEW0(uint64_t, sim->nodes,
+                                  "the memory paths' marks of the locality "
+                                  "order");
 }
 
 gboolean sim_order_locality(const Sim *sim)

@@ -29,10 +29,12 @@ static void sim_grow_runs(Sim *sim, size_t need)
 
 /* The resources one element of a hop needs: res[0] the channel (capacity
  * one) unless implied by the ports, then the sending and receiving ports
- * (capacity k) when limited. */
+ * (capacity k) when limited, then where the message's class uses memory
+ * paths the source's on the first hop and the destination's on the last
+ * (capacity one each). */
 typedef struct {
-    Timeline *res[3];
-    uint32_t cap[3];
+    Timeline *res[5];
+    uint32_t cap[5];
     int n;
 } Hop;
 
@@ -108,6 +110,7 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
     in[0] = (Run){ 0, count, ready };
     Tick end = ready;
 
+    const gboolean paths = machine_price(&sim->machine, msg->cls)->memory_path;
     for (int h = h0; h < hops; h++) {
         int link = path[h];
         uint32_t v = topology_neighbour(sim->topo, u, link);
@@ -124,6 +127,18 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
             hop.res[hop.n] = &sim->recv_port[v];
             hop.cap[hop.n++] = sim->port_capacity;
         }
+        /* An element is read from the source's memory while it crosses
+         * the first channel and written into the destination's while it
+         * crosses the last; a node's path carries one element at a time,
+         * whether it is sending or receiving. */
+        if (paths && h == 0) {
+            hop.res[hop.n] = &sim->mem_path[msg->source];
+            hop.cap[hop.n++] = 1;
+        }
+        if (paths && h == hops - 1 && (h > 0 || msg->dest != msg->source)) {
+            hop.res[hop.n] = &sim->mem_path[msg->dest];
+            hop.cap[hop.n++] = 1;
+        }
         for (int r = 0; r < hop.n; r++)
             timeline_prune(hop.res[r], sim->now);
         if (sim->locality) {
@@ -135,6 +150,12 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
                 sim_order_touch(sim, &sim->port_mark[sim->nodes + v],
                                 msg->source, "the receive port", v);
             }
+            if (paths && h == 0)
+                sim_order_touch(sim, &sim->path_mark[msg->source],
+                                msg->source, "the memory path", msg->source);
+            if (paths && h == hops - 1)
+                sim_order_touch(sim, &sim->path_mark[msg->dest], msg->source,
+                                "the memory path", msg->dest);
         }
 
         size_t nout = 0;
@@ -204,7 +225,8 @@ Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
 {
     uint32_t u = msg->source;
     int h = 0;
-    if (!sim->send_port && !sim->channels_implied) {
+    if (!sim->send_port && !sim->channels_implied
+        && !machine_price(&sim->machine, msg->cls)->memory_path) {
         const Tick tau = msg->element_time;
         Tick end = ready;
         /* The route's channels are known now: ask for all their lines at

@@ -28,7 +28,8 @@ static char *machine_program_dir;   /* set once by main, read-only after */
 static const char *const machine_keys[] = {
     "preset", "name", "description", "topology", "ports", "startup",
     "element-time", "neighbour.startup", "neighbour.element-time",
-    "router.startup", "router.element-time", "startup-holds-port",
+    "router.startup", "router.element-time", "memory-path",
+    "neighbour.memory-path", "router.memory-path", "startup-holds-port",
     "flop-time", "tick-seconds", NULL
 };
 
@@ -160,6 +161,14 @@ const char *machine_ports_text(const Machine *m, char buf[16])
 gboolean machine_ports_limited(const Machine *m)
 {
     return machine_port_limit(m) < machine_node_links(m);
+}
+
+gboolean machine_memory_paths(const Machine *m)
+{
+    for (MessageClass c = 0; c < CLASS_COUNT; c++)
+        if (m->price[c].memory_path)
+            return TRUE;
+    return FALSE;
 }
 
 gboolean machine_uniform_price(const Machine *m)
@@ -325,6 +334,39 @@ static Tick machine_class_time(const MachineInput *in, MessageClass c,
         }
     }
     return fallback;
+}
+
+/* A class's yes/no key (memory-path), looked up as machine_class_time
+ * looks up a time. */
+static gboolean machine_class_flag(const MachineInput *in, MessageClass c,
+                                   const char *what, gboolean *plain_reported)
+{
+    g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
+    const MachineKeys *layers[2] = { in->s, in->preset };
+    for (int l = 0; l < 2; l++) {
+        if (!layers[l])
+            continue;
+        const char *keys[2] = { own, what };
+        for (int k = 0; k < 2; k++) {
+            const char *v = keys_get(layers[l], keys[k]);
+            if (!v)
+                continue;
+            int x = 0;
+            char *why = NULL;
+            if (!keyvalue_parse_choice(v, keys_where(layers[l], keys[k]),
+                                       keys[k], yes_no, &x, &why)) {
+                if (k == 0 || !*plain_reported)
+                    machine_take_why(in->problems, why);
+                else
+                    g_free(why);
+                if (k == 1)
+                    *plain_reported = TRUE;
+                return FALSE;
+            }
+            return x == 1;
+        }
+    }
+    return FALSE;
 }
 
 /* Keys of `group` of one layer that are not machine keys, not the
@@ -548,8 +590,11 @@ gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
             m->ports = (int)k;
     }
 
-    gboolean startup_reported = FALSE, element_time_reported = FALSE;
+    gboolean startup_reported = FALSE, element_time_reported = FALSE,
+             path_reported = FALSE;
     for (MessageClass c = 0; c < CLASS_COUNT; c++) {
+        m->price[c].memory_path = machine_class_flag(&in, c, "memory-path",
+                                                     &path_reported);
         m->price[c].startup = machine_class_time(&in, c, "startup", 0, 0,
                                                  &startup_reported);
         m->price[c].element_time = machine_class_time(&in, c, "element-time",

@@ -13,6 +13,11 @@
  *   startup, element-time          both message classes; then
  *   neighbour.startup, neighbour.element-time, router.startup,
  *   router.element-time            one class (topologies with that class)
+ *   memory-path, neighbour.memory-path, router.memory-path = no | yes
+ *                                  does each element of a message of the
+ *                                  class also occupy its source's and its
+ *                                  destination's memory path (one a node,
+ *                                  shared by what it sends and receives)?
  *   startup-holds-port = yes | no  does a startup occupy a sending port?
  *   flop-time                      ticks per flop of node_compute
  *   tick-seconds                   length of a tick: reports show seconds
@@ -41,6 +46,8 @@
 typedef struct {
     Tick startup;                 /* Ts: ticks paid once per message */
     Tick element_time;            /* ticks per element per channel */
+    gboolean memory_path;         /* its elements also occupy the source's
+                                   * and the destination's memory path */
 } MachinePrice;
 
 typedef struct KernelRate KernelRate;
@@ -141,6 +148,9 @@ static inline int machine_port_limit(const Machine *m)
 /* Is the port limit below what the node's links allow (so ports must be
  * modelled as a resource of their own)? */
 gboolean machine_ports_limited(const Machine *m);
+
+/* Does any class's price use the nodes' memory paths? */
+gboolean machine_memory_paths(const Machine *m);
 
 static inline const MachinePrice *machine_price(const Machine *m,
                                                 MessageClass c)

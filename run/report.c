@@ -605,6 +605,7 @@ static void json_machine(JsonWriter *w, const Machine *m)
         json_writer_begin_object(w);
         json_int(w, "startup", m->price[c].startup);
         json_int(w, "element_time", m->price[c].element_time);
+        json_bool(w, "memory_path", m->price[c].memory_path);
         json_writer_end_object(w);
     }
     json_writer_end_object(w);
@@ -957,6 +958,9 @@ static void print_machine(const Report *r, FILE *out)
             fprintf(out, ", %s startup = %lld, element-time = %lld",
                     message_class_name(c), (long long)m->price[c].startup,
                     (long long)m->price[c].element_time);
+    for (MessageClass c = 0; c < CLASS_COUNT; c++)
+        if (m->price[c].memory_path && topology_has_class(t->ops, c))
+            fprintf(out, ", %s memory paths", message_class_name(c));
     if (m->price[0].startup > 0 || m->price[1].startup > 0)
         fprintf(out, m->startup_holds_port ? ", startups hold a port"
                                            : ", startups only delay");

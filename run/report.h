@@ -15,7 +15,7 @@
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away (docs/report.md, "Versions", lists what changed). */
-#define REPORT_SCHEMA 4
+#define REPORT_SCHEMA 5
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the

@@ -92,7 +92,7 @@ static Machine test_machine(int n, int ports, Tick ts, Tick tau)
     if (!topology_cube_init(&m.topology, n, &why))
         ck_abort_msg("topology_cube_init(%d): %s", n, why ? why : "");
     for (MessageClass c = 0; c < CLASS_COUNT; c++)
-        m.price[c] = (MachinePrice){ ts, tau };
+        m.price[c] = (MachinePrice){ ts, tau, FALSE };
     return m;
 }
 
@@ -706,6 +706,10 @@ START_TEST(random_messages_match_reference)
         int ports = portsel == 0 ? MACHINE_PORTS_ALL : portsel;
         Tick ts = g_rand_int_range(rng, 0, 3);
         Machine m = test_machine(n, ports, ts, 1);
+        /* a third of the trials with memory paths (machine.h) */
+        gboolean paths = trial % 3 == 2;
+        for (MessageClass c = 0; c < CLASS_COUNT; c++)
+            m.price[c].memory_path = paths;
         Script sc;
         sc.nmsg = g_rand_int_range(rng, 1, MAX_MSGS + 1);
         Tick last_post[32] = { 0 };
@@ -724,7 +728,7 @@ START_TEST(random_messages_match_reference)
         Sim *sim = run_ok(&m, &sc, &o);
         static Tick ref[MAX_MSGS][8][16];
         memset(ref, 0, sizeof ref);
-        reference(&sc, o.id, n, ports, ts, ref);
+        reference(&sc, o.id, n, ports, paths, ts, ref);
         for (int i = 0; i < sc.nmsg; i++) {
             for (int j = 0; j < sc.nmsg; j++)        /* priority = post cycle */
                 if (sc.msg[i].post < sc.msg[j].post)
@@ -1348,6 +1352,11 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
         if (!made)
             ck_abort_msg("seed %u, shape %d: topology: %s", seed, shape,
                          why ? why : "");
+        /* memory paths (machine.h) in some seeds: the router's messages'
+         * only, or every message's */
+        uint32_t paths = mix32(seed, 19) % 4;
+        m.price[CLASS_ROUTER].memory_path = paths == 1 || paths == 2;
+        m.price[CLASS_NEIGHBOUR].memory_path = paths == 2;
         uint32_t mode = mix32(seed, 16);
         OracleProgram p = { &m.topology, machine_nodes(&m),
                             2 + (int)(mix32(seed, 14) % 8), seed,
@@ -1629,6 +1638,97 @@ START_TEST(locality_order_stops_at_a_shared_port)
     ck_tally_assert(&t, "locality order stops");
     ck_assert_uint_eq(sim_stats(b)->messages, 2);
     sim_free(b);
+}
+END_TEST
+
+/* The same two senders with all ports and memory paths (machine.h) on the
+ * router's messages: node 3's memory path is the shared resource now. */
+START_TEST(locality_order_stops_at_a_memory_path)
+{
+    int overlap = 1;
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+    m.price[CLASS_ROUTER].memory_path = TRUE;
+    CkTally t = CK_TALLY_INIT;
+    Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
+                            &overlap, "tick 0: nodes 1 and 2 both reserved "
+                            "the memory path of node 3: the locality order "
+                            "does not apply");
+    ck_tally_assert(&t, "locality order stops");
+    ck_assert_uint_eq(sim_stats(b)->messages, 2);
+    sim_free(b);
+}
+END_TEST
+
+/* Memory paths, worked by hand on the 3-cube (element-time 1, no
+ * startup, all ports): nodes 1, 2 and 4 each send node 0 four elements
+ * across their own link to it, and node 0 sends four to node 7 (three
+ * hops). Without paths every message has channels of its own: node 0's
+ * receives are done at 4, node 7's at 6 (its last element crosses the
+ * third hop in [5, 6)). With paths node 0's path carries one element a
+ * tick, its send's first (it runs first: [0, 4)), then node 1's, 2's and
+ * 4's messages ([4, 8), [8, 12), [12, 16)): the run ends at 16, and node
+ * 7's path, used by one message, changes nothing there. The channels
+ * carry the same 24 elements either way. */
+static NodeStatus paths_step(Node *node, const void *config)
+{
+    (void)config;
+    uint32_t x = node_address(node);
+    if (x == 1 || x == 2 || x == 4)
+        node_send_to(node, 0, 0, 4, 0);
+    if (x == 0) {
+        node_send_to(node, 7, 0, 4, 0);
+        node_recv(node, 1, 0, 8, 4);
+        node_recv(node, 2, 0, 12, 4);
+        node_recv(node, 4, 0, 16, 4);
+    }
+    if (x == 7)
+        node_recv(node, 0, 0, 8, 4);
+    return NODE_DONE;
+}
+
+/* paths_step's run, checked into t: its cycles, transfers, messages and
+ * the delivered elements. */
+static void tally_paths_run(CkTally *t, Sim *sim, Tick cycles, const char *what)
+{
+    const SimStats *st = sim_stats(sim);
+    ck_tally_int(t, cycles, st->cycles, "%s: cycles", what);
+    ck_tally_uint(t, 24, st->element_transfers, "%s: element transfers", what);
+    ck_tally_uint(t, 4, st->messages, "%s: messages", what);
+    for (int i = 0; i < 4; i++) {
+        ck_tally_uint(t, sim_node_memory(sim, 1)[i],
+                      sim_node_memory(sim, 0)[8 + i], "%s: node 0 element %d",
+                      what, 8 + i);
+        ck_tally_uint(t, sim_node_memory(sim, 0)[i],
+                      sim_node_memory(sim, 7)[8 + i], "%s: node 7 element %d",
+                      what, 8 + i);
+    }
+}
+
+START_TEST(memory_paths_serialise_a_node)
+{
+    CkTally t = CK_TALLY_INIT;
+    Machine m = test_machine(3, MACHINE_PORTS_ALL, 0, 1);
+    for (int order = 0; order < 2; order++) {
+        Sim *sim = sim_new(&m, &test_layout);
+        sim_set_order(sim, order ? SIM_ORDER_LOCALITY : SIM_ORDER_CONTRACT);
+        fill_memory(sim, 8);
+        GError *e = NULL;
+        if (!sim_run(sim, paths_step, NULL, &e))
+            ck_abort_msg("no paths, order %d: %s", order, e->message);
+        tally_paths_run(&t, sim, 6, order ? "no paths, locality order"
+                                          : "no paths");
+        sim_free(sim);
+    }
+    /* With paths, nodes 0 and 1 both reserve node 0's path in tick 0: the
+     * locality order stops, and the contract's order runs it. */
+    m.price[CLASS_ROUTER].memory_path = TRUE;
+    Sim *b = locality_stops(&t, &m, &test_layout, paths_step, NULL,
+                            "tick 0: nodes 0 and 1 both reserved the memory "
+                            "path of node 0: the locality order does not "
+                            "apply");
+    tally_paths_run(&t, b, 16, "paths");
+    sim_free(b);
+    ck_tally_assert(&t, "memory paths on the 3-cube");
 }
 END_TEST
 
@@ -2245,6 +2345,8 @@ static Suite *engine_suite(void)
     tcase_add_test(t, locality_order_runs_nodes_ascending);
     tcase_add_test(t, locality_order_stops_where_order_matters);
     tcase_add_test(t, locality_order_stops_at_a_shared_port);
+    tcase_add_test(t, locality_order_stops_at_a_memory_path);
+    tcase_add_test(t, memory_paths_serialise_a_node);
     tcase_add_test(t, locality_order_not_with_a_message_observer);
     tcase_add_test(t, locality_order_stops_at_inexact_phase_sums);
     tcase_add_test(t, phase_enter_max_is_the_last_entry);

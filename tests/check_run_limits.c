@@ -39,7 +39,7 @@ static Machine cube2(void)
     if (!topology_cube_init(&m.topology, 2, &why))
         ck_abort_msg("topology_cube_init: %s", why ? why : "");
     for (MessageClass c = 0; c < CLASS_COUNT; c++)
-        m.price[c] = (MachinePrice){ 0, 1 };
+        m.price[c] = (MachinePrice){ 0, 1, FALSE };
     return m;
 }
 

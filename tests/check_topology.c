@@ -545,7 +545,7 @@ static Machine tmachine(const Topology *t, int ports, Tick ts, Tick tau,
     Machine m = { .name = (char *)"test", .topology = *t, .ports = ports,
                   .startup_holds_port = holds, .flop_time = 1 };
     for (MessageClass c = 0; c < CLASS_COUNT; c++)
-        m.price[c] = (MachinePrice){ ts, tau };
+        m.price[c] = (MachinePrice){ ts, tau, FALSE };
     return m;
 }
 
@@ -713,8 +713,8 @@ START_TEST(classes_are_priced_apart)
     sc.msg[1] = (TMsg){ .source = 9, .to_dest = TRUE, .dest = 10, .count = 4 };
     sc.msg[2] = (TMsg){ .source = 20, .hops = 3, .path = { 0, 2, 2 }, .count = 4 };
     Machine m = tmachine(&sc.topo, MACHINE_PORTS_ALL, 0, 1, TRUE);
-    m.price[CLASS_NEIGHBOUR] = (MachinePrice){ 2, 3 };
-    m.price[CLASS_ROUTER] = (MachinePrice){ 50, 5 };
+    m.price[CLASS_NEIGHBOUR] = (MachinePrice){ 2, 3, FALSE };
+    m.price[CLASS_ROUTER] = (MachinePrice){ 50, 5, FALSE };
     TObserved o;
     Sim *sim = trun(&m, &sc, &o, 1);
     ck_assert_int_eq(o.cls[0], CLASS_NEIGHBOUR);

@@ -735,7 +735,7 @@ START_TEST(broken_rules_are_named)
     ck_assert_str_eq(p, "bytes: corrupt: the header says 15 nodes and 4 links; "
                         "that mesh has 16 and 4");
     g_autofree char *v = broken_message(gray4, NULL, AT_MAJOR, 3);
-    ck_assert_str_eq(v, "bytes: trace format version 3.0 is not supported "
+    ck_assert_str_eq(v, "bytes: trace format version 3.1 is not supported "
                         "(this cubemu reads version 2.x; re-record the trace with it)");
     g_autofree char *m = broken_message(gray4, NULL, 1, 'X');
     ck_assert_str_eq(m, "bytes: not a cubemu trace (it does not begin with the "

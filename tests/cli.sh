@@ -29,7 +29,7 @@ if [ "$rc" = 0 ] && [[ "$out" != *"locality order does not apply"* ]]; then
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini
 expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
-$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
+$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, program, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
@@ -121,14 +121,21 @@ expect bad-tick 2 "cubemu run: --set machine.tick-seconds=fast: tick-seconds: 'f
 # Issue #46, item 7: every message names the file and line or the flag, and
 # says what is wrong. A bad [expect] line is reported with the file's other
 # problems, not instead of them, by run and by check
-expect bad-expect-and-keys 2 "cubemu run: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
+expect bad-expect-and-keys 2 "cubemu run: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
 $D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
 $D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
   "$CUBEMU" run $D/bad-expect-and-keys.ini
-expect check-bad-expect-and-keys 2 "FAIL $D/bad-expect-and-keys.ini: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
+expect check-bad-expect-and-keys 2 "FAIL $D/bad-expect-and-keys.ini: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, dimensions, shape, wrap, processors, kernel.NAME)
 $D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
 $D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
 0 passed, 1 failed" -- "$CUBEMU" check $D/bad-expect-and-keys.ini
+# memory paths (machine.h): a value that is not yes or no, and a class the
+# topology lacks, refused naming the flag
+expect bad-memory-path 2 "cubemu run: --set machine.router.memory-path=maybe: router.memory-path: unknown value 'maybe' (valid: no, yes)" -- \
+  "$CUBEMU" run --set machine.router.memory-path=maybe
+expect memory-path-no-router 2 "cubemu run: --set machine.router.memory-path=yes: 'router.memory-path': topology complete has no router class (every destination is a neighbour; price messages with startup and element-time)" -- \
+  "$CUBEMU" run --set machine.topology=complete --set machine.processors=4 \
+  --set machine.router.memory-path=yes --set algorithm.name=exchange
 # ... and with what only the algorithm's prepare finds
 expect bad-expect-and-prepare 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)
 --set expect.cycles=about: expect cycles: 'about' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
@@ -190,12 +197,12 @@ keys = ["cubemu", "schema", "backend", "scenario", "machine", "algorithm", "elem
         "max_channel_elements", "data_correct", "bounds", "per_class", "per_link",
         "time", "phases", "details", "stats", "memory"]
 assert list(d.keys()) == keys, list(d.keys())
-assert d["schema"] == 4 and d["backend"] == "emulator" and d["element"] == "word" and d["phases"] == []
+assert d["schema"] == 5 and d["backend"] == "emulator" and d["element"] == "word" and d["phases"] == []
 assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "links",
     "diameter", "ports", "startup", "element_time", "pricing", "startup_holds_port",
     "flop_time"], list(d["machine"].keys())
-assert d["machine"]["pricing"] == {"neighbour": {"startup": 0, "element_time": 1},
-                                   "router": {"startup": 0, "element_time": 1}}
+assert d["machine"]["pricing"] == {"neighbour": {"startup": 0, "element_time": 1, "memory_path": False},
+                                   "router": {"startup": 0, "element_time": 1, "memory_path": False}}
 assert d["algorithm"] == {"name": "exchange", "method": "sequential", "elements_per_node": 2}
 assert d["cycles"] == 6 and d["messages"] == 24 and d["element_transfers"] == 48
 assert d["data_correct"] is True

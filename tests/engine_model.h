@@ -61,9 +61,12 @@ static uint32_t mix32(uint32_t a, uint32_t b)
  * in priority order (posting cycle, then posting order), hops in order,
  * each moves the next element of a hop if it has reached the hop's node
  * (crossed the previous hop in an earlier cycle, or for hop 0, startup has
- * passed), the channel is unused this cycle and the ports have room. */
+ * passed), the channel is unused this cycle and the ports have room; with
+ * `paths`, also the memory path of the source (hop 0) and of the
+ * destination (the last hop), one element a cycle each. */
 static void reference(const Script *sc, const uint64_t *priority, int n,
-                      int ports, Tick ts, Tick cross[][8][16])
+                      int ports, gboolean paths, Tick ts,
+                      Tick cross[][8][16])
 {
     int order[MAX_MSGS];
     for (int i = 0; i < sc->nmsg; i++)
@@ -89,6 +92,7 @@ static void reference(const Script *sc, const uint64_t *priority, int n,
         g_autofree uint8_t *used = g_new0(uint8_t, nodes * (uint32_t)n);
         g_autofree int *sent = g_new0(int, nodes);
         g_autofree int *recvd = g_new0(int, nodes);
+        g_autofree uint8_t *path_used = g_new0(uint8_t, nodes);
         for (int oi = 0; oi < sc->nmsg; oi++) {
             int i = order[oi];
             const TestMsg *m = &sc->msg[i];
@@ -100,9 +104,17 @@ static void reference(const Script *sc, const uint64_t *priority, int n,
                 gboolean ready = e < m->count
                     && (h == 0 ? t >= m->post + ts
                                : (e < done[i][h - 1] && cross[i][h - 1][e] < t));
+                gboolean first = paths && h == 0;
+                gboolean last = paths && h == m->hops - 1;
                 if (ready && !used[u * (uint32_t)n + (uint32_t)d]
-                    && sent[u] < cap && recvd[v] < cap) {
+                    && sent[u] < cap && recvd[v] < cap
+                    && !(first && path_used[m->source])
+                    && !(last && path_used[msg_dest(m)])) {
                     used[u * (uint32_t)n + (uint32_t)d] = 1;
+                    if (first)
+                        path_used[m->source] = 1;
+                    if (last)
+                        path_used[msg_dest(m)] = 1;
                     sent[u]++;
                     recvd[v]++;
                     cross[i][h][e] = t;

@@ -102,6 +102,16 @@ check complete-gif "$CUBEMU" view "$T/k8.trace" --gif "$T/k8.gif" --size 640x420
 check complete-gif-frames "$CHECK" gif "$T/k8.gif" 640x420 2
 expect_has complete-info 0 "  topology         complete, 8 nodes, 8 links" -- "$CUBEMU" trace info "$T/k8.trace"
 expect_has complete-info-seconds 0 " us)" -- "$CUBEMU" trace info "$T/k8.trace"
+# Memory paths (format 2.1): the info string names the classes, and the
+# reader gives them back to the router's line
+check paths-trace "$CUBEMU" run --quiet --trace "$T/paths.trace" \
+  --set machine.preset=cube --set machine.dimensions=3 \
+  --set machine.router.memory-path=yes --set algorithm.name=bmmc \
+  --set algorithm.matrix=bit-reversal --set algorithm.elements=64
+expect_has paths-info-key 0 "  memory-paths     router" -- "$CUBEMU" trace info "$T/paths.trace"
+expect_has paths-info-class 0 "  router           startup 0, element time 1, memory paths" -- \
+  "$CUBEMU" trace info "$T/paths.trace"
+expect_has paths-info-version 0 "  format version   2.1" -- "$CUBEMU" trace info "$T/paths.trace"
 # Exports name channels by link (Chrome also each receive track, "node 1
 # from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"

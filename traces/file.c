@@ -447,6 +447,14 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
         TraceInfo in = { key, value };
         g_array_append_val(t->info, in);
     }
+    /* 2.1: the classes whose messages use memory paths, if any (an info
+     * string, which 2.0 readers ignore) */
+    const char *paths = trace_info(t, "memory-paths");
+    for (MessageClass k = 0; paths && k < CLASS_COUNT; k++) {
+        g_auto(GStrv) words = g_strsplit(paths, " ", -1);
+        t->price[k].memory_path = g_strv_contains((const char *const *)words,
+                                                  message_class_name(k));
+    }
     c->pos = (gsize)header;       /* a later minor version may pad here */
     return TRUE;
 }

@@ -666,6 +666,14 @@ Trace *trace_recorder_finish(TraceRecorder *r, const Report *report)
     g_autofree char *params = recorder_parameters(report);
     trace_set_info(t, "parameters", params);
     trace_set_info(t, "cubemu", CUBEMU_VERSION);
+    if (machine_memory_paths(m)) {
+        g_autoptr(GString) paths = g_string_new(NULL);
+        for (MessageClass c = 0; c < CLASS_COUNT; c++)
+            if (m->price[c].memory_path)
+                g_string_append_printf(paths, "%s%s", paths->len ? " " : "",
+                                       message_class_name(c));
+        trace_set_info(t, "memory-paths", paths->str);
+    }
 
     g_autofree uint32_t *rank = recorder_channels(r, &t->topology, t->channels);
     for (guint i = 0; i < r->busy->len; i++) {

@@ -39,7 +39,7 @@
  * another major version. 2.0: the topology in the header, channels named
  * by link, per-message class and element time, startup records. */
 #define TRACE_VERSION_MAJOR 2
-#define TRACE_VERSION_MINOR 0
+#define TRACE_VERSION_MINOR 1
 
 typedef struct {
     uint32_t source;

@@ -215,6 +215,15 @@ MACHINE_KEY_PROSE = {
     "router.startup": "The startup of the router class alone (refused on a "
                       "topology without one).",
     "router.element-time": "The element time of the router class alone.",
+    "memory-path": "yes: every element of a message, every class, also "
+                   "occupies the memory path of its source while it crosses "
+                   "the first channel and of its destination while it "
+                   "crosses the last (one path a node, one element at a "
+                   "time, shared by what it sends and receives); no (the "
+                   "default): channels and ports only.",
+    "neighbour.memory-path": "memory-path for the neighbour class alone.",
+    "router.memory-path": "memory-path for the router class alone (refused "
+                          "on a topology without one).",
     "startup-holds-port": "yes (the default): a startup occupies the port; "
                           "no: it only delays the message.",
     "flop-time": "Ticks per floating-point operation of local work (default 0).",
@@ -230,7 +239,8 @@ MACHINE_KEY_PROSE = {
                    "Mflop/s by shape (see Kernel tables, below).",
 }
 
-YES_NO = ("wrap", "startup-holds-port")
+YES_NO = ("wrap", "startup-holds-port", "memory-path",
+          "neighbour.memory-path", "router.memory-path")
 
 
 def machine_keys(cu):
