@@ -136,6 +136,13 @@ expect bad-memory-path 2 "cubemu run: --set machine.router.memory-path=maybe: ro
 expect memory-path-no-router 2 "cubemu run: --set machine.router.memory-path=yes: 'router.memory-path': topology complete has no router class (every destination is a neighbour; price messages with startup and element-time)" -- \
   "$CUBEMU" run --set machine.topology=complete --set machine.processors=4 \
   --set machine.router.memory-path=yes --set algorithm.name=exchange
+# a scenario's plain memory-path overrides the preset's router key: with
+# the router's price before memory paths, Table 1's matvec on cm200-8k
+# takes the cycles it took then (algorithms/dblas/README.md)
+expect_has memory-path-off 0 "1 passed, 0 failed" -- \
+  "$CUBEMU" check scenarios/dblas/cm200-8k-matvec-4096.ini \
+  --set machine.memory-path=no --set machine.router.element-time=581 \
+  --set "expect.cycles=== 615694"
 # ... and with what only the algorithm's prepare finds
 expect bad-expect-and-prepare 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)
 --set expect.cycles=about: expect cycles: 'about' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
