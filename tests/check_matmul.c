@@ -5,8 +5,8 @@
  * one hop; Claim 2's processor arrays; c-home = default (C's home on its
  * default array, the product routed there: messages and elements counted
  * from the layouts, nothing changed where the arrays agree); bad shapes
- * refused with the key's place; the cm200-8k timing model within 20%
- * of Table 5; and the processor array's cyclic steps on the cube against
+ * refused with the key's place; the cm200-8k timing model within 5% a
+ * phase of Table 5; and the processor array's cyclic steps on the cube against
  * their definition.
  *
  * Tests that loop over runs check them into a CkTally (check_main.h) and
@@ -396,16 +396,19 @@ START_TEST(refusals)
 }
 END_TEST
 
-/* Table 5 (256-node CM-200, 64-bit): alignment, local multiply and cyclic
- * shifts, from the emulated ticks, within 20%. The larger sizes are
- * scenarios/matmul/table5-cm200-8k-*.ini. */
-START_TEST(table5_within_20_percent)
+/* Table 5 (256-node CM-200, 64-bit), the cells the model's router and
+ * NEWS constants were fitted on (machines/cm200-timing.md): alignment,
+ * local multiply and cyclic shifts from the emulated ticks, each within
+ * 5% (the fits leave every phase within 5% of the paper, the local
+ * multiply at 256 x 256 x 256 the farthest), and their total within 2%.
+ * The larger sizes are scenarios/matmul/table5-cm200-8k-*.ini. */
+START_TEST(table5_within_5_percent)
 {
-    static const struct { const char *shape; double align, local, shifts; }
+    static const struct { const char *shape; double align, local, shifts, total; }
         t5[] = {
-            { "256x256x256", 0.030, 0.020, 0.089 },
-            { "512x512x512", 0.117, 0.133, 0.362 },
-            { "1024x1024x1024", 0.473, 0.968, 1.447 },
+            { "256x256x256", 0.030, 0.020, 0.089, 0.139 },
+            { "512x512x512", 0.117, 0.133, 0.362, 0.613 },
+            { "1024x1024x1024", 0.473, 0.968, 1.447, 2.889 },
         };
     CkTally t = CK_TALLY_INIT;
     for (size_t i = 0; i < G_N_ELEMENTS(t5); i++) {
@@ -420,16 +423,22 @@ START_TEST(table5_within_20_percent)
                       r->data_problem);
         double ts = r->machine.tick_seconds;
         ck_tally_double(&t, 1e-7, ts, "%s: tick seconds", t5[i].shape);
-        double got[3] = { detail(r, "alignment_cycles")->i * ts,
+        double got[4] = { detail(r, "alignment_cycles")->i * ts,
                           detail(r, "local_cycles")->i * ts,
-                          detail(r, "shift_cycles")->i * ts };
-        double want[3] = { t5[i].align, t5[i].local, t5[i].shifts };
-        for (int j = 0; j < 3; j++)
-            ck_tally_true(&t, got[j] >= 0.8 * want[j] && got[j] <= 1.2 * want[j],
-                          "%s phase %d: %g s against Table 5's %g s",
-                          t5[i].shape, j, got[j], want[j]);
+                          detail(r, "shift_cycles")->i * ts,
+                          (double)r->cycles * ts };
+        double want[4] = { t5[i].align, t5[i].local, t5[i].shifts,
+                           t5[i].total };
+        for (int j = 0; j < 4; j++) {
+            double tol = j == 3 ? 0.02 : 0.05;
+            ck_tally_true(&t, got[j] >= (1 - tol) * want[j]
+                              && got[j] <= (1 + tol) * want[j],
+                          "%s %s: %g s against Table 5's %g s", t5[i].shape,
+                          (const char *[]){ "alignment", "local", "shifts",
+                                            "total" }[j], got[j], want[j]);
+        }
     }
-    ck_tally_assert(&t, "Table 5 within 20%%");
+    ck_tally_assert(&t, "Table 5 within 5%% a phase, 2%% in all");
 }
 END_TEST
 
@@ -496,7 +505,7 @@ static Suite *matmul_suite(void)
     tcase_add_test(tc, c_home_default_unchanged_when_shared);
     tcase_add_test(tc, c_home_default_auto);
     tcase_add_test(tc, refusals);
-    tcase_add_test(tc, table5_within_20_percent);
+    tcase_add_test(tc, table5_within_5_percent);
     tcase_add_test(tc, cube_steps_against_definition);
     suite_add_tcase(s, tc);
     return s;
