@@ -30,6 +30,7 @@
 #include "prepare.h"
 #include "graycode.h"
 #include "slot_tables.h"
+#include "reshape_test.h"
 
 #include <check.h>
 #include "check_main.h"
@@ -215,6 +216,52 @@ static Report *random_two_path(GRand *rng, const char *schedule, int *n,
     }
     return r;
 }
+
+/* Two-path reshaping looks its plans up in a table by class of node
+ * (reshape.c, tp_tabulate), and computes them on every step call where
+ * the table would be too large, which only cubes far beyond the tests'
+ * reach. With the table forbidden (reshape_set_plan_table_limit(0)) the
+ * same random shapes, under every schedule that runs them, give the same
+ * report and the same final memory of every node, byte for byte. */
+START_TEST(two_path_plans_without_the_table)
+{
+    static const char *const schedules[] = { "handover", "proof", "slots" };
+    GRand *rng = g_rand_new_with_seed(2026 + 12 + 5);
+    CkTally t = CK_TALLY_INIT;
+    int compared = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        int n = g_rand_int_range(rng, 2, 9);
+        int bits = n + g_rand_int_range(rng, 2, 6);
+        g_autofree char *from = shape(bits, rng);
+        g_autofree char *to = shape(bits, rng);
+        const char *schedule = schedules[trial % 3];
+        char *json[2] = { NULL, NULL };
+        for (int table = 0; table < 2; table++) {
+            reshape_set_plan_table_limit(table ? (size_t)1 << 20 : 0);
+            g_autoptr(Scenario) s = two_path(n, from, to, schedule);
+            RunOptions opt = { .dump_memory = TRUE };
+            g_autoptr(Report) r = run_scenario(s, &opt, NULL);
+            if (r)
+                json[table] = json_without_wall(r);
+        }
+        reshape_set_plan_table_limit((size_t)1 << 20);
+        ck_tally_true(&t, (json[0] == NULL) == (json[1] == NULL),
+                      "trial %d: %s, n=%d %s -> %s: runs either way or "
+                      "neither", trial, schedule, n, from, to);
+        if (json[0] && json[1]) {
+            compared++;
+            ck_tally_str(&t, json[1], json[0], "trial %d: %s, n=%d %s -> %s: "
+                         "the report without the table", trial, schedule, n,
+                         from, to);
+        }
+        free(json[0]);
+        free(json[1]);
+    }
+    ck_tally_assert(&t, "two-path without the plan table");
+    ck_assert_int_ge(compared, 12);
+    g_rand_free(rng);
+}
+END_TEST
 
 START_TEST(random_shapes_all_methods)
 {
@@ -1176,6 +1223,7 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, figure2_d);
     tcase_add_test(t, figure3_both_orders);
     tcase_add_test(t, random_shapes_all_methods);
+    tcase_add_test(t, two_path_plans_without_the_table);
     tcase_add_test(t, one_dimension_two_path_and_pipelined_exact);
     tcase_add_test(t, two_path_theorem3_exact_delta2);
     tcase_add_test(t, two_path_relays_differ);

@@ -43,6 +43,7 @@
 #include "graycode.h"
 #include "routing.h"
 #include "shape.h"
+#include "reshape_test.h"
 #include "slot_tables.h"
 
 #include <math.h>
@@ -914,6 +915,12 @@ static void tp_plans(const Reshape *r, int m, uint64_t x, int t, TpPlans *p)
  * and step call of a set; where it would be large the step calls compute
  * their plans as before. */
 #define TP_TABLE_MAX_ENTRIES ((size_t)1 << 20)
+static size_t tp_table_limit = TP_TABLE_MAX_ENTRIES;
+
+void reshape_set_plan_table_limit(size_t entries)
+{
+    tp_table_limit = entries;
+}
 
 typedef struct TpTable {
     int rank;                   /* classes: 2^rank */
@@ -968,7 +975,7 @@ static void tp_tabulate(Reshape *r)
             pivot[rank++] = p;
         }
     size_t calls = (size_t)(r->delta + 1) * (size_t)r->delta;
-    if (calls > TP_TABLE_MAX_ENTRIES >> rank)
+    if (calls > tp_table_limit >> rank)
         return;
     size_t classes = (size_t)1 << rank;
     TpTable *tb = g_new0(TpTable, 1);
