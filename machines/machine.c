@@ -299,74 +299,79 @@ const char *machine_input_group_where(const MachineInput *in)
     return in->s->group_where;
 }
 
-/* A class's startup or element-time: its own key, else the plain key, the
- * scenario's before the preset's (a scenario's plain key overrides a
- * preset's class key), else the fallback. Every class without its own key
- * reads the same plain key: a bad one is reported once, the first time
+/* A class's key `what` (startup, element-time, memory-path): its own key,
+ * else the plain key, the scenario's before the preset's (a scenario's
+ * plain key overrides a preset's class key). Its value, or NULL; *key and
+ * *where say which key it was and where it was written. */
+static const char *machine_class_value(const MachineInput *in, MessageClass c,
+                                       const char *what, char **own,
+                                       const char **key, const char **where)
+{
+    *own = g_strdup_printf("%s.%s", message_class_name(c), what);
+    const MachineKeys *layers[2] = { in->s, in->preset };
+    for (int l = 0; l < 2; l++) {
+        if (!layers[l])
+            continue;
+        const char *keys[2] = { *own, what };
+        for (int k = 0; k < 2; k++) {
+            const char *v = keys_get(layers[l], keys[k]);
+            if (v) {
+                *key = keys[k];
+                *where = keys_where(layers[l], keys[k]);
+                return v;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* A bad value of a class key: reported, except that every class without
+ * its own key reads the same plain key, reported once, the first time
  * (*plain_reported). */
+static void machine_class_refuse(const MachineInput *in, const char *own,
+                                 const char *key, char *why,
+                                 gboolean *plain_reported)
+{
+    gboolean plain = strcmp(key, own) != 0;
+    if (!plain || !*plain_reported)
+        machine_take_why(in->problems, why);
+    else
+        g_free(why);
+    if (plain)
+        *plain_reported = TRUE;
+}
+
+/* A class's startup or element-time (machine_class_value), or the
+ * fallback. */
 static Tick machine_class_time(const MachineInput *in, MessageClass c,
                                const char *what, long long min, Tick fallback,
                                gboolean *plain_reported)
 {
-    g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
-    const MachineKeys *layers[2] = { in->s, in->preset };
-    for (int l = 0; l < 2; l++) {
-        if (!layers[l])
-            continue;
-        const char *keys[2] = { own, what };
-        for (int k = 0; k < 2; k++) {
-            const char *v = keys_get(layers[l], keys[k]);
-            if (!v)
-                continue;
-            long long x = fallback;
-            char *why = NULL;
-            if (!keyvalue_parse_int(v, keys_where(layers[l], keys[k]),
-                                    keys[k], min, MACHINE_MAX_TIME, &x,
-                                    &why)) {
-                if (k == 0 || !*plain_reported)
-                    machine_take_why(in->problems, why);
-                else
-                    g_free(why);
-                if (k == 1)
-                    *plain_reported = TRUE;
-            }
-            return x;
-        }
-    }
-    return fallback;
+    g_autofree char *own = NULL;
+    const char *key, *where;
+    const char *v = machine_class_value(in, c, what, &own, &key, &where);
+    long long x = fallback;
+    char *why = NULL;
+    if (v && !keyvalue_parse_int(v, where, key, min, MACHINE_MAX_TIME, &x,
+                                 &why))
+        machine_class_refuse(in, own, key, why, plain_reported);
+    return x;
 }
 
-/* A class's yes/no key (memory-path), looked up as machine_class_time
- * looks up a time. */
+/* A class's yes/no key (memory-path), no when absent or bad. */
 static gboolean machine_class_flag(const MachineInput *in, MessageClass c,
                                    const char *what, gboolean *plain_reported)
 {
-    g_autofree char *own = g_strdup_printf("%s.%s", message_class_name(c), what);
-    const MachineKeys *layers[2] = { in->s, in->preset };
-    for (int l = 0; l < 2; l++) {
-        if (!layers[l])
-            continue;
-        const char *keys[2] = { own, what };
-        for (int k = 0; k < 2; k++) {
-            const char *v = keys_get(layers[l], keys[k]);
-            if (!v)
-                continue;
-            int x = 0;
-            char *why = NULL;
-            if (!keyvalue_parse_choice(v, keys_where(layers[l], keys[k]),
-                                       keys[k], yes_no, &x, &why)) {
-                if (k == 0 || !*plain_reported)
-                    machine_take_why(in->problems, why);
-                else
-                    g_free(why);
-                if (k == 1)
-                    *plain_reported = TRUE;
-                return FALSE;
-            }
-            return x == 1;
-        }
+    g_autofree char *own = NULL;
+    const char *key, *where;
+    const char *v = machine_class_value(in, c, what, &own, &key, &where);
+    int x = 0;
+    char *why = NULL;
+    if (v && !keyvalue_parse_choice(v, where, key, yes_no, &x, &why)) {
+        machine_class_refuse(in, own, key, why, plain_reported);
+        return FALSE;
     }
-    return FALSE;
+    return x == 1;
 }
 
 /* Keys of `group` of one layer that are not machine keys, not the
