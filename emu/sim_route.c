@@ -31,7 +31,8 @@ static void sim_grow_runs(Sim *sim, size_t need)
  * one) unless implied by the ports, then the sending and receiving ports
  * (capacity k) when limited, then where the message's class uses memory
  * paths the source's on the first hop and the destination's on the last
- * (capacity one each). */
+ * (capacity one each; a one-hop message's two are different nodes, since
+ * no topology links a node to itself). */
 typedef struct {
     Timeline *res[5];
     uint32_t cap[5];
@@ -135,7 +136,7 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
             hop.res[hop.n] = &sim->mem_path[msg->source];
             hop.cap[hop.n++] = 1;
         }
-        if (paths && h == hops - 1 && (h > 0 || msg->dest != msg->source)) {
+        if (paths && h == hops - 1) {
             hop.res[hop.n] = &sim->mem_path[msg->dest];
             hop.cap[hop.n++] = 1;
         }

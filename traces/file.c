@@ -450,11 +450,10 @@ static gboolean parse_header(Trace *t, Cursor *c, const char *name,
     /* 2.1: the classes whose messages use memory paths, if any (an info
      * string, which 2.0 readers ignore) */
     const char *paths = trace_info(t, "memory-paths");
-    for (MessageClass k = 0; paths && k < CLASS_COUNT; k++) {
-        g_auto(GStrv) words = g_strsplit(paths, " ", -1);
+    g_auto(GStrv) words = paths ? g_strsplit(paths, " ", -1) : NULL;
+    for (MessageClass k = 0; words && k < CLASS_COUNT; k++)
         t->price[k].memory_path = g_strv_contains((const char *const *)words,
                                                   message_class_name(k));
-    }
     c->pos = (gsize)header;       /* a later minor version may pad here */
     return TRUE;
 }
