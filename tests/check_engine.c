@@ -1623,39 +1623,31 @@ START_TEST(locality_order_stops_where_order_matters)
 }
 END_TEST
 
-/* The same contention with one port a node (ports = 1): the receive port
- * of node 3 is the shared resource now, and two senders in one tick
- * conflict there; the contract's order runs both messages. */
-START_TEST(locality_order_stops_at_a_shared_port)
+/* The same two senders (overlap config) where a node-wide resource is
+ * what they share: with one port a node (ports = 1) the receive port of
+ * node 3, with all ports and memory paths (machine.h) on the router's
+ * messages node 3's memory path. Two senders in one tick conflict there,
+ * and the contract's order runs both messages. */
+START_TEST(locality_order_stops_at_a_shared_port_or_path)
 {
+    static const char *const why[] = {
+        "tick 0: nodes 1 and 2 both reserved the receive port of node 3: "
+        "the locality order does not apply",
+        "tick 0: nodes 1 and 2 both reserved the memory path of node 3: "
+        "the locality order does not apply",
+    };
     int overlap = 1;
-    Machine m = test_machine(2, 1, 1, 1);
     CkTally t = CK_TALLY_INIT;
-    Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
-                            &overlap, "tick 0: nodes 1 and 2 both reserved "
-                            "the receive port of node 3: the locality order "
-                            "does not apply");
+    for (int paths = 0; paths < 2; paths++) {
+        Machine m = test_machine(2, paths ? MACHINE_PORTS_ALL : 1, 1, 1);
+        m.price[CLASS_ROUTER].memory_path = paths;
+        Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
+                                &overlap, why[paths]);
+        ck_tally_uint(&t, 2, sim_stats(b)->messages,
+                      "paths %d: the contract's run's messages", paths);
+        sim_free(b);
+    }
     ck_tally_assert(&t, "locality order stops");
-    ck_assert_uint_eq(sim_stats(b)->messages, 2);
-    sim_free(b);
-}
-END_TEST
-
-/* The same two senders with all ports and memory paths (machine.h) on the
- * router's messages: node 3's memory path is the shared resource now. */
-START_TEST(locality_order_stops_at_a_memory_path)
-{
-    int overlap = 1;
-    Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
-    m.price[CLASS_ROUTER].memory_path = TRUE;
-    CkTally t = CK_TALLY_INIT;
-    Sim *b = locality_stops(&t, &m, &test_layout, order_dependent_step,
-                            &overlap, "tick 0: nodes 1 and 2 both reserved "
-                            "the memory path of node 3: the locality order "
-                            "does not apply");
-    ck_tally_assert(&t, "locality order stops");
-    ck_assert_uint_eq(sim_stats(b)->messages, 2);
-    sim_free(b);
 }
 END_TEST
 
@@ -2344,8 +2336,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
     tcase_add_test(t, locality_order_runs_nodes_ascending);
     tcase_add_test(t, locality_order_stops_where_order_matters);
-    tcase_add_test(t, locality_order_stops_at_a_shared_port);
-    tcase_add_test(t, locality_order_stops_at_a_memory_path);
+    tcase_add_test(t, locality_order_stops_at_a_shared_port_or_path);
     tcase_add_test(t, memory_paths_serialise_a_node);
     tcase_add_test(t, locality_order_not_with_a_message_observer);
     tcase_add_test(t, locality_order_stops_at_inexact_phase_sums);

@@ -237,14 +237,14 @@ START_TEST(two_path_plans_without_the_table)
         const char *schedule = schedules[trial % 3];
         char *json[2] = { NULL, NULL };
         for (int table = 0; table < 2; table++) {
-            reshape_set_plan_table_limit(table ? (size_t)1 << 20 : 0);
+            reshape_set_plan_table_limit(table ? RESHAPE_PLAN_TABLE_ENTRIES : 0);
             g_autoptr(Scenario) s = two_path(n, from, to, schedule);
             RunOptions opt = { .dump_memory = TRUE };
             g_autoptr(Report) r = run_scenario(s, &opt, NULL);
             if (r)
                 json[table] = json_without_wall(r);
         }
-        reshape_set_plan_table_limit((size_t)1 << 20);
+        reshape_set_plan_table_limit(RESHAPE_PLAN_TABLE_ENTRIES);
         ck_tally_true(&t, (json[0] == NULL) == (json[1] == NULL),
                       "trial %d: %s, n=%d %s -> %s: runs either way or "
                       "neither", trial, schedule, n, from, to);

@@ -914,8 +914,7 @@ static void tp_plans(const Reshape *r, int m, uint64_t x, int t, TpPlans *p)
  * is at most n-dimensional, so the table holds at most one entry per node
  * and step call of a set; where it would be large the step calls compute
  * their plans as before. */
-#define TP_TABLE_MAX_ENTRIES ((size_t)1 << 20)
-static size_t tp_table_limit = TP_TABLE_MAX_ENTRIES;
+static size_t tp_table_limit = RESHAPE_PLAN_TABLE_ENTRIES;
 
 void reshape_set_plan_table_limit(size_t entries)
 {
