@@ -106,6 +106,9 @@ static void exchange_expect(const void *config, uint32_t x, Word *expected)
     }
 }
 
+#define ALL_PORT "Ts + ceil(K/n) with ports = all"
+#define ALL_PORT_SOURCE "n concurrent exchanges of at most ceil(K/n) elements"
+
 static void exchange_report(const void *config, Report *r)
 {
     const ExchangeConfig *c = config;
@@ -118,11 +121,15 @@ static void exchange_report(const void *config, Report *r)
                                 n * (ts + k * tau),
                                 "n exchanges of K elements, one dimension "
                                 "at a time");
+    } else if (!machine_ports_limited(&r->machine)) {
+        report_cycle_bound(r, ALL_PORT, BOUND_EXACT, ts + ceil(k / n) * tau,
+                           ALL_PORT_SOURCE);
     } else {
-        report_cycle_bound(r, "Ts + ceil(K/n) with ports = all",
-                                BOUND_EXACT, ts + ceil(k / n) * tau,
-                                "n concurrent exchanges of at most ceil(K/n) "
-                                "elements");
+        /* With fewer ports than links the n parts queue for them: the
+         * bound is the all-port machine's, not this one's. */
+        report_bound_na(r, "cycles", ALL_PORT, BOUND_EXACT,
+                        ALL_PORT_SOURCE "; n/a: the machine has fewer ports "
+                        "than links");
     }
     uint64_t nodes = (uint64_t)1 << c->n;
     report_bound(r, "element_transfers", "element transfers", BOUND_EXACT,
