@@ -99,9 +99,79 @@ static double bound_measured(const Report *r, const char *field,
     return measured;
 }
 
+/* Field names compare with '-' and '_' alike: scenario keys are written
+ * "elements-per-node", JSON keys "elements_per_node", and a user may type
+ * either. */
+static char field_char(char c)
+{
+    return c == '-' ? '_' : c;
+}
+
+static gboolean field_starts(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (field_char(a[i]) != field_char(b[i]))
+            return FALSE;
+        if (!a[i])
+            return TRUE;
+    }
+    return TRUE;
+}
+
+static gboolean field_is(const char *a, const char *b)
+{
+    size_t n = strlen(a);
+    return strlen(b) == n && field_starts(a, b, n);
+}
+
+static gboolean field_prefix(const char *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strlen(s) >= n && field_starts(s, prefix, n);
+}
+
+/* A field that holds a time messages take part in: the run's, its
+ * communication's, or a phase's. (A detail is its algorithm's to judge:
+ * matmul's local work is compute alone.) */
+static gboolean field_is_communication_time(const char *field)
+{
+    if (field_is(field, "cycles") || field_is(field, "seconds")
+        || field_prefix(field, "time.communication."))
+        return TRUE;
+    if (!field_prefix(field, "phases."))
+        return FALSE;
+    const char *what = strrchr(field, '.');
+    return field_is(what + 1, "cycles") || field_is(what + 1, "communication");
+}
+
+/* Whether a class the machine prices on memory paths carried elements in
+ * this run (a class that carried none delayed nothing). */
+static gboolean paths_carried(const Report *r)
+{
+    for (MessageClass c = 0; c < CLASS_COUNT; c++)
+        if (r->machine.price[c].memory_path && r->class_elements[c] > 0)
+            return TRUE;
+    return FALSE;
+}
+
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source)
 {
+    /* The papers' bounds on time count element-times on the channels. A
+     * class priced on the nodes' memory paths too (machine-model.md,
+     * "Memory paths") adds resources an element waits for, which only
+     * delay it: where such a class carried elements, a lower bound on a
+     * communication time still holds,
+     * an upper or exact one is not this machine's, and is reported n/a,
+     * with the reason, rather than as broken. */
+    if (kind != BOUND_LOWER && paths_carried(r)
+        && field_is_communication_time(field)) {
+        g_autofree char *why = g_strdup_printf(
+            "%s; n/a: the machine prices memory paths, which the bound's "
+            "model of channels alone leaves out", source);
+        report_bound_na(r, field, name, kind, why);
+        return;
+    }
     double measured = bound_measured(r, field, name);
     Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
                 TRUE, FALSE, g_strdup(source) };
@@ -285,36 +355,6 @@ const Detail *report_find_detail(const Report *r, const char *key)
     return NULL;
 }
 
-/* Field names compare with '-' and '_' alike: scenario keys are written
- * "elements-per-node", JSON keys "elements_per_node", and a user may type
- * either. */
-static char field_char(char c)
-{
-    return c == '-' ? '_' : c;
-}
-
-static gboolean field_starts(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (field_char(a[i]) != field_char(b[i]))
-            return FALSE;
-        if (!a[i])
-            return TRUE;
-    }
-    return TRUE;
-}
-
-static gboolean field_is(const char *a, const char *b)
-{
-    size_t n = strlen(a);
-    return strlen(b) == n && field_starts(a, b, n);
-}
-
-static gboolean field_prefix(const char *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strlen(s) >= n && field_starts(s, prefix, n);
-}
 
 gboolean report_lookup(const Report *r, const char *field, double *value)
 {

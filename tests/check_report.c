@@ -143,6 +143,51 @@ START_TEST(bound_of_another_method_is_never_evaluated)
 }
 END_TEST
 
+/* Where a class priced on memory paths carried elements, an upper or
+ * exact bound on a communication time is n/a, with the reason; a lower
+ * one, and every bound on a count, is still evaluated (docs/report.md,
+ * "Bounds"). */
+START_TEST(time_bounds_on_memory_paths_are_na)
+{
+    g_autoptr(Report) r = bare_report();
+    r->machine.price[CLASS_ROUTER].memory_path = TRUE;
+    r->communication_max = 90;
+    /* paths on a class that carried nothing delay nothing */
+    report_cycle_bound(r, "unused paths", BOUND_UPPER, 50, "s");
+    const Bound *unused = &g_array_index(r->bounds, Bound, 0);
+    ck_assert(unused->applies && !unused->holds);
+    g_array_set_size(r->bounds, 0);
+    r->class_elements[CLASS_ROUTER] = 8;
+    report_cycle_bound(r, "upper", BOUND_UPPER, 50, "Theorem 3");
+    report_cycle_bound(r, "exact", BOUND_EXACT, 100, "s");
+    report_bound(r, "time.communication.max", "comm", BOUND_UPPER, 1, "s");
+    report_cycle_bound(r, "lower", BOUND_LOWER, 120, "s");
+    report_bound(r, "messages", "count", BOUND_EXACT, 9, "s");
+    report_bound(r, "details.index-words", "detail", BOUND_UPPER, 0, "s");
+    ck_assert_uint_eq(r->bounds->len, 6);
+    for (guint i = 0; i < 3; i++) {
+        const Bound *b = &g_array_index(r->bounds, Bound, i);
+        ck_assert_msg(!b->applies && isnan(b->value), "%s", b->name);
+        ck_assert_msg(strstr(b->source, "memory paths"), "%s", b->source);
+    }
+    ck_assert(g_str_has_prefix(g_array_index(r->bounds, Bound, 0).source,
+                               "Theorem 3; n/a: "));
+    const Bound *lower = &g_array_index(r->bounds, Bound, 3);
+    ck_assert(lower->applies && !lower->holds);
+    const Bound *count = &g_array_index(r->bounds, Bound, 4);
+    ck_assert(count->applies && !count->holds);
+    const Bound *detail = &g_array_index(r->bounds, Bound, 5);
+    ck_assert(detail->applies && detail->holds);
+    ck_assert(!report_bounds_hold(r));
+
+    /* Without paths the same upper bound is evaluated, and fails. */
+    r->machine.price[CLASS_ROUTER].memory_path = FALSE;
+    report_cycle_bound(r, "upper again", BOUND_UPPER, 50, "s");
+    const Bound *again = &g_array_index(r->bounds, Bound, 6);
+    ck_assert(again->applies && !again->holds);
+}
+END_TEST
+
 START_TEST(fields_read_dashes_as_underscores)
 {
     g_autoptr(Report) r = bare_report();
@@ -319,6 +364,7 @@ static Suite *report_suite(void)
     tc = tcase_create("bounds");
     tcase_add_test(tc, bound_reads_its_field);
     tcase_add_test(tc, bound_of_another_method_is_never_evaluated);
+    tcase_add_test(tc, time_bounds_on_memory_paths_are_na);
     tcase_add_test(tc, fields_read_dashes_as_underscores);
     tcase_add_test(tc, sequential_gray_is_not_held_to_theorem5);
     suite_add_tcase(s, tc);

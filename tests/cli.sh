@@ -136,6 +136,14 @@ expect bad-memory-path 2 "cubemu run: --set machine.router.memory-path=maybe: ro
 expect memory-path-no-router 2 "cubemu run: --set machine.router.memory-path=yes: 'router.memory-path': topology complete has no router class (every destination is a neighbour; price messages with startup and element-time)" -- \
   "$CUBEMU" run --set machine.topology=complete --set machine.processors=4 \
   --set machine.router.memory-path=yes --set algorithm.name=exchange
+# on a machine with memory paths a paper's upper bound on the cycles is
+# n/a, with the reason, and the run's bounds hold (docs/report.md)
+expect_has paths-bound-na 0 "on cycles: Johnsson & Ho, Theorem 3; n/a: the machine prices memory paths" -- \
+  "$CUBEMU" run scenarios/paper/johnsson-ho-theorem3-delta2-K16.ini \
+  --set machine.preset=cm200-8k
+expect_has paths-bounds-hold 0 "1 passed, 0 failed" -- \
+  "$CUBEMU" check scenarios/paper/johnsson-ho-theorem3-delta2-K16.ini \
+  --set machine.preset=cm200-8k --set "expect.cycles=>= 1" --set expect.bounds=hold
 # a scenario's plain memory-path overrides the preset's router key: with
 # the router's price before memory paths, Table 1's matvec on cm200-8k
 # takes the cycles it took then (algorithms/dblas/README.md)
