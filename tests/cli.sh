@@ -144,12 +144,13 @@ expect_has paths-bound-na 0 "on cycles: Johnsson & Ho, Theorem 3; n/a: the machi
 expect_has paths-bounds-hold 0 "1 passed, 0 failed" -- \
   "$CUBEMU" check scenarios/paper/johnsson-ho-theorem3-delta2-K16.ini \
   --set machine.preset=cm200-8k --set "expect.cycles=>= 1" --set expect.bounds=hold
-# a scenario's plain memory-path overrides the preset's router key: with
-# the router's price before memory paths, Table 1's matvec on cm200-8k
-# takes the cycles it took then (algorithms/dblas/README.md)
+# a scenario's plain memory-path overrides the preset's class keys: with
+# the prices before memory paths, Table 1's matvec on cm200-8k takes the
+# cycles it took then (algorithms/dblas/README.md)
 expect_has memory-path-off 0 "1 passed, 0 failed" -- \
   "$CUBEMU" check scenarios/dblas/cm200-8k-matvec-4096.ini \
   --set machine.memory-path=no --set machine.router.element-time=581 \
+  --set machine.neighbour.element-time=470 \
   --set "expect.cycles=== 615694"
 # ... and with what only the algorithm's prepare finds
 expect bad-expect-and-prepare 2 "cubemu run: $D/impossible.ini:7: start-dimension: 4 is not a dimension requiring communication (valid: 0..3 for n = 5)
