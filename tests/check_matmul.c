@@ -21,6 +21,8 @@
 #include "report_json.h"
 #include "procgrid.h"
 #include "graycode.h"
+#include "blas.h"
+#include <math.h>
 #include <string.h>
 
 static Scenario *mm_scenario(const char *preset, int dims, const char *shape,
@@ -442,6 +444,58 @@ START_TEST(table5_within_5_percent)
 }
 END_TEST
 
+/* blas_dgemm_nn's own loop (products of at most BLAS_SMALL
+ * multiply-adds) against the dot product it documents: every element
+ * starts from C (from 0 when beta is 0, without reading C) and adds its
+ * k products in k order, so the bits are those of the naive loop for any
+ * values, not only the matrix programs' integers; rows of C past m (the
+ * leading dimension's padding) are left alone. Random shapes from 1 to
+ * 13 rows (the four-row blocks and their remainder), leading dimensions
+ * above the extents, and beta 0, 1 and 2.5. */
+START_TEST(small_dgemm_is_the_dot_product_in_k_order)
+{
+    GRand *rng = g_rand_new_with_seed(52);
+    CkTally t = CK_TALLY_INIT;
+    for (int trial = 0; trial < 300; trial++) {
+        int m = g_rand_int_range(rng, 1, 14), n = g_rand_int_range(rng, 1, 9);
+        int k = g_rand_int_range(rng, 1, 9);
+        int lda = m + g_rand_int_range(rng, 0, 3);
+        int ldb = k + g_rand_int_range(rng, 0, 3);
+        int ldc = m + g_rand_int_range(rng, 0, 3);
+        double beta = (double[]){ 0.0, 1.0, 2.5 }[trial % 3];
+        double *a = g_new(double, (size_t)lda * k);
+        double *b = g_new(double, (size_t)ldb * n);
+        double *c = g_new(double, (size_t)ldc * n);
+        double *want = g_new(double, (size_t)ldc * n);
+        for (int i = 0; i < lda * k; i++)
+            a[i] = g_rand_double_range(rng, -1, 1);
+        for (int i = 0; i < ldb * n; i++)
+            b[i] = g_rand_double_range(rng, -1, 1);
+        for (int i = 0; i < ldc * n; i++)
+            c[i] = beta == 0.0 && i % ldc < m ? NAN
+                                               : g_rand_double_range(rng, -1, 1);
+        memcpy(want, c, sizeof *c * (size_t)ldc * n);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) {
+                double sum = beta == 0.0 ? 0.0 : beta * c[i + j * ldc];
+                for (int p = 0; p < k; p++)
+                    sum += a[i + p * lda] * b[p + j * ldb];
+                want[i + j * ldc] = sum;
+            }
+        blas_dgemm_nn(m, n, k, a, lda, b, ldb, beta, c, ldc);
+        ck_tally_true(&t, memcmp(c, want, sizeof *c * (size_t)ldc * n) == 0,
+                      "%dx%dx%d (lda %d, ldb %d, ldc %d), beta %g: not the "
+                      "dot product's bits", m, n, k, lda, ldb, ldc, beta);
+        g_free(a);
+        g_free(b);
+        g_free(c);
+        g_free(want);
+    }
+    g_rand_free(rng);
+    ck_tally_assert(&t, "blas_dgemm_nn's loop");
+}
+END_TEST
+
 /* A sample of Tables 3 and 6 within issue #52's targets (15% and 25%),
  * the model's constants coming from Tables 2 and 5 only: the cells the
  * NEWS shifts' memory paths brought in, C stationary on arrays of two
@@ -559,6 +613,7 @@ static Suite *matmul_suite(void)
     tcase_add_test(tc, refusals);
     tcase_add_test(tc, table5_within_5_percent);
     tcase_add_test(tc, tables_3_and_6_sample_within_targets);
+    tcase_add_test(tc, small_dgemm_is_the_dot_product_in_k_order);
     tcase_add_test(tc, cube_steps_against_definition);
     suite_add_tcase(s, tc);
     return s;

@@ -50,12 +50,41 @@ void blas_dgemm_nn(int m, int n, int k, const double *a, int lda,
                              k, 1.0, a, lda, b, ldb, beta, c, ldc);
         return;
     }
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < m; i++) {
-            /* beta 0: C is not read (it may hold anything), as in BLAS */
-            double s = beta == 0.0 ? 0.0 : beta * c[i + (size_t)j * ldc];
-            for (int p = 0; p < k; p++)
-                s += a[i + (size_t)p * lda] * b[p + (size_t)j * ldb];
-            c[i + (size_t)j * ldc] = s;
+    /* Four rows of C's column at a time, held in registers while A's
+     * columns add in: each element starts from C (0 when beta is 0, for C
+     * is not read then, as in BLAS; beta C otherwise) and gets its k
+     * products added in k order, as a dot product would, so the bits do
+     * not depend on the blocking. */
+    for (int j = 0; j < n; j++) {
+        double *cj = c + (size_t)j * ldc;
+        const double *bj = b + (size_t)j * ldb;
+        int i = 0;
+        for (; i + 4 <= m; i += 4) {
+            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+            if (beta != 0.0) {
+                s0 = beta * cj[i];
+                s1 = beta * cj[i + 1];
+                s2 = beta * cj[i + 2];
+                s3 = beta * cj[i + 3];
+            }
+            const double *ap = a + i;
+            for (int p = 0; p < k; p++, ap += lda) {
+                double bpj = bj[p];
+                s0 += ap[0] * bpj;
+                s1 += ap[1] * bpj;
+                s2 += ap[2] * bpj;
+                s3 += ap[3] * bpj;
+            }
+            cj[i] = s0;
+            cj[i + 1] = s1;
+            cj[i + 2] = s2;
+            cj[i + 3] = s3;
         }
+        for (; i < m; i++) {
+            double s = beta == 0.0 ? 0.0 : beta * cj[i];
+            for (int p = 0; p < k; p++)
+                s += a[i + (size_t)p * lda] * bj[p];
+            cj[i] = s;
+        }
+    }
 }
