@@ -144,34 +144,51 @@ static gboolean field_is_communication_time(const char *field)
     return field_is(what + 1, "cycles") || field_is(what + 1, "communication");
 }
 
-/* Whether a class the machine prices on memory paths carried elements in
- * this run (a class that carried none delayed nothing). */
-static gboolean paths_carried(const Report *r)
+/* Whether class c (or, with c < 0, any class) is priced on memory paths
+ * and carried elements in this run (a class that carried none delayed
+ * nothing). */
+static gboolean paths_carried(const Report *r, int c)
 {
-    for (MessageClass c = 0; c < CLASS_COUNT; c++)
-        if (r->machine.price[c].memory_path && r->class_elements[c] > 0)
+    for (int k = 0; k < CLASS_COUNT; k++)
+        if ((c < 0 || k == c) && r->machine.price[k].memory_path
+            && r->class_elements[k] > 0)
             return TRUE;
     return FALSE;
+}
+
+/* The papers' bounds on time count element-times on the channels. A
+ * class priced on the nodes' memory paths too (machine-model.md, "Memory
+ * paths") adds resources an element waits for, which only delay it:
+ * where such a class carried elements, a lower bound on a communication
+ * time still holds, an upper or exact one is not this machine's, and is
+ * reported n/a, with the reason, rather than as broken. TRUE if it was. */
+static gboolean time_bound_na(Report *r, int c, const char *field,
+                              const char *name, BoundKind kind,
+                              const char *source)
+{
+    if (kind == BOUND_LOWER || !paths_carried(r, c))
+        return FALSE;
+    g_autofree char *why = g_strdup_printf(
+        "%s; n/a: the machine prices memory paths, which the bound's "
+        "model of channels alone leaves out", source);
+    report_bound_na(r, field, name, kind, why);
+    return TRUE;
+}
+
+void report_class_time_bound(Report *r, MessageClass c, const char *field,
+                             const char *name, BoundKind kind, double value,
+                             const char *source)
+{
+    if (!time_bound_na(r, (int)c, field, name, kind, source))
+        report_bound(r, field, name, kind, value, source);
 }
 
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source)
 {
-    /* The papers' bounds on time count element-times on the channels. A
-     * class priced on the nodes' memory paths too (machine-model.md,
-     * "Memory paths") adds resources an element waits for, which only
-     * delay it: where such a class carried elements, a lower bound on a
-     * communication time still holds,
-     * an upper or exact one is not this machine's, and is reported n/a,
-     * with the reason, rather than as broken. */
-    if (kind != BOUND_LOWER && paths_carried(r)
-        && field_is_communication_time(field)) {
-        g_autofree char *why = g_strdup_printf(
-            "%s; n/a: the machine prices memory paths, which the bound's "
-            "model of channels alone leaves out", source);
-        report_bound_na(r, field, name, kind, why);
+    if (field_is_communication_time(field)
+        && time_bound_na(r, -1, field, name, kind, source))
         return;
-    }
     double measured = bound_measured(r, field, name);
     Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
                 TRUE, FALSE, g_strdup(source) };

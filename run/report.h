@@ -171,6 +171,15 @@ void report_take_stats(Report *r, const SimStats *st,
  * value is read from it. */
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source);
+/* A bound on a time only class c's messages take, which the field's name
+ * does not tell (a detail, such as matmul's shift ticks): report_bound,
+ * except that an upper or exact one is n/a where c is priced on memory
+ * paths and carried elements, as report_bound does on its own for the
+ * cycles, the seconds and the communication and phase times of any class
+ * (docs/report.md, "Bounds"). */
+void report_class_time_bound(Report *r, MessageClass c, const char *field,
+                             const char *name, BoundKind kind, double value,
+                             const char *source);
 /* A bound on the measured cycle count: report_bound(r, "cycles", ...). */
 void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,

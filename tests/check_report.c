@@ -180,10 +180,22 @@ START_TEST(time_bounds_on_memory_paths_are_na)
     ck_assert(detail->applies && detail->holds);
     ck_assert(!report_bounds_hold(r));
 
+    /* A bound on one class's time (a detail): n/a only where that class
+     * has paths and carried elements. */
+    g_array_set_size(r->bounds, 0);
+    report_class_time_bound(r, CLASS_NEIGHBOUR, "details.index-words",
+                            "neighbour", BOUND_EXACT, 1, "s");
+    report_class_time_bound(r, CLASS_ROUTER, "details.index-words", "router",
+                            BOUND_EXACT, 1, "s");
+    const Bound *nb = &g_array_index(r->bounds, Bound, 0);
+    const Bound *rt = &g_array_index(r->bounds, Bound, 1);
+    ck_assert(nb->applies && !nb->holds);
+    ck_assert(!rt->applies && strstr(rt->source, "memory paths"));
+
     /* Without paths the same upper bound is evaluated, and fails. */
     r->machine.price[CLASS_ROUTER].memory_path = FALSE;
     report_cycle_bound(r, "upper again", BOUND_UPPER, 50, "s");
-    const Bound *again = &g_array_index(r->bounds, Bound, 6);
+    const Bound *again = &g_array_index(r->bounds, Bound, 2);
     ck_assert(again->applies && !again->holds);
 }
 END_TEST

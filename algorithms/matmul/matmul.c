@@ -1185,20 +1185,16 @@ static void matmul_report(const void *config, Report *r)
                      (double)c->p * (double)c->q + (double)c->q * (double)c->r
                          + (double)reconf_elems, rsrc);
     }
-    static const char shifts[] = "shift ticks = sum over steps of the "
-                                 "slowest channel";
-    static const char shifts_src[] = "Remarks 2 and 6 (halves in opposite "
-                                     "directions, A and B at once)";
-    /* Memory paths make a node's four streams share its path, and a node
-     * whose alignment ended early start its shifts early: the channels
+    /* With memory paths a node's four streams share its path, and a node
+     * whose alignment ended early starts its shifts early: the channels
      * alone no longer predict the steps (machines/cm200-timing.md). */
-    if (machine_price(&r->machine, CLASS_NEIGHBOUR)->memory_path)
-        report_bound_na(r, "details.shift_cycles", shifts, BOUND_EXACT,
-                        "Remarks 2 and 6; n/a: the machine prices memory "
-                        "paths, which the channels' prediction leaves out");
-    else if (c->predicted)
-        report_bound(r, "details.shift_cycles", shifts, BOUND_EXACT,
-                     (double)c->shift_ticks, shifts_src);
+    if (c->predicted)
+        report_class_time_bound(r, CLASS_NEIGHBOUR, "details.shift_cycles",
+                                "shift ticks = sum over steps of the "
+                                "slowest channel", BOUND_EXACT,
+                                (double)c->shift_ticks,
+                                "Remarks 2 and 6 (halves in opposite "
+                                "directions, A and B at once)");
 }
 
 const Algorithm algorithm_matmul = {
