@@ -11,8 +11,13 @@ run build/cubemu on the table's base scenario with --set overrides:
 
   Table 1  scenarios/dblas/table1-base.ini: the routine (matvec, vecmat,
            rank1), P x P, the preset of the cell's nodes, processors auto
-  Table 3  scenarios/matmul/table3-base.ini: P x Q x R, C stationary,
-           processors auto
+  Table 3  scenarios/matmul/table3-base.ini: P x Q x R, processors auto,
+           and, as for Table 6, CMSSL's choice of stationary matrix: C
+           stationary but where Section 5's rule picks A (P/R >= 8) or B
+           (R/P >= 16). Table 3 prints the same runs as Table 6 where
+           the two share a shape, 4096 x 4096 x 256 (docs/papers.md); for
+           the cells the rule gives to A or B, C stationary is run as
+           well and shown beside (c_seconds)
   Table 6  scenarios/matmul/table6-base.ini: stationary auto, processors
            auto (CMSSL's choice, Section 5), method cmssl (its nonsystolic
            A- and B-stationary blocks, Section 4.1; set in the scenario)
@@ -61,7 +66,7 @@ DATA_COLUMNS = ['table', 'row', 'routine', 'shape', 'nodes', 'mflops', 'time',
                 'status', 'note']
 RESULT_COLUMNS = ['table', 'row', 'shape', 'nodes', 'paper_seconds',
                   'cycles', 'model_seconds', 'ratio', 'target', 'verdict',
-                  'stationary', 'processors']
+                  'stationary', 'processors', 'c_seconds']
 PRESETS = {256: 'cm200-8k', 512: 'cm200-16k', 1024: 'cm200-32k',
            2048: 'cm200-64k'}
 NODES = (256, 512, 1024, 2048)
@@ -70,7 +75,7 @@ BASE = {1: 'scenarios/dblas/table1-base.ini',
         6: 'scenarios/matmul/table6-base.ini'}
 TARGET = {1: 0.15, 3: 0.15, 6: 0.25}
 TITLE = {1: 'Table 1 (level-2 DBLAS, P x P, ms)',
-         3: 'Table 3 (C stationary, seconds)',
+         3: 'Table 3 (CMSSL\'s choice of stationary matrix, seconds)',
          6: 'Table 6 (CMSSL\'s choice of stationary matrix, ms)'}
 
 
@@ -107,8 +112,17 @@ def flops(routine, shape):
     return 2 * d[0] * d[1] * (d[2] if routine == 'matmul' else 1)
 
 
-def overrides(cell):
-    """The --set arguments that make the table's base scenario the cell."""
+def section5_choice(shape):
+    """The stationary matrix Section 5's rule gives P x Q x R: A when P/R
+    >= 8, B when R/P >= 16, else C (matmul.c applies the same rule to
+    stationary = auto; the runs report what it chose)."""
+    p, _, r = (int(x) for x in shape.split('x'))
+    return 'A' if p >= 8 * r else 'B' if r >= 16 * p else 'C'
+
+
+def overrides(cell, stationary='auto'):
+    """The --set arguments that make the table's base scenario the cell
+    (matmul: with STATIONARY, CMSSL's choice unless told)."""
     t = int(cell['table'])
     sets = ['machine.preset=' + PRESETS[int(cell['nodes'])],
             'algorithm.shape=' + cell['shape'],
@@ -116,9 +130,18 @@ def overrides(cell):
     if t == 1:
         sets.append('algorithm.name=' + cell['routine'])
     else:
-        sets.append('algorithm.stationary=' + ('C' if t == 3 else 'auto'))
+        sets.append('algorithm.method=cmssl')
+        sets.append('algorithm.stationary=' + stationary)
         sets.append('algorithm.verify=sample:1024')
     return (BASE[t], tuple(sets))
+
+
+def c_overrides(cell):
+    """A Table 3 cell's C-stationary run where Section 5's rule picks A or
+    B, else None."""
+    if int(cell['table']) != 3 or section5_choice(cell['shape']) == 'C':
+        return None
+    return overrides(cell, 'C')
 
 
 def label(cell):
@@ -179,6 +202,8 @@ def run_all(cubemu, cells, jobs):
     runs = {}
     for c in cells:
         runs.setdefault(overrides(c), c)
+        if c_overrides(c):
+            runs.setdefault(c_overrides(c), c)
     order = sorted(runs, key=lambda r: (-flops(runs[r]['routine'],
                                                runs[r]['shape']), r))
     out = {}
@@ -199,7 +224,7 @@ def fmt_seconds(x):
     return '%.7g' % x
 
 
-def result_row(cell, rep):
+def result_row(cell, rep, c_rep=None):
     t = int(cell['table'])
     paper = float(cell['seconds'])
     model = rep['cycles'] * rep['tick']
@@ -212,7 +237,9 @@ def result_row(cell, rep):
             'model_seconds': fmt_seconds(model), 'ratio': '%.3f' % ratio,
             'target': '%d%%' % round(target * 100),
             'verdict': 'within' if within else 'outside',
-            'stationary': rep['stationary'], 'processors': rep['processors']}
+            'stationary': rep['stationary'], 'processors': rep['processors'],
+            'c_seconds': fmt_seconds(c_rep['cycles'] * c_rep['tick'])
+                         if c_rep else '-'}
 
 
 def write_atomic(path, text):
@@ -276,8 +303,10 @@ def cell_text(cell, res):
     if res is None:
         return (paper, 'not run', '')
     model = fmt4(float(res['model_seconds']) * unit_scale(t))
-    if t == 6:
+    if t != 1:
         model += ' %s %s' % (res['stationary'], res['processors'])
+    if res['c_seconds'] != '-':
+        model += ' (C: %s)' % fmt4(float(res['c_seconds']) * unit_scale(t))
     ratio = res['ratio']
     if res['verdict'] != 'within':
         ratio = '**%s**' % ratio
@@ -388,9 +417,11 @@ def markdown(cells, results):
     out.append('Bold: outside the target. ‡: left out (the reasons follow '
                'the table). —: no value in the paper. †: from the Mflop/s, '
                'the printed time being a misprint ([the notes on the '
-               'papers](../../docs/papers.md)). Table 6\'s model column '
-               'names the stationary matrix and the processor array that '
-               'ran.')
+               'papers](../../docs/papers.md)). The model column of Tables 3 '
+               'and 6 names the stationary matrix and the processor array '
+               'that ran, and in parentheses, where Section 5\'s rule gives '
+               'a Table 3 shape to A or B, the model\'s time with C '
+               'stationary (not compared).')
     out.append(END)
     return '\n'.join(out) + '\n'
 
@@ -478,7 +509,14 @@ def main(argv):
     cells = read_tsv(a.data, DATA_COLUMNS)
     todo = selected(cells, a)
     reports = run_all(a.cubemu, todo, a.jobs)
-    rows = [result_row(c, reports[overrides(c)]) for c in todo]
+    for c in todo:
+        got = reports[overrides(c)]['stationary']
+        if int(c['table']) == 3 and got != section5_choice(c['shape']):
+            fail('%s: cubemu chose %s stationary, Section 5\'s rule %s'
+                 % (label(c), got, section5_choice(c['shape'])))
+    rows = [result_row(c, reports[overrides(c)],
+                       reports[c_overrides(c)] if c_overrides(c) else None)
+            for c in todo]
     if a.compare:
         return 0 if compare(rows, a.compare) else 1
     results = {}
