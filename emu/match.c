@@ -13,7 +13,8 @@
 /* Grow when more than half full: short probe sequences. */
 #define MATCH_MIN_CAPACITY 64
 
-/* Where a key's probe starts. A node's keys are looked up when the node
+/* Where a key's probe starts (match_home, inline in match.h for
+ * match_prefetch). A node's keys are looked up when the node
  * runs, and in the locality order (sim.h) the nodes run in address
  * order: so a key's home is its destination's window of
  * 2^MATCH_WINDOW_BITS slots, in destination order, the key's hash
@@ -26,26 +27,6 @@
  * decides nothing else: lookups find the same keys either way.
  * (MATCH_WINDOW_BITS and MATCH_LONG_PROBE are in match.h, for the
  * tests.) */
-
-static size_t key_mix(uint32_t dest, uint32_t source, int32_t tag)
-{
-    uint64_t x = ((uint64_t)dest << 32 | source) ^ ((uint64_t)(uint32_t)tag
-                                                    * 0x9e3779b97f4a7c15ULL);
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x;
-}
-
-static size_t match_home(const MatchTable *t, uint32_t dest, uint32_t source,
-                         int32_t tag)
-{
-    size_t x = key_mix(dest, source, tag);
-    if (!t->spread)
-        x = (size_t)dest << MATCH_WINDOW_BITS
-            | (x & (((size_t)1 << MATCH_WINDOW_BITS) - 1));
-    return x & t->mask;
-}
 
 void match_init(MatchTable *t)
 {

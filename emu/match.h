@@ -75,6 +75,36 @@ typedef struct {
 } MatchTable;
 
 void match_init(MatchTable *t);
+
+/* A key's hash: its three fields mixed into 64 bits. */
+static inline size_t match_key_mix(uint32_t dest, uint32_t source, int32_t tag)
+{
+    uint64_t x = ((uint64_t)dest << 32 | source) ^ ((uint64_t)(uint32_t)tag
+                                                    * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+/* Where a key's probe starts (match.c says why). */
+static inline size_t match_home(const MatchTable *t, uint32_t dest,
+                                uint32_t source, int32_t tag)
+{
+    size_t x = match_key_mix(dest, source, tag);
+    if (!t->spread)
+        x = (size_t)dest << MATCH_WINDOW_BITS
+            | (x & (((size_t)1 << MATCH_WINDOW_BITS) - 1));
+    return x & t->mask;
+}
+
+/* Start loading the line where a key's probe would start. */
+static inline void match_prefetch(const MatchTable *t, uint32_t dest,
+                                  uint32_t source, int32_t tag)
+{
+    if (t->count > 0)
+        __builtin_prefetch(&t->slot[match_home(t, dest, source, tag)], 1);
+}
 void match_clear(MatchTable *t);
 
 /* The slot of a key of destination dest (whose own slot is local),

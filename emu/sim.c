@@ -403,8 +403,13 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
      * loading it now, or its first read is a miss that sim_post waits
      * for. Its second line only: the first is needed
      * where a receive waits, and the read ahead loaded it then
-     * (sim_prefetch_ahead). */
+     * (sim_prefetch_ahead). And the line of the match table where the
+     * key's probe starts, which a destination with more than one key
+     * outstanding keeps there (matmul's four shifts, gray-to-binary's
+     * concurrent sets): once the table hashes whole keys it is a miss
+     * anywhere in megabytes. */
     node_prefetch_match(&sim->node[dest]);
+    match_prefetch(&sim->match, dest, node->address, tag);
     if (hops > 0 && sim->link_ch) {
         /* and the first hop's channel: its timeline and its count */
         const LinkChannels *lc = &sim->link_ch[path[0]];

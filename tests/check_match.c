@@ -454,6 +454,43 @@ START_TEST(match_keys_in_destination_windows)
 }
 END_TEST
 
+/* match_home, which match_prefetch loads, is where a key's probe
+ * starts: a key put in the table sits there or after it with no empty
+ * slot in between (linear probing), in destination windows and after
+ * the table has spread. A home computed otherwise than the lookup's
+ * would leave some key before its home or past an empty slot. */
+START_TEST(match_home_is_where_the_probe_starts)
+{
+    enum { DESTS = 64, KEYS = 300, CROWD = 600 };
+    static MatchLocal local[DESTS], crowd;
+    memset(local, 0, sizeof local);
+    memset(&crowd, 0, sizeof crowd);
+    CkTally g = CK_TALLY_INIT;
+    for (int spread = 0; spread <= 1; spread++) {
+        if (spread)
+            for (uint32_t k = 0; k < CROWD; k++)
+                match_slot(&table, &crowd, 1000, 5000 + k, 1);
+        ck_assert_int_eq(table.spread, spread);
+        for (uint32_t i = 0; i < KEYS; i++) {
+            uint32_t d = i * 7 % DESTS, source = 100 + i;
+            int32_t tag = (int32_t)(i ^ 5);
+            if (!local[d].slot.used)      /* the own slot taken for good */
+                match_slot(&table, &local[d], d, 99, 0);
+            MatchSlot *s = match_slot(&table, &local[d], d, source, tag);
+            ck_tally_true(&g, in_table(&table, s), "key %u in the table", i);
+            size_t at = (size_t)(s - table.slot), run = 0;
+            for (size_t j = match_home(&table, d, source, tag); j != at;
+                 j = (j + 1) & table.mask)
+                run += table.slot[j].used == 0;
+            ck_tally_uint(&g, 0, run, "empty slots between key %u's home "
+                          "and slot %zu (spread %d)", i, at, spread);
+            match_release(&table, &local[d], s);
+        }
+    }
+    ck_tally_assert(&g, "keys at their homes or after them");
+}
+END_TEST
+
 /* Deletions with the table as full as it gets: 32 keys of one
  * destination in the 64 slots it starts with, one key removed and a new
  * one put, over and over, keys drawn from many sources and tags so that
@@ -706,6 +743,7 @@ static Suite *match_suite(void)
     tcase_add_test(t, match_table_grows_at_half_full);
     tcase_add_test(t, match_table_churn_at_half_full);
     tcase_add_test(t, match_keys_in_destination_windows);
+    tcase_add_test(t, match_home_is_where_the_probe_starts);
     suite_add_tcase(s, t);
     t = tcase_create("model");
     tcase_add_test(t, match_random_posts_against_a_model);
