@@ -7,7 +7,9 @@
  * per engine second: as a table, and, when $BENCH_DATA names the results
  * file (bench/run.sh sets it), as rows appended to it (bench/record.h).
  */
-#define _DEFAULT_SOURCE  /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
+#ifndef _DEFAULT_SOURCE      /* wait4, MAP_ANONYMOUS, MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE
+#endif
 #include "run.h"
 #include "record.h"
 

@@ -10,7 +10,9 @@
  * the memory; on an event's path only a free list's push or pop runs,
  * and those are inline in sim_internal.h.
  */
-#define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE
+#endif
 #include "sim_internal.h"
 #include "oom.h"
 

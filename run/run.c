@@ -6,7 +6,9 @@
  * before and after the run (an element lost, duplicated or altered changes
  * them except with probability about 2^-128).
  */
-#define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MAP_NORESERVE */
+#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _DEFAULT_SOURCE
+#endif
 #include "run.h"
 #include "algorithm.h"
 #include "prepare.h"

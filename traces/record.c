@@ -24,7 +24,9 @@
  * makes it; a recorder that cannot grow stops (failed) and records
  * nothing more.
  */
-#define _DEFAULT_SOURCE             /* MAP_ANONYMOUS, MAP_NORESERVE */
+#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _DEFAULT_SOURCE
+#endif
 #include "record.h"
 
 #include <stdlib.h>

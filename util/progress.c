@@ -1,5 +1,7 @@
 /* progress.c -- the progress line on standard error (progress.h). */
-#define _DEFAULT_SOURCE             /* TIOCGWINSZ */
+#ifndef _DEFAULT_SOURCE      /* TIOCGWINSZ */
+#define _DEFAULT_SOURCE
+#endif
 #include "progress.h"
 
 #include <errno.h>
