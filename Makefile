@@ -78,7 +78,7 @@ ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
 CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Isdk -Ialgorithms -Ialgorithms/common \
             $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
-            -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP
+            -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP $(SMPI_DEFS)
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
@@ -380,7 +380,7 @@ smpi: deps-simgrid
 	  echo "smpi: skipped, no smpicc (apt-get install -y $(SMPI_APT))"; \
 	else \
 	  $(MAKE) --no-print-directory BUILD=build-smpi CC=$(SMPICC) MPI_CFLAGS= MPI_LIBS= \
-	    build-smpi/cubemu-smpi; \
+	    SMPI_DEFS=-DCUBEMU_SMPI build-smpi/cubemu-smpi; \
 	fi
 
 $(BUILD)/cubemu-smpi: $(MPI_OBJ) $(MPI_CORE)

@@ -103,6 +103,16 @@ const Algorithm *sdk_load(const char *path, const char *shown,
         return fail(error, shown, "%s: %s", path, g_strerror(errno));
     if (!S_ISREG(st.st_mode))
         return fail(error, shown, "%s is not a file", path);
+#ifdef CUBEMU_SMPI
+    /* smpirun runs each rank in a private copy of cubemu-smpi, loaded
+     * with dlopen: its functions are not in the global scope, where a
+     * program's calls are bound, and making one copy global would bind
+     * every rank's program to that copy's state. */
+    return fail(error, shown, "%s: a node program of your own does not run "
+                "under SMPI (smpirun loads every rank as a private copy of "
+                "cubemu-smpi, whose functions the program cannot be bound "
+                "to); run it with cubemu or, on MPI, cubemu-mpi", path);
+#endif
     g_autofree char *real = g_canonicalize_filename(path, NULL);
     G_LOCK(loaded);
     if (!loaded)

@@ -23,6 +23,7 @@ TIMEOUT=${SMPI_TIMEOUT:-300}
 PROG=$BUILD/cubemu-smpi
 EMU=${BUILD_EMU:-build}/cubemu
 [ -x "$PROG" ] || { echo "smpi.sh: $PROG is missing (make smpi)"; exit 1; }
+PROG=$(realpath "$PROG")       # the refusal below runs it from elsewhere
 [ -x "$EMU" ] || { echo "smpi.sh: $EMU is missing (make)"; exit 1; }
 command -v smpirun >/dev/null || { echo "smpi.sh: no smpirun (apt-get install -y simgrid)"; exit 1; }
 
@@ -55,5 +56,20 @@ for f in tests/data/smpi/*.ini; do
     fail=$((fail + 1))
   fi
 done
+# A node program of one's own is refused, by name, with exit status 2
+# (sdk/load.c says why it cannot run under SMPI).
+cc -std=c11 -O2 -fPIC -shared -Isdk examples/programs/bitonic.c -o "$tmp/bitonic.so" \
+  && cp examples/programs/bitonic.ini "$tmp/" && tests/smpi-platform.py 3 "$tmp/c3.xml" "$tmp/c3.hosts"
+(cd "$tmp" && timeout "$TIMEOUT" smpirun -np 8 -platform c3.xml -hostfile c3.hosts \
+   --cfg=smpi/simulate-computation:no "$PROG" run bitonic.ini --json \
+   >out.json 2>err); rc=$?
+want="bitonic.so: a node program of your own does not run under SMPI"
+if [ "$rc" = 2 ] && grep -qF -- "$want" "$tmp/err" && ! grep -q data_correct "$tmp/out.json"; then
+  echo "ok   a node program of your own: refused on 8 ranks, exit 2"
+  pass=$((pass + 1))
+else
+  echo "FAIL a node program of your own: exit $rc, not 2 with '$want' and no report: $(grep -av INFO "$tmp/err" | head -c 400)"
+  fail=$((fail + 1))
+fi
 echo "smpi: $pass passed, $fail failed"
 [ "$fail" = 0 ]
