@@ -178,8 +178,13 @@ char *scenario_path(const Scenario *s, const char *group, const char *key) {
     Entry *e = entry_find(s, group, key);
     if (e == NULL)
         return NULL;
-    if (e->line > 0 && s->dir != NULL && !g_path_is_absolute(e->value))
+    if (e->line > 0 && s->dir != NULL && !g_path_is_absolute(e->value)) {
+        /* A file in the current folder: "./x.so" as given, not "././x.so"
+         * in the messages that show the path. */
+        if (!strcmp(s->dir, ".") && g_str_has_prefix(e->value, "./"))
+            return g_strdup(e->value);
         return g_build_filename(s->dir, e->value, NULL);
+    }
     return g_strdup(e->value);
 }
 

@@ -9,6 +9,8 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "scenario.h"
 
@@ -176,6 +178,48 @@ START_TEST(test_load_data_default) {
     ck_assert_ptr_nonnull(e);
     g_auto(GStrv) groups = scenario_groups(e);
     ck_assert_ptr_null(groups[0]);
+}
+END_TEST
+
+/* scenario_path: a relative value from the scenario file's folder, as
+ * given where that folder is the current one; an absolute one as it is;
+ * one given by --set from the current folder. */
+START_TEST(test_path_from_the_file_folder) {
+    g_autofree char *dir = g_dir_make_tmp("cubemu-path.XXXXXX", NULL);
+    ck_assert_ptr_nonnull(dir);
+    g_autofree char *sub = g_build_filename(dir, "sub", NULL);
+    ck_assert_int_eq(g_mkdir(sub, 0700), 0);
+    static const char text[] = "[algorithm]\nprogram = ./a.so\nother = b.so\n"
+                               "abs = /x/c.so\n";
+    g_autofree char *in_sub = g_build_filename(sub, "t.ini", NULL);
+    g_autofree char *in_dir = g_build_filename(dir, "t.ini", NULL);
+    ck_assert(g_file_set_contents(in_sub, text, -1, NULL));
+    ck_assert(g_file_set_contents(in_dir, text, -1, NULL));
+    ck_assert_int_eq(chdir(dir), 0);   /* the test's own process */
+    static const struct {
+        const char *file, *key, *want;
+    } cases[] = {
+        { "t.ini", "program", "./a.so" },
+        { "t.ini", "other", "./b.so" },
+        { "t.ini", "abs", "/x/c.so" },
+        { "sub/t.ini", "program", "sub/./a.so" },
+        { "sub/t.ini", "other", "sub/b.so" },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        GError *err = NULL;
+        g_autoptr(Scenario) s = scenario_load_file(cases[i].file, &err);
+        ck_assert_msg(s != NULL, "%s: %s", cases[i].file, err ? err->message : "");
+        g_autofree char *got = scenario_path(s, "algorithm", cases[i].key);
+        ck_assert_msg(!strcmp(got, cases[i].want), "%s %s: %s, not %s",
+                      cases[i].file, cases[i].key, got, cases[i].want);
+    }
+    g_autoptr(Scenario) set = scenario_load_data("t.ini", "[algorithm]\n", NULL);
+    ck_assert_ptr_nonnull(set);
+    ck_assert_ptr_null(scenario_path(set, "algorithm", "program"));
+    g_unlink(in_sub);
+    g_unlink(in_dir);
+    g_rmdir(sub);
+    g_rmdir(dir);
 }
 END_TEST
 
@@ -680,6 +724,7 @@ static Suite *scenario_suite(void)
         { test_valid_order, 0 },
         { test_load_data_default, 0 },
         { test_where_missing_is_stable, 0 },
+        { test_path_from_the_file_folder, 0 },
         { test_repeated_group_continues, 0 },
         { test_inline_comment_rules, 0 },
         { test_bom_skipped, 0 },
