@@ -266,7 +266,9 @@ def results_text(rows):
     lines = ['# tools/cm200-tables.py: cubemu\'s CM-200 model on every cell of',
              '# algorithms/matmul/cm200-tables.tsv marked compare. ratio =',
              '# model_seconds / paper_seconds; verdict: within when |ratio - 1|',
-             '# <= target. Regenerate with tools/cm200-tables.py.',
+             '# <= target. c_seconds: the model with C stationary where',
+             '# Section 5\'s rule gives a Table 3 shape to A or B (not',
+             '# compared), else -. Regenerate with tools/cm200-tables.py.',
              '\t'.join(RESULT_COLUMNS)]
     for r in sorted(rows, key=key):
         lines.append('\t'.join(r[c] for c in RESULT_COLUMNS))
