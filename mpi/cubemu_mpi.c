@@ -35,6 +35,15 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
 
 static int rank, size;
 
+/* How messages name the command: the SMPI build is another program. */
+#ifdef CUBEMU_SMPI
+#define RUN_NAME "cubemu-smpi run"
+#define USAGE_LAUNCH "smpirun -np NODES -platform P.xml cubemu-smpi"
+#else
+#define RUN_NAME "cubemu-mpi run"
+#define USAGE_LAUNCH "mpirun -np NODES cubemu-mpi"
+#endif
+
 G_GNUC_PRINTF(1, 2)
 static void say_error(const char *fmt, ...)
 {
@@ -42,7 +51,7 @@ static void say_error(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("cubemu-mpi run: ", stderr);
+    fputs(RUN_NAME ": ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -411,7 +420,7 @@ int main(int argc, char **argv)
     }
     if (usage || !path) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpirun -np NODES cubemu-mpi run SCENARIO "
+            fprintf(stderr, "usage: " USAGE_LAUNCH " run SCENARIO "
                     "[--set SECTION.KEY=VALUE]... [--json [--pretty] "
                     "[--timing]] [--dump-memory] [--wait-limit SECONDS]\n");
         return finish(EXIT_INPUT);
@@ -456,7 +465,7 @@ int main(int argc, char **argv)
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (!mpi_node_run(node, alg->step, setup.config, &e)) {
-        fprintf(stderr, "cubemu-mpi run: %s\n", e->message);
+        fprintf(stderr, RUN_NAME ": %s\n", e->message);
         g_error_free(e);
         MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
     }
@@ -569,13 +578,13 @@ int main(int argc, char **argv)
         else
             print_table(r);
         if (!r->data_correct)
-            fprintf(stderr, "cubemu-mpi run: %s: the final memory is wrong: "
+            fprintf(stderr, RUN_NAME ": %s: the final memory is wrong: "
                     "%s\n", r->scenario, r->data_problem);
     }
     mpi_node_free(node);
     run_setup_release(&setup, TRUE);
     /* A report standard output did not take is an error (exit 2). */
-    if (rank == 0 && !output_close_stdout("cubemu-mpi run"))
+    if (rank == 0 && !output_close_stdout(RUN_NAME))
         return finish(EXIT_INPUT);
     return finish(data_correct ? EXIT_OK : EXIT_FAILED);
 }

@@ -63,7 +63,7 @@ cc -std=c11 -O2 -fPIC -shared -Isdk examples/programs/bitonic.c -o "$tmp/bitonic
 (cd "$tmp" && timeout "$TIMEOUT" smpirun -np 8 -platform c3.xml -hostfile c3.hosts \
    --cfg=smpi/simulate-computation:no "$PROG" run bitonic.ini --json \
    >out.json 2>err); rc=$?
-want="bitonic.so: a node program of your own does not run under SMPI"
+want="cubemu-smpi run: bitonic.ini:11: program: ./bitonic.so: a node program of your own does not run under SMPI"
 if [ "$rc" = 2 ] && grep -qF -- "$want" "$tmp/err" && ! grep -q data_correct "$tmp/out.json"; then
   echo "ok   a node program of your own: refused on 8 ranks, exit 2"
   pass=$((pass + 1))
