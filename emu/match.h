@@ -38,6 +38,10 @@ typedef struct MatchItem {
 #define MATCH_MSGS 2u
 #define MATCH_KEPT_RECV 4u
 #define MATCH_KEPT_MSG 8u
+/* A slot of the table (never a destination's own) holds its key's only
+ * receive itself, in `held`, and no list (the engine's: sim.c,
+ * recv_wait). */
+#define MATCH_HELD_RECV 16u
 
 /* One list for both kinds: at most one kind is waiting at any time, so
  * a key is 32 bytes, two to a cache line in the table, and the 16 bytes
@@ -47,7 +51,15 @@ typedef struct {
     uint32_t dest, source;
     int32_t tag;
     uint32_t used;                /* MATCH_USED | ..., or 0 */
-    MatchItem *head, *tail;
+    union {
+        struct {
+            MatchItem *head, *tail;
+        };
+        struct {                  /* MATCH_HELD_RECV: the receive's */
+            uint64_t seq;         /* posting order, */
+            uint32_t offset, count;   /* and where and how much */
+        } held;
+    };
 } MatchSlot;
 
 /* A destination's own slot, how many of its keys are in the table, and a
@@ -136,7 +148,8 @@ void match_release_table(MatchTable *t, MatchLocal *local, MatchSlot *s);
 static inline void match_release(MatchTable *t, MatchLocal *local,
                                  MatchSlot *s)
 {
-    if (s->head || (s->used & (MATCH_KEPT_RECV | MATCH_KEPT_MSG)))
+    if ((s->used & (MATCH_KEPT_RECV | MATCH_KEPT_MSG | MATCH_HELD_RECV))
+        || s->head)
         return;
     if (s == &local->slot)
         s->used = 0;
@@ -148,7 +161,7 @@ static inline void match_release(MatchTable *t, MatchLocal *local,
  * other kind or none. */
 static inline MatchItem *match_recvs(const MatchSlot *s)
 {
-    return s->used & MATCH_MSGS ? NULL : s->head;
+    return s->used & (MATCH_MSGS | MATCH_HELD_RECV) ? NULL : s->head;
 }
 
 static inline MatchItem *match_msgs(const MatchSlot *s)
@@ -159,8 +172,9 @@ static inline MatchItem *match_msgs(const MatchSlot *s)
 /* The list's two ends, inline: each is a few instructions, and a call
  * each cost more than the work (four of them a message in an exchange).
  * kind is MATCH_MSGS or 0 (receives); an item is pushed only where no
- * item of the other kind waits, and the pop takes nothing from a list of
- * the other kind. */
+ * item of the other kind waits and the slot holds no receive itself
+ * (MATCH_HELD_RECV), and the pop takes nothing from a list of the other
+ * kind or from such a slot. */
 static inline void match_push(MatchSlot *s, unsigned kind, MatchItem *item)
 {
     item->next = NULL;
@@ -189,7 +203,7 @@ static inline void match_push_front(MatchSlot *s, unsigned kind,
 static inline MatchItem *match_pop(MatchSlot *s, unsigned kind)
 {
     MatchItem *item = s->head;
-    if (!item || (s->used & MATCH_MSGS) != kind)
+    if ((s->used & (MATCH_MSGS | MATCH_HELD_RECV)) != kind || !item)
         return NULL;
     s->head = item->next;
     if (!s->head)

@@ -148,6 +148,27 @@ static const Word *offer_data(Sim *sim, const Node *sender, const Word *data,
     return data ? data : sim_memory_at(sim, sender, offset);
 }
 
+/* The receive a slot of the table holds itself (recv_wait), taken out of
+ * it: the slot is left empty, as a list whose one item was popped. */
+static Recv recv_held(MatchSlot *slot)
+{
+    Recv r = { .item = { NULL, slot->held.seq }, .source = slot->source,
+               .tag = slot->tag, .offset = slot->held.offset,
+               .count = slot->held.count };
+    slot->used &= ~MATCH_HELD_RECV;
+    slot->head = slot->tail = NULL;
+    return r;
+}
+
+/* The same receive given a struct of its own, the first of the slot's
+ * list, for a second item of the key to follow it. */
+static void recv_unhold(Sim *sim, MatchSlot *slot)
+{
+    Recv *r = sim_recv_new(sim);
+    *r = recv_held(slot);
+    match_push(slot, 0, &r->item);
+}
+
 /* A lazy message from sender that finds no receive waiting in slot, a key
  * of dest: kept in dest's state if the slot is dest's own and no other
  * message waits there (the id in match.owner_word, the rest in karrival,
@@ -197,14 +218,18 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
     MatchSlot *slot = match_slot(&sim->match, &dest->match,
                                  (uint32_t)(dest - sim->node), source, tag);
     if (dest != sim->running
-        && (match_recvs(slot) || (slot->used & MATCH_KEPT_RECV))) {
+        && (match_recvs(slot)
+            || (slot->used & (MATCH_KEPT_RECV | MATCH_HELD_RECV)))) {
         Recv inl, *r;
-        gboolean kept = (slot->used & MATCH_KEPT_RECV) != 0;
-        if (kept) {             /* the oldest, if there is one */
+        gboolean kept = (slot->used & (MATCH_KEPT_RECV | MATCH_HELD_RECV)) != 0;
+        if (slot->used & MATCH_KEPT_RECV) {  /* the oldest, if there is one */
             inl = (Recv){ .item = { NULL, dest->rseq }, .source = source,
                           .tag = tag, .offset = dest->roffset,
                           .count = dest->rcount };
             slot->used &= ~MATCH_KEPT_RECV;
+            r = &inl;
+        } else if (kept) {      /* the only one, held in the table's slot */
+            inl = recv_held(slot);
             r = &inl;
         } else {
             r = (Recv *)match_pop(slot, 0);
@@ -225,6 +250,8 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
             node_after_wait(sim, dest);
         return;
     }
+    if (slot->used & MATCH_HELD_RECV)   /* the node is sending to itself */
+        recv_unhold(sim, slot);
     Msg *m = owned;
     /* At most one lazy message per sender: every write into a node's
      * memory checks its lazy messages, and a list of them (15 concurrent
@@ -269,13 +296,23 @@ static inline void msg_done(Sim *sim, Msg *m, gboolean kept)
  * grows for receives that wait across a far step. */
 static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
-    if (slot == &node->match.slot && !slot->head
-        && !(slot->used & MATCH_KEPT_RECV) && r->count < sim->keep_below
-        && r->offset <= UINT32_MAX) {
-        slot->used |= MATCH_KEPT_RECV;
-        node->rseq = r->item.seq;
-        node->roffset = (uint32_t)r->offset;
-        node->rcount = (uint32_t)r->count;
+    gboolean fits = r->count < sim->keep_below && r->offset <= UINT32_MAX;
+    if (slot == &node->match.slot) {
+        if (fits && !slot->head && !(slot->used & MATCH_KEPT_RECV)) {
+            slot->used |= MATCH_KEPT_RECV;
+            node->rseq = r->item.seq;
+            node->roffset = (uint32_t)r->offset;
+            node->rcount = (uint32_t)r->count;
+            sim_recv_free(sim, r);
+            return;
+        }
+    } else if (slot->used & MATCH_HELD_RECV) {
+        recv_unhold(sim, slot);
+    } else if (fits && !slot->head) {
+        slot->used |= MATCH_HELD_RECV;
+        slot->held.seq = r->item.seq;
+        slot->held.offset = (uint32_t)r->offset;
+        slot->held.count = (uint32_t)r->count;
         sim_recv_free(sim, r);
         return;
     }
@@ -644,6 +681,8 @@ static const MatchSlot *sim_oldest(const Sim *sim, uint32_t x,
         size_t n = 0;
         if (want_recv && (s->used & MATCH_KEPT_RECV)) {
             seq = node->rseq;
+        } else if (want_recv && (s->used & MATCH_HELD_RECV)) {
+            seq = s->held.seq;
         } else if (!want_recv && (s->used & MATCH_KEPT_MSG)) {
             seq = node->match.owner_word;
             n = node->kcount;

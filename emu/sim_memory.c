@@ -378,7 +378,7 @@ void sim_free(Sim *sim)
     for (size_t i = 0; i <= sim->match.mask + sim->nodes; i++) {
         MatchSlot *s = i <= sim->match.mask ? &sim->match.slot[i]
                        : &sim->node[i - sim->match.mask - 1].match.slot;
-        if (!s->used)
+        if (!s->used || (s->used & MATCH_HELD_RECV))
             continue;
         if (s->used & MATCH_MSGS)
             drop_msgs(s->head);

@@ -442,9 +442,10 @@ static NodeStatus negative_busy(Node *node, const void *config)
 }
 
 /* Node 1's message waits early in node 2's own key (1, 5) when node 2
- * posts: (3, 9) then goes to the table, (1, 5) takes the message and
- * frees the own key, and (0, 2), the youngest, waits alone in it, kept in
- * the node's state (sim.c, recv_wait). The oldest waiting is (3, 9). */
+ * posts: (3, 9) then goes to the table, held in its slot, (1, 5) takes
+ * the message and frees the own key, and (0, 2), the youngest, waits
+ * alone in it, kept in the node's state (sim.c, recv_wait). The oldest
+ * waiting is (3, 9), the held one. */
 static NodeStatus younger_kept_recv(Node *node, const void *config)
 {
     (void)config;
@@ -561,6 +562,60 @@ START_TEST(receives_of_one_key_in_posting_order)
     ck_assert_uint_eq(got[21], 203);
     ck_assert_uint_eq(got[30], 301);
     ck_assert_uint_eq(sim_stats(sim)->messages, 3);
+    sim_free(sim);
+}
+END_TEST
+
+/* Node 2's receives wait before nodes 0 and 1 send (their first steps
+ * post nothing): (1, 5) in node 2's own key, kept in its state; the
+ * first of (0, 4) in a slot of the table, held in the slot itself (sim.c,
+ * recv_wait); the second of (0, 4) gives the held one a struct of its own
+ * and follows it in the key's list, and the third follows them; (0, 6)
+ * alone, held. Every message must land in the receive of its place in
+ * posting order, the held ones included. */
+static NodeStatus held_in_the_table(Node *node, const void *config)
+{
+    (void)config;
+    Word *mem = node_memory(node);
+    uint32_t x = node_address(node);
+    if (x == 2) {
+        node_recv(node, 1, 5, 40, 1);
+        node_recv(node, 0, 4, 10, 1);
+        node_recv(node, 0, 4, 20, 2);
+        node_recv(node, 0, 4, 30, 1);
+        node_recv(node, 0, 6, 50, 1);
+        return NODE_DONE;
+    }
+    if (node_step(node) == 0)
+        return x < 2 ? NODE_CONTINUE : NODE_DONE;
+    if (x == 1) {
+        mem[0] = 501;
+        node_send_to(node, 2, 0, 1, 5);
+    } else {
+        mem[0] = 101;
+        mem[1] = 202;
+        mem[2] = 203;
+        mem[3] = 301;
+        mem[4] = 601;
+        node_send_to(node, 2, 0, 1, 4);
+        node_send_to(node, 2, 1, 2, 4);
+        node_send_to(node, 2, 3, 1, 4);
+        node_send_to(node, 2, 4, 1, 6);
+    }
+    return NODE_DONE;
+}
+
+START_TEST(receives_held_in_the_table_in_posting_order)
+{
+    Sim *sim = run_program_ok(held_in_the_table, FALSE);
+    const Word *got = sim_node_memory(sim, 2);
+    ck_assert_uint_eq(got[40], 501);
+    ck_assert_uint_eq(got[10], 101);
+    ck_assert_uint_eq(got[20], 202);
+    ck_assert_uint_eq(got[21], 203);
+    ck_assert_uint_eq(got[30], 301);
+    ck_assert_uint_eq(got[50], 601);
+    ck_assert_uint_eq(sim_stats(sim)->messages, 5);
     sim_free(sim);
 }
 END_TEST
@@ -2322,6 +2377,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, empty_messages_cost_nothing);
     tcase_add_test(t, misuse_and_deadlock_are_reported);
     tcase_add_test(t, receives_of_one_key_in_posting_order);
+    tcase_add_test(t, receives_held_in_the_table_in_posting_order);
     tcase_add_test(t, kept_message_before_listed_ones);
     tcase_add_test(t, kept_message_copied_before_its_payload_changes);
     tcase_add_test(t, kept_message_taken_before_its_note_runs);
