@@ -31,6 +31,23 @@ void *emu_realloc(void *p, size_t n, size_t size, const char *what);
  * to `align`, freed with free(), or emu_out_of_memory(what). */
 void *emu_aligned_alloc(size_t align, size_t bytes, const char *what);
 
+/* `bytes` zeroed and aligned to a cache line, from 1 MiB on mapped on
+ * their own and offered as huge pages (oom.c says why): the arrays a run
+ * reads at random (memories, nodes, channels, the match table). Freed
+ * with emu_big_free and the same `bytes`. */
+void *emu_big_new0(size_t bytes, const char *what);
+void emu_big_free(void *p, size_t bytes);
+
+/* Under AddressSanitizer every one of them is a heap block of its own,
+ * so that ASan keeps its red zones around it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_BIG_MALLOC 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_BIG_MALLOC 1
+#endif
+#endif
+
 #define EMU_NEW(type, n, what) ((type *)emu_alloc((n), sizeof(type), (what)))
 #define EMU_NEW0(type, n, what) ((type *)emu_alloc0((n), sizeof(type), (what)))
 #define EMU_RENEW(type, p, n, what) \

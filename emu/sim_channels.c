@@ -121,7 +121,7 @@ Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
                 spare_settle(sim, &sim->spare[i]);
                 got = spare_take(sim, i);
             } else {
-                got = (SpareLink){ sim_big_new0(sim_link_bytes(sim),
+                got = (SpareLink){ emu_big_new0(sim_link_bytes(sim),
                                                 "a link's channels"), 0, -1 };
             }
             lc->ch = got.ch;
@@ -169,7 +169,7 @@ static void link_release(Sim *sim, int link, gboolean park)
     if (keep)
         sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero, -1 };
     else
-        sim_big_free(lc->ch, sim_link_bytes(sim));
+        emu_big_free(lc->ch, sim_link_bytes(sim));
     *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
                           .uniform = lc->uniform };
 }
@@ -232,7 +232,7 @@ static uint32_t *link_col(Sim *sim, int link)
 {
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->col) {
-        lc->col = sim_big_new0(sim_col_bytes(sim), "a link's counts");
+        lc->col = emu_big_new0(sim_col_bytes(sim), "a link's counts");
         if (lc->uniform > 0)
             for (uint32_t x = 0; x < sim->nodes; x++)
                 count_set(sim, x, link, lc->uniform);
@@ -338,9 +338,9 @@ void sim_channels_free(Sim *sim)
         for (int l = 0; l < sim->links; l++)
             link_release(sim, l, FALSE);
         for (int l = 0; l < sim->links; l++)
-            sim_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
+            emu_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         for (int i = 0; i < sim->nspare; i++)
-            sim_big_free(sim->spare[i].ch, sim_link_bytes(sim));
+            emu_big_free(sim->spare[i].ch, sim_link_bytes(sim));
         g_free(sim->spare);
         g_free(sim->link_ch);
         g_hash_table_destroy(sim->count_big);

@@ -29,12 +29,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef EMU_BIG_MALLOC
 #define SIM_BIG_MALLOC 1            /* keep ASan's red zones around them */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SIM_BIG_MALLOC 1
-#endif
 #endif
 /* The sanitizer build also checks node.h's rule for node_exchange: the
  * program leaves the region alone for the rest of the step call. */
@@ -396,9 +392,6 @@ struct Sim {
 
 /* ---- memory (sim_memory.c) --------------------------------------------- */
 
-/* The big zeroed arrays: huge pages from 1 MiB on. */
-void *sim_big_new0(size_t bytes, const char *what);
-void sim_big_free(void *p, size_t bytes);
 /* Slab storage, cache-line aligned: buffers, messages, receives. */
 void *sim_slab_carve(Sim *sim, size_t bytes);
 /* A message of count elements with its own buffer (own) or none yet. */

@@ -1,90 +1,20 @@
 /* sim_memory.c -- where the engine's memory comes from: the big zeroed
- * arrays (huge pages), the payload buffers' pool and the slabs that
+ * arrays (emu_big_new0, oom.c), the payload buffers' pool and the slabs that
  * messages, receives and buffers are carved from, a lazy message's copy
  * out of its sender's memory, and building and freeing a Sim, which
  * allocates and gives back all of it.
  *
- * A unit of its own because the allocators' policies (what is mapped
- * and advised as huge pages, what is pooled, what the sanitizer build
- * allocates one by one) are decided apart from what the engine does with
+ * A unit of its own because the allocators' policies (what is pooled,
+ * what the sanitizer build allocates one by one; the big arrays' huge
+ * pages are oom.c's) are decided apart from what the engine does with
  * the memory; on an event's path only a free list's push or pop runs,
  * and those are inline in sim_internal.h.
  */
-#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MADV_HUGEPAGE */
-#define _DEFAULT_SOURCE
-#endif
 #include "sim_internal.h"
 #include "oom.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-
-/* The big zeroed arrays (memories, channels, nodes): mapped directly and
- * offered to the kernel for transparent huge pages, so that first touching
- * them costs one fault per 2 MiB instead of per 4 KiB. On a virtual
- * machine a fault is a trap to the hypervisor, so the 512 faults of 4 KiB
- * pages cost far more than the one of a huge page (docs/performance.md,
- * "Page faults"). So from 1 MiB on the length is rounded up to whole huge
- * pages (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes);
- * below that, malloc's own mapping. Not lower: a host may take back free
- * 2 MiB blocks soon after a process frees them (free page reporting),
- * and a huge page from such a block costs its whole 2 MiB cold, so
- * rounding the small per-link arrays up makes runs after a pause slower.
- * Where huge pages are off, madvise is a hint that does nothing. */
-#define BIG_MIN_BYTES ((size_t)1 << 20)
-#define BIG_PAGE_BYTES ((size_t)2 << 20)
-#define BIG_ALIGN 64
-
-#ifndef SIM_BIG_MALLOC
-static size_t big_length(size_t bytes)
-{
-    return (bytes + BIG_PAGE_BYTES - 1) & ~(BIG_PAGE_BYTES - 1);
-}
-#endif
-
-/* `what` names the array in the message where it cannot be allocated. */
-void *sim_big_new0(size_t bytes, const char *what)
-{
-#ifndef SIM_BIG_MALLOC
-    if (bytes >= BIG_MIN_BYTES) {
-        size_t len = big_length(bytes);
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            emu_out_of_memory(len, what);
-#ifdef MADV_HUGEPAGE
-        madvise(p, len, MADV_HUGEPAGE);
-#endif
-        return p;
-    }
-#endif
-    /* Aligned to a cache line, which a Node requires (_Alignas); one
-     * allocator for all of them. Unlike calloc, this zeroes with memset
-     * pages the kernel has zeroed already (as g_aligned_alloc0 did, which
-     * aborts where posix_memalign can fail softly): a small cost, paid
-     * only below BIG_MIN_BYTES, since larger arrays are mapped whole
-     * above. */
-    void *p = NULL;
-    if (posix_memalign(&p, BIG_ALIGN, bytes ? bytes : 1) != 0)
-        emu_out_of_memory(bytes, what);
-    return memset(p, 0, bytes ? bytes : 1);
-}
-
-void sim_big_free(void *p, size_t bytes)
-{
-    if (!p)
-        return;
-#ifdef SIM_BIG_MALLOC
-    (void)bytes;
-#else
-    if (bytes >= BIG_MIN_BYTES) {
-        munmap(p, big_length(bytes));
-        return;
-    }
-#endif
-    free(p);
-}
 
 uint64_t sim_bytes_needed(const Machine *m, const SimLayout *layout)
 {
@@ -127,7 +57,7 @@ static unsigned pool_class(size_t words, size_t *capacity)
     return 8 * s + (unsigned)(j - 8) + 1;
 }
 
-/* Buffers are carved from slabs of 4 MiB or more (sim_big_new0: huge pages)
+/* Buffers are carved from slabs of 4 MiB or more (emu_big_new0: huge pages)
  * and never given back before sim_free, only to their class's pool: a
  * 16-cube exchange holds 32,768 buffers at once, and malloc'ing them one by
  * one (a call each, and a page fault per 4 KiB) costs more than using
@@ -153,7 +83,7 @@ void *sim_slab_carve(Sim *sim, size_t bytes)
     if (bytes > sim->slab_left) {
         size_t head = (sizeof(Slab) + SLAB_ALIGN - 1) & ~(SLAB_ALIGN - 1);
         size_t size = MAX(SLAB_BYTES, head + bytes);
-        Slab *slab = sim_big_new0(size, "message buffers");
+        Slab *slab = emu_big_new0(size, "message buffers");
         slab->next = sim->slabs;
         slab->bytes = size;
         sim->slabs = slab;
@@ -277,11 +207,11 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->local_size = layout->local_size;
     g_assert(layout->phases <= SIM_MAX_PHASES);
     sim->stats.phases = layout->phases;
-    sim->memory = sim_big_new0(sim_memory_bytes(sim), "the node memories");
+    sim->memory = emu_big_new0(sim_memory_bytes(sim), "the node memories");
     sim->local = sim->local_size
-                     ? sim_big_new0((size_t)sim->nodes * sim->local_size,
+                     ? emu_big_new0((size_t)sim->nodes * sim->local_size,
                                     "the nodes' private state") : NULL;
-    sim->node = sim_big_new0((size_t)sim->nodes * sizeof(Node), "the nodes");
+    sim->node = emu_big_new0((size_t)sim->nodes * sizeof(Node), "the nodes");
     for (uint32_t x = 0; x < sim->nodes; x++) {
         sim->node[x].sim = sim;
         sim->node[x].address = x;
@@ -313,12 +243,12 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->stats.link_up = g_new0(uint64_t, sim->links);
     sim->stats.link_down = g_new0(uint64_t, sim->links);
     sim->stats.link_busy = g_new0(uint64_t, sim->links);
-    sim->stats.compute = sim_big_new0((size_t)sim->nodes * sizeof(Tick),
+    sim->stats.compute = emu_big_new0((size_t)sim->nodes * sizeof(Tick),
                                       "the nodes' statistics");
     if (layout->phases)
-        sim->phase_start = sim_big_new0(
+        sim->phase_start = emu_big_new0(
             (size_t)sim->nodes * sizeof(PhaseStart), "the nodes' phases");
-    sim->stats.finished = sim_big_new0((size_t)sim->nodes * sizeof(Tick),
+    sim->stats.finished = emu_big_new0((size_t)sim->nodes * sizeof(Tick),
                                        "the nodes' statistics");
     return sim;
 }
@@ -413,7 +343,7 @@ void sim_free(Sim *sim)
     while (sim->slabs) {
         Slab *slab = sim->slabs;
         sim->slabs = slab->next;
-        sim_big_free(slab, slab->bytes);
+        emu_big_free(slab, slab->bytes);
     }
 #ifdef SIM_CHECK_EXCHANGE
     for (guint i = 0; i < sim->sent_checks->len; i++)
@@ -429,17 +359,17 @@ void sim_free(Sim *sim)
     g_free(sim->route);
     g_free(sim->ticks_name);
     g_free(sim->stop_name);
-    sim_big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
-    sim_big_free(sim->local, (size_t)sim->nodes * sim->local_size);
-    sim_big_free(sim->memory, sim_memory_bytes(sim));
+    emu_big_free(sim->node, (size_t)sim->nodes * sizeof(Node));
+    emu_big_free(sim->local, (size_t)sim->nodes * sim->local_size);
+    emu_big_free(sim->memory, sim_memory_bytes(sim));
     g_free(sim->run_a);
     g_free(sim->run_b);
     g_free(sim->stats.link_up);
     g_free(sim->stats.link_down);
     g_free(sim->stats.link_busy);
-    sim_big_free(sim->stats.compute, (size_t)sim->nodes * sizeof(Tick));
-    sim_big_free(sim->phase_start, (size_t)sim->nodes * sizeof(PhaseStart));
-    sim_big_free(sim->stats.finished, (size_t)sim->nodes * sizeof(Tick));
+    emu_big_free(sim->stats.compute, (size_t)sim->nodes * sizeof(Tick));
+    emu_big_free(sim->phase_start, (size_t)sim->nodes * sizeof(PhaseStart));
+    emu_big_free(sim->stats.finished, (size_t)sim->nodes * sizeof(Tick));
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
     g_free(sim);
