@@ -47,15 +47,10 @@ typedef struct PoolBlock {
 static _Thread_local PoolBlock *pool_free;
 
 /* Under ASan every block goes back to malloc, so that a use after free
- * is caught. */
-#if defined(__SANITIZE_ADDRESS__)
+ * is caught (oom.h). */
+#ifdef EMU_BIG_MALLOC
 #define TIMELINE_POOL 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TIMELINE_POOL 0
-#endif
-#endif
-#ifndef TIMELINE_POOL
+#else
 #define TIMELINE_POOL 1
 #endif
 
