@@ -16,7 +16,9 @@
  * the table is large and touched at random: so each destination first
  * keeps one key in a slot of its own (MatchLocal, beside the node's other
  * state, already in cache), and only further keys go to the table. A key
- * lives in exactly one place.
+ * lives in exactly one place. A key of the table whose list would hold one
+ * receive may hold it in the slot instead (MATCH_HELD_RECV), so that the
+ * sender that finds the slot reads no struct behind it.
  */
 #ifndef CUBE_MATCH_H
 #define CUBE_MATCH_H
