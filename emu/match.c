@@ -39,8 +39,7 @@ void match_init(MatchTable *t)
 
 void match_clear(MatchTable *t)
 {
-    if (t->slot)
-        emu_big_free(t->slot, (t->mask + 1) * sizeof(MatchSlot));
+    emu_big_free(t->slot, (t->mask + 1) * sizeof(MatchSlot));
     memset(t, 0, sizeof *t);
 }
 

@@ -71,12 +71,13 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
     return p;
 }
 
-/* The big zeroed arrays (memories, channels, nodes, the match table): mapped directly and
- * offered to the kernel for transparent huge pages, so that first touching
- * them costs one fault per 2 MiB instead of per 4 KiB. On a virtual
- * machine a fault is a trap to the hypervisor, so the 512 faults of 4 KiB
- * pages cost far more than the one of a huge page (docs/performance.md,
- * "Page faults"). So from 1 MiB on the length is rounded up to whole huge
+/* The big zeroed arrays (memories, channels, nodes, the match table):
+ * mapped directly and offered to the kernel for transparent huge pages,
+ * so that first touching them costs one fault per 2 MiB instead of per
+ * 4 KiB, and an array read at random costs no page walk per read. On a
+ * virtual machine a fault is a trap to the hypervisor, so the 512 faults
+ * of 4 KiB pages cost far more than the one of a huge page
+ * (docs/performance.md, "Page faults and the TLB"). So from 1 MiB on the length is rounded up to whole huge
  * pages (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes);
  * below that, malloc's own mapping. Not lower: a host may take back free
  * 2 MiB blocks soon after a process frees them (free page reporting),

@@ -250,8 +250,10 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
             node_after_wait(sim, dest);
         return;
     }
-    if (slot->used & MATCH_HELD_RECV)   /* the node is sending to itself */
-        recv_unhold(sim, slot);
+    /* No slot of the table holds a receive here: the branch above takes a
+     * held one, unless dest is the running node, which has none waiting
+     * (a step runs once all its node's receives are matched, and its own
+     * are matched after it returns). */
     Msg *m = owned;
     /* At most one lazy message per sender: every write into a node's
      * memory checks its lazy messages, and a list of them (15 concurrent

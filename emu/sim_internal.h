@@ -29,12 +29,9 @@
 #include <stddef.h>
 #include <string.h>
 
-#ifdef EMU_BIG_MALLOC
-#define SIM_BIG_MALLOC 1            /* keep ASan's red zones around them */
-#endif
 /* The sanitizer build also checks node.h's rule for node_exchange: the
  * program leaves the region alone for the rest of the step call. */
-#if defined(SIM_BIG_MALLOC) && !defined(SIM_CHECK_EXCHANGE)
+#if defined(EMU_BIG_MALLOC) && !defined(SIM_CHECK_EXCHANGE)
 #define SIM_CHECK_EXCHANGE 1
 #endif
 

@@ -75,7 +75,7 @@ typedef struct Slab {
 
 void *sim_slab_carve(Sim *sim, size_t bytes)
 {
-#ifdef SIM_BIG_MALLOC
+#ifdef EMU_BIG_MALLOC
     (void)sim;
     return emu_alloc(1, bytes, "a message buffer");
 #else
@@ -177,7 +177,7 @@ void sim_lazy_protect(Sim *sim, Node *x, size_t offset, size_t count)
 /* A message still held when the engine is freed: its slab goes at once. */
 static void msg_drop(Msg *m)
 {
-#ifdef SIM_BIG_MALLOC
+#ifdef EMU_BIG_MALLOC
     if (m->cls != MSG_INLINE)
         g_free(sim_msg_buf(m));
     g_free(m);
@@ -267,7 +267,7 @@ static void drop_post(QueueItem *item, void *data)
  * are each their own allocation; the others go with their slabs). */
 static void free_recvs(MatchItem *item)
 {
-#ifdef SIM_BIG_MALLOC
+#ifdef EMU_BIG_MALLOC
     while (item) {
         MatchItem *next = item->next;
         g_free((Recv *)item);                /* item is its first member */
@@ -317,12 +317,12 @@ void sim_free(Sim *sim)
     }
     match_clear(&sim->match);
     timeline_pool_trim();
-#ifdef SIM_BIG_MALLOC
+#ifdef EMU_BIG_MALLOC
     for (uint32_t i = 0; i < sim->nposted; i++)
         g_free(sim->posted[i]);
 #endif
     g_free(sim->posted);
-#ifdef SIM_BIG_MALLOC
+#ifdef EMU_BIG_MALLOC
     for (unsigned c = 0; c < POOL_CLASSES; c++)
         while (sim->pool[c]) {
             Word *b = sim->pool[c];
