@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "prefetch.h"
+
 /* A list item: a posted receive or an early message. The engine embeds
  * this at the start of its own structs (intrusive, as list.h does). */
 typedef struct MatchItem {
@@ -117,7 +119,7 @@ static inline void match_prefetch(const MatchTable *t, uint32_t dest,
                                   uint32_t source, int32_t tag)
 {
     if (t->count > 0)
-        __builtin_prefetch(&t->slot[match_home(t, dest, source, tag)], 1);
+        EMU_PREFETCH(&t->slot[match_home(t, dest, source, tag)]);
 }
 void match_clear(MatchTable *t);
 

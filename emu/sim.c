@@ -389,15 +389,15 @@ void sim_set_keep(Sim *sim, gboolean keep)
 
 static void node_prefetch(const Node *node)
 {
-    __builtin_prefetch(node, 1);
-    __builtin_prefetch((const char *)node + sizeof *node - 1, 1);
+    EMU_PREFETCH(node);
+    EMU_PREFETCH((const char *)node + sizeof *node - 1);
 }
 
 /* The line of a node's state that a message touches when no receive
  * waits for it (struct Node). */
 static void node_prefetch_match(const Node *node)
 {
-    __builtin_prefetch(&node->match, 1);
+    EMU_PREFETCH(&node->match);
 }
 
 static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
@@ -453,9 +453,9 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         /* and the first hop's channel: its timeline and its count */
         const LinkChannels *lc = &sim->link_ch[path[0]];
         if (lc->ch && !sim->channels_implied)
-            __builtin_prefetch(&lc->ch[node->address], 1);
+            EMU_PREFETCH(&lc->ch[node->address]);
         else if (lc->col)
-            __builtin_prefetch(&lc->col[node->address], 1);
+            EMU_PREFETCH(&lc->col[node->address]);
     }
     if (!node_check_run(node, "send", offset, count))
         return;
@@ -822,7 +822,7 @@ static void sim_prefetch_ahead(Sim *sim)
             for (int k = 0; k < 2; k++) {
                 int l = sim->hot_link[k];
                 if (l >= 0 && sim->link_ch[l].ch)
-                    __builtin_prefetch(&sim->link_ch[l].ch[q->node], 1);
+                    EMU_PREFETCH(&sim->link_ch[l].ch[q->node]);
             }
         const Node *partner = guessed_partner(sim, q->node);
         if (partner)
@@ -847,14 +847,14 @@ static void sim_prefetch_ahead(Sim *sim)
         if (s->used & MATCH_KEPT_MSG) {  /* its sender: the key's source */
             sender = &sim->node[s->source];
         } else if (m) {
-            __builtin_prefetch(m);
+            EMU_PREFETCH(m);
             sender = guessed_partner(sim, q->node);
         }
         if (sender) {
-            __builtin_prefetch(sender, 1);
+            EMU_PREFETCH(sender);
             const MatchItem *r = match_recvs(&sender->match.slot);
             if (r)
-                __builtin_prefetch(r, 1);
+                EMU_PREFETCH(r);
         }
     }
     /* Not while exchanges' deliveries are put off: their regions are

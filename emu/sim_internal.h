@@ -25,6 +25,7 @@
 #include "queue.h"
 #include "timeline.h"
 #include "oom.h"
+#include "prefetch.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -806,17 +807,6 @@ static inline Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
 /* Read ahead: at most this many bytes of a region. */
 #define AHEAD_BYTES 512
 
-/* One cache line. On x86 an instruction GCC cannot drop: GCC 12 at -O2
- * emits none of eight __builtin_prefetch calls written out in a row,
- * under a branch or not, which leaves the read ahead undone, and the
- * loop it does keep spends instructions on every event counting. */
-#if defined(__x86_64__) || defined(__i386__)
-#define PREFETCH_LINE(p) \
-    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)(p)))
-#else
-#define PREFETCH_LINE(p) __builtin_prefetch((p), 1)
-#endif
-
 #if defined(__has_attribute)
 #if __has_attribute(fallthrough)
 #define FALL_THROUGH __attribute__((fallthrough))
@@ -832,14 +822,14 @@ static inline void sim_prefetch_bytes(const void *p, size_t bytes)
     G_STATIC_ASSERT(AHEAD_BYTES == 8 * 64);
     const char *c = p;
     switch (MIN((bytes + 63) / 64, (size_t)8)) {
-    case 8: PREFETCH_LINE(c + 448); FALL_THROUGH;
-    case 7: PREFETCH_LINE(c + 384); FALL_THROUGH;
-    case 6: PREFETCH_LINE(c + 320); FALL_THROUGH;
-    case 5: PREFETCH_LINE(c + 256); FALL_THROUGH;
-    case 4: PREFETCH_LINE(c + 192); FALL_THROUGH;
-    case 3: PREFETCH_LINE(c + 128); FALL_THROUGH;
-    case 2: PREFETCH_LINE(c + 64);  FALL_THROUGH;
-    case 1: PREFETCH_LINE(c);       break;
+    case 8: EMU_PREFETCH(c + 448); FALL_THROUGH;
+    case 7: EMU_PREFETCH(c + 384); FALL_THROUGH;
+    case 6: EMU_PREFETCH(c + 320); FALL_THROUGH;
+    case 5: EMU_PREFETCH(c + 256); FALL_THROUGH;
+    case 4: EMU_PREFETCH(c + 192); FALL_THROUGH;
+    case 3: EMU_PREFETCH(c + 128); FALL_THROUGH;
+    case 2: EMU_PREFETCH(c + 64);  FALL_THROUGH;
+    case 1: EMU_PREFETCH(c);       break;
     default: break;
     }
 }

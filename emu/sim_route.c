@@ -241,7 +241,7 @@ Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
             for (int k = 0; k < hops; k++) {
                 us[k] = v;
                 chs[k] = sim_channel_timeline(sim, v, path[k]);
-                PREFETCH_LINE(chs[k]);
+                EMU_PREFETCH(chs[k]);
                 v = topology_neighbour(sim->topo, v, path[k]);
             }
             for (int k = 0; k < hops; k++)

@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 #include "node.h"
+#include "prefetch.h"
 
 typedef struct {
     Tick start, end;
@@ -95,15 +96,8 @@ static inline Tick timeline_claim(Timeline *tl, Tick now, Tick ready,
 static inline void timeline_prefetch(const Timeline *tl)
 {
     if (tl->start == TIMELINE_MANY) {
-        /* as the engine's PREFETCH_LINE (sim_internal.h): an instruction
-         * the compiler keeps */
-#if defined(__x86_64__) || defined(__i386__)
-        __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)tl->many));
-        __asm__ volatile("prefetcht0 %0" : : "m"(((const char *)tl->many)[64]));
-#else
-        __builtin_prefetch(tl->many, 1);
-        __builtin_prefetch((const char *)tl->many + 64, 1);
-#endif
+        EMU_PREFETCH(tl->many);
+        EMU_PREFETCH((const char *)tl->many + 64);
     }
 }
 
