@@ -323,6 +323,7 @@ static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 
 /* After a step returned: match its receives, in posting order, against
  * early messages; the rest wait. */
+#define POSTED_AHEAD 8
 static void node_match_posted(Sim *sim, Node *node)
 {
     if (sim->locality && sim->nposted > 1 && sim_order_recvs_overlap(sim))
@@ -330,6 +331,12 @@ static void node_match_posted(Sim *sim, Node *node)
                            node->address);
     for (uint32_t i = 0; i < sim->nposted; i++) {
         Recv *r = sim->posted[i];
+        /* A step that posts many receives (an all-to-all's) finds their
+         * keys in the table, each a miss: ask for a later one's line. */
+        if (i + POSTED_AHEAD < sim->nposted) {
+            const Recv *a = sim->posted[i + POSTED_AHEAD];
+            match_prefetch(&sim->match, node->address, a->source, a->tag);
+        }
         MatchSlot *slot = match_slot(&sim->match, &node->match, node->address,
                                      r->source, r->tag);
         Msg kept, *m;
