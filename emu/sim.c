@@ -464,6 +464,17 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         else if (lc->col)
             EMU_PREFETCH(&lc->col[node->address]);
     }
+    if (hops > 0 && (unsigned)path[0] < 64) {
+        /* the read ahead's guess for the nodes after this one */
+        uint64_t bit = (uint64_t)1 << path[0];
+        SentLinks *now = &sim->sent[sim->sent_now];
+        if (!(now->links & bit)) {
+            now->links |= bit;
+            now->tag[path[0]] = tag;
+            if (hops > 1)
+                now->far |= bit;
+        }
+    }
     if (!node_check_run(node, "send", offset, count))
         return;
     if (sim->clock > sim->now) {
@@ -798,6 +809,7 @@ static void exchange_check_step(Sim *sim, Node *node)
  * ahead, that message's payload (in a dimension exchange, the partner's
  * region, lazy) and the start of the node's memory 4 ahead. */
 #define AHEAD_NODE 16
+#define AHEAD_SENT 4
 #define AHEAD_MSG 8
 #define AHEAD_DATA 4
 /* The node across the link in use last from node x, which a program
@@ -834,6 +846,29 @@ static void sim_prefetch_ahead(Sim *sim)
         const Node *partner = guessed_partner(sim, q->node);
         if (partner)
             node_prefetch_match(partner);
+    }
+    /* A node that sends on several links in a step (gray-to-binary's
+     * concurrent sets, matmul's shifts) is taken to send on the links
+     * the last node that sent used, with the same tags: their channels,
+     * and across a link to a neighbour, the neighbour's match line and
+     * the lines where the probes of the send's key and of the receive's
+     * from there (as node_exchange posts it) start in the table. A node
+     * that used one link is left to the guesses above. */
+    const SentLinks *said = &sim->sent[sim->sent_now ^ 1];
+    if (n > AHEAD_SENT && (said->links & (said->links - 1))) {
+        uint32_t x = run[AHEAD_SENT].node;
+        for (uint64_t m = said->links; m; m &= m - 1) {
+            int l = __builtin_ctzll(m);
+            if (sim->link_ch && sim->link_ch[l].ch)
+                EMU_PREFETCH(&sim->link_ch[l].ch[x]);
+            uint32_t v;
+            if ((said->far & m & -m)
+                || (v = topology_neighbour(sim->topo, x, l)) == TOPOLOGY_NONE)
+                continue;
+            node_prefetch_match(&sim->node[v]);
+            match_prefetch(&sim->match, v, x, said->tag[l]);
+            match_prefetch(&sim->match, x, v, said->tag[l]);
+        }
     }
     /* A node with an early message will complete its sender's receive,
      * if the sender posted one: the first line of the sender's state too
@@ -1028,6 +1063,11 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         NodeStatus status = step(node, config);
         *where = STOP_LOOP;
         sim->running = NULL;
+        if (sim->sent[sim->sent_now].links) {   /* the next guess */
+            sim->sent_now ^= 1;
+            sim->sent[sim->sent_now].links = 0;
+            sim->sent[sim->sent_now].far = 0;
+        }
 #ifdef SIM_CHECK_EXCHANGE
         exchange_check_step(sim, node);
 #endif

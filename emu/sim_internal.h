@@ -288,6 +288,14 @@ typedef struct {
     uint64_t key;              /* node * links + link */
 } SparseChannel;
 
+/* The links (below 64) of a node's sends in a step, with the tag of the
+ * first send on each, and which of those sends went farther than the
+ * neighbour (Sim.sent). */
+typedef struct {
+    uint64_t links, far;
+    int32_t tag[64];
+} SentLinks;
+
 struct Sim {
     Machine machine;
     const Topology *topo;      /* &machine.topology */
@@ -304,6 +312,10 @@ struct Sim {
     SpareLink *spare;          /* released links' arrays, for reuse */
     int hot_link[2];           /* the links whose arrays were allocated
                                 * last, or -1: read ahead (sim_run) */
+    /* The links the last node that sent used, and the running node
+     * (sent_now): the read ahead's guess (sim_prefetch_ahead). */
+    SentLinks sent[2];
+    int sent_now;
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
