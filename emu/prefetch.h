@@ -22,4 +22,11 @@
 #define EMU_PREFETCH(p) __builtin_prefetch((p), 1)
 #endif
 
+/* And no other way in the engine: a file that includes this header and
+ * calls the builtin itself does not compile (the macro above, defined
+ * before, still may). */
+#if defined(__GNUC__)
+#pragma GCC poison __builtin_prefetch
+#endif
+
 #endif
