@@ -77,9 +77,10 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
  * 4 KiB, and an array read at random costs no page walk per read. On a
  * virtual machine a fault is a trap to the hypervisor, so the 512 faults
  * of 4 KiB pages cost far more than the one of a huge page
- * (docs/performance.md, "Page faults and the TLB"). So from 1 MiB on the length is rounded up to whole huge
- * pages (at most doubling an array of 1 to 2 MiB, the 14-cube's nodes);
- * below that, malloc's own mapping. Not lower: a host may take back free
+ * (docs/performance.md, "Page faults and the TLB"). So from 1 MiB on the
+ * length is rounded up to whole huge pages (at most doubling an array of
+ * 1 to 2 MiB, the 14-cube's nodes); below that, malloc's own mapping.
+ * Not lower: a host may take back free
  * 2 MiB blocks soon after a process frees them (free page reporting),
  * and a huge page from such a block costs its whole 2 MiB cold, so
  * rounding the small per-link arrays up makes runs after a pause slower.

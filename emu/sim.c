@@ -321,9 +321,11 @@ static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
     match_push(slot, 0, &r->item);
 }
 
+/* How many receives ahead node_match_posted asks for a key's line. */
+#define POSTED_AHEAD 8
+
 /* After a step returned: match its receives, in posting order, against
  * early messages; the rest wait. */
-#define POSTED_AHEAD 8
 static void node_match_posted(Sim *sim, Node *node)
 {
     if (sim->locality && sim->nposted > 1 && sim_order_recvs_overlap(sim))
