@@ -287,12 +287,26 @@ static void link_fold(Sim *sim, int link)
     }
 }
 
-/* Every link's array folded (the run's statistics are then complete). */
+/* The run's statistics made complete: the largest count of every link
+ * seen. A link whose array holds hops that each met a channel that had
+ * carried nothing, all of one count, on top of counts that are one number
+ * (no column), has its largest count without a pass: that number plus
+ * the hops' count. Its array is left unfolded, as a parked one is, and
+ * read where it lies (channel_count): a run of a message or two a node
+ * over many links (the shift ring on the cube, one-path reshaping) would
+ * otherwise pay a pass over each link's whole array, and a column for
+ * each, after its last event. The others are folded. */
 void sim_links_fold(Sim *sim)
 {
-    if (sim->link_ch)
-        for (int l = 0; l < sim->links; l++)
+    if (!sim->link_ch)
+        return;
+    for (int l = 0; l < sim->links; l++) {
+        const LinkChannels *lc = &sim->link_ch[l];
+        if ((lc->ch || lc->parked) && lc->hops > 0 && !lc->mixed && !lc->col)
+            sim_count_seen(sim, lc->uniform + lc->first);
+        else
             link_fold(sim, l);
+    }
 }
 
 void sim_set_count_limit(Sim *sim, uint32_t limit)
@@ -333,6 +347,10 @@ static void free_channel(gpointer key, gpointer value, gpointer data)
 void sim_channels_free(Sim *sim)
 {
     if (sim->link_ch) {
+        /* Nothing reads the counts again: no fold (link_fold folds no
+         * hops), only the heap spans freed. */
+        for (int l = 0; l < sim->links; l++)
+            sim->link_ch[l].hops = 0;
         for (int i = 0; i < sim->nspare; i++)
             spare_settle(sim, &sim->spare[i]);
         for (int l = 0; l < sim->links; l++)
