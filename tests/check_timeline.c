@@ -1,6 +1,6 @@
 /* check_timeline.c -- emu/timeline.c: reservations of one channel or port
  * over time. Fits and merges, counts for ports, the binary search over
- * many spans, timeline_claim's whole-or-nothing reservation, and the
+ * many spans (and against a walk over them), timeline_claim's whole-or-nothing reservation, and the
  * inline claim (the engine's hop) against the full one on random takes.
  */
 #include "timeline.h"
@@ -69,6 +69,60 @@ START_TEST(timeline_many_spans_binary_search)
     ck_assert_int_eq(timeline_fit(&tl, 0, 4, 1), 997);  /* gaps are 3 long */
     ck_assert_int_eq(timeline_fit(&tl, 503, 1, 1), 507);
     timeline_clear(&tl);
+}
+END_TEST
+
+/* The search for the first live span ending after t, at every size
+ * from one span to a few hundred (the linear scan below nine, the
+ * search above) and from every t across them: timeline_fit and
+ * timeline_free_until against the same answers found by walking the
+ * spans. Spans of random lengths and gaps, some of them touching, and a
+ * prefix dropped by timeline_prune so that the search starts past the
+ * block's head. A search one span off, or wrong at either end, fails
+ * here. */
+START_TEST(timeline_search_against_a_walk)
+{
+    GRand *rng = g_rand_new_with_seed(50);
+    CkTally tl = CK_TALLY_INIT;
+    for (int run = 0; run < 120; run++) {
+        int want_spans = 1 + run * 3;
+        Timeline a;
+        timeline_init(&a);
+        Tick at = g_rand_int_range(rng, 0, 5);
+        for (int i = 0; i < want_spans; i++) {
+            Tick len = g_rand_int_range(rng, 1, 6);
+            timeline_take(&a, at, at + len);
+            at += len + g_rand_int_range(rng, 1, 5);    /* never touching */
+        }
+        Tick now = g_rand_int_range(rng, 0, (gint32)(at / 3 + 1));
+        timeline_prune(&a, now);
+        uint32_t n = timeline_spans(&a);
+        TimelineSpan *sp = g_new(TimelineSpan, n ? n : 1);
+        for (uint32_t i = 0; i < n; i++)
+            sp[i] = timeline_span(&a, i);
+        for (Tick t = now; t <= at + 2; t++) {
+            Tick dur = g_rand_int_range(rng, 1, 4);
+            /* the walk: the first span ending after t, then the fit */
+            uint32_t i = 0;
+            while (i < n && sp[i].end <= t)
+                i++;
+            Tick fit = t, until = TIMELINE_FOREVER;
+            for (uint32_t k = i; k < n && sp[k].start < fit + dur; k++)
+                fit = sp[k].end;
+            if (i < n)
+                until = sp[i].start > t ? sp[i].start : t;
+            ck_tally_int(&tl, fit, timeline_fit(&a, t, dur, 1),
+                         "run %d (%u spans) t %lld dur %lld: fit", run, n,
+                         (long long)t, (long long)dur);
+            ck_tally_int(&tl, until, timeline_free_until(&a, t, 1),
+                         "run %d (%u spans) t %lld: free until", run, n,
+                         (long long)t);
+        }
+        g_free(sp);
+        timeline_clear(&a);
+    }
+    ck_tally_assert(&tl, "the span search against a walk");
+    g_rand_free(rng);
 }
 END_TEST
 
@@ -255,6 +309,7 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_fit_and_merge);
     tcase_add_test(t, timeline_counts_for_ports);
     tcase_add_test(t, timeline_many_spans_binary_search);
+    tcase_add_test(t, timeline_search_against_a_walk);
     tcase_add_test(t, timeline_claim_whole_or_nothing);
     tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
     tcase_add_test(t, timeline_claim_is_its_parts);
