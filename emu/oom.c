@@ -1,5 +1,5 @@
 /* oom.c -- the engine's allocations that scale with a run (oom.h). */
-#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS */
 #define _DEFAULT_SOURCE
 #endif
 #include "oom.h"
@@ -72,42 +72,35 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
 }
 
 /* The big zeroed arrays (memories, channels, nodes, the match table):
- * mapped directly and offered to the kernel for transparent huge pages,
- * so that first touching them costs one fault per 2 MiB instead of per
- * 4 KiB, and an array read at random costs no page walk per read. On a
- * virtual machine a fault is a trap to the hypervisor, so the 512 faults
- * of 4 KiB pages cost far more than the one of a huge page
- * (docs/performance.md, "Page faults and the TLB"). So from 1 MiB on the
- * length is rounded up to whole huge pages (at most doubling an array of
- * 1 to 2 MiB, the 14-cube's nodes); below that, malloc's own mapping.
- * Not lower: a host may take back free
- * 2 MiB blocks soon after a process frees them (free page reporting),
- * and a huge page from such a block costs its whole 2 MiB cold, so
- * rounding the small per-link arrays up makes runs after a pause slower.
- * Where huge pages are off, madvise is a hint that does nothing. */
+ * from 1 MiB on mapped on their own, zeroed by the kernel page by page
+ * as they are first touched (no memset, and a page never touched costs
+ * nothing), and given back whole; below that, malloc's, which reuses
+ * what earlier arrays freed.
+ *
+ * They are not advised as transparent huge pages. On a virtual machine
+ * that gives free memory back to its host (free page reporting, which
+ * reports whole free 2 MiB blocks), a huge page first touched after a
+ * pause of a few seconds costs several times what its 512 small pages
+ * cost, and those stay cheap whether the machine paused or not (`bench
+ * --first-touch` measures both; make bench records them): the host must
+ * back the whole block again. Every run would pay that for its memories
+ * at set-up and for the arrays the engine takes while it runs (a link's
+ * channels, the match table, the message slabs), and the huge pages'
+ * reach in the TLB was worth less than that on every workload measured
+ * but the largest exchange's node memories (docs/performance.md, "Page
+ * faults and the TLB"). Where the system makes every mapping huge
+ * (transparent huge pages "always"), it still does. */
 #define BIG_MIN_BYTES ((size_t)1 << 20)
-#define BIG_PAGE_BYTES ((size_t)2 << 20)
 #define BIG_ALIGN 64
-
-#ifndef EMU_BIG_MALLOC
-static size_t big_length(size_t bytes)
-{
-    return (bytes + BIG_PAGE_BYTES - 1) & ~(BIG_PAGE_BYTES - 1);
-}
-#endif
 
 void *emu_big_new0(size_t bytes, const char *what)
 {
 #ifndef EMU_BIG_MALLOC
     if (bytes >= BIG_MIN_BYTES) {
-        size_t len = big_length(bytes);
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
-            emu_out_of_memory(len, what);
-#ifdef MADV_HUGEPAGE
-        madvise(p, len, MADV_HUGEPAGE);
-#endif
+            emu_out_of_memory(bytes, what);
         return p;
     }
 #endif
@@ -131,7 +124,7 @@ void emu_big_free(void *p, size_t bytes)
     (void)bytes;
 #else
     if (bytes >= BIG_MIN_BYTES) {
-        munmap(p, big_length(bytes));
+        munmap(p, bytes);
         return;
     }
 #endif

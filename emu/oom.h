@@ -32,9 +32,10 @@ void *emu_realloc(void *p, size_t n, size_t size, const char *what);
 void *emu_aligned_alloc(size_t align, size_t bytes, const char *what);
 
 /* `bytes` zeroed and aligned to a cache line, from 1 MiB on mapped on
- * their own and offered as huge pages (oom.c says why): the arrays a run
- * reads at random (memories, nodes, channels, the match table). Freed
- * with emu_big_free and the same `bytes`. */
+ * their own and zeroed by the kernel as first touched, on small pages
+ * (oom.c says why): the arrays a run reads at random (memories, nodes,
+ * channels, the match table). Freed with emu_big_free and the same
+ * `bytes`. */
 void *emu_big_new0(size_t bytes, const char *what);
 void emu_big_free(void *p, size_t bytes);
 

@@ -7,7 +7,7 @@
  *
  * The units, each one subsystem around the one Sim:
  *  - sim.c: the node API, matching messages to receives, the run loop;
- *  - sim_memory.c: huge pages, the buffer pool and slabs, messages' and
+ *  - sim_memory.c: the big arrays, the buffer pool and slabs, messages' and
  *    receives' storage, and building and freeing a Sim;
  *  - sim_channels.c: the channels' state: link arrays, counts and their
  *    folding, the sparse table;

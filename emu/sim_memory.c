@@ -5,8 +5,8 @@
  * allocates and gives back all of it.
  *
  * A unit of its own because the allocators' policies (what is pooled,
- * what the sanitizer build allocates one by one; the big arrays' huge
- * pages are oom.c's) are decided apart from what the engine does with
+ * what the sanitizer build allocates one by one; how the big arrays are
+ * mapped is oom.c's) are decided apart from what the engine does with
  * the memory; on an event's path only a free list's push or pop runs,
  * and those are inline in sim_internal.h.
  */
@@ -57,11 +57,10 @@ static unsigned pool_class(size_t words, size_t *capacity)
     return 8 * s + (unsigned)(j - 8) + 1;
 }
 
-/* Buffers are carved from slabs of 4 MiB or more (emu_big_new0: huge pages)
- * and never given back before sim_free, only to their class's pool: a
- * 16-cube exchange holds 32,768 buffers at once, and malloc'ing them one by
- * one (a call each, and a page fault per 4 KiB) costs more than using
- * them. The sanitizer build allocates each on its own, so that ASan sees
+/* Buffers are carved from slabs of 4 MiB or more (emu_big_new0) and
+ * never given back before sim_free, only to their class's pool: a 16-cube
+ * exchange holds 32,768 buffers at once, and malloc'ing them one by one (a
+ * call each) costs more than using them. The sanitizer build allocates each on its own, so that ASan sees
  * an overrun of one. */
 #define SLAB_BYTES ((size_t)4 << 20)
 /* Everything carved is aligned to a cache line: a buffer's capacity is a
