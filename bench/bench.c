@@ -239,27 +239,60 @@ static int steps(int n, long k, RunOrder order)
     return r->data_correct && report_bounds_hold(r) ? 0 : 1;
 }
 
-/* An anonymous mapping advised as huge pages, as the engine's big arrays
- * are (emu/sim_memory.c, big_new0), or NULL. */
-static void *map_huge(size_t bytes)
+/* An anonymous mapping, advised as huge pages or not, or NULL. */
+static void *map_pages(size_t bytes, gboolean huge)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
 #ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
+    if (huge)
+        madvise(p, bytes, MADV_HUGEPAGE);
+#else
+    (void)huge;
 #endif
     return p;
 }
 
-/* What one dependent read costs in a working set of `mib` MiB, mapped and
- * advised as huge pages as the engine's arrays are (emu/sim_memory.c,
- * big_new0): the scaling sweep prints it next to the events per second at each
- * run's peak memory, because on a virtual machine the latency of memory
- * itself grows with the working set (with 4 KiB pages instead of huge
- * ones it grows faster still), and an engine whose events wait on memory
- * follows it. The working set is the largest power
+/* Mapped as the engine's big arrays are (emu/oom.c, emu_big_new0): on
+ * small pages. */
+static void *map_like_engine(size_t bytes)
+{
+    return map_pages(bytes, FALSE);
+}
+
+/* What first touching fresh memory costs on this host, in ms a MiB, on
+ * small pages and on huge ones, each after a pause of `pause` seconds:
+ * why the engine's big arrays are on small pages (emu/oom.c). A virtual
+ * machine that gives free memory back to its host takes the whole 2 MiB
+ * blocks that a huge page needs from what it gave back, and a run after
+ * a pause (a user's next run; the benchmark's next case) meets that. One
+ * byte is written a 4 KiB page; prints the two figures. */
+static int first_touch(long mib, long pause)
+{
+    size_t bytes = (size_t)mib << 20;
+    double ms[2];
+    for (int huge = 0; huge < 2; huge++) {
+        g_usleep((gulong)pause * G_USEC_PER_SEC);
+        volatile char *p = map_pages(bytes, huge);
+        if (!p)
+            return 1;
+        gint64 t0 = g_get_monotonic_time();
+        for (size_t i = 0; i < bytes; i += 4096)
+            p[i] = 1;
+        ms[huge] = (double)(g_get_monotonic_time() - t0) / 1e3 / (double)mib;
+        munmap((void *)p, bytes);
+    }
+    printf("%.3f %.3f\n", ms[0], ms[1]);
+    return 0;
+}
+
+/* What one dependent read costs in a working set of `mib` MiB, mapped as
+ * the engine's arrays are (map_like_engine): the scaling sweep prints it
+ * next to the events per second at each run's peak memory, because on a
+ * virtual machine the latency of memory itself grows with the working
+ * set, and an engine whose events wait on memory follows it. The working set is the largest power
  * of two of cache lines within `mib` MiB; each line holds the index of the
  * next, in the order of a full-period linear congruential sequence
  * (c odd, a = 1 mod 4), which no hardware prefetcher follows. Prints
@@ -270,7 +303,7 @@ static int read_latency(long mib)
     while (lines * 2 * 64 <= (size_t)mib << 20)
         lines *= 2;
     size_t bytes = lines * 64;
-    uint64_t *m = map_huge(bytes);
+    uint64_t *m = map_like_engine(bytes);
     if (!m)
         return 1;
     const uint64_t a = 6364136223846793005ULL, c = 1442695040888963407ULL;
@@ -435,10 +468,10 @@ static int model_lines(const LineModel *m, uint32_t k, uint64_t **line)
     return c;
 }
 
-/* map_huge, its pages touched now, outside the timed steps. */
+/* map_like_engine, its pages touched now, outside the timed steps. */
 static void *model_map(size_t bytes)
 {
-    void *p = map_huge(bytes);
+    void *p = map_like_engine(bytes);
     if (p)
         memset(p, 0, bytes);
     return p;
@@ -575,6 +608,20 @@ int main(int argc, char **argv)
             return 2;
         return read_latency((long)mib);
     }
+    if (argc > 1 && !strcmp(argv[1], "--first-touch")) {
+        long long pause;
+        if (argc != 4) {
+            fprintf(stderr, "bench: --first-touch takes MiB and a pause in "
+                    "seconds before each of the two mappings\n");
+            return 2;
+        }
+        if (!bench_number("--first-touch", "MiB", argv[2], 1, 1LL << 16,
+                          &mib)
+            || !bench_number("--first-touch", "PAUSE", argv[3], 0, 600,
+                             &pause))
+            return 2;
+        return first_touch((long)mib, (long)pause);
+    }
     if (argc > 1 && !strcmp(argv[1], "--line-model")) {
         gboolean address = FALSE;
         if (argc != 5 && argc != 6) {
@@ -598,7 +645,8 @@ int main(int argc, char **argv)
     if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
         fprintf(stderr, "bench: unknown arguments (valid: none or the "
                 "cubemu program, --memcpy-floor N K, --steps N K [ORDER], "
-                "--read-latency MiB, --line-model N LAYOUT WORK [ORDER])\n");
+                "--read-latency MiB, --first-touch MiB PAUSE, "
+                "--line-model N LAYOUT WORK [ORDER])\n");
         return 2;
     }
     machine_set_program_path(argv[0]);

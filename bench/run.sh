@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/run.sh -- make bench: the cases of bench/bench.c, then cubemu
+# bench/run.sh -- make bench: the host's cost of fresh memory (bench
+# --first-touch), the cases of bench/bench.c, then cubemu
 # against its peers (bench/peers.sh: the exchange against SimGrid and
 # the copy loop; bench/routed.sh: the routed bit reversal against a
 # second SimGrid baseline), then every algorithm against the exchange
@@ -27,6 +28,20 @@ if [ ! -s "$BENCH_DATA" ]; then
 fi
 echo "bench: $BENCH_DATE, $BENCH_COMMIT, $BENCH_MACHINE -> $BENCH_DATA"
 status=0
+fail=0
+. bench/lib.sh
+# The host's cost of first touching fresh memory after a pause, on small
+# pages and on huge ones: why the engine's big arrays are on small pages
+# (emu/oom.c).
+if read -r small huge < <("$BUILD/bench/bench" --first-touch 256 5); then
+  echo "host: first touch of 256 MiB after a 5 s pause: $small ms a MiB on small pages, $huge on huge pages"
+  record "host: first touch after a pause" small_pages "$small" ms/MiB
+  record "host: first touch after a pause" huge_pages "$huge" ms/MiB
+else
+  echo "host: the first-touch probe failed"
+  status=1
+fi
+[ "$fail" = 0 ] || status=1
 "$BUILD/bench/bench" "$BUILD/cubemu" || status=1
 BUILD=$BUILD bench/peers.sh || status=1
 BUILD=$BUILD bench/routed.sh || status=1

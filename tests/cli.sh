@@ -260,9 +260,10 @@ assert d["stats"] == {"events": 48}   # the wall time only with --timing
 assert d["memory"][0] == [14, 15] and d["memory"][5] == [4, 5]   # antipodes
 '; then ok json; else bad json; fi
 
-# The bench's three helpers (bench/bench.c, used by bench/peers.sh):
+# The bench's helpers (bench/bench.c, used by bench/peers.sh and run.sh):
 # the copy loop checks where its data ended (node 0 holds its antipode's
 # elements) and prints seconds; the latency chase prints ns and MiB; the
+# first-touch probe prints two costs a MiB; the
 # step timer prints a row per step; bad operands are refused with the flag
 # named.
 BENCHP="$BUILD/bench/bench"
@@ -298,6 +299,15 @@ expect bench-floor-operands 2 "bench: --memcpy-floor takes N K (a cube of 2^N no
   "$BENCHP" --memcpy-floor 10
 expect bench-latency-bad 2 "bench: --read-latency: MiB: '1x' is not an integer" -- \
   "$BENCHP" --read-latency 1x
+# --first-touch: two costs a MiB, small pages then huge, each positive
+run "$BENCHP" --first-touch 4 0
+if [ "$rc" = 0 ] && [[ "$out" =~ ^[0-9]+\.[0-9]{3}\ [0-9]+\.[0-9]{3}$ ]] \
+   && [ "${out%% *}" != 0.000 ] && [ "${out##* }" != 0.000 ]; then
+  ok bench-first-touch; else bad bench-first-touch; fi
+expect bench-first-touch-pause 2 "bench: --first-touch: PAUSE: 601 is out of range (valid: 0..600)" -- \
+  "$BENCHP" --first-touch 4 601
+expect bench-first-touch-operands 2 "bench: --first-touch takes MiB and a pause in seconds before each of the two mappings" -- \
+  "$BENCHP" --first-touch 4
 # --line-model: a row per dimension's step with the engine's count of
 # events (2^n node steps and 2^n deliveries), and the lines a pair of each
 # layout touches, as docs/performance.md, "The line model", counts them
@@ -325,9 +335,9 @@ expect bench-line-model-bad-n 2 "bench: --line-model: N: 1 is out of range (vali
   "$BENCHP" --line-model 1 engine 3
 expect bench-line-model-operands 2 "bench: --line-model takes N LAYOUT WORK [ORDER] (a cube of 2^N nodes; engine, partner, edge, edgeq, edgeq1, own, nochan, moved or movednc; rounds of work a node's step; contract, the default, or locality)" -- \
   "$BENCHP" --line-model 5 engine
-expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
+expect bench-unknown 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --first-touch MiB PAUSE, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" --fast
-expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --line-model N LAYOUT WORK [ORDER])" -- \
+expect bench-two-operands 2 "bench: unknown arguments (valid: none or the cubemu program, --memcpy-floor N K, --steps N K [ORDER], --read-latency MiB, --first-touch MiB PAUSE, --line-model N LAYOUT WORK [ORDER])" -- \
   "$BENCHP" "$CUBEMU" extra
 
 # files of another kind given as a scenario: one line saying what they are
