@@ -292,11 +292,12 @@ static int first_touch(long mib, long pause)
  * the engine's arrays are (map_like_engine): the scaling sweep prints it
  * next to the events per second at each run's peak memory, because on a
  * virtual machine the latency of memory itself grows with the working
- * set, and an engine whose events wait on memory follows it. The working set is the largest power
- * of two of cache lines within `mib` MiB; each line holds the index of the
- * next, in the order of a full-period linear congruential sequence
- * (c odd, a = 1 mod 4), which no hardware prefetcher follows. Prints
- * nanoseconds per read and the MiB of the working set. */
+ * set, and an engine whose events wait on memory follows it. The working
+ * set is the largest power of two of cache lines within `mib` MiB; each
+ * line holds the index of the next, in the order of a full-period linear
+ * congruential sequence (c odd, a = 1 mod 4), which no hardware
+ * prefetcher follows. Prints nanoseconds per read and the MiB of the
+ * working set. */
 static int read_latency(long mib)
 {
     size_t lines = 1;

@@ -60,8 +60,8 @@ static unsigned pool_class(size_t words, size_t *capacity)
 /* Buffers are carved from slabs of 4 MiB or more (emu_big_new0) and
  * never given back before sim_free, only to their class's pool: a 16-cube
  * exchange holds 32,768 buffers at once, and malloc'ing them one by one (a
- * call each) costs more than using them. The sanitizer build allocates each on its own, so that ASan sees
- * an overrun of one. */
+ * call each) costs more than using them. The sanitizer build allocates
+ * each on its own, so that ASan sees an overrun of one. */
 #define SLAB_BYTES ((size_t)4 << 20)
 /* Everything carved is aligned to a cache line: a buffer's capacity is a
  * multiple of 8 words (64 bytes) already, and a Msg or a Recv is one line. */

@@ -1,7 +1,8 @@
 /* check_timeline.c -- emu/timeline.c: reservations of one channel or port
  * over time. Fits and merges, counts for ports, the binary search over
- * many spans (and against a walk over them), timeline_claim's whole-or-nothing reservation, and the
- * inline claim (the engine's hop) against the full one on random takes.
+ * many spans (and against a walk over them), timeline_claim's
+ * whole-or-nothing reservation, and the inline claim (the engine's hop)
+ * against the full one on random takes.
  */
 #include "timeline.h"
 
@@ -76,10 +77,10 @@ END_TEST
  * from one span to a few hundred (the linear scan below nine, the
  * search above) and from every t across them: timeline_fit and
  * timeline_free_until against the same answers found by walking the
- * spans. Spans of random lengths and gaps, some of them touching, and a
- * prefix dropped by timeline_prune so that the search starts past the
- * block's head. A search one span off, or wrong at either end, fails
- * here. */
+ * spans. Spans of random lengths and gaps (never touching, so that each
+ * take adds a span of its own), and a prefix dropped by timeline_prune
+ * so that the search starts past the block's head. A search one span
+ * off, or wrong at either end, fails here. */
 START_TEST(timeline_search_against_a_walk)
 {
     GRand *rng = g_rand_new_with_seed(50);
@@ -94,6 +95,8 @@ START_TEST(timeline_search_against_a_walk)
             timeline_take(&a, at, at + len);
             at += len + g_rand_int_range(rng, 1, 5);    /* never touching */
         }
+        ck_tally_uint(&tl, (uint64_t)want_spans, timeline_spans(&a),
+                      "run %d: spans before the prune", run);
         Tick now = g_rand_int_range(rng, 0, (gint32)(at / 3 + 1));
         timeline_prune(&a, now);
         uint32_t n = timeline_spans(&a);
