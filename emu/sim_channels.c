@@ -1,5 +1,6 @@
 /* sim_channels.c -- the channels' state: a dense topology's link arrays
- * (timelines while a link is in use, released and reused), the elements
+ * (timelines while a link is in use, released and reused, and before an
+ * array a table of the channels the link uses), the elements
  * each channel carried (a link's one number, or a column of counts with
  * a table past 32 bits, folded from the arrays), and a sparse topology's
  * table of the channels in use.
@@ -49,6 +50,140 @@ Channel *sim_channel(const Sim *sim, uint32_t node, int link,
 
 static void link_fold(Sim *sim, int link);
 
+/* ---- a link's table of the channels in use ------------------------------
+ *
+ * Open addressing over (node, entry) slots, at most half full; the
+ * entries themselves in chunks that never move, so that the timelines a
+ * route has looked up stay where they are while later hops of it add
+ * entries and the slots grow. A link used at a few nodes (the shift
+ * ring on the cube uses link l at one node in 2^(l+1)) then costs what
+ * its messages touch, not an array of the whole machine, zeroed. */
+
+#define TABLE_CHUNK 256
+
+typedef struct {
+    uint32_t node;
+    uint32_t index;            /* the entry's index + 1; 0: free */
+} TableSlot;
+
+struct LinkTable {
+    TableSlot *slot;
+    int shift;                 /* 32 - log2(slots) */
+    uint32_t n;                /* entries */
+    LinkChannel **chunk;       /* TABLE_CHUNK entries each */
+    uint32_t nchunk;
+};
+
+static uint32_t table_limit(const Sim *sim)
+{
+    return sim->no_tables ? 0 : sim->nodes / SIM_LINK_TABLE_SHARE;
+}
+
+void sim_set_link_tables(Sim *sim, gboolean tables)
+{
+    sim->no_tables = !tables;
+}
+
+static LinkChannel *table_entry(const LinkTable *t, uint32_t i)
+{
+    return &t->chunk[i / TABLE_CHUNK][i % TABLE_CHUNK];
+}
+
+static uint32_t table_home(const LinkTable *t, uint32_t node)
+{
+    return (node * 2654435769u) >> t->shift;
+}
+
+/* A new table: the spare one, emptied, if there is one (its slots and
+ * chunks in memory already: a run whose links each fill a table before
+ * they take an array pays for one table's first touch, not one a link). */
+static LinkTable *table_new(Sim *sim)
+{
+    LinkTable *t = sim->table_spare;
+    if (t) {
+        sim->table_spare = NULL;
+        memset(t->slot, 0, sizeof(TableSlot) << (32 - t->shift));
+        t->n = 0;
+        return t;
+    }
+    t = EMU_NEW0(LinkTable, 1, "a link's table");
+    t->shift = 32 - 6;
+    t->slot = EMU_NEW0(TableSlot, 64, "a link's table");
+    return t;
+}
+
+/* Its entries' heap spans freed where it has any (many), then the table
+ * kept as the spare (keep, and none yet) or freed. */
+static void table_free(Sim *sim, LinkTable *t, gboolean many, gboolean keep)
+{
+    if (many)
+        for (uint32_t i = 0; i < t->n; i++)
+            timeline_clear(&table_entry(t, i)->tl);
+    if (keep && !sim->table_spare) {
+        sim->table_spare = t;
+        return;
+    }
+    for (uint32_t c = 0; c < t->nchunk; c++)
+        free(t->chunk[c]);
+    g_free(t->chunk);
+    g_free(t->slot);
+    g_free(t);
+}
+
+/* The entry of `node`, or NULL. */
+static LinkChannel *table_find(const LinkTable *t, uint32_t node)
+{
+    uint32_t mask = (1u << (32 - t->shift)) - 1;
+    for (uint32_t h = table_home(t, node);; h = (h + 1) & mask) {
+        if (t->slot[h].index == 0)
+            return NULL;
+        if (t->slot[h].node == node)
+            return table_entry(t, t->slot[h].index - 1);
+    }
+}
+
+static void table_grow(LinkTable *t)
+{
+    uint32_t old = 1u << (32 - t->shift);
+    TableSlot *was = t->slot;
+    t->shift--;
+    t->slot = EMU_NEW0(TableSlot, (size_t)old * 2, "a link's table");
+    uint32_t mask = old * 2 - 1;
+    for (uint32_t i = 0; i < old; i++) {
+        if (was[i].index == 0)
+            continue;
+        uint32_t h = table_home(t, was[i].node);
+        while (t->slot[h].index != 0)
+            h = (h + 1) & mask;
+        t->slot[h] = was[i];
+    }
+    g_free(was);
+}
+
+/* The entry of `node`, made if new: an empty timeline that carried
+ * nothing (its count starts from the link's zero, 0 without an array). */
+static LinkChannel *table_get(LinkTable *t, uint32_t node)
+{
+    uint32_t mask = (1u << (32 - t->shift)) - 1;
+    uint32_t h = table_home(t, node);
+    for (; t->slot[h].index != 0; h = (h + 1) & mask)
+        if (t->slot[h].node == node)
+            return table_entry(t, t->slot[h].index - 1);
+    if (t->n == t->nchunk * TABLE_CHUNK) {
+        t->chunk = EMU_RENEW(LinkChannel *, t->chunk, t->nchunk + 1,
+                             "a link's table");
+        t->chunk[t->nchunk++] = emu_aligned_alloc(
+            64, TABLE_CHUNK * sizeof(LinkChannel), "a link's table");
+    }
+    LinkChannel *e = table_entry(t, t->n);
+    *e = (LinkChannel){ .carried = 0 };
+    timeline_init(&e->tl);
+    t->slot[h] = (TableSlot){ node, ++t->n };
+    if (t->n * 2 > mask + 1)
+        table_grow(t);
+    return e;
+}
+
 /* Spare i out of the list (its order means nothing). */
 static SpareLink spare_take(Sim *sim, int i)
 {
@@ -93,46 +228,99 @@ static int spare_pick(const Sim *sim)
     return best;
 }
 
-/* sim_channel_timeline's other cases: a sparse channel, or a link whose
- * array is not allocated (its own parked one taken back, another spare,
- * or one mapped here). */
+/* The link, without an array, takes one: its own parked one back, else
+ * another spare, else one mapped here. */
+static void link_take_array(Sim *sim, int link)
+{
+    LinkChannels *lc = &sim->link_ch[link];
+    if (lc->parked) {
+        /* Back with its counts where they were: no pass over it. */
+        int i = 0;
+        while (sim->spare[i].ch != lc->parked)
+            i++;
+        lc->ch = spare_take(sim, i).ch;
+        lc->parked = NULL;
+        sim->link_counts.taken_back++;
+    } else {
+        /* A released array holds only spans that ended before the tick
+         * it was released at, which every use prunes first: as good as
+         * empty, and already in memory (a new one costs the kernel
+         * zeroing it); its counts were folded. */
+        SpareLink got;
+        if (sim->nspare > 0) {
+            int i = spare_pick(sim);
+            spare_settle(sim, &sim->spare[i]);
+            got = spare_take(sim, i);
+        } else {
+            got = (SpareLink){ emu_big_new0(sim_link_bytes(sim),
+                                            "a link's channels"), 0, -1 };
+            sim->link_counts.mapped++;
+        }
+        lc->ch = got.ch;
+        lc->zero = got.zero;
+    }
+    if (++sim->links_live > sim->links_live_max)
+        sim->links_live_max = sim->links_live;
+    sim->hot_link[1] = sim->hot_link[0];
+    sim->hot_link[0] = link;
+}
+
+/* sim_channel_timeline's other cases: a sparse channel; a link whose
+ * array is not allocated, which takes one, or, where that would map a
+ * new one, keeps the channels it uses in its table until they are enough
+ * to pay for it (SIM_LINK_TABLE_SHARE). */
 Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
 {
     if (!sim->link_ch)
         return &sim_channel(sim, node, link, TRUE)->tl;
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->ch) {
-        if (lc->parked) {
-            /* Back with its counts where they were: no pass over it. */
-            int i = 0;
-            while (sim->spare[i].ch != lc->parked)
-                i++;
-            lc->ch = spare_take(sim, i).ch;
-            lc->parked = NULL;
-            sim->link_counts.taken_back++;
-        } else {
-            /* A released array holds only spans that ended before the
-             * tick it was released at, which every use prunes first: as
-             * good as empty, and already in memory (a new one costs the
-             * kernel zeroing it); its counts were folded. */
-            SpareLink got;
-            if (sim->nspare > 0) {
-                int i = spare_pick(sim);
-                spare_settle(sim, &sim->spare[i]);
-                got = spare_take(sim, i);
-            } else {
-                got = (SpareLink){ emu_big_new0(sim_link_bytes(sim),
-                                                "a link's channels"), 0, -1 };
-            }
-            lc->ch = got.ch;
-            lc->zero = got.zero;
+        if (!lc->table && !lc->parked && sim->nspare == 0
+            && table_limit(sim) > 0)
+            lc->table = table_new(sim);
+        if (lc->table) {
+            LinkChannel *e = table_get(lc->table, node);
+            if (lc->table->n >= table_limit(sim) && !lc->due)
+                lc->due = sim->links_due = TRUE;
+            return &e->tl;
         }
-        if (++sim->links_live > sim->links_live_max)
-            sim->links_live_max = sim->links_live;
-        sim->hot_link[1] = sim->hot_link[0];
-        sim->hot_link[0] = link;
+        link_take_array(sim, link);
     }
     return &lc->ch[node].tl;
+}
+
+/* A link's table gives way to an array: each entry's timeline and mark
+ * moved to its node's place, its count added to the array's zero (every
+ * channel of an array it takes has carried exactly zero since its last
+ * fold). The hops counted since the link's last fold stay as they are:
+ * they are the entries' (LinkChannels). */
+static void link_densify(Sim *sim, int link)
+{
+    LinkChannels *lc = &sim->link_ch[link];
+    LinkTable *t = lc->table;
+    lc->table = NULL;
+    lc->due = FALSE;
+    link_take_array(sim, link);
+    uint32_t slots = 1u << (32 - t->shift);
+    for (uint32_t i = 0; i < slots; i++) {
+        if (t->slot[i].index == 0)
+            continue;
+        const LinkChannel *e = table_entry(t, t->slot[i].index - 1);
+        LinkChannel *c = &lc->ch[t->slot[i].node];
+        c->tl = e->tl;
+        c->carried = lc->zero + e->carried;
+        c->mark = e->mark;
+    }
+    table_free(sim, t, FALSE, TRUE);    /* its heap spans moved */
+    sim->link_counts.densified++;
+}
+
+void sim_links_due(Sim *sim)
+{
+    sim->links_due = FALSE;
+    for (int l = 0; l < sim->links; l++)
+        if (sim->link_ch[l].due)
+            link_densify(sim, l);
 }
 
 /* The link's array leaves it. Parked (park, and room among the spares):
@@ -205,6 +393,10 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
     }
     const LinkChannels *lc = &sim->link_ch[link];
     const LinkChannel *ch = lc->ch ? lc->ch : lc->parked;
+    if (!ch && lc->table) {
+        const LinkChannel *e = table_find(lc->table, node);
+        return count_folded(sim, node, link) + (e ? e->carried : 0);
+    }
     return count_folded(sim, node, link)
            + (ch ? ch[node].carried - lc->zero : 0);
 }
@@ -261,6 +453,22 @@ static void link_fold(Sim *sim, int link)
     LinkChannel *ch = lc->ch ? lc->ch : lc->parked;
     uint32_t x = 0, n = sim->nodes;
     const uint64_t zero = lc->zero;
+    if (!ch && lc->table && lc->hops > 0) {
+        /* Fewer channels than nodes: never one number. */
+        LinkTable *t = lc->table;
+        lc->hops = lc->first = 0;
+        lc->mixed = FALSE;
+        for (uint32_t i = 0; i < 1u << (32 - t->shift); i++) {
+            if (t->slot[i].index == 0)
+                continue;
+            LinkChannel *e = table_entry(t, t->slot[i].index - 1);
+            if (e->carried > 0) {
+                sim_count_add(sim, t->slot[i].node, link, e->carried);
+                e->carried = 0;
+            }
+        }
+        return;
+    }
     if (!ch || lc->hops == 0)
         return;
     gboolean once_each = !lc->mixed && lc->hops == n;
@@ -302,7 +510,8 @@ void sim_links_fold(Sim *sim)
         return;
     for (int l = 0; l < sim->links; l++) {
         const LinkChannels *lc = &sim->link_ch[l];
-        if ((lc->ch || lc->parked) && lc->hops > 0 && !lc->mixed && !lc->col)
+        if ((lc->ch || lc->parked || lc->table) && lc->hops > 0 && !lc->mixed
+            && !lc->col)
             sim_count_seen(sim, lc->uniform + lc->first);
         else
             link_fold(sim, l);
@@ -353,8 +562,14 @@ void sim_channels_free(Sim *sim)
             sim->link_ch[l].hops = 0;
         for (int i = 0; i < sim->nspare; i++)
             spare_settle(sim, &sim->spare[i]);
-        for (int l = 0; l < sim->links; l++)
+        for (int l = 0; l < sim->links; l++) {
             link_release(sim, l, FALSE);
+            if (sim->link_ch[l].table)
+                table_free(sim, sim->link_ch[l].table, sim->link_ch[l].many,
+                           FALSE);
+        }
+        if (sim->table_spare)
+            table_free(sim, sim->table_spare, FALSE, FALSE);
         for (int l = 0; l < sim->links; l++)
             emu_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         for (int i = 0; i < sim->nspare; i++)

@@ -238,7 +238,11 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * messages. A released array is parked: it keeps its counts, unfolded,
  * and the link takes it back as it is if it needs one again before
  * another link does (a program that uses the same links every few ticks
- * pays no pass at all); only another link's taking it folds it.
+ * pays no pass at all); only another link's taking it folds it. A link
+ * that would map a new array keeps the channels it uses in a table
+ * instead, until they are enough to pay for one (SIM_LINK_TABLE_SHARE):
+ * a run of a message a node over many links costs its messages, not
+ * nodes times links.
  *
  * The elements each channel carried: a hop adds them beside its timeline
  * (LinkChannel.carried, in the line the hop touches anyway), and they are
@@ -252,6 +256,8 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * dimension 11 on each hop's count would be one more line from memory.
  * Where the ports imply the channels there are no arrays: a hop adds to
  * the column at once. */
+typedef struct LinkTable LinkTable;
+
 typedef struct {
     LinkChannel *ch;           /* nodes channels, or NULL */
     LinkChannel *parked;       /* without ch: the array it was released
@@ -272,7 +278,14 @@ typedef struct {
     uint64_t zero;
     uint64_t hops, first;
     gboolean mixed;
+    /* Without ch or parked, and no spare to take: the channels in use, in
+     * a table (sim_channels.c), until they are 1/SIM_LINK_TABLE_SHARE of
+     * the link's; then `due`, and the link takes an array at the next
+     * sim_route (sim_links_due). Or NULL. */
+    LinkTable *table;
+    gboolean due;
 } LinkChannels;
+
 
 /* A released link's array, kept for reuse, and its zero; `owner` is the
  * link it is parked for (its counts not folded yet), or -1. */
@@ -318,6 +331,11 @@ struct Sim {
     int sent_now;
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
+    gboolean links_due;        /* some link's table is due to become an
+                                * array (LinkChannels.due) */
+    gboolean no_tables;        /* sim_set_link_tables(FALSE) */
+    LinkTable *table_spare;    /* a table given way to an array, emptied
+                                * and reused by the next (sim_channels.c) */
     GHashTable *sparse;        /* sparse: &key -> Channel* */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
@@ -523,6 +541,9 @@ Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link);
 void sim_count_add(Sim *sim, uint32_t node, int link, uint64_t count);
 /* The engine reached tick `now`: release the idle links' arrays. */
 void sim_links_idle(Sim *sim, Tick now);
+/* The links whose tables are due take their arrays; only where no
+ * timeline of theirs is held (sim_route, before a route's lookups). */
+void sim_links_due(Sim *sim);
 /* Every link's array folded (the run's statistics are then complete). */
 void sim_links_fold(Sim *sim);
 
@@ -802,6 +823,8 @@ static inline Tick sim_route(Sim *sim, const SimMessage *msg, const int *path,
                              int hops, Tick *left)
 {
     const MachinePrice *price = machine_price(&sim->machine, msg->cls);
+    if (G_UNLIKELY(sim->links_due))
+        sim_links_due(sim);
     Tick ready = sim->now + price->startup;
     if (price->startup > 0 && sim->machine.startup_holds_port)
         ready = sim_hold_startup(sim, msg, path[0], price->startup);

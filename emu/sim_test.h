@@ -31,6 +31,21 @@ void sim_set_pending_far(Sim *sim, uint64_t messages);
  * run is the same either way. */
 void sim_set_keep(Sim *sim, gboolean keep);
 
+/* For tests, before sim_run: a dense link without an array keeps the
+ * channels it uses in a table until they pay for one (sim_channels.c;
+ * the default, TRUE), or takes an array at its first hop (FALSE). The
+ * run is the same either way. */
+void sim_set_link_tables(Sim *sim, gboolean tables);
+
+/* A link's table gives way to an array once it holds nodes /
+ * SIM_LINK_TABLE_SHARE channels (none on machines of fewer nodes). An
+ * array costs the kernel's zeroing of 32 bytes a node, a table some tens
+ * of nanoseconds an entry: the share keeps what a link that does take an
+ * array spent on its table a small part of the array's own cost, and a
+ * link that never fills its table (the shift ring on the cube uses link
+ * l at 1 node in 2^(l+1)) maps no array at all. */
+#define SIM_LINK_TABLE_SHARE 32
+
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
  * to read or write their regions, and the swaps of two whole memories,
@@ -42,9 +57,11 @@ SimPendingCounts sim_pending_counts(const Sim *sim);
 
 /* For tests: link arrays a link took back parked, its counts unfolded,
  * and parked arrays settled (folded into their link's counts) for another
- * link to take (sim_channels.c). */
+ * link to take; arrays mapped fresh, and links that moved from their
+ * table of channels in use to an array (sim_channels.c). */
 typedef struct {
     uint64_t taken_back, settled;
+    uint64_t mapped, densified;
 } SimLinkCounts;
 SimLinkCounts sim_link_counts(const Sim *sim);
 

@@ -2367,6 +2367,266 @@ START_TEST(channel_arrays_parked_and_settled)
 }
 END_TEST
 
+/* ---- links' tables of channels in use (sim_channels.c) -------------- */
+
+/* A script of any length: messages in posting order, each received into
+ * its own eight elements of its destination's memory (TABLE_MEMORY). */
+typedef struct {
+    int nmsg;
+    TestMsg *msg;
+} LongScript;
+
+#define TABLE_MEMORY 4096
+
+static NodeStatus long_script_step(Node *node, const void *config)
+{
+    const LongScript *sc = config;
+    uint32_t me = node_address(node);
+    Tick clock = 0;
+    for (int i = 0; i < sc->nmsg; i++) {
+        const TestMsg *m = &sc->msg[i];
+        if (m->source == me) {
+            if (m->post > clock) {
+                node_compute(node, (uint64_t)(m->post - clock));
+                clock = m->post;
+            }
+            node_send(node, m->path, m->hops, TABLE_MEMORY - 8, m->count, i);
+        }
+        if (msg_dest(m) == me)
+            node_recv(node, m->source, i, 8 * (size_t)i, m->count);
+    }
+    return NODE_DONE;
+}
+
+/* Every reservation a run made, in order, hashed (FNV-1a over the
+ * observer's arguments), and how many. */
+typedef struct {
+    uint64_t hash, calls;
+} BusyHash;
+
+static void busy_hash_add(BusyHash *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) {
+        b->hash ^= (v >> (8 * i)) & 0xff;
+        b->hash *= 1099511628211u;
+    }
+}
+
+static void observe_busy_hash(void *data, const SimMessage *m, uint32_t node,
+                              int dim, uint64_t first, uint64_t count,
+                              Tick start)
+{
+    BusyHash *b = data;
+    busy_hash_add(b, m->id);
+    busy_hash_add(b, node);
+    busy_hash_add(b, (uint64_t)dim);
+    busy_hash_add(b, first);
+    busy_hash_add(b, count);
+    busy_hash_add(b, (uint64_t)start);
+    b->calls++;
+}
+
+/* Run sc on the n-cube (all ports, tau 1, startup ts) with link tables on
+ * or off; the reservations' hash in *b. */
+static Sim *run_long(int n, Tick ts, const LongScript *sc, gboolean tables,
+                     BusyHash *b)
+{
+    static const SimObserver obs = { .channel_busy = observe_busy_hash };
+    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0 };
+    Machine m = test_machine(n, MACHINE_PORTS_ALL, ts, 1);
+    *b = (BusyHash){ 1469598103934665603u, 0 };
+    Sim *sim = sim_new(&m, &layout);
+    sim_set_link_tables(sim, tables);
+    sim_set_observer(sim, &obs, b);
+    GError *e = NULL;
+    if (!sim_run(sim, long_script_step, sc, &e))
+        ck_abort_msg("run failed: %s", e->message);
+    return sim;
+}
+
+/* A link's table of the channels in use stands for its array exactly: on
+ * the 9-cube (a table gives way to an array at 512 /
+ * SIM_LINK_TABLE_SHARE channels), random
+ * routes that contend (a dimension may repeat), posted over 40 cycles,
+ * with startups of 0 and 3: from 4 senders, up to 31 routes of 1 to 3
+ * hops (tables that stay tables to the end, heap spans on some
+ * channels), and from 24 and 512, up to 447 of 1 to 7 (tables that
+ * become arrays while their spans are live). With tables
+ * and without, the same reservations in the same order (every element's
+ * crossing), the same cycles, counts on every channel and largest count;
+ * and tables were used: some link kept its table to the end, some
+ * became an array, and fewer arrays were mapped. A table entry that
+ * loses its spans or its count when it moves into the array, a lookup
+ * that finds another node's channel, or a route whose looked-up
+ * timelines move while it is reserved, fails here. */
+START_TEST(link_tables_stand_for_arrays)
+{
+    GRand *rng = g_rand_new_with_seed(52);
+    const int n = 9;
+    const uint32_t nodes = 1u << n;
+    G_STATIC_ASSERT(512 / SIM_LINK_TABLE_SHARE >= 8);
+    CkTally t = CK_TALLY_INIT;
+    uint64_t kept = 0, densified = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        int senders = trial % 3 == 0 ? 4 : trial % 3 == 1 ? 24 : 512;
+        int most_hops = senders == 4 ? 3 : 7;
+        LongScript sc = { senders == 4 ? 8 + g_rand_int_range(rng, 0, 24)
+                                       : 64 + g_rand_int_range(rng, 0, 384),
+                          NULL };
+        sc.msg = g_new0(TestMsg, sc.nmsg);
+        static uint64_t want[512][9];
+        memset(want, 0, sizeof want);
+        for (int i = 0; i < sc.nmsg; i++) {
+            TestMsg *msg = &sc.msg[i];
+            msg->source = (uint32_t)g_rand_int_range(rng, 0, senders)
+                          * (nodes / (uint32_t)senders);
+            msg->hops = g_rand_int_range(rng, 1, most_hops + 1);
+            msg->count = (uint64_t)g_rand_int_range(rng, 1, 9);
+            msg->post = g_rand_int_range(rng, 0, 40);
+            uint32_t u = msg->source;
+            for (int h = 0; h < msg->hops; h++) {
+                msg->path[h] = g_rand_int_range(rng, 0, n);
+                want[u][msg->path[h]] += msg->count;
+                u ^= 1u << msg->path[h];
+            }
+        }
+        /* posting order must be each sender's clock order */
+        for (int i = 1; i < sc.nmsg; i++)
+            for (int j = i; j > 0 && sc.msg[j - 1].post > sc.msg[j].post; j--) {
+                TestMsg tmp = sc.msg[j];
+                sc.msg[j] = sc.msg[j - 1];
+                sc.msg[j - 1] = tmp;
+            }
+        Tick ts = trial % 2 ? 3 : 0;
+        BusyHash with, without;
+        Sim *a = run_long(n, ts, &sc, TRUE, &with);
+        Sim *b = run_long(n, ts, &sc, FALSE, &without);
+        ck_tally_uint(&t, without.calls, with.calls, "trial %d: reservations",
+                      trial);
+        ck_tally_uint(&t, without.hash, with.hash,
+                      "trial %d: reservations' hash", trial);
+        ck_tally_int(&t, sim_stats(b)->cycles, sim_stats(a)->cycles,
+                     "trial %d: cycles", trial);
+        for (uint32_t x = 0; x < nodes; x++)
+            for (int d = 0; d < n; d++) {
+                ck_tally_uint(&t, want[x][d], sim_channel_elements(a, x, d),
+                              "trial %d channel (%u, %d) with tables", trial,
+                              x, d);
+                ck_tally_uint(&t, want[x][d], sim_channel_elements(b, x, d),
+                              "trial %d channel (%u, %d) without", trial, x,
+                              d);
+            }
+        ck_tally_uint(&t, sim_stats(b)->max_channel_elements,
+                      sim_stats(a)->max_channel_elements,
+                      "trial %d: largest count", trial);
+        SimLinkCounts ca = sim_link_counts(a), cb = sim_link_counts(b);
+        ck_tally_uint(&t, 0, cb.densified, "trial %d: no tables densified",
+                      trial);
+        ck_tally_int(&t, 1, ca.mapped <= cb.mapped,
+                     "trial %d: arrays mapped %ju with tables, %ju without",
+                     trial, (uintmax_t)ca.mapped, (uintmax_t)cb.mapped);
+        densified += ca.densified;
+        kept += cb.mapped - ca.mapped;
+        sim_free(a);
+        sim_free(b);
+        g_free(sc.msg);
+    }
+    ck_tally_int(&t, 1, densified > 0, "some table became an array");
+    ck_tally_int(&t, 1, kept > 0, "some link never mapped an array");
+    ck_tally_assert(&t, "link tables stand for arrays");
+    g_rand_free(rng);
+}
+END_TEST
+
+/* What a table costs: on the cube of 8 * SIM_LINK_TABLE_SHARE nodes (a
+ * table gives way at 8 channels), 7 nodes send over the last link at
+ * cycle 0 and node 0 again at cycle 10: a table to the end, no array
+ * mapped, every count right (node 0's 2 + 3, the largest; the others 2).
+ * With an eighth sender at cycle 0, the table is due at its eighth
+ * channel and becomes an array at cycle 10's send: one array mapped, one
+ * table densified, the same counts, and node 0's second message waits
+ * for nothing (its channel's first span, moved into the array, ended at
+ * cycle 2). */
+START_TEST(link_table_until_it_pays)
+{
+    int n = 0;
+    while ((1u << n) / SIM_LINK_TABLE_SHARE < 8)
+        n++;
+    const uint32_t nodes = 1u << n;
+    const int last = n - 1;
+    CkTally t = CK_TALLY_INIT;
+    for (int eighth = 0; eighth < 2; eighth++) {
+        LongScript sc = { 0, g_new0(TestMsg, 16) };
+        for (uint32_t x = 0; x < 7u + (uint32_t)eighth; x++)
+            sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { last }, 2, 0 };
+        sc.msg[sc.nmsg++] = (TestMsg){ 0, 1, { last }, 3, 10 };
+        BusyHash b;
+        Sim *sim = run_long(n, 0, &sc, TRUE, &b);
+        SimLinkCounts c = sim_link_counts(sim);
+        ck_tally_uint(&t, (uint64_t)eighth, c.mapped,
+                      "eighth %d: arrays mapped", eighth);
+        ck_tally_uint(&t, (uint64_t)eighth, c.densified,
+                      "eighth %d: tables densified", eighth);
+        for (uint32_t x = 0; x < nodes; x++) {
+            uint64_t want = x == 0 ? 5 : x < 7u + (uint32_t)eighth ? 2 : 0;
+            ck_tally_uint(&t, want, sim_channel_elements(sim, x, last),
+                          "eighth %d node %u: link %d", eighth, x, last);
+            ck_tally_uint(&t, 0, sim_channel_elements(sim, x, 0),
+                          "eighth %d node %u: link 0", eighth, x);
+        }
+        ck_tally_uint(&t, 5, sim_stats(sim)->max_channel_elements,
+                      "eighth %d: largest count", eighth);
+        ck_tally_int(&t, 13, sim_stats(sim)->cycles, "eighth %d: cycles",
+                     eighth);
+        sim_free(sim);
+        g_free(sc.msg);
+    }
+    ck_tally_assert(&t, "a link's table until it pays for an array");
+}
+END_TEST
+
+/* A table keeps the locality order's check (sim_order.c) when it becomes
+ * an array: on the cube of 8 * SIM_LINK_TABLE_SHARE nodes, in the
+ * locality order, at cycle 0 node 0 sends over the last link, nodes 1 to
+ * 7 too (the table due at its eighth channel), and node H, the last
+ * link's neighbour of node 0's other neighbour on link last - 1, sends
+ * over link last - 1 and then the last link: the same channel as node
+ * 0's, reserved in the same tick, after the table gave way. The run must
+ * stop with the order's error, as it does without tables; a channel's
+ * mark left behind in the table would let the conflict through. */
+START_TEST(link_table_keeps_the_order_check)
+{
+    int n = 0;
+    while ((1u << n) / SIM_LINK_TABLE_SHARE < 8)
+        n++;
+    const int last = n - 1;
+    LongScript sc = { 0, g_new0(TestMsg, 16) };
+    for (uint32_t x = 0; x < 8; x++)
+        sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { last }, 2, 0 };
+    sc.msg[sc.nmsg++] = (TestMsg){ 1u << (last - 1), 2, { last - 1, last },
+                                   2, 0 };
+    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0 };
+    Machine m = test_machine(n, MACHINE_PORTS_ALL, 0, 1);
+    for (int tables = 0; tables < 2; tables++) {
+        Sim *sim = sim_new(&m, &layout);
+        sim_set_link_tables(sim, tables);
+        sim_set_order(sim, SIM_ORDER_LOCALITY);
+        GError *e = NULL;
+        gboolean ok = sim_run(sim, long_script_step, &sc, &e);
+        ck_assert_msg(!ok && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                      "tables %d: %s", tables,
+                      ok ? "the run went through" : e->message);
+        ck_assert_msg(strstr(e->message, "a channel of node 0"),
+                      "tables %d: %s", tables, e->message);
+        if (tables)
+            ck_assert_uint_eq(sim_link_counts(sim).densified, 1);
+        g_error_free(e);
+        sim_free(sim);
+    }
+    g_free(sc.msg);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -2406,6 +2666,9 @@ static Suite *engine_suite(void)
     tcase_add_test(t, channel_counts_one_number_then_a_column);
     tcase_add_test(t, channel_counts_as_many_hops_as_channels);
     tcase_add_test(t, channel_arrays_parked_and_settled);
+    tcase_add_test(t, link_tables_stand_for_arrays);
+    tcase_add_test(t, link_table_until_it_pays);
+    tcase_add_test(t, link_table_keeps_the_order_check);
     suite_add_tcase(s, t);
     /* random programs run two ways, many of them: under the sanitizer,
      * on a busy machine, more than Check's default 4 seconds */
