@@ -65,11 +65,6 @@ uint32_t topology_walk(const Topology *t, uint32_t from, const int *path,
     return node;
 }
 
-int topology_direction(const Topology *t, uint32_t node, int link)
-{
-    return t->ops->direction(t, node, link);
-}
-
 uint32_t topology_link_channels(const Topology *t, int link)
 {
     return (uint32_t)t->ops->channels(t, link, link + 1);

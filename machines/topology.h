@@ -331,7 +331,13 @@ static inline uint32_t topology_max_route(const Topology *t)
 }
 
 void topology_link_name(const Topology *t, int link, char *buf, size_t size);
-int topology_direction(const Topology *t, uint32_t node, int link);
+/* The direction (+1 up, -1 down) of the channel leaving `node` on `link`;
+ * inline, as topology_neighbour is: the engine asks it at every hop. */
+static inline int topology_direction(const Topology *t, uint32_t node,
+                                     int link)
+{
+    return t->ops->direction(t, node, link);
+}
 /* Number of nodes that have link l (its directed channels, one per node). */
 uint32_t topology_link_channels(const Topology *t, int link);
 /* The directed channels of links link0..link1-1 (ops->channels). */
