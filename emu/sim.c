@@ -915,7 +915,15 @@ static void sim_prefetch_ahead(Sim *sim)
         } else if (m && m->count > 0) {
             sim_prefetch_bytes(sim_msg_data(sim, m), m->count * w);
         }
-        sim_prefetch_bytes(sim_memory_at(sim, x, 0), sim->memory_elements * w);
+        /* The start of its memory, where that is most of it: a step of
+         * the exchange, gray-to-binary or bmmc's two-phase method reads
+         * its whole memory of 64 or 128 elements. In a memory of
+         * kilobytes (a transpose's row and regions, the DBLAS blocks)
+         * the first lines are seldom what a step reads, and asking for
+         * them only crowds the misses it does wait for. */
+        if (sim->memory_elements * w <= 2 * AHEAD_BYTES)
+            sim_prefetch_bytes(sim_memory_at(sim, x, 0),
+                               sim->memory_elements * w);
     }
 }
 
