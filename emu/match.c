@@ -30,8 +30,8 @@
 
 void match_init(MatchTable *t)
 {
-    t->slot = emu_big_new0(MATCH_MIN_CAPACITY * sizeof(MatchSlot),
-                           "the table of unmatched messages");
+    t->slot = emu_big_new0_populated(MATCH_MIN_CAPACITY * sizeof(MatchSlot),
+                                     "the table of unmatched messages");
     t->mask = MATCH_MIN_CAPACITY - 1;
     t->count = 0;
     t->spread = 0;
@@ -39,7 +39,7 @@ void match_init(MatchTable *t)
 
 void match_clear(MatchTable *t)
 {
-    emu_big_free(t->slot, (t->mask + 1) * sizeof(MatchSlot));
+    emu_big_free_populated(t->slot, (t->mask + 1) * sizeof(MatchSlot));
     memset(t, 0, sizeof *t);
 }
 
@@ -49,8 +49,8 @@ static void match_rehash(MatchTable *t, size_t cap)
 {
     MatchSlot *old = t->slot;
     size_t old_cap = t->mask + 1;
-    t->slot = emu_big_new0(cap * sizeof(MatchSlot),
-                           "the table of unmatched messages");
+    t->slot = emu_big_new0_populated(cap * sizeof(MatchSlot),
+                                     "the table of unmatched messages");
     t->mask = cap - 1;
     for (size_t i = 0; i < old_cap; i++) {
         if (!old[i].used)
@@ -60,7 +60,7 @@ static void match_rehash(MatchTable *t, size_t cap)
             j = (j + 1) & t->mask;
         t->slot[j] = old[i];
     }
-    emu_big_free(old, old_cap * sizeof(MatchSlot));
+    emu_big_free_populated(old, old_cap * sizeof(MatchSlot));
 }
 
 MatchSlot *match_slot_lookup(MatchTable *t, MatchLocal *local, uint32_t dest,

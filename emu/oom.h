@@ -39,6 +39,12 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what);
 void *emu_big_new0(size_t bytes, const char *what);
 void emu_big_free(void *p, size_t bytes);
 
+/* The same for an array the caller will touch whole at once: from 64 KiB
+ * on, every page mapped and zeroed at the call (oom.c). Freed with
+ * emu_big_free_populated and the same `bytes`. */
+void *emu_big_new0_populated(size_t bytes, const char *what);
+void emu_big_free_populated(void *p, size_t bytes);
+
 /* Under AddressSanitizer every one of them is a heap block of its own,
  * so that ASan keeps its red zones around it. */
 #if defined(__SANITIZE_ADDRESS__)

@@ -252,8 +252,9 @@ static void link_take_array(Sim *sim, int link)
             spare_settle(sim, &sim->spare[i]);
             got = spare_take(sim, i);
         } else {
-            got = (SpareLink){ emu_big_new0(sim_link_bytes(sim),
-                                            "a link's channels"), 0, -1 };
+            got = (SpareLink){ emu_big_new0_populated(sim_link_bytes(sim),
+                                                      "a link's channels"),
+                               0, -1 };
             sim->link_counts.mapped++;
         }
         lc->ch = got.ch;
@@ -357,7 +358,7 @@ static void link_release(Sim *sim, int link, gboolean park)
     if (keep)
         sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero, -1 };
     else
-        emu_big_free(lc->ch, sim_link_bytes(sim));
+        emu_big_free_populated(lc->ch, sim_link_bytes(sim));
     *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
                           .uniform = lc->uniform };
 }
@@ -573,7 +574,7 @@ void sim_channels_free(Sim *sim)
         for (int l = 0; l < sim->links; l++)
             emu_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         for (int i = 0; i < sim->nspare; i++)
-            emu_big_free(sim->spare[i].ch, sim_link_bytes(sim));
+            emu_big_free_populated(sim->spare[i].ch, sim_link_bytes(sim));
         g_free(sim->spare);
         g_free(sim->link_ch);
         g_hash_table_destroy(sim->count_big);
