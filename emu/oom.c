@@ -131,13 +131,13 @@ void emu_big_free(void *p, size_t bytes)
     free(p);
 }
 
-/* Arrays the engine takes while it runs and then touches whole (a link's
- * channels, once they are enough to pay for them; the match table, grown
- * where its keys hash to): from POPULATED_MIN_BYTES on, mapped with
- * MAP_POPULATE, so that the kernel zeroes and maps every page in one
- * call instead of taking a fault for each as it is first touched, which
- * on this kind of virtual machine costs most of the zeroing again. Below
- * that, and under AddressSanitizer, emu_big_new0's. */
+/* Arrays the engine takes while it runs and then touches whole (the
+ * match table, grown where its keys hash to; a link's channels on a
+ * small machine, sim_channels.c): from POPULATED_MIN_BYTES on, mapped
+ * with MAP_POPULATE, so that the kernel zeroes and maps every page in
+ * one call instead of taking a fault for each as it is first touched,
+ * which on this kind of virtual machine costs most of the zeroing again.
+ * Below that, and under AddressSanitizer, emu_big_new0's. */
 #define POPULATED_MIN_BYTES ((size_t)64 << 10)
 
 void *emu_big_new0_populated(size_t bytes, const char *what)

@@ -32,6 +32,32 @@ static size_t sim_link_bytes(const Sim *sim)
     return (size_t)sim->nodes * sizeof(LinkChannel);
 }
 
+/* A link's array is mapped with every page populated (oom.c) up to
+ * LINK_POPULATED_MAX, a machine of 2^15 nodes: there a short run's links
+ * spend most of their cost taking arrays, and a fault a page was most of
+ * that. Larger arrays are touched page by page, as the other big arrays
+ * are: a link used at part of a big machine leaves pages of its array
+ * untouched (gray-to-binary's peak on the 18-cube grew by 7% with them
+ * populated), and a long run pays little for its faults. */
+#define LINK_POPULATED_MAX ((size_t)1 << 20)
+
+static LinkChannel *link_array_new(const Sim *sim)
+{
+    size_t bytes = sim_link_bytes(sim);
+    return bytes < LINK_POPULATED_MAX
+               ? emu_big_new0_populated(bytes, "a link's channels")
+               : emu_big_new0(bytes, "a link's channels");
+}
+
+static void link_array_free(const Sim *sim, LinkChannel *ch)
+{
+    size_t bytes = sim_link_bytes(sim);
+    if (bytes < LINK_POPULATED_MAX)
+        emu_big_free_populated(ch, bytes);
+    else
+        emu_big_free(ch, bytes);
+}
+
 /* The sparse channel leaving `node` on `link`; created on first use, NULL
  * only when looking up (create = FALSE) an unused one. */
 Channel *sim_channel(const Sim *sim, uint32_t node, int link,
@@ -252,9 +278,7 @@ static void link_take_array(Sim *sim, int link)
             spare_settle(sim, &sim->spare[i]);
             got = spare_take(sim, i);
         } else {
-            got = (SpareLink){ emu_big_new0_populated(sim_link_bytes(sim),
-                                                      "a link's channels"),
-                               0, -1 };
+            got = (SpareLink){ link_array_new(sim), 0, -1 };
             sim->link_counts.mapped++;
         }
         lc->ch = got.ch;
@@ -358,7 +382,7 @@ static void link_release(Sim *sim, int link, gboolean park)
     if (keep)
         sim->spare[sim->nspare++] = (SpareLink){ lc->ch, lc->zero, -1 };
     else
-        emu_big_free_populated(lc->ch, sim_link_bytes(sim));
+        link_array_free(sim, lc->ch);
     *lc = (LinkChannels){ .until = lc->until, .col = lc->col,
                           .uniform = lc->uniform };
 }
@@ -574,7 +598,7 @@ void sim_channels_free(Sim *sim)
         for (int l = 0; l < sim->links; l++)
             emu_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         for (int i = 0; i < sim->nspare; i++)
-            emu_big_free_populated(sim->spare[i].ch, sim_link_bytes(sim));
+            link_array_free(sim, sim->spare[i].ch);
         g_free(sim->spare);
         g_free(sim->link_ch);
         g_hash_table_destroy(sim->count_big);
