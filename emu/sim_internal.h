@@ -286,7 +286,6 @@ typedef struct {
     gboolean due;
 } LinkChannels;
 
-
 /* A released link's array, kept for reuse, and its zero; `owner` is the
  * link it is parked for (its counts not folded yet), or -1. */
 typedef struct {

@@ -39,11 +39,11 @@ void sim_set_link_tables(Sim *sim, gboolean tables);
 
 /* A link's table gives way to an array once it holds nodes /
  * SIM_LINK_TABLE_SHARE channels (none on machines of fewer nodes). An
- * array costs the kernel's zeroing of 32 bytes a node, a table some tens
- * of nanoseconds an entry: the share keeps what a link that does take an
- * array spent on its table a small part of the array's own cost, and a
- * link that never fills its table (the shift ring on the cube uses link
- * l at 1 node in 2^(l+1)) maps no array at all. */
+ * array costs the kernel's mapping and zeroing of 32 bytes a node, a
+ * table a hash insertion an entry: the share keeps what a link that does
+ * take an array spent on its table a small part of the array's own cost,
+ * and a link that never fills its table (the shift ring on the cube uses
+ * link l at 1 node in 2^(l+1)) maps no array at all. */
 #define SIM_LINK_TABLE_SHARE 32
 
 /* For tests: deliveries put off so far, those of them that became swaps,
