@@ -120,6 +120,11 @@ static uint32_t table_home(const LinkTable *t, uint32_t node)
     return (node * 2654435769u) >> t->shift;
 }
 
+static uint32_t table_slots(const LinkTable *t)
+{
+    return 1u << (32 - t->shift);
+}
+
 /* A new table: the spare one, emptied, if there is one (its slots and
  * chunks in memory already: a run whose links each fill a table before
  * they take an array pays for one table's first touch, not one a link). */
@@ -128,7 +133,7 @@ static LinkTable *table_new(Sim *sim)
     LinkTable *t = sim->table_spare;
     if (t) {
         sim->table_spare = NULL;
-        memset(t->slot, 0, sizeof(TableSlot) << (32 - t->shift));
+        memset(t->slot, 0, sizeof(TableSlot) * table_slots(t));
         t->n = 0;
         return t;
     }
@@ -156,33 +161,31 @@ static void table_free(Sim *sim, LinkTable *t, gboolean many, gboolean keep)
     g_free(t);
 }
 
+/* The slot that holds `node`, or the free one where it would go. */
+static uint32_t table_probe(const LinkTable *t, uint32_t node)
+{
+    uint32_t mask = table_slots(t) - 1, h = table_home(t, node);
+    while (t->slot[h].index != 0 && t->slot[h].node != node)
+        h = (h + 1) & mask;
+    return h;
+}
+
 /* The entry of `node`, or NULL. */
 static LinkChannel *table_find(const LinkTable *t, uint32_t node)
 {
-    uint32_t mask = (1u << (32 - t->shift)) - 1;
-    for (uint32_t h = table_home(t, node);; h = (h + 1) & mask) {
-        if (t->slot[h].index == 0)
-            return NULL;
-        if (t->slot[h].node == node)
-            return table_entry(t, t->slot[h].index - 1);
-    }
+    const TableSlot *s = &t->slot[table_probe(t, node)];
+    return s->index ? table_entry(t, s->index - 1) : NULL;
 }
 
 static void table_grow(LinkTable *t)
 {
-    uint32_t old = 1u << (32 - t->shift);
+    uint32_t old = table_slots(t);
     TableSlot *was = t->slot;
     t->shift--;
     t->slot = EMU_NEW0(TableSlot, (size_t)old * 2, "a link's table");
-    uint32_t mask = old * 2 - 1;
-    for (uint32_t i = 0; i < old; i++) {
-        if (was[i].index == 0)
-            continue;
-        uint32_t h = table_home(t, was[i].node);
-        while (t->slot[h].index != 0)
-            h = (h + 1) & mask;
-        t->slot[h] = was[i];
-    }
+    for (uint32_t i = 0; i < old; i++)
+        if (was[i].index != 0)
+            t->slot[table_probe(t, was[i].node)] = was[i];
     g_free(was);
 }
 
@@ -190,11 +193,9 @@ static void table_grow(LinkTable *t)
  * nothing (its count starts from the link's zero, 0 without an array). */
 static LinkChannel *table_get(LinkTable *t, uint32_t node)
 {
-    uint32_t mask = (1u << (32 - t->shift)) - 1;
-    uint32_t h = table_home(t, node);
-    for (; t->slot[h].index != 0; h = (h + 1) & mask)
-        if (t->slot[h].node == node)
-            return table_entry(t, t->slot[h].index - 1);
+    TableSlot *s = &t->slot[table_probe(t, node)];
+    if (s->index)
+        return table_entry(t, s->index - 1);
     if (t->n == t->nchunk * TABLE_CHUNK) {
         t->chunk = EMU_RENEW(LinkChannel *, t->chunk, t->nchunk + 1,
                              "a link's table");
@@ -204,8 +205,8 @@ static LinkChannel *table_get(LinkTable *t, uint32_t node)
     LinkChannel *e = table_entry(t, t->n);
     *e = (LinkChannel){ .carried = 0 };
     timeline_init(&e->tl);
-    t->slot[h] = (TableSlot){ node, ++t->n };
-    if (t->n * 2 > mask + 1)
+    *s = (TableSlot){ node, ++t->n };
+    if (t->n * 2 > table_slots(t))
         table_grow(t);
     return e;
 }
@@ -326,8 +327,7 @@ static void link_densify(Sim *sim, int link)
     lc->table = NULL;
     lc->due = FALSE;
     link_take_array(sim, link);
-    uint32_t slots = 1u << (32 - t->shift);
-    for (uint32_t i = 0; i < slots; i++) {
+    for (uint32_t i = 0; i < table_slots(t); i++) {
         if (t->slot[i].index == 0)
             continue;
         const LinkChannel *e = table_entry(t, t->slot[i].index - 1);
@@ -483,7 +483,7 @@ static void link_fold(Sim *sim, int link)
         LinkTable *t = lc->table;
         lc->hops = lc->first = 0;
         lc->mixed = FALSE;
-        for (uint32_t i = 0; i < 1u << (32 - t->shift); i++) {
+        for (uint32_t i = 0; i < table_slots(t); i++) {
             if (t->slot[i].index == 0)
                 continue;
             LinkChannel *e = table_entry(t, t->slot[i].index - 1);
