@@ -24,26 +24,33 @@
 /* ---- a tiny harness: scripted messages (engine_model.h) -------------- */
 
 /* Every node posts its messages in script order at their posting cycles
- * (flop-time = 1 makes node_compute(c) advance the clock by c) and
- * receives the ones addressed to it. */
-static NodeStatus script_step(Node *node, const void *config)
+ * (flop-time = 1 makes node_compute(c) advance the clock by c), each
+ * sent from `from` in its memory, and receives the ones addressed to it,
+ * message i at recv_at + 8 i. */
+static NodeStatus post_script(Node *node, const TestMsg *msg, int nmsg,
+                              size_t from, size_t recv_at)
 {
-    const Script *sc = config;
     uint32_t me = node_address(node);
     Tick clock = 0;
-    for (int i = 0; i < sc->nmsg; i++) {
-        const TestMsg *m = &sc->msg[i];
+    for (int i = 0; i < nmsg; i++) {
+        const TestMsg *m = &msg[i];
         if (m->source == me) {
             if (m->post > clock) {
                 node_compute(node, (uint64_t)(m->post - clock));
                 clock = m->post;
             }
-            node_send(node, m->path, m->hops, 0, m->count, i);
+            node_send(node, m->path, m->hops, from, m->count, i);
         }
         if (msg_dest(m) == me)
-            node_recv(node, m->source, i, 32 + 8 * (size_t)i, m->count);
+            node_recv(node, m->source, i, recv_at + 8 * (size_t)i, m->count);
     }
     return NODE_DONE;
+}
+
+static NodeStatus script_step(Node *node, const void *config)
+{
+    const Script *sc = config;
+    return post_script(node, sc->msg, sc->nmsg, 0, 32);
 }
 
 typedef struct {
@@ -2381,21 +2388,7 @@ typedef struct {
 static NodeStatus long_script_step(Node *node, const void *config)
 {
     const LongScript *sc = config;
-    uint32_t me = node_address(node);
-    Tick clock = 0;
-    for (int i = 0; i < sc->nmsg; i++) {
-        const TestMsg *m = &sc->msg[i];
-        if (m->source == me) {
-            if (m->post > clock) {
-                node_compute(node, (uint64_t)(m->post - clock));
-                clock = m->post;
-            }
-            node_send(node, m->path, m->hops, TABLE_MEMORY - 8, m->count, i);
-        }
-        if (msg_dest(m) == me)
-            node_recv(node, m->source, i, 8 * (size_t)i, m->count);
-    }
-    return NODE_DONE;
+    return post_script(node, sc->msg, sc->nmsg, TABLE_MEMORY - 8, 0);
 }
 
 /* Every reservation a run made, in order, hashed (FNV-1a over the
