@@ -511,10 +511,13 @@ static inline void sim_msg_free(Sim *sim, Msg *m)
 static inline Recv *sim_recv_new(Sim *sim)
 {
     Recv *r = sim->free_recv;
-    if (r)
+    if (r) {
         sim->free_recv = (Recv *)r->item.next;
-    else
+        if (sim->free_recv)             /* as buf_new does (sim_memory.c) */
+            EMU_PREFETCH(sim->free_recv);
+    } else {
         r = sim_slab_carve(sim, sizeof(Recv));
+    }
     return r;
 }
 

@@ -97,7 +97,11 @@ void *sim_slab_carve(Sim *sim, size_t bytes)
 }
 
 /* A payload buffer of count elements; a free one keeps the next free one
- * of its class in its first word (every class holds at least 8 words). */
+ * of its class in its first word (every class holds at least 8 words).
+ * Taking one asks for the next one's line: a free list's links are read
+ * one after another, and one freed long before (a batch of notes carried
+ * out, messages that waited across a far step) is a miss the next take
+ * would otherwise wait for. The same for messages and receives. */
 static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
 {
     size_t capacity;
@@ -105,6 +109,8 @@ static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
     Word *b = sim->pool[*cls];
     if (b) {
         memcpy(&sim->pool[*cls], b, sizeof(Word *));
+        if (sim->pool[*cls])
+            EMU_PREFETCH(sim->pool[*cls]);
         return b;
     }
     return sim_slab_carve(sim, capacity * sizeof(Word));
@@ -114,10 +120,13 @@ static Word *buf_new(Sim *sim, size_t count, unsigned *cls)
 Msg *sim_msg_new(Sim *sim, size_t count, gboolean own)
 {
     Msg *m = sim->free_msg;
-    if (m)
+    if (m) {
         sim->free_msg = (Msg *)m->item.next;
-    else
+        if (sim->free_msg)
+            EMU_PREFETCH(sim->free_msg);
+    } else {
         m = sim_slab_carve(sim, sizeof(Msg));
+    }
     memset(m, 0, sizeof *m);
     m->count = count;
     /* An empty message gets a buffer too: a copy of no elements still
