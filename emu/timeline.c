@@ -25,7 +25,7 @@ struct TimelineMany {
     uint32_t head;            /* spans before head are dropped */
     uint32_t len;             /* spans in use: span[head, len) */
     uint32_t cap;
-    uint32_t unused;
+    uint32_t hint;            /* where the last claim found its place */
     TimelineSpan span[];
 };
 
@@ -69,7 +69,7 @@ static TimelineMany *many_new(uint32_t cap)
         m = emu_aligned_alloc(64, sizeof *m + (size_t)cap * sizeof(TimelineSpan),
                               "a channel's timeline");
     }
-    m->head = m->len = 0;
+    m->head = m->len = m->hint = 0;
     m->cap = cap;
     return m;
 }
@@ -121,6 +121,52 @@ static uint32_t many_first_after(const TimelineMany *tl, Tick t)
     return lo;
 }
 
+/* The same index, searched from `hint` outwards: one or two spans read
+ * where a claim lands near the last one, as the claims on a contended
+ * channel mostly do (each hop's messages follow the ones before), then
+ * steps of 1, 2, 4, ... and a binary search in the last step. */
+static uint32_t many_first_after_near(const TimelineMany *tl, Tick t,
+                                      uint32_t hint)
+{
+    uint32_t lo = tl->head, hi = tl->len;
+    if (hi - lo <= TIMELINE_LINEAR_SCAN)
+        return many_first_after(tl, t);
+    if (hint < lo)
+        hint = lo;
+    if (hint > hi)
+        hint = hi;
+    /* The answer is in [lo, hi]: every span before it ends by t. */
+    if (hint < hi && tl->span[hint].end <= t) {
+        lo = hint + 1;                  /* forwards */
+        for (uint32_t step = 1; lo < hi; step *= 2) {
+            uint32_t probe = lo + step - 1 < hi ? lo + step - 1 : hi - 1;
+            if (tl->span[probe].end > t) {
+                hi = probe;
+                break;
+            }
+            lo = probe + 1;
+        }
+    } else {
+        hi = hint;                      /* backwards */
+        for (uint32_t step = 1; hi > lo; step *= 2) {
+            uint32_t probe = hi - lo > step ? hi - step : lo;
+            if (tl->span[probe].end <= t) {
+                lo = probe + 1;
+                break;
+            }
+            hi = probe;
+        }
+    }
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (tl->span[mid].end <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static Tick many_fit(const TimelineMany *tl, Tick from, Tick dur,
                      uint32_t capacity)
 {
@@ -153,6 +199,7 @@ static TimelineMany *many_reserve(TimelineMany *tl, uint32_t extra)
         memmove(tl->span, tl->span + tl->head,
                 (tl->len - tl->head) * sizeof *tl->span);
         tl->len -= tl->head;
+        tl->hint = tl->hint > tl->head ? tl->hint - tl->head : 0;
         tl->head = 0;
     }
     if (tl->len + extra <= tl->cap)
@@ -163,6 +210,7 @@ static TimelineMany *many_reserve(TimelineMany *tl, uint32_t extra)
     TimelineMany *m = many_new(cap);
     m->head = tl->head;
     m->len = tl->len;
+    m->hint = tl->hint;
     memcpy(m->span + m->head, tl->span + tl->head,
            (tl->len - tl->head) * sizeof *tl->span);
     many_free(tl);
@@ -387,7 +435,7 @@ void timeline_take(Timeline *tl, Tick start, Tick end)
 static Tick many_claim(Timeline *owner, Tick ready, Tick tau, uint64_t count)
 {
     TimelineMany *m = owner->many;
-    uint32_t i = many_first_after(m, ready);
+    uint32_t i = many_first_after_near(m, ready, m->hint);
     Tick t = ready;
     while (i < m->len && m->span[i].start < t + tau)
         t = m->span[i++].end;
@@ -415,6 +463,7 @@ static Tick many_claim(Timeline *owner, Tick ready, Tick tau, uint64_t count)
         m->span[i] = (TimelineSpan){ t, stop, 1 };
         m->len++;
     }
+    m->hint = i + 1;
     return t;
 }
 

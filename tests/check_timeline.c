@@ -1,8 +1,10 @@
 /* check_timeline.c -- emu/timeline.c: reservations of one channel or port
  * over time. Fits and merges, counts for ports, the binary search over
  * many spans (and against a walk over them), timeline_claim's
- * whole-or-nothing reservation, and the inline claim (the engine's hop)
- * against the full one on random takes.
+ * whole-or-nothing reservation, the inline claim (the engine's hop)
+ * against the full one on random takes, and the full one against its
+ * parts, with claims anywhere and with claims near the last one (the
+ * search that starts where the last claim landed).
  */
 #include "timeline.h"
 
@@ -305,6 +307,49 @@ START_TEST(timeline_claim_is_its_parts)
 }
 END_TEST
 
+/* The same on longer arrays where, as on a contended channel, each claim
+ * is ready near where the last one landed (a little before it or after
+ * it), with a jump now and then and spans pruned as now moves on: the
+ * search that starts from the last claim's place (timeline.c,
+ * many_first_after_near) must find what a search from the start finds,
+ * forwards and backwards from there, and after the array is compacted
+ * or grown. */
+START_TEST(timeline_claim_near_the_last_is_its_parts)
+{
+    GRand *rng = g_rand_new_with_seed(5050);
+    CkTally tl = CK_TALLY_INIT;
+    uint32_t deepest = 0;
+    for (int run = 0; run < 40; run++) {
+        Timeline a, b;
+        timeline_init(&a);
+        timeline_init(&b);
+        Tick now = 0, last = 0;
+        for (int step = 0; step < 2000; step++) {
+            now += g_rand_int_range(rng, 0, 2);
+            Tick ready = g_rand_int_range(rng, 0, 16) == 0
+                             ? now + g_rand_int_range(rng, 0, 2000)
+                             : last + g_rand_int_range(rng, -40, 41);
+            if (ready < now)
+                ready = now;
+            Tick tau = g_rand_int_range(rng, 1, 3);
+            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 4);
+            Tick ta = claim_by_parts(&a, now, ready, tau, count);
+            Tick tb = timeline_claim_slow(&b, now, ready, tau, count);
+            ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
+            if (ta >= 0)
+                last = ta;
+            deepest = MAX(deepest, timeline_spans(&a));
+            tally_same_spans(&tl, &a, &b, run, step);
+        }
+        timeline_clear(&a);
+        timeline_clear(&b);
+    }
+    ck_tally_assert(&tl, "claims near the last against their parts");
+    ck_assert_uint_ge(deepest, 200);    /* long arrays were reached */
+    g_rand_free(rng);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -316,6 +361,7 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_claim_whole_or_nothing);
     tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
     tcase_add_test(t, timeline_claim_is_its_parts);
+    tcase_add_test(t, timeline_claim_near_the_last_is_its_parts);
     suite_add_tcase(s, t);
     return s;
 }
