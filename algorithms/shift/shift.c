@@ -55,22 +55,25 @@ static const cubemu_param shift_params[] = {
     { .key = NULL }
 };
 
-/* The node `steps` positions on from x along its ring (steps may be
- * negative). */
-static uint32_t shift_along(const ShiftConfig *c, uint32_t x, int64_t steps)
+/* The node one position on from x's position `at` along its ring, in
+ * direction dir (+1 or -1): a wrap, not a division, a node's step being
+ * little more than its two messages. */
+static uint32_t shift_along(const ShiftConfig *c, uint32_t x, uint32_t at,
+                            int dir)
 {
-    int64_t n = c->ring.length;
-    int64_t at = cubemu_ring_position(c->machine, &c->ring, x);
-    return cubemu_ring_node(c->machine, &c->ring, x,
-                            (uint32_t)(((at + steps) % n + n) % n));
+    uint32_t n = c->ring.length;
+    uint32_t to = dir > 0 ? (at + 1 == n ? 0 : at + 1)
+                          : (at == 0 ? n - 1 : at - 1);
+    return cubemu_ring_node(c->machine, &c->ring, x, to);
 }
 
 static int shift_step(cubemu_node *node, const void *config)
 {
     const ShiftConfig *c = config;
     uint32_t x = cubemu_address(node);
-    uint32_t next = shift_along(c, x, c->direction);
-    uint32_t prev = shift_along(c, x, -c->direction);
+    uint32_t at = cubemu_ring_position(c->machine, &c->ring, x);
+    uint32_t next = shift_along(c, x, at, c->direction);
+    uint32_t prev = shift_along(c, x, at, -c->direction);
     cubemu_mark(node, "shift");
     if (next == x)
         return CUBEMU_DONE;             /* a ring of one: nothing moves */
@@ -127,7 +130,10 @@ static void shift_init(const void *config, uint32_t x, cubemu_word *memory)
 static void shift_expect(const void *config, uint32_t x, cubemu_word *expected)
 {
     const ShiftConfig *c = config;
-    uint32_t from = shift_along(c, x, -c->direction);
+    int64_t n = c->ring.length;
+    int64_t back = cubemu_ring_position(c->machine, &c->ring, x) - c->direction;
+    uint32_t from = cubemu_ring_node(c->machine, &c->ring, x,
+                                     (uint32_t)((back % n + n) % n));
     for (uint64_t j = 0; j < c->k; j++)
         expected[j] = (uint64_t)from * c->k + j;
 }
