@@ -25,7 +25,12 @@
 # verify its data (data_correct); a run that fails, verifies wrong or
 # takes longer than BENCH_ALGO_CAP seconds (300; it is stopped) misses its
 # targets. A run longer than BENCH_ALGO_ONCE seconds (30) is not repeated:
-# its one run is its figure, which the output says.
+# its one run is its figure, which the output says. Beside each case of
+# target 1, what one copy of its average message's payload costs at
+# memcpy's rate on the same cube (copy_floor; elements_per_message,
+# copy_ns_per_message, copy_vs_exchange): where that alone is over 3x the
+# exchange's cost, no engine that copies each payload once meets the
+# target.
 # Variables: BENCH_ALGO_RUNS, BENCH_ALGO_SWEEP (the sweep's sizes,
 # "14 16 18 20"; empty, no sweep and no flatness or memory verdicts),
 # BENCH_ALGO_CAP, BENCH_ALGO_ONCE, BENCH_ALGO_ONLY (an extended regular
@@ -154,16 +159,19 @@ workload() {
 }
 
 # One python3 reads every run's report (a line of JSON) and answers
-# "ENGINE-SECONDS MESSAGES DATA-CORRECT", or "- - -" if it cannot: its
-# start-up would be most of what a small cube's run costs.
+# "ENGINE-SECONDS MESSAGES DATA-CORRECT ELEMENTS" (ELEMENTS: every
+# message's payload summed, "-" if the report has no per_class), or
+# "- - - -" if it cannot: its start-up would be most of what a small
+# cube's run costs.
 coproc PARSE {
   python3 -u -c 'import json, sys
 for line in sys.stdin:
     try:
         d = json.loads(line)
-        print(d["timing"]["wall_seconds"], d["messages"], int(d["data_correct"]))
+        e = sum(c["elements"] for c in d["per_class"]) if "per_class" in d else "-"
+        print(d["timing"]["wall_seconds"], d["messages"], int(d["data_correct"]), e)
     except (ValueError, KeyError, TypeError):
-        print("- - -")'
+        print("- - - -")'
 }
 # run_one ARGS...: one `cubemu run ARGS --json --timing`, stopped after
 # CAP seconds. Sets R_STATUS (ok, wrong: the data did not verify, capped,
@@ -172,7 +180,7 @@ for line in sys.stdin:
 # R_PEAK (peak resident KiB, from /usr/bin/time, also of a stopped run).
 run_one() {
   local a b out rc
-  R_ENGINE="" R_MSGS="" R_PEAK="" R_WHY=""
+  R_ENGINE="" R_MSGS="" R_ELEMS="" R_PEAK="" R_WHY=""
   a=${EPOCHREALTIME//[.,]/}
   out=$(/usr/bin/time -f %M -o "$TMP/time" timeout "$CAP" "$EMU" run "$@" \
           --json --timing --quiet 2> "$TMP/err")
@@ -186,7 +194,7 @@ run_one() {
     return 1
   fi
   printf '%s\n' "${out//$'\n'/ }" >&"${PARSE[1]}"
-  if read -r R_ENGINE R_MSGS ok <&"${PARSE[0]}" && [ "$ok" != - ]; then
+  if read -r R_ENGINE R_MSGS ok R_ELEMS <&"${PARSE[0]}" && [ "$ok" != - ]; then
     if [ "$ok" != 1 ]; then R_STATUS=wrong R_WHY="its data did not verify"; return 1; fi
     if [ "$rc" != 0 ]; then R_STATUS=failed R_WHY="exit status $rc"; return 1; fi
     R_STATUS=ok
@@ -197,9 +205,10 @@ run_one() {
 }
 
 # Per key (a case's number, or a sweep's "kind n"): the runs' engine and
-# wall seconds, messages, the largest peak (KiB), the status of a run
-# that went wrong (then no more runs), whether it is run once only.
-declare -A ENG WALL MSGS PEAK BAD WHY ONE XENG XMSGS XBAD
+# wall seconds, messages, payload elements, the largest peak (KiB), the
+# status of a run that went wrong (then no more runs), whether it is run
+# once only.
+declare -A ENG WALL MSGS ELEMS PEAK BAD WHY ONE XENG XMSGS XBAD
 # sample KEY ARGS...: one run onto KEY's figures
 sample() {
   local key=$1
@@ -213,6 +222,7 @@ sample() {
   ENG[$key]="${ENG[$key]:-} $R_ENGINE"
   WALL[$key]="${WALL[$key]:-} $R_WALL"
   MSGS[$key]=$R_MSGS
+  ELEMS[$key]=$R_ELEMS
   [ "$(calc "print ($R_WALL > $ONCE)")" = 1 ] && ONE[$key]=1
   return 0
 }
@@ -225,6 +235,21 @@ exchange_sample() {
   else
     XBAD[$1]="the exchange on the $2-cube: $R_WHY"
   fi
+}
+# copy_floor N E: nanoseconds a copy of E elements takes at memcpy's
+# rate, each of the N-cube's nodes copying E words to a neighbour along
+# every dimension (bench --memcpy-floor, the fastest of three), or "-".
+# What delivering one message of E elements costs where its payload is
+# copied once and nothing else is done: the exchange's messages are
+# compared without it, since a whole memory swapped with a partner's
+# moves by relabelling (docs/performance.md).
+copy_floor() {
+  local best="" s i
+  for i in 1 2 3; do
+    s=$("$BUILD/bench/bench" --memcpy-floor "$1" "$2" 2>/dev/null) || { echo -; return; }
+    if [ -z "$best" ] || [ "$(calc "print ($s < $best)")" = 1 ]; then best=$s; fi
+  done
+  calc "printf \"%.1f\", $best / ($1 * 2 ^ $1) * 1e9"
 }
 # due KEY ROUND: whether KEY runs in ROUND (1-based)
 due() { [ -z "${BAD[$1]:-}" ] && { [ "$2" = 1 ] || [ -z "${ONE[$1]:-}" ]; }; }
@@ -289,8 +314,22 @@ for i in "${!CASES[@]}"; do
   ratio=$(calc "printf \"%.2f\", $ns / $xns")
   record "$c" exchange_ns_per_message "$xns" ns
   record "$c" vs_exchange "$ratio" x
+  # the payload of an average message, copied once at memcpy's rate
+  cns=-
+  if [[ "${ELEMS[$i]:-}" =~ ^[0-9]+$ ]]; then
+    epm=$(calc "e = ${ELEMS[$i]} / ${MSGS[$i]}; print (e > int(e) ? int(e) + 1 : (e < 1 ? 1 : e))")
+    cns=$(copy_floor "$(case_n "$kind")" "$epm")
+  fi
+  copy_note=""
+  if [ "$cns" != - ]; then
+    cratio=$(calc "printf \"%.2f\", $cns / $xns")
+    record "$c" elements_per_message "$epm" ""
+    record "$c" copy_ns_per_message "$cns" ns
+    record "$c" copy_vs_exchange "$cratio" x
+    copy_note="; its payload ($epm elements a message) copied once at memcpy's rate: $cns ns, ${cratio}x"
+  fi
   printf '%-26s %-44s %10s %10.4f %10.4f %10s %10s %7sx %8s%s\n' "$kind" "$LABEL" "${MSGS[$i]}" "$es" "$ws" "$ns" "$xns" "$ratio" "$peak" "$(runs_note "$i")"
-  RESULTS+=("$(calc "print ($ratio <= 3)")|$target|${ratio}x: $ns ns a message, the exchange $xns")
+  RESULTS+=("$(calc "print ($ratio <= 3)")|$target|${ratio}x: $ns ns a message, the exchange $xns$copy_note")
 done
 for res in "${RESULTS[@]}"; do
   IFS='|' read -r ok target text <<<"$res"

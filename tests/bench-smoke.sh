@@ -19,11 +19,13 @@ skipped=$(grep -c '^target .*: skipped in smoke mode (' <<<"$out")
 # target 3
 if [ "$rc" = 0 ] && [ "$skipped" = 32 ] && ! grep -q 'NOT MET' <<<"$out"; then
   ok smoke-verdicts; else bad smoke-verdicts; fi
-# a row of cost per message for every case and every size of the sweep
+# a row of cost per message for every case and every size of the sweep,
+# and every case's copy of its payload at memcpy's rate
 cases=$(awk -F'\t' '$5 == "ns_per_message" && $4 ~ /^algorithms: / { n++ } END { print n + 0 }' "$T/results.tsv")
 sweep=$(awk -F'\t' '$5 == "ns_per_message" && $4 ~ /^algorithm sweep: / { n++ } END { print n + 0 }' "$T/results.tsv")
-if [ "$cases" = 24 ] && [ "$sweep" = 6 ]; then ok smoke-rows
-else out="cases $cases, sweep $sweep"; bad smoke-rows; fi
+copies=$(awk -F'\t' '$5 == "copy_ns_per_message" && $6 ~ /^[0-9.]+$/ && $4 ~ /^algorithms: / { n++ } END { print n + 0 }' "$T/results.tsv")
+if [ "$cases" = 24 ] && [ "$sweep" = 6 ] && [ "$copies" = 24 ]; then ok smoke-rows
+else out="cases $cases, sweep $sweep, copies $copies"; bad smoke-rows; fi
 run python3 bench/report.py --file "$T/results.tsv" --section algorithm
 if [ "$rc" = 0 ] && [[ "$out" == *$'\nalgorithms\ncase '*"vs_exchange"* ]] \
    && [[ "$out" == *"bmmc two-phase bit-reversal N=4096 n=6 "* ]] \
