@@ -301,11 +301,16 @@ static void many_take(Timeline *owner, Tick start, Tick end)
     many_merge(tl, i > 0 ? i - 1 : 0, i + n + 1);
 }
 
-/* ---- the 16-byte Timeline: one inline span, or a TimelineMany -------- */
+/* ---- the 16-byte Timeline: one inline span, bits, or a TimelineMany -- */
 
 static gboolean is_many(const Timeline *tl)
 {
     return tl->start == TIMELINE_MANY;
+}
+
+static gboolean is_bits(const Timeline *tl)
+{
+    return tl->start >= TIMELINE_BITS;
 }
 
 void timeline_init(Timeline *tl)
@@ -319,6 +324,170 @@ void timeline_clear(Timeline *tl)
     if (is_many(tl))
         many_free(tl->many);
     timeline_init(tl);
+}
+
+/* The bits form. A channel whose spans lie within 64 ticks, as routed
+ * messages of one element leave them (bmmc's rounds take a channel a
+ * tick a message), keeps them in the Timeline itself: bit i set where
+ * tick base + i is taken, bit 0 always set (base is the first span's
+ * start). Its runs of set bits are its spans, each of one unit and
+ * maximal, as a heap array's are merged, so every answer is the one a
+ * heap array of the same spans gives; a claim is a count of trailing
+ * zeros and a mask instead of a search, and nothing is allocated or
+ * freed. Claims with tau = 1 (timeline_claim_slow) make and use it;
+ * take, and a claim the bits cannot hold, turn it into a heap array
+ * first. At most 32 runs fit in 64 bits. */
+#define BITS_MAX_RUNS 32
+
+static Tick bits_base(const Timeline *tl)
+{
+    return tl->start - TIMELINE_BITS;
+}
+
+static uint64_t bits_of(const Timeline *tl)
+{
+    return (uint64_t)tl->end;
+}
+
+/* The lowest `n` bits, n <= 64. */
+static uint64_t bits_low(Tick n)
+{
+    return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
+
+/* Hold `bits` from tick base on in the smallest form: none is empty, one
+ * run the inline span, more the bits with bit 0 set. */
+static void bits_put(Timeline *tl, Tick base, uint64_t bits)
+{
+    if (bits == 0) {
+        timeline_init(tl);
+        return;
+    }
+    int lo = __builtin_ctzll(bits);
+    uint64_t run = bits >> lo;
+    if ((run & (run + 1)) == 0) {               /* one run of ones */
+        tl->start = base + lo;
+        tl->end = base + lo + (64 - __builtin_clzll(run));
+        return;
+    }
+    tl->start = TIMELINE_BITS + base + lo;
+    tl->end = (Tick)run;
+}
+
+/* The runs as spans, in order; their number. */
+static uint32_t bits_spans(const Timeline *tl, TimelineSpan *out)
+{
+    Tick at = bits_base(tl);
+    uint64_t bits = bits_of(tl);
+    uint32_t n = 0;
+    while (bits) {
+        int z = __builtin_ctzll(bits);
+        bits >>= z;
+        at += z;
+        int len = ~bits ? __builtin_ctzll(~bits) : 64;
+        out[n++] = (TimelineSpan){ at, at + len, 1 };
+        bits = len == 64 ? 0 : bits >> len;
+        at += len;
+    }
+    return n;
+}
+
+/* The same spans in a heap array. */
+static void bits_to_many(Timeline *tl)
+{
+    TimelineSpan span[BITS_MAX_RUNS];
+    uint32_t n = bits_spans(tl, span);
+    TimelineMany *m = many_new(n);
+    memcpy(m->span, span, n * sizeof *span);
+    m->len = n;
+    tl->start = TIMELINE_MANY;
+    tl->many = m;
+}
+
+/* Drop the spans that end at or before now; a span that runs past now
+ * stays whole, as in a heap array. */
+static void bits_prune(Timeline *tl, Tick now)
+{
+    Tick base = bits_base(tl), q = now - base;
+    if (q <= 0)
+        return;
+    if (q >= 64) {                  /* every span ends by base + 64 */
+        timeline_init(tl);
+        return;
+    }
+    uint64_t bits = bits_of(tl);
+    int shift = (int)q;
+    if (((bits >> (q - 1)) & 3) == 3) {     /* a span across now */
+        uint64_t below = ~bits & bits_low(q);
+        shift = below ? 64 - __builtin_clzll(below) : 0;
+    }
+    bits_put(tl, base + shift, bits >> shift);
+}
+
+/* fit and free_until of the bits, as many_fit and many_free_until. */
+static Tick bits_fit(const Timeline *tl, Tick from, Tick dur,
+                     uint32_t capacity)
+{
+    if (capacity > 1)
+        return from;
+    TimelineSpan span[BITS_MAX_RUNS];
+    uint32_t n = bits_spans(tl, span);
+    Tick t = from;
+    for (uint32_t i = 0; i < n; i++) {
+        if (span[i].end <= t)
+            continue;
+        if (span[i].start >= t + dur)
+            break;
+        t = span[i].end;
+    }
+    return t;
+}
+
+static Tick bits_free_until(const Timeline *tl, Tick t, uint32_t capacity)
+{
+    if (capacity > 1)
+        return TIMELINE_FOREVER;
+    TimelineSpan span[BITS_MAX_RUNS];
+    uint32_t n = bits_spans(tl, span);
+    for (uint32_t i = 0; i < n; i++)
+        if (span[i].end > t)
+            return span[i].start > t ? span[i].start : t;
+    return TIMELINE_FOREVER;
+}
+
+/* A claim of count slots of one tick on the bits, ready at `ready`
+ * (pruned): where it starts, -1 if it would break into runs, or -2 if
+ * the bits cannot hold its span (the caller turns them into a heap
+ * array and claims there). */
+static Tick bits_claim(Timeline *tl, Tick ready, uint64_t count)
+{
+    Tick base = bits_base(tl), r = ready - base;
+    uint64_t bits = bits_of(tl);
+    if (count > 64)
+        return -2;
+    if (r < 0) {                    /* before the first span: free */
+        if ((Tick)count > -r)
+            return -1;              /* until the first span only */
+        if (-r + (64 - __builtin_clzll(bits)) > 64)
+            return -2;
+        bits_put(tl, ready, bits << -r | bits_low((Tick)count));
+        return ready;
+    }
+    Tick p = r;                     /* the first free tick from r */
+    if (r < 64) {
+        uint64_t free = ~bits >> r;
+        p = free ? r + __builtin_ctzll(free) : 64;
+    }
+    if (p + (Tick)count > 64) {
+        if (p < 64 && bits >> p)
+            return -1;              /* a span starts before it ends */
+        return -2;
+    }
+    uint64_t span = bits_low((Tick)count) << p;
+    if (bits & span)
+        return -1;
+    bits_put(tl, base, bits | span);
+    return base + p;
 }
 
 /* Each operation below is a static inline function, its inline-span case
@@ -344,6 +513,8 @@ static inline void prune(Timeline *tl, Tick now)
 {
     if (is_many(tl))
         many_prune_back(tl, now);
+    else if (is_bits(tl))
+        bits_prune(tl, now);
     else if (tl->end <= now)
         timeline_init(tl);
 }
@@ -353,6 +524,8 @@ static inline Tick fit(const Timeline *tl, Tick from, Tick dur,
 {
     if (is_many(tl))
         return many_fit(tl->many, from, dur, capacity);
+    if (is_bits(tl))
+        return bits_fit(tl, from, dur, capacity);
     /* One span of one unit: it blocks [from, from+dur) only if it is full
      * (capacity 1) and overlaps it; then the earliest fit is its end. */
     if (capacity <= 1 && tl->start < tl->end && tl->end > from
@@ -365,6 +538,8 @@ static inline Tick free_until(const Timeline *tl, Tick t, uint32_t capacity)
 {
     if (is_many(tl))
         return many_free_until(tl->many, t, capacity);
+    if (is_bits(tl))
+        return bits_free_until(tl, t, capacity);
     if (capacity <= 1 && tl->start < tl->end && tl->end > t)
         return tl->start > t ? tl->start : t;
     return TIMELINE_FOREVER;
@@ -373,6 +548,8 @@ static inline Tick free_until(const Timeline *tl, Tick t, uint32_t capacity)
 /* A second span, or a second unit: the heap array. */
 static void take_many(Timeline *tl, Tick start, Tick end)
 {
+    if (is_bits(tl))
+        bits_to_many(tl);
     if (!is_many(tl)) {
         TimelineMany *m = many_new(MANY_SMALL_CAP);
         m->span[m->len++] = (TimelineSpan){ tl->start, tl->end, 1 };
@@ -385,7 +562,7 @@ static void take_many(Timeline *tl, Tick start, Tick end)
 static inline void take(Timeline *tl, Tick start, Tick end)
 {
     g_assert(start < end);
-    if (!is_many(tl)) {
+    if (!is_many(tl) && !is_bits(tl)) {
         if (tl->start >= tl->end) {             /* empty */
             tl->start = start;
             tl->end = end;
@@ -471,13 +648,32 @@ Tick timeline_claim_slow(Timeline *tl, Tick now, Tick ready, Tick tau,
                          uint64_t count)
 {
     prune(tl, now);
+    if (is_bits(tl) && tau == 1 && count > 0) {
+        Tick t = bits_claim(tl, ready, count);
+        if (t != -2)
+            return t;
+    }
+    if (is_bits(tl) && tau > 0 && count > 0)
+        bits_to_many(tl);
     if (is_many(tl) && tau > 0 && count > 0)
         return many_claim(tl, ready, tau, count);
     Tick t = fit(tl, ready, tau, 1);
     Tick until = free_until(tl, t, 1);
     if (until != TIMELINE_FOREVER && (uint64_t)((until - t) / tau) < count)
         return -1;
-    take(tl, t, t + (Tick)count * tau);
+    Tick end = t + (Tick)count * tau;
+    /* A second span of one-tick slots near the first: bits, not a heap
+     * array (touching ones merge inline, in take). */
+    if (tau == 1 && count > 0 && !is_bits(tl) && tl->start < tl->end
+        && (end < tl->start || t > tl->end)) {
+        Tick lo = MIN(t, tl->start), hi = MAX(end, tl->end);
+        if (hi - lo <= 64) {
+            bits_put(tl, lo, bits_low(tl->end - tl->start) << (tl->start - lo)
+                             | bits_low(end - t) << (t - lo));
+            return t;
+        }
+    }
+    take(tl, t, end);
     return t;
 }
 
@@ -485,6 +681,10 @@ uint32_t timeline_spans(const Timeline *tl)
 {
     if (is_many(tl))
         return tl->many->len - tl->many->head;
+    if (is_bits(tl)) {
+        TimelineSpan span[BITS_MAX_RUNS];
+        return bits_spans(tl, span);
+    }
     return tl->start < tl->end ? 1 : 0;
 }
 
@@ -492,6 +692,11 @@ TimelineSpan timeline_span(const Timeline *tl, uint32_t i)
 {
     if (is_many(tl))
         return tl->many->span[tl->many->head + i];
+    if (is_bits(tl)) {
+        TimelineSpan span[BITS_MAX_RUNS];
+        g_assert(i < bits_spans(tl, span));
+        return span[i];
+    }
     g_assert(i == 0 && tl->start < tl->end);
     return (TimelineSpan){ tl->start, tl->end, 1 };
 }

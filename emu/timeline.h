@@ -12,8 +12,10 @@
  * again (no reservation starts in the past) and are dropped lazily.
  *
  * Almost every resource holds at most one span of one unit at a time, so a
- * Timeline is 16 bytes: that span itself, inline, and only a resource with
- * more (contention, overlapping port use) points to a heap array instead.
+ * Timeline is 16 bytes: that span itself, inline; a channel whose spans of
+ * one-tick slots all lie within 64 ticks holds them as bits in the same
+ * 16 bytes; only a resource with more (longer contention, overlapping port
+ * use) points to a heap array instead.
  * A 20-cube has 21 million channels; at 16 bytes their timelines take 320
  * MiB, at the 64 of a struct with an inline array they would take 1.3 GiB.
  */
@@ -31,8 +33,11 @@ typedef struct {
 
 typedef struct TimelineMany TimelineMany;
 
-/* One span [start, end) of one unit (empty when start >= end), or, when
- * start is TIMELINE_MANY, the heap array `many`. Zeroed is empty. */
+/* One span [start, end) of one unit (empty when start >= end); or, when
+ * start is TIMELINE_MANY, the heap array `many`; or, from TIMELINE_BITS
+ * on, spans of one unit within 64 ticks as bits (timeline.c): start is
+ * TIMELINE_BITS plus the tick of bit 0, end the bits. Spans start at
+ * tick 0 or later and before TIMELINE_BITS. Zeroed is empty. */
 typedef struct {
     Tick start;
     union {
@@ -43,6 +48,7 @@ typedef struct {
 
 #define TIMELINE_FOREVER INT64_MAX
 #define TIMELINE_MANY INT64_MIN
+#define TIMELINE_BITS ((Tick)1 << 62)
 
 /* A zeroed Timeline is a valid empty one too. */
 void timeline_init(Timeline *tl);
@@ -82,8 +88,8 @@ Tick timeline_claim_slow(Timeline *tl, Tick now, Tick ready, Tick tau,
 static inline Tick timeline_claim(Timeline *tl, Tick now, Tick ready,
                                   Tick tau, uint64_t count)
 {
-    if (tl->start != TIMELINE_MANY && (tl->start >= tl->end || tl->end <= now)
-        && count > 0 && tau > 0) {
+    if ((uint64_t)tl->start < (uint64_t)TIMELINE_BITS      /* one span */
+        && (tl->start >= tl->end || tl->end <= now) && count > 0 && tau > 0) {
         tl->start = ready;
         tl->end = ready + (Tick)count * tau;
         return ready;

@@ -4,12 +4,15 @@
  * whole-or-nothing reservation, the inline claim (the engine's hop)
  * against the full one on random takes, and the full one against its
  * parts, with claims anywhere and with claims near the last one (the
- * search that starts where the last claim landed).
+ * search that starts where the last claim landed); claims against a model
+ * of ticks taken or free, and the edges of the bits form one by one.
  */
 #include "timeline.h"
 
 #include <check.h>
 #include <glib.h>
+#include <inttypes.h>
+#include <string.h>
 #include "check_main.h"
 
 START_TEST(timeline_fit_and_merge)
@@ -350,6 +353,209 @@ START_TEST(timeline_claim_near_the_last_is_its_parts)
 }
 END_TEST
 
+/* Claims against a model that knows nothing of spans: a channel's ticks,
+ * each taken or not. Before a claim at `now`, every run of taken ticks
+ * that ends by now is forgotten (what pruning does: such a run can
+ * matter to no later claim, and a new run touching it starts a span of
+ * its own). A claim takes the first tick from `ready` on whose tau ticks
+ * are free, and then count tau of them if they are all free (else
+ * nothing, -1); the live spans are the runs of taken ticks left. The
+ * claims are those that
+ * make and use the bits form (timeline.c): tau 1, ready within 70 ticks
+ * of now, mostly short, now and then longer than the 64 ticks the bits
+ * hold, now and then tau 2; now moves a few ticks a claim, and now and
+ * then past everything; each timeline is claimed inline
+ * (timeline_claim), as the engine's hops do. A claim or a prune of the
+ * bits that took the wrong tick, refused or accepted wrongly at the
+ * window's ends, or dropped or kept the wrong span, fails here. */
+enum { MODEL_TICKS = 1 << 16 };
+
+/* Forget the runs that end by now; *from: no taken tick lies before it
+ * (the start of the run across now, if any). */
+static void model_prune(guint8 *taken, Tick now, Tick *from)
+{
+    Tick u = *from;
+    while (u < now) {
+        if (!taken[u]) {
+            u++;
+            continue;
+        }
+        Tick end = u;
+        while (taken[end])
+            end++;
+        if (end > now)
+            break;
+        memset(taken + u, 0, (size_t)(end - u));
+        u = end;
+    }
+    *from = u;
+}
+
+static Tick model_claim(guint8 *taken, Tick ready, Tick tau, uint64_t count)
+{
+    Tick t = ready;
+    for (;;) {
+        Tick k = 0;
+        while (k < tau && !taken[t + k])
+            k++;
+        if (k == tau)
+            break;
+        t++;
+    }
+    Tick stop = t + (Tick)count * tau;
+    for (Tick u = t; u < stop; u++)
+        if (taken[u])
+            return -1;
+    for (Tick u = t; u < stop; u++)
+        taken[u] = 1;
+    return t;
+}
+
+/* The model's live spans (from the run across now, if any, up to
+ * `horizon`, past every taken tick) against the timeline's. */
+static void tally_model_spans(CkTally *tl, const guint8 *taken, Tick now,
+                              Tick horizon, const Timeline *a, int run,
+                              int step)
+{
+    uint32_t n = 0, have = timeline_spans(a);
+    Tick u = now;
+    while (u > 0 && taken[u - 1])
+        u--;
+    for (; u < horizon; u++) {
+        if (!taken[u])
+            continue;
+        Tick end = u;
+        while (taken[end])
+            end++;
+        if (end > now) {
+            if (n < have) {
+                TimelineSpan sa = timeline_span(a, n);
+                ck_tally_int(tl, u, sa.start, "run %d step %d span %u: start",
+                             run, step, n);
+                ck_tally_int(tl, end, sa.end, "run %d step %d span %u: end",
+                             run, step, n);
+            }
+            n++;
+        }
+        u = end;
+    }
+    ck_tally_uint(tl, n, have, "run %d step %d: spans", run, step);
+}
+
+START_TEST(timeline_claims_against_the_ticks)
+{
+    GRand *rng = g_rand_new_with_seed(6464);
+    CkTally tl = CK_TALLY_INIT;
+    static guint8 taken[MODEL_TICKS];
+    uint32_t deepest = 0, refused = 0;
+    for (int run = 0; run < 40; run++) {
+        memset(taken, 0, sizeof taken);
+        Timeline a;
+        timeline_init(&a);
+        Tick now = 0, horizon = 0, from = 0;
+        for (int step = 0; step < 2000; step++) {
+            now += g_rand_int_range(rng, 0, 30) ? g_rand_int_range(rng, 0, 5)
+                                                : g_rand_int_range(rng, 40, 100);
+            model_prune(taken, now, &from);
+            Tick ready = now + g_rand_int_range(rng, 0, 71);
+            Tick tau = g_rand_int_range(rng, 0, 10) ? 1 : 2;
+            uint64_t count = g_rand_int_range(rng, 0, 20)
+                                 ? (uint64_t)g_rand_int_range(rng, 1, 6)
+                                 : (uint64_t)g_rand_int_range(rng, 6, 80);
+            Tick want = model_claim(taken, ready, tau, count);
+            Tick got = timeline_claim(&a, now, ready, tau, count);
+            ck_tally_int(&tl, want, got, "run %d step %d: claim", run, step);
+            refused += want < 0;
+            if (want >= 0)
+                horizon = MAX(horizon, want + (Tick)count * tau + 1);
+            g_assert(horizon + 256 < MODEL_TICKS);
+            timeline_prune(&a, now);
+            tally_model_spans(&tl, taken, now, horizon, &a, run, step);
+            deepest = MAX(deepest, timeline_spans(&a));
+        }
+        timeline_clear(&a);
+    }
+    ck_tally_assert(&tl, "claims against the ticks");
+    ck_assert_uint_ge(deepest, 12);     /* bits of many spans were reached */
+    ck_assert_uint_gt(refused, 100);
+    g_rand_free(rng);
+}
+END_TEST
+
+/* The spans of tl as "[s,e) [s,e) ...", for the boundary cases below. */
+static char *spans_text(const Timeline *tl)
+{
+    GString *g = g_string_new(NULL);
+    for (uint32_t i = 0; i < timeline_spans(tl); i++) {
+        TimelineSpan sp = timeline_span(tl, i);
+        g_string_append_printf(g, "%s[%" PRId64 ",%" PRId64 ")", i ? " " : "",
+                               (int64_t)sp.start, (int64_t)sp.end);
+    }
+    return g_string_free(g, FALSE);
+}
+
+static void assert_spans_are(const Timeline *tl, const char *want)
+{
+    g_autofree char *got = spans_text(tl);
+    ck_assert_str_eq(got, want);
+}
+
+/* The bits form's edges, one by one: spans exactly 64 ticks apart end to
+ * end and one tick more; a prune at exactly the 64th tick and just
+ * before it; a span across now kept whole; a claim before the first span
+ * that exactly fills the gap (and merges) and one a tick too long. */
+START_TEST(timeline_bits_edges)
+{
+    Timeline tl;
+    timeline_init(&tl);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 10, 1, 1), 10);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 73, 1, 1), 73);  /* 64 ticks */
+    assert_spans_are(&tl, "[10,11) [73,74)");
+    timeline_prune(&tl, 73);
+    assert_spans_are(&tl, "[73,74)");
+    timeline_prune(&tl, 74);
+    assert_spans_are(&tl, "");
+
+    timeline_init(&tl);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 10, 1, 1), 10);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 74, 1, 1), 74);  /* 65 ticks */
+    assert_spans_are(&tl, "[10,11) [74,75)");
+    ck_assert_int_eq(timeline_claim(&tl, 0, 12, 1, 3), 12);
+    assert_spans_are(&tl, "[10,11) [12,15) [74,75)");
+    timeline_clear(&tl);
+
+    timeline_init(&tl);                 /* a prune 64 ticks on */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 0, 1, 2), 0);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 62, 1, 2), 62);
+    assert_spans_are(&tl, "[0,2) [62,64)");
+    timeline_prune(&tl, 63);
+    assert_spans_are(&tl, "[62,64)");
+    ck_assert_int_eq(timeline_claim(&tl, 63, 64, 1, 1), 64); /* joins it */
+    assert_spans_are(&tl, "[62,65)");
+    ck_assert_int_eq(timeline_claim(&tl, 63, 70, 1, 1), 70);
+    assert_spans_are(&tl, "[62,65) [70,71)");
+    timeline_prune(&tl, 126);
+    assert_spans_are(&tl, "");
+
+    timeline_init(&tl);                 /* a span across now stays whole */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 5, 1, 10), 5);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 20, 1, 1), 20);
+    timeline_prune(&tl, 9);
+    assert_spans_are(&tl, "[5,15) [20,21)");
+    timeline_prune(&tl, 15);
+    assert_spans_are(&tl, "[20,21)");
+
+    timeline_init(&tl);                 /* before the first span */
+    ck_assert_int_eq(timeline_claim(&tl, 0, 30, 1, 2), 30);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 40, 1, 2), 40);
+    ck_assert_int_eq(timeline_claim(&tl, 0, 20, 1, 11), -1);
+    assert_spans_are(&tl, "[30,32) [40,42)");
+    ck_assert_int_eq(timeline_claim(&tl, 0, 20, 1, 10), 20);
+    assert_spans_are(&tl, "[20,32) [40,42)");
+    timeline_clear(&tl);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -362,6 +568,8 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
     tcase_add_test(t, timeline_claim_is_its_parts);
     tcase_add_test(t, timeline_claim_near_the_last_is_its_parts);
+    tcase_add_test(t, timeline_claims_against_the_ticks);
+    tcase_add_test(t, timeline_bits_edges);
     suite_add_tcase(s, t);
     return s;
 }
