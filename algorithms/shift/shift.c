@@ -131,7 +131,8 @@ static void shift_expect(const void *config, uint32_t x, cubemu_word *expected)
 {
     const ShiftConfig *c = config;
     int64_t n = c->ring.length;
-    int64_t back = cubemu_ring_position(c->machine, &c->ring, x) - c->direction;
+    int64_t back = (int64_t)cubemu_ring_position(c->machine, &c->ring, x)
+                   - c->direction;
     uint32_t from = cubemu_ring_node(c->machine, &c->ring, x,
                                      (uint32_t)((back % n + n) % n));
     for (uint64_t j = 0; j < c->k; j++)
