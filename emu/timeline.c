@@ -102,18 +102,19 @@ static void many_prune(TimelineMany *tl, Tick now)
         tl->head = tl->len = 0;
 }
 
-/* Index of the first live span whose end is after t (len if none). */
-static uint32_t many_first_after(const TimelineMany *tl, Tick t)
+/* Index of the first of span[lo, hi) whose end is after t (hi if none):
+ * spans are sorted, so their ends are too. */
+static uint32_t spans_first_after(const TimelineSpan *span, uint32_t lo,
+                                  uint32_t hi, Tick t)
 {
-    uint32_t lo = tl->head, hi = tl->len;
     if (hi - lo <= TIMELINE_LINEAR_SCAN) {
-        while (lo < hi && tl->span[lo].end <= t)
+        while (lo < hi && span[lo].end <= t)
             lo++;
         return lo;
     }
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (tl->span[mid].end <= t)
+        if (span[mid].end <= t)
             lo = mid + 1;
         else
             hi = mid;
@@ -121,10 +122,16 @@ static uint32_t many_first_after(const TimelineMany *tl, Tick t)
     return lo;
 }
 
+/* Index of the first live span whose end is after t (len if none). */
+static uint32_t many_first_after(const TimelineMany *tl, Tick t)
+{
+    return spans_first_after(tl->span, tl->head, tl->len, t);
+}
+
 /* The same index, searched from `hint` outwards: one or two spans read
  * where a claim lands near the last one, as the claims on a contended
  * channel mostly do (each hop's messages follow the ones before), then
- * steps of 1, 2, 4, ... and a binary search in the last step. */
+ * steps of 1, 2, 4, ... and a search within the last step. */
 static uint32_t many_first_after_near(const TimelineMany *tl, Tick t,
                                       uint32_t hint)
 {
@@ -157,22 +164,19 @@ static uint32_t many_first_after_near(const TimelineMany *tl, Tick t,
             hi = probe;
         }
     }
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (tl->span[mid].end <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return spans_first_after(tl->span, lo, hi, t);
 }
 
-static Tick many_fit(const TimelineMany *tl, Tick from, Tick dur,
-                     uint32_t capacity)
+/* Earliest t >= from with [t, t+dur) free among span[0, n), and the first
+ * time from t on at which they are full: timeline_fit and
+ * timeline_free_until over an array of spans (the heap array's, or the
+ * bits' spelled out). */
+static Tick spans_fit(const TimelineSpan *span, uint32_t n, Tick from,
+                      Tick dur, uint32_t capacity, uint32_t first)
 {
     Tick t = from;
-    for (uint32_t i = many_first_after(tl, t); i < tl->len; i++) {
-        const TimelineSpan *s = &tl->span[i];
+    for (uint32_t i = first; i < n; i++) {
+        const TimelineSpan *s = &span[i];
         if (s->start >= t + dur)
             break;
         if (s->count >= capacity)
@@ -181,14 +185,28 @@ static Tick many_fit(const TimelineMany *tl, Tick from, Tick dur,
     return t;
 }
 
-static Tick many_free_until(const TimelineMany *tl, Tick t, uint32_t capacity)
+static Tick spans_free_until(const TimelineSpan *span, uint32_t n, Tick t,
+                             uint32_t capacity, uint32_t first)
 {
-    for (uint32_t i = many_first_after(tl, t); i < tl->len; i++) {
-        const TimelineSpan *s = &tl->span[i];
+    for (uint32_t i = first; i < n; i++) {
+        const TimelineSpan *s = &span[i];
         if (s->count >= capacity)
             return s->start > t ? s->start : t;
     }
     return TIMELINE_FOREVER;
+}
+
+static Tick many_fit(const TimelineMany *tl, Tick from, Tick dur,
+                     uint32_t capacity)
+{
+    return spans_fit(tl->span, tl->len, from, dur, capacity,
+                     many_first_after(tl, from));
+}
+
+static Tick many_free_until(const TimelineMany *tl, Tick t, uint32_t capacity)
+{
+    return spans_free_until(tl->span, tl->len, t, capacity,
+                            many_first_after(tl, t));
 }
 
 /* Room for `extra` more spans after span[len): the block itself, or a
@@ -424,35 +442,22 @@ static void bits_prune(Timeline *tl, Tick now)
     bits_put(tl, base + shift, bits >> shift);
 }
 
-/* fit and free_until of the bits, as many_fit and many_free_until. */
+/* fit and free_until of the bits: those of their spans. */
 static Tick bits_fit(const Timeline *tl, Tick from, Tick dur,
                      uint32_t capacity)
 {
-    if (capacity > 1)
-        return from;
     TimelineSpan span[BITS_MAX_RUNS];
     uint32_t n = bits_spans(tl, span);
-    Tick t = from;
-    for (uint32_t i = 0; i < n; i++) {
-        if (span[i].end <= t)
-            continue;
-        if (span[i].start >= t + dur)
-            break;
-        t = span[i].end;
-    }
-    return t;
+    return spans_fit(span, n, from, dur, capacity,
+                     spans_first_after(span, 0, n, from));
 }
 
 static Tick bits_free_until(const Timeline *tl, Tick t, uint32_t capacity)
 {
-    if (capacity > 1)
-        return TIMELINE_FOREVER;
     TimelineSpan span[BITS_MAX_RUNS];
     uint32_t n = bits_spans(tl, span);
-    for (uint32_t i = 0; i < n; i++)
-        if (span[i].end > t)
-            return span[i].start > t ? span[i].start : t;
-    return TIMELINE_FOREVER;
+    return spans_free_until(span, n, t, capacity,
+                            spans_first_after(span, 0, n, t));
 }
 
 /* A claim of count slots of one tick on the bits, ready at `ready`
@@ -648,13 +653,12 @@ Tick timeline_claim_slow(Timeline *tl, Tick now, Tick ready, Tick tau,
                          uint64_t count)
 {
     prune(tl, now);
-    if (is_bits(tl) && tau == 1 && count > 0) {
-        Tick t = bits_claim(tl, ready, count);
+    if (is_bits(tl) && tau > 0 && count > 0) {
+        Tick t = tau == 1 ? bits_claim(tl, ready, count) : -2;
         if (t != -2)
             return t;
-    }
-    if (is_bits(tl) && tau > 0 && count > 0)
         bits_to_many(tl);
+    }
     if (is_many(tl) && tau > 0 && count > 0)
         return many_claim(tl, ready, tau, count);
     Tick t = fit(tl, ready, tau, 1);
