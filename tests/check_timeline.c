@@ -271,44 +271,80 @@ static Tick claim_by_parts(Timeline *tl, Tick now, Tick ready, Tick tau,
     return t;
 }
 
-/* timeline_claim_slow on deep heap arrays against its parts: claims with
- * ready times far ahead of a slowly moving now, so that channels hold
- * dozens of spans and most claims land in a gap (joining the span before
- * it, the one after it, both, or neither) rather than at the end. The
- * answer and every span must agree after every step. A claim that
- * searched from the wrong span, refused where the parts fit, or joined
- * spans the parts keep apart, fails here. */
-START_TEST(timeline_claim_is_its_parts)
+/* Runs of steps: now moves on by 0 or 1, a claim ready where `ready`
+ * says (given now and where the last claim that took anything landed),
+ * of tau 1 or 2 and count 1..3, made by its parts on one timeline and by
+ * timeline_claim_slow on another; the answers and every span must agree
+ * after every step. The deepest array reached and the claims refused
+ * come back for the caller's assertions. */
+typedef Tick (*ReadyFn)(GRand *rng, Tick now, Tick last);
+
+static void claims_against_parts(guint32 seed, int runs, int steps,
+                                 ReadyFn ready_of, const char *what,
+                                 uint32_t *deepest, uint32_t *refused)
 {
-    GRand *rng = g_rand_new_with_seed(52);
+    GRand *rng = g_rand_new_with_seed(seed);
     CkTally tl = CK_TALLY_INIT;
-    uint32_t deepest = 0, refused = 0;
-    for (int run = 0; run < 100; run++) {
+    *deepest = *refused = 0;
+    for (int run = 0; run < runs; run++) {
         Timeline a, b;
         timeline_init(&a);
         timeline_init(&b);
-        Tick now = 0;
-        for (int step = 0; step < 300; step++) {
+        Tick now = 0, last = 0;
+        for (int step = 0; step < steps; step++) {
             now += g_rand_int_range(rng, 0, 2);
-            Tick ready = now + g_rand_int_range(rng, 0, 400);
+            Tick ready = ready_of(rng, now, last);
             Tick tau = g_rand_int_range(rng, 1, 3);
             uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 4);
             Tick ta = claim_by_parts(&a, now, ready, tau, count);
             Tick tb = timeline_claim_slow(&b, now, ready, tau, count);
             ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
-            refused += ta < 0;
-            deepest = MAX(deepest, timeline_spans(&a));
+            if (ta >= 0)
+                last = ta;
+            *refused += ta < 0;
+            *deepest = MAX(*deepest, timeline_spans(&a));
             tally_same_spans(&tl, &a, &b, run, step);
         }
         timeline_clear(&a);
         timeline_clear(&b);
     }
-    ck_tally_assert(&tl, "timeline_claim_slow against its parts");
-    ck_assert_uint_ge(deepest, 40);     /* deep arrays were reached */
-    ck_assert_uint_gt(refused, 100);    /* and claims refused in them */
+    ck_tally_assert(&tl, "%s", what);
     g_rand_free(rng);
 }
+
+/* Ready anywhere up to 400 ticks ahead of now. */
+static Tick ready_ahead(GRand *rng, Tick now, Tick last)
+{
+    (void)last;
+    return now + g_rand_int_range(rng, 0, 400);
+}
+
+/* timeline_claim_slow on deep heap arrays against its parts: claims with
+ * ready times far ahead of a slowly moving now, so that channels hold
+ * dozens of spans and most claims land in a gap (joining the span before
+ * it, the one after it, both, or neither) rather than at the end. A
+ * claim that searched from the wrong span, refused where the parts fit,
+ * or joined spans the parts keep apart, fails here. */
+START_TEST(timeline_claim_is_its_parts)
+{
+    uint32_t deepest, refused;
+    claims_against_parts(52, 100, 300, ready_ahead,
+                         "timeline_claim_slow against its parts", &deepest,
+                         &refused);
+    ck_assert_uint_ge(deepest, 40);     /* deep arrays were reached */
+    ck_assert_uint_gt(refused, 100);    /* and claims refused in them */
+}
 END_TEST
+
+/* Ready near where the last claim landed, 40 ticks before it to 40 after
+ * (not before now), and one claim in 16 up to 2000 ticks ahead. */
+static Tick ready_near_the_last(GRand *rng, Tick now, Tick last)
+{
+    Tick ready = g_rand_int_range(rng, 0, 16) == 0
+                     ? now + g_rand_int_range(rng, 0, 2000)
+                     : last + g_rand_int_range(rng, -40, 41);
+    return ready < now ? now : ready;
+}
 
 /* The same on longer arrays where, as on a contended channel, each claim
  * is ready near where the last one landed (a little before it or after
@@ -319,37 +355,11 @@ END_TEST
  * or grown. */
 START_TEST(timeline_claim_near_the_last_is_its_parts)
 {
-    GRand *rng = g_rand_new_with_seed(5050);
-    CkTally tl = CK_TALLY_INIT;
-    uint32_t deepest = 0;
-    for (int run = 0; run < 40; run++) {
-        Timeline a, b;
-        timeline_init(&a);
-        timeline_init(&b);
-        Tick now = 0, last = 0;
-        for (int step = 0; step < 2000; step++) {
-            now += g_rand_int_range(rng, 0, 2);
-            Tick ready = g_rand_int_range(rng, 0, 16) == 0
-                             ? now + g_rand_int_range(rng, 0, 2000)
-                             : last + g_rand_int_range(rng, -40, 41);
-            if (ready < now)
-                ready = now;
-            Tick tau = g_rand_int_range(rng, 1, 3);
-            uint64_t count = (uint64_t)g_rand_int_range(rng, 1, 4);
-            Tick ta = claim_by_parts(&a, now, ready, tau, count);
-            Tick tb = timeline_claim_slow(&b, now, ready, tau, count);
-            ck_tally_int(&tl, ta, tb, "run %d step %d: claim", run, step);
-            if (ta >= 0)
-                last = ta;
-            deepest = MAX(deepest, timeline_spans(&a));
-            tally_same_spans(&tl, &a, &b, run, step);
-        }
-        timeline_clear(&a);
-        timeline_clear(&b);
-    }
-    ck_tally_assert(&tl, "claims near the last against their parts");
+    uint32_t deepest, refused;
+    claims_against_parts(5050, 40, 2000, ready_near_the_last,
+                         "claims near the last against their parts",
+                         &deepest, &refused);
     ck_assert_uint_ge(deepest, 200);    /* long arrays were reached */
-    g_rand_free(rng);
 }
 END_TEST
 
@@ -360,11 +370,10 @@ END_TEST
  * its own). A claim takes the first tick from `ready` on whose tau ticks
  * are free, and then count tau of them if they are all free (else
  * nothing, -1); the live spans are the runs of taken ticks left. The
- * claims are those that
- * make and use the bits form (timeline.c): tau 1, ready within 70 ticks
- * of now, mostly short, now and then longer than the 64 ticks the bits
- * hold, now and then tau 2; now moves a few ticks a claim, and now and
- * then past everything; each timeline is claimed inline
+ * claims are those that make and use the bits form (timeline.c): tau 1,
+ * ready within 70 ticks of now, mostly short, now and then longer than
+ * the 64 ticks the bits hold, now and then tau 2; now moves a few ticks a
+ * claim, and now and then past everything; each timeline is claimed inline
  * (timeline_claim), as the engine's hops do. A claim or a prune of the
  * bits that took the wrong tick, refused or accepted wrongly at the
  * window's ends, or dropped or kept the wrong span, fails here. */
