@@ -13,6 +13,8 @@
  *   init     fill one node's memory before the run (memory_elements x
  *            element_words words);
  *   step     the node program (node.h);
+ *   peek     optional: where a step will send first, so that the engine
+ *            can read the route's lines ahead (node.h, NodePeekFn);
  *   expect   the result one node must hold in memory[0, K) (K elements,
  *            K x element_words words), computed independently of the
  *            node program (expect_element: one computed element, for
@@ -96,6 +98,9 @@ typedef struct Algorithm {
     void (*release)(void *config);
     void (*init)(const void *config, uint32_t address, Word *memory);
     NodeStatus (*step)(Node *node, const void *config);
+    /* Optional: what a step will send first (node.h, NodePeekFn), or
+     * NULL. */
+    NodePeekFn peek;
     void (*expect)(const void *config, uint32_t address, Word *expected);
     /* One element of the computed part (MemoryLayout.sample), or NULL. */
     void (*expect_element)(const void *config, uint32_t address,

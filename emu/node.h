@@ -57,6 +57,24 @@ typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;
  * not a route. */
 #define NODE_MAX_HOPS (1 << 28)
 
+/* What a node's step numbered `step` (node_step) will send first, told
+ * before the step runs (Algorithm.peek), so that the engine can ask for
+ * the route's lines a few events early: a routed message's hops are
+ * cache misses, one a hop, that the step would otherwise wait for in
+ * turn. Given the node's address and the step's number, a peek sets
+ * *dest and returns how many links of the route it wrote to path (1 to
+ * NODE_PEEK_HOPS), or NODE_PEEK_ROUTED with *dest alone for a send along
+ * the default route (node_send_to), or NODE_PEEK_NONE where the step
+ * sends nothing first or the program cannot say. It must change nothing:
+ * it is asked about steps that have not run, and may be asked again. A
+ * wrong answer costs time, never a result; the sanitizer build holds
+ * every answer to the step's first send (sim.c, peek_check_send). */
+#define NODE_PEEK_HOPS 32
+#define NODE_PEEK_ROUTED 0
+#define NODE_PEEK_NONE (-1)
+typedef int (*NodePeekFn)(const void *config, uint32_t node, unsigned step,
+                          uint32_t *dest, int *path);
+
 /* What the node may know about itself and the machine. */
 uint32_t node_address(const Node *node);
 uint32_t node_count(const Node *node);

@@ -441,11 +441,19 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                data, owned, lazy, offset);
 }
 
+#ifdef SIM_CHECK_EXCHANGE
+static void peek_check_send(Sim *sim, Node *node, uint32_t dest,
+                            const int *path, int hops);
+#endif
+
 /* Post now, or defer to the node's clock if local work moved it ahead. */
 static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t offset, size_t count, MessageClass cls,
                      const int *path, int hops, gboolean lazy)
 {
+#ifdef SIM_CHECK_EXCHANGE
+    peek_check_send(sim, node, dest, path, hops);
+#endif
     /* The destination's state is needed after the route is reserved and
      * is far away in a big machine (a cube dimension's partner): start
      * loading it now, or its first read is a miss that sim_post waits
@@ -776,6 +784,61 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
 }
 
 #ifdef SIM_CHECK_EXCHANGE
+/* sim_set_peek: the sanitizer build asks the peek about every step before
+ * it runs and holds the answer to the step's first send (a route of the
+ * links it named, or the default route to the node it named), so that a
+ * peek that drifts from its program fails the tests instead of only
+ * slowing the read ahead. */
+static void peek_check_start(Sim *sim, Node *node)
+{
+    sim->peek_sent = FALSE;
+    sim->peek_said = NODE_PEEK_NONE;
+    if (!sim->peek)
+        return;
+    sim->peek_dest = UINT32_MAX;
+    sim->peek_said = sim->peek(sim->config, node->address, node->step,
+                               &sim->peek_dest, sim->peek_path);
+    if (sim->peek_said < NODE_PEEK_NONE || sim->peek_said > NODE_PEEK_HOPS
+        || (sim->peek_said != NODE_PEEK_NONE && sim->peek_dest >= sim->nodes))
+        node_fail(node, "the program's peek at step %u answered %d hops to "
+                  "node %u (node.h: NODE_PEEK_NONE, NODE_PEEK_ROUTED or 1..%d "
+                  "hops to a node of the machine)", node->step,
+                  sim->peek_said, sim->peek_dest, NODE_PEEK_HOPS);
+}
+
+static void peek_check_send(Sim *sim, Node *node, uint32_t dest,
+                            const int *path, int hops)
+{
+    if (sim->peek_sent || sim->peek_said == NODE_PEEK_NONE
+        || node != sim->running)
+        return;
+    sim->peek_sent = TRUE;
+    int said = sim->peek_said;
+    g_autofree int *route = NULL;   /* not sim->route: path may be it */
+    const int *want = sim->peek_path;
+    if (said == NODE_PEEK_ROUTED) {
+        route = g_new(int, topology_max_route(sim->topo) + 1);
+        said = topology_route(sim->topo, node->address, sim->peek_dest,
+                              route);
+        want = route;
+    }
+    gboolean same = dest == sim->peek_dest && hops == said;
+    for (int k = 0; same && k < hops; k++)
+        same = path[k] == want[k];
+    if (!same)
+        node_fail(node, "the program's peek at step %u named a first send "
+                  "to node %u over %d links, and the step sent to node %u "
+                  "over %d", node->step, sim->peek_dest, said, dest, hops);
+}
+
+static void peek_check_end(Sim *sim, Node *node)
+{
+    if (!sim->peek_sent && sim->peek_said != NODE_PEEK_NONE)
+        node_fail(node, "the program's peek at step %u named a send to node "
+                  "%u, and the step sent nothing", node->step,
+                  sim->peek_dest);
+}
+
 /* node.h: a node_exchange's region is the step's to leave alone after the
  * call. The exchange sends it as the step leaves it; had the program
  * written it, the MPI backend (which copies at the call) would send
@@ -825,12 +888,73 @@ static inline const Node *guessed_partner(const Sim *sim, uint32_t x)
     return v != TOPOLOGY_NONE ? &sim->node[v] : NULL;
 }
 
+/* The route of a node's next step, AHEAD_ROUTE events before it runs,
+ * as its program's peek says (sim_set_peek): each hop's channel, on a
+ * machine whose links keep arrays, and the destination's match line. A
+ * routed message's hops are far apart in the links' arrays, and the step
+ * would wait for them one message after another; from here the lines
+ * arrive while the events between run. What the peek names is checked
+ * only as far as the lines asked for need: a prefetch never faults. */
+#define AHEAD_ROUTE 8
+/* Only where a link's array is this large (machines of 2^15 nodes on):
+ * below it the arrays a routed run uses stay in the caches, and the read
+ * ahead costs the peek's call for nothing (bmmc's two-phase method on the
+ * 14-cube ran slower with it, on the 15-cube faster). */
+#define AHEAD_ROUTE_MIN_BYTES ((size_t)1 << 20)
+void sim_set_peek(Sim *sim, NodePeekFn peek)
+{
+    sim->peek = peek;
+}
+
+void sim_set_peek_always(Sim *sim, gboolean always)
+{
+    sim->peek_always = always;
+}
+
+SimPeekCounts sim_peek_counts(const Sim *sim)
+{
+    return (SimPeekCounts){ sim->peek_asked, sim->peek_followed };
+}
+
+/* Out of line: most programs give no peek, and the event loop they run
+ * stays as small as it was. */
+static G_GNUC_NO_INLINE void sim_prefetch_route(Sim *sim, uint32_t x)
+{
+    int path[NODE_PEEK_HOPS];
+    uint32_t dest = UINT32_MAX;
+    int hops = sim->peek(sim->config, x, sim->node[x].step, &dest, path);
+    sim->peek_asked++;
+    if (hops < 0 || hops > NODE_PEEK_HOPS || dest >= sim->nodes)
+        return;
+    sim->peek_followed++;
+    const int *links = path;
+    if (hops == NODE_PEEK_ROUTED) {
+        hops = MIN(topology_route(sim->topo, x, dest, sim->route),
+                   NODE_PEEK_HOPS);
+        links = sim->route;
+    }
+    node_prefetch_match(&sim->node[dest]);
+    if (!sim->link_ch || sim->channels_implied)
+        return;
+    uint32_t v = x;
+    for (int k = 0; k < hops && v != TOPOLOGY_NONE; k++) {
+        int l = links[k];
+        if (l < 0 || l >= sim->links)
+            return;
+        if (sim->link_ch[l].ch)
+            EMU_PREFETCH(&sim->link_ch[l].ch[v]);
+        v = topology_neighbour(sim->topo, v, l);
+    }
+}
+
 static void sim_prefetch_ahead(Sim *sim)
 {
     size_t n;
     const QueueItem *run = queue_peek_run(sim->queue, &n);
     if (n == 0)
         return;
+    if (sim->peek_ahead && n > AHEAD_ROUTE && !run[AHEAD_ROUTE].post)
+        sim_prefetch_route(sim, run[AHEAD_ROUTE].node);
     node_prefetch(&sim->node[run[0].node]);
     if (n > AHEAD_NODE) {
         const QueueItem *q = &run[AHEAD_NODE];
@@ -1025,6 +1149,11 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
 
 gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
 {
+    sim->config = config;
+    sim->peek_ahead = sim->peek && sim->link_ch
+                      && (sim->peek_always
+                          || (size_t)sim->nodes * sizeof(LinkChannel)
+                                 >= AHEAD_ROUTE_MIN_BYTES);
     /* An observer that sees messages sees them in the contract's order. */
     if (sim->locality && sim->observer
         && (sim->observer->channel_busy || sim->observer->startup
@@ -1069,9 +1198,16 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (node->lazy)                 /* and may write anywhere */
             sim_lazy_protect(sim, node, 0, 0);
         sim->running = node;
+#ifdef SIM_CHECK_EXCHANGE
+        peek_check_start(sim, node);
+#endif
         *where = STOP_STEP;
         NodeStatus status = step(node, config);
         *where = STOP_LOOP;
+#ifdef SIM_CHECK_EXCHANGE
+        if (!sim->error)
+            peek_check_end(sim, node);
+#endif
         sim->running = NULL;
         if (sim->sent[sim->sent_now].links) {   /* the next guess */
             sim->sent_now ^= 1;

@@ -59,6 +59,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sim, sim_free)
 Word *sim_node_memory(Sim *sim, uint32_t node);
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data);
 
+/* The program's peek (node.h, NodePeekFn), or NULL, the default: the
+ * read ahead then guesses from the links the last steps used. */
+/* Before sim_run; the peek is given sim_run's config. */
+void sim_set_peek(Sim *sim, NodePeekFn peek);
+
 /* Run every node's program to completion. FALSE with *error set when a node
  * program misused the API or the run deadlocked (receives never matched,
  * messages never received); the message names the node and step. */

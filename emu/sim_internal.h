@@ -387,6 +387,12 @@ struct Sim {
 #ifdef SIM_CHECK_EXCHANGE
     GArray *sent_checks;       /* SentCheck: the running step's exchange
                                 * regions */
+    /* The peek's answer for the running step, held to its first send
+     * (peek_check_send): hops or NODE_PEEK_*, and whether it sent yet. */
+    int peek_said;
+    gboolean peek_sent;
+    uint32_t peek_dest;
+    int peek_path[NODE_PEEK_HOPS];
 #endif
 
     const SimObserver *observer;
@@ -412,6 +418,14 @@ struct Sim {
     Tick stopped_at;
     SimStats stats;
     GError *error;             /* first program error; stops the run */
+    /* sim_set_peek, and sim_run's config to give it; whether the read
+     * ahead follows it (sim_run: AHEAD_ROUTE_MIN_BYTES, or always, for
+     * tests), and how often it asked and followed an answer. At the end,
+     * where they move no field the run's loop reads. */
+    NodePeekFn peek;
+    const void *config;
+    gboolean peek_ahead, peek_always;
+    uint64_t peek_asked, peek_followed;
 };
 
 /* What each unit offers the others: its functions, then the helpers that

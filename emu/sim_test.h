@@ -46,6 +46,19 @@ void sim_set_link_tables(Sim *sim, gboolean tables);
  * link l at 1 node in 2^(l+1)) maps no array at all. */
 #define SIM_LINK_TABLE_SHARE 32
 
+/* For tests, before sim_run: read routes ahead from the program's peek
+ * (node.h, NodePeekFn; sim.c, sim_prefetch_route) on a machine of any
+ * size (TRUE), not only where a link's array is large enough to fall out
+ * of the caches (FALSE, the default). The run is the same either way. */
+void sim_set_peek_always(Sim *sim, gboolean always);
+
+/* For tests: the peek's answers the read ahead asked for, and those it
+ * followed (a node of the machine, at most NODE_PEEK_HOPS links). */
+typedef struct {
+    uint64_t asked, followed;
+} SimPeekCounts;
+SimPeekCounts sim_peek_counts(const Sim *sim);
+
 /* For tests: deliveries put off so far, those of them that became swaps,
  * those carried out before their batch because something else was about
  * to read or write their regions, and the swaps of two whole memories,

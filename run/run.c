@@ -664,6 +664,8 @@ static Report *run_scenario_inner(const Scenario *s,
                                                        : SIM_ORDER_CONTRACT);
         if (options && options->limits)
             sim_set_limits(sim, options->limits);
+        if (alg->peek)
+            sim_set_peek(sim, alg->peek);
         before = (Fingerprint){ 0, 0 };
         gint64 since = g_get_monotonic_time();
         for (uint32_t x = 0; x < nodes; x++) {

@@ -109,6 +109,25 @@ static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
     return NODE_CONTINUE;
 }
 
+/* node.h, NodePeekFn: round t of the two-phase method sends first (and
+ * only) to its target processor, along the e-cube route two_phase_step
+ * takes; the last step sends nothing, nor does a round whose target is
+ * the node itself (a route of no links). The naive method posts every
+ * message in one step, where a first one tells little. */
+static int bmmc_peek(const void *config, uint32_t node, unsigned step,
+                     uint32_t *dest, int *path)
+{
+    const BmmcConfig *c = config;
+    if (c->method == BMMC_NAIVE || step >= bmmc_plan_rounds(c->plan))
+        return NODE_PEEK_NONE;
+    uint64_t target = bmmc_plan_target_proc(c->plan, node, step);
+    int hops = route_ecube(node, (uint32_t)target, c->p, c->routing, path);
+    if (hops <= 0 || hops > NODE_PEEK_HOPS)
+        return NODE_PEEK_NONE;
+    *dest = (uint32_t)target;
+    return hops;
+}
+
 static NodeStatus naive_step(Node *node, const BmmcConfig *c)
 {
     uint64_t k = node_address(node);
@@ -439,6 +458,7 @@ const Algorithm algorithm_bmmc = {
     .release = bmmc_release,
     .init = bmmc_init,
     .step = bmmc_step,
+    .peek = bmmc_peek,
     .expect = bmmc_expect,
     .report = bmmc_report,
 };
