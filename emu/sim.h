@@ -60,8 +60,8 @@ Word *sim_node_memory(Sim *sim, uint32_t node);
 void sim_set_observer(Sim *sim, const SimObserver *observer, void *data);
 
 /* The program's peek (node.h, NodePeekFn), or NULL, the default: the
- * read ahead then guesses from the links the last steps used. */
-/* Before sim_run; the peek is given sim_run's config. */
+ * read ahead then guesses from the links the last steps used. Before
+ * sim_run, which gives the peek its own config. */
 void sim_set_peek(Sim *sim, NodePeekFn peek);
 
 /* Run every node's program to completion. FALSE with *error set when a node
