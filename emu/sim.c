@@ -783,6 +783,15 @@ static gboolean sim_check_quiet(Sim *sim, GError **error)
     return TRUE;
 }
 
+/* An answer the read ahead can follow and the check accepts: none, or
+ * a node of the machine and at most NODE_PEEK_HOPS links (node.h). */
+static inline gboolean peek_answer_ok(const Sim *sim, int hops,
+                                      uint32_t dest)
+{
+    return hops == NODE_PEEK_NONE
+           || (hops >= 0 && hops <= NODE_PEEK_HOPS && dest < sim->nodes);
+}
+
 #ifdef SIM_CHECK_EXCHANGE
 /* sim_set_peek: the sanitizer build asks the peek about every step before
  * it runs and holds the answer to the step's first send (a route of the
@@ -798,8 +807,7 @@ static void peek_check_start(Sim *sim, Node *node)
     sim->peek_dest = UINT32_MAX;
     sim->peek_said = sim->peek(sim->config, node->address, node->step,
                                &sim->peek_dest, sim->peek_path);
-    if (sim->peek_said < NODE_PEEK_NONE || sim->peek_said > NODE_PEEK_HOPS
-        || (sim->peek_said != NODE_PEEK_NONE && sim->peek_dest >= sim->nodes))
+    if (!peek_answer_ok(sim, sim->peek_said, sim->peek_dest))
         node_fail(node, "the program's peek at step %u answered %d hops to "
                   "node %u (node.h: NODE_PEEK_NONE, NODE_PEEK_ROUTED or 1..%d "
                   "hops to a node of the machine)", node->step,
@@ -809,8 +817,7 @@ static void peek_check_start(Sim *sim, Node *node)
 static void peek_check_send(Sim *sim, Node *node, uint32_t dest,
                             const int *path, int hops)
 {
-    if (sim->peek_sent || sim->peek_said == NODE_PEEK_NONE
-        || node != sim->running)
+    if (sim->peek_sent || sim->peek_said == NODE_PEEK_NONE)
         return;
     sim->peek_sent = TRUE;
     int said = sim->peek_said;
@@ -888,6 +895,15 @@ static inline const Node *guessed_partner(const Sim *sim, uint32_t x)
     return v != TOPOLOGY_NONE ? &sim->node[v] : NULL;
 }
 
+/* The line of node x's channel on `link`, where its link has an array
+ * (sim->link_ch set): what each read ahead of a channel asks for. */
+static inline void prefetch_channel(const Sim *sim, int link, uint32_t x)
+{
+    const LinkChannel *ch = sim->link_ch[link].ch;
+    if (ch)
+        EMU_PREFETCH(&ch[x]);
+}
+
 /* The route of a node's next step, AHEAD_ROUTE events before it runs,
  * as its program's peek says (sim_set_peek): each hop's channel, on a
  * machine whose links keep arrays, and the destination's match line. A
@@ -924,7 +940,7 @@ static G_GNUC_NO_INLINE void sim_prefetch_route(Sim *sim, uint32_t x)
     uint32_t dest = UINT32_MAX;
     int hops = sim->peek(sim->config, x, sim->node[x].step, &dest, path);
     sim->peek_asked++;
-    if (hops < 0 || hops > NODE_PEEK_HOPS || dest >= sim->nodes)
+    if (hops == NODE_PEEK_NONE || !peek_answer_ok(sim, hops, dest))
         return;
     sim->peek_followed++;
     const int *links = path;
@@ -941,8 +957,7 @@ static G_GNUC_NO_INLINE void sim_prefetch_route(Sim *sim, uint32_t x)
         int l = links[k];
         if (l < 0 || l >= sim->links)
             return;
-        if (sim->link_ch[l].ch)
-            EMU_PREFETCH(&sim->link_ch[l].ch[v]);
+        prefetch_channel(sim, l, v);
         v = topology_neighbour(sim->topo, v, l);
     }
 }
@@ -965,9 +980,8 @@ static void sim_prefetch_ahead(Sim *sim)
          * match line of its guessed partner, which it sends to next */
         if (sim->link_ch)
             for (int k = 0; k < 2; k++) {
-                int l = sim->hot_link[k];
-                if (l >= 0 && sim->link_ch[l].ch)
-                    EMU_PREFETCH(&sim->link_ch[l].ch[q->node]);
+                if (sim->hot_link[k] >= 0)
+                    prefetch_channel(sim, sim->hot_link[k], q->node);
             }
         const Node *partner = guessed_partner(sim, q->node);
         if (partner)
@@ -985,8 +999,8 @@ static void sim_prefetch_ahead(Sim *sim)
         uint32_t x = run[AHEAD_SENT].node;
         for (uint64_t m = said->links; m; m &= m - 1) {
             int l = __builtin_ctzll(m);
-            if (sim->link_ch && sim->link_ch[l].ch)
-                EMU_PREFETCH(&sim->link_ch[l].ch[x]);
+            if (sim->link_ch)
+                prefetch_channel(sim, l, x);
             uint32_t v;
             if ((said->far & m & -m)
                 || (v = topology_neighbour(sim->topo, x, l)) == TOPOLOGY_NONE)

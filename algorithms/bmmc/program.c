@@ -82,6 +82,15 @@ static uint64_t apply(const Gf2Table *A, uint64_t c, uint64_t x)
 
 /* ---- the node programs ----------------------------------------------- */
 
+/* Round t's target processor of node k and the e-cube route to it:
+ * what two_phase_step sends along and what bmmc_peek says it will. */
+static int round_route(const BmmcConfig *c, uint32_t k, unsigned t,
+                       uint32_t *target, int *path)
+{
+    *target = (uint32_t)bmmc_plan_target_proc(c->plan, k, t);
+    return route_ecube(k, *target, c->p, c->routing, path);
+}
+
 static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
 {
     unsigned t = node_step(node);
@@ -100,10 +109,10 @@ static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
     node_mark(node, "round %u", t);
     uint64_t epm = bmmc_plan_elements_per_message(c->plan);
     size_t offset = (size_t)(c->m + bmmc_plan_message_offset(c->plan, t));
-    uint64_t target = bmmc_plan_target_proc(c->plan, k, t);
     uint64_t source = bmmc_plan_source_proc(c->plan, k, t);
+    uint32_t target;
     int path[TOPOLOGY_CUBE_MAX_DIMENSIONS];
-    int hops = route_ecube((uint32_t)k, (uint32_t)target, c->p, c->routing, path);
+    int hops = round_route(c, (uint32_t)k, t, &target, path);
     node_send(node, path, hops, offset, (size_t)epm, (int)t);
     node_recv(node, (uint32_t)source, (int)t, offset, (size_t)epm);
     return NODE_CONTINUE;
@@ -117,15 +126,12 @@ static NodeStatus two_phase_step(Node *node, const BmmcConfig *c)
 static int bmmc_peek(const void *config, uint32_t node, unsigned step,
                      uint32_t *dest, int *path)
 {
+    G_STATIC_ASSERT(TOPOLOGY_CUBE_MAX_DIMENSIONS <= NODE_PEEK_HOPS);
     const BmmcConfig *c = config;
     if (c->method == BMMC_NAIVE || step >= bmmc_plan_rounds(c->plan))
         return NODE_PEEK_NONE;
-    uint64_t target = bmmc_plan_target_proc(c->plan, node, step);
-    int hops = route_ecube(node, (uint32_t)target, c->p, c->routing, path);
-    if (hops <= 0 || hops > NODE_PEEK_HOPS)
-        return NODE_PEEK_NONE;
-    *dest = (uint32_t)target;
-    return hops;
+    int hops = round_route(c, node, step, dest, path);
+    return hops > 0 ? hops : NODE_PEEK_NONE;
 }
 
 static NodeStatus naive_step(Node *node, const BmmcConfig *c)
