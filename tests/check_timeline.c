@@ -360,6 +360,7 @@ START_TEST(timeline_claim_near_the_last_is_its_parts)
                          "claims near the last against their parts",
                          &deepest, &refused);
     ck_assert_uint_ge(deepest, 200);    /* long arrays were reached */
+    ck_assert_uint_gt(refused, 1000);   /* and claims refused in them */
 }
 END_TEST
 
