@@ -275,20 +275,48 @@ static void rotate_back(Word *mem, size_t w, const TpConfig *c, size_t to,
  * with (slot ^ rank) >> t & 1, bruck's those with slot / span % radix == z.
  * The butterfly's first phase scatters transposing, block by block (but
  * 1 x 1 blocks, which are their own transposes). */
+static void moving_slots(const TpConfig *c, uint32_t me, unsigned t,
+                         uint64_t *span, uint64_t *r, uint64_t *z)
+{
+    if (c->method == TP_BUTTERFLY) {
+        *span = (uint64_t)1 << t;
+        *r = 2;
+        *z = ((me >> t) & 1) ^ 1;
+    } else {
+        *span = c->plan[t].span;
+        *r = c->radix;
+        *z = c->plan[t].value;
+    }
+}
+
+/* Step t's moving slots when they are one run, slots *first on (the run
+ * of span slots from z span on is the only one below P: every step of
+ * the adaptive choice's radix P, the last step of the butterfly and of
+ * bruck), and the step's blocks arrive as they are (not the butterfly's
+ * first phase, which scatters transposing, but for 1 x 1 blocks): their
+ * count, else 0. Such a step sends the run from the work array itself
+ * and receives into it: a send copies its elements when it is posted and
+ * a receive writes its own when it completes (node.h), so packing and
+ * unpacking the run would only copy it twice more. */
+static size_t moving_run(const TpConfig *c, uint32_t me, unsigned t,
+                         uint64_t *first)
+{
+    uint64_t span, r, z;
+    moving_slots(c, me, t, &span, &r, &z);
+    if (c->method == TP_BUTTERFLY && t == 0 && c->b > 1)
+        return 0;
+    if (z * span + span * r < c->p)
+        return 0;
+    *first = z * span;
+    return (size_t)MIN(span, c->p - z * span);
+}
+
 static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
                      uint32_t me,
                      unsigned t, gboolean pack, gboolean transpose)
 {
     uint64_t span, r, z;
-    if (c->method == TP_BUTTERFLY) {
-        span = (uint64_t)1 << t;
-        r = 2;
-        z = ((me >> t) & 1) ^ 1;
-    } else {
-        span = c->plan[t].span;
-        r = c->radix;
-        z = c->plan[t].value;
-    }
+    moving_slots(c, me, t, &span, &r, &z);
     size_t buf = pack ? region(c, TP_PACK) : region(c, TP_UNPACK);
     size_t n = 0;
     if (transpose && c->b > 1) {    /* 1 x 1 blocks are their transposes */
@@ -382,7 +410,9 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
          * phase, received column-wise if it moved, in place if not; later
          * phases move blocks as they are. Bruck transposes at the end. */
         gboolean first = !bruck && t == 1;
-        gather(mem, w, c, work, me, t - 1, FALSE, first);
+        uint64_t slot;
+        if (!moving_run(c, me, t - 1, &slot))
+            gather(mem, w, c, work, me, t - 1, FALSE, first);
         if (first)
             transpose_staying(mem, w, c, work, me);
     }
@@ -403,7 +433,15 @@ static NodeStatus step_slots(Node *node, const TpConfig *c, uint32_t me,
         to = from = me ^ (1u << t);
         node_mark(node, "phase %u", t + 1);
     }
-    size_t n = gather(mem, w, c, work, me, t, TRUE, FALSE);
+    uint64_t slot;
+    size_t n = moving_run(c, me, t, &slot);
+    if (n) {
+        size_t at = work + slot * c->block;
+        node_recv(node, from, (int)t, at, n * c->block);
+        node_send_to(node, to, at, n * c->block, (int)t);
+        return NODE_CONTINUE;
+    }
+    n = gather(mem, w, c, work, me, t, TRUE, FALSE);
     node_recv(node, from, (int)t, region(c, TP_UNPACK), n * c->block);
     node_send_to(node, to, region(c, TP_PACK), n * c->block, (int)t);
     return NODE_CONTINUE;
