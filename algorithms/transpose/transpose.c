@@ -262,19 +262,12 @@ static void rotate_back(Word *mem, size_t w, const TpConfig *c, size_t to,
                    from + (me + c->p - k) % c->p * c->block);
 }
 
-/* Gather the moving slots of work array `work` in slot order into the pack
- * buffer (pack) or scatter the unpack buffer back into them, a run of
- * consecutive slots at a time, consecutive in the buffer too. The moving
- * slots are those whose digit of weight `span` (in base r) is z: butterfly
- * step t's bit t differing from the rank's (r = 2, span = 2^t), bruck's
- * digit x equal to z (span = radix^x). They are enumerated in runs of
- * span slots, every span r slots from z span on, so that a step costs its
- * moving slots, not all P: with radix P (the adaptive choice on small
- * messages) a step moves one slot of P, and testing every slot made the
- * run quadratic in P. Slot by slot: the butterfly's step t moves the slots
- * with (slot ^ rank) >> t & 1, bruck's those with slot / span % radix == z.
- * The butterfly's first phase scatters transposing, block by block (but
- * 1 x 1 blocks, which are their own transposes). */
+/* Step t's moving slots: those whose digit of weight `span` (in base r)
+ * is z, the butterfly's step t's bit t differing from the rank's (r = 2,
+ * span = 2^t), bruck's digit x equal to z (span = radix^x; z span < P for
+ * every step of tp_prepare's plan). Slot by slot: the butterfly's step t
+ * moves the slots with (slot ^ rank) >> t & 1, bruck's those with
+ * slot / span % radix == z. */
 static void moving_slots(const TpConfig *c, uint32_t me, unsigned t,
                          uint64_t *span, uint64_t *r, uint64_t *z)
 {
@@ -311,6 +304,15 @@ static size_t moving_run(const TpConfig *c, uint32_t me, unsigned t,
     return (size_t)MIN(span, c->p - z * span);
 }
 
+/* Gather the moving slots of work array `work` in slot order into the pack
+ * buffer (pack) or scatter the unpack buffer back into them, a run of
+ * consecutive slots at a time, consecutive in the buffer too. They are
+ * enumerated in runs of span slots, every span r slots from z span on, so
+ * that a step costs its moving slots, not all P: with radix P (the
+ * adaptive choice on small messages) a step moves one slot of P, and
+ * testing every slot made the run quadratic in P. The butterfly's first
+ * phase scatters transposing, block by block (but 1 x 1 blocks, which are
+ * their own transposes). */
 static size_t gather(Word *mem, size_t w, const TpConfig *c, size_t work,
                      uint32_t me,
                      unsigned t, gboolean pack, gboolean transpose)
