@@ -23,6 +23,7 @@ static void bound_clear(gpointer p)
     g_free(b->name);
     g_free(b->field);
     g_free(b->source);
+    g_free(b->reason);
 }
 
 static void detail_clear(gpointer p)
@@ -168,10 +169,9 @@ static gboolean time_bound_na(Report *r, int c, const char *field,
 {
     if (kind == BOUND_LOWER || !paths_carried(r, c))
         return FALSE;
-    g_autofree char *why = g_strdup_printf(
-        "%s; n/a: the machine prices memory paths, which the bound's "
-        "model of channels alone leaves out", source);
-    report_bound_na(r, field, name, kind, why);
+    report_bound_na(r, field, name, kind,
+                    "the machine prices memory paths, which the bound's "
+                    "model of channels alone leaves out", source);
     return TRUE;
 }
 
@@ -191,7 +191,7 @@ void report_bound(Report *r, const char *field, const char *name,
         return;
     double measured = bound_measured(r, field, name);
     Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
-                TRUE, FALSE, g_strdup(source) };
+                TRUE, FALSE, g_strdup(source), NULL };
     switch (kind) {
     case BOUND_UPPER: b.holds = measured <= value; break;
     case BOUND_LOWER: b.holds = measured >= value; break;
@@ -208,11 +208,11 @@ void report_cycle_bound(Report *r, const char *name,
 }
 
 void report_bound_na(Report *r, const char *field, const char *name,
-                     BoundKind kind, const char *source)
+                     BoundKind kind, const char *reason, const char *source)
 {
     Bound b = { g_strdup(name), g_strdup(field), kind, NAN,
                 bound_measured(r, field, name),
-                FALSE, FALSE, g_strdup(source) };
+                FALSE, FALSE, g_strdup(source), g_strdup(reason) };
     g_array_append_val(r->bounds, b);
 }
 
@@ -715,6 +715,11 @@ static void json_bounds(JsonWriter *w, const Report *r)
         else
             json_writer_null(w);
         json_text(w, "source", bd->source);
+        json_writer_key(w, "reason");
+        if (bd->applies)
+            json_writer_null(w);
+        else
+            json_writer_string(w, bd->reason);
         json_writer_end_object(w);
     }
     json_writer_end_array(w);
@@ -1090,6 +1095,8 @@ void report_print_table(const Report *r, FILE *out)
                 fprintf(out, "%12s %12s  %s\n", "-",
                         table_number(mv, b->measured), "n/a");
             fprintf(out, "      on %s: %s\n", b->field, b->source);
+            if (!b->applies)
+                fprintf(out, "      n/a: %s\n", b->reason);
         }
     }
     if (r->details->len) {

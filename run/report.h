@@ -15,7 +15,7 @@
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away (docs/report.md, "Versions", lists what changed). */
-#define REPORT_SCHEMA 5
+#define REPORT_SCHEMA 6
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the
@@ -42,7 +42,8 @@ typedef enum { BOUND_UPPER, BOUND_LOWER, BOUND_EXACT } BoundKind;
  * "details.index_words"); `measured` is the field's value in this run.
  * A bound that does not apply to this run (another method's, another
  * case's) is still listed, so a reader sees what was left out, but is
- * never evaluated: applies FALSE, value NAN, holds FALSE. */
+ * never evaluated: applies FALSE, value NAN, holds FALSE, and `reason`
+ * says why it does not apply (NULL for one that applies). */
 typedef struct {
     char *name;
     char *field;
@@ -52,6 +53,7 @@ typedef struct {
     gboolean applies;
     gboolean holds;               /* applies, and the relation holds */
     char *source;
+    char *reason;                 /* why it does not apply, or NULL */
 } Bound;
 
 typedef enum { DETAIL_INT, DETAIL_DOUBLE, DETAIL_TEXT,
@@ -185,9 +187,11 @@ void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,
                              const char *source);
 /* A bound that does not apply to this run (applies FALSE, reported "n/a"):
- * the bound of another method, or of a case this run is not. */
+ * the bound of another method, or of a case this run is not. REASON says
+ * which, as the table and the JSON print it ("the sequential method's
+ * bound; this run's method is concurrent"). */
 void report_bound_na(Report *r, const char *field, const char *name,
-                     BoundKind kind, const char *source);
+                     BoundKind kind, const char *reason, const char *source);
 void report_detail_int(Report *r, const char *key, long long v);
 void report_detail_double(Report *r, const char *key, double v);
 void report_detail_text(Report *r, const char *key, const char *v);

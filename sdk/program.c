@@ -349,10 +349,19 @@ void cubemu_bound(cubemu_report *r, const char *field, const char *name,
     report_bound(REPORT(r), field, name, bound_kind(kind), value, source);
 }
 
+void cubemu_bound_na_why(cubemu_report *r, const char *field,
+                         const char *name, int kind, const char *reason,
+                         const char *source)
+{
+    report_bound_na(REPORT(r), field, name, bound_kind(kind), reason, source);
+}
+
 void cubemu_bound_na(cubemu_report *r, const char *field, const char *name,
                      int kind, const char *source)
 {
-    report_bound_na(REPORT(r), field, name, bound_kind(kind), source);
+    cubemu_bound_na_why(r, field, name, kind,
+                        "its program lists it as another case's bound",
+                        source);
 }
 
 void cubemu_detail_int(cubemu_report *r, const char *key, long long value)

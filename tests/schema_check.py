@@ -248,7 +248,13 @@ def negative_cases(validator, emu, mpi):
             ("with a bound's holds a string",
              changed(emu, lambda r: r["bounds"][0].update(holds="yes"))),
             ("with a bound that does not apply but has a value",
-             changed(emu, lambda r: r["bounds"][0].update(applies=False, holds=None))),
+             changed(emu, lambda r: r["bounds"][0].update(applies=False, holds=None,
+                                                          reason="another case's"))),
+            ("with a bound that does not apply and no reason",
+             changed(emu, lambda r: r["bounds"][0].update(applies=False, holds=None,
+                                                          value=None, reason=None))),
+            ("with a bound that applies and a reason",
+             changed(emu, lambda r: r["bounds"][0].update(reason="why"))),
         ]
     if mpi is not None:
         cases += [

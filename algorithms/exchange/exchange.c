@@ -128,8 +128,8 @@ static void exchange_report(const void *config, Report *r)
         /* With fewer ports than links the n parts queue for them: the
          * bound is the all-port machine's, not this one's. */
         report_bound_na(r, "cycles", ALL_PORT, BOUND_EXACT,
-                        ALL_PORT_SOURCE "; n/a: the machine has fewer ports "
-                        "than links");
+                        "the machine has fewer ports than links, and the "
+                        "bound counts on one a link", ALL_PORT_SOURCE);
     }
     uint64_t nodes = (uint64_t)1 << c->n;
     report_bound(r, "element_transfers", "element transfers", BOUND_EXACT,

@@ -364,7 +364,14 @@ enum { CUBEMU_UPPER = 0, CUBEMU_LOWER = 1, CUBEMU_EXACT = 2 };
 void cubemu_bound(cubemu_report *r, const char *field, const char *name,
                   int kind, double value, const char *source);
 /* A bound listed for the reader but not evaluated: another method's or
- * another case's ("n/a"). */
+ * another case's ("n/a"). REASON says why it does not apply to this run,
+ * as the report prints it ("the two-phase method's bound; this run's
+ * method is naive"). */
+void cubemu_bound_na_why(cubemu_report *r, const char *field,
+                         const char *name, int kind, const char *reason,
+                         const char *source);
+/* cubemu_bound_na_why without a reason of the program's own: the report
+ * says only that the program lists it for another case. */
 void cubemu_bound_na(cubemu_report *r, const char *field, const char *name,
                      int kind, const char *source);
 void cubemu_detail_int(cubemu_report *r, const char *key, long long value);
