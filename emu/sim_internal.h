@@ -344,6 +344,8 @@ struct Sim {
                                 * ports' marks, then the receive ports' */
     Timeline *mem_path;        /* per node, only where a class's price
                                 * uses it (machine.h, memory_path) */
+    Tick *path_busy;           /* with it: the ticks each node's path
+                                * carries, what it sends and receives */
     uint64_t *path_mark;       /* with it and the locality order: the
                                 * memory paths' marks */
 
@@ -766,6 +768,19 @@ Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link, Tick ts);
 /* sim_route's general case: the message in runs of elements. */
 Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
                     int hops, Tick ready, Tick *left);
+
+/* Node x's memory path carries `busy` more ticks of elements (stats.h,
+ * path_busy_max): a sum, so the order of a tick's events cannot change
+ * it; the busiest node is the lowest address of those with the most. */
+static inline void sim_path_account(Sim *sim, uint32_t x, Tick busy)
+{
+    Tick b = sim->path_busy[x] += busy;
+    if (b > sim->stats.path_busy_max
+        || (b == sim->stats.path_busy_max && x < sim->stats.path_busiest)) {
+        sim->stats.path_busy_max = b;
+        sim->stats.path_busiest = x;
+    }
+}
 
 /* The statistics of a message's count elements crossing `link` from node
  * u, the last leaving at `end`; ch is the channel's timeline, or NULL

@@ -239,8 +239,10 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
         sim->send_port = EMU_NEW0(Timeline, sim->nodes, "the nodes' ports");
         sim->recv_port = EMU_NEW0(Timeline, sim->nodes, "the nodes' ports");
     }
-    if (machine_memory_paths(m))
+    if (machine_memory_paths(m)) {
         sim->mem_path = EMU_NEW0(Timeline, sim->nodes, "the nodes' memory paths");
+        sim->path_busy = EMU_NEW0(Tick, sim->nodes, "the nodes' memory paths");
+    }
     sim_channels_new(sim);
     /* With one sending port a channel is only ever used by elements
      * leaving its node, which that port already serialises. */
@@ -310,6 +312,7 @@ void sim_free(Sim *sim)
         for (uint32_t x = 0; x < sim->nodes; x++)
             timeline_clear(&sim->mem_path[x]);
     g_free(sim->mem_path);
+    g_free(sim->path_busy);
     g_free(sim->path_mark);
     queue_foreach(sim->queue, drop_post, NULL);
     queue_free(sim->queue);

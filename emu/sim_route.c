@@ -112,6 +112,13 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
     Tick end = ready;
 
     const gboolean paths = machine_price(&sim->machine, msg->cls)->memory_path;
+    if (paths) {
+        /* Each element holds its source's path on the first hop and its
+         * destination's on the last, tau ticks each (sim_route_runs takes
+         * such a route here from hop 0). */
+        sim_path_account(sim, msg->source, (Tick)count * tau);
+        sim_path_account(sim, msg->dest, (Tick)count * tau);
+    }
     for (int h = h0; h < hops; h++) {
         int link = path[h];
         uint32_t v = topology_neighbour(sim->topo, u, link);

@@ -40,6 +40,12 @@ typedef struct {
      * going up / down, and the ticks its channels were busy carrying them. */
     uint64_t *link_up, *link_down;
     uint64_t *link_busy;
+    /* On a machine with memory paths (machine.h, memory_path): the most
+     * ticks one node's path carried elements, sending and receiving, and
+     * that node (the lowest address of those with the most); 0 and 0
+     * without paths. No run can end before its busiest path is done. */
+    Tick path_busy_max;
+    uint32_t path_busiest;
     /* Per node: ticks of local work, and when its program finished. */
     Tick *compute;
     Tick *finished;

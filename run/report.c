@@ -207,6 +207,18 @@ void report_cycle_bound(Report *r, const char *name,
     report_bound(r, "cycles", name, kind, value, source);
 }
 
+void report_machine_bounds(Report *r)
+{
+    if (!paths_carried(r, -1))
+        return;
+    g_autofree char *source = g_strdup_printf(
+        "each node's one memory path carries every element it sends and "
+        "receives, one at a time (machine model, \"Memory paths\"): node "
+        "%u's is busiest", (unsigned)r->path_busiest);
+    report_cycle_bound(r, "memory paths: the busiest node's path",
+                       BOUND_LOWER, (double)r->path_busy_max, source);
+}
+
 void report_bound_na(Report *r, const char *field, const char *name,
                      BoundKind kind, const char *reason, const char *source)
 {
@@ -325,6 +337,8 @@ void report_take_stats(Report *r, const SimStats *st,
     r->elements_sent = st->elements_sent;
     r->max_channel_elements = st->max_channel_elements;
     r->events = st->events;
+    r->path_busy_max = st->path_busy_max;
+    r->path_busiest = st->path_busiest;
     memcpy(r->class_messages, st->class_messages, sizeof r->class_messages);
     memcpy(r->class_elements, st->class_elements, sizeof r->class_elements);
     memcpy(r->class_transfers, st->class_transfers, sizeof r->class_transfers);

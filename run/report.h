@@ -116,6 +116,9 @@ typedef struct Report {
     uint64_t class_transfers[CLASS_COUNT];
     /* Per link index: elements up, down, and ticks its channels were busy. */
     uint64_t *link_up, *link_down, *link_busy;
+    /* With memory paths: the busiest node's path, its ticks (stats.h) */
+    Tick path_busy_max;
+    uint32_t path_busiest;
     /* Per node, summarised: ticks of local work, and the rest of the
      * node's time until it finished (communication and waiting). */
     Tick compute_max, communication_max;
@@ -182,6 +185,10 @@ void report_bound(Report *r, const char *field, const char *name,
 void report_class_time_bound(Report *r, MessageClass c, const char *field,
                              const char *name, BoundKind kind, double value,
                              const char *source);
+/* The bounds the machine model itself implies, whatever the algorithm
+ * (the runner adds them after the algorithm's): on a machine with memory
+ * paths, the cycles are at least the busiest node's path's ticks. */
+void report_machine_bounds(Report *r);
 /* A bound on the measured cycle count: report_bound(r, "cycles", ...). */
 void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,

@@ -761,6 +761,7 @@ static Report *run_scenario_inner(const Scenario *s,
                    k * sizeof(Word));
     }
     alg->report(config, r);
+    report_machine_bounds(r);
     run_setup_release(&setup, FALSE);     /* the report owns the machine */
     return r;
 }

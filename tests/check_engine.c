@@ -1922,7 +1922,20 @@ START_TEST(memory_paths_serialise_a_node)
                             "path of node 0: the locality order does not "
                             "apply");
     tally_paths_run(&t, b, 16, "paths");
+    /* node 0's path carries its 4 elements out and the 12 in, one tick
+     * each: 16 ticks, all of the run (node 7's carries 4); without paths
+     * nothing is counted */
+    ck_tally_int(&t, 16, sim_stats(b)->path_busy_max, "paths: busiest path");
+    ck_tally_uint(&t, 0, sim_stats(b)->path_busiest, "paths: busiest node");
     sim_free(b);
+    m.price[CLASS_ROUTER].memory_path = FALSE;
+    Sim *plain = sim_new(&m, &test_layout);
+    fill_memory(plain, 8);
+    GError *e = NULL;
+    if (!sim_run(plain, paths_step, NULL, &e))
+        ck_abort_msg("no paths again: %s", e->message);
+    ck_tally_int(&t, 0, sim_stats(plain)->path_busy_max, "no paths: busiest path");
+    sim_free(plain);
     ck_tally_assert(&t, "memory paths on the 3-cube");
 }
 END_TEST

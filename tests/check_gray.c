@@ -173,6 +173,80 @@ START_TEST(ports_one_is_reported_honestly)
 }
 END_TEST
 
+/* On a machine with memory paths the report's lower bound is the busiest
+ * node's path: each element a node sends or receives holds its path for
+ * one element-time (docs/machine-model.md, "Memory paths"). The busiest
+ * node is found here without the engine: every set's elements follow
+ * Lemma 2 (element i crosses dimension d exactly when bit d+1 of i is
+ * set) in the method's order of dimensions, from G(i) or from i, and each
+ * crossing loads its source's and its destination's path. */
+static uint64_t busiest_path(const char *alg, gboolean concurrent, int n,
+                             uint64_t k)
+{
+    uint32_t nodes = 1u << n;
+    unsigned sets = concurrent ? (unsigned)MIN(k, (uint64_t)(n - 1)) : 1;
+    g_autofree uint64_t *load = g_new0(uint64_t, nodes);
+    for (unsigned s = 0; s < sets; s++) {
+        uint64_t size = concurrent ? k / (uint64_t)(n - 1)
+                                         + (s < k % (uint64_t)(n - 1))
+                                   : k;
+        int first = concurrent ? n - 2 - (int)s : n - 2;
+        for (uint32_t i = 0; i < nodes; i++) {
+            uint32_t pos = strcmp(alg, "gray-to-binary") ? i
+                                                         : (uint32_t)gray_encode(i);
+            for (int t = 0; t < n - 1; t++) {
+                int d = ((first - t) % (n - 1) + (n - 1)) % (n - 1);
+                if (!((i >> (d + 1)) & 1))
+                    continue;
+                load[pos] += size;
+                pos ^= 1u << d;
+                load[pos] += size;
+            }
+        }
+    }
+    uint64_t most = 0;
+    for (uint32_t x = 0; x < nodes; x++)
+        most = MAX(most, load[x]);
+    return most;
+}
+
+START_TEST(memory_paths_bound_is_the_busiest_path)
+{
+    static const char *const algs[] = { "gray-to-binary", "binary-to-gray" };
+    static const long ks[] = { 1, 5, 13, 40 };
+    enum { TAU = 3 };
+    CkTally t = CK_TALLY_INIT;
+    for (int n = 2; n <= 7; n++)
+        for (size_t a = 0; a < G_N_ELEMENTS(algs); a++)
+            for (int conc = 0; conc < 2; conc++)
+                for (size_t ki = 0; ki < G_N_ELEMENTS(ks); ki++) {
+                    g_autoptr(Scenario) s = scenario_for(
+                        algs[a], conc ? "concurrent" : "sequential", n, ks[ki],
+                        "machine.memory-path", "yes");
+                    scenario_put(s, "machine", "element-time", "3", "test");
+                    g_autoptr(Report) r = must_run(s, NULL);
+                    const Bound *b = bound_named(r, "memory paths");
+                    uint64_t want = TAU * busiest_path(algs[a], conc, n,
+                                                       (uint64_t)ks[ki]);
+                    ck_tally_true(&t, r->data_correct && b->applies && b->holds
+                                      && b->kind == BOUND_LOWER,
+                                  "%s n = %d K = %ld %s: correct, bound holds",
+                                  algs[a], n, ks[ki], conc ? "conc" : "seq");
+                    ck_tally_uint(&t, want, (uint64_t)b->value,
+                                  "%s n = %d K = %ld %s: busiest path", algs[a],
+                                  n, ks[ki], conc ? "conc" : "seq");
+                }
+    ck_tally_assert(&t, "the memory-path bound of both conversions");
+    /* without paths there is no such bound */
+    g_autoptr(Scenario) s = scenario_for("gray-to-binary", "concurrent", 5, 8,
+                                         NULL, NULL);
+    g_autoptr(Report) r = must_run(s, NULL);
+    for (guint i = 0; i < r->bounds->len; i++)
+        ck_assert(!g_str_has_prefix(g_array_index(r->bounds, Bound, i).name,
+                                    "memory paths"));
+}
+END_TEST
+
 /* ---- Figures 4 and 5: placements after every step --------------------- */
 
 
@@ -338,6 +412,7 @@ END_TEST
 static Suite *gray_suite(void)
 {
     const CkTest conversion[] = {
+        { memory_paths_bound_is_the_busiest_path, 0 },
         { all_methods_all_directions_correct_and_exact, 0 },
         { startup_paid_per_step, 0 },
         { ports_one_is_reported_honestly, 0 },
