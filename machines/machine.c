@@ -634,14 +634,21 @@ gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
     machine_kernels(&in, m);
 
     const char *name = machine_input_value(&in, "name", &where);
-    /* "(modified)" when an inline key overrides a value the preset sets;
-     * filling in what the preset leaves open (cube's dimensions) is not. */
+    /* "(modified)" when an inline key overrides a value the preset sets
+     * (a plain startup, element-time or memory-path overrides both
+     * classes' keys); filling in what the preset leaves open (cube's
+     * dimensions) is not. */
     gboolean custom = FALSE;
     for (size_t i = 0; preset && i < s->n; i++) {
         const char *k = s->keys[i].key;
-        if (strcmp(k, "name") && strcmp(k, "description")
-            && keys_get(preset, k))
-            custom = TRUE;
+        if (!strcmp(k, "name") || !strcmp(k, "description"))
+            continue;
+        custom = custom || keys_get(preset, k);
+        for (int c = 0; c < CLASS_COUNT && !custom; c++) {
+            g_autofree char *ck = g_strdup_printf("%s.%s",
+                                                  message_class_name(c), k);
+            custom = keys_get(preset, ck) != NULL;
+        }
     }
     if (!name)
         name = preset_name ? preset_name : "custom";

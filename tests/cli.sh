@@ -83,6 +83,10 @@ expect_has default-other-algorithm 0 "algorithm     exchange, method sequential,
   "$CUBEMU" run --set algorithm.name=exchange
 expect_has default-dimensions 0 "machine       cm200-8k (modified): cube, n = 7 (128 nodes, diameter 7)" -- \
   "$CUBEMU" run --set machine.dimensions=7 --set algorithm.name=gray-to-binary
+# a plain key overrides both classes' keys of the preset: modified too
+expect_has plain-key-modifies-class-keys 0 "machine       cm200-8k (modified): cube, n = 8" -- \
+  "$CUBEMU" run scenarios/paper/johnsson-ho-figure5-concurrent.ini \
+  --set machine.preset=cm200-8k --set machine.memory-path=no --set machine.dimensions=8
 expect_has default-cube-not-modified 0 "machine       cube: cube, n = 5 (32 nodes, diameter 5), ports = all" -- \
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=5
 expect_has default-other-machine 0 "machine       cube (modified): cube, n = 5 (32 nodes, diameter 5), ports = 1" -- \
