@@ -12,9 +12,13 @@
 /* The scenario `cubemu run` uses when given none. */
 const char cli_default_scenario[] =
     "# cubemu's default scenario: the concurrent Gray-to-binary conversion\n"
-    "# of Johnsson & Ho (Section 4, Figure 5, Theorem 5) on a 256-node CM-200.\n"
+    "# of Johnsson & Ho (Section 4, Figure 5, Theorem 5) on a 256-node CM-200\n"
+    "# in the paper's model: channels that work independently, at the\n"
+    "# CM-200's price an element. `cubemu run` compares it with the CM-200\n"
+    "# as built, whose nodes each move their elements through one memory path.\n"
     "[machine]\n"
     "preset = cm200-8k\n"
+    "memory-path = no\n"
     "[algorithm]\n"
     "name = gray-to-binary\n"
     "method = concurrent\n"
@@ -22,6 +26,18 @@ const char cli_default_scenario[] =
     "[expect]\n"
     "data = correct\n"
     "bounds = hold\n";
+
+/* What `cubemu run` with the default scenario compares it with (--compare):
+ * the CM-200 as built, whose nodes each have one memory path. */
+const char *const cli_default_compare[] = { "machine.memory-path=yes", NULL };
+
+gboolean cli_sets_machine(char *const *sets)
+{
+    for (char *const *a = sets; a && *a; a++)
+        if (g_str_has_prefix(*a, "machine."))
+            return TRUE;
+    return FALSE;
+}
 
 void cli_print_error(const char *command, const GError *e)
 {
@@ -189,7 +205,8 @@ static void fill_default(Scenario *s)
     }
 }
 
-Scenario *cli_build_scenario(const char *path, char **sets, GError **error)
+Scenario *cli_build_compared(const char *path, char **sets, char **compare,
+                             GError **error)
 {
     g_autoptr(Scenario) s = path ? scenario_load_file(path, error)
                                  : scenario_new("default");
@@ -198,9 +215,17 @@ Scenario *cli_build_scenario(const char *path, char **sets, GError **error)
     for (char **a = sets; a && *a; a++)
         if (!scenario_apply_set(s, *a, error))
             return NULL;
+    for (char **a = compare; a && *a; a++)
+        if (!scenario_apply_flag(s, "--compare", *a, error))
+            return NULL;
     if (!path)
         fill_default(s);
     return g_steal_pointer(&s);
+}
+
+Scenario *cli_build_scenario(const char *path, char **sets, GError **error)
+{
+    return cli_build_compared(path, sets, NULL, error);
 }
 
 gboolean cli_progress(const char *command, gboolean progress, gboolean quiet)

@@ -29,10 +29,20 @@ typedef struct {
 
 /* The embedded default scenario's text. */
 extern const char cli_default_scenario[];
+/* The --compare assignments `cubemu run` makes for the default scenario
+ * (NULL-terminated). */
+extern const char *const cli_default_compare[];
+/* Whether any of the --set assignments SETS (NULL-terminated, or NULL)
+ * names a [machine] key. */
+gboolean cli_sets_machine(char *const *sets);
 
 /* Load SCENARIO (or, with path NULL, the default filled in around the
  * --set values as docs/running.md says) and apply the --set values. */
 Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
+/* cli_build_scenario, then the --compare assignments COMPARE on top of the
+ * --set ones: the scenario `cubemu run --compare` runs second. */
+Scenario *cli_build_compared(const char *path, char **sets, char **compare,
+                             GError **error);
 void cli_print_error(const char *command, const GError *e);
 /* Print "cubemu COMMAND: message" and return EXIT_INPUT. */
 int cli_fail(const char *command, const char *fmt, ...) G_GNUC_PRINTF(2, 3);

@@ -1,4 +1,4 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--compare S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
@@ -10,6 +10,7 @@
 static int cmd_run(int argc, char **argv)
 {
     g_auto(GStrv) sets = NULL;
+    g_auto(GStrv) compare = NULL;
     g_auto(GStrv) rest = NULL;
     g_autofree char *trace_path = NULL;
     gboolean json = FALSE, dump = FALSE, progress = FALSE, quiet = FALSE;
@@ -18,6 +19,9 @@ static int cmd_run(int argc, char **argv)
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a scenario key", "SECTION.KEY=VALUE" },
+        { "compare", 0, 0, G_OPTION_ARG_STRING_ARRAY, &compare,
+          "Run the scenario again with this key changed too, and print its "
+          "cycles beside this run's", "SECTION.KEY=VALUE" },
         { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
         { "pretty", 0, 0, G_OPTION_ARG_NONE, &pretty,
           "With --json: indented, one key a line", NULL },
@@ -36,7 +40,8 @@ static int cmd_run(int argc, char **argv)
         { .long_name = NULL }
     };
     static const char description[] = "Without SCENARIO: the embedded "
-        "default (gray-to-binary, concurrent, K = 1024, cm200-8k).\n"
+        "default (gray-to-binary, concurrent, K = 1024, on cm200-8k's channels "
+        "alone), compared with the CM-200's memory paths.\n"
         "On a terminal, a run longer than a second shows a progress line on "
         "standard error, erased when it ends.";
     GError *e = NULL;
@@ -57,6 +62,20 @@ static int cmd_run(int argc, char **argv)
     }
     g_autoptr(Scenario) s = cli_build_scenario(rest ? rest[0] : NULL, sets, &e);
     if (!s) {
+        cli_print_error("run", e);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
+    /* The default compares itself with the CM-200 as built, unless the
+     * user chose what to compare or changed the machine. The compared
+     * scenario is built before either run, so that a bad --compare is
+     * refused before the work. */
+    char **changes = compare;
+    if (!changes && !rest && !cli_sets_machine(sets))
+        changes = (char **)cli_default_compare;
+    g_autoptr(Scenario) s2 = NULL;
+    if (changes && !(s2 = cli_build_compared(rest ? rest[0] : NULL, sets,
+                                              changes, &e))) {
         cli_print_error("run", e);
         g_error_free(e);
         return EXIT_INPUT;
@@ -96,6 +115,20 @@ static int cmd_run(int argc, char **argv)
             return EXIT_INPUT;
         }
     }
+    if (s2) {
+        RunOptions plain = { .dump_memory = FALSE };
+        Report *r2 = cli_limits_begin("run", &limits, s2, &plain, &e)
+                         ? run_scenario(s2, &plain, &e) : NULL;
+        cli_limits_end(&limits);
+        if (!r2) {
+            if (!g_str_has_prefix(e->message, "--compare"))
+                g_prefix_error(&e, "--compare: ");
+            cli_print_error("run", e);
+            g_error_free(e);
+            return EXIT_INPUT;
+        }
+        report_set_compared(r, r2, changes);
+    }
     if (json)
         report_write_json(r, stdout, (pretty ? REPORT_JSON_PRETTY : 0)
                                      | (timing ? REPORT_JSON_TIMING : 0));
@@ -106,12 +139,17 @@ static int cmd_run(int argc, char **argv)
                 r->scenario, r->data_problem);
         return EXIT_FAILED;
     }
+    if (r->compared && !r->compared->data_correct) {
+        fprintf(stderr, "cubemu run: %s: with --compare: the final memory is "
+                "wrong: %s\n", r->scenario, r->compared->data_problem);
+        return EXIT_FAILED;
+    }
     return EXIT_OK;
 }
 
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--compare SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
     .run = cmd_run,
 };

@@ -75,7 +75,17 @@ void report_free(Report *r)
     g_array_unref(r->bounds);
     g_array_unref(r->details);
     g_free(r->memory);
+    report_free(r->compared);
+    g_strfreev(r->compared_set);
     g_free(r);
+}
+
+void report_set_compared(Report *r, Report *other, char *const *set)
+{
+    report_free(r->compared);
+    g_strfreev(r->compared_set);
+    r->compared = other;
+    r->compared_set = g_strdupv((char **)set);
 }
 
 const char *bound_kind_text(BoundKind kind)
@@ -933,6 +943,27 @@ static void json_memory(JsonWriter *w, const Report *r)
 
 /* The keys, in order (docs/report.md); the emulator's measurements
  * are absent from an MPI report rather than zero. */
+/* "compared": what the run with the --compare assignments gave. */
+static void json_compared(JsonWriter *w, const Report *r)
+{
+    const Report *c = r->compared;
+    json_writer_key(w, "compared");
+    json_writer_begin_object(w);
+    json_writer_key(w, "set");
+    json_writer_begin_array(w);
+    for (char **a = r->compared_set; *a; a++)
+        json_writer_string(w, *a);
+    json_writer_end_array(w);
+    json_int(w, "cycles", c->cycles);
+    if (c->machine.tick_seconds > 0)
+        json_number(w, "seconds", report_seconds(c, c->cycles));
+    json_uint(w, "element_transfers", c->element_transfers);
+    json_uint(w, "messages", c->messages);
+    json_bool(w, "data_correct", c->data_correct);
+    json_bool(w, "bounds_hold", report_bounds_hold(c));
+    json_writer_end_object(w);
+}
+
 void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags)
 {
     const Machine *m = &r->machine;
@@ -959,6 +990,8 @@ void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags)
     json_bool(w, "data_correct", r->data_correct);
     if (!r->data_correct && r->data_problem)
         json_text(w, "data_problem", r->data_problem);
+    if (r->compared)
+        json_compared(w, r);
     json_bounds(w, r);
     if (emulator) {
         json_per_class(w, r);
@@ -1045,6 +1078,25 @@ static void print_machine(const Report *r, FILE *out)
     fputc('\n', out);
 }
 
+/* "  compared              machine.memory-path=yes: 833700 cycles (83.37
+ * ms), 13.5x this run; data correct, bounds hold": the --compare run. */
+static void print_compared(const Report *r, FILE *out)
+{
+    const Report *c = r->compared;
+    g_autofree char *set = g_strjoinv(" ", r->compared_set);
+    g_autofree char *secs = seconds_text(c, (double)c->cycles);
+    fprintf(out, "  compared              %s: %lld cycles%s", set,
+            (long long)c->cycles, secs);
+    if (r->cycles > 0) {
+        char ratio[TABLE_NUMBER_MAX];
+        number_text(ratio, sizeof ratio, (double)c->cycles / (double)r->cycles,
+                    3, 0);
+        fprintf(out, ", %sx this run", ratio);
+    }
+    fprintf(out, "; data %s, bounds %s\n", c->data_correct ? "correct" : "WRONG",
+            report_bounds_hold(c) ? "hold" : "DO NOT HOLD");
+}
+
 void report_print_table(const Report *r, FILE *out)
 {
     const Machine *m = &r->machine;
@@ -1094,6 +1146,8 @@ void report_print_table(const Report *r, FILE *out)
                 r->data_correct ? "correct (placement verified, every element "
                                   "present once)"
                                 : r->data_problem ? r->data_problem : "WRONG");
+    if (r->compared)
+        print_compared(r, out);
     if (r->bounds->len) {
         fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",
                 "measured", "holds");

@@ -155,6 +155,13 @@ typedef struct Report {
 
     Word *memory;             /* nodes x K elements, only with --dump-memory */
 
+    /* `cubemu run --compare`: the same scenario run again with the
+     * `compared_set` assignments (SECTION.KEY=VALUE, NULL-terminated),
+     * whose cycles, data and bounds the report prints beside its own;
+     * NULL when nothing was compared. Both owned. */
+    struct Report *compared;
+    char **compared_set;
+
     /* Which program measured the report; the JSON prints the fields that
      * backend measures and no others (docs/report.md). */
     ReportBackend backend;
@@ -163,6 +170,9 @@ typedef struct Report {
 
 Report *report_new(void);
 void report_free(Report *r);
+/* Attach the report of the same scenario run again with the assignments
+ * SET (report->compared); takes ownership of OTHER, copies SET. */
+void report_set_compared(Report *r, Report *other, char *const *set);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
 
 /* Copy the engine's statistics (the runner does this); phase_names are the

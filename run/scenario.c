@@ -517,7 +517,13 @@ char *scenario_echo(const char *text) {
 
 gboolean scenario_apply_set(Scenario *s, const char *assignment,
                             GError **error) {
-    g_return_val_if_fail(s != NULL && assignment != NULL, FALSE);
+    return scenario_apply_flag(s, "--set", assignment, error);
+}
+
+gboolean scenario_apply_flag(Scenario *s, const char *flag,
+                             const char *assignment, GError **error) {
+    g_return_val_if_fail(s != NULL && flag != NULL && assignment != NULL,
+                         FALSE);
     g_autofree char *copy = g_strdup(assignment);
     g_autofree char *echo = scenario_echo(assignment);
     char *dot = strchr(copy, '.');
@@ -534,17 +540,17 @@ gboolean scenario_apply_set(Scenario *s, const char *assignment,
              * command line is held to the same rule. */
             if (!g_utf8_validate(value, -1, NULL)) {
                 g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                            "--set %s: %s: not UTF-8 text", echo, key);
+                            "%s %s: %s: not UTF-8 text", flag, echo, key);
                 return FALSE;
             }
-            g_autofree char *where = g_strdup_printf("--set %s", assignment);
+            g_autofree char *where = g_strdup_printf("%s %s", flag, assignment);
             entry_put(s, section, key, value, where, 0);
             return TRUE;
         }
     }
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "--set '%s': expected SECTION.KEY=VALUE, "
-                "e.g. --set machine.dimensions=7", echo);
+                "%s '%s': expected SECTION.KEY=VALUE, "
+                "e.g. %s machine.dimensions=7", flag, echo, flag);
     return FALSE;
 }
 

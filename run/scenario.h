@@ -44,6 +44,11 @@ const char *scenario_name(const Scenario *s);
  * not UTF-8 (what a scenario file must be) fails with the flag and the
  * key. */
 gboolean scenario_apply_set(Scenario *s, const char *assignment, GError **error);
+/* scenario_apply_set for another flag that takes the same assignments
+ * (`cubemu run --compare`): FLAG names it in the entry's location and in
+ * the messages. */
+gboolean scenario_apply_flag(Scenario *s, const char *flag,
+                             const char *assignment, GError **error);
 
 /* `text` fit to quote in a message: valid UTF-8 as it is, each byte that
  * is not part of a valid sequence as \xNN, so that a message about bytes

@@ -79,6 +79,41 @@ expect check-nothing 2 "cubemu check: no SCENARIO given (e.g. cubemu check scena
 
 # the default scenario and the rules for filling it in
 expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
+# the first run checks the paper: Theorem 5 met exactly on the CM-200's
+# channels, every bound evaluated and holding (none n/a), and one line on
+# what the CM-200's memory paths make of it
+run "$CUBEMU" run
+if [ "$rc" = 0 ] && [[ "$out" == *"machine       cm200-8k (modified): cube, n = 8 (256 nodes, diameter 8), ports = all, neighbour startup = 0, element-time = 60, router startup = 0, element-time = 233, tick = 1e-07 s"* ]] \
+   && [[ "$out" == *"  cycles                61740 (6.174 ms)"* ]] \
+   && [[ "$out" == *"  compared              machine.memory-path=yes: 833700 cycles (83.37 ms), 13.5x this run; data correct, bounds hold"* ]] \
+   && [[ "$out" == *"  Theorem 5: (n-1)(Ts + ceil(K/(n-1)))                         upper         61740        61740  yes"* ]] \
+   && [[ "$out" == *"  Theorem 1: Ts + ceil(K/2)                                    lower         30720        61740  yes"* ]] \
+   && [[ "$out" != *"n/a"* ]] && [[ "$out" != *" NO"* ]]; then ok default-checks-theorem5
+else bad default-checks-theorem5; fi
+run "$CUBEMU" run --json
+if [ "$rc" = 0 ] && python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["cycles"] == 61740 and d["data_correct"]
+assert all(b["applies"] and b["holds"] for b in d["bounds"]) and len(d["bounds"]) == 4
+assert d["compared"] == {"set": ["machine.memory-path=yes"], "cycles": 833700, "seconds": 0.08337,
+    "element_transfers": 917504, "messages": 6272, "data_correct": True, "bounds_hold": True}, d["compared"]
+' "$out"; then ok default-compared-json; else bad default-compared-json; fi
+# the CM-200 as built: Theorem 5 is n/a with the reason, and the busiest
+# node's memory path bounds the cycles from below
+run "$CUBEMU" run --set machine.preset=cm200-8k
+if [ "$rc" = 0 ] && [[ "$out" == *"  cycles                833700 (83.37 ms)"* ]] \
+   && [[ "$out" == *"  memory paths: the busiest node's path                        lower        807480       833700  yes"* ]] \
+   && [[ "$out" == *"      n/a: the machine prices memory paths, which the bound's model of channels alone leaves out"* ]] \
+   && [[ "$out" != *"compared"* ]]; then ok default-as-built
+else bad default-as-built; fi
+# --compare on any scenario: the line, and a bad assignment refused first
+expect_has compare-element-time 0 "  compared              machine.element-time=2: 6 cycles, 2x this run; data correct, bounds hold" -- \
+  "$CUBEMU" run scenarios/paper/johnsson-ho-figure5-concurrent.ini --compare machine.element-time=2
+expect compare-malformed 2 "cubemu run: --compare 'nonsense': expected SECTION.KEY=VALUE, e.g. --compare machine.dimensions=7" -- \
+  "$CUBEMU" run scenarios/paper/johnsson-ho-figure4.ini --compare nonsense
+expect_has compare-unknown-key 2 "cubemu run: --compare machine.dimension=3: unknown key 'dimension' in [machine]; did you mean 'dimensions'?" -- \
+  "$CUBEMU" run scenarios/paper/johnsson-ho-figure4.ini --compare machine.dimension=3
 expect_has default-other-algorithm 0 "algorithm     exchange, method sequential, elements-per-node = 64" -- \
   "$CUBEMU" run --set algorithm.name=exchange
 expect_has default-dimensions 0 "machine       cm200-8k (modified): cube, n = 7 (128 nodes, diameter 7)" -- \

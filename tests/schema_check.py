@@ -255,6 +255,10 @@ def negative_cases(validator, emu, mpi):
                                                           value=None, reason=None))),
             ("with a bound that applies and a reason",
              changed(emu, lambda r: r["bounds"][0].update(reason="why"))),
+            ("with compared missing its cycles",
+             changed(emu, lambda r: r.update(compared={"set": ["machine.ports=one"],
+                 "element_transfers": 1, "messages": 1, "data_correct": True,
+                 "bounds_hold": True}))),
         ]
     if mpi is not None:
         cases += [
@@ -486,6 +490,24 @@ def main():
         fail("tick-seconds", "; ".join(problems))
     else:
         ok("tick-seconds=1e-7: valid, printed 1e-07, seconds and phase seconds present")
+
+    # the default run compares itself with the CM-200's memory paths;
+    # --compare on a machine without tick-seconds has no seconds
+    for argv, what in (([cubemu, "run", "--json"], "the default run"),
+                       ([cubemu, "run", "scenarios/paper/johnsson-ho-figure4.ini",
+                         "--json", "--compare", "machine.element-time=3"],
+                        "--compare machine.element-time=3")):
+        rc, out, err = run(argv)
+        problems = [] if rc == 0 else ["exit %s: %s" % (rc, err.strip()[:300])]
+        if rc == 0:
+            report = json.loads(out)
+            problems += errors(validator, report) + number_problems(out)
+            if "compared" not in report:
+                problems.append("no compared")
+        if problems:
+            fail(what, "; ".join(problems))
+        else:
+            ok("%s: valid, with compared" % what)
 
     for flag in ("--pretty", "--timing"):
         rc, out, err = run([cubemu, "run", flag])
