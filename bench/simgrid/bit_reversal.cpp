@@ -18,9 +18,7 @@
  *   - the makespan is the tick at which the last word reaches its destination.
  *
  * How SimGrid simulates it:
- *   - platform (built in code): 2^n hosts and one simplex SimGrid link per directed channel (i -> i ^ 2^d),
- *     latency 0, in a small routing zone of its own that knows only neighbour routes (one link each, found in
- *     O(1); SimGrid's stock Full zone would hold a 2^n x 2^n table);
+ *   - platform: the n-cube of cube_platform.hpp, one simplex SimGrid link per directed channel, latency 0;
  *   - one actor per node, and one mailbox per node whose permanent receiver it is (words sent to it flow at
  *     once, without waiting for its get). At each tick t the actor takes every word that reached it, queues each
  *     on its next channel (or, at the destination, checks and delivers it), then sends on every channel the
@@ -31,9 +29,9 @@
  *     and the channel stays the sender's in the second, since the actor sends on it at most once a tick. So
  *     every word that crossed a channel in tick t is in its mailbox before any actor chooses at t+1, whatever
  *     order SimGrid runs the actors of one date in;
- *   - network model CM02 without crosstraffic (prepended to the command line, so that a --cfg given there
- *     still wins): a lone comm of S bytes over a link of bandwidth B and latency 0 takes exactly S/B, and no
- *     link ever carries two comms at once. Times are halves of integers, exact in doubles.
+ *   - network model CM02 without crosstraffic (cube_platform.hpp): a lone comm of S bytes over a link of
+ *     bandwidth B and latency 0 takes exactly S/B, and no link ever carries two comms at once. Times are halves
+ *     of integers, exact in doubles.
  *
  * Every word carries its message's index x. The program checks that each message's two words reach node
  * reverse(x) / K, once each, that every index y is filled exactly once, that every arrival was handled at a
@@ -41,51 +39,26 @@
  * message, word), which same_schedule.py compares with a cubemu trace: equal makespans alone would not show
  * equal arbitration.
  */
-#include <simgrid/kernel/routing/NetPoint.hpp>
-#include <simgrid/kernel/routing/NetZoneImpl.hpp>
-#include <simgrid/s4u.hpp>
+#include "cube_platform.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(bit_reversal, "routed bit reversal on the Boolean cube");
 namespace sg4 = simgrid::s4u;
+using cube_platform::kWordBytes;
 
 namespace {
 
-constexpr int kMaxDimensions       = 24;   /* node numbers fit 32 bits; 2^24 actors outgrow memory anyway */
 constexpr int kMaxIndexBits        = 40;   /* a word key, 2x + w, fits 64 bits with room to spare */
-constexpr uint64_t kWordBytes      = 8;    /* a 64-bit word */
+constexpr long kMaxPerNode         = 1L << kMaxIndexBits; /* K's own bound; n + log2 K is checked after */
 constexpr int kWordsPerMessage     = 2;    /* cubemu's naive message: the index, then the element */
 constexpr double kLinkBytesPerTick = 2.0 * kWordBytes; /* a word crosses its link in half a tick */
-
-/* Routes between cube neighbours only: i -> i ^ 2^d is the simplex link of channel (i, d). */
-class CubeChannels : public simgrid::kernel::routing::NetZoneImpl {
-  int n_;
-  std::vector<simgrid::kernel::resource::StandardLinkImpl*> link_; /* link_[i * n + d] */
-
-public:
-  CubeChannels(const std::string& name, int n) : NetZoneImpl(name), n_(n), link_((size_t{1} << n) * n, nullptr) {}
-  void set_channel(uint32_t node, int d, sg4::Link* link) { link_[size_t{node} * n_ + d] = link->get_impl(); }
-  void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
-                       simgrid::kernel::routing::Route* into, double* latency) override
-  {
-    unsigned long diff = src->id() ^ dst->id();
-    xbt_assert(diff != 0 && (diff & (diff - 1)) == 0, "%s and %s are not cube neighbours", src->get_cname(),
-               dst->get_cname());
-    into->link_list_.push_back(link_[src->id() * n_ + __builtin_ctzl(diff)]);
-    (void)latency; /* the links' latency is 0: nothing to add */
-  }
-};
 
 /* One simulation's state; the actors share it through a pointer. */
 struct Run {
@@ -103,8 +76,7 @@ struct Run {
   uint64_t messages = 0, remote_messages = 0, delivered = 0, word_hops = 0, bad = 0, off_tick = 0;
   double last_arrival       = 0.0;
   sg4::SemaphorePtr all_delivered;
-  FILE* schedule = nullptr; /* --schedule: one line per word crossing a channel */
-  bool schedule_failed = false;
+  cube_platform::ScheduleFile schedule; /* --schedule: one line per word crossing a channel */
 };
 
 uint64_t reverse_bits(uint64_t x, int bits)
@@ -206,9 +178,9 @@ bool send_oldest(Run* r, uint32_t k, double t)
     r->sent[k].push_back(r->mailbox[k ^ (1u << d)]->put_async(payload(key), kWordBytes));
     r->channel_words[c]++;
     r->word_hops++;
-    if (r->schedule && std::fprintf(r->schedule, "%.0f %u %d %" PRIu64 " %" PRIu64 "\n", t, k, d,
-                                    key / kWordsPerMessage, key % kWordsPerMessage) < 0)
-      r->schedule_failed = true;
+    if (r->schedule.active())
+      r->schedule.line("%.0f %u %d %" PRIu64 " %" PRIu64 "\n", t, k, d, key / kWordsPerMessage,
+                       key % kWordsPerMessage);
     waiting |= not q.empty();
   }
   return waiting;
@@ -247,26 +219,6 @@ void node_actor(Run* r, uint32_t k)
   }
 }
 
-/* CubeChannels is the root zone; the engine owns it. */
-CubeChannels* build_platform(Run* r, std::vector<sg4::Host*>& hosts)
-{
-  auto* zone = new CubeChannels("cube", r->n);
-  sg4::NetZone* iface = zone->get_iface();
-  hosts.resize(r->nodes);
-  for (uint32_t k = 0; k < r->nodes; k++) {
-    hosts[k] = iface->create_host("node" + std::to_string(k), 1e9);
-    xbt_assert(hosts[k]->get_netpoint()->id() == k, "host %u got netpoint %lu", k, hosts[k]->get_netpoint()->id());
-  }
-  for (uint32_t k = 0; k < r->nodes; k++)
-    for (int d = 0; d < r->n; d++) {
-      sg4::Link* link = iface->create_link("c" + std::to_string(k) + "_" + std::to_string(d), kLinkBytesPerTick);
-      link->set_latency(0.0)->seal();
-      zone->set_channel(k, d, link);
-    }
-  iface->seal();
-  return zone;
-}
-
 void usage(const char* prog)
 {
   std::fprintf(stderr,
@@ -277,17 +229,17 @@ void usage(const char* prog)
                prog);
 }
 
-bool parse_args(int argc, char** argv, Run* r, std::string* schedule)
+bool parse_args(const char* prog, int argc, char** argv, Run* r, std::string* schedule)
 {
   long dims = 4, per_node = 64;
   for (int a = 1; a < argc; a++) {
     std::string s = argv[a];
-    if ((s == "-n" || s == "-K") && a + 1 < argc) {
-      char* end;
-      long v = std::strtol(argv[++a], &end, 10);
-      if (*end)
+    if (s == "-n" && a + 1 < argc) {
+      if (!cube_platform::parse_number(prog, "-n", argv[++a], 1, cube_platform::kMaxDimensions, &dims))
         return false;
-      (s == "-n" ? dims : per_node) = v;
+    } else if (s == "-K" && a + 1 < argc) {
+      if (!cube_platform::parse_number(prog, "-K", argv[++a], 1, kMaxPerNode, &per_node))
+        return false;
     } else if (s == "--routing=ascending")
       r->descending = false;
     else if (s == "--routing=descending")
@@ -295,10 +247,12 @@ bool parse_args(int argc, char** argv, Run* r, std::string* schedule)
     else if (s.rfind("--schedule=", 0) == 0 && s.size() > 11)
       *schedule = s.substr(11);
     else
-      return false;
+      return cube_platform::refuse_argument(prog, argv[a]);
   }
-  if (dims < 1 || dims > kMaxDimensions || per_node < 1 || (per_node & (per_node - 1)))
+  if (per_node & (per_node - 1)) {
+    std::fprintf(stderr, "%s: -K: expects a power of two, got %ld\n", prog, per_node);
     return false;
+  }
   r->n          = static_cast<int>(dims);
   r->k_bits     = __builtin_ctzl(static_cast<unsigned long>(per_node));
   r->index_bits = r->n + r->k_bits;
@@ -309,27 +263,17 @@ bool parse_args(int argc, char** argv, Run* r, std::string* schedule)
 
 int main(int argc, char** argv)
 {
-  /* CM02 without crosstraffic makes a lone comm take exactly size / bandwidth; a --cfg on the command line,
-   * parsed after these, still wins. */
-  static char cfg_model[] = "--cfg=network/model:CM02";
-  static char cfg_cross[] = "--cfg=network/crosstraffic:0";
-  std::vector<char*> args{argv[0], cfg_model, cfg_cross};
-  args.insert(args.end(), argv + 1, argv + argc);
-  int sg_argc = static_cast<int>(args.size());
-  args.push_back(nullptr);
-
-  auto t0 = std::chrono::steady_clock::now();
-  sg4::Engine e(&sg_argc, args.data()); /* removes the --cfg and --log options it took */
+  cube_platform::WallClock wall;
+  cube_platform::EngineArgs args(argc, argv);
+  sg4::Engine e(&args.argc, args.argv()); /* removes the --cfg and --log options it took */
   Run r;
   std::string schedule;
-  if (!parse_args(sg_argc, args.data(), &r, &schedule)) {
+  if (!parse_args(argv[0], args.argc, args.argv(), &r, &schedule)) {
     usage(argv[0]);
     return 2;
   }
-  if (!schedule.empty() && !(r.schedule = std::fopen(schedule.c_str(), "w"))) {
-    std::fprintf(stderr, "%s: %s: %s\n", argv[0], schedule.c_str(), std::strerror(errno));
+  if (!schedule.empty() && !r.schedule.open(argv[0], schedule))
     return 2;
-  }
   r.nodes = uint32_t{1} << r.n;
   const uint64_t total = uint64_t{1} << r.index_bits;
   r.messages           = total;
@@ -343,8 +287,8 @@ int main(int argc, char** argv)
     r.remote_messages += destination(&r, x) != (x >> r.k_bits);
   r.all_delivered = sg4::Semaphore::create(0);
 
-  std::vector<sg4::Host*> hosts;
-  build_platform(&r, hosts);
+  std::vector<sg4::Host*> hosts =
+      cube_platform::build_cube(r.n, kLinkBytesPerTick, 0.0, cube_platform::Links::per_channel);
   for (uint32_t k = 0; k < r.nodes; k++)
     r.mailbox[k] = sg4::Mailbox::by_name("node" + std::to_string(k));
   for (uint32_t k = 0; k < r.nodes; k++)
@@ -354,14 +298,11 @@ int main(int argc, char** argv)
     r.all_delivered->acquire();
     end = sg4::Engine::get_clock();
   });
-  auto t1 = std::chrono::steady_clock::now();
+  wall.set_up();
   e.run();
-  auto t2 = std::chrono::steady_clock::now();
+  wall.ran();
 
-  if (r.schedule && std::fclose(r.schedule) != 0)
-    r.schedule_failed = true;
-  if (r.schedule_failed)
-    std::fprintf(stderr, "%s: %s: cannot write the schedule\n", argv[0], schedule.c_str());
+  const bool schedule_written = r.schedule.close(argv[0]);
   uint64_t words_short = 0, unplaced = 0, max_channel = 0;
   for (uint64_t x = 0; x < total; x++) {
     words_short += r.words_arrived[x] != kWordsPerMessage;
@@ -369,7 +310,7 @@ int main(int argc, char** argv)
   }
   for (uint64_t w : r.channel_words)
     max_channel = std::max(max_channel, w);
-  const bool ok = r.bad == 0 && not r.schedule_failed && r.off_tick == 0 && words_short == 0 && unplaced == 0 &&
+  const bool ok = r.bad == 0 && schedule_written && r.off_tick == 0 && words_short == 0 && unplaced == 0 &&
                   r.delivered == total && end == r.last_arrival;
   std::printf("n=%d nodes=%u K=%u N=%" PRIu64 " routing=%s\n", r.n, r.nodes, 1u << r.k_bits, total,
               r.descending ? "descending" : "ascending");
@@ -377,7 +318,6 @@ int main(int argc, char** argv)
               " max_channel_elements=%" PRIu64 " bad=%" PRIu64 " off_tick=%" PRIu64 " incomplete=%" PRIu64
               " unplaced=%" PRIu64 " setup_wall=%.3f run_wall=%.3f data_correct=%s\n",
               end, r.last_arrival, total, r.remote_messages, r.word_hops, max_channel, r.bad, r.off_tick,
-              words_short, unplaced, std::chrono::duration<double>(t1 - t0).count(),
-              std::chrono::duration<double>(t2 - t1).count(), ok ? "true" : "false");
+              words_short, unplaced, wall.setup_seconds(), wall.run_seconds(), ok ? "true" : "false");
   return ok ? 0 : 1;
 }
