@@ -4,6 +4,8 @@
 #   make check    install missing dependencies, build, run every test
 #   make bench    the benchmark (docs/performance.md), recorded in
 #                 bench/results.tsv; make bench-report prints it
+#   make simgrid-baseline  the SimGrid programs make bench compares cubemu
+#                 with (bench/simgrid/, or SIMGRID_BASELINE), in build/simgrid/
 #   make sanitize the unit tests under AddressSanitizer + UBSan
 #   make check-mpi build/cubemu-mpi under mpirun against the emulator, and
 #                 libcubemu's tests and examples/ (make check-lib alone)
@@ -151,7 +153,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-report deps-simgrid all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-report deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -471,8 +473,27 @@ unit: all
 # also appended to bench/results.tsv (BENCH_DATA), which make bench-report
 # prints as a table.
 bench: deps deps-simgrid
-	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH)
-	@BUILD=$(BUILD) bench/run.sh
+	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH) simgrid-baseline
+	@BUILD=$(BUILD) SIMGRID_BASELINE=$(SIMGRID_BASELINE) bench/run.sh
+
+# The SimGrid baselines the benchmark runs cubemu against: each *.cpp of
+# SIMGRID_BASELINE one program (cube_exchange for bench/peers.sh,
+# bit_reversal for bench/routed.sh; bench/simgrid/README.md), with the
+# header they share, built into $(BUILD)/simgrid/. Skipped with a message
+# where SimGrid is not installed; the scripts skip their baseline then too.
+SIMGRID_BASELINE ?= bench/simgrid
+SIMGRID_PROGRAMS := $(patsubst $(SIMGRID_BASELINE)/%.cpp,$(BUILD)/simgrid/%,$(wildcard $(SIMGRID_BASELINE)/*.cpp))
+SIMGRID_FLAGS := $(shell pkg-config --cflags --libs simgrid 2>/dev/null)
+simgrid-baseline: $(if $(SIMGRID_FLAGS),$(SIMGRID_PROGRAMS))
+	@if [ -z "$(SIMGRID_PROGRAMS)" ]; then \
+	  echo "simgrid-baseline: no *.cpp in SIMGRID_BASELINE = $(SIMGRID_BASELINE)"; exit 2; \
+	fi
+	@$(if $(SIMGRID_FLAGS),:,echo "simgrid-baseline: skipped, no SimGrid (pkg-config simgrid; make deps-simgrid installs it)")
+
+$(SIMGRID_PROGRAMS): $(BUILD)/simgrid/%: $(SIMGRID_BASELINE)/%.cpp $(wildcard $(SIMGRID_BASELINE)/*.hpp)
+	@mkdir -p $(dir $@)
+	@$(if $(V),:,echo "  CXX     $@")
+	$(Q)$(CXX) -O2 -std=c++17 -Wall -Wextra $(WERROR) $< -o $@ $(SIMGRID_FLAGS)
 
 bench-report:
 	@python3 bench/report.py $(BENCH_REPORT_FLAGS)

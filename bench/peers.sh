@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # bench/peers.sh -- the second half of `make bench` (bench/run.sh): cubemu
 # against its peers, side by side in one run:
-#   - the SimGrid baseline (SIMGRID_BASELINE, default ../shared/bench/simgrid:
-#     a SimGrid 3.32 S4U program, one full-duplex link per cube edge, an
-#     O(1) cube routing zone, L = 1 tick a message, one element a tick)
-#     running the same dimension exchange (K = 64) on the 14- and 16-cube;
-#     cubemu runs it with startup = 1 so that both simulate the same time,
-#     n (K + 1) ticks, which the script checks;
+#   - the SimGrid baseline of the dimension exchange,
+#     bench/simgrid/cube_exchange.cpp (SimGrid 3.32 S4U, one link per
+#     directed channel, latency Ts = 1 tick, one element a tick, a message
+#     one comm; bench/simgrid/README.md), built into $BUILD/simgrid/ by
+#     make's rule from SIMGRID_BASELINE (default bench/simgrid), running
+#     the same dimension exchange (K = 64) on the 14- and 16-cube; cubemu
+#     runs it with startup = 1 so that both simulate the same time, n (K +
+#     1) ticks, and the same element transfers, which the script checks,
+#     and the baseline checks every node's elements. First, on the
+#     BENCH_PEERS_SCHEDULE-cube (default 10; empty: none), for the
+#     sequential and the all-port method, cubemu's trace and the
+#     baseline's schedule must show every node posting the same messages,
+#     of the same sizes, in the same order, at the same ticks, and each
+#     arriving at the same tick (same_schedule.py --messages);
 #   - the memory-bandwidth floor: a plain loop copying each node's K
 #     elements to its neighbour for every dimension (bench --memcpy-floor).
 # Prints wall seconds (whole process; cubemu: the median of 15 runs, 5
 # just before each of SimGrid's 3, so that both sample the same stretch of
 # the host's time; SimGrid: the median of its 3), peak memory and the
 # ratios. Skips
-# the baseline when SimGrid (pkg-config simgrid) or its source is missing.
+# the baseline when SimGrid (pkg-config simgrid) or its source is missing;
+# a baseline run that fails a check fails the script.
 # Then the scaling sweep: the same exchange for n = 14..22
 # (BENCH_SWEEP), each the median of BENCH_SWEEP_RUNS (5) runs, run in
 # rounds of every size once: events per engine second (the median, and the
@@ -39,21 +48,38 @@ cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 EMU=$BUILD/cubemu
 BENCH=$BUILD/bench/bench
-SG_SRC=${SIMGRID_BASELINE:-../shared/bench/simgrid}
+SG_SRC=${SIMGRID_BASELINE:-bench/simgrid}
 SG=$BUILD/simgrid/cube_exchange
+SGCFG=(--log=xbt_cfg.thres:warning --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16)
 K=64
+TS=1
+SCHEDULE_N=${BENCH_PEERS_SCHEDULE-10}
 have_sg=0
 if pkg-config --exists simgrid 2>/dev/null && [ -f "$SG_SRC/cube_exchange.cpp" ]; then
-  mkdir -p "$BUILD/simgrid"
-  if [ ! -x "$SG" ] || [ "$SG_SRC/cube_exchange.cpp" -nt "$SG" ]; then
-    g++ -O2 -std=c++17 "$SG_SRC/cube_exchange.cpp" -o "$SG" $(pkg-config --cflags --libs simgrid) || exit 1
-  fi
+  SIMGRID_BASELINE=$SG_SRC make -s --no-print-directory BUILD="$BUILD" "$SG" || exit 1
   have_sg=1
 else
   echo "baseline: skipped (needs libsimgrid-dev and $SG_SRC/cube_exchange.cpp)"
 fi
 fail=0
 . bench/lib.sh
+if [ $have_sg = 1 ] && [ -n "$SCHEDULE_N" ]; then
+  for method in sequential all-port; do
+    if "$EMU" run --set machine.preset=cube --set machine.dimensions="$SCHEDULE_N" \
+         --set machine.startup=$TS --set algorithm.name=exchange --set algorithm.method=$method \
+         --set algorithm.elements-per-node=$K --quiet --trace=/tmp/cubemu-bench-trace.$$ > /dev/null \
+       && "$SG" -n "$SCHEDULE_N" -K $K --startup=$TS --method=$method \
+         --schedule=/tmp/cubemu-bench-schedule.$$ "${SGCFG[@]}" > /dev/null; then
+      line=$(python3 bench/simgrid/same_schedule.py --messages /tmp/cubemu-bench-trace.$$ \
+             /tmp/cubemu-bench-schedule.$$) || fail=1
+      echo "n = $SCHEDULE_N, $method: $line"
+    else
+      echo "n = $SCHEDULE_N, $method: a run failed"
+      fail=1
+    fi
+  done
+  rm -f /tmp/cubemu-bench-trace.$$ /tmp/cubemu-bench-schedule.$$
+fi
 printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' n cubemu_s cubemu_MiB \
   simgrid_s simgrid_MiB memcpy_s vs_simgrid vs_memcpy cycles
 declare -A RATIO FLOORX
@@ -81,12 +107,13 @@ wall_runs() {   # wall_runs COUNT COMMAND...: each run's nanoseconds onto cwts
 }
 for n in 14 16; do
   set -- "$EMU" run --set machine.preset=cube --set machine.dimensions=$n \
-         --set machine.startup=1 --set algorithm.name=exchange \
+         --set machine.startup=$TS --set algorithm.name=exchange \
          --set algorithm.elements-per-node=$K --json
   out=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$@")
   read -r _ cm < /tmp/cubemu-bench-time.$$
   cwts=()
-  cycles=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"])' <<<"$out")
+  read -r cycles transfers < <(python3 -c 'import json, sys; d = json.load(sys.stdin)
+print(d["cycles"], d["element_transfers"])' <<<"$out")
   floor=$("$BENCH" --memcpy-floor $n $K)
   sw=- sm=- ratio=-
   if [ $have_sg = 0 ]; then
@@ -97,15 +124,21 @@ for n in 14 16; do
     sgts=()
     for i in 1 2 3; do
       wall_runs 5 "$@"
-      sgout=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$SG" -n $n -K $K \
-              --mode=dim --zone=cube --log=xbt_cfg.thres:warning \
-              --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16 2>&1)
-      read -r sw sm < /tmp/cubemu-bench-time.$$
+      if ! sgout=$(/usr/bin/time -f '%e %M' -o /tmp/cubemu-bench-time.$$ "$SG" -n $n -K $K \
+                   --startup=$TS "${SGCFG[@]}" 2>&1); then
+        echo "n = $n: SimGrid's run failed or did not verify: $(tail -n 1 <<<"$sgout")"
+        fail=1
+      fi
+      read -r sw sm < <(tail -n 1 /tmp/cubemu-bench-time.$$)
       sgts+=("$sw")
     done
     sw=$(median "${sgts[@]}")
     st=$(sed -n 's/.*sim_time=\([0-9.]*\).*/\1/p' <<<"$sgout")
-    [ "${st%.*}" = "$cycles" ] || echo "n = $n: SimGrid simulated $st, cubemu $cycles cycles: NOT THE SAME TIME"
+    sx=$(sed -n 's/.*element_transfers=\([0-9]*\).*/\1/p' <<<"$sgout")
+    if [ "$st" != "$cycles" ] || [ "$sx" != "$transfers" ]; then
+      echo "n = $n: SimGrid simulated ${st:-?} ticks and ${sx:-?} element transfers, cubemu $cycles cycles and $transfers: NOT THE SAME TIME"
+      fail=1
+    fi
     sm=$((sm / 1024))
   fi
   cw=$(median "${cwts[@]}" | awk '{printf "%.4f", $1 / 1e9}')

@@ -5,7 +5,8 @@
 # naive method on the cube preset), in cubemu and in
 # bench/simgrid/bit_reversal.cpp (SimGrid 3.32 S4U, one link per channel,
 # oldest message first at every channel; bench/simgrid/README.md), built
-# into $BUILD/simgrid/.
+# into $BUILD/simgrid/ by make's rule from SIMGRID_BASELINE (default
+# bench/simgrid).
 # First, on the BENCH_ROUTED_SCHEDULE-cube (default 8; empty: none), both
 # routing orders: cubemu's trace and the baseline's schedule must move
 # every word over the same channel in the same tick (same_schedule.py):
@@ -21,25 +22,22 @@
 # cubemu's engine seconds (timing.wall_seconds) and the ratio. The target
 # (SimGrid/cubemu >= 100 at n = 14, on wall seconds) gets a verdict; exit
 # status 1 if it is missed or a check fails. Skips when SimGrid
-# (pkg-config simgrid) is missing.
+# (pkg-config simgrid) or the baseline's source is missing.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 EMU=$BUILD/cubemu
-SG_SRC=bench/simgrid/bit_reversal.cpp
+SG_SRC=${SIMGRID_BASELINE:-bench/simgrid}
 SG=$BUILD/simgrid/bit_reversal
 K=64
 SIZES=(${BENCH_ROUTED_SIZES:-12 14})
 SCHEDULE_N=${BENCH_ROUTED_SCHEDULE-8}
 SGCFG=(--log=xbt_cfg.thres:warning --cfg=contexts/guard-size:0 --cfg=contexts/stack-size:16)
-if ! pkg-config --exists simgrid 2>/dev/null; then
-  echo "routed: skipped (needs libsimgrid-dev: pkg-config simgrid)"
+if ! pkg-config --exists simgrid 2>/dev/null || [ ! -f "$SG_SRC/bit_reversal.cpp" ]; then
+  echo "routed: skipped (needs libsimgrid-dev and $SG_SRC/bit_reversal.cpp)"
   exit 0
 fi
-mkdir -p "$BUILD/simgrid"
-if [ ! -x "$SG" ] || [ "$SG_SRC" -nt "$SG" ]; then
-  g++ -O2 -std=c++17 -Wall -Wextra "$SG_SRC" -o "$SG" $(pkg-config --cflags --libs simgrid) || exit 1
-fi
+SIMGRID_BASELINE=$SG_SRC make -s --no-print-directory BUILD="$BUILD" "$SG" || exit 1
 tmp=$(mktemp -d /tmp/cubemu-routed.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
