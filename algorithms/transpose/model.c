@@ -1,8 +1,8 @@
 /* model.c -- H(N, P) of every transpose method (Al Na'mneh, Pan & Yoo 2006,
- * eqs. 1, 2 and 5-17), corrected as shared/papers/ERRATA.md says:
+ * eqs. 1, 2 and 5-17), with the corrections docs/papers.md gives:
  *  - Bruck's last sub-phase sends P - r^(w-1) blocks, w = ceil(log_r P)
- *    (eqs. 10, 11 print r^ceil(log_r P); the floor form the errata gives
- *    first is wrong again when P is a power of r);
+ *    (eqs. 10, 11 print r^ceil(log_r P); the floor form that repairs
+ *    P = 8 is wrong again when P is a power of r);
  *  - eq. 16's Tw term is (P - 1) N/P^2.
  * Rather than the two-sub-phase closed forms (eqs. 9-13, which assume
  * r^2 >= P), Bruck's cost is summed step by step over the exact number of

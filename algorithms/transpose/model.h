@@ -1,5 +1,5 @@
 /* model.h -- the cost model H(N, P) of the transposes of Al Na'mneh, Pan &
- * Yoo (2006), with the corrections of shared/papers/ERRATA.md.
+ * Yoo (2006), with the corrections docs/papers.md gives.
  *
  * Pure functions of N (elements of the whole matrix), P (processors), the
  * radix r (Bruck) and the machine's Ts and Tw (ticks): no engine, no node
