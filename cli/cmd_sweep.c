@@ -86,7 +86,7 @@
  * report came, data correct, data problem, algorithm, method, machine,
  * topology, nodes, tick seconds, cycles, the numeric fields, the bounds
  * (name, field, kind, value, measured, applies, holds). */
-#define SWEEP_RESULT_TYPE "(sbbsssssudxa(sd)a(ssiddbb))"
+#define SWEEP_RESULT_TYPE "(sbbsssssudxa(sd)a(ssiddbbs))"
 
 /* The key that varies the whole scenario file: --vary scenario=A.ini,B.ini
  * runs each file (with the other --vary and --set values on top), so that
@@ -108,6 +108,7 @@ typedef struct {
     char *name, *field;
     double value;
     gboolean applies;
+    char *reason;                 /* why it does not apply, or NULL */
 } RunBound;
 
 /* One combination and what its run gave. */
@@ -574,7 +575,7 @@ static GVariant *worker_result(const Report *r, const GError *e)
 {
     GVariantBuilder fields, bounds;
     g_variant_builder_init(&fields, G_VARIANT_TYPE("a(sd)"));
-    g_variant_builder_init(&bounds, G_VARIANT_TYPE("a(ssiddbb)"));
+    g_variant_builder_init(&bounds, G_VARIANT_TYPE("a(ssiddbbs)"));
     if (r) {
         g_auto(GStrv) names = report_fields(r);
         for (char **f = names; *f; f++) {
@@ -584,9 +585,9 @@ static GVariant *worker_result(const Report *r, const GError *e)
         }
         for (guint i = 0; i < r->bounds->len; i++) {
             const Bound *b = &g_array_index(r->bounds, Bound, i);
-            g_variant_builder_add(&bounds, "(ssiddbb)", b->name, b->field ? b->field : "",
+            g_variant_builder_add(&bounds, "(ssiddbbs)", b->name, b->field ? b->field : "",
                                   (gint32)b->kind, b->value, b->measured, b->applies,
-                                  b->holds);
+                                  b->holds, b->reason ? b->reason : "");
         }
     }
     return g_variant_new(SWEEP_RESULT_TYPE, e ? e->message : "", r != NULL,
@@ -736,7 +737,7 @@ static void run_take_result(Run *run, GVariant *v)
     gboolean report, correct;
     guint32 nodes;
     g_autoptr(GVariantIter) fields = NULL, bounds = NULL;
-    g_variant_get(v, "(&sbb&s&s&s&s&sudxa(sd)a(ssiddbb))", &error, &report, &correct, &problem, &algorithm,
+    g_variant_get(v, "(&sbb&s&s&s&s&sudxa(sd)a(ssiddbbs))", &error, &report, &correct, &problem, &algorithm,
                   &method, &machine, &topology, &nodes, &run->tick_seconds, &run->cycles,
                   &fields, &bounds);
     if (!report) {
@@ -752,7 +753,7 @@ static void run_take_result(Run *run, GVariant *v)
     run->machine = g_strdup(machine);
     run->topology = g_strdup(topology);
     run->nodes = nodes;
-    const char *name, *field;
+    const char *name, *field, *reason;
     double value, measured;
     gint32 kind;
     gboolean applies, holds;
@@ -761,9 +762,10 @@ static void run_take_result(Run *run, GVariant *v)
         g_ptr_array_add(run->fields, copy);
         g_hash_table_insert(run->values, copy, g_memdup2(&value, sizeof value));
     }
-    while (g_variant_iter_next(bounds, "(&s&siddbb)", &name, &field, &kind, &value,
-                               &measured, &applies, &holds)) {
-        RunBound b = { g_strdup(name), g_strdup(field), value, applies };
+    while (g_variant_iter_next(bounds, "(&s&siddbb&s)", &name, &field, &kind, &value,
+                               &measured, &applies, &holds, &reason)) {
+        RunBound b = { g_strdup(name), g_strdup(field), value, applies,
+                       *reason ? g_strdup(reason) : NULL };
         g_array_append_val(run->bounds, b);
     }
 }
@@ -1300,6 +1302,35 @@ static void plot_titles(const Sweep *sw, const PlotRequest *q, Plot *p, gboolean
                                                             : " (solid) and bounds on it (dashed)");
 }
 
+/* A bound on the plotted field that did not apply in some runs, for the
+ * legend's notes: which bound, why, and in how many runs. */
+typedef struct {
+    char *name, *reason;
+    guint runs;
+} NotApplying;
+
+static void not_applying_clear(void *p)
+{
+    NotApplying *na = p;
+    g_free(na->name);
+    g_free(na->reason);
+}
+
+/* Count bound B, which does not apply in a run, under its name and reason. */
+static void count_not_applying(GArray *list, const RunBound *b)
+{
+    const char *reason = b->reason ? b->reason : "not this run's";
+    for (guint i = 0; i < list->len; i++) {
+        NotApplying *na = &g_array_index(list, NotApplying, i);
+        if (!strcmp(na->name, b->name) && !strcmp(na->reason, reason)) {
+            na->runs++;
+            return;
+        }
+    }
+    NotApplying na = { g_strdup(b->name), g_strdup(reason), 1 };
+    g_array_append_val(list, na);
+}
+
 static gboolean write_plot(const Sweep *sw, const PlotRequest *q, GError **error)
 {
     int xi = q->x;
@@ -1319,6 +1350,8 @@ static gboolean write_plot(const Sweep *sw, const PlotRequest *q, GError **error
     g_autoptr(GHashTable) bound_series = g_hash_table_new_full(g_str_hash, g_str_equal,
                                                                g_free, NULL);
     g_autoptr(GPtrArray) other_fields = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GArray) not_applying = g_array_new(FALSE, TRUE, sizeof(NotApplying));
+    g_array_set_clear_func(not_applying, not_applying_clear);
     guint failed = 0, converted = 0;
     for (guint k = 0; k < sw->nruns; k++) {
         const Run *run = &sw->runs[k];
@@ -1340,8 +1373,12 @@ static gboolean write_plot(const Sweep *sw, const PlotRequest *q, GError **error
         failed += !run->report;
         for (guint i = 0; run->bounds && i < run->bounds->len; i++) {
             const RunBound *b = &g_array_index(run->bounds, RunBound, i);
-            if (!b->applies)
+            if (!b->applies) {
+                if (!strcmp(b->field, q->y_field)
+                    || (y_cycles && !strcmp(b->field, y_cycles)))
+                    count_not_applying(not_applying, b);
                 continue;
+            }
             double value = b->value;
             if (strcmp(b->field, q->y_field)) {
                 if (y_cycles && !strcmp(b->field, y_cycles) && run->tick_seconds > 0) {
@@ -1385,6 +1422,13 @@ static gboolean write_plot(const Sweep *sw, const PlotRequest *q, GError **error
         plot_add_note(p, s->str);
         g_string_free(s, TRUE);
     }
+    for (guint i = 0; i < not_applying->len; i++) {
+        const NotApplying *na = &g_array_index(not_applying, NotApplying, i);
+        g_autofree char *note = g_strdup_printf(
+            "not drawn in %u of %u run%s: %s (n/a: %s)", na->runs, sw->nruns,
+            sw->nruns == 1 ? "" : "s", na->name, na->reason);
+        plot_add_note(p, note);
+    }
     if (failed) {
         g_autofree char *note = g_strdup_printf("not drawn: %u failed run%s", failed,
                                                 failed == 1 ? "" : "s");
@@ -1423,6 +1467,7 @@ static void sweep_clear(Sweep *sw)
         for (guint i = 0; r->bounds && i < r->bounds->len; i++) {
             g_free(g_array_index(r->bounds, RunBound, i).name);
             g_free(g_array_index(r->bounds, RunBound, i).field);
+            g_free(g_array_index(r->bounds, RunBound, i).reason);
         }
         if (r->bounds)
             g_array_unref(r->bounds);

@@ -237,6 +237,21 @@ assert "cm200-8k, 256 nodes" in d["subtitle"], d["subtitle"]
 assert len(bounds) >= 2 and all(b["drawn"] == 3 for b in bounds), bounds
 assert max(max(p[1] for p in b["points"]) for b in bounds) < 1, bounds   # seconds, not cycles
 assert any("in seconds" in n for n in d["notes"]), d["notes"]'
+# bounds on the plotted field that are n/a in some runs are named in the
+# notes, with the reason and how many runs: the machine's memory paths
+# (every sequential bound, the concurrent runs' Theorem 5) and the other
+# method's bound
+check plot-na-notes "$CUBEMU" sweep --set machine.preset=cm200-16k --set algorithm.name=gray-to-binary \
+  --vary algorithm.elements-per-node=8,64 --vary algorithm.method=concurrent,sequential \
+  --plot "$T/na.svg" --plot-data "$T/na.json"
+plot_check plot-na-notes-say-why "$T/na.svg" "$T/na.json" '
+notes = d["notes"]
+paths = "(n/a: the machine prices memory paths, which the bound\x27s model of channels alone leaves out)"
+assert "not drawn in 2 of 4 runs: Theorem 5: (n-1)(Ts + ceil(K/(n-1))) " + paths in notes, notes
+assert "not drawn in 4 of 4 runs: sequential: (n-1)(Ts + K) " + paths in notes, notes
+assert any(n.startswith("not drawn in 2 of 4 runs: Theorem 5") and "the concurrent method" in n for n in notes), notes
+assert not any("Theorem 5" in t or t.startswith("sequential") for t in legend), legend
+assert any(t.startswith("memory paths: the busiest node") for t in legend), legend'
 # A bound equal to the measurement is ringed and says so; a bound the same
 # for every series is drawn once, naming them; series say what they are.
 check plot-equal "$CUBEMU" sweep "$GRAY" --set machine.dimensions=4 \
