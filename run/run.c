@@ -543,7 +543,12 @@ static gboolean run_verify(Report *r, Sim *sim, const RunSetup *setup,
     r->conserved = layout->computed
                    || (after.a == before.a && after.b == before.b);
     if (!r->conserved && !r->data_problem)
-        r->data_problem = g_strdup("WRONG: elements were lost or duplicated");
+        r->data_problem = g_strdup_printf(
+            "WRONG: elements were lost or duplicated: every node's [%zu, K) "
+            "together holds a different multiset of elements than init put "
+            "there (a program that copies elements, as a broadcast does, or "
+            "computes them must set layout computed = 1; docs/programs.md)",
+            computed);
     r->data_correct = r->placement_correct && r->conserved;
     return TRUE;
 }

@@ -12,6 +12,7 @@
 #include "scenario.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -35,25 +36,43 @@ static void *fail(GError **error, const char *shown, const char *fmt, ...)
     return NULL;
 }
 
-/* Whether the file starts as an ELF object does: dlopen's own message for
- * a text file ("invalid ELF header") names the cause less plainly. */
-static gboolean is_elf(const char *path)
+/* What kind of file a program's path names, by its ELF header (e_ident,
+ * then e_type at offset 16 in the byte order e_ident[EI_DATA] gives):
+ * dlopen's own messages for the wrong kinds ("invalid ELF header", "only
+ * ET_DYN and ET_EXEC can be loaded") name the cause less plainly. */
+typedef enum { OBJECT_NOT_ELF, OBJECT_RELOCATABLE, OBJECT_OTHER } ObjectKind;
+
+static ObjectKind object_kind(const char *path)
 {
-    unsigned char head[4] = { 0 };
+    unsigned char head[EI_NIDENT + 2] = { 0 };
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return FALSE;
+        return OBJECT_NOT_ELF;
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
-    return n == 4 && !memcmp(head, "\177ELF", 4);
+    if (n < SELFMAG || memcmp(head, ELFMAG, SELFMAG))
+        return OBJECT_NOT_ELF;
+    if (n < (ssize_t)sizeof head)
+        return OBJECT_OTHER;
+    unsigned type = head[EI_DATA] == ELFDATA2MSB
+                        ? (unsigned)head[EI_NIDENT] << 8 | head[EI_NIDENT + 1]
+                        : (unsigned)head[EI_NIDENT + 1] << 8 | head[EI_NIDENT];
+    return type == ET_REL ? OBJECT_RELOCATABLE : OBJECT_OTHER;
 }
 
 static const Algorithm *load(const char *path, const char *real,
                              const char *shown, GError **error)
 {
-    if (!is_elf(real))
+    switch (object_kind(real)) {
+    case OBJECT_NOT_ELF:
         return fail(error, shown, "%s is not a shared object (build it with "
                     "cc -shared -fPIC)", path);
+    case OBJECT_RELOCATABLE:
+        return fail(error, shown, "%s is an object file (cc -c), not a "
+                    "shared object: link it with cc -shared -fPIC", path);
+    case OBJECT_OTHER:
+        break;
+    }
     /* A path with a slash: dlopen takes it as a file, never searching
      * the library path for it. */
     void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);

@@ -380,7 +380,7 @@ lossy_expect='for (size_t j = 0; j < k; j++) e[j] = 100 * (x & ~1u) + j;'
 if probe lossy step="$lossy_step" expect="$lossy_expect"; then
   scenario "$P/lossy.ini" ./lossy.so "elements-per-node = 2"
   in_dir "$E" "$C" run "$P/lossy.ini"
-  if [ "$rc" = 1 ] && grep -qF 'the final memory is wrong: WRONG: elements were lost or duplicated' <<<"$out"; then
+  if [ "$rc" = 1 ] && grep -qF 'the final memory is wrong: WRONG: elements were lost or duplicated: every node'"'"'s [0, K) together holds a different multiset of elements than init put there (a program that copies elements, as a broadcast does, or computes them must set layout computed = 1; docs/programs.md)' <<<"$out"; then
     ok "data lost (odd nodes overwritten, the reference agreeing), computed = 0: exit 1, conservation fails"
   else bad "data lost, computed = 0: exit $rc, not 1 with a conservation failure" "$out"; fi
 fi
@@ -395,6 +395,12 @@ scenario "$P/missing.ini" ./missing.so
 refused "a missing program" "$E" "missing.ini:5: program: " "/missing.so: No such file or directory" -- run "$P/missing.ini"
 cp "$W/bitonic.ini" "$P/text.ini"; scenario "$P/text.ini" ./text.ini
 refused "a text file as the program" "$E" "text.ini:5: program: " "/text.ini is not a shared object" -- run "$P/text.ini"
+printf 'int object_only;\n' >"$P/object.c"
+if "$CC" -c -fPIC "$P/object.c" -o "$P/object.so" 2>/dev/null; then
+  scenario "$P/object.ini" ./object.so
+  refused "an object file (cc -c) named .so" "$E" "object.ini:5: program: " \
+    "/object.so is an object file (cc -c), not a shared object: link it with cc -shared -fPIC" -- run "$P/object.ini"
+else bad "cc -c of a one-line file failed" ""; fi
 mkdir -p "$P/folder.so"; scenario "$P/folder.ini" ./folder.so
 refused "a folder as the program" "$E" "folder.ini:5: program: " "/folder.so is not a file" -- run "$P/folder.ini"
 printf 'int x;\n' >"$P/nodesc.c"

@@ -153,8 +153,10 @@ enum { CUBEMU_WORD = 0, CUBEMU_DOUBLE = 1, CUBEMU_COMPLEX = 2 };
  *                    multiset of [computed_elements, K) over all nodes is
  *                    the same after the run as after init, and cubemu
  *                    checks that; memory past K is working space, never
- *                    checked); 1: the results are computed (a sum), and
- *                    only expect holds;
+ *                    checked); 1: the results are computed (a sum) or
+ *                    copied (a broadcast: an element may end on more
+ *                    nodes, or fewer, than init put it on), and only
+ *                    expect holds;
  * tolerance          computed complex results match when within tolerance
  *                    x the run's largest |reference|; 0: exactly;
  * computed_elements  a run that both computes and moves: the first
