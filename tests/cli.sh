@@ -77,6 +77,13 @@ ok   scenarios/paper/johnsson-ho-figure4.ini (cycles 3)
 expect_has check-bad-input 2 "FAIL $D/none.ini: $D/none.ini: cannot read" -- "$CUBEMU" check $D/none.ini
 expect check-nothing 2 "cubemu check: no SCENARIO given (e.g. cubemu check scenarios/paper/*.ini)" -- "$CUBEMU" check
 
+# a scenario whose name says cm200 runs on a cm200 preset, so that its
+# name says what it is (the unit-cost cubes are named NCUBE)
+misnamed=$(for f in $(find scenarios -name '*cm200*.ini' | sort); do
+  grep -qE '^preset = cm200-(8|16|32|64)k$' "$f" || echo "$f"; done)
+if [ -z "$misnamed" ]; then ok scenario-names-say-their-preset
+else rc=1 out=$misnamed; bad scenario-names-say-their-preset; fi
+
 # the default scenario and the rules for filling it in
 expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
 # the first run checks the paper: Theorem 5 met exactly on the CM-200's

@@ -80,7 +80,7 @@ done
 
 # ---- limits that are not reached change nothing ----------------------------
 same=(default scenarios/examples/exchange-sequential.ini scenarios/shift/torus.ini
-      scenarios/bmmc/bit-reversal-cm200-8k-np16-f2.ini scenarios/fft/figure5-shuffle.ini
+      scenarios/bmmc/bit-reversal-8cube-np16-f2.ini scenarios/fft/figure5-shuffle.ini
       scenarios/dblas/cube-6-rank1-complex-40x24.ini scenarios/matmul/figure3-4x8.ini)
 for f in "${same[@]}"; do
   file=(); [ "$f" = default ] || file=("$f")
