@@ -84,6 +84,16 @@ misnamed=$(for f in $(find scenarios -name '*cm200*.ini' | sort); do
 if [ -z "$misnamed" ]; then ok scenario-names-say-their-preset
 else rc=1 out=$misnamed; bad scenario-names-say-their-preset; fi
 
+# every file the README's quick start writes is ignored by git, so that
+# trying it leaves the checkout clean
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  written=$(sed -n '/^## Quick start/,/^## /p' README.md \
+    | grep -oE -- '(--plot|--png|--junit|--tap|--trace|--csv|-o) [^ ]+' | awk '{print $2}' | sort -u)
+  unignored=$(for f in $written; do git check-ignore -q "$f" || echo "$f"; done)
+  if [ -n "$written" ] && [ -z "$unignored" ]; then ok quick-start-outputs-ignored
+  else rc=1 out="written: $written; not ignored: $unignored"; bad quick-start-outputs-ignored; fi
+fi
+
 # the default scenario and the rules for filling it in
 expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
 # the first run checks the paper: Theorem 5 met exactly on the CM-200's
