@@ -360,7 +360,7 @@ START_TEST(large_ffts_match_fftw)
             continue;
         ck_tally_true(&t, r->data_correct, "%s %s: %s", cases[c].shape,
                       cases[c].order, r->data_problem);
-        ck_tally_int(&t, detail(r, "diameter")->i, r->cycles,
+        ck_tally_int(&t, detail(r, "mesh_diameter")->i, r->cycles,
                      "%s %s on %s: cycles, the diameter", cases[c].shape,
                      cases[c].order, cases[c].mesh);
     }
