@@ -153,7 +153,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-report deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-report bench-targets deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -497,6 +497,11 @@ $(SIMGRID_PROGRAMS): $(BUILD)/simgrid/%: $(SIMGRID_BASELINE)/%.cpp $(wildcard $(
 
 bench-report:
 	@python3 bench/report.py $(BENCH_REPORT_FLAGS)
+
+# The targets of the latest recorded make bench run: fails if one was
+# missed (make bench itself fails only when a case does).
+bench-targets:
+	@python3 bench/report.py --targets $(BENCH_REPORT_FLAGS)
 
 # tests/lsan.supp: fontconfig's own state, which cairo's text starts.
 # Check's timeouts are not scaled for the slower build: every test keeps a

@@ -680,13 +680,14 @@ int main(int argc, char **argv)
             failures++;
             continue;
         }
+        /* A missed target is printed and recorded, not a failure: make
+         * bench measures, make bench-targets judges (bench/run.sh). */
         const char *verdict = "";
+        gboolean met = c->target_seconds <= 0
+                       || (res.total_seconds < c->target_seconds
+                           && (c->target_mib == 0 || mib < c->target_mib));
         if (c->target_seconds > 0)
-            verdict = res.total_seconds < c->target_seconds
-                          && (c->target_mib == 0 || mib < c->target_mib)
-                      ? "within target" : "OVER TARGET";
-        if (!strcmp(verdict, "OVER TARGET"))
-            failures++;
+            verdict = met ? "within target" : "OVER TARGET";
         double hops = res.run_seconds > 0
                       ? (double)res.transfers / res.run_seconds : 0.0;
         printf("%-15s %-10s %3d %6ld %10lld %10llu %10llu %8.3f %8.3f %8.1f "
@@ -709,6 +710,15 @@ int main(int argc, char **argv)
         };
         if (!bench_record(name, rows, G_N_ELEMENTS(rows)))
             failures++;
+        if (c->target_seconds > 0) {
+            char target[160];
+            g_snprintf(target, sizeof target, "targets: %s under %g s%s", name,
+                       c->target_seconds, c->target_mib > 0 ? " and its memory"
+                                                            : "");
+            const BenchRow verdict_row[] = { { "met", met ? 1 : 0, "met" } };
+            if (!bench_record(target, verdict_row, 1))
+                failures++;
+        }
     }
     return failures ? 1 : 0;
 }

@@ -1,6 +1,9 @@
 # bench/lib.sh -- what the benchmark's scripts (peers.sh, routed.sh,
 # algorithms.sh) share; sourced, not run. Each script keeps its own
-# `fail`, which these set to 1 on a missed target or a lost row.
+# `fail`, which these set to 1 on a case that failed or a lost row, and
+# exits 1 with it; a missed target is recorded and printed, NOT MET, but
+# fails nothing: `make bench` measures, and `make bench-targets` judges
+# the recorded targets.
 
 # record CASE METRIC VALUE UNIT: one row of the results file
 # (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
@@ -14,6 +17,14 @@ record() {
 
 # judge NAME OK(1/0) TEXT: a target's verdict, printed and recorded
 judge() {
-  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fail=1; fi
+  if [ "$2" = 1 ]; then echo "target $1: met ($3)"; else echo "target $1: NOT MET ($3)"; fi
   record "targets: $1" met "$2" met
+}
+
+# failed NAME TEXT: a target whose run failed or gave wrong data: recorded
+# as missed, and the case as failed
+failed() {
+  echo "target $1: NOT MET ($2)"
+  fail=1
+  record "targets: $1" met 0 met
 }

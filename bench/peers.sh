@@ -41,7 +41,7 @@
 # not a target); last, instructions and misses of a
 # fixed 2 MiB cache per event in sim_run under callgrind for
 # BENCH_CALLGRIND, and for gray-to-binary's concurrent method on the
-# 14-cube, in cubemu run's order (not a target). Each target gets a verdict; the script exits 1 if one is missed
+# 14-cube, in cubemu run's order (not a target). Each target gets a verdict, recorded (make bench-targets judges them); the script exits 1 if a case fails
 # (the baseline's targets only when SimGrid ran).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -202,7 +202,7 @@ for i in $(seq "$RUNS"); do
 done
 for n in "${SIZES[@]}"; do
   if [ "${FAILED[$n]:-0}" = 1 ]; then
-    judge "the $n-cube exchange finishes" 0 "cubemu failed"
+    failed "the $n-cube exchange finishes" "cubemu failed"
     continue
   fi
   ev=${EVENTS[$n]}
@@ -235,7 +235,7 @@ for n in "${SIZES[@]}"; do
   record "$c" payload "$payload" MiB
   record "$c" read_latency "$lat" ns
   record "$c" memcpy_seconds "$fs" s
-  [ "${OK[$n]:-1}" = 1 ] || judge "the $n-cube exchange's data" 0 "wrong final memory"
+  [ "${OK[$n]:-1}" = 1 ] || failed "the $n-cube exchange's data" "wrong final memory"
   if [ "$n" = 20 ]; then
     judge "peak memory <= 2x payload at n = 20" "$(python3 -c "print(int($mib <= 2 * $payload))")" "$mib MiB for $payload MiB"
   fi

@@ -11,6 +11,9 @@ as tables.
   bench/report.py --history TEXT  every run's figures whose case or metric
                                   contains TEXT, one column a run
   bench/report.py --file FILE     another results file
+  bench/report.py --targets       the latest run's targets (or --run N's);
+                                  exit status 1 if one was missed
+                                  (make bench-targets)
 
 A run is the rows that share date, commit and machine. Exit status 2 for a
 missing or malformed file, with its name and line.
@@ -121,6 +124,7 @@ def main():
     ap.add_argument("--runs", action="store_true")
     ap.add_argument("--section", metavar="TEXT")
     ap.add_argument("--history", metavar="TEXT")
+    ap.add_argument("--targets", action="store_true")
     a = ap.parse_args()
     rows = load(a.file)
     order, by = runs_of(rows)
@@ -148,6 +152,16 @@ def main():
     if not 1 <= a.run <= len(order):
         fail("--run %d: %d runs recorded (valid: 1..%d)" % (a.run, len(order), len(order)))
     key = order[-a.run]
+    if a.targets:
+        targets = [r for r in by[key] if r["case"].startswith("targets: ")]
+        if not targets:
+            fail("run %d (%s, %s) recorded no targets" % (a.run, key[0], key[1]))
+        missed = [r["case"][len("targets: "):] for r in targets if not r["value"]]
+        print("run %s, commit %s, %s: %d of %d targets met"
+              % (key + (len(targets) - len(missed), len(targets))))
+        for m in missed:
+            print("  NOT MET: " + m)
+        sys.exit(1 if missed else 0)
     if a.section is not None and not any(a.section in section_of(r) for r in by[key]):
         fail("--section %s: no section of run %d contains it" % (a.section, a.run))
     show_run(key, by[key], a.section)

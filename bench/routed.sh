@@ -20,8 +20,8 @@
 # BENCH_ROUTED_SG_RUNS sets both), the CPU seconds (user + system, median)
 # of the same runs beside them, since the host is shared, peak memory,
 # cubemu's engine seconds (timing.wall_seconds) and the ratio. The target
-# (SimGrid/cubemu >= 100 at n = 14, on wall seconds) gets a verdict; exit
-# status 1 if it is missed or a check fails. Skips when SimGrid
+# (SimGrid/cubemu >= 100 at n = 14, on wall seconds) gets a verdict,
+# recorded (make bench-targets judges it); exit status 1 if a check fails. Skips when SimGrid
 # (pkg-config simgrid) or the baseline's source is missing.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1

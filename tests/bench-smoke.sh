@@ -65,5 +65,22 @@ if [ "$rc" = 1 ] \
    && [[ "$out" == *"target peak memory <= 2x payload at n = 7: bmmc (two-phase): NOT MET (no peak measured: the 6-cube's run was stopped after 1 s)"* ]]; then
   ok smoke-cap; else bad smoke-cap; fi
 
+# make bench-targets: the latest run's recorded targets, exit 1 where one
+# was missed, 0 where all were met (make bench itself fails only on a case
+# that failed)
+printf 'date\tcommit\tmachine\tcase\tmetric\tvalue\tunit\n' >"$T/targets.tsv"
+row() { printf '%s\tc1\tm\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$T/targets.tsv"; }
+row 2026-01-01 "targets: old one" met 0 met
+row 2026-01-02 "exchange n=14: x" cycles 5 ticks
+row 2026-01-02 "targets: fast enough" met 1 met
+row 2026-01-02 "targets: small enough" met 0 met
+expect targets-missed 1 "run 2026-01-02, commit c1, m: 1 of 2 targets met
+  NOT MET: small enough" -- python3 bench/report.py --file "$T/targets.tsv" --targets
+expect targets-earlier-run 1 "run 2026-01-01, commit c1, m: 0 of 1 targets met
+  NOT MET: old one" -- python3 bench/report.py --file "$T/targets.tsv" --targets --run 2
+row 2026-01-03 "targets: fast enough" met 1 met
+expect targets-all-met 0 "run 2026-01-03, commit c1, m: 1 of 1 targets met" -- \
+  python3 bench/report.py --file "$T/targets.tsv" --targets
+
 echo "bench-smoke: $passed passed, $failed failed"
 [ "$failed" = 0 ]
