@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include "run.h"
 #include "scenario.h"
+#include "scenario_default.h"
 #include "stop.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
@@ -27,8 +28,6 @@ typedef struct {
     int (*run)(int argc, char **argv);  /* argv[0] is the command name */
 } CliCommand;
 
-/* The embedded default scenario's text. */
-extern const char cli_default_scenario[];
 /* The --compare assignments `cubemu run` makes for the default scenario
  * (NULL-terminated). */
 extern const char *const cli_default_compare[];
@@ -37,7 +36,9 @@ extern const char *const cli_default_compare[];
 gboolean cli_sets_machine(char *const *sets);
 
 /* Load SCENARIO (or, with path NULL, the default filled in around the
- * --set values as docs/running.md says) and apply the --set values. */
+ * --set values as docs/running.md says) and apply the --set values:
+ * scenario_default_build (run/scenario_default.h), which cubemu-mpi calls
+ * too. */
 Scenario *cli_build_scenario(const char *path, char **sets, GError **error);
 /* cli_build_scenario, then the --compare assignments COMPARE on top of the
  * --set ones: the scenario `cubemu run --compare` runs second. */

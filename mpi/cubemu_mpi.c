@@ -1,7 +1,9 @@
-/* cubemu_mpi.c -- `cubemu-mpi run SCENARIO [--set SECTION.KEY=VALUE]...
+/* cubemu_mpi.c -- `cubemu-mpi run [SCENARIO] [--set SECTION.KEY=VALUE]...
  * [--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]`
  * under mpirun: run a scenario's algorithm for real, one MPI rank a node.
- * --set changes the scenario as it does for `cubemu run`. With
+ * --set changes the scenario as it does for `cubemu run`, and without a
+ * SCENARIO the run is of the default scenario, as for `cubemu run`
+ * (run/scenario_default.h). With
  * --wait-limit a node that waits that long for its receives with nothing
  * arriving stops the job with an error naming the receive (exit status 1)
  * instead of hanging.
@@ -24,6 +26,7 @@
 #include "output.h"
 #include "node_mpi.h"
 #include "prepare.h"
+#include "scenario_default.h"
 
 #include <limits.h>
 #include <math.h>
@@ -418,9 +421,9 @@ int main(int argc, char **argv)
         else
             usage = TRUE;
     }
-    if (usage || !path) {
+    if (usage) {
         if (rank == 0)
-            fprintf(stderr, "usage: " USAGE_LAUNCH " run SCENARIO "
+            fprintf(stderr, "usage: " USAGE_LAUNCH " run [SCENARIO] "
                     "[--set SECTION.KEY=VALUE]... [--json [--pretty] "
                     "[--timing]] [--dump-memory] [--wait-limit SECONDS]\n");
         return finish(EXIT_INPUT);
@@ -431,13 +434,12 @@ int main(int argc, char **argv)
         return finish(EXIT_INPUT);
     }
 
-    /* The scenario as cubemu run builds it from a file (cli_build_scenario):
-     * the file, then each --set in order. */
+    /* The scenario as cubemu run builds it: the file, or the default filled
+     * in around the --set values, then each --set in order. */
     GError *e = NULL;
-    g_autoptr(Scenario) s = scenario_load_file(path, &e);
-    for (guint i = 0; s && i < sets->len; i++)
-        if (!scenario_apply_set(s, sets->pdata[i], &e))
-            g_clear_pointer(&s, scenario_free);
+    g_ptr_array_add(sets, NULL);
+    g_autoptr(Scenario) s = scenario_default_build(path, (char **)sets->pdata, NULL,
+                                                   &e);
     RunSetup setup;
     if (!s || !run_setup(s, &setup, &e)) {
         say_error("%s", e->message);
@@ -446,7 +448,7 @@ int main(int argc, char **argv)
     }
     uint32_t nodes = machine_nodes(&setup.machine);
     if (nodes != (uint32_t)size) {
-        say_rank_count(path, nodes, argv, argc);
+        say_rank_count(scenario_name(s), nodes, argv, argc);
         run_setup_release(&setup, TRUE);
         return finish(EXIT_INPUT);
     }
