@@ -1,12 +1,12 @@
-/* cubemu_mpi.c -- `cubemu-mpi run [SCENARIO] [--set SECTION.KEY=VALUE]...
- * [--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]`
- * under mpirun: run a scenario's algorithm for real, one MPI rank a node.
- * --set changes the scenario as it does for `cubemu run`, and without a
- * SCENARIO the run is of the default scenario, as for `cubemu run`
- * (run/scenario_default.h). With
- * --wait-limit a node that waits that long for its receives with nothing
- * arriving stops the job with an error naming the receive (exit status 1)
- * instead of hanging.
+/* cubemu_mpi.c -- the node programs run for real under mpirun, one MPI
+ * rank a node:
+ *
+ *   cubemu-mpi run [SCENARIO] [--set SECTION.KEY=VALUE]...
+ *       [--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]
+ *
+ * run runs one scenario and prints its report; without a SCENARIO it runs
+ * the default scenario, as `cubemu run` does (run/scenario_default.h).
+ * --set changes the scenario as it does for cubemu.
  *
  * Every rank reads the scenario and prepares the machine and the
  * algorithm's configuration exactly as `cubemu run` does (run/prepare.c),
@@ -14,14 +14,17 @@
  * (node_mpi.c), and verifies its own memory: against alg->expect, against
  * alg->expect_element for the sampled offsets that fall on it, and the
  * multiset fingerprints summed over all ranks for conservation. Rank 0
- * prints the report: a table, or with --json the JSON of `cubemu run
- * --json`, printed by the same function from a Report with backend "mpi"
- * (below, "the report"): the fields this run measures, none of the
- * emulator's, and with --timing the wall-clock seconds under "timing".
+ * builds the report (below) and prints it: a table, or with --json the
+ * JSON of `cubemu run --json`, printed by the same function from a Report
+ * with backend "mpi".
  *
- * Exit status: 0 the data are correct, 1 they are not or the program
- * failed, 2 bad input (including a rank count that is not the machine's
- * node count).
+ * With --wait-limit a node that waits that long for its receives with
+ * nothing arriving stops the job with an error naming the receive (exit
+ * status 1) instead of hanging.
+ *
+ * Exit status: 0 the data are correct, 1 they are not, or the program
+ * failed or deadlocked, 2 bad input (including a rank count that is not the
+ * machine's node count).
  */
 #include "output.h"
 #include "node_mpi.h"
@@ -38,14 +41,19 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_INPUT = 2 };
 
 static int rank, size;
 
-/* How messages name the command: the SMPI build is another program. */
+/* How messages name the program: the SMPI build is another one. */
 #ifdef CUBEMU_SMPI
-#define RUN_NAME "cubemu-smpi run"
+#define PROGRAM "cubemu-smpi"
 #define USAGE_LAUNCH "smpirun -np NODES -platform P.xml cubemu-smpi"
 #else
-#define RUN_NAME "cubemu-mpi run"
+#define PROGRAM "cubemu-mpi"
 #define USAGE_LAUNCH "mpirun -np NODES cubemu-mpi"
 #endif
+#define USAGE_RUN USAGE_LAUNCH " run [SCENARIO] [--set SECTION.KEY=VALUE]... " \
+    "[--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]"
+
+/* The command's name in messages: "cubemu-mpi run". */
+static const char *command = PROGRAM;
 
 G_GNUC_PRINTF(1, 2)
 static void say_error(const char *fmt, ...)
@@ -54,16 +62,16 @@ static void say_error(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs(RUN_NAME ": ", stderr);
+    fprintf(stderr, "%s: ", command);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
 
-static int finish(int status)
+static void say_usage(void)
 {
-    MPI_Finalize();
-    return status;
+    if (rank == 0)
+        fprintf(stderr, "usage: " USAGE_RUN "\n");
 }
 
 #define WAIT_FLAG "--wait-limit"
@@ -77,6 +85,52 @@ static gboolean parse_seconds(const char *text, double *out)
         return FALSE;
     *out = v;
     return TRUE;
+}
+
+/* The flags every command takes, and what they set. */
+typedef struct {
+    GPtrArray *sets;              /* the --set values, NULL-ended */
+    MpiNodeOptions options;
+} CommonFlags;
+
+/* Whether argv[*i] is FLAG ("--set x" or "--set=x"): 1 with *value (and
+ * *i past the value), 0 if it is another argument, -1 (message said) if
+ * the value is missing. */
+static int flag_value(int argc, char **argv, int *i, const char *flag,
+                      const char **value)
+{
+    size_t n = strlen(flag);
+    if (strncmp(argv[*i], flag, n) || (argv[*i][n] && argv[*i][n] != '='))
+        return 0;
+    if (argv[*i][n] == '=')
+        *value = argv[*i] + n + 1;
+    else if (*i + 1 < argc)
+        *value = argv[++*i];
+    else
+        return -1;
+    return 1;
+}
+
+/* --set and --wait-limit: 1 taken, 0 another argument, -1 bad (said). */
+static int common_flag(int argc, char **argv, int *i, CommonFlags *f)
+{
+    const char *v = NULL;
+    int got = flag_value(argc, argv, i, "--set", &v);
+    if (got < 0)
+        say_error("--set needs a value: SECTION.KEY=VALUE");
+    if (got > 0)
+        g_ptr_array_insert(f->sets, (gint)f->sets->len - 1, (gpointer)v);
+    if (got)
+        return got;
+    got = flag_value(argc, argv, i, WAIT_FLAG, &v);
+    if (got < 0)
+        say_error(WAIT_FLAG " needs a value: a number of seconds above 0");
+    if (got > 0 && !parse_seconds(v, &f->options.wait_limit)) {
+        say_error(WAIT_FLAG ": '%s' is not a number of seconds (valid: a "
+                  "number above 0)", v);
+        return -1;
+    }
+    return got;
 }
 
 static const Word *own_memory(void *mem, uint32_t x)
@@ -111,44 +165,38 @@ static char *verify_own(const RunSetup *setup, const Word *mem)
 /* ---- the report --------------------------------------------------------
  *
  * Rank 0 builds a Report (run/report.h) with backend REPORT_BACKEND_MPI and
- * prints it through report_write_json, the writer of `cubemu run --json`:
- * the fields an MPI run measures (messages, the payload's elements, the
- * data check) are set, the emulator's measurements (cycles, transfers,
- * channels, per-class and per-link counts, ticks per node and phase,
- * events) are not printed at all, and what only MPI measures goes under
- * stats (counters) and timing (the clock, with --timing).
+ * prints it through report_write_json, the writer of `cubemu run --json`.
+ * What a real run measures exactly is set: the messages and every count
+ * of the traffic the emulator counts (element transfers, the most
+ * elements on one channel, per class, per link: node_mpi.c counts each
+ * send as the emulator does, along the path the emulator charges), the
+ * data check; the emulator's measurements of simulated time (cycles,
+ * seconds, time, phases, events, the links' utilisation) are not printed
+ * at all, and what only MPI measures goes under stats (counters) and
+ * timing (the clock, with --timing).
  *
  * The algorithm's bounds and details come from its own report callback,
- * which was written for the emulator and may read the emulator's
- * measurements. So it runs twice: on the report, whose emulator-only
- * fields are zero, and on a probe whose emulator-only fields hold values no
- * run has. A detail that comes out the same in both does not depend on
- * them (it comes from the configuration or from what MPI measured) and is
- * kept; one that differs, or appears in only one, is the emulator's and is
- * dropped rather than printed as a made-up 0. A bound is kept when its
- * field is one this run measures (messages, elements_per_node, machine.*,
- * a kept detail) and the probe gives it the same value; bounds on cycles,
- * seconds, transfers, channels, classes, links, time, phases and events
- * are dropped: no MPI run measures those. */
+ * which was written for the emulator and may read its measurements of
+ * time. report_bound leaves out a bound on a field of simulated time
+ * (report_field_emulator_only). A detail is worked out from the time
+ * only inside the callback, so the callback runs twice: on the report,
+ * whose time fields are zero, and on a probe whose time fields hold
+ * values no run has. A detail that comes out the same in both does not
+ * depend on them and is kept; one that differs, or appears in only one,
+ * is the emulator's and is left out (named in
+ * ReportMpi.details_emulator_only) rather than printed as a made-up 0,
+ * and so is a bound on it or whose value differs. Every bound left out is
+ * counted (ReportMpi.bounds_emulator_only). */
 
-/* Emulator-only measurements no real run has, for the probe. */
+/* Emulator-only measurements (of simulated time) no real run has, for the
+ * probe. */
 static void probe_fill(Report *p)
 {
     int links = p->machine.topology.links;
     p->cycles = 1000003;
-    p->element_transfers = 2000029;
-    p->max_channel_elements = 3011;
     p->events = 4000037;
-    for (MessageClass c = 0; c < CLASS_COUNT; c++) {
-        p->class_messages[c] = 5003 + 17 * (uint64_t)c;
-        p->class_elements[c] = 6007 + 19 * (uint64_t)c;
-        p->class_transfers[c] = 7013 + 23 * (uint64_t)c;
-    }
-    for (int l = 0; l < links; l++) {
-        p->link_up[l] = 8009 + 3 * (uint64_t)l;
-        p->link_down[l] = 9011 + 5 * (uint64_t)l;
+    for (int l = 0; l < links; l++)
         p->link_busy[l] = 10007 + 7 * (uint64_t)l;
-    }
     p->compute_max = 11003;
     p->communication_max = 12007;
     p->compute_mean = 10501.25;
@@ -165,31 +213,38 @@ static void probe_fill(Report *p)
     }
 }
 
-/* A report with the setup's machine and algorithm, the MPI run's own
- * measurements copied from `from` (or none), and the emulator's zero:
- * link arrays and phases exist, so a callback that reads them reads 0. */
+/* An MPI report with the setup's machine and algorithm, the run's own
+ * measurements copied from `from` (its link arrays must exist), and the
+ * emulator's of time zero: link_busy and the phases exist, so a callback
+ * that reads them reads 0. */
 static Report *report_base(const RunSetup *setup, const Report *from)
 {
     Report *r = report_new();
     const Algorithm *alg = setup->algorithm;
+    r->backend = REPORT_BACKEND_MPI;
     machine_copy(&r->machine, &setup->machine);
     run_report_algorithm(r, setup);
     int links = r->machine.topology.links;
-    r->link_up = g_new0(uint64_t, links ? links : 1);
-    r->link_down = g_new0(uint64_t, links ? links : 1);
-    r->link_busy = g_new0(uint64_t, links ? links : 1);
+    size_t bytes = sizeof(uint64_t) * (size_t)(links ? links : 1);
+    r->link_up = g_memdup2(from->link_up, bytes);
+    r->link_down = g_memdup2(from->link_down, bytes);
+    r->link_busy = g_malloc0(bytes);
     r->nphases = algorithm_phase_count(alg);
     for (unsigned i = 0; i < r->nphases; i++)
         r->phase_name[i] = g_strdup(alg->phases[i]);
     r->elements_per_node = setup->layout.elements_per_node;
     r->element = setup->layout.element;
-    if (from) {
-        r->messages = from->messages;
-        r->elements_sent = from->elements_sent;
-        r->data_correct = from->data_correct;
-        r->placement_correct = from->placement_correct;
-        r->conserved = from->conserved;
-    }
+    r->messages = from->messages;
+    r->elements_sent = from->elements_sent;
+    r->element_transfers = from->element_transfers;
+    r->max_channel_elements = from->max_channel_elements;
+    memcpy(r->class_messages, from->class_messages, sizeof r->class_messages);
+    memcpy(r->class_elements, from->class_elements, sizeof r->class_elements);
+    memcpy(r->class_transfers, from->class_transfers,
+           sizeof r->class_transfers);
+    r->data_correct = from->data_correct;
+    r->placement_correct = from->placement_correct;
+    r->conserved = from->conserved;
     r->computed = setup->layout.computed;
     r->tolerance = setup->layout.tolerance;
     r->computed_elements = setup->layout.computed_elements;
@@ -242,36 +297,6 @@ static gboolean same_detail(const Detail *a, const Detail *b)
     return FALSE;
 }
 
-/* Field names with '_' for '-', as report_lookup reads them. */
-static char *field_key(const char *field)
-{
-    char *k = g_strdup(field);
-    g_strdelimit(k, "-", '_');
-    return k;
-}
-
-/* Is FIELD one an MPI run measures or knows before running? */
-static gboolean mpi_field(const Report *r, const char *field)
-{
-    g_autofree char *f = field_key(field);
-    if (!strcmp(f, "messages") || !strcmp(f, "elements_per_node")
-        || g_str_has_prefix(f, "machine."))
-        return TRUE;
-    if (!g_str_has_prefix(f, "details."))
-        return FALSE;
-    const char *key = f + strlen("details.");
-    for (guint i = 0; i < r->details->len; i++) {
-        const Detail *d = &g_array_index(r->details, Detail, i);
-        g_autofree char *k = field_key(d->key);
-        size_t n = strlen(k);
-        if (!strcmp(key, k)
-            || (d->type == DETAIL_OBJECT && !strncmp(key, k, n)
-                && key[n] == '.'))
-            return TRUE;
-    }
-    return FALSE;
-}
-
 static const Bound *find_bound(const Report *r, const Bound *like)
 {
     for (guint i = 0; i < r->bounds->len; i++) {
@@ -292,24 +317,47 @@ static void algorithm_report(const RunSetup *setup, Report *r)
     probe_fill(probe);
     alg->report(setup->config, r);
     alg->report(setup->config, probe);
+    GPtrArray *dropped = g_ptr_array_new();
     for (guint i = r->details->len; i-- > 0;) {
         const Detail *d = &g_array_index(r->details, Detail, i);
         const Detail *q = report_find_detail(probe, d->key);
-        if (!q || !same_detail(d, q))
+        if (!q || !same_detail(d, q)) {
+            g_ptr_array_insert(dropped, 0, g_strdup(d->key));
             g_array_remove_index(r->details, i);
+        }
     }
     for (guint i = r->bounds->len; i-- > 0;) {
         const Bound *b = &g_array_index(r->bounds, Bound, i);
         const Bound *q = find_bound(probe, b);
-        if (!mpi_field(r, b->field) || !q || q->applies != b->applies
-            || !same_double(q->value, b->value))
+        double v;
+        if (!report_lookup(r, b->field, &v) || !q || q->applies != b->applies
+            || !same_double(q->value, b->value)) {
             g_array_remove_index(r->bounds, i);
+            r->mpi.bounds_emulator_only++;
+        }
     }
+    g_ptr_array_add(dropped, NULL);
+    r->mpi.details_emulator_only = (char **)g_ptr_array_free(dropped, FALSE);
+}
+
+/* What the table says of what the report leaves out. */
+static void print_left_out(const Report *r)
+{
+    printf("emulator    cycles, time and phases (simulated time) are the "
+           "emulator's");
+    if (r->mpi.bounds_emulator_only)
+        printf("; %u bound%s on them left out", r->mpi.bounds_emulator_only,
+               r->mpi.bounds_emulator_only == 1 ? "" : "s");
+    for (char **d = r->mpi.details_emulator_only; d && *d; d++)
+        printf("%s%s", d == r->mpi.details_emulator_only
+                       ? "; details left out: " : ", ", *d);
+    printf("\n");
 }
 
 static void print_table(const Report *r)
 {
     const ReportMpi *mpi = &r->mpi;
+    const Topology *t = &r->machine.topology;
     printf("scenario    %s\n", r->scenario);
     printf("machine     %s, %u nodes (one MPI rank each)\n",
            machine_topology_name(&r->machine), machine_nodes(&r->machine));
@@ -323,6 +371,25 @@ static void print_table(const Report *r)
            (unsigned long long)r->messages,
            mpi->bytes_per_rank_mean * mpi->ranks,
            (unsigned long long)mpi->forwards);
+    printf("transfers   %llu element-hops, at most %llu elements on one "
+           "channel\n", (unsigned long long)r->element_transfers,
+           (unsigned long long)r->max_channel_elements);
+    if (topology_has_class(t->ops, CLASS_ROUTER))
+        for (MessageClass c = 0; c < CLASS_COUNT; c++)
+            printf("  class %-11s %llu messages, %llu elements, %llu "
+                   "element-hops\n", message_class_name(c),
+                   (unsigned long long)r->class_messages[c],
+                   (unsigned long long)r->class_elements[c],
+                   (unsigned long long)r->class_transfers[c]);
+    for (int l = 0; l < t->links; l++) {
+        if (r->link_up[l] + r->link_down[l] == 0)
+            continue;
+        char name[TOPOLOGY_LINK_NAME_MAX];
+        topology_link_name(t, l, name, sizeof name);
+        printf("  link %-12s %llu elements up, %llu down\n", name,
+               (unsigned long long)r->link_up[l],
+               (unsigned long long)r->link_down[l]);
+    }
     if (r->bounds->len) {
         printf("bounds      (those on what an MPI run measures)\n");
         for (guint i = 0; i < r->bounds->len; i++) {
@@ -335,6 +402,7 @@ static void print_table(const Report *r)
                    !b->applies ? "n/a" : b->holds ? "yes" : "NO");
         }
     }
+    print_left_out(r);
     printf("data        %s\n", r->data_correct ? "correct" : r->data_problem);
 }
 
@@ -374,100 +442,104 @@ static void say_rank_count(const char *path, uint32_t nodes, char **argv,
               size == 1 ? "s" : "", why->str, line->str);
 }
 
-int main(int argc, char **argv)
+/* ---- one run ----------------------------------------------------------- */
+
+/* How run_one ended. */
+typedef enum {
+    RUN_DONE,                     /* ran; *report on rank 0 */
+    RUN_BAD_INPUT,                /* *error, the same on every rank */
+    RUN_RANKS                     /* the machine's node count is not the
+                                   * number of ranks (*nodes) */
+} RunOutcome;
+
+/* The traffic counts summed over the ranks into `into` (rank 0's), and the
+ * most elements one channel carried: each channel's count is summed over
+ * the ranks that sent across it, then the largest taken. */
+static void gather_traffic(const MpiNodeStats *st, int links, Report *into)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    size_t l = (size_t)links;
+    size_t n = 1 + 3 * CLASS_COUNT + 2 * l;
+    g_autofree uint64_t *mine = g_new(uint64_t, n);
+    g_autofree uint64_t *sum = g_new0(uint64_t, n);
+    mine[0] = st->element_transfers;
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        mine[1 + c] = st->class_messages[c];
+        mine[1 + CLASS_COUNT + c] = st->class_elements[c];
+        mine[1 + 2 * CLASS_COUNT + c] = st->class_transfers[c];
+    }
+    memcpy(mine + 1 + 3 * CLASS_COUNT, st->link_up, l * sizeof *mine);
+    memcpy(mine + 1 + 3 * CLASS_COUNT + l, st->link_down, l * sizeof *mine);
+    MPI_Reduce(mine, sum, (int)n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    size_t channels = (size_t)size * l;
+    g_autofree uint64_t *per_channel = rank == 0 && channels
+                                       ? g_new0(uint64_t, channels) : NULL;
+    if (channels)
+        MPI_Reduce(st->channel, per_channel, (int)channels, MPI_UINT64_T,
+                   MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    into->element_transfers = sum[0];
+    for (int c = 0; c < CLASS_COUNT; c++) {
+        into->class_messages[c] = sum[1 + c];
+        into->class_elements[c] = sum[1 + CLASS_COUNT + c];
+        into->class_transfers[c] = sum[1 + 2 * CLASS_COUNT + c];
+    }
+    into->link_up = g_new0(uint64_t, l ? l : 1);
+    into->link_down = g_new0(uint64_t, l ? l : 1);
+    memcpy(into->link_up, sum + 1 + 3 * CLASS_COUNT, l * sizeof *sum);
+    memcpy(into->link_down, sum + 1 + 3 * CLASS_COUNT + l, l * sizeof *sum);
+    for (size_t i = 0; i < channels; i++)
+        into->max_channel_elements = MAX(into->max_channel_elements,
+                                         per_channel[i]);
+}
 
-    gboolean json = FALSE, dump = FALSE, pretty = FALSE, timing = FALSE;
-    const char *path = NULL;
-    g_autoptr(GPtrArray) sets = g_ptr_array_new();
-    MpiNodeOptions options = { 0 };
-    gboolean usage = argc < 2 || strcmp(argv[1], "run") != 0;
-    for (int i = 2; i < argc && !usage; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = TRUE;
-        else if (!strcmp(argv[i], "--pretty"))
-            pretty = TRUE;
-        else if (!strcmp(argv[i], "--timing"))
-            timing = TRUE;
-        else if (!strcmp(argv[i], "--dump-memory"))
-            dump = TRUE;
-        else if (!strcmp(argv[i], "--set") || g_str_has_prefix(argv[i], "--set=")) {
-            const char *eq = strchr(argv[i], '=');
-            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v) {
-                say_error("--set needs a value: SECTION.KEY=VALUE");
-                return finish(EXIT_INPUT);
-            }
-            g_ptr_array_add(sets, (gpointer)v);
-        } else if (!strcmp(argv[i], WAIT_FLAG)
-                 || g_str_has_prefix(argv[i], WAIT_FLAG "=")) {
-            const char *eq = strchr(argv[i], '=');
-            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
-            if (!v) {
-                say_error(WAIT_FLAG " needs a value: a number of seconds "
-                          "above 0");
-                return finish(EXIT_INPUT);
-            }
-            if (!parse_seconds(v, &options.wait_limit)) {
-                say_error(WAIT_FLAG ": '%s' is not a number of seconds "
-                          "(valid: a number above 0)", v);
-                return finish(EXIT_INPUT);
-            }
-        } else if (argv[i][0] != '-' && !path)
-            path = argv[i];
-        else
-            usage = TRUE;
-    }
-    if (usage) {
-        if (rank == 0)
-            fprintf(stderr, "usage: " USAGE_LAUNCH " run [SCENARIO] "
-                    "[--set SECTION.KEY=VALUE]... [--json [--pretty] "
-                    "[--timing]] [--dump-memory] [--wait-limit SECONDS]\n");
-        return finish(EXIT_INPUT);
-    }
-    if ((pretty || timing) && !json) {
-        say_error("%s shapes the JSON report: give --json too",
-                  pretty ? "--pretty" : "--timing");
-        return finish(EXIT_INPUT);
-    }
-
-    /* The scenario as cubemu run builds it: the file, or the default filled
-     * in around the --set values, then each --set in order. */
-    GError *e = NULL;
-    g_ptr_array_add(sets, NULL);
-    g_autoptr(Scenario) s = scenario_default_build(path, (char **)sets->pdata, NULL,
-                                                   &e);
+/* Run scenario s on every rank (collective): RUN_DONE with *correct (every
+ * rank) and, on rank 0, *report; a node program error, or a wait limit
+ * that passed, aborts the job (exit status 1). The machine's
+ * channel counters (nodes x links on every rank, for the report) must fit
+ * one MPI message. */
+static RunOutcome run_one(const Scenario *s, const MpiNodeOptions *options,
+                          gboolean dump, Report **report, gboolean *correct,
+                          uint32_t *nodes, GError **error)
+{
+    *report = NULL;
+    *correct = FALSE;
     RunSetup setup;
-    if (!s || !run_setup(s, &setup, &e)) {
-        say_error("%s", e->message);
-        g_error_free(e);
-        return finish(EXIT_INPUT);
-    }
-    uint32_t nodes = machine_nodes(&setup.machine);
-    if (nodes != (uint32_t)size) {
-        say_rank_count(scenario_name(s), nodes, argv, argc);
+    if (!run_setup(s, &setup, error))
+        return RUN_BAD_INPUT;
+    *nodes = machine_nodes(&setup.machine);
+    if (*nodes != (uint32_t)size) {
         run_setup_release(&setup, TRUE);
-        return finish(EXIT_INPUT);
+        return RUN_RANKS;
+    }
+    int links = setup.machine.topology.links;
+    if ((uint64_t)*nodes * (uint64_t)links > INT_MAX) {
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "%s: %u nodes x %d links: more channels than one MPI "
+                    "message counts", scenario_name(s), *nodes, links);
+        run_setup_release(&setup, TRUE);
+        return RUN_BAD_INPUT;
     }
     const Algorithm *alg = setup.algorithm;
     const MemoryLayout *layout = &setup.layout;
     size_t w = element_words(layout->element);
     size_t k = layout->elements_per_node;
     unsigned phases = algorithm_phase_count(alg);
+    MpiNodeOptions o = *options;
+    o.count_traffic = TRUE;
     Node *node = mpi_node_new(&setup.machine, MPI_COMM_WORLD,
                               layout->memory_elements, w, layout->local_size,
-                              phases, &options);
+                              phases, &o);
     Word *mem = node_memory(node);
     alg->init(setup.config, (uint32_t)rank, mem);
     Fingerprint fp[2] = { { 0, 0 }, { 0, 0 } };
     run_fingerprint_add(&fp[0], mem, layout->computed_elements, k, w);
 
     MPI_Barrier(MPI_COMM_WORLD);
+    GError *e = NULL;
     if (!mpi_node_run(node, alg->step, setup.config, &e)) {
-        fprintf(stderr, RUN_NAME ": %s\n", e->message);
+        fprintf(stderr, "%s: %s\n", command, e->message);
+        fflush(stderr);
         g_error_free(e);
         MPI_Abort(MPI_COMM_WORLD, EXIT_FAILED);
     }
@@ -501,6 +573,8 @@ int main(int argc, char **argv)
     measured->conserved = layout->computed
                           || (total[0] == total[2] && total[1] == total[3]);
     measured->data_correct = measured->placement_correct && measured->conserved;
+    *correct = measured->data_correct;
+    gather_traffic(st, links, measured);
 
     /* Statistics to rank 0. */
     uint64_t mine[3] = { st->messages, st->bytes, st->forwards };
@@ -525,7 +599,6 @@ int main(int argc, char **argv)
         if (words > INT_MAX / 8 / (size_t)size) {
             say_error("--dump-memory: %zu words a node is too many to gather",
                       words);
-            dump = FALSE;
         } else {
             memory = rank == 0 ? g_new(Word, words * size + 1) : NULL;
             MPI_Gather(mem, (int)words, MPI_UINT64_T, memory, (int)words,
@@ -533,7 +606,6 @@ int main(int argc, char **argv)
         }
     }
 
-    gboolean data_correct = measured->data_correct;
     if (rank == 0) {
         uint64_t bytes = 0, mmax = 0, bmax = 0;
         ReportMpi *mpi = &measured->mpi;
@@ -548,8 +620,7 @@ int main(int argc, char **argv)
          * 0): the emulator's elements_sent, which details may read. */
         measured->elements_sent = bytes / (w * sizeof(Word));
 
-        g_autoptr(Report) r = report_base(&setup, measured);
-        r->backend = REPORT_BACKEND_MPI;
+        Report *r = report_base(&setup, measured);
         r->scenario = g_strdup(scenario_name(s));
         r->data_problem = first_problem ? g_strdup(first_problem)
                           : r->conserved ? NULL
@@ -573,6 +644,71 @@ int main(int argc, char **argv)
         }
         r->memory = g_steal_pointer(&memory);
         algorithm_report(&setup, r);
+        *report = r;
+    }
+    mpi_node_free(node);
+    run_setup_release(&setup, TRUE);
+    return RUN_DONE;
+}
+
+/* ---- the commands ------------------------------------------------------ */
+
+static int cmd_run(int argc, char **argv)
+{
+    command = PROGRAM " run";
+    gboolean json = FALSE, dump = FALSE, pretty = FALSE, timing = FALSE;
+    const char *path = NULL;
+    g_autoptr(GPtrArray) sets = g_ptr_array_new();
+    g_ptr_array_add(sets, NULL);
+    CommonFlags flags = { sets, { .wait_limit = 0 } };
+    for (int i = 2; i < argc; i++) {
+        int got = common_flag(argc, argv, &i, &flags);
+        if (got < 0)
+            return EXIT_INPUT;
+        if (got > 0)
+            continue;
+        if (!strcmp(argv[i], "--json"))
+            json = TRUE;
+        else if (!strcmp(argv[i], "--pretty"))
+            pretty = TRUE;
+        else if (!strcmp(argv[i], "--timing"))
+            timing = TRUE;
+        else if (!strcmp(argv[i], "--dump-memory"))
+            dump = TRUE;
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else {
+            say_usage();
+            return EXIT_INPUT;
+        }
+    }
+    if ((pretty || timing) && !json) {
+        say_error("%s shapes the JSON report: give --json too",
+                  pretty ? "--pretty" : "--timing");
+        return EXIT_INPUT;
+    }
+
+    /* The scenario as cubemu run builds it: the file, or the default
+     * filled in around the --set values, then each --set in order. */
+    GError *e = NULL;
+    g_autoptr(Scenario) s = scenario_default_build(path, (char **)sets->pdata, NULL,
+                                                   &e);
+    g_autoptr(Report) r = NULL;
+    gboolean correct = FALSE;
+    uint32_t nodes = 0;
+    RunOutcome outcome = s ? run_one(s, &flags.options, dump, &r, &correct,
+                                     &nodes, &e)
+                           : RUN_BAD_INPUT;
+    if (outcome == RUN_BAD_INPUT) {
+        say_error("%s", e->message);
+        g_error_free(e);
+        return EXIT_INPUT;
+    }
+    if (outcome == RUN_RANKS) {
+        say_rank_count(scenario_name(s), nodes, argv, argc);
+        return EXIT_INPUT;
+    }
+    if (rank == 0) {
         if (json)
             report_write_json(r, stdout,
                               (pretty ? REPORT_JSON_PRETTY : 0)
@@ -580,13 +716,27 @@ int main(int argc, char **argv)
         else
             print_table(r);
         if (!r->data_correct)
-            fprintf(stderr, RUN_NAME ": %s: the final memory is wrong: "
-                    "%s\n", r->scenario, r->data_problem);
+            fprintf(stderr, "%s: %s: the final memory is wrong: %s\n",
+                    command, r->scenario, r->data_problem);
+        /* A report standard output did not take is an error (exit 2). */
+        if (!output_close_stdout(command))
+            return EXIT_INPUT;
     }
-    mpi_node_free(node);
-    run_setup_release(&setup, TRUE);
-    /* A report standard output did not take is an error (exit 2). */
-    if (rank == 0 && !output_close_stdout(RUN_NAME))
-        return finish(EXIT_INPUT);
-    return finish(data_correct ? EXIT_OK : EXIT_FAILED);
+    return correct ? EXIT_OK : EXIT_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int status;
+    if (argc >= 2 && !strcmp(argv[1], "run"))
+        status = cmd_run(argc, argv);
+    else {
+        say_usage();
+        status = EXIT_INPUT;
+    }
+    MPI_Finalize();
+    return status;
 }

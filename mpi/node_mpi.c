@@ -69,6 +69,11 @@
  * then a node that has waited that long for its step's receives with no
  * packet arriving stops with an error naming the oldest of them
  * (wait_receives).
+ *
+ * Traffic (MpiNodeOptions.count_traffic): each send is counted by its
+ * sender as the emulator counts it (emu/sim.c: its class, and each hop's
+ * elements on its link and directed channel), along the path the emulator
+ * charges, so that the sums over ranks are the emulator's numbers.
  */
 #include "node_mpi.h"
 #include "nodecheck.h"
@@ -118,6 +123,7 @@ struct Node {
     size_t eb;                    /* bytes of an element on the wire */
     gboolean direct;
     double wait_limit;            /* seconds, 0: none (MpiNodeOptions) */
+    gboolean count_traffic;       /* MpiNodeOptions.count_traffic */
     void *local;
     size_t local_size;
     unsigned step;
@@ -181,6 +187,7 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
     node->direct = options && options->direct;
     node->wait_limit = options && options->wait_limit > 0 ? options->wait_limit
                                                           : 0;
+    node->count_traffic = options && options->count_traffic;
     size_t words = memory_elements * element_words;
     node->memory = g_try_new0(Word, words > 0 ? words : 1);
     if (!node->memory) {
@@ -201,6 +208,16 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
     node->route = g_new(int, topology_max_route(node->topo) + 1);
     node->pool = g_ptr_array_new_with_free_func(g_free);
     node->stats.phases = phases ? phases : 1;
+    if (node->count_traffic) {
+        int links = node->links ? node->links : 1;
+        node->stats.link_up = g_new0(uint64_t, links);
+        node->stats.link_down = g_new0(uint64_t, links);
+        node->stats.channel = g_try_new0(uint64_t, (size_t)node->count * links);
+        if (!node->stats.channel) {
+            mpi_node_free(node);
+            return NULL;
+        }
+    }
     return node;
 }
 
@@ -236,6 +253,9 @@ void mpi_node_free(Node *node)
     g_ptr_array_free(node->buffers, TRUE);
     g_ptr_array_free(node->pool, TRUE);
     g_free(node->route);
+    g_free(node->stats.link_up);
+    g_free(node->stats.link_down);
+    g_free(node->stats.channel);
     g_clear_error(&node->error);
     g_free(node);
 }
@@ -244,11 +264,20 @@ void mpi_node_reset(Node *node)
 {
     g_assert(!node->error && node->waiting.length == 0
              && node->early.length == 0 && node->held.length == 0);
-    unsigned phases = node->stats.phases;
+    MpiNodeStats kept = node->stats;
     node->step = 0;
     node->phase = 0;
     memset(&node->stats, 0, sizeof node->stats);
-    node->stats.phases = phases;
+    node->stats.phases = kept.phases;
+    if (node->count_traffic) {
+        size_t links = node->links ? (size_t)node->links : 1;
+        node->stats.link_up = kept.link_up;
+        node->stats.link_down = kept.link_down;
+        node->stats.channel = kept.channel;
+        memset(kept.link_up, 0, links * sizeof *kept.link_up);
+        memset(kept.link_down, 0, links * sizeof *kept.link_down);
+        memset(kept.channel, 0, node->count * links * sizeof *kept.channel);
+    }
     memset(node->send_seq, 0, node->count * sizeof *node->send_seq);
     memset(node->recv_seq, 0, node->count * sizeof *node->recv_seq);
     node->mpi_sent = node->mpi_received = 0;
@@ -577,6 +606,40 @@ static void post_send(Node *node, uint32_t dest, const int *path, int hops,
     packet_isend(node, h, first);
 }
 
+/* A send as the emulator counts it (MpiNodeStats; emu/sim.c's sim_class
+ * and sim_hop_account): a message of the router class where the topology
+ * prices one and the send was routed or crosses other than one link, else
+ * of the neighbour class; and each of its hops, along PATH (the route the
+ * emulator charges), carrying its elements over that link, in the
+ * direction the topology gives, and over the channel leaving that hop's
+ * node. An empty message crosses nothing: the emulator routes none. */
+static void count_send(Node *node, const int *path, int hops,
+                       gboolean routed, size_t count)
+{
+    if (!node->count_traffic)
+        return;
+    MpiNodeStats *st = &node->stats;
+    MessageClass cls = (routed || hops != 1)
+                       && topology_has_class(node->topo->ops, CLASS_ROUTER)
+                       ? CLASS_ROUTER : CLASS_NEIGHBOUR;
+    st->class_messages[cls]++;
+    st->class_elements[cls] += count;
+    if (count == 0)
+        return;
+    uint32_t u = node->address;
+    for (int i = 0; i < hops; i++) {
+        int link = path[i];
+        if (topology_direction(node->topo, u, link) < 0)
+            st->link_down[link] += count;
+        else
+            st->link_up[link] += count;
+        st->channel[(size_t)u * (size_t)node->links + (size_t)link] += count;
+        u = topology_neighbour(node->topo, u, link);
+    }
+    st->element_transfers += (uint64_t)hops * count;
+    st->class_transfers[cls] += (uint64_t)hops * count;
+}
+
 void node_send(Node *node, const int *path, int hops, size_t offset,
                size_t count, int tag)
 {
@@ -586,6 +649,7 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
     if (!node_checked(node, nodecheck_path(node->topo, node->address, path,
                                            hops, &dest)))
         return;
+    count_send(node, path, hops, FALSE, count);
     /* A path that comes back to the node is still a trip through the
      * network in the emulator; here it is a local copy. */
     post_send(node, dest, path, hops, offset, count, tag);
@@ -598,6 +662,11 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
         return;
     if (!node_checked(node, nodecheck_node("send to", dest, node->count)))
         return;
+    if (node->count_traffic) {
+        int hops = topology_route(node->topo, node->address, dest,
+                                  node->route);
+        count_send(node, node->route, hops, TRUE, count);
+    }
     post_send(node, dest, NULL, 0, offset, count, tag);   /* direct */
 }
 

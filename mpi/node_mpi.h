@@ -21,6 +21,21 @@ typedef struct {
     unsigned phases;
     double phase_seconds[SIM_MAX_PHASES];
     gboolean phase_visited[SIM_MAX_PHASES];
+    /* With MpiNodeOptions.count_traffic, what the emulator counts of the
+     * same sends (emu/stats.h), each send counted by its sender along the
+     * path the emulator charges it (node_send_to: the topology's route,
+     * which MPI's transport does not take): summed over the ranks they
+     * are the emulator's counts. Element-hops; per message class the
+     * messages, elements and element-hops; per link index the elements
+     * that crossed it up and down; per directed channel (node x links +
+     * link) the elements it carried. Zero, and the arrays NULL, without
+     * the option. */
+    uint64_t element_transfers;
+    uint64_t class_messages[CLASS_COUNT];
+    uint64_t class_elements[CLASS_COUNT];
+    uint64_t class_transfers[CLASS_COUNT];
+    uint64_t *link_up, *link_down;        /* links entries */
+    uint64_t *channel;                    /* nodes x links entries */
 } MpiNodeStats;
 
 /* How messages travel. */
@@ -40,6 +55,10 @@ typedef struct {
      * Counted from the last packet this rank received, so a slow run that
      * is still moving is not cut short. */
     double wait_limit;
+    /* Count the emulator's traffic statistics (MpiNodeStats; cubemu-mpi's
+     * report), at the cost of walking every send's path and of a counter
+     * per directed channel of the machine on every rank. */
+    gboolean count_traffic;
 } MpiNodeOptions;
 
 /* The node of this rank: address = rank in comm, whose size must be the

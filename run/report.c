@@ -77,6 +77,7 @@ void report_free(Report *r)
     g_free(r->memory);
     report_free(r->compared);
     g_strfreev(r->compared_set);
+    g_strfreev(r->mpi.details_emulator_only);
     g_free(r);
 }
 
@@ -155,6 +156,28 @@ static gboolean field_is_communication_time(const char *field)
     return field_is(what + 1, "cycles") || field_is(what + 1, "communication");
 }
 
+gboolean report_field_emulator_only(const char *field)
+{
+    if (field_is(field, "cycles") || field_is(field, "seconds")
+        || field_is(field, "stats.events") || field_prefix(field, "time.")
+        || field_prefix(field, "phases."))
+        return TRUE;
+    if (!field_prefix(field, "per_link."))
+        return FALSE;
+    const char *what = strrchr(field, '.');
+    return field_is(what + 1, "utilisation");
+}
+
+/* A bound on a field the report's backend does not measure: left out, and
+ * counted (report.h). TRUE if it was. */
+static gboolean bound_unmeasured(Report *r, const char *field)
+{
+    if (r->backend != REPORT_BACKEND_MPI || !report_field_emulator_only(field))
+        return FALSE;
+    r->mpi.bounds_emulator_only++;
+    return TRUE;
+}
+
 /* Whether class c (or, with c < 0, any class) is priced on memory paths
  * and carried elements in this run (a class that carried none delayed
  * nothing). */
@@ -189,6 +212,8 @@ void report_class_time_bound(Report *r, MessageClass c, const char *field,
                              const char *name, BoundKind kind, double value,
                              const char *source)
 {
+    if (bound_unmeasured(r, field))
+        return;
     if (!time_bound_na(r, (int)c, field, name, kind, source))
         report_bound(r, field, name, kind, value, source);
 }
@@ -196,6 +221,8 @@ void report_class_time_bound(Report *r, MessageClass c, const char *field,
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source)
 {
+    if (bound_unmeasured(r, field))
+        return;
     if (field_is_communication_time(field)
         && time_bound_na(r, -1, field, name, kind, source))
         return;
@@ -232,6 +259,8 @@ void report_machine_bounds(Report *r)
 void report_bound_na(Report *r, const char *field, const char *name,
                      BoundKind kind, const char *reason, const char *source)
 {
+    if (bound_unmeasured(r, field))
+        return;
     Bound b = { g_strdup(name), g_strdup(field), kind, NAN,
                 bound_measured(r, field, name),
                 FALSE, FALSE, g_strdup(source), g_strdup(reason) };
@@ -400,6 +429,8 @@ const Detail *report_find_detail(const Report *r, const char *key)
 gboolean report_lookup(const Report *r, const char *field, double *value)
 {
     const Machine *m = &r->machine;
+    if (r->backend == REPORT_BACKEND_MPI && report_field_emulator_only(field))
+        return FALSE;
     struct { const char *name; double v; gboolean present; } top[] = {
         { "cycles", (double)r->cycles, TRUE },
         { "seconds", report_seconds(r, r->cycles), m->tick_seconds > 0 },
@@ -577,8 +608,13 @@ char **report_fields(const Report *r)
     for (int l = 0; l < links && links <= REPORT_FIELDS_MAX_LINKS; l++) {
         static const char *const parts[] = { "elements_up", "elements_down",
                                              "utilisation" };
-        for (size_t i = 0; i < G_N_ELEMENTS(parts); i++)
-            g_ptr_array_add(f, g_strdup_printf("per_link.%d.%s", l, parts[i]));
+        for (size_t i = 0; i < G_N_ELEMENTS(parts); i++) {
+            char *name = g_strdup_printf("per_link.%d.%s", l, parts[i]);
+            if (report_lookup(r, name, &v))
+                g_ptr_array_add(f, name);
+            else
+                g_free(name);
+        }
     }
     for (guint i = 0; i < r->details->len; i++) {
         const Detail *d = &g_array_index(r->details, Detail, i);
@@ -766,6 +802,7 @@ static void json_per_class(JsonWriter *w, const Report *r)
     json_writer_end_array(w);
 }
 
+/* The utilisation is the emulator's: it divides by the cycles. */
 static void json_per_link(JsonWriter *w, const Report *r)
 {
     const Topology *t = &r->machine.topology;
@@ -779,7 +816,8 @@ static void json_per_link(JsonWriter *w, const Report *r)
         json_text(w, "name", name);
         json_uint(w, "elements_up", r->link_up[l]);
         json_uint(w, "elements_down", r->link_down[l]);
-        json_number(w, "utilisation", report_utilisation(r, l));
+        if (r->backend == REPORT_BACKEND_EMULATOR)
+            json_number(w, "utilisation", report_utilisation(r, l));
         json_writer_end_object(w);
     }
     json_writer_end_array(w);
@@ -941,8 +979,6 @@ static void json_memory(JsonWriter *w, const Report *r)
     json_writer_end_array(w);
 }
 
-/* The keys, in order (docs/report.md); the emulator's measurements
- * are absent from an MPI report rather than zero. */
 /* "compared": what the run with the --compare assignments gave. */
 static void json_compared(JsonWriter *w, const Report *r)
 {
@@ -964,6 +1000,9 @@ static void json_compared(JsonWriter *w, const Report *r)
     json_writer_end_object(w);
 }
 
+/* The keys, in order (docs/report.md); the emulator's measurements of
+ * simulated time are absent from an MPI report rather than zero, and the
+ * counts both backends measure are in both. */
 void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags)
 {
     const Machine *m = &r->machine;
@@ -982,20 +1021,19 @@ void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags)
         json_int(w, "cycles", r->cycles);
         if (m->tick_seconds > 0)
             json_number(w, "seconds", report_seconds(r, r->cycles));
-        json_uint(w, "element_transfers", r->element_transfers);
     }
+    json_uint(w, "element_transfers", r->element_transfers);
     json_uint(w, "messages", r->messages);
-    if (emulator)
-        json_uint(w, "max_channel_elements", r->max_channel_elements);
+    json_uint(w, "max_channel_elements", r->max_channel_elements);
     json_bool(w, "data_correct", r->data_correct);
     if (!r->data_correct && r->data_problem)
         json_text(w, "data_problem", r->data_problem);
     if (r->compared)
         json_compared(w, r);
     json_bounds(w, r);
+    json_per_class(w, r);
+    json_per_link(w, r);
     if (emulator) {
-        json_per_class(w, r);
-        json_per_link(w, r);
         json_time(w, r);
         json_phases(w, r);
     }

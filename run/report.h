@@ -14,7 +14,8 @@
 #include "stats.h"
 
 /* The "schema" field of the JSON report: bumped whenever a field changes
- * meaning or goes away (docs/report.md, "Versions", lists what changed). */
+ * meaning or goes away, or a backend's report gains a field the schema
+ * forbade it (docs/report.md, "Versions", lists what changed). */
 #define REPORT_SCHEMA 6
 
 /* What one element is: its width in 64-bit words and how it prints. A
@@ -86,6 +87,12 @@ typedef enum { REPORT_BACKEND_EMULATOR = 0, REPORT_BACKEND_MPI } ReportBackend;
 /* What only the MPI backend measures (mpi/cubemu_mpi.c fills it). The
  * phase names are the algorithm's own static strings, not copies. */
 typedef struct {
+    /* What the report leaves out because only the emulator measures it:
+     * the algorithm's bounds on such fields (report_bound drops them on an
+     * MPI report), and the keys of its details that depend on such fields
+     * (NULL-ended, or NULL; freed with the report). */
+    unsigned bounds_emulator_only;
+    char **details_emulator_only;
     int ranks;
     uint64_t forwards;            /* packets passed on, all ranks */
     double messages_per_rank_max, messages_per_rank_mean;
@@ -183,7 +190,10 @@ void report_take_stats(Report *r, const SimStats *st,
 /* For algorithms' report callbacks. A bound of VALUE on the output FIELD,
  * which must exist when the bound is added (report_lookup; add a detail
  * first for a quantity the report does not otherwise carry); the measured
- * value is read from it. */
+ * value is read from it. On an MPI report a bound on an emulator-only
+ * field (report_field_emulator_only) is left out and counted
+ * (ReportMpi.bounds_emulator_only), as by report_bound_na and the other
+ * bound functions. */
 void report_bound(Report *r, const char *field, const char *name,
                   BoundKind kind, double value, const char *source);
 /* A bound on a time only class c's messages take, which the field's name
@@ -226,6 +236,15 @@ void report_detail_rows(Report *r, const char *key,
 void report_detail_object(Report *r, const char *key,
                           const char *const *names, const double *v);
 
+/* Is FIELD one only the emulator measures, simulated time and what is
+ * counted in it: cycles, seconds, stats.events, time.*, phases.*,
+ * per_link.L.utilisation? An MPI report has none of them (report_lookup
+ * finds none, report_bound drops a bound on one); every other field
+ * (messages, element_transfers, max_channel_elements, per_class.*,
+ * per_link.L.elements_up / .elements_down, machine.*, details.*) both
+ * backends measure. */
+gboolean report_field_emulator_only(const char *field);
+
 /* A numeric output field by name: cycles, seconds (with tick-seconds),
  * element_transfers, messages, max_channel_elements, elements_per_node,
  * machine.nodes, machine.dimensions, machine.diameter, machine.startup,
@@ -234,7 +253,8 @@ void report_detail_object(Report *r, const char *key,
  * per_class.CLASS.messages / .elements / .element_transfers,
  * time.compute.max / .mean, time.communication.max / .mean,
  * phases.NAME.cycles / .compute / .communication (largest over nodes) and
- * phases.NAME.seconds (with tick-seconds). */
+ * phases.NAME.seconds (with tick-seconds). FALSE for a field the report's
+ * backend does not measure (report_field_emulator_only). */
 gboolean report_lookup(const Report *r, const char *field, double *value);
 /* The detail `key` of a report, or NULL. */
 const Detail *report_find_detail(const Report *r, const char *key);
