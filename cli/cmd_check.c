@@ -88,7 +88,7 @@ static int cmd_check(int argc, char **argv)
         } else if (expects->len == 0) {
             c->status = EXPECT_FAIL;
             c->message = g_strdup("no [expect] entries to check");
-        } else if ((c->message = expect_evaluate(r, expects))) {
+        } else if ((c->message = expect_evaluate(r, expects, NULL, NULL))) {
             c->status = EXPECT_FAIL;
         } else {
             c->status = EXPECT_PASS;

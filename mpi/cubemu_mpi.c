@@ -3,10 +3,14 @@
  *
  *   cubemu-mpi run [SCENARIO] [--set SECTION.KEY=VALUE]...
  *       [--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]
+ *   cubemu-mpi check SCENARIO... [--set SECTION.KEY=VALUE]...
+ *       [--junit FILE] [--tap] [--wait-limit SECONDS]
  *
  * run runs one scenario and prints its report; without a SCENARIO it runs
  * the default scenario, as `cubemu run` does (run/scenario_default.h).
- * --set changes the scenario as it does for cubemu.
+ * check runs each scenario and evaluates its [expect] on the real run, as
+ * `cubemu check` does on the emulator's (run/expect.h). --set changes
+ * every scenario as it does for cubemu.
  *
  * Every rank reads the scenario and prepares the machine and the
  * algorithm's configuration exactly as `cubemu run` does (run/prepare.c),
@@ -22,10 +26,12 @@
  * nothing arriving stops the job with an error naming the receive (exit
  * status 1) instead of hanging.
  *
- * Exit status: 0 the data are correct, 1 they are not, or the program
- * failed or deadlocked, 2 bad input (including a rank count that is not the
+ * Exit status: 0 the data are correct (check: every scenario's [expect]
+ * holds), 1 they are not, an expectation failed, or the program failed or
+ * deadlocked, 2 bad input (including a rank count that is not the
  * machine's node count).
  */
+#include "expect.h"
 #include "output.h"
 #include "node_mpi.h"
 #include "prepare.h"
@@ -51,6 +57,9 @@ static int rank, size;
 #endif
 #define USAGE_RUN USAGE_LAUNCH " run [SCENARIO] [--set SECTION.KEY=VALUE]... " \
     "[--json [--pretty] [--timing]] [--dump-memory] [--wait-limit SECONDS]"
+#define USAGE_CHECK USAGE_LAUNCH " check SCENARIO... "                       \
+    "[--set SECTION.KEY=VALUE]... [--junit FILE] [--tap] "                 \
+    "[--wait-limit SECONDS]"
 
 /* The command's name in messages: "cubemu-mpi run". */
 static const char *command = PROGRAM;
@@ -71,7 +80,7 @@ static void say_error(const char *fmt, ...)
 static void say_usage(void)
 {
     if (rank == 0)
-        fprintf(stderr, "usage: " USAGE_RUN "\n");
+        fprintf(stderr, "usage: " USAGE_RUN "\n       " USAGE_CHECK "\n");
 }
 
 #define WAIT_FLAG "--wait-limit"
@@ -87,7 +96,7 @@ static gboolean parse_seconds(const char *text, double *out)
     return TRUE;
 }
 
-/* The flags every command takes, and what they set. */
+/* The flags both commands take, and what they set. */
 typedef struct {
     GPtrArray *sets;              /* the --set values, NULL-ended */
     MpiNodeOptions options;
@@ -725,6 +734,179 @@ static int cmd_run(int argc, char **argv)
     return correct ? EXIT_OK : EXIT_FAILED;
 }
 
+/* One scenario of a check: its outcome, on rank 0 (every rank runs it). */
+static ExpectResult *check_one(const char *path, char **sets,
+                               const MpiNodeOptions *options)
+{
+    ExpectResult *c = expect_result_new(path);
+    gint64 t0 = g_get_monotonic_time();
+    GError *e = NULL;
+    g_autoptr(Scenario) s = scenario_default_build(path, sets, NULL, &e);
+    g_autoptr(Report) r = NULL;
+    gboolean correct = FALSE;
+    uint32_t nodes = 0;
+    RunOutcome outcome = s ? run_one(s, options, FALSE, &r, &correct, &nodes,
+                                     &e)
+                           : RUN_BAD_INPUT;
+    g_autoptr(GPtrArray) expects = outcome == RUN_DONE
+                                   ? scenario_expectations(s, &e) : NULL;
+    if (outcome == RUN_RANKS) {
+        c->status = EXPECT_ERROR;
+        c->message = g_strdup_printf("the machine has %u nodes but %d MPI "
+                                     "rank%s run%s it (one rank a node)",
+                                     nodes, size, size == 1 ? "" : "s",
+                                     size == 1 ? "s" : "");
+    } else if (!expects) {
+        c->status = EXPECT_ERROR;
+        c->message = g_strdup(e->message);
+        g_error_free(e);
+    } else if (expects->len == 0) {
+        c->status = EXPECT_FAIL;
+        c->message = g_strdup("no [expect] entries to check");
+    } else if (rank == 0) {
+        /* An expectation on what only the emulator measures is named, never
+         * passed or failed in silence; a scenario none of whose
+         * expectations a real run measures has nothing checked, and fails
+         * as one without [expect] does. */
+        g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func(g_free);
+        unsigned evaluated = 0;
+        c->message = expect_evaluate(r, expects, skipped, &evaluated);
+        g_ptr_array_add(skipped, NULL);
+        g_autofree char *list = g_strjoinv(", ", (char **)skipped->pdata);
+        g_autofree char *note = *list ? g_strdup_printf(
+            "not evaluated on MPI: %s", list) : g_strdup("");
+        if (c->message) {
+            c->status = EXPECT_FAIL;
+            if (*note) {
+                char *longer = g_strdup_printf("%s (%s)", c->message, note);
+                g_free(c->message);
+                c->message = longer;
+            }
+        } else if (evaluated == 0) {
+            c->status = EXPECT_FAIL;
+            c->message = g_strdup_printf("no [expect] entry that a run on MPI "
+                                         "measures (%s)", note);
+        } else {
+            c->status = EXPECT_PASS;
+            c->summary = g_strdup_printf("messages %llu%s%s",
+                                         (unsigned long long)r->messages,
+                                         *note ? "; " : "", note);
+        }
+    }
+    c->seconds = (g_get_monotonic_time() - t0) / 1e6;
+    return c;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    command = PROGRAM " check";
+    const char *junit = NULL;
+    gboolean tap = FALSE;
+    g_autoptr(GPtrArray) sets = g_ptr_array_new();
+    g_ptr_array_add(sets, NULL);
+    g_autoptr(GPtrArray) files = g_ptr_array_new();
+    CommonFlags flags = { sets, { .wait_limit = 0 } };
+    for (int i = 2; i < argc; i++) {
+        int got = common_flag(argc, argv, &i, &flags);
+        if (got == 0) {
+            if (junit && !strncmp(argv[i], "--junit", strlen("--junit"))) {
+                say_error("--junit given twice: it takes one value");
+                return EXIT_INPUT;
+            }
+            got = flag_value(argc, argv, &i, "--junit", &junit);
+            if (got < 0)
+                say_error("--junit needs a value: a FILE, or - for standard "
+                          "output");
+        }
+        if (got < 0)
+            return EXIT_INPUT;
+        if (got > 0)
+            continue;
+        if (!strcmp(argv[i], "--tap"))
+            tap = TRUE;
+        else if (argv[i][0] != '-')
+            g_ptr_array_add(files, argv[i]);
+        else {
+            say_usage();
+            return EXIT_INPUT;
+        }
+    }
+    if (files->len == 0) {
+        say_error("no SCENARIO given (e.g. " USAGE_LAUNCH " check "
+                  "tests/data/mpi/exchange-cube-3.ini)");
+        return EXIT_INPUT;
+    }
+    if (tap && junit && !strcmp(junit, "-")) {
+        say_error("--tap and --junit - both write to standard output: give "
+                  "--junit a FILE");
+        return EXIT_INPUT;
+    }
+    /* Opened before any run, on rank 0: a bad path is refused before the
+     * work, on every rank. */
+    g_autoptr(Output) xml = NULL;
+    int opened = 1;
+    GError *e = NULL;
+    if (rank == 0 && junit && !(xml = output_open(junit, &e))) {
+        say_error("%s", e->message);
+        g_clear_error(&e);
+        opened = 0;
+    }
+    MPI_Bcast(&opened, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!opened)
+        return EXIT_INPUT;
+    /* The usual lines: standard output, or standard error when the XML
+     * goes there; none with --tap. */
+    FILE *text = xml && !strcmp(junit, "-") ? stderr : stdout;
+    g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func(
+        expect_result_free);
+    if (tap && rank == 0)
+        printf("TAP version 13\n1..%u\n", files->len);
+    unsigned passed = 0, failed = 0, errors = 0;
+    gint64 start = g_get_monotonic_time();
+    for (guint f = 0; f < files->len; f++) {
+        ExpectResult *c = check_one(files->pdata[f], (char **)sets->pdata,
+                                    &flags.options);
+        if (c->status == EXPECT_PASS)
+            passed++;
+        else
+            failed++;
+        if (c->status == EXPECT_ERROR)
+            errors++;
+        if (rank == 0) {
+            if (tap)
+                expect_print_tap(stdout, results->len + 1, c);
+            else
+                expect_print_line(text, c);
+            fflush(stdout);
+            fflush(text);
+        }
+        g_ptr_array_add(results, c);
+    }
+    int status = errors ? EXIT_INPUT : failed ? EXIT_FAILED : EXIT_OK;
+    if (rank == 0) {
+        if (tap)
+            printf("# %u passed, %u failed\n", passed, failed);
+        else
+            fprintf(text, "%u passed, %u failed\n", passed, failed);
+        if (xml) {
+            expect_write_junit(output_stream(xml), PROGRAM " check", results,
+                               failed - errors, errors,
+                               (g_get_monotonic_time() - start) / 1e6);
+            Output *o = g_steal_pointer(&xml);
+            if (!output_commit(o, &e)) {
+                say_error("%s", e->message);
+                g_clear_error(&e);
+                status = EXIT_INPUT;
+            }
+        }
+        if (!output_close_stdout(command))
+            status = EXIT_INPUT;
+    }
+    /* Only rank 0 evaluated the expectations: its status is the job's. */
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -733,6 +915,8 @@ int main(int argc, char **argv)
     int status;
     if (argc >= 2 && !strcmp(argv[1], "run"))
         status = cmd_run(argc, argv);
+    else if (argc >= 2 && !strcmp(argv[1], "check"))
+        status = cmd_check(argc, argv);
     else {
         say_usage();
         status = EXIT_INPUT;

@@ -1,7 +1,8 @@
 /* expect.h -- a scenario's [expect] evaluated on a run's report, and the
  * outcome of each scenario of a check as people and CI tools read it: one
- * line, TAP version 13, JUnit XML (`cubemu check`), apart from the command
- * so that another program can judge and print alike.
+ * line, TAP version 13, JUnit XML. Shared by `cubemu check` (the
+ * emulator's reports) and `cubemu-mpi check` (real runs), so that both
+ * judge and print alike.
  */
 #ifndef CUBE_EXPECT_H
 #define CUBE_EXPECT_H
@@ -12,8 +13,17 @@
 #include "scenario.h"
 
 /* The first of EXPECTS (Expectation *) that R fails, as text ("FILE:LINE:
- * expected cycles <= 64, measured 70"), or NULL if none does. */
-char *expect_evaluate(const Report *r, GPtrArray *expects);
+ * expected cycles <= 64, measured 70"), or NULL if none does. An
+ * expectation on a field R's backend does not measure
+ * (report_field_unmeasured: cycles on MPI) is not evaluated, and its field
+ * is added to UNEVALUATED (a GPtrArray of g_strdup'd text with g_free, or
+ * NULL on a report that measures every field); so is "N bounds on what
+ * only the emulator measures" for bounds = hold when an MPI report left
+ * such bounds out (ReportMpi.bounds_emulator_only) while the bounds it
+ * carries are evaluated. *evaluated (if not NULL) is the number of
+ * expectations evaluated, in part or whole. */
+char *expect_evaluate(const Report *r, GPtrArray *expects,
+                      GPtrArray *unevaluated, unsigned *evaluated);
 
 /* One scenario's outcome in a check. */
 typedef enum { EXPECT_PASS, EXPECT_FAIL, EXPECT_ERROR } ExpectStatus;

@@ -178,6 +178,24 @@ static gboolean bound_unmeasured(Report *r, const char *field)
     return TRUE;
 }
 
+gboolean report_field_unmeasured(const Report *r, const char *field)
+{
+    if (r->backend != REPORT_BACKEND_MPI)
+        return FALSE;
+    if (report_field_emulator_only(field))
+        return TRUE;
+    if (!field_prefix(field, "details."))
+        return FALSE;
+    const char *key = field + strlen("details.");
+    for (char **d = r->mpi.details_emulator_only; d && *d; d++) {
+        size_t len = strlen(*d);
+        if (field_is(key, *d) || (field_starts(key, *d, len)
+                                  && key[len] == '.'))
+            return TRUE;
+    }
+    return FALSE;
+}
+
 /* Whether class c (or, with c < 0, any class) is priced on memory paths
  * and carried elements in this run (a class that carried none delayed
  * nothing). */

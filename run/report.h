@@ -244,6 +244,11 @@ void report_detail_object(Report *r, const char *key,
  * per_link.L.elements_up / .elements_down, machine.*, details.*) both
  * backends measure. */
 gboolean report_field_emulator_only(const char *field);
+/* Is FIELD one this report's backend does not measure: an emulator-only
+ * field of an MPI report, or a detail the MPI report left out
+ * (ReportMpi.details_emulator_only)? Such a field of an [expect] is not
+ * evaluated on MPI (run/expect.h). */
+gboolean report_field_unmeasured(const Report *r, const char *field);
 
 /* A numeric output field by name: cycles, seconds (with tick-seconds),
  * element_transfers, messages, max_channel_elements, elements_per_node,

@@ -8,7 +8,8 @@
 # mesh-4x2.ini (2, 4 or 8 nodes each). A run that takes longer than
 # MPI_TIMEOUT seconds (default 120) fails. Then the default scenario
 # (cubemu-mpi run with only --set), the refusals (a wrong rank count, bad
-# --wait-limit values), and the wait limit itself (tests/mpi_wait.c: a deadlock reported, a slow run
+# --wait-limit values), cubemu-mpi check (tests/data/mpi/check/*.ini), and
+# the wait limit itself (tests/mpi_wait.c: a deadlock reported, a slow run
 # left alone).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -109,6 +110,60 @@ for limit in 30; do
   fi
 done
 
+# cubemu-mpi check: [expect] on the real run, as cubemu check on the
+# emulator's. The counts an MPI run measures are evaluated (wrong-count
+# fails on one), cycles and the bounds on them are named as not evaluated,
+# a scenario of only those fails; exit 1. The same files pass under
+# cubemu check but for wrong-count. A file that cannot be read, or a
+# machine of another size than the ranks, is an error: exit 2.
+C=tests/data/mpi/check
+"${MPIRUN[@]}" -np 8 "$MPI" check $C/*.ini >"$tmp/check.out" 2>"$tmp/check.err"
+status=$?
+cat >"$tmp/check.want" <<EOF
+ok   $C/bmmc-bit-reversal-cube-3.ini (messages 64; not evaluated on MPI: 2 bounds on what only the emulator measures, cycles)
+FAIL $C/emulator-only.ini: no [expect] entry that a run on MPI measures (not evaluated on MPI: cycles)
+ok   $C/exchange-cube-3.ini (messages 24; not evaluated on MPI: 1 bound on what only the emulator measures, cycles)
+FAIL $C/wrong-count.ini: $C/wrong-count.ini:11: expected messages == 25, measured 24
+2 passed, 2 failed
+EOF
+if [ "$status" = 1 ] && diff "$tmp/check.want" "$tmp/check.out" >"$tmp/check.diff"; then
+  ok "cubemu-mpi check $C/*.ini: 2 passed, 2 failed, cycles not evaluated (exit 1)"
+else
+  bad "cubemu-mpi check $C/*.ini" "exit $status: $(cat "$tmp/check.diff") $(head -c 300 "$tmp/check.err")"
+fi
+"$EMU" check $C/*.ini >"$tmp/emu-check.out" 2>&1
+status=$?
+if [ "$status" = 1 ] && grep -q "^3 passed, 1 failed$" "$tmp/emu-check.out" \
+   && grep -q "^FAIL $C/wrong-count.ini" "$tmp/emu-check.out"; then
+  ok "cubemu check $C/*.ini: the same [expect] holds on the emulator, cycles too"
+else
+  bad "cubemu check $C/*.ini" "exit $status: $(head -c 400 "$tmp/emu-check.out")"
+fi
+"${MPIRUN[@]}" -np 8 "$MPI" check $C/exchange-cube-3.ini $C/bmmc-bit-reversal-cube-3.ini \
+  --tap --junit "$tmp/check.xml" >"$tmp/check.out" 2>"$tmp/check.err"
+status=$?
+if [ "$status" = 0 ] && [ "$(head -2 "$tmp/check.out")" = "TAP version 13
+1..2" ] && grep -q "^ok 1 - $C/exchange-cube-3.ini # messages 24; not evaluated on MPI: 1 bound on what only the emulator measures, cycles$" "$tmp/check.out" \
+   && python3 -c 'import sys, xml.etree.ElementTree as E; s=E.parse(sys.argv[1]).getroot().find("testsuite"); sys.exit(not (s.get("name") == "cubemu-mpi check" and s.get("tests") == "2" and s.get("failures") == "0" and len(s.findall("testcase")) == 2))' "$tmp/check.xml"; then
+  ok "cubemu-mpi check --tap --junit: both pass (exit 0), TAP and JUnit XML"
+else
+  bad "cubemu-mpi check --tap --junit" "exit $status: $(head -c 400 "$tmp/check.out") $(head -c 300 "$tmp/check.err")"
+fi
+"${MPIRUN[@]}" -np 4 "$MPI" check $C/exchange-cube-3.ini $C/missing.ini >"$tmp/check.out" 2>"$tmp/check.err"
+status=$?
+if [ "$status" = 2 ] && grep -q "^FAIL $C/exchange-cube-3.ini: the machine has 8 nodes but 4 MPI ranks run it" "$tmp/check.out" \
+   && grep -q "^FAIL $C/missing.ini: $C/missing.ini: cannot read" "$tmp/check.out"; then
+  ok "cubemu-mpi check on 4 ranks: an 8-node machine and a missing file are errors (exit 2)"
+else
+  bad "cubemu-mpi check, errors" "exit $status: $(head -c 400 "$tmp/check.out") $(head -c 300 "$tmp/check.err")"
+fi
+"${MPIRUN[@]}" -np 2 "$MPI" check >/dev/null 2>"$tmp/check.err"
+status=$?
+if [ "$status" = 2 ] && grep -q "cubemu-mpi check: no SCENARIO given" "$tmp/check.err"; then
+  ok "cubemu-mpi check without a scenario: refused (exit 2)"
+else
+  bad "cubemu-mpi check without a scenario" "exit $status: $(head -c 300 "$tmp/check.err")"
+fi
 # The limit itself (tests/mpi_wait.c, a limit of 1 s): a deadlock stops
 # the job within it, naming the receive (mpi_wait aborts with 3 when it
 # saw the expected error); a run slower than the limit in all, whose

@@ -247,10 +247,14 @@ class Cubemu:
         self.expect_fields = fields
         self.mpi = mpi
         self.mpi_usage = None
+        self.mpi_usages = []
         if mpi:
             rc, out, err = run([mpi], timeout=120)
-            m = re.search(r"usage: (.*)", err + out)
-            self.mpi_usage = tidy(m.group(1).strip()) if m else None
+            # "usage: LINE" and its continuation lines, one per command.
+            m = re.search(r"usage: (.*(?:\n {7}\S.*)*)", err + out)
+            if m:
+                self.mpi_usages = [tidy(u.strip()) for u in m.group(1).split("\n")]
+                self.mpi_usage = self.mpi_usages[0]
 
     def _valid(self, setting, pattern, both=False):
         rc, out, err = run([self.cubemu, "run", setting], self.env)
@@ -283,7 +287,11 @@ class Cubemu:
         return opts
 
     def mpi_options(self):
-        if not self.mpi_usage:
-            return []
-        u = self.mpi_usage.split(" run ", 1)[-1]
-        return [(o, a) for o, a in usage_options(u)]
+        """Every option of cubemu-mpi's commands, in order, each once."""
+        opts = []
+        for usage in self.mpi_usages:
+            u = re.split(r" (?:run|check) ", usage, maxsplit=1)[-1]
+            for o, a in usage_options(u):
+                if o not in [x for x, _ in opts]:
+                    opts.append((o, a))
+        return opts

@@ -352,13 +352,18 @@ MPI_OPTION_PROSE = {
 
 
 def mpi_synopsis(cu):
-    if not cu.mpi_usage:
-        return [".PP", markup_usage("mpirun -np NODES cubemu-mpi run SCENARIO [OPTION]...")]
-    return [".PP", markup_usage(cu.mpi_usage)]
+    if not cu.mpi_usages:
+        return [".PP", markup_usage("mpirun -np NODES cubemu-mpi run [SCENARIO] [OPTION]..."),
+                ".PP", markup_usage("mpirun -np NODES cubemu-mpi check SCENARIO... [OPTION]...")]
+    out = []
+    for usage in cu.mpi_usages:
+        out += [".PP", markup_usage(usage)]
+    return out
 
 
 def mpi_options(cu):
-    run_opts = {o.long: o for o in cu.command_options(["run"])}
+    run_opts = {o.long: o for o in cu.command_options(["check"])}
+    run_opts.update({o.long: o for o in cu.command_options(["run"])})
     out = []
     for opt, arg in cu.mpi_options():
         if opt == "-np":
