@@ -22,9 +22,11 @@
  * JSON of `cubemu run --json`, printed by the same function from a Report
  * with backend "mpi".
  *
- * With --wait-limit a node that waits that long for its receives with
- * nothing arriving stops the job with an error naming the receive (exit
- * status 1) instead of hanging.
+ * The wait limit: a node that waits DEFAULT_WAIT_LIMIT seconds (or
+ * --wait-limit's; 0 turns it off) for its receives with nothing arriving
+ * ends the job (exit status 1) with every node's state, which receive it
+ * waits for or that it finished (node_mpi.c, "Deadlocks"), instead of
+ * hanging.
  *
  * Exit status: 0 the data are correct (check: every scenario's [expect]
  * holds), 1 they are not, an expectation failed, or the program failed or
@@ -85,12 +87,22 @@ static void say_usage(void)
 
 #define WAIT_FLAG "--wait-limit"
 
-/* --wait-limit's value: seconds, a finite number above 0. */
+/* The wait limit without --wait-limit, in seconds. It counts only time in
+ * which a waiting node receives nothing, so it bounds the longest local
+ * computation between two messages of a correct program; a minute is far
+ * more than any node program of the registry computes between two
+ * messages at the sizes one host's emulator holds (cubemu runs every
+ * node's computation in turn in one process), and short enough that a
+ * deadlock in CI ends with its report long before a job's time limit.
+ * Longer computations want a larger --wait-limit, or 0 for none. */
+#define DEFAULT_WAIT_LIMIT 60.0
+
+/* --wait-limit's value: seconds, a finite number, 0 for no limit. */
 static gboolean parse_seconds(const char *text, double *out)
 {
     char *end = NULL;
     double v = g_ascii_strtod(text, &end);
-    if (!*text || *end || !isfinite(v) || v <= 0)
+    if (!*text || *end || !isfinite(v) || v < 0)
         return FALSE;
     *out = v;
     return TRUE;
@@ -133,10 +145,11 @@ static int common_flag(int argc, char **argv, int *i, CommonFlags *f)
         return got;
     got = flag_value(argc, argv, i, WAIT_FLAG, &v);
     if (got < 0)
-        say_error(WAIT_FLAG " needs a value: a number of seconds above 0");
+        say_error(WAIT_FLAG " needs a value: a number of seconds (0 for no "
+                  "limit)");
     if (got > 0 && !parse_seconds(v, &f->options.wait_limit)) {
         say_error(WAIT_FLAG ": '%s' is not a number of seconds (valid: a "
-                  "number above 0)", v);
+                  "number of 0 or more, 0 for no limit)", v);
         return -1;
     }
     return got;
@@ -503,8 +516,8 @@ static void gather_traffic(const MpiNodeStats *st, int links, Report *into)
 }
 
 /* Run scenario s on every rank (collective): RUN_DONE with *correct (every
- * rank) and, on rank 0, *report; a node program error, or a wait limit
- * that passed, aborts the job (exit status 1). The machine's
+ * rank) and, on rank 0, *report; a node program error, or a deadlock that
+ * the wait limit ends, aborts the job (exit status 1). The machine's
  * channel counters (nodes x links on every rank, for the report) must fit
  * one MPI message. */
 static RunOutcome run_one(const Scenario *s, const MpiNodeOptions *options,
@@ -669,7 +682,7 @@ static int cmd_run(int argc, char **argv)
     const char *path = NULL;
     g_autoptr(GPtrArray) sets = g_ptr_array_new();
     g_ptr_array_add(sets, NULL);
-    CommonFlags flags = { sets, { .wait_limit = 0 } };
+    CommonFlags flags = { sets, { .wait_limit = DEFAULT_WAIT_LIMIT } };
     for (int i = 2; i < argc; i++) {
         int got = common_flag(argc, argv, &i, &flags);
         if (got < 0)
@@ -805,7 +818,7 @@ static int cmd_check(int argc, char **argv)
     g_autoptr(GPtrArray) sets = g_ptr_array_new();
     g_ptr_array_add(sets, NULL);
     g_autoptr(GPtrArray) files = g_ptr_array_new();
-    CommonFlags flags = { sets, { .wait_limit = 0 } };
+    CommonFlags flags = { sets, { .wait_limit = DEFAULT_WAIT_LIMIT } };
     for (int i = 2; i < argc; i++) {
         int got = common_flag(argc, argv, &i, &flags);
         if (got == 0) {

@@ -65,10 +65,24 @@
  * nothing. Errors are recorded like the emulator's (first one, with node
  * and step); the caller aborts the job, since other ranks may wait forever
  * for a rank that stopped. A deadlock (a receive nobody sends) hangs the
- * job, as a real MPI program would, unless the options set a wait limit:
- * then a node that has waited that long for its step's receives with no
- * packet arriving stops with an error naming the oldest of them
- * (wait_receives).
+ * job, as a real MPI program would, unless the options set a wait limit
+ * (cubemu-mpi sets one by default): see "Deadlocks" below.
+ *
+ * Deadlocks. With a wait limit, a node that has waited that long for its
+ * step's receives with no packet arriving has stalled (wait_receives).
+ * One node's view does not show a deadlock's cycle, so rank 0 asks every
+ * rank for its state and fails with all of them, one line a node: which
+ * receive it waits for, or that its program finished. A stalled rank
+ * other than 0 tells rank 0 (TAG_STALL, its error's text) and keeps
+ * servicing, answering rank 0's question (TAG_QUERY, answered by
+ * TAG_STATE) from whichever loop it is in: its own receives, the
+ * termination barrier, or the stalled wait. Rank 0 notices a TAG_STALL in
+ * any of its loops, or stalls itself, then asks and waits at most the
+ * limit for the answers: a rank inside a step's computation answers only
+ * when it comes back, and is reported as not answering. A stalled rank
+ * that rank 0 never asks (rank 0 computing, or gone) fails on its own
+ * after twice the limit more, with its own error. The control messages
+ * are probed only while nothing else arrives, and only with a limit.
  *
  * Traffic (MpiNodeOptions.count_traffic): each send is counted by its
  * sender as the emulator counts it (emu/sim.c: its class, and each hop's
@@ -86,6 +100,18 @@
 
 #define TAG_DATA 1
 #define TAG_DONE 2                /* the termination barrier's messages */
+#define TAG_STALL 3               /* a stalled rank's error, to rank 0 */
+#define TAG_QUERY 4               /* rank 0 asks a rank for its state */
+#define TAG_STATE 5               /* a rank's state, to rank 0 */
+
+/* A state or a stalled rank's error on the wire, with its NUL: room for
+ * the longest either says (four 32-bit numbers, a size and the words
+ * around them); longer text would be cut, never overrun. */
+#define STATE_TEXT_MAX 512
+
+/* A stalled rank that rank 0 has not asked for its state within this many
+ * wait limits fails on its own (rank 0 waits one limit for the answers). */
+#define STALL_PATIENCE 2
 
 G_DEFINE_QUARK(mpi-node-error-quark, mpi_node_error)
 
@@ -124,6 +150,11 @@ struct Node {
     gboolean direct;
     double wait_limit;            /* seconds, 0: none (MpiNodeOptions) */
     gboolean count_traffic;       /* MpiNodeOptions.count_traffic */
+    gboolean finished;            /* its program returned NODE_DONE */
+    gboolean answered;            /* answered rank 0's TAG_QUERY */
+    /* Buffers of the control messages' Isends (TAG_STALL, TAG_STATE),
+     * which live until the job ends. */
+    char stall_text[STATE_TEXT_MAX], state_text[STATE_TEXT_MAX];
     void *local;
     size_t local_size;
     unsigned step;
@@ -267,6 +298,8 @@ void mpi_node_reset(Node *node)
     MpiNodeStats kept = node->stats;
     node->step = 0;
     node->phase = 0;
+    node->finished = FALSE;
+    node->answered = FALSE;
     memset(&node->stats, 0, sizeof node->stats);
     node->stats.phases = kept.phases;
     if (node->count_traffic) {
@@ -538,6 +571,8 @@ static void after_step(Node *node)
         arrive(node, h);
 }
 
+static void service_control(Node *node);
+
 /* One probe: receive a packet if one is there, forward it or offer it.
  * TRUE if there was one. */
 static gboolean service(Node *node)
@@ -547,6 +582,8 @@ static gboolean service(Node *node)
     MPI_Iprobe(MPI_ANY_SOURCE, TAG_DATA, node->comm, &flag, &st);
     if (!flag) {
         test_sends(node);
+        if (node->wait_limit > 0)
+            service_control(node);
         return FALSE;
     }
     int bytes = 0;
@@ -752,12 +789,138 @@ void node_vmark(Node *node, const char *format, va_list ap)
     (void)ap;
 }
 
+/* ---- deadlocks (the header's "Deadlocks") ---------------------------- */
+
+/* This node's state, one line of rank 0's report. */
+static void state_text(const Node *node, char text[STATE_TEXT_MAX])
+{
+    if (node->finished) {
+        g_snprintf(text, STATE_TEXT_MAX, "node %u: finished its program "
+                   "after %u step%s; waits for the others", node->address,
+                   node->step, node->step == 1 ? "" : "s");
+    } else if (node->waiting.length > 0) {
+        const Recv *r = node->waiting.head->data;
+        g_snprintf(text, STATE_TEXT_MAX, "node %u: step %u: waits for %u "
+                   "receive%s, the oldest for %zu elements from node %u "
+                   "with tag %d", node->address, node->step - 1,
+                   node->waiting.length, node->waiting.length == 1 ? "" : "s",
+                   r->count, r->source, r->tag);
+    } else {
+        g_snprintf(text, STATE_TEXT_MAX, "node %u: between steps %u and %u",
+                   node->address, node->step - 1, node->step);
+    }
+}
+
+/* Rank 0: HEAD (a stalled node's error), then every node's state, one a
+ * line, as this node's error. The other ranks are asked (TAG_QUERY) and
+ * given one wait limit to answer. */
+static void fail_with_states(Node *node, const char *head)
+{
+    uint32_t others = node->count - 1;
+    g_autoptr(GString) text = g_string_new(head);
+    g_string_append(text, "; each node's state:");
+    char line[STATE_TEXT_MAX];
+    state_text(node, line);
+    g_string_append_printf(text, "\n  %s", line);
+    char (*states)[STATE_TEXT_MAX] = g_malloc0((others ? others : 1)
+                                               * sizeof *states);
+    for (uint32_t x = 1; x <= others; x++) {
+        MPI_Request q;
+        MPI_Isend(NULL, 0, MPI_BYTE, (int)x, TAG_QUERY, node->comm, &q);
+        MPI_Request_free(&q);
+    }
+    double start = MPI_Wtime();
+    for (uint32_t left = others; left > 0
+         && MPI_Wtime() - start < node->wait_limit;) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_STATE, node->comm, &flag, &st);
+        if (!flag) {
+            sched_yield();
+            continue;
+        }
+        MPI_Recv(states[st.MPI_SOURCE - 1], STATE_TEXT_MAX, MPI_CHAR,
+                 st.MPI_SOURCE, TAG_STATE, node->comm, MPI_STATUS_IGNORE);
+        states[st.MPI_SOURCE - 1][STATE_TEXT_MAX - 1] = '\0';
+        left--;
+    }
+    for (uint32_t x = 1; x <= others; x++) {
+        if (states[x - 1][0])
+            g_string_append_printf(text, "\n  %s", states[x - 1]);
+        else
+            g_string_append_printf(text, "\n  node %u: no answer within %g s "
+                                   "(inside a step's computation, or "
+                                   "stopped)", x, node->wait_limit);
+    }
+    g_free(states);
+    g_clear_error(&node->error);
+    g_set_error_literal(&node->error, MPI_NODE_ERROR, 1, text->str);
+}
+
+/* The control messages, probed while no packet arrives: on rank 0 a
+ * stalled rank's (it fails with every node's state), on the others rank
+ * 0's question (answered once). */
+static void service_control(Node *node)
+{
+    int flag = 0;
+    MPI_Status st;
+    if (node->address == 0) {
+        if (node->error)
+            return;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_STALL, node->comm, &flag, &st);
+        if (!flag)
+            return;
+        char head[STATE_TEXT_MAX];
+        MPI_Recv(head, STATE_TEXT_MAX, MPI_CHAR, st.MPI_SOURCE, TAG_STALL,
+                 node->comm, MPI_STATUS_IGNORE);
+        head[STATE_TEXT_MAX - 1] = '\0';
+        fail_with_states(node, head);
+        return;
+    }
+    if (node->answered)
+        return;
+    MPI_Iprobe(0, TAG_QUERY, node->comm, &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+        return;
+    MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_QUERY, node->comm, MPI_STATUS_IGNORE);
+    state_text(node, node->state_text);
+    MPI_Request q;
+    MPI_Isend(node->state_text, STATE_TEXT_MAX, MPI_CHAR, 0, TAG_STATE,
+              node->comm, &q);
+    MPI_Request_free(&q);
+    node->answered = TRUE;
+}
+
+/* The node's wait limit passed (its error says so): rank 0 fails with
+ * every node's state; another rank tells rank 0 and services (answering
+ * rank 0's question) until rank 0 ends the job, or, if rank 0 never asks,
+ * fails on its own after STALL_PATIENCE limits. */
+static void stall(Node *node)
+{
+    if (node->address == 0) {
+        g_autofree char *head = g_strdup(node->error->message);
+        fail_with_states(node, head);
+        return;
+    }
+    g_strlcpy(node->stall_text, node->error->message, STATE_TEXT_MAX);
+    MPI_Request q;
+    MPI_Isend(node->stall_text, STATE_TEXT_MAX, MPI_CHAR, 0, TAG_STALL,
+              node->comm, &q);
+    MPI_Request_free(&q);
+    double start = MPI_Wtime();
+    while (MPI_Wtime() - start < STALL_PATIENCE * node->wait_limit) {
+        if (!service(node))
+            sched_yield();
+    }
+}
+
 /* ---- the loop -------------------------------------------------------- */
 
-/* Service until the n requests have all completed. */
+/* Service until the n requests have all completed, or this node fails
+ * (rank 0, when another rank stalled: service_control). */
 static void wait_servicing(Node *node, int n, MPI_Request *reqs)
 {
-    for (int done = 0;;) {
+    for (int done = 0; !node->error;) {
         MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
         if (done)
             return;
@@ -768,9 +931,9 @@ static void wait_servicing(Node *node, int n, MPI_Request *reqs)
 
 /* Service until the step's receives have all completed, or, with a
  * wait limit, until that many seconds have passed with nothing arriving:
- * then the node fails, naming its oldest receive. The quiet time starts
- * at the first probe that finds nothing, so the clock is read only while
- * nothing arrives, never per packet. */
+ * then the node fails, naming its oldest receive, and stalls (above). The
+ * quiet time starts at the first probe that finds nothing, so the clock
+ * is read only while nothing arrives, never per packet. */
 static void wait_receives(Node *node)
 {
     double quiet_since = -1;      /* -1: a packet came since the last read */
@@ -790,6 +953,7 @@ static void wait_receives(Node *node)
                           "from node %u with tag %d: a deadlock, or a node "
                           "that stopped", node->wait_limit,
                           node->waiting.length, r->count, r->source, r->tag);
+                stall(node);
                 return;
             }
         }
@@ -814,6 +978,10 @@ static void done_barrier(Node *node)
             MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_DONE, node->comm,
                       &reqs[i]);
         wait_servicing(node, others, reqs);
+        if (node->error) {        /* another rank stalled: the job ends */
+            g_free(reqs);
+            return;
+        }
         for (int i = 0; i < others; i++)
             MPI_Isend(NULL, 0, MPI_BYTE, i + 1, TAG_DONE, node->comm,
                       &reqs[i]);
@@ -853,9 +1021,12 @@ gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
     double end = MPI_Wtime();
     close_phase(node, end);
     node->stats.seconds = end - node->start;
+    node->finished = TRUE;
 
     /* Every program has finished once the barrier completes. */
     done_barrier(node);
+    if (node->error)
+        return node_failed(node, error);
     /* Every packet sent has been received (forwards included). */
     for (;;) {
         uint64_t counts[2] = { node->mpi_sent, node->mpi_received }, sum[2];

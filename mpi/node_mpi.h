@@ -53,7 +53,8 @@ typedef struct {
      * arriving before it gives up with an error that names the receive
      * (a deadlock, or a rank that stopped); 0: wait forever, as MPI does.
      * Counted from the last packet this rank received, so a slow run that
-     * is still moving is not cut short. */
+     * is still moving is not cut short. With a limit, rank 0 ends such a
+     * deadlock with the state of every rank (node_mpi.c, "Deadlocks"). */
     double wait_limit;
     /* Count the emulator's traffic statistics (MpiNodeStats; cubemu-mpi's
      * report), at the cost of walking every send's path and of a counter

@@ -10,7 +10,8 @@
 # (cubemu-mpi run with only --set), the refusals (a wrong rank count, bad
 # --wait-limit values), cubemu-mpi check (tests/data/mpi/check/*.ini), and
 # the wait limit itself (tests/mpi_wait.c: a deadlock reported, a slow run
-# left alone).
+# left alone; tests/data/mpi/deadlock.c: a deadlock of cubemu-mpi ended
+# with every node's state, with a limit of 1 s and with the default one).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -81,8 +82,8 @@ else
 fi
 
 # --wait-limit: a bad value is refused with exit status 2 naming the flag;
-# a good one leaves a run as it was.
-for bad in abc 0 -1 inf "" ; do
+# a good one (0: none) leaves a run as it was.
+for bad in abc -1 inf "" ; do
   timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
     --wait-limit "$bad" >/dev/null 2>"$tmp/mpi.err"
   status=$?
@@ -95,12 +96,12 @@ done
 timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
   --wait-limit >/dev/null 2>"$tmp/mpi.err"
 status=$?
-if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit needs a value: a number of seconds above 0" "$tmp/mpi.err"; then
+if [ "$status" = 2 ] && grep -q "cubemu-mpi run: --wait-limit needs a value: a number of seconds (0 for no limit)" "$tmp/mpi.err"; then
   echo "ok   --wait-limit without a value: refused (exit 2)"; pass=$((pass + 1))
 else
   echo "FAIL --wait-limit without a value: exit $status"; fail=$((fail + 1))
 fi
-for limit in 30; do
+for limit in 30 0; do
   if timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 8 "$MPI" run "$f" \
        --wait-limit=$limit --json >"$tmp/mpi.json" 2>"$tmp/mpi.err" \
      && python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["data_correct"] else 1)' "$tmp/mpi.json"; then
@@ -182,6 +183,49 @@ if timeout "$TIMEOUT" mpirun --oversubscribe --allow-run-as-root -np 2 "$WAIT" s
   echo "ok   $(cat "$tmp/wait.out")"; pass=$((pass + 1))
 else
   echo "FAIL mpi_wait slow: $(head -c 300 "$tmp/wait.out" "$tmp/wait.err")"; fail=$((fail + 1))
+fi
+
+# The wait limit of cubemu-mpi (tests/data/mpi/deadlock.c on a 2-cube:
+# nodes 2 and 3 wait for each other, 0 and 1 finish): the job ends with
+# exit status 1 and every node's state, with --wait-limit 1 within a few
+# seconds, and without it after the default limit (60 s; the job's
+# timeout is above it). --wait-limit 0 waits forever, as MPI does: killed
+# by a timeout of 5 s.
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -shared -fPIC -Isdk tests/data/mpi/deadlock.c \
+     -o "$tmp/deadlock.so" 2>"$tmp/cc.err"; then
+  bad "build tests/data/mpi/deadlock.c" "$(head -c 300 "$tmp/cc.err")"
+else
+  dl=(--set machine.preset=cube --set machine.dimensions=2 --set algorithm.name=deadlock
+      --set "algorithm.program=$tmp/deadlock.so")
+  cat >"$tmp/states.want" <<'EOF'
+  node 0: finished its program after 1 step; waits for the others
+  node 1: finished its program after 1 step; waits for the others
+  node 2: step 0: waits for 1 receive, the oldest for 4 elements from node 3 with tag 7
+  node 3: step 0: waits for 1 receive, the oldest for 4 elements from node 2 with tag 7
+EOF
+  for limit in 1 default; do
+    flag=(--wait-limit "$limit"); [ "$limit" = default ] && flag=()
+    secs=$limit; [ "$limit" = default ] && secs=60
+    start=$SECONDS
+    "${MPIRUN[@]}" -np 4 "$MPI" run "${dl[@]}" "${flag[@]}" >"$tmp/dl.out" 2>"$tmp/dl.err"
+    status=$? took=$((SECONDS - start))
+    head="cubemu-mpi run: node program error at node [23], step 0: no message arrived for $secs s while 1 receives waited, the oldest for 4 elements from node [23] with tag 7: a deadlock, or a node that stopped; each node's state:"
+    grep -A4 "each node's state:" "$tmp/dl.err" | tail -n 4 >"$tmp/states.got"
+    if [ "$status" = 1 ] && grep -qE "^$head\$" "$tmp/dl.err" && cmp -s "$tmp/states.want" "$tmp/states.got" \
+       && [ "$took" -ge "$secs" ] && [ "$took" -lt $((secs + 30)) ]; then
+      ok "a deadlock under cubemu-mpi, wait limit $limit: ended after $took s with every node's state (exit 1)"
+    else
+      bad "a deadlock under cubemu-mpi, wait limit $limit" "exit $status after $took s: $(head -c 800 "$tmp/dl.err")"
+    fi
+  done
+  timeout 5 mpirun --oversubscribe --allow-run-as-root -np 4 "$MPI" run "${dl[@]}" --wait-limit 0 \
+    >/dev/null 2>&1
+  status=$?
+  if [ "$status" = 124 ]; then
+    ok "a deadlock under cubemu-mpi --wait-limit 0: still waiting after 5 s (no limit)"
+  else
+    bad "a deadlock under cubemu-mpi --wait-limit 0" "exit $status, not killed by the timeout"
+  fi
 fi
 
 echo "mpi: $pass passed, $fail failed"

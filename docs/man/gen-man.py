@@ -341,11 +341,12 @@ def trace_formats(cu):
 # --- cubemu-mpi(1) -------------------------------------------------------------
 
 MPI_OPTION_PROSE = {
-    "--wait-limit": "A node that has waited SECONDS (a number above 0) for "
-                    "its step's receives with no packet arriving stops the "
-                    "job with an error naming the receive (exit status 1), "
-                    "instead of hanging on a deadlock. The limit counts from "
-                    "the last packet the rank received. Off by default.",
+    "--wait-limit": "A node that has waited SECONDS for its step's receives "
+                    "with no packet arriving ends the job with every node's "
+                    "state, which receive it waits for or that it finished "
+                    "(exit status 1), instead of hanging on a deadlock. The "
+                    "limit counts from the last packet the rank received. "
+                    "60 s by default; 0: no limit.",
     "--json": "Print the report as one JSON object in the shape of cubemu "
               "run --json, with the fields an MPI run measures.",
 }
