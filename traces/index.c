@@ -156,9 +156,66 @@ static void label_runs_assign(GTree *runs, uint32_t *count, uint32_t start,
     count[label] += end - start;
 }
 
-/* Replay the marks in time order, keeping every node's current label (in
- * runs of nodes) and how many nodes each label has; after each distinct
- * time, the label with the most nodes is the phase. */
+/* A replay of the marks in time order, keeping every node's current label
+ * (in runs of nodes) and how many nodes each label has. */
+struct TracePhaseCount {
+    const Trace *trace;
+    GTree *runs;                  /* LabelRun, by start */
+    uint32_t *count;              /* per label */
+    guint next;                   /* the first mark not replayed */
+};
+
+TracePhaseCount *trace_phase_count_new(const Trace *t)
+{
+    TracePhaseCount *p = g_new0(TracePhaseCount, 1);
+    p->trace = t;
+    p->runs = g_tree_new_full(label_run_compare, NULL, g_free, NULL);
+    p->count = g_new0(uint32_t, t->labels->len + 1);
+    return p;
+}
+
+void trace_phase_count_free(TracePhaseCount *p)
+{
+    if (!p)
+        return;
+    g_tree_destroy(p->runs);
+    g_free(p->count);
+    g_free(p);
+}
+
+const uint32_t *trace_phase_count_at(TracePhaseCount *p, Tick t)
+{
+    const Trace *tr = p->trace;
+    if (p->next > 0
+        && g_array_index(tr->marks, TraceMark, p->next - 1).time > t) {
+        /* Backwards: from the first mark again. */
+        g_tree_destroy(p->runs);
+        p->runs = g_tree_new_full(label_run_compare, NULL, g_free, NULL);
+        memset(p->count, 0, sizeof(uint32_t) * (tr->labels->len + 1));
+        p->next = 0;
+    }
+    for (; p->next < tr->marks->len
+           && g_array_index(tr->marks, TraceMark, p->next).time <= t; p->next++) {
+        const TraceMark *m = &g_array_index(tr->marks, TraceMark, p->next);
+        label_runs_assign(p->runs, p->count, m->node, m->node + m->nodes,
+                          m->label);
+    }
+    return p->count;
+}
+
+uint32_t trace_phase_count_node(const TracePhaseCount *p, uint32_t node)
+{
+    LabelRun key = { node, node, 0 };
+    GTreeNode *n = g_tree_upper_bound(p->runs, &key);   /* start > node */
+    n = n ? g_tree_node_previous(n) : g_tree_node_last(p->runs);
+    if (!n)
+        return UINT32_MAX;
+    const LabelRun *r = g_tree_node_key(n);
+    return node >= r->start && node < r->end ? r->label : UINT32_MAX;
+}
+
+/* After each distinct mark time, the label with the most nodes is the
+ * phase. */
 static void index_phases(TraceIndex *x)
 {
     const Trace *t = x->trace;
@@ -171,16 +228,13 @@ static void index_phases(TraceIndex *x)
         distinct += !i || g_array_index(t->marks, TraceMark, i - 1).time
                               != g_array_index(t->marks, TraceMark, i).time;
     gboolean scan = (double)distinct * nl <= TRACE_PHASE_BUDGET;
-    GTree *runs = g_tree_new_full(label_run_compare, NULL, g_free, NULL);
-    uint32_t *count = g_new0(uint32_t, nl + 1);
+    g_autoptr(TracePhaseCount) replay = trace_phase_count_new(t);
     guint i = 0;
     while (i < nm) {
         Tick time = g_array_index(t->marks, TraceMark, i).time;
-        for (; i < nm && g_array_index(t->marks, TraceMark, i).time == time; i++) {
-            const TraceMark *m = &g_array_index(t->marks, TraceMark, i);
-            label_runs_assign(runs, count, m->node, m->node + m->nodes,
-                              m->label);
-        }
+        while (i < nm && g_array_index(t->marks, TraceMark, i).time == time)
+            i++;
+        const uint32_t *count = trace_phase_count_at(replay, time);
         uint32_t best = 0, best_label = 0;
         if (scan) {
             for (uint32_t l = 0; l < nl; l++)
@@ -199,8 +253,6 @@ static void index_phases(TraceIndex *x)
         x->phase_nodes[x->phases] = best;
         x->phases++;
     }
-    g_tree_destroy(runs);
-    g_free(count);
 }
 
 TraceIndex *trace_index_new(const Trace *t)

@@ -225,6 +225,21 @@ const char *trace_index_phase(const TraceIndex *x, Tick t,
  * (NULL if none): what began then, for a timeline. */
 const char *trace_index_phase_begun(const TraceIndex *x, Tick t,
                                     uint32_t *nodes);
+/* How many nodes are in each phase at a tick: a replay of the marks
+ * that goes on from where the last question left it, so that asking
+ * about later and later ticks costs the marks between them (asking about
+ * an earlier tick replays from the first mark). */
+typedef struct TracePhaseCount TracePhaseCount;
+TracePhaseCount *trace_phase_count_new(const Trace *t);
+void trace_phase_count_free(TracePhaseCount *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(TracePhaseCount, trace_phase_count_free)
+/* Nodes per label (in t->labels' order) at tick t: each node in the
+ * label it marked last at or before t; nodes that have not marked yet
+ * are in none. Valid until the next call. */
+const uint32_t *trace_phase_count_at(TracePhaseCount *p, Tick t);
+/* Node v's label (an index into t->labels) at the tick last asked
+ * about, or UINT32_MAX if it had marked none. O(log runs of nodes). */
+uint32_t trace_phase_count_node(const TracePhaseCount *p, uint32_t node);
 /* The latest label node v gave at or before t, or NULL. */
 const char *trace_index_node_phase(const TraceIndex *x, uint32_t node,
                                    Tick t);
