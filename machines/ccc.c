@@ -239,6 +239,10 @@ static int ccc_ring_link(const Topology *t, const TopologyRing *r,
 #define CCC_VIEW_SPACING 3.2
 #define CCC_VIEW_RADIUS 0.75
 
+/* The drawing may be this much wider than its proportions (or taller) to
+ * fill the panel, the cycles' polygons a little flattened. */
+#define CCC_VIEW_STRETCH 1.4
+
 static const char *ccc_graph_refusal(const Topology *t)
 {
     return t->axes > CCC_VIEW_MAX_DIMENSIONS
@@ -312,6 +316,7 @@ const TopologyOps topology_ccc_ops = {
         .graph_refusal = ccc_graph_refusal,
         .place = ccc_place,
         .stroke = ccc_stroke,
+        .stretch = CCC_VIEW_STRETCH,
         .node_label = ccc_node_label,
         .link_axis = ccc_link_axis,
         .column_names = TRUE,

@@ -162,6 +162,10 @@ static const double cube_bulge[CUBE_VIEW_MAX_DIMENSIONS] = {
     0, 0, 0, 0.16, 0.14, 0.09
 };
 
+/* The drawing may be this much wider than its proportions (or taller) to
+ * fill the panel: the oblique dimension 2 stays legible as a diagonal. */
+#define CUBE_VIEW_STRETCH 1.4
+
 static const char *cube_graph_refusal(const Topology *t)
 {
     return t->axes > CUBE_VIEW_MAX_DIMENSIONS
@@ -241,6 +245,7 @@ const TopologyOps topology_cube_ops = {
         .place = cube_place,
         .stroke = cube_stroke,
         .unit = 1.0,
+        .stretch = CUBE_VIEW_STRETCH,
         .node_label = cube_node_label,
         .link_axis = cube_link_axis,
         .matrix_legend = "matrix: a row per node, a column per dimension (the "

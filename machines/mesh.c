@@ -248,6 +248,9 @@ static int mesh_ring_link(const Topology *t, const TopologyRing *r,
  * axis) reaches this far from its node, in neighbour distances: a stub is
  * half an edge, with room for the arrowhead. */
 #define MESH_VIEW_STUB_LENGTH 0.42
+/* A grid's rows may stand up to this many times further apart than its
+ * columns, or the columns than the rows, so that it fills the panel. */
+#define MESH_VIEW_STRETCH 2.0
 /* The third axis of a 3-d mesh points up and to the right, the direction
  * of the cube's dimension 2 in its drawing (cube.c). */
 static const double mesh_depth_axis[2] = { 0.42, -0.34 };
@@ -365,6 +368,7 @@ const TopologyOps topology_mesh_ops = {
         .place = mesh_place,
         .stroke = mesh_stroke,
         .stub_length = MESH_VIEW_STUB_LENGTH,
+        .stretch = MESH_VIEW_STRETCH,
         .captions = mesh_captions,
         .graph_legend = mesh_graph_legend,
         .link_axis = mesh_link_axis,

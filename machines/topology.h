@@ -139,6 +139,10 @@ typedef struct {
     /* The neighbour distance that sizes the nodes; 0: the shortest whole
      * stroke. */
     double unit;
+    /* To fill the panel, one axis of the drawing may be scaled up to
+     * this many times the other (a grid's rows and columns need not be
+     * as far apart); 0 or 1: the drawing keeps its proportions. */
+    double stretch;
     /* A node's label in the graph view and in the hovers while the graph
      * view is available; NULL: its address in decimal. */
     void (*node_label)(const Topology *t, uint32_t node, char *buf,

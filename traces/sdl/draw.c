@@ -307,6 +307,9 @@ int draw_text_width(Canvas *c, FontSize size, const char *text)
     return w;
 }
 
+/* Any colour: only the alpha of the rendered text is read. */
+#define C_INK_PROBE 0xffffffu
+
 static SDL_Surface *text_surface(Canvas *c, FontSize size, Color color,
                                  const char *text)
 {
@@ -329,6 +332,35 @@ int draw_text(Canvas *c, FontSize size, int x, int y, Align align,
     SDL_BlitSurface(s, NULL, c->surface, &dst);
     SDL_FreeSurface(s);
     return w;
+}
+
+void draw_text_ink(Canvas *c, FontSize size, const char *text, SDL_Rect *ink)
+{
+    *ink = (SDL_Rect){ 0, 0, 0, 0 };
+    SDL_Surface *s = text_surface(c, size, C_INK_PROBE, text);
+    if (!s)
+        return;
+    /* TTF_RenderUTF8_Blended gives 32-bit pixels with alpha. */
+    int x0 = s->w, y0 = s->h, x1 = -1, y1 = -1;
+    SDL_LockSurface(s);
+    for (int y = 0; y < s->h; y++) {
+        const uint32_t *p = (const uint32_t *)(const void *)((const uint8_t *)s->pixels
+                                                             + (size_t)y * (size_t)s->pitch);
+        for (int x = 0; x < s->w; x++) {
+            Uint8 r, g, b, a;
+            SDL_GetRGBA(p[x], s->format, &r, &g, &b, &a);
+            if (a) {
+                x0 = MIN(x0, x);
+                x1 = MAX(x1, x);
+                y0 = MIN(y0, y);
+                y1 = MAX(y1, y);
+            }
+        }
+    }
+    SDL_UnlockSurface(s);
+    SDL_FreeSurface(s);
+    if (x1 >= 0)
+        *ink = (SDL_Rect){ x0, y0, x1 - x0 + 1, y1 - y0 + 1 };
 }
 
 Color draw_mix(Color a, Color b, double t)

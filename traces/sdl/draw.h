@@ -53,6 +53,9 @@ void draw_disc(Canvas *c, double cx, double cy, double r, Color color);
 int draw_text(Canvas *c, FontSize size, int x, int y, Align align,
               Color color, const char *text);
 int draw_text_width(Canvas *c, FontSize size, const char *text);
+/* The box of the pixels draw_text covers (any alpha) when it draws text
+ * left-aligned with its top-left at (0, 0); empty (w = 0) for no ink. */
+void draw_text_ink(Canvas *c, FontSize size, const char *text, SDL_Rect *ink);
 int draw_font_height(Canvas *c, FontSize size);
 
 Color draw_mix(Color a, Color b, double t);

@@ -63,6 +63,38 @@
 
 /* ---- fixed layout sizes, in pixels ------------------------------------- */
 
+/* The graph: nothing comes nearer the panel's sides than GRAPH_EDGE, so
+ * nothing is cut there; a drawing is never scaled below GRAPH_MIN_SCALE
+ * pixels per unit. */
+#define GRAPH_EDGE 3.0
+#define GRAPH_MIN_SCALE 1.0
+/* Nodes: a ring NODE_RING wide around a disc; without a label, about
+ * NODE_RADIUS_SHARE of the distance between neighbours, within
+ * [NODE_MIN_RADIUS, NODE_MAX_RADIUS]; with one, large enough that the
+ * label's ink keeps NODE_LABEL_PAD from the ring. Two circles stay
+ * NODE_MIN_APART apart, room for a channel's arrowhead between them, and
+ * a stub shows STUB_MIN_VISIBLE beyond its node's circle; where labels
+ * would need larger circles, the nodes go without (the hover names them). */
+#define NODE_RING 1.5
+#define NODE_LABEL_PAD 2.0
+#define NODE_RADIUS_SHARE 0.15
+#define NODE_MIN_RADIUS 4.0
+#define NODE_MAX_RADIUS 20.0
+#define NODE_MIN_APART 16.0
+#define STUB_MIN_VISIBLE 8.0
+/* A node's label: its address in binary for up to 6 dimensions, "w.i",
+ * or a decimal number. */
+#define NODE_NAME_MAX 40
+/* Busy channels are drawn this much wider, their arrowheads this much
+ * larger; an arrowhead's base is this share of its length either side. */
+#define BUSY_EXTRA_WIDTH 1.5
+#define BUSY_ARROW 1.25
+#define ARROW_BASE 0.6
+/* Captions (a 3-d mesh's "z = 1") stand this far below what is above. */
+#define CAPTION_GAP 4
+/* Halvings that place a line's end on a circle to well under a pixel. */
+#define BEZIER_BISECTIONS 30
+
 #define HEADER_HEIGHT 56
 #define SIDE_WIDTH 250
 #define STATUS_HEIGHT 22
@@ -165,8 +197,15 @@ struct Render {
     double *ax, *ay;              /* abstract node positions */
     GArray *strokes;              /* Stroke, source-major, link order */
     double *nx, *ny;              /* pixel node positions */
-    double node_r, channel_gap, line_width;
-    double stub_px;               /* a stub's length in pixels */
+    double sx, sy, ox, oy;        /* pixel = o + abstract position x s */
+    double node_r, channel_gap, line_width, arrow;
+    double stub_below;            /* how far a stub reaches below its node */
+    SDL_Rect *label_ink;          /* per node: its label's ink, relative
+                                   * to where draw_text puts the text */
+    int *label_x, *label_y;       /* per node: where its label is drawn */
+    double label_r;               /* the radius the widest label needs */
+    gboolean labels_shown;        /* they fit at this size */
+    gboolean has_captions;
     double *curve;                /* per stroke CURVE_POINTS (x, y) */
     gboolean node_labels;         /* the view's node_label names nodes */
 
@@ -218,6 +257,22 @@ static double stroke_util(const Render *r, const Stroke *s)
 
 /* ---- node placement ---------------------------------------------------- */
 
+/* The view's label of a node, else its address in decimal. */
+static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
+{
+    if (r->node_labels)
+        r->view->node_label(r->topology, v, buf, size);
+    else
+        g_snprintf(buf, size, "%u", v);
+}
+
+static void caption_count(void *ctx, uint32_t node, const char *text)
+{
+    (void)node;
+    (void)text;
+    *(gboolean *)ctx = TRUE;
+}
+
 static void add_stroke(Render *r, uint32_t v, uint32_t link, uint32_t u,
                        StrokeKind kind, double bulge, double dx, double dy)
 {
@@ -228,7 +283,8 @@ static void add_stroke(Render *r, uint32_t v, uint32_t link, uint32_t u,
 
 /* Nodes where the topology's view places them; a stroke for every channel
  * (source-major, link order): the whole edge, or a stub out of the source
- * and one into the destination. */
+ * and one into the destination. Each label's ink is measured once: the
+ * font does not change with the canvas. */
 static void graph_place(Render *r)
 {
     const Topology *tp = r->topology;
@@ -240,6 +296,9 @@ static void graph_place(Render *r)
     r->ay = g_new0(double, tp->nodes);
     r->nx = g_new0(double, tp->nodes);
     r->ny = g_new0(double, tp->nodes);
+    r->label_ink = g_new0(SDL_Rect, tp->nodes);
+    r->label_x = g_new0(int, tp->nodes);
+    r->label_y = g_new0(int, tp->nodes);
     r->strokes = g_array_new(FALSE, FALSE, sizeof(Stroke));
     for (uint32_t v = 0; v < tp->nodes; v++)
         r->view->place(tp, v, &r->ax[v], &r->ay[v]);
@@ -259,41 +318,130 @@ static void graph_place(Render *r)
         }
     r->curve = g_new0(double, (gsize)(r->strokes->len + 1) * CURVE_POINTS * 2);
     r->node_labels = r->view->node_label != NULL;
+    /* The circle a label needs: its ink's corners inside the ring. */
+    char name[NODE_NAME_MAX];
+    for (uint32_t v = 0; v < tp->nodes; v++) {
+        node_name(r, v, name, sizeof name);
+        draw_text_ink(&r->canvas, FONT_SMALL, name, &r->label_ink[v]);
+        const SDL_Rect *k = &r->label_ink[v];
+        r->label_r = MAX(r->label_r, hypot(k->w / 2.0 + NODE_LABEL_PAD,
+                                           k->h / 2.0 + NODE_LABEL_PAD)
+                                     + NODE_RING);
+    }
+    if (r->view->captions)
+        r->view->captions(tp, caption_count, &r->has_captions);
 }
 
-/* A stroke's centre line in pixels, in travel order: a whole edge is the
- * quadratic arc from the lower address to the higher (the same for both
- * channels of the edge, reversed for the downward one); a stub a straight
- * line out of its source or into its destination. */
-static void stroke_centre(const Render *r, const Stroke *s, double scale,
-                          double pts[CURVE_POINTS][2], gboolean *forward)
+/* A stroke's ends and the control point of its quadratic arc, in the
+ * drawing's units (an arc bulges `bulge` x its chord to the left of the
+ * lower address's way to the higher); a stub is straight. *forward: the
+ * channel runs from a to b (the downward channel of an edge shares the
+ * upward one's arc, reversed). */
+static void stroke_abstract(const Render *r, const Stroke *s, double *a,
+                            double *m, double *b, gboolean *forward)
 {
-    double ax, ay, bx, by, bulge = s->bulge;
     *forward = TRUE;
     if (s->kind == STROKE_WHOLE) {
         *forward = s->source < s->dest;
-        uint32_t a = *forward ? s->source : s->dest;
-        uint32_t b = *forward ? s->dest : s->source;
-        ax = r->nx[a], ay = r->ny[a], bx = r->nx[b], by = r->ny[b];
+        uint32_t lo = *forward ? s->source : s->dest;
+        uint32_t hi = *forward ? s->dest : s->source;
+        a[0] = r->ax[lo], a[1] = r->ay[lo], b[0] = r->ax[hi], b[1] = r->ay[hi];
     } else if (s->kind == STROKE_LEAVING) {
-        ax = r->nx[s->source], ay = r->ny[s->source];
-        bx = ax + s->dx * scale, by = ay + s->dy * scale;
+        a[0] = r->ax[s->source], a[1] = r->ay[s->source];
+        b[0] = a[0] + s->dx, b[1] = a[1] + s->dy;
     } else {
-        bx = r->nx[s->dest], by = r->ny[s->dest];
-        ax = bx - s->dx * scale, ay = by - s->dy * scale;
+        b[0] = r->ax[s->dest], b[1] = r->ay[s->dest];
+        a[0] = b[0] - s->dx, a[1] = b[1] - s->dy;
     }
-    double mx = (ax + bx) / 2 + (by - ay) * bulge * 2;
-    double my = (ay + by) / 2 - (bx - ax) * bulge * 2;
-    for (int k = 0; k < CURVE_POINTS; k++) {
-        double f = (double)k / CURVE_SEGMENTS;
-        pts[k][0] = (1 - f) * (1 - f) * ax + 2 * f * (1 - f) * mx + f * f * bx;
-        pts[k][1] = (1 - f) * (1 - f) * ay + 2 * f * (1 - f) * my + f * f * by;
-    }
+    m[0] = (a[0] + b[0]) / 2 + (b[1] - a[1]) * s->bulge * 2;
+    m[1] = (a[1] + b[1]) / 2 - (b[0] - a[0]) * s->bulge * 2;
 }
 
-/* Fit the abstract drawing into the main region and build each stroke's
- * polyline: its centre line offset to the right of the direction of
- * travel, so the two channels of an edge run side by side. */
+static void bezier(const double *a, const double *m, const double *b,
+                   double f, double *out)
+{
+    for (int i = 0; i < 2; i++)
+        out[i] = (1 - f) * (1 - f) * a[i] + 2 * f * (1 - f) * m[i] + f * f * b[i];
+}
+
+/* The parameter in [lo, hi] where the arc, leaving `from` (at lo's end
+ * when `rising`), gets `radius` away from it: bisection, the distance
+ * growing along the arc near its end. */
+static double bezier_leave(const double *a, const double *m, const double *b,
+                           const double *from, double radius, double lo,
+                           double hi, gboolean rising)
+{
+    for (int i = 0; i < BEZIER_BISECTIONS; i++) {
+        double mid = (lo + hi) / 2, p[2];
+        bezier(a, m, b, mid, p);
+        gboolean outside = hypot(p[0] - from[0], p[1] - from[1]) >= radius;
+        if (outside == rising)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+static void to_pixels(const Render *r, const double *in, double *out)
+{
+    out[0] = r->ox + in[0] * r->sx;
+    out[1] = r->oy + in[1] * r->sy;
+}
+
+/* A stroke's centre line in pixels, in travel order, between the circles
+ * of its nodes (a line stops where a circle begins, so nothing crosses a
+ * node or its label, and the arrowhead sits on what shows). */
+static void stroke_centre(const Render *r, const Stroke *s,
+                          double pts[CURVE_POINTS][2], gboolean *forward)
+{
+    double qa[2], qm[2], qb[2], a[2], m[2], b[2];
+    stroke_abstract(r, s, qa, qm, qb, forward);
+    to_pixels(r, qa, a);
+    to_pixels(r, qm, m);
+    to_pixels(r, qb, b);
+    /* Tucked under the ring, so the line meets the circle. */
+    double trim = MAX(r->node_r - NODE_RING, 0.0);
+    double f0 = 0, f1 = 1;
+    gboolean node_a = s->kind != STROKE_ENTERING, node_b = s->kind != STROKE_LEAVING;
+    if (node_a)
+        f0 = bezier_leave(a, m, b, a, trim, 0, node_b ? 0.5 : 1, TRUE);
+    if (node_b)
+        f1 = bezier_leave(a, m, b, b, trim, node_a ? 0.5 : f0, 1, FALSE);
+    for (int k = 0; k < CURVE_POINTS; k++)
+        bezier(a, m, b, f0 + (f1 - f0) * k / CURVE_SEGMENTS, pts[k]);
+}
+
+/* The smallest distance between two nodes, in pixels. */
+static double graph_min_distance(const Render *r, double sx, double sy)
+{
+    double best = G_MAXDOUBLE;
+    for (uint32_t v = 0; v < r->topology->nodes; v++)
+        for (uint32_t u = v + 1; u < r->topology->nodes; u++)
+            best = MIN(best, hypot((r->ax[u] - r->ax[v]) * sx,
+                                   (r->ay[u] - r->ay[v]) * sy));
+    return best;
+}
+
+/* The scales that fit the drawing's extent (bw x bh units), kept `pad`
+ * pixels from the panel's sides (and `below` more from its bottom), each
+ * axis at most the view's stretch times the other. */
+static void graph_scales(const Render *r, double bw, double bh, double pad,
+                         double below, double *sx, double *sy)
+{
+    double stretch = MAX(r->view->stretch, 1.0);
+    *sx = MAX((r->main.w - 2 * pad) / bw, GRAPH_MIN_SCALE);
+    *sy = MAX((r->main.h - 2 * pad - below) / bh, GRAPH_MIN_SCALE);
+    *sx = MIN(*sx, *sy * stretch);
+    *sy = MIN(*sy, *sx * stretch);
+}
+
+/* Fit the drawing into the main region: as large as the panel allows
+ * (stretched within the view's limit), every node's circle big enough for
+ * its label where the nodes stand far enough apart for that (else no
+ * labels: the hover names a node), and each stroke's polyline: its centre
+ * line offset to the right of the direction of travel, so the two
+ * channels of an edge run side by side. */
 static void graph_layout(Render *r)
 {
     if (!r->graph_ok)
@@ -304,18 +452,22 @@ static void graph_layout(Render *r)
         x0 = MIN(x0, r->ax[v]); x1 = MAX(x1, r->ax[v]);
         y0 = MIN(y0, r->ay[v]); y1 = MAX(y1, r->ay[v]);
     }
-    /* Stubs reach beyond the nodes they leave. */
+    /* Arcs bulge, and stubs reach, beyond the nodes. */
+    double stub_down = 0;
     for (guint i = 0; i < r->strokes->len; i++) {
         const Stroke *s = &g_array_index(r->strokes, Stroke, i);
-        if (s->kind == STROKE_WHOLE)
-            continue;
-        uint32_t v = s->kind == STROKE_LEAVING ? s->source : s->dest;
-        double sign = s->kind == STROKE_LEAVING ? 1 : -1;
-        double ex = r->ax[v] + sign * s->dx, ey = r->ay[v] + sign * s->dy;
-        x0 = MIN(x0, ex); x1 = MAX(x1, ex);
-        y0 = MIN(y0, ey); y1 = MAX(y1, ey);
+        double a[2], m[2], b[2], p[2];
+        gboolean forward;
+        stroke_abstract(r, s, a, m, b, &forward);
+        for (int k = 0; k <= CURVE_SEGMENTS; k++) {
+            bezier(a, m, b, (double)k / CURVE_SEGMENTS, p);
+            x0 = MIN(x0, p[0]); x1 = MAX(x1, p[0]);
+            y0 = MIN(y0, p[1]); y1 = MAX(y1, p[1]);
+        }
+        if (s->kind != STROKE_WHOLE)
+            stub_down = MAX(stub_down, fabs(s->dy));
     }
-    /* The view's unit, or the nearest pair of nodes, sets the node size. */
+    /* The view's unit, or the nearest pair of nodes, sets the line sizes. */
     double unit = r->view->unit > 0 ? r->view->unit : 1.0;
     if (!(r->view->unit > 0) && r->strokes->len) {
         unit = G_MAXDOUBLE;
@@ -332,25 +484,48 @@ static void graph_layout(Render *r)
             unit = 1.0;
     }
     double bw = MAX(x1 - x0, unit), bh = MAX(y1 - y0, unit);
-    double scale = MIN((r->main.w - 2 * GRAPH_PAD) / bw, (r->main.h - 2 * GRAPH_PAD) / bh);
-    double px = unit * scale;     /* pixels between neighbours */
-    /* Sizes in proportion to that distance, within what stays legible
-     * (node labels, two channels side by side) and what stays tidy. */
-    r->node_r = CLAMP(0.15 * px, 4.0, 20.0);
+    int fh = draw_font_height(&r->canvas, FONT_SMALL);
+    double below = r->has_captions ? fh + CAPTION_GAP : 0;
+    /* First with room for the largest circle; the circles chosen then
+     * are no larger, so the final drawing is no smaller. */
+    double sx, sy;
+    double widest = MAX(r->node_labels ? r->label_r : 0, NODE_MAX_RADIUS);
+    graph_scales(r, bw, bh, widest + GRAPH_EDGE, below, &sx, &sy);
+    double apart = tp->nodes > 1 ? graph_min_distance(r, sx, sy) : G_MAXDOUBLE;
+    double px = unit * MIN(sx, sy);         /* pixels between neighbours */
+    /* A stub must show beyond its node's circle. */
+    double stub_min = r->view->stub_length > 0
+        ? r->view->stub_length * MIN(sx, sy) - STUB_MIN_VISIBLE : G_MAXDOUBLE;
+    double room = MIN((apart - NODE_MIN_APART) / 2, stub_min);
+    r->labels_shown = r->label_r <= room;
+    double base = CLAMP(NODE_RADIUS_SHARE * px, NODE_MIN_RADIUS, NODE_MAX_RADIUS);
+    r->node_r = r->labels_shown ? CLAMP(base, r->label_r, room)
+                                : MIN(base, MAX(room, NODE_MIN_RADIUS));
     r->channel_gap = CLAMP(0.05 * px, 2.2, 6.0);
     r->line_width = CLAMP(0.032 * px, 2.0, 3.5);
-    r->stub_px = r->view->stub_length * scale;
-    double cx = r->main.x + r->main.w / 2.0 - (x0 + x1) / 2 * scale;
-    double cy = r->main.y + r->main.h / 2.0 - (y0 + y1) / 2 * scale;
+    r->arrow = CLAMP(r->channel_gap * 1.6, 3.5, 8.0);
+    /* Now the pad for the circles and lines as drawn. */
+    double line = r->channel_gap + MAX(r->line_width + BUSY_EXTRA_WIDTH,
+                                       2 * ARROW_BASE * BUSY_ARROW * r->arrow) / 2;
+    graph_scales(r, bw, bh, MAX(r->node_r, line) + GRAPH_EDGE, below, &sx, &sy);
+    r->sx = sx;
+    r->sy = sy;
+    r->stub_below = stub_down * sy + line;
+    r->ox = r->main.x + r->main.w / 2.0 - (x0 + x1) / 2 * sx;
+    r->oy = r->main.y + (r->main.h - below) / 2.0 - (y0 + y1) / 2 * sy;
     for (uint32_t v = 0; v < tp->nodes; v++) {
-        r->nx[v] = cx + r->ax[v] * scale;
-        r->ny[v] = cy + r->ay[v] * scale;
+        r->nx[v] = r->ox + r->ax[v] * sx;
+        r->ny[v] = r->oy + r->ay[v] * sy;
+        /* The ink's centre on the node's. */
+        const SDL_Rect *k = &r->label_ink[v];
+        r->label_x[v] = (int)lround(r->nx[v] - k->x - k->w / 2.0);
+        r->label_y[v] = (int)lround(r->ny[v] - k->y - k->h / 2.0);
     }
     for (guint i = 0; i < r->strokes->len; i++) {
         const Stroke *s = &g_array_index(r->strokes, Stroke, i);
         double pts[CURVE_POINTS][2];
         gboolean forward;
-        stroke_centre(r, s, scale, pts, &forward);
+        stroke_centre(r, s, pts, &forward);
         double len = hypot(pts[CURVE_SEGMENTS][0] - pts[0][0],
                            pts[CURVE_SEGMENTS][1] - pts[0][1]);
         double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
@@ -814,6 +989,9 @@ void render_free(Render *r)
         g_array_unref(r->strokes);
     g_free(r->nx);
     g_free(r->ny);
+    g_free(r->label_ink);
+    g_free(r->label_x);
+    g_free(r->label_y);
     g_free(r->curve);
     g_free(r->column_link);
     g_free(r->col_x);
@@ -967,14 +1145,6 @@ static Hover hover_find(const Render *r, const ViewState *s)
     return h;
 }
 
-static void node_name(const Render *r, uint32_t v, char *buf, gsize size)
-{
-    if (r->node_labels)
-        r->view->node_label(r->topology, v, buf, size);
-    else
-        g_snprintf(buf, size, "%u", v);
-}
-
 /* Node v's channels that exist: its links with a far end. */
 static uint32_t node_channels(const Render *r, uint32_t v)
 {
@@ -1061,7 +1231,7 @@ static char *hover_text(const Render *r, const ViewState *s, Hover h,
     for (guint i = 0; i < nin; i++)
         received += trace_index_elements(r->index, in[i]);
     uint32_t channels = node_channels(r, v);
-    char name[40];
+    char name[NODE_NAME_MAX];
     node_name(r, v, name, sizeof name);
     const char *phase = trace_index_node_phase(r->index, v, s->cycle);
     return g_strdup_printf("node %u (%s): sent %" G_GUINT64_FORMAT
@@ -1149,7 +1319,8 @@ static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
 
 static void draw_arrow(Canvas *c, const double *p, double size, Color color)
 {
-    /* At 5/8 of the way: tip ahead along the tangent, base behind it. */
+    /* At 5/8 of the way: tip ahead along the tangent, base behind it,
+     * ARROW_BASE of its length either side. */
     int k = CURVE_SEGMENTS * 5 / 8;
     double x = p[2 * k], y = p[2 * k + 1];
     double tx = p[2 * k + 2] - p[2 * k - 2], ty = p[2 * k + 3] - p[2 * k - 1];
@@ -1158,22 +1329,19 @@ static void draw_arrow(Canvas *c, const double *p, double size, Color color)
         return;
     tx /= l;
     ty /= l;
+    double b = size * ARROW_BASE;
     double tri[6] = { x + tx * size, y + ty * size,
-                      x - tx * size * 0.6 - ty * size * 0.6,
-                      y - ty * size * 0.6 + tx * size * 0.6,
-                      x - tx * size * 0.6 + ty * size * 0.6,
-                      y - ty * size * 0.6 - tx * size * 0.6 };
+                      x - tx * b - ty * b, y - ty * b + tx * b,
+                      x - tx * b + ty * b, y - ty * b - tx * b };
     draw_polygon(c, tri, 3, color);
 }
 
 /* One caption of the topology's view (a 3-d mesh's "z = 1" under each
- * layer), below its node, that node's label and the stubs leaving it
- * downwards. */
+ * layer), below its node and the stubs leaving it downwards. */
 static void draw_caption(void *ctx, uint32_t node, const char *text)
 {
     Render *r = ctx;
-    int fh = draw_font_height(&r->canvas, FONT_SMALL);
-    double below = MAX(r->node_r + fh, r->stub_px) + 2;
+    double below = MAX(r->node_r, r->stub_below) + CAPTION_GAP / 2.0;
     draw_text(&r->canvas, FONT_SMALL, (int)lround(r->nx[node] - r->node_r),
               (int)lround(r->ny[node] + below), ALIGN_LEFT, C_TEXT_DIM, text);
 }
@@ -1189,8 +1357,7 @@ static void draw_graph(Render *r, Hover h)
     Canvas *c = &r->canvas;
     /* Busy channels are drawn wider, so activity stands out even where
      * colours are hard to tell apart. */
-    double busy_width = r->line_width + 1.5;
-    double arrow = CLAMP(r->channel_gap * 1.6, 3.5, 8.0);
+    double busy_width = r->line_width + BUSY_EXTRA_WIDTH;
     /* Idle channels first, busy ones over them. */
     for (int pass = 0; pass < 2; pass++)
         for (guint i = 0; i < r->strokes->len; i++) {
@@ -1202,7 +1369,7 @@ static void draw_graph(Render *r, Hover h)
             Color col = render_heat(u);
             draw_polyline(c, p, CURVE_POINTS, busy ? busy_width : r->line_width,
                           0, col);
-            draw_arrow(c, p, busy ? arrow * 1.25 : arrow, col);
+            draw_arrow(c, p, busy ? r->arrow * BUSY_ARROW : r->arrow, col);
         }
     if (h.stroke >= 0) {
         /* Both strokes of a channel drawn as two stubs. */
@@ -1215,21 +1382,17 @@ static void draw_graph(Render *r, Hover h)
         }
     }
     draw_layer_labels(r);
-    char name[40];
+    /* Circles over the lines' ends, each label inside its circle. */
+    char name[NODE_NAME_MAX];
     for (uint32_t v = 0; v < r->topology->nodes; v++) {
         gboolean hot = h.stroke < 0 && h.node == (int64_t)v;
         draw_disc(c, r->nx[v], r->ny[v], r->node_r, hot ? C_HOVER : C_NODE_RING);
-        draw_disc(c, r->nx[v], r->ny[v], r->node_r - 1.5, C_NODE);
+        draw_disc(c, r->nx[v], r->ny[v], r->node_r - NODE_RING, C_NODE);
+        if (!r->labels_shown)
+            continue;
         node_name(r, v, name, sizeof name);
-        int w = draw_text_width(c, FONT_SMALL, name);
-        int fh = draw_font_height(c, FONT_SMALL);
-        if (w <= 2 * r->node_r - 3)
-            draw_text(c, FONT_SMALL, (int)lround(r->nx[v]),
-                      (int)lround(r->ny[v] - fh / 2.0), ALIGN_CENTER, C_TEXT, name);
-        else
-            draw_text(c, FONT_SMALL, (int)lround(r->nx[v]),
-                      (int)lround(r->ny[v] + r->node_r + 1), ALIGN_CENTER,
-                      C_TEXT, name);
+        draw_text(c, FONT_SMALL, r->label_x[v], r->label_y[v], ALIGN_LEFT,
+                  C_TEXT, name);
     }
 }
 
