@@ -58,6 +58,16 @@
 #define SIDE_MIN_ROW 9
 #define SIDE_MAX_ROW 30
 #define SIDE_LABEL_GAP 3
+/* A phase's label starts this far right of its tick, and the next one
+ * this far after it. */
+#define PHASE_LABEL_INDENT 2
+#define PHASE_LABEL_GAP 8
+/* The timeline's phases measure every channel (and count every label) at
+ * every distinct mark time, up to this many steps in all (timeline_marks):
+ * a second or so. */
+#define TIMELINE_PHASE_BUDGET 10000000.0
+/* The timeline's full height stands for at least this utilisation. */
+#define TIMELINE_MIN_TOP 0.01
 /* Window divisions for the default window. */
 #define RENDER_WINDOW_DIVISIONS 40
 
@@ -166,6 +176,16 @@ typedef struct {
     double dx, dy;                /* stubs: the abstract direction of travel */
 } Stroke;
 
+/* A phase on the timeline: from `time` the run is in `label` (a trace
+ * label; timeline_marks says which); its tick at x, its label `width`
+ * wide, drawn if it fits. */
+typedef struct {
+    Tick time;
+    const char *label;
+    int x, width;
+    gboolean labelled;
+} TimelinePhase;
+
 /* One half of a side-bar row: the channels of links [link0, link1)
  * going `direction` (0: either way). */
 typedef struct {
@@ -232,8 +252,11 @@ struct Render {
     /* timeline */
     SDL_Rect plot;                /* the histogram inside the timeline */
     double *histogram;            /* per plot column: utilisation */
-    Tick *mark_times;             /* distinct, sorted */
-    guint mark_time_count;
+    double plot_top;              /* the utilisation at the plot's top */
+    char plot_top_text[48];
+    TimelinePhase *phases;        /* where the timeline's phase changes */
+    guint phase_count;
+    TracePhaseCount *phase_nodes; /* nodes per phase, for the header */
 
     /* per frame */
     double *util;                 /* per trace channel, in the window */
@@ -852,43 +875,52 @@ static int side_bars_top(Render *r)
 
 /* ---- timeline ---------------------------------------------------------- */
 
+/* Plot column c shows ticks [timeline_column_tick(c), the next column's):
+ * floor(c x cycles / w), exact; a run shorter than the plot shows each
+ * tick over several columns (a column then starts at the tick it shows). */
+static Tick timeline_column_tick(const Render *r, int c)
+{
+    Tick cycles = r->trace->cycles, w = MAX(r->plot.w, 1);
+    return cycles / w * c + cycles % w * c / w;
+}
+
+static Tick timeline_column_end(const Render *r, int c)
+{
+    Tick t = timeline_column_tick(r, c);
+    return MAX(timeline_column_tick(r, c + 1), t + 1);
+}
+
 /* Utilisation of all channels per plot column, in one pass over the
- * records. */
-static void timeline_layout(Render *r)
+ * records: busy channel-ticks over the column's whole ticks, added as
+ * integers, so two columns over the same load draw the same height (a
+ * flat series stays flat). */
+static void timeline_histogram(Render *r)
 {
     const Trace *t = r->trace;
-    int label_h = draw_font_height(&r->canvas, FONT_SMALL);
-    r->plot = (SDL_Rect){ r->timeline.x + MARGIN, r->timeline.y + label_h + 6,
-                          r->timeline.w - 2 * MARGIN,
-                          r->timeline.h - 2 * label_h - 14 };
-    g_free(r->histogram);
     int w = MAX(r->plot.w, 1);
+    g_free(r->histogram);
     r->histogram = g_new0(double, w);
     if (t->cycles <= 0 || !r->total_channels)
         return;
-    double per_col = (double)t->cycles / w;
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
-        double s = (double)b->start, e = (double)trace_busy_end(t, b);
-        int c0 = (int)(s / per_col), c1 = MIN((int)(e / per_col), w - 1);
-        for (int c = c0; c <= c1; c++) {
-            double lo = MAX(s, c * per_col), hi = MIN(e, (c + 1) * per_col);
+        Tick s = b->start, e = trace_busy_end(t, b);
+        /* The first column that ends after s: near s x w / cycles. */
+        int c = (int)CLAMP((double)s * w / (double)t->cycles, 0.0, w - 1.0);
+        while (c > 0 && timeline_column_end(r, c - 1) > s)
+            c--;
+        while (c < w - 1 && timeline_column_end(r, c) <= s)
+            c++;
+        for (; c < w && timeline_column_tick(r, c) < e; c++) {
+            Tick lo = MAX(s, timeline_column_tick(r, c));
+            Tick hi = MIN(e, timeline_column_end(r, c));
             if (hi > lo)
-                r->histogram[c] += hi - lo;
+                r->histogram[c] += (double)(hi - lo);
         }
     }
-    for (int c = 0; c < w; c++)
-        r->histogram[c] /= per_col * (double)r->total_channels;
-}
-
-static void timeline_marks(Render *r)
-{
-    const Trace *t = r->trace;
-    r->mark_times = g_new(Tick, t->marks->len + 1);
-    for (guint i = 0; i < t->marks->len; i++) {
-        Tick time = g_array_index(t->marks, TraceMark, i).time;
-        if (!r->mark_time_count || r->mark_times[r->mark_time_count - 1] != time)
-            r->mark_times[r->mark_time_count++] = time;
+    for (int c = 0; c < w; c++) {
+        Tick ticks = timeline_column_end(r, c) - timeline_column_tick(r, c);
+        r->histogram[c] /= (double)ticks * (double)r->total_channels;
     }
 }
 
@@ -896,6 +928,128 @@ static int timeline_x(const Render *r, Tick cycle)
 {
     Tick span = MAX(r->trace->cycles, 1);
     return r->plot.x + (int)((double)cycle * r->plot.w / span);
+}
+
+/* The timeline's phases: a tick where the phase changes, labelled with
+ * it where the label fits before the next (and the scale's label). */
+static void timeline_phases(Render *r)
+{
+    int end = -1;
+    int right = r->plot.x + r->plot.w
+                - draw_text_width(&r->canvas, FONT_SMALL, r->plot_top_text)
+                - PHASE_LABEL_GAP;
+    for (guint i = 0; i < r->phase_count; i++) {
+        TimelinePhase *ph = &r->phases[i];
+        ph->x = timeline_x(r, ph->time);
+        ph->width = draw_text_width(&r->canvas, FONT_SMALL, ph->label);
+        ph->labelled = ph->x > end
+                       && ph->x + PHASE_LABEL_INDENT + ph->width <= right;
+        if (ph->labelled)
+            end = ph->x + PHASE_LABEL_INDENT + ph->width + PHASE_LABEL_GAP;
+    }
+}
+
+static void timeline_layout(Render *r)
+{
+    int label_h = draw_font_height(&r->canvas, FONT_SMALL);
+    r->plot = (SDL_Rect){ r->timeline.x + MARGIN, r->timeline.y + label_h + 6,
+                          r->timeline.w - 2 * MARGIN,
+                          r->timeline.h - 2 * label_h - 14 };
+    timeline_histogram(r);
+    /* The plot's full height: the run's peak rounded up to 1, 2 or 5
+     * times a power of ten, so that a lightly loaded run still shows its
+     * shape; the label says what the top is. */
+    double peak = TIMELINE_MIN_TOP;
+    for (int c = 0; c < MAX(r->plot.w, 1); c++)
+        peak = MAX(peak, r->histogram[c]);
+    double p10 = pow(10, floor(log10(peak)));
+    double m = peak / p10;
+    r->plot_top = MIN((m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p10, 1.0);
+    g_snprintf(r->plot_top_text, sizeof r->plot_top_text, "full height: %g%% busy",
+               100 * r->plot_top);
+    timeline_phases(r);
+}
+
+/* The label (an index) the most of `weight` falls on, or -1 if none has
+ * any: on a tie, `current` if it is one of those, else the first. */
+static int64_t heaviest(const double *weight, guint labels, int64_t current)
+{
+    int64_t best = -1;
+    for (guint l = 0; l < labels; l++)
+        if (weight[l] > 0 && (best < 0 || weight[l] > weight[best]))
+            best = l;
+    if (best >= 0 && current >= 0 && weight[current] == weight[best])
+        best = current;
+    return best;
+}
+
+/* The timeline's phases. The nodes of a machine may be in different
+ * phases at once: a pipelined algorithm's nodes each in a step of its
+ * own, or a sequential one's with nothing to do in a step already
+ * waiting in the next. The timeline names what the picture shows, so
+ * the phase of a stretch between two mark times is the one its traffic
+ * belongs to: the phase whose nodes' channels were busy the most cycles
+ * in it (where nothing moves, the phase the most nodes are in). Where
+ * the nodes are spread over several steps, that can go back and forth
+ * between two of them; so a phase the timeline has left comes back only
+ * when more than half the nodes are in it (where all nodes go together,
+ * as through a loop's phases, they are). Beyond TIMELINE_PHASE_BUDGET
+ * channels (or labels) x mark times, the phase the most nodes are in
+ * (trace_index_phase) names each stretch. */
+static void timeline_marks(Render *r)
+{
+    const Trace *t = r->trace;
+    guint nm = t->marks->len, nl = t->labels->len, distinct = 0;
+    for (guint i = 0; i < nm; i++)
+        distinct += !i || g_array_index(t->marks, TraceMark, i - 1).time
+                              != g_array_index(t->marks, TraceMark, i).time;
+    gboolean scan = (double)distinct * MAX(t->channels->len, nl)
+                    <= TIMELINE_PHASE_BUDGET;
+    r->phases = g_new0(TimelinePhase, nm + 1);
+    g_autofree double *weight = g_new0(double, nl + 1);
+    g_autofree gboolean *left = g_new0(gboolean, nl + 1);
+    int64_t last = -1;
+    for (guint i = 0; i < nm; i++) {
+        Tick time = g_array_index(t->marks, TraceMark, i).time;
+        if (i + 1 < nm && g_array_index(t->marks, TraceMark, i + 1).time == time)
+            continue;
+        Tick end = i + 1 < nm ? g_array_index(t->marks, TraceMark, i + 1).time
+                              : t->cycles;
+        int64_t phase = -1;
+        uint32_t nodes = 0;
+        if (scan) {
+            const uint32_t *count = trace_phase_count_at(r->phase_nodes, time);
+            memset(weight, 0, sizeof(double) * nl);
+            for (guint c = 0; c < t->channels->len; c++) {
+                Tick busy = trace_index_busy(r->index, c, time, end);
+                uint32_t l = busy ? trace_phase_count_node(
+                    r->phase_nodes,
+                    g_array_index(t->channels, TraceChannel, c).source)
+                                  : UINT32_MAX;
+                if (l != UINT32_MAX)
+                    weight[l] += (double)busy;
+            }
+            phase = heaviest(weight, nl, last);
+            for (guint l = 0; l < nl; l++)
+                weight[l] = count[l];
+            if (phase < 0)
+                phase = heaviest(weight, nl, last);
+            nodes = phase >= 0 ? count[phase] : 0;
+        } else {
+            const char *label = trace_index_phase(r->index, time, &nodes);
+            for (guint l = 0; label && l < nl; l++)
+                if (t->labels->pdata[l] == label)
+                    phase = l;
+        }
+        if (phase < 0 || phase == last
+            || (left[phase] && 2 * (uint64_t)nodes <= trace_nodes(t)))
+            continue;
+        if (last >= 0)
+            left[last] = TRUE;
+        r->phases[r->phase_count++] = (TimelinePhase){
+            .time = time, .label = t->labels->pdata[phase] };
+        last = phase;
+    }
 }
 
 gboolean render_timeline_cycle(Render *r, int x, int y, Tick *cycle)
@@ -949,8 +1103,9 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
     uint64_t need = nb * sizeof(Tick) + nch64 * (sizeof(guint) + 2 * sizeof(uint64_t)
                                                  + 2 * sizeof(uint32_t) + sizeof(uint64_t)
                                                  + sizeof(double) + 2 * sizeof(uint32_t))
-                    + nm * (sizeof(Tick) + 2 * sizeof(uint32_t) + 64)
-                    + (uint64_t)t->labels->len * sizeof(uint32_t);
+                    + nm * (sizeof(TimelinePhase) + 2 * sizeof(uint32_t) + 64)
+                    + (uint64_t)t->labels->len * (2 * sizeof(uint32_t) + sizeof(double)
+                                                  + sizeof(gboolean));
     void *probe = need <= G_MAXSIZE ? g_try_malloc((gsize)MAX(need, 1)) : NULL;
     if (!probe) {
         g_autofree char *iec = g_format_size_full(need, G_FORMAT_SIZE_IEC_UNITS);
@@ -971,6 +1126,7 @@ Render *render_new(const Trace *t, int width, int height, GError **error)
     r->bar_rows = g_array_new(FALSE, FALSE, sizeof(BarRow));
     r->bar_halves = g_array_new(FALSE, FALSE, sizeof(BarHalf));
     graph_place(r);
+    r->phase_nodes = trace_phase_count_new(t);
     timeline_marks(r);
     layout(r);
     return r;
@@ -1003,7 +1159,8 @@ void render_free(Render *r)
     g_array_unref(r->bar_rows);
     g_array_unref(r->bar_halves);
     g_free(r->histogram);
-    g_free(r->mark_times);
+    g_free(r->phases);
+    trace_phase_count_free(r->phase_nodes);
     g_free(r->util);
     g_free(r);
 }
@@ -1266,24 +1423,71 @@ static void text_fit(Render *r, FontSize size, int x, int y, int width,
     draw_text(&r->canvas, size, x, y, ALIGN_LEFT, color, s->str);
 }
 
-/* The phase the timeline shows the cursor in: the one its label names
- * at the last mark time at or before `cycle` (draw_timeline), with the
- * nodes that began it then; NULL before the first mark. The majority
- * phase (trace_index_phase) can differ where nodes pass through several
- * steps at one time, and the header would then contradict the timeline. */
-static const char *cursor_phase(const Render *r, Tick cycle, uint32_t *nodes)
+/* What the nodes are doing at `cycle`: their phase, if they are all in
+ * one; else how many are in each phase, in the order the run first named
+ * them, and how many have named none yet. */
+char *render_phase_text(Render *r, Tick cycle)
 {
-    guint lo = 0, hi = r->mark_time_count;
+    const Trace *t = r->trace;
+    const uint32_t *count = trace_phase_count_at(r->phase_nodes, cycle);
+    guint labels = t->labels->len;
+    uint32_t nodes = trace_nodes(t);
+    uint64_t marked = 0;
+    for (guint l = 0; l < labels; l++) {
+        if (count[l] == nodes)
+            return g_strdup_printf("phase: %s (all nodes)",
+                                   (const char *)t->labels->pdata[l]);
+        marked += count[l];
+    }
+    if (!marked)
+        return g_strdup("phase: -");
+    GString *g = g_string_new("nodes in each phase: ");
+    const char *sep = "";
+    for (guint l = 0; l < labels; l++)
+        if (count[l]) {
+            g_string_append_printf(g, "%s%s (%u)", sep,
+                                   (const char *)t->labels->pdata[l], count[l]);
+            sep = ", ";
+        }
+    if (marked < nodes)
+        g_string_append_printf(g, ", none yet (%" G_GUINT64_FORMAT ")",
+                               (guint64)(nodes - marked));
+    g_string_append_printf(g, " of %u", nodes);
+    return g_string_free(g, FALSE);
+}
+
+guint render_timeline_phases(const Render *r)
+{
+    return r->phase_count;
+}
+
+void render_timeline_phase(const Render *r, guint i, Tick *time,
+                           const char **label, gboolean *labelled)
+{
+    static const TimelinePhase none = { 0 };
+    const TimelinePhase *ph = i < r->phase_count ? &r->phases[i] : &none;
+    *time = ph->time;
+    *label = ph->label;
+    *labelled = ph->labelled;
+}
+
+Tick render_phase_step(const Render *r, Tick cycle, int direction)
+{
+    /* The first phase after `cycle`. */
+    guint lo = 0, hi = r->phase_count;
     while (lo < hi) {
         guint mid = lo + (hi - lo) / 2;
-        if (r->mark_times[mid] <= cycle)
+        if (r->phases[mid].time <= cycle)
             lo = mid + 1;
         else
             hi = mid;
     }
-    *nodes = 0;
-    return lo ? trace_index_phase_begun(r->index, r->mark_times[lo - 1], nodes)
-              : NULL;
+    if (direction > 0)
+        return lo < r->phase_count ? r->phases[lo].time : render_last_cycle(r->trace);
+    /* Before `cycle`: skip the one at it. */
+    while (lo > 0 && r->phases[lo - 1].time >= cycle)
+        lo--;
+    return lo > 0 ? r->phases[lo - 1].time : 0;
 }
 
 static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
@@ -1292,13 +1496,7 @@ static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
     const Trace *t = r->trace;
     draw_rect(c, 0, 0, r->width, HEADER_HEIGHT, C_PANEL);
     text_fit(r, FONT_LARGE, MARGIN, 6, r->width - 2 * MARGIN, C_TEXT, r->title);
-    uint32_t nodes = 0;
-    const char *phase = cursor_phase(r, s->cycle, &nodes);
-    g_autofree char *phase_text = phase
-        ? (nodes == trace_nodes(t) ? g_strdup_printf("%s (begun by all nodes)", phase)
-                                   : g_strdup_printf("%s (begun by %u of %u nodes)",
-                                                     phase, nodes, trace_nodes(t)))
-        : g_strdup("-");
+    g_autofree char *phase_text = render_phase_text(r, s->cycle);
     /* With a tick length, where the cursor is in physical time too. */
     g_autofree char *now = trace_seconds_text(t, s->cycle);
     g_autofree char *end = trace_seconds_text(t, t->cycles);
@@ -1306,7 +1504,7 @@ static void draw_header(Render *r, const ViewState *s, Tick from, Tick to)
                                    : g_strdup("");
     g_autofree char *line = g_strdup_printf(
         "cycle %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT "%s    window %"
-        G_GINT64_FORMAT "..%" G_GINT64_FORMAT "    phase: %s",
+        G_GINT64_FORMAT "..%" G_GINT64_FORMAT "    %s",
         (gint64)s->cycle, (gint64)t->cycles, seconds, (gint64)from,
         (gint64)(to - 1), phase_text);
     /* Only the window plays; a rendered frame has no speed. */
@@ -1570,23 +1768,19 @@ static void draw_timeline(Render *r, const ViewState *s, Tick from, Tick to)
     int wx0 = timeline_x(r, from), wx1 = MAX(timeline_x(r, to), wx0 + 1);
     draw_rect(c, wx0, p->y, wx1 - wx0, p->h, C_WINDOW);
     for (int i = 0; i < p->w; i++) {
-        int bh = (int)lround(MIN(r->histogram[i], 1.0) * (p->h - 2));
+        int bh = (int)lround(MIN(r->histogram[i] / r->plot_top, 1.0) * (p->h - 2));
         if (bh > 0)
             draw_rect(c, p->x + i, p->y + p->h - bh, 1, bh, C_ACCENT);
     }
-    /* Marks: a tick at each time a phase began, its label where there is
-     * room. */
-    int label_end = -1;
-    for (guint i = 0; i < r->mark_time_count; i++) {
-        int x = timeline_x(r, r->mark_times[i]);
-        draw_rect(c, x, p->y, 1, p->h, C_GRID);
-        const char *label = trace_index_phase_begun(r->index, r->mark_times[i], NULL);
-        int w = draw_text_width(c, FONT_SMALL, label);
-        if (label && x > label_end && x + w < p->x + p->w) {
-            draw_text(c, FONT_SMALL, x + 2, r->timeline.y + 3, ALIGN_LEFT,
-                      C_TEXT_DIM, label);
-            label_end = x + w + 8;
-        }
+    draw_text(c, FONT_SMALL, p->x + p->w, r->timeline.y + 3, ALIGN_RIGHT,
+              C_TEXT_DIM, r->plot_top_text);
+    /* A tick where the phase changes, its label where it fits. */
+    for (guint i = 0; i < r->phase_count; i++) {
+        const TimelinePhase *ph = &r->phases[i];
+        draw_rect(c, ph->x, p->y, 1, p->h, C_GRID);
+        if (ph->labelled)
+            draw_text(c, FONT_SMALL, ph->x + PHASE_LABEL_INDENT, r->timeline.y + 3,
+                      ALIGN_LEFT, C_TEXT_DIM, ph->label);
     }
     /* Cycle ticks. */
     Tick step = nice_step(t->cycles, MAX(p->w / 90, 2));

@@ -51,6 +51,22 @@ gboolean render_graph_available(const Render *r, const char **why);
  * FALSE if the view does not show it or the node has no such link. */
 gboolean render_channel_point(Render *r, ViewKind kind, uint32_t node,
                               uint32_t link, int *x, int *y);
+/* The header's account of the phases at `cycle`: "phase: step 2 (all
+ * nodes)", or how many nodes are in each ("nodes in each phase: step 1
+ * (40), step 2 (118), step 3 (98) of 256"), or "phase: -" before any
+ * mark. Free with g_free. */
+char *render_phase_text(Render *r, Tick cycle);
+/* The timeline's ticks: where its phase changes. The previous (direction
+ * < 0) or next such tick from `cycle`, else the run's first or last
+ * cycle. */
+Tick render_phase_step(const Render *r, Tick cycle, int direction);
+/* The timeline's phase i (i < the count returned): from *time the run
+ * is in *label (the phase whose nodes' channels are busiest, render.c's
+ * timeline_marks); *labelled: its label is drawn (it fits before the
+ * next one). */
+guint render_timeline_phases(const Render *r);
+void render_timeline_phase(const Render *r, guint i, Tick *time,
+                           const char **label, gboolean *labelled);
 /* The cycle under a point of the timeline, FALSE if (x, y) is not on it. */
 gboolean render_timeline_cycle(Render *r, int x, int y, Tick *cycle);
 /* The last cycle the cursor can reach. */

@@ -145,21 +145,6 @@ static void viewer_seek(Viewer *v, Tick cycle)
     v->position = (double)v->state.cycle;
 }
 
-/* The previous or next time any node marked a phase. */
-static Tick viewer_mark(const Viewer *v, int direction)
-{
-    const GArray *marks = v->trace->marks;
-    Tick now = v->state.cycle, best = direction < 0 ? 0 : render_last_cycle(v->trace);
-    for (guint i = 0; i < marks->len; i++) {
-        Tick t = g_array_index(marks, TraceMark, i).time;
-        if (direction < 0 && t < now && t > best)
-            best = t;
-        if (direction > 0 && t > now && t < best)
-            best = t;
-    }
-    return best;
-}
-
 static void viewer_key(Viewer *v, SDL_Keycode key, Uint16 mod)
 {
     ViewState *s = &v->state;
@@ -175,7 +160,7 @@ static void viewer_key(Viewer *v, SDL_Keycode key, Uint16 mod)
     case SDLK_RIGHT: {
         int dir = key == SDLK_LEFT ? -1 : 1;
         s->playing = FALSE;
-        viewer_seek(v, shift ? viewer_mark(v, dir)
+        viewer_seek(v, shift ? render_phase_step(v->render, s->cycle, dir)
                                 : s->cycle + dir * trace_min_element_time(t));
         break;
     }
