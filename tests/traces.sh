@@ -138,6 +138,91 @@ check keys env SDL_VIDEODRIVER=dummy "$CUBEMU" view "$T/g4.trace" \
 expect no-display 2 "cubemu view: cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are unset; without a display, use --png, --gif or --frames)" -- \
   "$CUBEMU" view "$T/g4.trace"
 
+# ---- legibility: every view at the sizes the docs use ---------------------
+# view_check legible reads the PNG `cubemu view` wrote against the
+# renderer's layout: nothing outside the graph's panel or on its border
+# (an arc cut at the edge), the drawing filling the panel (its limiting
+# side, and the share given of the other), each node's circle apart from
+# the others and holding nothing but its fill and its whole label (no line
+# across a label, no label overflowing), and on the timeline every run of
+# ticks at one load drawn flat, no two labelled phases in a row alike.
+# legible NAME TRACE VIEW WxH CYCLE FILL LABELS
+legible() {
+  local name=$1 trace=$2 view=$3 size=$4 at=$5 fill=$6 labels=$7
+  "$CUBEMU" view "$trace" --view "$view" --size "$size" --png "$T/$name.png" \
+    --at "$at" --window 4 > /dev/null 2>&1
+  check "legible-$name" "$CHECK" legible "$trace" "$T/$name.png" "$view" "$size" \
+    "$at" 4 "fill=$fill" "labels=$labels"
+}
+for n in 3 4 5 6; do
+  "$CUBEMU" run --quiet --set machine.preset=cube --set machine.dimensions=$n \
+    --set algorithm.elements-per-node=16 --trace "$T/c$n.trace" > /dev/null
+  legible "cube$n" "$T/c$n.trace" graph 1280x800 6 0.8 yes
+done
+legible cube5-small "$T/c5.trace" graph 960x600 6 0.75 yes
+legible cube6-small "$T/c6.trace" graph 960x600 6 0.8 no
+"$CUBEMU" run --quiet --set machine.preset=cube --set machine.dimensions=8 \
+  --set algorithm.elements-per-node=16 --trace "$T/c8.trace" > /dev/null
+legible cube8-matrix "$T/c8.trace" matrix 1280x800 6 0 any
+# docs/viewer.md's pictures: the GIF's run at its size, the torus's
+"$CUBEMU" run --quiet --set machine.preset=cube --set machine.dimensions=4 \
+  --set algorithm.method=sequential --set algorithm.elements-per-node=12 --trace "$T/seq4.trace" > /dev/null
+legible gif-run "$T/seq4.trace" graph 960x600 14 0.8 yes
+check torus5-trace "$CHECK" record "$T/t5.trace" topology=mesh shape=5x5 wrap=yes ports=2
+legible torus5 "$T/t5.trace" graph 1000x640 24 0.9 yes
+legible torus4 "$T/torus.trace" graph 1280x800 8 0.9 yes
+legible torus3 "$T/t3.trace" graph 1280x800 10 0.9 yes
+legible complete8 "$T/k8.trace" graph 1280x800 12 0.55 yes
+check complete16-trace "$CHECK" record "$T/k16.trace" topology=complete processors=16
+legible complete16 "$T/k16.trace" graph 1280x800 6 0.55 yes
+legible ccc3 "$T/ccc.trace" graph 1280x800 6 0.8 yes
+check ccc4-trace "$CHECK" record "$T/ccc4.trace" topology=ccc dimensions=4
+legible ccc4 "$T/ccc4.trace" graph 1280x800 6 0.8 yes
+# 256 nodes in the 16 x 16 grid: too close for labels, the grid fills the
+# panel.
+"$CUBEMU" run --quiet scenarios/shift/torus.ini --trace "$T/shift.trace" > /dev/null
+legible torus16 "$T/shift.trace" graph 1280x800 30 0.9 no
+# The README's trace example, in the window's size and the GIF's.
+"$CUBEMU" run --quiet scenarios/dblas/torus-4x8-vecmat-20x28.ini --trace "$T/readme.trace" > /dev/null
+legible readme "$T/readme.trace" graph 1280x800 20 0.9 yes
+legible readme-small "$T/readme.trace" graph 960x600 20 0.9 yes
+# The default run: 256 nodes in the matrix view, its nodes in different
+# steps at once.
+"$CUBEMU" run --quiet --trace "$T/default.trace" > /dev/null
+legible default "$T/default.trace" matrix 1280x800 30000 0 any
+
+# ---- phases: what the timeline and the header say ------------------------
+# The default run's nodes pass through steps 0..6 at different times (a
+# node with nothing to do in a step marks it and goes on): the timeline
+# names each step once, where its traffic takes over, and the header
+# counts the nodes in each step.
+expect phases-default 0 "0 step 0
+8820 step 1
+17580 step 2
+26400 step 3
+35220 step 4
+44040 step 5
+52860 step 6
+at 0: nodes in each phase: step 0 (254), step 6 (2) of 256
+at 30000: nodes in each phase: step 3 (254), step 6 (2) of 256
+at 61739: phase: step 6 (all nodes)" -- "$CHECK" phases "$T/default.trace" 1280x800 0 30000 61739
+# The header agrees with the timeline: at cycle 10 of the sequential
+# 4-cube run the timeline is in step 1 and the header counts its 4 nodes
+# beside the 12 already waiting in step 2; at 16 all are in step 2.
+expect phases-header-and-timeline 0 "0 step 0: dimension 2
+8 step 1: dimension 1
+16 step 2: dimension 0
+at 10: nodes in each phase: step 1: dimension 1 (4), step 2: dimension 0 (12) of 16
+at 16: phase: step 2: dimension 0 (all nodes)" -- "$CHECK" phases "$T/g4.trace" 1280x800 10 16
+# The sequential method: while 4 nodes exchange across dimension 1 in
+# step 1, the 12 others already wait in step 2; the timeline says step 1
+# there, as the picture shows.
+expect phases-sequential 0 "0 step 0: dimension 2
+12 step 1: dimension 1
+24 step 2: dimension 0
+at 14: nodes in each phase: step 1: dimension 1 (4), step 2: dimension 0 (12) of 16" -- \
+  "$CHECK" phases "$T/seq4.trace" 960x600 14
+
 # ---- sweeps ---------------------------------------------------------------
 check sweep "$CUBEMU" sweep $D/gray-sequential-4.ini --vary algorithm.elements-per-node=4,8,16,32 \
   --vary algorithm.method=concurrent,sequential --csv "$T/s.csv" --png "$T/s.png" --size 800x500

@@ -9,6 +9,17 @@
  *       matrix), and an idle channel the colour of 0.
  *   view_check gif GIF WxH MIN_FRAMES
  *       GIF has the size and at least MIN_FRAMES frames.
+ *   view_check legible TRACE PNG VIEW WxH CYCLE WINDOW [fill=F] [labels=L]
+ *       PNG, the frame at CYCLE, is legible: in the graph view nothing is
+ *       drawn outside the panel or on its border, the drawing fills its
+ *       limiting side (and at least F of the other), every node's circle
+ *       stands apart and holds only its fill and its whole label (labels
+ *       yes: every node has one; no: none has), and no line crosses it;
+ *       on the timeline every run of ticks at one load draws flat, and no
+ *       two labelled phases in a row say the same.
+ *   view_check phases TRACE WxH [CYCLE...]
+ *       print the timeline's phases and the header's phase text at each
+ *       CYCLE.
  *   view_check png-size PNG WxH
  *   view_check record OUT KEY=VALUE...
  *       run tests/traffic.h's program (every node sends across each link,
@@ -26,6 +37,8 @@
 
 #include <SDL_image.h>
 #include <gif_lib.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +47,9 @@ static int usage(void)
     fprintf(stderr, "usage: view_check busy-idle TRACE PNG VIEW WxH CYCLE WINDOW\n"
                     "       view_check gif GIF WxH MIN_FRAMES\n"
                     "       view_check png-size PNG WxH\n"
+                    "       view_check legible TRACE PNG VIEW WxH CYCLE WINDOW "
+                    "[fill=F] [labels=yes|no|any]\n"
+                    "       view_check phases TRACE WxH [CYCLE...]\n"
                     "       view_check record OUT KEY=VALUE...\n");
     return 2;
 }
@@ -153,6 +169,296 @@ static int busy_idle(char **argv)
     return 0;
 }
 
+/* ---- legibility ----------------------------------------------------------- */
+
+/* A text pixel over a node is the node's colour mixed with the text's (the
+ * font's antialiasing): each channel within this of the mix at its
+ * share. */
+#define LEGIBLE_BLEND_SLACK 2
+/* The drawing fills its limiting side of the panel to this share at
+ * least (nothing but a few pixels' margin beside it). */
+#define LEGIBLE_FILL_LIMITING 0.95
+
+typedef struct {
+    int failures;
+    GString *first;               /* the first few problems */
+} Findings;
+
+/* The timeline's check holds a number per tick of the run. */
+#define LEGIBLE_MAX_TICKS 100000000
+/* Problems past this many are counted, not described. */
+#define LEGIBLE_REPORTED 6
+
+static void finding(Findings *f, const char *format, ...) G_GNUC_PRINTF(2, 3);
+static void finding(Findings *f, const char *format, ...)
+{
+    if (f->failures++ < LEGIBLE_REPORTED) {
+        va_list ap;
+        va_start(ap, format);
+        g_string_append(f->first, f->first->len ? "; " : "");
+        g_string_append_vprintf(f->first, format, ap);
+        va_end(ap);
+    }
+}
+
+static gboolean in_rect(const SDL_Rect *r, int x, int y)
+{
+    return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
+}
+
+/* Is c the node's colour with some share of the text's over it? */
+static gboolean text_over_node(Color c, Color node, Color text, double *share)
+{
+    int dr = (int)((text >> 16) & 0xff) - (int)((node >> 16) & 0xff);
+    double t = dr ? (((int)((c >> 16) & 0xff) - (int)((node >> 16) & 0xff)) / (double)dr)
+                  : 0;
+    t = CLAMP(t, 0.0, 1.0);
+    Color want = draw_mix(node, text, t);
+    for (int shift = 0; shift <= 16; shift += 8)
+        if (abs((int)((c >> shift) & 0xff) - (int)((want >> shift) & 0xff))
+            > LEGIBLE_BLEND_SLACK)
+            return FALSE;
+    *share = t;
+    return TRUE;
+}
+
+/* The graph: nothing outside the panel or on its border (so nothing was
+ * cut there); the drawing filling its limiting side and at least
+ * `fill` of the other; every node's circle apart from the others, holding
+ * nothing but its fill and its label, the label's whole ink inside it. */
+static void legible_graph(Render *r, const Trace *t, SDL_Surface *png,
+                          double fill, const char *labels, Findings *f)
+{
+    RenderRegions g;
+    render_regions(r, &g);
+    Color bg = render_color(RENDER_COLOR_BACKGROUND);
+    Color node = render_color(RENDER_COLOR_NODE), text = render_color(RENDER_COLOR_TEXT);
+    SDL_Rect inner = { g.main.x + 1, g.main.y + 1, g.main.w - 2, g.main.h - 2 };
+    int x0 = png->w, x1 = -1, y0 = png->h, y1 = -1;
+    for (int y = 0; y < png->h; y++)
+        for (int x = 0; x < png->w; x++) {
+            if (in_rect(&g.header, x, y) || in_rect(&g.side, x, y)
+                || in_rect(&g.status, x, y) || in_rect(&g.timeline, x, y))
+                continue;
+            Color c = surface_pixel(png, x, y);
+            if (!in_rect(&inner, x, y)) {
+                if (c != bg)
+                    finding(f, "(%d,%d) is %06x outside the panel or on its "
+                            "border", x, y, c);
+            } else if (c != bg) {
+                x0 = MIN(x0, x); x1 = MAX(x1, x);
+                y0 = MIN(y0, y); y1 = MAX(y1, y);
+            }
+        }
+    double fx = (x1 - x0 + 1.0) / g.main.w, fy = (y1 - y0 + 1.0) / g.main.h;
+    if (MAX(fx, fy) < LEGIBLE_FILL_LIMITING || MIN(fx, fy) < fill)
+        finding(f, "the drawing fills %.0f%% x %.0f%% of the %dx%d panel "
+                "(want %.0f%% of one side, %.0f%% of the other)", 100 * fx,
+                100 * fy, g.main.w, g.main.h, 100 * LEGIBLE_FILL_LIMITING,
+                100 * fill);
+    uint32_t nodes = trace_nodes(t);
+    for (uint32_t v = 0; v < nodes; v++) {
+        double cx, cy, rad, ring;
+        SDL_Rect box;
+        if (!render_node(r, v, &cx, &cy, &rad, &ring, &box))
+            return;
+        for (uint32_t u = v + 1; u < nodes; u++) {
+            double ux, uy, ur, uring;
+            SDL_Rect ub;
+            render_node(r, u, &ux, &uy, &ur, &uring, &ub);
+            if (hypot(ux - cx, uy - cy) < rad + ur + 1)
+                finding(f, "the circles of nodes %u and %u overlap", v, u);
+        }
+        char name[64];
+        render_node_label(r, v, name, sizeof name);
+        if (!strcmp(labels, "yes") && box.w == 0)
+            finding(f, "node %u (%s) has no label", v, name);
+        if (!strcmp(labels, "no") && box.w != 0)
+            finding(f, "node %u (%s) has a label", v, name);
+        /* Inside the ring (a pixel is drawn when its centre is in the
+         * disc): only the fill and the label. */
+        double in = rad - ring - 1;
+        double strongest = 0;
+        for (int y = (int)floor(cy - in); y <= (int)ceil(cy + in); y++)
+            for (int x = (int)floor(cx - in); x <= (int)ceil(cx + in); x++) {
+                if (hypot(x + 0.5 - cx, y + 0.5 - cy) > in || x < 0 || y < 0
+                    || x >= png->w || y >= png->h)
+                    continue;
+                Color c = surface_pixel(png, x, y);
+                double share;
+                if (!text_over_node(c, node, text, &share))
+                    finding(f, "node %u (%s): (%d,%d) inside its circle is "
+                            "%06x, neither its fill nor its label", v, name, x,
+                            y, c);
+                else if (in_rect(&box, x, y))
+                    strongest = MAX(strongest, share);
+                else if (share > 0)
+                    finding(f, "node %u (%s): text at (%d,%d) outside its "
+                            "label", v, name, x, y);
+            }
+        if (!box.w)
+            continue;
+        /* The label's whole ink: as large as the font draws it, every
+         * corner inside the ring, and drawn. */
+        SDL_Rect ink;
+        draw_text_ink(render_canvas(r), FONT_SMALL, name, &ink);
+        if (ink.w != box.w || ink.h != box.h)
+            finding(f, "node %u (%s): label %dx%d, its ink is %dx%d", v, name,
+                    box.w, box.h, ink.w, ink.h);
+        for (int k = 0; k < 4; k++) {
+            double kx = box.x + (k & 1 ? box.w : 0), ky = box.y + (k & 2 ? box.h : 0);
+            if (hypot(kx - cx, ky - cy) > rad - ring)
+                finding(f, "node %u (%s): its label reaches (%.0f,%.0f), "
+                        "outside its circle (radius %.1f at (%.1f,%.1f))", v,
+                        name, kx, ky, rad, cx, cy);
+        }
+        if (strongest < 0.5)
+            finding(f, "node %u (%s): no label drawn in its box", v, name);
+    }
+}
+
+/* The timeline: over every run of ticks at the same utilisation, the
+ * plot columns wholly inside it stand equally tall (a flat series draws
+ * flat, without teeth), and a higher load never stands lower; no two
+ * labelled phases in a row say the same. */
+static void legible_timeline(Render *r, const Trace *t, SDL_Surface *png,
+                             Findings *f)
+{
+    RenderRegions g;
+    render_regions(r, &g);
+    const SDL_Rect *p = &g.plot;
+    Tick cycles = t->cycles;
+    if (cycles > LEGIBLE_MAX_TICKS) {
+        finding(f, "timeline: %" G_GINT64_FORMAT " cycles, more than this "
+                "check measures tick by tick", (gint64)cycles);
+        return;
+    }
+    double channels = (double)topology_links_channels(&t->topology, 0,
+                                                      t->topology.links);
+    /* Busy channels per tick: +1 where a record starts, -1 where it ends. */
+    g_autofree double *u = g_new0(double, cycles + 1);
+    for (guint i = 0; i < t->busy->len; i++) {
+        const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
+        u[b->start] += 1;
+        u[MIN(trace_busy_end(t, b), cycles)] -= 1;
+    }
+    for (Tick k = 1; k <= cycles; k++)
+        u[k] += u[k - 1];
+    for (Tick k = 0; k < cycles; k++)
+        u[k] /= channels;
+    Color accent = render_color(RENDER_COLOR_ACCENT);
+    Color grid = render_color(RENDER_COLOR_GRID), hover = render_color(RENDER_COLOR_HOVER);
+    g_autofree int *height = g_new(int, p->w);
+    for (int x = 0; x < p->w; x++) {
+        height[x] = 0;
+        for (int y = p->y; y < p->y + p->h; y++) {
+            Color c = surface_pixel(png, p->x + x, y);
+            if (c == grid || c == hover)
+                height[x] = -1;   /* a phase's tick or the cursor */
+            if (height[x] >= 0 && c == accent)
+                height[x]++;
+        }
+    }
+    /* Per column wholly inside a run of ticks at one load: that load. */
+    g_autofree double *load = g_new(double, p->w);
+    for (int x = 0; x < p->w; x++)
+        load[x] = -1;
+    for (Tick a = 0; a < cycles;) {
+        Tick b = a + 1;
+        while (b < cycles && u[b] == u[a])
+            b++;
+        /* Columns [x * cycles / w, (x + 1) * cycles / w) inside [a, b). */
+        int want = -1, want_x = -1;
+        for (int x = 0; x < p->w; x++) {
+            double lo = (double)x * cycles / p->w, hi = (double)(x + 1) * cycles / p->w;
+            if (floor(lo) < a || ceil(hi) > b || height[x] < 0)
+                continue;
+            load[x] = u[a];
+            if (want < 0) {
+                want = height[x];
+                want_x = x;
+            } else if (height[x] != want) {
+                finding(f, "timeline: ticks %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+                        " are all %.4f busy, but column %d stands %d px, column "
+                        "%d %d px", (gint64)a, (gint64)b - 1, u[a], want_x, want,
+                        x, height[x]);
+                break;
+            }
+        }
+        a = b;
+    }
+    /* A higher load never stands lower. */
+    for (int x = 0; x < p->w; x++)
+        for (int y = 0; load[x] >= 0 && y < p->w; y++)
+            if (load[y] > load[x] && height[y] < height[x]) {
+                finding(f, "timeline: column %d (%.4f busy) stands %d px, "
+                        "column %d (%.4f) %d px", x, load[x], height[x], y,
+                        load[y], height[y]);
+                x = p->w;
+                break;
+            }
+    const char *previous = NULL;
+    for (guint i = 0; i < render_timeline_phases(r); i++) {
+        Tick time;
+        const char *label;
+        gboolean labelled;
+        render_timeline_phase(r, i, &time, &label, &labelled);
+        if (!labelled)
+            continue;
+        if (previous && !strcmp(previous, label))
+            finding(f, "timeline: \"%s\" twice in a row (at %" G_GINT64_FORMAT ")",
+                    label, (gint64)time);
+        previous = label;
+    }
+}
+
+/* legible TRACE PNG VIEW WxH CYCLE WINDOW [fill=F] [labels=yes|no|any] */
+static int legible(int argc, char **argv)
+{
+    int w, h;
+    if (!parse_size(argv[4], &w, &h))
+        return usage();
+    ViewKind kind = !strcmp(argv[3], "graph") ? VIEW_GRAPH : VIEW_MATRIX;
+    Tick cycle = atoll(argv[5]), window = atoll(argv[6]);
+    double fill = 0;
+    const char *labels = "any";
+    for (int i = 7; i < argc; i++) {
+        if (g_str_has_prefix(argv[i], "fill="))
+            fill = g_ascii_strtod(argv[i] + 5, NULL);
+        else if (g_str_has_prefix(argv[i], "labels="))
+            labels = argv[i] + 7;
+        else
+            return usage();
+    }
+    GError *e = NULL;
+    g_autoptr(Trace) t = trace_load(argv[1], &e);
+    g_autoptr(Render) r = t ? render_new(t, w, h, &e) : NULL;
+    if (!r) {
+        printf("FAIL %s\n", e->message);
+        g_error_free(e);
+        return 1;
+    }
+    ViewState s = { .cycle = cycle, .window = window, .kind = kind,
+                    .mouse_x = -1, .mouse_y = -1 };
+    render_frame(r, &s);
+    SDL_Surface *png = load_png(argv[2], w, h);
+    if (!png)
+        return 1;
+    Findings f = { 0, g_string_new(NULL) };
+    if (kind == VIEW_GRAPH)
+        legible_graph(r, t, png, fill, labels, &f);
+    legible_timeline(r, t, png, &f);
+    SDL_FreeSurface(png);
+    int rc = f.failures ? 1 : 0;
+    if (f.failures)
+        printf("FAIL %s: %d problem(s): %s%s\n", argv[2], f.failures, f.first->str,
+               f.failures > LEGIBLE_REPORTED ? "; ..." : "");
+    else
+        printf("ok %s: legible\n", argv[2]);
+    g_string_free(f.first, TRUE);
+    return rc;
+}
+
 static int gif_check(char **argv)
 {
     int w, h, code = 0;
@@ -186,6 +492,37 @@ static int png_size(char **argv)
         return 1;
     SDL_FreeSurface(s);
     printf("ok %s: %dx%d\n", argv[1], w, h);
+    return 0;
+}
+
+/* The timeline's phases, a line each ("TIME LABEL", with " (unlabelled)"
+ * where the label does not fit), then the header's phase at each cycle
+ * given ("at CYCLE: TEXT"). */
+static int phases(int argc, char **argv)
+{
+    int w, h;
+    if (!parse_size(argv[2], &w, &h))
+        return usage();
+    GError *e = NULL;
+    g_autoptr(Trace) t = trace_load(argv[1], &e);
+    g_autoptr(Render) r = t ? render_new(t, w, h, &e) : NULL;
+    if (!r) {
+        printf("FAIL %s\n", e->message);
+        g_error_free(e);
+        return 1;
+    }
+    for (guint i = 0; i < render_timeline_phases(r); i++) {
+        Tick time;
+        const char *label;
+        gboolean labelled;
+        render_timeline_phase(r, i, &time, &label, &labelled);
+        printf("%" G_GINT64_FORMAT " %s%s\n", (gint64)time, label,
+               labelled ? "" : " (unlabelled)");
+    }
+    for (int i = 3; i < argc; i++) {
+        g_autofree char *text = render_phase_text(r, atoll(argv[i]));
+        printf("at %s: %s\n", argv[i], text);
+    }
     return 0;
 }
 
@@ -227,6 +564,10 @@ int main(int argc, char **argv)
         rc = gif_check(argv + 1);
     else if (!strcmp(cmd, "png-size") && argc == 4)
         rc = png_size(argv + 1);
+    else if (!strcmp(cmd, "legible") && argc >= 8)
+        rc = legible(argc - 1, argv + 1);
+    else if (!strcmp(cmd, "phases") && argc >= 4)
+        rc = phases(argc - 1, argv + 1);
     else if (!strcmp(cmd, "record") && argc >= 4)
         rc = record(argc - 1, argv + 1);
     else

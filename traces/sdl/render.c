@@ -1222,6 +1222,44 @@ gboolean render_channel_point(Render *r, ViewKind kind, uint32_t node,
     return TRUE;
 }
 
+void render_regions(const Render *r, RenderRegions *out)
+{
+    *out = (RenderRegions){ r->header, r->main, r->side, r->status,
+                            r->timeline, r->plot };
+}
+
+gboolean render_node(const Render *r, uint32_t node, double *x, double *y,
+                     double *radius, double *ring, SDL_Rect *label)
+{
+    if (!r->graph_ok || node >= r->topology->nodes)
+        return FALSE;
+    *x = r->nx[node];
+    *y = r->ny[node];
+    *radius = r->node_r;
+    *ring = NODE_RING;
+    *label = (SDL_Rect){ 0, 0, 0, 0 };
+    if (r->labels_shown)
+        *label = (SDL_Rect){ r->label_x[node] + r->label_ink[node].x,
+                             r->label_y[node] + r->label_ink[node].y,
+                             r->label_ink[node].w, r->label_ink[node].h };
+    return TRUE;
+}
+
+void render_node_label(const Render *r, uint32_t node, char *buf, gsize size)
+{
+    node_name(r, node, buf, size);
+}
+
+Color render_color(RenderColor which)
+{
+    static const Color colors[] = {
+        [RENDER_COLOR_BACKGROUND] = C_BACKGROUND, [RENDER_COLOR_NODE] = C_NODE,
+        [RENDER_COLOR_TEXT] = C_TEXT, [RENDER_COLOR_ACCENT] = C_ACCENT,
+        [RENDER_COLOR_GRID] = C_GRID, [RENDER_COLOR_HOVER] = C_HOVER,
+    };
+    return colors[which];
+}
+
 /* ---- hover ------------------------------------------------------------- */
 
 typedef struct {

@@ -75,6 +75,26 @@ Tick render_last_cycle(const Trace *t);
  * element-time. */
 Tick render_default_window(const Trace *t);
 
+/* ---- the layout, for the tests ---- */
+
+typedef struct {
+    SDL_Rect header, main, side, status, timeline;
+    SDL_Rect plot;                /* the timeline's histogram */
+} RenderRegions;
+void render_regions(const Render *r, RenderRegions *out);
+/* Node v in the graph view: its centre, its circle's radius and ring's
+ * width, and its label's ink on the canvas (w = 0 when the graph has no
+ * labels at this size). FALSE without a graph view or such a node. */
+gboolean render_node(const Render *r, uint32_t node, double *x, double *y,
+                     double *radius, double *ring, SDL_Rect *label);
+/* The text of node v's label. */
+void render_node_label(const Render *r, uint32_t node, char *buf, gsize size);
+typedef enum {
+    RENDER_COLOR_BACKGROUND, RENDER_COLOR_NODE, RENDER_COLOR_TEXT,
+    RENDER_COLOR_ACCENT, RENDER_COLOR_GRID, RENDER_COLOR_HOVER
+} RenderColor;
+Color render_color(RenderColor which);
+
 /* The colour of a channel busy this share (0..1) of the window. */
 Color render_heat(double fraction);
 /* Every flat colour the renderer uses, heat scale first (for the GIF
