@@ -153,7 +153,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-report bench-targets deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -498,6 +498,13 @@ $(SIMGRID_PROGRAMS): $(BUILD)/simgrid/%: $(SIMGRID_BASELINE)/%.cpp $(wildcard $(
 bench-report:
 	@python3 bench/report.py $(BENCH_REPORT_FLAGS)
 
+# This build's exchange against an older build's (AGAINST, default the
+# last one on huge pages), back to back and after pauses (bench/against.sh).
+AGAINST ?= 7befd67
+bench-against: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) bench/against.sh $(AGAINST)
+
 # The targets of the latest recorded make bench run: fails if one was
 # missed (make bench itself fails only when a case does).
 bench-targets:
@@ -526,7 +533,7 @@ fuzz: deps
 	@tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build build-san build-smpi build-fuzz
+	rm -rf build build-san build-smpi build-fuzz build-against
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
   $(BUILD)/cli/cmd_view.d $(BUILD)/cli/view_exec.d $(MPI_WAIT:=.d) \
