@@ -74,6 +74,9 @@ typedef struct {
      * [computed_elements, K). For results too costly to compute whole. */
     uint64_t sample;
     uint64_t sample_seed;
+    /* An operation-level program (node.h): called at each completion of
+     * one of its operations, not once a step (the workload replay). */
+    gboolean each;
 } MemoryLayout;
 
 

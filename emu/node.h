@@ -75,6 +75,38 @@ typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;
 typedef int (*NodePeekFn)(const void *config, uint32_t node, unsigned step,
                           uint32_t *dest, int *path);
 
+/* Operation-level programs. A program whose layout says so (SimLayout's
+ * `each`, MemoryLayout's `each`) is called not once a step but once at
+ * tick 0 and then at every tick at which one or more of its operations
+ * complete, whatever else it has outstanding: operations carry over from
+ * call to call, and node_completed says which ones completed. Each send,
+ * receive and local work (node_busy, node_compute, node_kernel,
+ * node_idle) it posts gets a handle, 0, 1, 2, ... in posting order
+ * (node_last_op). A send completes when its last element has left the
+ * node, a receive when its last element has arrived (or when it was
+ * posted, if its message had arrived before), local work when it ends;
+ * local work holds the node across calls, so a call comes no earlier
+ * than the end of the node's local work, and what it posts starts then.
+ * The program returns NODE_DONE once it has posted its last operation,
+ * and the node finishes when all of them have completed; returning
+ * NODE_CONTINUE with nothing outstanding is a program error (nothing
+ * would ever call it again), and so is node_exchange, whose region a
+ * step keeps (below). Messages, arbitration and prices are the same as
+ * in a program of steps. The workload replay (algorithms/schedule/) is
+ * such a program: a schedule's operations depend on one another, not on
+ * steps. */
+typedef uint32_t NodeOp;
+
+/* The handle of the operation the node posted last. */
+NodeOp node_last_op(const Node *node);
+
+/* The node's operations that completed since its previous call (by the
+ * tick of this call), each reported once, in ascending handle order:
+ * writes at most `max` of them to ops and returns how many it wrote; a
+ * program calls it until it returns fewer than max. 0 in a program of
+ * steps. */
+size_t node_completed(Node *node, NodeOp *ops, size_t max);
+
 /* What the node may know about itself and the machine. */
 uint32_t node_address(const Node *node);
 uint32_t node_count(const Node *node);

@@ -55,6 +55,11 @@ void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
     sim->observer_data = data;
 }
 
+Tick sim_test_now(const Sim *sim)
+{
+    return sim->now;
+}
+
 const SimStats *sim_stats(const Sim *sim)
 {
     return &sim->stats;
@@ -120,6 +125,128 @@ static void node_after_wait(Sim *sim, Node *node)
     }
 }
 
+/* ---- operation-level programs (node.h; Sim.each) --------------------- */
+
+/* Queue a call of node x at tick `at`, or at the end of its local work if
+ * later, unless one is queued for that tick already. */
+static void each_queue_call(Sim *sim, uint32_t x, Tick at)
+{
+    NodeEach *e = &sim->each[x];
+    if (at < e->busy_until)
+        at = e->busy_until;
+    g_assert(at >= sim->now);   /* a completion is never known after it */
+    if (e->called == at)
+        return;
+    e->called = at;
+    queue_push(sim->queue, at, (QueueItem){ x, NULL });
+}
+
+/* Operation op of node completes at tick `at`, now known: reported by
+ * the call at that tick; the node finishes once it returned NODE_DONE
+ * and every operation's completion is known. */
+static void each_known(Sim *sim, Node *node, NodeOp op, Tick at,
+                       gboolean was_unknown)
+{
+    NodeEach *e = &sim->each[node->address];
+    if (e->nknown == e->capknown) {
+        e->capknown = e->capknown ? 2 * e->capknown : 4;
+        e->known = EMU_RENEW(EachDone, e->known, e->capknown,
+                             "a node's operations");
+    }
+    e->known[e->nknown++] = (EachDone){ op, at };
+    if (was_unknown)
+        e->unknown--;
+    if (at > node->wait_until)
+        node->wait_until = at;
+    if (!node->returned_done)
+        each_queue_call(sim, node->address, at);
+    else if (e->unknown == 0 && was_unknown)
+        node_after_wait(sim, node);
+}
+
+/* A new operation of the running node, whose completion is not known
+ * yet: its handle. */
+static NodeOp each_new_op(Sim *sim, Node *node)
+{
+    NodeEach *e = &sim->each[node->address];
+    e->unknown++;
+    return e->next_op++;
+}
+
+NodeOp node_last_op(const Node *node)
+{
+    const Sim *sim = node->sim;
+    return sim->each ? sim->each[node->address].next_op - 1 : 0;
+}
+
+size_t node_completed(Node *node, NodeOp *ops, size_t max)
+{
+    Sim *sim = node->sim;
+    if (!sim->each || node != sim->running)
+        return 0;
+    size_t n = MIN(max, (size_t)(sim->nreport - sim->reported));
+    if (n)
+        memcpy(ops, sim->report + sim->reported, n * sizeof *ops);
+    sim->reported += (uint32_t)n;
+    return n;
+}
+
+static int op_compare(const void *a, const void *b)
+{
+    NodeOp x = *(const NodeOp *)a, y = *(const NodeOp *)b;
+    return (x > y) - (x < y);
+}
+
+/* A call of node at tick `time` was popped: whether to run the program,
+ * with the operations completed by then in sim->report. FALSE for a call
+ * to put off to the end of the node's local work, and for one with
+ * nothing to report (its completions went to an earlier call of the same
+ * tick), but for the first. */
+static gboolean each_call_due(Sim *sim, Node *node, Tick time)
+{
+    NodeEach *e = &sim->each[node->address];
+    if (e->called == time)
+        e->called = -1;
+    if (node->returned_done)
+        return FALSE;
+    if (time < e->busy_until) {
+        each_queue_call(sim, node->address, e->busy_until);
+        return FALSE;
+    }
+    if (sim->capreport < e->nknown) {
+        sim->capreport = e->nknown;
+        sim->report = EMU_RENEW(NodeOp, sim->report, sim->capreport,
+                                "a node's completed operations");
+    }
+    uint32_t kept = 0;
+    sim->nreport = sim->reported = 0;
+    for (uint32_t i = 0; i < e->nknown; i++) {
+        if (e->known[i].at <= time)
+            sim->report[sim->nreport++] = e->known[i].op;
+        else
+            e->known[kept++] = e->known[i];
+    }
+    e->nknown = kept;
+    if (sim->nreport == 0 && node->step > 0)
+        return FALSE;
+    qsort(sim->report, sim->nreport, sizeof *sim->report, op_compare);
+    return TRUE;
+}
+
+/* After a call of node returned: done once it finished, or a program
+ * error if it waits for nothing. */
+static void each_after_call(Sim *sim, Node *node)
+{
+    NodeEach *e = &sim->each[node->address];
+    if (node->returned_done) {
+        if (e->unknown == 0)
+            node_after_wait(sim, node);
+    } else if (e->unknown == 0 && e->nknown == 0) {
+        node_fail(node, "returned NODE_CONTINUE with no operation "
+                  "outstanding: nothing would call it again");
+    }
+}
+
 /* Write a message's payload into the receive r of node (not running). */
 static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
                              uint32_t source, int tag, size_t count,
@@ -135,7 +262,9 @@ static gboolean node_deliver(Sim *sim, Node *node, const Recv *r,
         sim_lazy_protect(sim, node, r->offset, r->count);
     memcpy(sim_memory_at(sim, node, r->offset), data,
            count * w * sizeof(Word));
-    if (arrival > node->wait_until)
+    if (sim->each)
+        each_known(sim, node, r->op, MAX(arrival, r->posted), TRUE);
+    else if (arrival > node->wait_until)
         node->wait_until = arrival;
     return TRUE;
 }
@@ -217,7 +346,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
 #endif
     MatchSlot *slot = match_slot(&sim->match, &dest->match,
                                  (uint32_t)(dest - sim->node), source, tag);
-    if (dest != sim->running
+    if ((dest != sim->running || sim->each)
         && (match_recvs(slot)
             || (slot->used & (MATCH_KEPT_RECV | MATCH_HELD_RECV)))) {
         Recv inl, *r;
@@ -246,7 +375,7 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
             sim_recv_free(sim, r);
         if (owned)
             sim_msg_free(sim, owned);
-        if (ok && dest->nrecv == 0 && dest->deferred == 0)
+        if (ok && dest->nrecv == 0 && dest->deferred == 0 && !sim->each)
             node_after_wait(sim, dest);
         return;
     }
@@ -391,7 +520,8 @@ static void node_match_posted(Sim *sim, Node *node)
 
 void sim_set_keep(Sim *sim, gboolean keep)
 {
-    sim->keep_below = keep ? (uint64_t)1 << 32 : 0;
+    /* an operation-level program's receives carry their handles */
+    sim->keep_below = keep && !sim->each ? (uint64_t)1 << 32 : 0;
 }
 
 /* ---- node API: operations -------------------------------------------- */
@@ -427,7 +557,7 @@ static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
 static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t count, MessageClass cls, const int *path, int hops,
                      const Word *data, Msg *owned, gboolean lazy,
-                     size_t offset)
+                     size_t offset, NodeOp op)
 {
     SimMessage info;
     sim_message(sim, &info, node->address, dest, tag, count, cls);
@@ -435,7 +565,9 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
     /* A local copy, or an empty message: no channel time, no startup. */
     if (hops > 0 && count > 0)
         arrival = sim_route(sim, &info, path, hops, &left);
-    if (left > node->wait_until)
+    if (sim->each)
+        each_known(sim, node, op, left, TRUE);
+    else if (left > node->wait_until)
         node->wait_until = left;
     node_offer(sim, &sim->node[dest], node, tag, info.id, count, arrival,
                data, owned, lazy, offset);
@@ -451,6 +583,9 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t offset, size_t count, MessageClass cls,
                      const int *path, int hops, gboolean lazy)
 {
+    /* An operation-level program's send gets its handle first, so that
+     * a send refused below still counts (the run stops anyway). */
+    NodeOp op = sim->each ? each_new_op(sim, node) : 0;
 #ifdef SIM_CHECK_EXCHANGE
     peek_check_send(sim, node, dest, path, hops);
 #endif
@@ -498,6 +633,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         post->dest = dest;
         post->tag = tag;
         post->cls = cls;
+        post->op = op;
         post->hops = hops;
         if (hops > 0)       /* a path of no hops may be NULL */
             memcpy(post->path, path, (size_t)hops * sizeof *path);
@@ -506,7 +642,7 @@ static void sim_send(Sim *sim, Node *node, uint32_t dest, int tag,
         return;
     }
     sim_post(sim, node, dest, tag, count, cls, path, hops, NULL, NULL, lazy,
-             offset);
+             offset, op);
 }
 
 /* One link: a neighbour message; several, or the default route: router,
@@ -571,6 +707,12 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
     Sim *sim = node->sim;
+    if (sim->each) {
+        node_fail(node, "node_exchange in an operation-level program: its "
+                  "region is the step's (node.h); post a send and a "
+                  "receive");
+        return;
+    }
     uint32_t nb = node_neighbour(node, link);
     if (!node_checked(node, nodecheck_link(sim->topo, node->address, link, nb)))
         return;
@@ -600,6 +742,10 @@ static inline void recv_post(Sim *sim, uint32_t source, int tag,
     Recv *r = sim_recv_new(sim);
     *r = (Recv){ .item = { NULL, sim->recv_seq++ }, .source = source,
                  .tag = tag, .offset = offset, .count = count };
+    if (sim->each) {
+        r->op = each_new_op(sim, sim->running);
+        r->posted = sim->clock;
+    }
     sim->posted[sim->nposted++] = r;
 }
 
@@ -609,8 +755,14 @@ void node_idle(Node *node, Tick ticks)
         return;
     Sim *sim = node->sim;
     sim->clock += ticks;
-    if (sim->clock > node->wait_until)
+    if (sim->each) {
+        /* local work is an operation, known at once, and holds the node */
+        NodeEach *e = &sim->each[node->address];
+        e->busy_until = sim->clock;
+        each_known(sim, node, e->next_op++, sim->clock, FALSE);
+    } else if (sim->clock > node->wait_until) {
         node->wait_until = sim->clock;
+    }
 }
 
 /* Local work: waiting that counts as compute. */
@@ -1133,7 +1285,8 @@ static uint32_t sim_unfinished(const Sim *sim, Tick at)
     for (uint32_t x = 0; x < sim->nodes; x++) {
         const Node *node = &sim->node[x];
         if (!node->returned_done || node->nrecv > 0 || node->deferred > 0
-            || node->wait_until > at)
+            || node->wait_until > at
+            || (sim->each && sim->each[x].unknown > 0))
             n++;
     }
     return n;
@@ -1155,9 +1308,9 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
     sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
-             post->hops, m->data, m, FALSE, 0);
+             post->hops, m->data, m, FALSE, 0, post->op);
     g_free(post);
-    if (--node->deferred == 0 && node->nrecv == 0)
+    if (--node->deferred == 0 && node->nrecv == 0 && !sim->each)
         node_after_wait(sim, node);
 }
 
@@ -1168,10 +1321,15 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                       && (sim->peek_always
                           || (size_t)sim->nodes * sizeof(LinkChannel)
                                  >= AHEAD_ROUTE_MIN_BYTES);
-    /* An observer that sees messages sees them in the contract's order. */
-    if (sim->locality && sim->observer
-        && (sim->observer->channel_busy || sim->observer->startup
-            || sim->observer->mark))
+    /* An observer that sees messages sees them in the contract's order;
+     * an operation-level program runs in it too (its calls come at its
+     * operations' completions, which the locality order's checks do not
+     * cover). */
+    if (sim->locality
+        && (sim->each
+            || (sim->observer
+                && (sim->observer->channel_busy || sim->observer->startup
+                    || sim->observer->mark))))
         sim_set_order(sim, SIM_ORDER_CONTRACT);
     for (uint32_t x = 0; x < sim->nodes; x++)
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
@@ -1206,8 +1364,13 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             sim_run_post(sim, node, item.post);
             continue;
         }
+        if (sim->each) {
+            if (!each_call_due(sim, node, time))
+                continue;
+        } else {
+            node->wait_until = time;
+        }
         sim->clock = time;
-        node->wait_until = time;
         sim_pending_settle(sim, node);      /* the program reads its memory */
         if (node->lazy)                 /* and may write anywhere */
             sim_lazy_protect(sim, node, 0, 0);
@@ -1236,7 +1399,9 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         node_match_posted(sim, node);
         if (sim->error)
             break;
-        if (node->nrecv == 0 && node->deferred == 0)
+        if (sim->each)
+            each_after_call(sim, node);
+        else if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }
     sim_pending_flush(sim);

@@ -44,6 +44,9 @@ typedef struct {
     size_t local_size;            /* bytes of private state per node */
     unsigned phases;              /* phases the program declares, 0 or
                                    * 1..SIM_MAX_PHASES */
+    gboolean each;                /* an operation-level program (node.h):
+                                   * called at each completion, not once
+                                   * a step */
 } SimLayout;
 
 /* Bytes the engine will allocate for this machine; callers refuse a run

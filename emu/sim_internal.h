@@ -85,6 +85,10 @@ typedef struct Recv {
     uint32_t source;
     int tag;
     size_t offset, count;
+    /* An operation-level program's (Sim.each): its handle, and the node's
+     * clock when it was posted, before which it cannot complete. */
+    NodeOp op;
+    Tick posted;
 } Recv;
 
 G_STATIC_ASSERT(sizeof(Msg) == 64);
@@ -193,9 +197,34 @@ typedef struct Post {
     uint32_t dest;
     int tag;
     MessageClass cls;
+    NodeOp op;                 /* an operation-level program's handle */
     int hops;
     int path[];
 } Post;
+
+/* An operation of an operation-level program whose completion is known:
+ * its handle and the tick it completes at. */
+typedef struct {
+    NodeOp op;
+    Tick at;
+} EachDone;
+
+/* A node of an operation-level program (node.h; Sim.each, one a node).
+ * Every operation it posts is counted `unknown` until its completion is
+ * known (a send's when its route is reserved, a receive's when it is
+ * matched, local work's at once), then kept in `known` until the call at
+ * its tick reports it (node_completed). A call is queued for each tick
+ * at which a known completion falls (`called`: the last tick one was
+ * queued for, -1 once it ran), no earlier than busy_until, the end of
+ * the node's local work. */
+typedef struct {
+    Tick busy_until;
+    Tick called;
+    NodeOp next_op;
+    uint32_t unknown;
+    uint32_t nknown, capknown;
+    EachDone *known;
+} NodeEach;
 
 typedef struct {
     uint64_t first, count;     /* elements [first, first+count) */
@@ -359,6 +388,11 @@ struct Sim {
     uint64_t recv_seq;
 
     PhaseStart *phase_start;   /* per node, only if the program has phases */
+    NodeEach *each;            /* per node, only for an operation-level
+                                * program (SimLayout.each) */
+    NodeOp *report;            /* the running node's completions for
+                                * node_completed, and how many of them it */
+    uint32_t nreport, capreport, reported; /* has read */
     Recv **posted;             /* receives posted by the running node's */
     uint32_t nposted, capposted;   /* step so far (only it can post) */
     Run *run_a, *run_b;        /* routing scratch, reused */

@@ -260,6 +260,15 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
             (size_t)sim->nodes * sizeof(PhaseStart), "the nodes' phases");
     sim->stats.finished = emu_big_new0((size_t)sim->nodes * sizeof(Tick),
                                        "the nodes' statistics");
+    if (layout->each) {
+        sim->each = emu_big_new0((size_t)sim->nodes * sizeof(NodeEach),
+                                 "the nodes' operations");
+        for (uint32_t x = 0; x < sim->nodes; x++)
+            sim->each[x].called = -1;
+        /* Every receive in a struct of its own, which carries its
+         * operation's handle: none kept in a node's state or a slot. */
+        sim->keep_below = 0;
+    }
     return sim;
 }
 
@@ -381,6 +390,11 @@ void sim_free(Sim *sim)
     emu_big_free(sim->stats.compute, (size_t)sim->nodes * sizeof(Tick));
     emu_big_free(sim->phase_start, (size_t)sim->nodes * sizeof(PhaseStart));
     emu_big_free(sim->stats.finished, (size_t)sim->nodes * sizeof(Tick));
+    if (sim->each)
+        for (uint32_t x = 0; x < sim->nodes; x++)
+            g_free(sim->each[x].known);
+    emu_big_free(sim->each, (size_t)sim->nodes * sizeof(NodeEach));
+    g_free(sim->report);
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
     g_free(sim);

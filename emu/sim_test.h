@@ -78,4 +78,8 @@ typedef struct {
 } SimLinkCounts;
 SimLinkCounts sim_link_counts(const Sim *sim);
 
+/* The engine's time: the tick of the event running now (a test's program
+ * reads it to say when it was called; node.h gives programs no clock). */
+Tick sim_test_now(const Sim *sim);
+
 #endif

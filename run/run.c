@@ -596,7 +596,7 @@ static Report *run_scenario_inner(const Scenario *s,
     uint32_t nodes = machine_nodes(&machine);
     size_t w = element_words(layout.element);
     SimLayout sim_layout = { layout.memory_elements, w, layout.local_size,
-                             algorithm_phase_count(alg) };
+                             algorithm_phase_count(alg), layout.each };
     /* The estimate: the engine (what it allocates, the messages in flight
      * included; only channel timelines that hold many spans at once can
      * outgrow it, emu/oom.h), the verifier's buffer, the dumped memory,

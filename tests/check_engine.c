@@ -103,7 +103,7 @@ static Machine test_machine(int n, int ports, Tick ts, Tick tau)
     return m;
 }
 
-static const SimLayout test_layout = { MEMORY, 1, 0, 0 };
+static const SimLayout test_layout = { MEMORY, 1, 0, 0, FALSE };
 
 /* Element j of node x starts as x * 1000 + j. */
 static void fill_memory(Sim *sim, uint32_t nodes)
@@ -1957,7 +1957,7 @@ static NodeStatus staggered_phase_step(Node *node, const void *config)
 
 START_TEST(phase_enter_max_is_the_last_entry)
 {
-    static const SimLayout phased = { MEMORY, 1, 0, 2 };
+    static const SimLayout phased = { MEMORY, 1, 0, 2, FALSE };
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
     Sim *sim = sim_new(&m, &phased);
     GError *e = NULL;
@@ -1985,7 +1985,7 @@ static NodeStatus long_idle_step(Node *node, const void *config)
  * contract's order reports it. */
 START_TEST(locality_order_stops_at_inexact_phase_sums)
 {
-    static const SimLayout phased = { MEMORY, 1, 0, 2 };
+    static const SimLayout phased = { MEMORY, 1, 0, 2, FALSE };
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
     CkTally t = CK_TALLY_INIT;
     Sim *b = locality_stops(&t, &m, &phased, long_idle_step, NULL,
@@ -2575,7 +2575,7 @@ static Sim *run_long(int n, Tick ts, const LongScript *sc, gboolean tables,
                      BusyHash *b)
 {
     static const SimObserver obs = { .channel_busy = observe_busy_hash };
-    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0 };
+    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0, FALSE };
     Machine m = test_machine(n, MACHINE_PORTS_ALL, ts, 1);
     *b = (BusyHash){ 1469598103934665603u, 0 };
     Sim *sim = sim_new(&m, &layout);
@@ -2748,7 +2748,7 @@ START_TEST(link_table_keeps_the_order_check)
         sc.msg[sc.nmsg++] = (TestMsg){ x, 1, { last }, 2, 0 };
     sc.msg[sc.nmsg++] = (TestMsg){ 1u << (last - 1), 2, { last - 1, last },
                                    2, 0 };
-    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0 };
+    static const SimLayout layout = { TABLE_MEMORY, 1, 0, 0, FALSE };
     Machine m = test_machine(n, MACHINE_PORTS_ALL, 0, 1);
     for (int tables = 0; tables < 2; tables++) {
         Sim *sim = sim_new(&m, &layout);

@@ -218,7 +218,7 @@ static NodeStatus one_matvec(Node *node, const void *config)
 START_TEST(table_through_the_engine)
 {
     Machine m = machine_ok(DGEMV US);
-    SimLayout layout = { 8, 1, 0, 0 };
+    SimLayout layout = { 8, 1, 0, 0, FALSE };
     Sim *sim = sim_new(&m, &layout);
     machine_clear(&m);                  /* the engine keeps its own copy */
     GError *e = NULL;

@@ -43,7 +43,7 @@ static Machine cube2(void)
     return m;
 }
 
-static const SimLayout layout = { 64, 1, 0, 0 };
+static const SimLayout layout = { 64, 1, 0, 0, FALSE };
 
 /* Run FN on the 2-cube under LIMITS (NULL: none); the Sim, its error in
  * *error (NULL if it succeeded). */

@@ -555,7 +555,7 @@ static Sim *trun(const Machine *m, const TScript *sc, TObserved *o,
     memset(o, 0, sizeof *o);
     static const SimObserver obs = { .channel_busy = tobserve_busy,
                                      .startup = tobserve_startup };
-    SimLayout layout = { MEMORY, element_words, 0, 0 };
+    SimLayout layout = { MEMORY, element_words, 0, 0, FALSE };
     Sim *sim = sim_new(m, &layout);
     sim_set_observer(sim, &obs, o);
     for (uint32_t x = 0; x < machine_nodes(m); x++)
@@ -794,7 +794,7 @@ START_TEST(local_work_and_kernels)
     char *why = NULL;
     ck_assert(kernel_rate_parse("per-flop:2", &m.kernel[0].rate,
                                 &m.kernel[0].arg, &why));
-    SimLayout layout = { 8, 1, 0, 0 };
+    SimLayout layout = { 8, 1, 0, 0, FALSE };
     Sim *sim = sim_new(&m, &layout);
     GError *e = NULL;
     ck_assert(sim_run(sim, busy_then_send, NULL, &e));
@@ -836,7 +836,7 @@ START_TEST(all_to_all_many_keys_per_node)
 {
     Topology t = complete(64);
     Machine m = tmachine(&t, 1, 0, 1, TRUE);
-    SimLayout layout = { 128, 1, 0, 0 };
+    SimLayout layout = { 128, 1, 0, 0, FALSE };
     Sim *sim = sim_new(&m, &layout);
     for (uint32_t x = 0; x < 64; x++)
         for (uint32_t j = 0; j < 64; j++)

@@ -83,7 +83,7 @@ static inline Report *traffic_record_mode(const char *machine_text,
     /* Block 0 is sent, block 1 receives the partner's, block 2 + l what
      * arrives over link l. */
     size_t blocks = partner_only ? 2 : (size_t)m.topology.links + 2;
-    SimLayout layout = { tr.k * blocks, 1, 0, 0 };
+    SimLayout layout = { tr.k * blocks, 1, 0, 0, FALSE };
     g_autoptr(TraceRecorder) rec = trace_recorder_new();
     Sim *sim = sim_new(&m, &layout);
     sim_set_observer(sim, trace_recorder_observer(), rec);
