@@ -265,15 +265,13 @@ END_TEST
 static Suite *bmmc_suite(void)
 {
     Suite *s = suite_create("bmmc");
-    TCase *t = tcase_create("node program");
-    tcase_set_timeout(t, 300);
+    TCase *t = ck_tcase(s, "node program", 300);
     tcase_add_test(t, random_matrices_small);
     tcase_add_test(t, random_matrices_large);
     tcase_add_test(t, catalog_and_layouts);
     tcase_add_test(t, descending_routing_same_data);
     tcase_add_test(t, ecube_routes_are_the_differing_dimensions);
     tcase_add_test(t, bad_specifications_refused);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -499,8 +499,7 @@ END_TEST
 static Suite *dblas_suite(void)
 {
     Suite *s = suite_create("dblas");
-    TCase *t = tcase_create("dblas");
-    tcase_set_timeout(t, 120);
+    TCase *t = ck_tcase(s, "dblas", 120);
     tcase_add_test(t, random_exact);
     tcase_add_test(t, combined_random_exact);
     tcase_add_test(t, combined_message_counts);
@@ -512,7 +511,6 @@ static Suite *dblas_suite(void)
     tcase_add_test(t, kernels_and_mflops);
     tcase_add_test(t, table1_sample_within_15_percent);
     tcase_add_test(t, refusals);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -2773,7 +2773,7 @@ END_TEST
 static Suite *engine_suite(void)
 {
     Suite *s = suite_create("engine");
-    TCase *t = tcase_create("model");
+    TCase *t = ck_tcase(s, "model", 0);
     tcase_add_test(t, one_channel_k_cycles);
     tcase_add_test(t, h_hops_k_plus_h_minus_1);
     tcase_add_test(t, startup_paid_once_and_element_time);
@@ -2813,29 +2813,20 @@ static Suite *engine_suite(void)
     tcase_add_test(t, link_tables_stand_for_arrays);
     tcase_add_test(t, link_table_until_it_pays);
     tcase_add_test(t, link_table_keeps_the_order_check);
-    suite_add_tcase(s, t);
     /* random programs run two ways, many of them: under the sanitizer,
      * on a busy machine, more than Check's default 4 seconds */
-    t = tcase_create("random");
-    tcase_set_timeout(t, 60);
+    t = ck_tcase(s, "random", 60);
     tcase_add_test(t, notes_match_copying_at_once);
     tcase_add_test(t, notes_match_copying_at_once_whole);
     tcase_add_test(t, kept_match_listed);
-    suite_add_tcase(s, t);
-    t = tcase_create("oracle");
-    tcase_set_timeout(t, 60);
+    t = ck_tcase(s, "oracle", 60);
     tcase_add_test(t, random_programs_match_oracle);
-    suite_add_tcase(s, t);
-    t = tcase_create("reference");
-    tcase_set_timeout(t, 60);
+    t = ck_tcase(s, "reference", 60);
     tcase_add_test(t, random_messages_match_reference);
-    suite_add_tcase(s, t);
-    t = tcase_create("runs");
-    tcase_set_timeout(t, 60);
+    t = ck_tcase(s, "runs", 60);
     tcase_add_test(t, conservation_and_channel_sums);
     tcase_add_test(t, fingerprint_sees_loss_and_duplication);
     tcase_add_test(t, determinism_byte_for_byte);
-    suite_add_tcase(s, t);
     return s;
 }
 

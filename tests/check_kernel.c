@@ -502,7 +502,7 @@ END_TEST
 static Suite *kernel_suite(void)
 {
     Suite *s = suite_create("kernel");
-    TCase *t = tcase_create("table");
+    TCase *t = ck_tcase(s, "table", 0);
     tcase_add_test(t, table_cells_give_exact_ticks);
     tcase_add_test(t, table_interpolates_in_log_space);
     tcase_add_test(t, table_clamps_beyond_its_edges);
@@ -516,11 +516,9 @@ static Suite *kernel_suite(void)
     tcase_add_test(t, table_file_errors_name_file_and_line);
     tcase_add_test(t, small_tables);
     tcase_add_test(t, scenario_overrides_preset_kernel);
-    suite_add_tcase(s, t);
-    TCase *d = tcase_create("dynlib");
+    TCase *d = ck_tcase(s, "dynlib", 0);
     tcase_add_test(d, dynlib_reports_missing_library);
     tcase_add_test(d, dynlib_finds_and_fails_symbols);
-    suite_add_tcase(s, d);
     return s;
 }
 

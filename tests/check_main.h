@@ -1,8 +1,15 @@
 /* check_main.h -- what every Check suite shares: the main() that runs one
  * suite in Check's default fork mode (a crash counts as a failed test) and
  * exits nonzero if anything failed (CUBE_CHECK_MAIN(name_suite) at the end
- * of a suite file), ck_add_tcase, which makes a test case of a table of
- * tests, and CkTally, the way to assert over many values.
+ * of a suite file), ck_tcase, which makes every test case and gives it its
+ * timeout, ck_add_tcase, which makes a test case of a table of tests, and
+ * CkTally, the way to assert over many values.
+ *
+ * Why every case comes from ck_tcase: it notes each case's timeout in a
+ * table, so that a run can say how close each test came to its limit.
+ * With CUBEMU_CHECK_TIMINGS=DIR (tests/run-all.sh sets it), a suite
+ * writes that table to DIR/PROGRAM.timeouts and Check's XML log, every
+ * test's duration, to DIR/PROGRAM.xml.
  *
  * Why a tally: Check reports the location of every assertion that passes,
  * with one write(2) to its result pipe (fork and no-fork mode alike), and
@@ -31,8 +38,10 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "machine.h"
+#include "output.h"
 
 /* A row of a case's table of tests (ck_add_tcase): START_TEST's name and
  * 0, or for a loop test the number of its runs (_i = 0 .. loops - 1);
@@ -42,22 +51,100 @@ typedef struct {
     int loops;
 } CkTest;
 
+/* Check's timeout of a case that sets none, where CK_DEFAULT_TIMEOUT does
+ * not give another (Check's DEFAULT_TIMEOUT, which check.h does not
+ * export). */
+#define CK_CHECK_DEFAULT_TIMEOUT 4.0
+
+/* Environment variable NAME read as Check reads CK_DEFAULT_TIMEOUT and
+ * CK_TIMEOUT_MULTIPLIER: the whole value a number >= 0; else FALLBACK. */
+static inline double ck_env_seconds(const char *name, double fallback)
+{
+    const char *value = getenv(name);
+    if (value == NULL)
+        return fallback;
+    char *end = NULL;
+    double x = strtod(value, &end);
+    return x >= 0 && end != value && *end == '\0' ? x : fallback;
+}
+
+/* The timeouts of the cases ck_tcase made, a line each, "CASE<tab>TIMEOUT
+ * <tab>MULTIPLIER" (seconds, and the factor Check multiplies them by):
+ * what CUBE_CHECK_MAIN writes to DIR/PROGRAM.timeouts. */
+static GString *ck_timeout_table;
+
+/* Adds to S the test case NAME with TIMEOUT seconds (0: Check's default,
+ * CK_DEFAULT_TIMEOUT or 4 s), which Check multiplies by
+ * CK_TIMEOUT_MULTIPLIER, and notes both in ck_timeout_table; the case.
+ * A timeout other than the default says why next to it. */
+static inline TCase *ck_tcase(Suite *s, const char *name, double timeout)
+{
+    double base = timeout > 0 ? timeout
+                              : ck_env_seconds("CK_DEFAULT_TIMEOUT",
+                                               CK_CHECK_DEFAULT_TIMEOUT);
+    TCase *tc = tcase_create(name);
+    /* set even where it is the default, so that the table holds the
+     * timeout Check's timer is given rather than a copy of its reading */
+    tcase_set_timeout(tc, base);
+    if (ck_timeout_table == NULL)
+        ck_timeout_table = g_string_new(NULL);
+    g_string_append_printf(ck_timeout_table, "%s\t%g\t%g\n", name, base,
+                           ck_env_seconds("CK_TIMEOUT_MULTIPLIER", 1));
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 /* Adds to S the test case NAME with the TESTS in their order, each given
- * TIMEOUT seconds (0: Check's default); the case. */
+ * TIMEOUT seconds (0: Check's default), as ck_tcase; the case. */
 static inline TCase *ck_add_tcase(Suite *s, const char *name, double timeout,
                                   const CkTest *tests)
 {
-    TCase *tc = tcase_create(name);
-    if (timeout > 0)
-        tcase_set_timeout(tc, timeout);
+    TCase *tc = ck_tcase(s, name, timeout);
     for (; tests->test != NULL; tests++) {
         if (tests->loops > 0)
             tcase_add_loop_test(tc, tests->test, 0, tests->loops);
         else
             tcase_add_test(tc, tests->test);
     }
-    suite_add_tcase(s, tc);
     return tc;
+}
+
+static inline gboolean ck_timeouts_write(FILE *out, const char *path,
+                                         void *data, GError **error)
+{
+    (void)path;
+    (void)error;
+    const GString *table = data;
+    fwrite(table->str, 1, table->len, out);  /* output_commit checks it */
+    return TRUE;
+}
+
+/* With CUBEMU_CHECK_TIMINGS=DIR: writes DIR/PROGRAM.timeouts (PROGRAM:
+ * PATH's last part) and has Check log to DIR/PROGRAM.xml; *XML is that
+ * path, which must outlive the run (g_free it after srunner_free). FALSE,
+ * with a message, if the table cannot be written. */
+static inline gboolean ck_timings_start(SRunner *sr, const char *path,
+                                        char **xml)
+{
+    const char *dir = getenv("CUBEMU_CHECK_TIMINGS");
+    *xml = NULL;
+    if (dir == NULL || *dir == '\0')
+        return TRUE;
+    g_autofree char *program = g_path_get_basename(path);
+    g_autofree char *name = g_strconcat(program, ".timeouts", NULL);
+    g_autofree char *table = g_build_filename(dir, name, NULL);
+    if (ck_timeout_table == NULL)             /* a suite without cases */
+        ck_timeout_table = g_string_new(NULL);
+    GError *e = NULL;
+    if (!output_write_file(table, ck_timeouts_write, ck_timeout_table, &e)) {
+        fprintf(stderr, "%s: %s\n", program, e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_autofree char *log = g_strconcat(program, ".xml", NULL);
+    *xml = g_build_filename(dir, log, NULL);
+    srunner_set_xml(sr, *xml);
+    return TRUE;
 }
 
 #define CUBE_CHECK_MAIN(suite_fn)                          \
@@ -66,9 +153,15 @@ static inline TCase *ck_add_tcase(Suite *s, const char *name, double timeout,
         (void)argc;                                        \
         machine_set_program_path(argv[0]);                 \
         SRunner *sr = srunner_create(suite_fn());          \
+        char *xml;                                         \
+        if (!ck_timings_start(sr, argv[0], &xml)) {        \
+            srunner_free(sr);                              \
+            return 1;                                      \
+        }                                                  \
         srunner_run_all(sr, CK_NORMAL);                    \
         int failed = srunner_ntests_failed(sr);            \
         srunner_free(sr);                                  \
+        g_free(xml);                                       \
         return failed ? 1 : 0;                             \
     }
 

@@ -732,7 +732,7 @@ END_TEST
 static Suite *match_suite(void)
 {
     Suite *s = suite_create("match");
-    TCase *t = tcase_create("match");
+    TCase *t = ck_tcase(s, "match", 0);
     tcase_add_checked_fixture(t, table_setup, table_teardown);
     tcase_add_test(t, match_first_key_in_own_slot);
     tcase_add_test(t, match_keys_differ_by_dest_source_and_tag);
@@ -744,10 +744,8 @@ static Suite *match_suite(void)
     tcase_add_test(t, match_table_churn_at_half_full);
     tcase_add_test(t, match_keys_in_destination_windows);
     tcase_add_test(t, match_home_is_where_the_probe_starts);
-    suite_add_tcase(s, t);
-    t = tcase_create("model");
+    t = ck_tcase(s, "model", 0);
     tcase_add_test(t, match_random_posts_against_a_model);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -608,8 +608,7 @@ END_TEST
 static Suite *matmul_suite(void)
 {
     Suite *s = suite_create("matmul");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = ck_tcase(s, "core", 120);
     tcase_add_test(tc, random_shapes_on_cubes);
     tcase_add_test(tc, tori);
     tcase_add_test(tc, claim2_processor_arrays);
@@ -621,7 +620,6 @@ static Suite *matmul_suite(void)
     tcase_add_test(tc, tables_3_and_6_sample_within_targets);
     tcase_add_test(tc, small_dgemm_is_the_dot_product_in_k_order);
     tcase_add_test(tc, cube_steps_against_definition);
-    suite_add_tcase(s, tc);
     return s;
 }
 

@@ -358,8 +358,7 @@ END_TEST
 static Suite *matmul_ab_suite(void)
 {
     Suite *s = suite_create("matmul_ab");
-    TCase *tc = tcase_create("matmul_ab");
-    tcase_set_timeout(tc, 120);
+    TCase *tc = ck_tcase(s, "matmul_ab", 120);
     tcase_add_test(tc, random_cubes);
     tcase_add_test(tc, auto_choice);
     tcase_add_test(tc, torus);
@@ -367,7 +366,6 @@ static Suite *matmul_ab_suite(void)
     tcase_add_test(tc, cmssl_random_cubes);
     tcase_add_test(tc, cmssl_torus);
     tcase_add_test(tc, cmssl_level2_kernel_calls);
-    suite_add_tcase(s, tc);
     return s;
 }
 

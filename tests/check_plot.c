@@ -232,14 +232,13 @@ END_TEST
 static Suite *plot_suite(void)
 {
     Suite *s = suite_create("plot");
-    TCase *t = tcase_create("plot");
+    TCase *t = ck_tcase(s, "plot", 0);
     tcase_add_test(t, format_by_extension);
     tcase_add_test(t, unknown_format_refused);
     tcase_add_loop_test(t, unwritable_path_named, 0, G_N_ELEMENTS(extensions));
     tcase_add_test(t, png_size_background_and_title);
     tcase_add_loop_test(t, same_bytes_every_run, 0, G_N_ELEMENTS(extensions));
     tcase_add_loop_test(t, odd_plots_drawn, 0, G_N_ELEMENTS(extensions));
-    suite_add_tcase(s, t);
     return s;
 }
 

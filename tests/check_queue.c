@@ -119,11 +119,10 @@ END_TEST
 static Suite *queue_suite(void)
 {
     Suite *s = suite_create("queue");
-    TCase *t = tcase_create("queue");
+    TCase *t = ck_tcase(s, "queue", 0);
     tcase_add_test(t, queue_ties_in_insertion_order);
     tcase_add_test(t, queue_interleaved_push_pop);
     tcase_add_test(t, queue_peek_run_is_the_rest_of_the_tick);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -380,24 +380,20 @@ END_TEST
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
-    TCase *tc = tcase_create("suggest");
+    TCase *tc = ck_tcase(s, "suggest", 0);
     tcase_add_test(tc, distance_counts_edits);
     tcase_add_test(tc, closest_is_a_slip_not_another_name);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("bounds");
+    tc = ck_tcase(s, "bounds", 0);
     tcase_add_test(tc, bound_reads_its_field);
     tcase_add_test(tc, bound_of_another_method_is_never_evaluated);
     tcase_add_test(tc, time_bounds_on_memory_paths_are_na);
     tcase_add_test(tc, fields_read_dashes_as_underscores);
     tcase_add_test(tc, sequential_gray_is_not_held_to_theorem5);
-    suite_add_tcase(s, tc);
-    tc = tcase_create("fields");
-    tcase_set_timeout(tc, 300);
+    tc = ck_tcase(s, "fields", 300);
     tcase_add_loop_test(tc, fields_known_before_the_run_are_the_run_s, 0,
                         (int)G_N_ELEMENTS(field_scenarios));
     tcase_add_test(tc, misspelt_expect_field_is_refused_before_the_run);
     tcase_add_test(tc, names_get_did_you_mean);
-    suite_add_tcase(s, tc);
     return s;
 }
 

@@ -1248,8 +1248,7 @@ END_TEST
 static Suite *reshape_suite(void)
 {
     Suite *s = suite_create("reshape");
-    TCase *t = tcase_create("reshape");
-    tcase_set_timeout(t, 300);
+    TCase *t = ck_tcase(s, "reshape", 300);
     tcase_add_test(t, figure2_d);
     tcase_add_test(t, figure3_both_orders);
     tcase_add_test(t, random_shapes_all_methods);
@@ -1270,7 +1269,6 @@ static Suite *reshape_suite(void)
     tcase_add_test(t, processor_bits_and_local_moves);
     tcase_add_test(t, init_and_expect_decode_every_axis);
     tcase_add_test(t, random_processor_bits_all_methods);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -178,12 +178,11 @@ END_TEST
 static Suite *sdk_suite(void)
 {
     Suite *s = suite_create("sdk");
-    TCase *t = tcase_create("descriptor");
+    TCase *t = ck_tcase(s, "descriptor", 0);
     tcase_add_test(t, shift_runs_through_the_sdk);
     tcase_add_test(t, good_descriptor_becomes_an_algorithm);
     tcase_add_test(t, broken_descriptors_are_refused);
     tcase_add_test(t, program_refusals_name_the_key);
-    suite_add_tcase(s, t);
     return s;
 }
 

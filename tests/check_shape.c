@@ -115,11 +115,10 @@ END_TEST
 static Suite *shape_suite(void)
 {
     Suite *s = suite_create("shape");
-    TCase *tc = tcase_create("shape");
+    TCase *tc = ck_tcase(s, "shape", 0);
     tcase_add_test(tc, extents_in_text_order);
     tcase_add_test(tc, faults_refused);
     tcase_add_test(tc, range_keeps_the_extents);
-    suite_add_tcase(s, tc);
     return s;
 }
 

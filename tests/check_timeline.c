@@ -569,7 +569,7 @@ END_TEST
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
-    TCase *t = tcase_create("timeline");
+    TCase *t = ck_tcase(s, "timeline", 0);
     tcase_add_test(t, timeline_fit_and_merge);
     tcase_add_test(t, timeline_counts_for_ports);
     tcase_add_test(t, timeline_many_spans_binary_search);
@@ -580,7 +580,6 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_claim_near_the_last_is_its_parts);
     tcase_add_test(t, timeline_claims_against_the_ticks);
     tcase_add_test(t, timeline_bits_edges);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -998,17 +998,14 @@ END_TEST
 static Suite *traces_suite(void)
 {
     Suite *s = suite_create("traces");
-    TCase *t = tcase_create("recording");
-    tcase_set_timeout(t, 120);
+    TCase *t = ck_tcase(s, "recording", 120);
     tcase_add_loop_test(t, trace_matches_run_statistics, 0, CASES);
     tcase_add_test(t, exchange_intervals_exact);
     tcase_add_test(t, complete_graph_keys_do_not_overflow);
     tcase_add_loop_test(t, recording_changes_nothing, 0, SCENARIOS);
     tcase_add_loop_test(t, traces_are_deterministic, 0, CASES);
     tcase_add_test(t, marks_merged_without_loss);
-    suite_add_tcase(s, t);
-    t = tcase_create("file");
-    tcase_set_timeout(t, 120);
+    t = ck_tcase(s, "file", 120);
     tcase_add_loop_test(t, file_round_trip, 0, CASES);
     tcase_add_loop_test(t, every_truncation_is_an_error, 0,
                         G_N_ELEMENTS(damaged_cases));
@@ -1017,14 +1014,11 @@ static Suite *traces_suite(void)
     tcase_add_test(t, broken_rules_are_named);
     tcase_add_test(t, version_1_refused);
     tcase_add_test(t, missing_file);
-    suite_add_tcase(s, t);
-    t = tcase_create("exports");
-    tcase_set_timeout(t, 120);
+    t = ck_tcase(s, "exports", 120);
     tcase_add_loop_test(t, csv_sums_equal_element_transfers, 0, CASES);
     tcase_add_loop_test(t, paje_and_chrome_counts, 0, CASES);
     tcase_add_test(t, exports_name_links);
     tcase_add_test(t, exports_show_seconds);
-    suite_add_tcase(s, t);
     return s;
 }
 

@@ -340,8 +340,7 @@ END_TEST
 static Suite *transpose_suite(void)
 {
     Suite *s = suite_create("transpose");
-    TCase *tc = tcase_create("transpose");
-    tcase_set_timeout(tc, 60);
+    TCase *tc = ck_tcase(s, "transpose", 60);
     tcase_add_test(tc, every_method_every_p);
     tcase_add_test(tc, adaptive_runs_its_choice);
     tcase_add_test(tc, refusals);
@@ -349,7 +348,6 @@ static Suite *transpose_suite(void)
     tcase_add_test(tc, model_thresholds);
     tcase_add_test(tc, digit_counts);
     tcase_add_test(tc, cube_mesh_and_ccc);
-    suite_add_tcase(s, tc);
     return s;
 }
 

@@ -35,9 +35,13 @@ script() {
   tally "$1" "$2"
 }
 
+# Each suite leaves its timeouts and Check's XML log, every test's
+# duration, in $timings (tests/check_main.h).
+timings=$BUILD/tests/timings
+rm -rf "$timings"; mkdir -p "$timings"
 for t in "$BUILD"/tests/check_*; do
   [ -x "$t" ] || continue
-  out=$("$t" 2>&1); rc=$?
+  out=$(CUBEMU_CHECK_TIMINGS="$timings" "$t" 2>&1); rc=$?
   printf '%s\n' "$out" | tail -n 20
   line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
   if [ -z "$line" ]; then
