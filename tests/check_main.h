@@ -5,11 +5,14 @@
  * timeout, ck_add_tcase, which makes a test case of a table of tests, and
  * CkTally, the way to assert over many values.
  *
- * Why every case comes from ck_tcase: it notes each case's timeout in a
- * table, so that a run can say how close each test came to its limit.
- * With CUBEMU_CHECK_TIMINGS=DIR (tests/run-all.sh sets it), a suite
- * writes that table to DIR/PROGRAM.timeouts and Check's XML log, every
- * test's duration, to DIR/PROGRAM.xml.
+ * Why every case comes from ck_tcase: the margin check (tests/margins.sh,
+ * tests/margins.py) holds each test to half of its effective timeout (the
+ * case's, times CK_TIMEOUT_MULTIPLIER, which make sets to the build's
+ * timeout factor), and reads the timeouts from the table ck_tcase keeps;
+ * a case made with tcase_create alone has no row there, and the check
+ * fails it. With CUBEMU_CHECK_TIMINGS=DIR (tests/run-all.sh sets it), a
+ * suite writes that table to DIR/PROGRAM.timeouts and Check's XML log,
+ * every test's duration, to DIR/PROGRAM.xml.
  *
  * Why a tally: Check reports the location of every assertion that passes,
  * with one write(2) to its result pipe (fork and no-fork mode alike), and

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: the Check suites in $BUILD/tests, every scenario under
+# Runs every test: the Check suites in $BUILD/tests and their margins to
+# their timeouts (tests/margins.sh), every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script,
 # the traces/viewer script (tests/traces.sh), fault injection
 # (tests/faults.sh), memory limits (tests/limits.sh), the limits that stop
@@ -36,7 +37,7 @@ script() {
 }
 
 # Each suite leaves its timeouts and Check's XML log, every test's
-# duration, in $timings (tests/check_main.h).
+# duration, in $timings (tests/check_main.h) for the margin check below.
 timings=$BUILD/tests/timings
 rm -rf "$timings"; mkdir -p "$timings"
 for t in "$BUILD"/tests/check_*; do
@@ -53,6 +54,11 @@ for t in "$BUILD"/tests/check_*; do
   passed=$((passed + checks - bad)); failed=$((failed + bad))
   [ "$rc" = 0 ] || [ "$bad" -gt 0 ] || { echo "FAIL $t: exit $rc"; failed=$((failed + 1)); }
 done
+
+# Margins (tests/margins.sh): every Check test above within half of its
+# effective timeout in this build, a check per test; the checker's own
+# cases first, so that it can fail.
+script tests/margins.sh "margins: "
 
 if [ "$unit_only" != "--unit-only" ]; then
   mapfile -t scen < <(find scenarios -name '*.ini' | sort)
