@@ -577,9 +577,14 @@ static Suite *timeline_suite(void)
     tcase_add_test(t, timeline_claim_whole_or_nothing);
     tcase_add_test(t, timeline_claim_inline_is_timeline_claim_slow);
     tcase_add_test(t, timeline_claim_is_its_parts);
+    tcase_add_test(t, timeline_bits_edges);
+    /* 80000 random claims each, every one followed by a comparison of
+     * all the live spans with another timeline's or a model's ticks: on a
+     * busy machine more than half of Check's default 4 seconds, the most
+     * a test may take (tests/margins.sh) */
+    t = ck_tcase(s, "random", 30);
     tcase_add_test(t, timeline_claim_near_the_last_is_its_parts);
     tcase_add_test(t, timeline_claims_against_the_ticks);
-    tcase_add_test(t, timeline_bits_edges);
     return s;
 }
 
