@@ -109,8 +109,11 @@ if [ "$rc" = 1 ] && [[ "$out" == *"machine.element-time=2: FAILED: $M: the run p
   ok sweep-tick-limit; else bad sweep-tick-limit; fi
 
 # ---- the wall-clock limit ----------------------------------------------------
-# Inside the engine's loop: the run fails as a program error does.
-stopped_re="^cubemu run: $M: the run passed --wall-limit 0.5 at tick [0-9]+ with [0-9]+ of 4096 nodes unfinished \(a node program that never finishes\?\)$"
+# Inside the engine's loop: the run fails as a program error does. On a
+# loaded machine the timer may fire while a step runs instead (mesh-1d's
+# steps are a share of its time): that ends the process, with its own
+# message, and is as right; the exit status and the files are the same.
+stopped_re="^cubemu run: $M: the run passed --wall-limit 0.5 (at tick [0-9]+ with [0-9]+ of 4096 nodes unfinished \(a node program that never finishes\?\)|inside a node program's step \(a step that never returns\?\); files being written were removed, existing files are untouched)$"
 run "$CUBEMU" run "$M" --wall-limit 0.5 --json
 if [ "$rc" = 2 ] && [[ "$out" =~ $stopped_re ]]; then ok wall-limit-in-loop; else bad wall-limit-in-loop; fi
 # ... and the trace a previous run wrote stays as it was
@@ -137,7 +140,7 @@ if [ "$rc" = 2 ] && [ "$(cat "$T/check.out")" = "ok   $SMALL (cycles 3)" ] \
 only_file check-wall-limit-junit-kept "$T/b/check.xml" previous
 # sweep: each run's process stops; the row says why
 run "$CUBEMU" sweep "$M" --vary machine.element-time=1,2 --wall-limit 0.3
-if [ "$rc" = 1 ] && [[ "$out" =~ "machine.element-time=2: FAILED: $M: the run passed --wall-limit 0.3 at tick "[0-9]+" with "[0-9]+" of 4096 nodes unfinished" ]]; then
+if [ "$rc" = 1 ] && [[ "$out" =~ "machine.element-time=2: FAILED: $M: the run passed --wall-limit 0.3 "(at\ tick\ [0-9]+\ with\ [0-9]+\ of\ 4096\ nodes\ unfinished|inside\ a\ node\ program) ]]; then
   ok sweep-wall-limit; else bad sweep-wall-limit; fi
 run "$CUBEMU" sweep "$SLOW" --vary machine.element-time=1 --wall-limit 0.1
 if [ "$rc" = 1 ] && [[ "$out" == *"machine.element-time=1: FAILED: $SLOW: the run passed --wall-limit 0.1 outside the engine's event loop, while the run was being prepared or verified (the run's process ended with exit status 2)"* ]]; then
