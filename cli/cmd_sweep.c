@@ -24,18 +24,10 @@
  * (the failures are listed at the end); 2 bad input, before any run, or an
  * output that could not be written.
  *
- * Why processes, not threads: run_scenario is not safe to run twice at
- * once in one process. The engine ends the process (exit 2) when an
- * allocation fails deep inside a run (emu/oom.c) and a broken invariant
- * is a g_error (run/report.c, run/prepare.c): in a thread either would end
- * the sweep, in a process it is that run's failed row. CBLAS and FFTW are
- * loaded on first use without a lock (algorithms/common/blas.c, fft.c),
- * FFTW's planner is not thread-safe, and a run's memory admission reads
- * the process's own use (run.h, "memory"), which other runs in the same
- * process would change: a run admitted alone could be refused beside
- * another, so the CSV would depend on -j. A fork costs about a
- * millisecond; each process sends its results back through a pipe (a
- * GVariant) and its standard error through another.
+ * Each run is in a process of its own, -j 1 too (cli/workers.h says why
+ * processes, not threads): a run that ends its process is a failed row.
+ * Its results come back as a GVariant (run_result), its standard error
+ * with them.
  */
 #include "cli.h"
 #include "output.h"
@@ -44,26 +36,17 @@
 #include "progress.h"
 #include "run.h"
 #include "suggest.h"
+#include "workers.h"
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 /* Runs in one sweep: beyond this a typo in a value list is likelier than
  * intent, and the plot would be unreadable anyway. */
 #define SWEEP_MAX_RUNS 10000
-/* Runs at once (-j): more than any machine this runs on has cores. */
-#define SWEEP_MAX_JOBS 256
 /* Problems listed before "... and N more". */
 #define SWEEP_MAX_PROBLEMS 12
 /* Failed runs listed at the end before "... and N more". */
@@ -80,9 +63,7 @@
  * after every row when runs are slow, in batches when they are fast, so
  * that committing costs at most about 1/SWEEP_COMMIT_RATIO of the sweep. */
 #define SWEEP_COMMIT_RATIO 10
-/* A run's results from its process: this many bytes of length first. */
-#define SWEEP_RESULT_HEADER 8
-/* What the run's process sends back (worker_result): error, whether a
+/* What the run's process sends back (run_result): error, whether a
  * report came, data correct, data problem, algorithm, method, machine,
  * topology, nodes, tick seconds, cycles, the numeric fields, the bounds
  * (name, field, kind, value, measured, applies, holds). */
@@ -571,7 +552,7 @@ static gboolean field_value(const Report *r, const char *field, double *v)
     return report_lookup(r, field, v);
 }
 
-static GVariant *worker_result(const Report *r, const GError *e)
+static GVariant *run_result(const Report *r, const GError *e)
 {
     GVariantBuilder fields, bounds;
     g_variant_builder_init(&fields, G_VARIANT_TYPE("a(sd)"));
@@ -602,79 +583,6 @@ static GVariant *worker_result(const Report *r, const GError *e)
                          r ? (gint64)r->cycles : (gint64)0, &fields, &bounds);
 }
 
-static void write_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            _exit(EXIT_INPUT);
-        p += n;
-        size -= (size_t)n;
-    }
-}
-
-/* The run's process: never returns. Signals that end the sweep end it
- * quietly (the sweep says what was interrupted), and so does the sweep's
- * end: it is killed if the sweep is. */
-static G_GNUC_NORETURN void worker_main(const Sweep *sw, const Run *run, pid_t parent,
-                                        int result_fd, int err_fd)
-{
-#ifdef __linux__
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-#endif
-    if (getppid() != parent)
-        _exit(EXIT_INPUT);
-    const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-    for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
-        struct sigaction old;
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-            signal(sigs[i], SIG_DFL);
-    }
-    dup2(err_fd, STDOUT_FILENO);
-    dup2(err_fd, STDERR_FILENO);
-    close(err_fd);
-    /* The parent draws the sweep's line; a run's own would go into the
-     * pipe and come out among its messages. */
-    progress_configure(PROGRESS_OFF);
-    GError *e = NULL;
-    const char *path;
-    g_autoptr(Scenario) s = run_scenario_of(sw, run, &path, &e);
-    /* A --wall-limit that ends this process (util/stop.h) leaves its line
-     * on standard error, which the row's error becomes (worker_finish). */
-    RunOptions options = { 0 };
-    Report *r = s && cli_limits_begin(NULL, sw->limits, s, &options, &e)
-                    ? run_scenario(s, &options, &e) : NULL;
-    cli_limits_end(sw->limits);
-    GVariant *v = g_variant_ref_sink(worker_result(r, e));
-    guint64 size = g_variant_get_size(v);
-    write_all(result_fd, &size, sizeof size);
-    write_all(result_fd, g_variant_get_data(v), size);
-    fflush(NULL);
-    _exit(EXIT_OK);
-}
-
-typedef struct {
-    pid_t pid;
-    guint k;
-    int fd[2];                    /* results, standard error; -1 at the end */
-    GByteArray *data[2];
-} Worker;
-
-static void worker_close(Worker *w)
-{
-    for (int i = 0; i < 2; i++) {
-        if (w->fd[i] >= 0)
-            close(w->fd[i]);
-        w->fd[i] = -1;
-        if (w->data[i])
-            g_byte_array_unref(w->data[i]);
-        w->data[i] = NULL;
-    }
-}
-
 static void run_fail(Run *run, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static void run_fail(Run *run, const char *fmt, ...)
 {
@@ -684,51 +592,6 @@ static void run_fail(Run *run, const char *fmt, ...)
     run->error = g_strdup_vprintf(fmt, ap);
     va_end(ap);
     run->status = RUN_FAILED;
-}
-
-/* Start run K in a process of its own; FALSE (the run failed) if no
- * process could be started. */
-static gboolean worker_start(const Sweep *sw, guint k, GArray *workers)
-{
-    Run *run = &sw->runs[k];
-    int rp[2], ep[2];
-    if (pipe(rp) != 0) {
-        run_fail(run, "cannot start the run's process: %s", g_strerror(errno));
-        return FALSE;
-    }
-    if (pipe(ep) != 0) {
-        run_fail(run, "cannot start the run's process: %s", g_strerror(errno));
-        close(rp[0]);
-        close(rp[1]);
-        return FALSE;
-    }
-    /* Nothing buffered may be written twice, by the child too. */
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        run_fail(run, "cannot start the run's process: %s", g_strerror(errno));
-        close(rp[0]);
-        close(rp[1]);
-        close(ep[0]);
-        close(ep[1]);
-        return FALSE;
-    }
-    if (pid == 0) {
-        close(rp[0]);
-        close(ep[0]);
-        for (guint i = 0; i < workers->len; i++)
-            for (int j = 0; j < 2; j++)
-                if (g_array_index(workers, Worker, i).fd[j] >= 0)
-                    close(g_array_index(workers, Worker, i).fd[j]);
-        worker_main(sw, run, parent, rp[1], ep[1]);
-    }
-    close(rp[1]);
-    close(ep[1]);
-    Worker w = { .pid = pid, .k = k, .fd = { rp[0], ep[0] },
-                 .data = { g_byte_array_new(), g_byte_array_new() } };
-    g_array_append_val(workers, w);
-    return TRUE;
 }
 
 static void run_take_result(Run *run, GVariant *v)
@@ -770,55 +633,38 @@ static void run_take_result(Run *run, GVariant *v)
     }
 }
 
-/* The last line of TEXT that says something, for a failed run's error. */
-static char *last_line(const char *text)
+/* In the run's process (workers.h): combination K's run, its result. A
+ * --wall-limit that ends this process (util/stop.h) leaves its line on
+ * standard error, which the row's error becomes (workers.h). */
+static GVariant *run_child(guint k, gpointer data)
 {
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    for (guint n = g_strv_length(lines); n-- > 0;) {
-        g_strstrip(lines[n]);
-        if (*lines[n])
-            return g_strdup(lines[n]);
-    }
-    return NULL;
+    const Sweep *sw = data;
+    GError *e = NULL;
+    const char *path;
+    g_autoptr(Scenario) s = run_scenario_of(sw, &sw->runs[k], &path, &e);
+    RunOptions options = { 0 };
+    Report *r = s && cli_limits_begin(NULL, sw->limits, s, &options, &e)
+                    ? run_scenario(s, &options, &e) : NULL;
+    cli_limits_end(sw->limits);
+    return run_result(r, e);
 }
 
-/* Both pipes of W are at their end: collect the process and its results. */
-static void worker_finish(const Sweep *sw, Worker *w)
+/* In the sweep: combination K's run ended, with RESULT or FAILURE. What
+ * its process wrote is shown with a run that reported; a failed run's
+ * error has the process's last line. */
+static void run_done(guint k, GVariant *result, const char *failure, const char *output,
+                     double seconds, gpointer data)
 {
-    Run *run = &sw->runs[w->k];
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    GByteArray *data = w->data[0];
-    g_byte_array_append(w->data[1], (const guint8 *)"", 1);
-    const char *err = (const char *)w->data[1]->data;
-    if (*err)
-        run->output = g_strdup(err);
-    guint64 size = 0;
-    if (data->len >= SWEEP_RESULT_HEADER)
-        memcpy(&size, data->data, sizeof size);
-    gboolean complete = data->len >= SWEEP_RESULT_HEADER
-                        && size == data->len - SWEEP_RESULT_HEADER;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && complete) {
-        g_autoptr(GBytes) bytes = g_bytes_new(data->data + SWEEP_RESULT_HEADER, size);
-        g_autoptr(GVariant) v = g_variant_ref_sink(
-            g_variant_new_from_bytes(G_VARIANT_TYPE(SWEEP_RESULT_TYPE), bytes, FALSE));
-        run_take_result(run, v);
-        if (run->status == RUN_FAILED || !run->output)
-            g_clear_pointer(&run->output, g_free);
-    } else {
-        g_autofree char *said = last_line(err);
-        g_autofree char *how = WIFSIGNALED(status)
-            ? g_strdup_printf("killed by signal %d (%s)", WTERMSIG(status),
-                              g_strsignal(WTERMSIG(status)))
-            : g_strdup_printf("exit status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        if (said)
-            run_fail(run, "%s (the run's process ended with %s)", said, how);
-        else
-            run_fail(run, "the run's process ended with %s and no result", how);
-        g_clear_pointer(&run->output, g_free);
+    (void)seconds;
+    const Sweep *sw = data;
+    Run *run = &sw->runs[k];
+    if (!result) {
+        run_fail(run, "%s", failure);
+        return;
     }
-    worker_close(w);
+    run_take_result(run, result);
+    if (run->status != RUN_FAILED && *output)
+        run->output = g_strdup(output);
 }
 
 /* ---- the CSV ------------------------------------------------------------ */
@@ -908,7 +754,7 @@ static gint64 csv_commit_due(const Sweep *sw)
 /* ---- releasing rows in order --------------------------------------------- */
 
 /* The sweep's progress line (util/progress.h): drawn here, by the parent,
- * since each run's standard error is a pipe to it (worker_main turns the
+ * since each run's standard error is a pipe to it (workers.h turns the
  * runs' own lines off). Called when a run finishes and whenever the
  * parent wakes: which runs are going, of how many. */
 static void sweep_progress(guint done, guint started, guint total)
@@ -956,85 +802,31 @@ static gboolean release_rows(Sweep *sw, GError **error)
     return TRUE;
 }
 
-/* Run every combination, -j at once; FALSE if the CSV could not be
- * written (the runs still going are then stopped). */
+static gboolean run_release(gpointer data, GError **error)
+{
+    return release_rows(data, error);
+}
+
+static gint64 run_due(gpointer data)
+{
+    return csv_commit_due(data);
+}
+
+static void run_progress(guint done, guint started, guint total, gpointer data)
+{
+    (void)data;
+    sweep_progress(done, started, total);
+}
+
+/* Run every combination, -j at once (workers.h); FALSE if the CSV could
+ * not be written (the runs still going are then stopped). */
 static gboolean run_all(Sweep *sw, GError **error)
 {
-    g_autoptr(GArray) workers = g_array_new(FALSE, TRUE, sizeof(Worker));
-    guint next = 0, done = 0;
-    gboolean ok = TRUE;
-    while (done < sw->nruns && ok) {
-        while (workers->len < (guint)sw->jobs && next < sw->nruns) {
-            guint k = next++;
-            if (!worker_start(sw, k, workers)) {
-                sweep_progress(++done, next, sw->nruns);
-                ok = release_rows(sw, error);
-            }
-        }
-        if (!workers->len || !ok)
-            continue;
-        g_autofree struct pollfd *fds = g_new0(struct pollfd, 2 * workers->len);
-        guint nfds = 0;
-        for (guint i = 0; i < workers->len; i++)
-            for (int j = 0; j < 2; j++)
-                if (g_array_index(workers, Worker, i).fd[j] >= 0)
-                    fds[nfds++] = (struct pollfd){ .fd = g_array_index(workers, Worker, i).fd[j],
-                                                   .events = POLLIN };
-        gint64 due = csv_commit_due(sw);
-        int timeout = due < 0 ? -1 : (int)MIN((due + 999) / 1000, G_MAXINT);
-        /* Wake for the progress line too (at most PROGRESS_HZ a second). */
-        if (progress_enabled() && (timeout < 0 || timeout > 1000 / PROGRESS_HZ))
-            timeout = 1000 / PROGRESS_HZ;
-        sweep_progress(done, next, sw->nruns);
-        int n = poll(fds, nfds, timeout);
-        if (n < 0 && errno != EINTR) {
-            g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT, "poll: %s",
-                        g_strerror(errno));
-            ok = FALSE;
-            break;
-        }
-        if (n == 0) {
-            /* A timeout: the CSV's commit, or only the progress line's. */
-            if (csv_commit_due(sw) == 0)
-                ok = csv_commit(sw, error);
-            continue;
-        }
-        for (guint i = 0; i < workers->len; i++) {
-            Worker *w = &g_array_index(workers, Worker, i);
-            for (int j = 0; j < 2; j++) {
-                if (w->fd[j] < 0)
-                    continue;
-                gboolean ready = FALSE;
-                for (guint f = 0; f < nfds; f++)
-                    ready |= fds[f].fd == w->fd[j] && fds[f].revents;
-                if (!ready)
-                    continue;
-                guint8 buf[65536];
-                ssize_t got = read(w->fd[j], buf, sizeof buf);
-                if (got > 0)
-                    g_byte_array_append(w->data[j], buf, (guint)got);
-                else if (got == 0 || errno != EINTR) {
-                    close(w->fd[j]);
-                    w->fd[j] = -1;
-                }
-            }
-            if (w->fd[0] < 0 && w->fd[1] < 0) {
-                worker_finish(sw, w);
-                g_array_remove_index(workers, i--);
-                sweep_progress(++done, next, sw->nruns);
-            }
-        }
-        ok = release_rows(sw, error);
-    }
-    /* Stopped early: end the runs this sweep started. */
-    for (guint i = 0; i < workers->len; i++) {
-        Worker *w = &g_array_index(workers, Worker, i);
-        kill(w->pid, SIGKILL);
-        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        worker_close(w);
-    }
-    return ok;
+    WorkersSpec spec = { .count = sw->nruns, .jobs = (guint)sw->jobs,
+                         .type = SWEEP_RESULT_TYPE, .run = run_child, .done = run_done,
+                         .release = run_release, .due = run_due,
+                         .progress = run_progress, .data = sw };
+    return workers_run(&spec, error);
 }
 
 /* ---- the plot ----------------------------------------------------------- */
@@ -1523,8 +1315,7 @@ static int cmd_sweep(int argc, char **argv)
           "several --vary run every combination", "SECTION.KEY=V1,V2,..." },
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
           "Override or add a scenario key for every run", "SECTION.KEY=VALUE" },
-        { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
-          "Runs at once, each in a process of its own (default 1)", "N" },
+        WORKERS_JOBS_ENTRY(&jobs, "Runs at once, each in a process of its own (default 1)"),
         { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
           "One row per run, written as runs finish: the varied keys, status, "
           "data_correct, every numeric output field, error", "OUT.csv" },
@@ -1556,30 +1347,14 @@ static int cmd_sweep(int argc, char **argv)
         "           --vary algorithm.method=concurrent,sequential --csv k.csv --plot k.svg\n"
         "Exit status: 0 every run correct, 1 a run failed or its data was wrong,\n"
         "2 bad input (found before any run) or an output that cannot be written.";
-    /* -j4 as make takes it: GOption reads a short option's value only
-     * from the next argument. */
-    g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (i > 0 && g_str_has_prefix(a, "-j") && a[2] && strspn(a + 2, "0123456789") == strlen(a + 2)) {
-            g_ptr_array_add(args, g_strdup("-j"));
-            g_ptr_array_add(args, g_strdup(a + 2));
-        } else {
-            g_ptr_array_add(args, g_strdup(a));
-        }
-    }
-    g_ptr_array_add(args, NULL);
-    argc = (int)args->len - 1;
-    /* GOption rearranges the array it parses: a copy of the pointers, so
-     * that ARGS still frees every string. */
-    g_autofree char **parsed = g_memdup2(args->pdata, args->len * sizeof(char *));
-    argv = parsed;
+    g_auto(WorkersArgs) args = { 0 };
+    workers_args_init(&args, argc, argv);
     static const char *const once[] = { "--csv", "--plot", "--png", "--plot-data", "--y",
                                         "--x", "--size", "--jobs", "-j",
                                         "--tick-limit", "--wall-limit", NULL };
     if (!cli_parse_options("sweep", entries,
                            "- run a scenario over a range of values",
-                           description, once, &argc, &argv)
+                           description, once, &args.argc, &args.argv)
         || !cli_progress("sweep", progress, quiet)
         || !cli_limits_check("sweep", &limits))
         return EXIT_INPUT;
@@ -1595,8 +1370,8 @@ static int cmd_sweep(int argc, char **argv)
     if (plot && plot_format_of(plot) == PLOT_FORMAT_UNKNOWN)
         return cli_fail("sweep", "--plot %s: unknown plot format (valid extensions: %s)",
                         plot, PLOT_EXTENSIONS);
-    if (jobs < 1 || jobs > SWEEP_MAX_JOBS)
-        return cli_fail("sweep", "-j %d: expected 1..%d runs at once", jobs, SWEEP_MAX_JOBS);
+    if (!workers_jobs_check("sweep", jobs, "runs"))
+        return EXIT_INPUT;
     PlotRequest q = { .out = plot ? plot : png, .data = plot_data,
                       .y_field = y_field ? y_field : "cycles",
                       .width = SWEEP_DEFAULT_WIDTH, .height = SWEEP_DEFAULT_HEIGHT,
