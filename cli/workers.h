@@ -1,5 +1,6 @@
 /* workers.h -- tasks run N at once, each in a process of its own: the pool
- * behind `cubemu sweep -j N` (a run per combination), and its -j flag.
+ * behind `cubemu sweep -j N` (a run per combination) and `cubemu check -j
+ * N` (a run per scenario), and their -j flag.
  *
  * Why processes, not threads: run_scenario is not safe to run twice at
  * once in one process. The engine ends the process (exit 2) when an

@@ -115,6 +115,141 @@ expect check-default 1 "ok   $PASS1 (cycles 948)
 FAIL $FAIL: $FAIL:15: expected cycles == 1, measured 948
 1 passed, 1 failed" -- "$CUBEMU" check $PASS1 "$FAIL"
 
+# ---- check -j N: the bytes of -j 1 ------------------------------------------
+# Scenarios that pass, fail (tests/data/cli/failing.ini, $FAIL) and cannot
+# be read, in an order where later ones finish first: whatever N, the same
+# standard output and error and exit status as one at a time (in this
+# process); TAP and JUnit XML the same but for the seconds measured.
+D=tests/data/cli
+SLOWER=scenarios/matmul/table5-cm200-8k-256.ini
+JOBS_SET=("$SLOWER" $PASS1 $D/failing.ini "$T/none.ini" $PASS2 "$FAIL"
+          scenarios/paper/johnsson-ho-figure4.ini scenarios/paper/johnsson-ho-figure5-seq0.ini)
+# mask_times FILE: FILE with the seconds of JUnit XML and TAP masked
+mask_times() { sed -E 's/time="[0-9.]+"/time="S"/g; s/^(  duration_seconds:) [0-9.]+$/\1 S/' "$1"; }
+# same_masked NAME A B: the differences between files A and B, times masked
+same_masked() {
+  cmp -s <(mask_times "$2") <(mask_times "$3") \
+    || printf '\n%s: %s' "$1" "$(diff <(mask_times "$2") <(mask_times "$3"))"
+}
+# jobs_same NAME STATUS [--junit] ARG...: check ARG... exits STATUS with
+# -j 1, and -j 2, -j 4, -j3 (as make writes it) and --jobs=8 print the
+# same, times masked (with --junit: and write the same XML, to $T/jN.xml)
+jobs_same() {
+  local name=$1 status=$2 junit=no j xml1=() xmln=(); shift 2
+  if [ "$1" = --junit ]; then junit=yes; shift; xml1=(--junit "$T/j1.xml"); xmln=(--junit "$T/jn.xml"); fi
+  "$CUBEMU" check -j 1 "$@" "${xml1[@]}" >"$T/j1.out" 2>"$T/j1.err"; local rc1=$?
+  out="" rc=$rc1
+  [ "$rc1" = "$status" ] || out="-j 1: exit $rc1, expected $status"
+  for j in "-j 2" "-j 4" "-j3" "--jobs=8"; do
+    rm -f "$T/jn.xml"
+    "$CUBEMU" check $j "$@" "${xmln[@]}" >"$T/jn.out" 2>"$T/jn.err"; rc=$?
+    [ "$rc" = "$rc1" ] || out+=$'\n'"$j: exit $rc, -j 1 $rc1"
+    out+=$(same_masked "$j: stdout" "$T/j1.out" "$T/jn.out")
+    out+=$(same_masked "$j: stderr" "$T/j1.err" "$T/jn.err")
+    [ $junit = no ] || out+=$(same_masked "$j: JUnit" "$T/j1.xml" "$T/jn.xml")
+  done
+  if [ -z "$out" ]; then ok "$name"; else bad "$name"; fi
+}
+jobs_same check-jobs-lines 2 "${JOBS_SET[@]}"
+expect check-jobs-lines-text 2 "ok   $SLOWER (cycles 1409110)
+ok   $PASS1 (cycles 948)
+FAIL $D/failing.ini: $D/failing.ini:10: expected cycles < 12, measured 12
+FAIL $T/none.ini: $T/none.ini: cannot read: No such file or directory
+ok   $PASS2 (cycles 74)
+FAIL $FAIL: $FAIL:15: expected cycles == 1, measured 948
+ok   scenarios/paper/johnsson-ho-figure4.ini (cycles 3)
+ok   scenarios/paper/johnsson-ho-figure5-seq0.ini (cycles 3)
+5 passed, 3 failed" -- "$CUBEMU" check -j 4 "${JOBS_SET[@]}"
+jobs_same check-jobs-fail-status 1 "$SLOWER" $D/failing.ini $PASS1
+jobs_same check-jobs-pass-status 0 $PASS2 $PASS1 scenarios/paper/johnsson-ho-figure4.ini
+jobs_same check-jobs-tap 2 --tap "${JOBS_SET[@]}"
+jobs_same check-jobs-junit 2 --junit "${JOBS_SET[@]}"
+if junit_ok "$T/jn.xml" 8 2 1; then ok check-jobs-junit-counts; else out=$(cat "$T/jn.xml"); bad check-jobs-junit-counts; fi
+jobs_same check-jobs-junit-stdout 2 "${JOBS_SET[@]}" --junit -
+jobs_same check-jobs-set 1 "$SLOWER" $PASS1 --set "expect.cycles=< 200"
+# -j 1..256 scenarios at once, the flag named; given once
+for v in 0 -1 257; do
+  expect "check-jobs-bad-'$v'" 2 "cubemu check: -j $v: expected 1..256 scenarios at once" -- \
+    "$CUBEMU" check $PASS1 -j "$v"
+done
+expect check-jobs-bad-abc 2 "cubemu check: Cannot parse integer value “abc” for -j" -- \
+  "$CUBEMU" check $PASS1 -j abc
+expect check-jobs-bad-fraction 2 "cubemu check: Cannot parse integer value “1.5” for --jobs" -- \
+  "$CUBEMU" check $PASS1 --jobs 1.5
+expect check-jobs-twice 2 "cubemu check: -j given twice: it takes one value" -- \
+  "$CUBEMU" check $PASS1 -j 2 -j 3
+# The line counts the scenarios that have ended, drawn by check itself.
+CUBEMU_PROGRESS_DELAY=0 "$CUBEMU" check -j 2 --progress "$SLOWER" $PASS1 $PASS2 \
+  >"$T/p.out" 2>"$T/p.err"; rc=$?
+out=$(cat -v "$T/p.err")
+if [ "$rc" = 0 ] && grep -q "check: scenario 0 of 3 done, 2 running" "$T/p.err" \
+   && ! grep -q "tick" "$T/p.err" && [ "$(cat "$T/p.out")" = "ok   $SLOWER (cycles 1409110)
+ok   $PASS1 (cycles 948)
+ok   $PASS2 (cycles 74)
+3 passed, 0 failed" ]; then ok check-jobs-progress; else bad check-jobs-progress; fi
+
+# A scenario whose process ends without a result: one at a time it ends
+# the check, as it always has; with -j N it is that scenario's error,
+# naming how its process ended and its last line, and the check goes on.
+# Here a node program that aborts (built as tests/sdk.sh builds them).
+cat >"$T/crash.c" <<'EOF'
+#include <cubemu/program.h>
+#include <stdio.h>
+#include <stdlib.h>
+static const cubemu_method methods[] = { { "abort", "gives up" }, { NULL, NULL } };
+static const cubemu_param params[] = { { .key = NULL } };
+static void *prepare(const cubemu_machine *m, cubemu_params *p, cubemu_layout *l)
+{
+    (void)m; (void)p;
+    l->memory_elements = l->elements_per_node = 1;
+    l->element = CUBEMU_WORD;
+    return malloc(1);
+}
+static void init(const void *c, uint32_t x, cubemu_word *mem) { (void)c; mem[0] = x; }
+static int step(cubemu_node *n, const void *c)
+{
+    (void)n; (void)c;
+    fprintf(stderr, "crash: giving up\n");
+    abort();
+}
+static void expect(const void *c, uint32_t x, cubemu_word *e) { (void)c; e[0] = x; }
+CUBEMU_PROGRAM(.name = "crash", .needs = CUBEMU_NEEDS_DIMENSIONS, .methods = methods,
+               .params = params, .prepare = prepare, .release = free, .init = init,
+               .step = step, .expect = expect);
+EOF
+printf '[machine]\npreset = cube\ndimensions = 2\n[algorithm]\nprogram = ./crash.so\n[expect]\ndata = correct\n' \
+  >"$T/crash.ini"
+if out=$(${CC:-cc} -std=c11 -Wall -shared -fPIC -Isdk "$T/crash.c" -o "$T/crash.so" 2>&1); then
+  run env LC_ALL=C "$CUBEMU" check $PASS1 "$T/crash.ini" $PASS2
+  if [ "$rc" = 134 ] && [ "$out" = "ok   $PASS1 (cycles 948)
+crash: giving up" ]; then ok check-crash-one-at-a-time; else bad check-crash-one-at-a-time; fi
+  env LC_ALL=C "$CUBEMU" check -j 2 $PASS1 "$T/crash.ini" $PASS2 --junit "$T/crash.xml" \
+    >"$T/crash.out" 2>"$T/crash.err"; rc=$?
+  out="$(cat "$T/crash.out"; echo ---; cat "$T/crash.err")"
+  if [ "$rc" = 2 ] && [ "$(cat "$T/crash.out")" = "ok   $PASS1 (cycles 948)
+FAIL $T/crash.ini: crash: giving up (the run's process ended with killed by signal 6 (Aborted))
+ok   $PASS2 (cycles 74)
+2 passed, 1 failed" ] && [ "$(cat "$T/crash.err")" = "crash: giving up" ] \
+     && junit_ok "$T/crash.xml" 3 0 1; then ok check-jobs-crash; else bad check-jobs-crash; fi
+else
+  bad "build the test's program crash.c"
+fi
+# A --wall-limit that ends a scenario's process (while it is prepared)
+# is that scenario's error; the JUnit file is written whole all the same
+# (the processes never see its temporary file) and nothing is left over.
+M=scenarios/fft/mesh-1d.ini
+mkdir "$T/w"
+printf 'previous\n' >"$T/w/check.xml"
+"$CUBEMU" check -j 2 $M $M $M --wall-limit 0.000001 --junit "$T/w/check.xml" \
+  >"$T/w.out" 2>"$T/w.err"; rc=$?
+out="$(cat "$T/w.out"; ls -A "$T/w")"
+STOPPED="$M: the run passed --wall-limit 0.000001 outside the engine's event loop, while the run was being prepared or verified"
+if [ "$rc" = 2 ] && [ "$(cat "$T/w.out")" = "FAIL $M: $STOPPED (the run's process ended with exit status 2)
+FAIL $M: $STOPPED (the run's process ended with exit status 2)
+FAIL $M: $STOPPED (the run's process ended with exit status 2)
+0 passed, 3 failed" ] && [ "$(ls -A "$T/w")" = check.xml ] && junit_ok "$T/w/check.xml" 3 0 3; then
+  ok check-jobs-wall-limit; else bad check-jobs-wall-limit; fi
+
 # list --json: one JSON object with every algorithm and preset plain list
 # shows, the topologies and the trace export formats.
 "$CUBEMU" list > "$T/list.txt"
