@@ -77,15 +77,15 @@ MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || mpicc --showme:lin
 Q := $(if $(V),,@)
 
 ALG_DIRS := $(sort $(dir $(wildcard algorithms/*/*.c)))
-CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Isdk -Ialgorithms -Ialgorithms/common \
+CPPFLAGS += -Iutil -Iemu -Imachines -Irun -Itraces -Isdk -Iworkloads -Ialgorithms -Ialgorithms/common \
             $(addprefix -I,$(ALG_DIRS)) \
             -D_POSIX_C_SOURCE=200809L -DCUBEMU_VERSION='"$(VERSION)"' \
             -DCUBEMU_SOURCE_DIR='"$(CURDIR)"' -MMD -MP $(SMPI_DEFS)
 CFLAGS   += -std=c11 $(OPT) -g -Wall -Wextra $(WERROR) $(SAN) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
-LIB_SRC  := $(wildcard util/*.c emu/*.c machines/*.c run/*.c sdk/*.c algorithms/*.c \
-              algorithms/*/*.c traces/*.c)
+LIB_SRC  := $(wildcard util/*.c emu/*.c machines/*.c run/*.c sdk/*.c workloads/*.c \
+              algorithms/*.c algorithms/*/*.c traces/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB      := $(BUILD)/libcubemu-emu.a
 # The programs that load node programs (sdk/) export the SDK's cubemu_*
