@@ -134,6 +134,10 @@ const Algorithm *algorithm_find(const char *name);
 long long params_int(const Params *p, const char *key);
 int params_choice(const Params *p, const char *key);
 const char *params_text(const Params *p, const char *key);
+/* A text parameter that names a file: relative to the scenario file's
+ * folder when the file gave it, as written when --set did (or NULL for
+ * an optional one absent). */
+const char *params_path(const Params *p, const char *key);
 /* Whether the scenario gave the key (rather than the default applying). */
 gboolean params_given(const Params *p, const char *key);
 /* Index of the method in the algorithm's methods. */

@@ -98,6 +98,8 @@ typedef struct {
     char *where;                  /* the key's location, else its group's */
     gboolean given;
     long long value;
+    char *path;                   /* text as a path from where it was given
+                                   * (params_path), or NULL */
 } ParamEntry;
 
 struct Params {
@@ -115,6 +117,7 @@ static void param_entry_clear(gpointer p)
     ParamEntry *e = p;
     g_free(e->text);
     g_free(e->where);
+    g_free(e->path);
 }
 
 static void params_free(Params *p)
@@ -164,6 +167,12 @@ int params_choice(const Params *p, const char *key)
 const char *params_text(const Params *p, const char *key)
 {
     return params_entry(p, key)->text;
+}
+
+const char *params_path(const Params *p, const char *key)
+{
+    const ParamEntry *e = params_entry(p, key);
+    return e->path ? e->path : e->text;
 }
 
 gboolean params_given(const Params *p, const char *key)
@@ -352,7 +361,8 @@ static Params *params_resolve(const Scenario *s, GString *problems)
         ParamEntry entry = { ps, g_strdup(text ? text : ps->fallback),
                              g_strdup(text ? where
                                            : scenario_group_where(s, "algorithm")),
-                             text != NULL, 0 };
+                             text != NULL, 0,
+                             text ? scenario_path(s, "algorithm", ps->key) : NULL };
         gboolean ok;
         if (ps->type == PARAM_TEXT) {
             if (!text && !*ps->fallback)
