@@ -549,6 +549,7 @@ static RunOutcome run_one(const Scenario *s, const MpiNodeOptions *options,
     unsigned phases = algorithm_phase_count(alg);
     MpiNodeOptions o = *options;
     o.count_traffic = TRUE;
+    o.each = layout->each;
     Node *node = mpi_node_new(&setup.machine, MPI_COMM_WORLD,
                               layout->memory_elements, w, layout->local_size,
                               phases, &o);

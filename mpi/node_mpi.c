@@ -133,6 +133,7 @@ typedef struct {
     uint32_t source;
     int tag;
     size_t offset, count;
+    NodeOp op;                    /* an operation-level program's handle */
 } Recv;
 
 typedef struct {
@@ -178,6 +179,14 @@ struct Node {
     int *route;
     GPtrArray *pool;              /* Pooled *, packet buffers for reuse */
     MpiNodeStats stats;
+
+    /* An operation-level program (MpiNodeOptions.each): the next handle,
+     * the operations completed since the program's last call, and those
+     * the running call reports (node_completed) and how many it read. */
+    gboolean each;
+    NodeOp next_op;
+    GArray *completed, *report;
+    guint reported;
 };
 
 /* ---- errors ---------------------------------------------------------- */
@@ -219,6 +228,9 @@ Node *mpi_node_try_new(const Machine *machine, MPI_Comm comm,
     node->wait_limit = options && options->wait_limit > 0 ? options->wait_limit
                                                           : 0;
     node->count_traffic = options && options->count_traffic;
+    node->each = options && options->each;
+    node->completed = g_array_new(FALSE, FALSE, sizeof(NodeOp));
+    node->report = g_array_new(FALSE, FALSE, sizeof(NodeOp));
     size_t words = memory_elements * element_words;
     node->memory = g_try_new0(Word, words > 0 ? words : 1);
     if (!node->memory) {
@@ -287,6 +299,8 @@ void mpi_node_free(Node *node)
     g_free(node->stats.link_up);
     g_free(node->stats.link_down);
     g_free(node->stats.channel);
+    g_array_free(node->completed, TRUE);
+    g_array_free(node->report, TRUE);
     g_clear_error(&node->error);
     g_free(node);
 }
@@ -314,6 +328,9 @@ void mpi_node_reset(Node *node)
     memset(node->send_seq, 0, node->count * sizeof *node->send_seq);
     memset(node->recv_seq, 0, node->count * sizeof *node->recv_seq);
     node->mpi_sent = node->mpi_received = 0;
+    node->next_op = 0;
+    g_array_set_size(node->completed, 0);
+    g_array_set_size(node->report, 0);
     if (node->local)
         memset(node->local, 0, node->local_size);
     memset(node->memory, 0,
@@ -493,6 +510,50 @@ static void test_sends(Node *node)
     }
 }
 
+/* ---- operation-level programs -------------------------------------------- */
+
+/* A new operation's handle (an operation-level program's). */
+static NodeOp new_op(Node *node)
+{
+    return node->next_op++;
+}
+
+/* Operation op completed: reported by the program's next call. */
+static void op_done(Node *node, NodeOp op)
+{
+    g_array_append_val(node->completed, op);
+}
+
+/* An operation that completes as it is posted (a send, local work). */
+static void op_now(Node *node)
+{
+    if (node->each)
+        op_done(node, new_op(node));
+}
+
+NodeOp node_last_op(const Node *node)
+{
+    return node->each ? node->next_op - 1 : 0;
+}
+
+static int op_compare(const void *a, const void *b)
+{
+    NodeOp x = *(const NodeOp *)a, y = *(const NodeOp *)b;
+    return (x > y) - (x < y);
+}
+
+size_t node_completed(Node *node, NodeOp *ops, size_t max)
+{
+    if (!node->each || !node->in_step)
+        return 0;
+    size_t n = MIN(max, (size_t)(node->report->len - node->reported));
+    if (n)
+        memcpy(ops, &g_array_index(node->report, NodeOp, node->reported),
+               n * sizeof *ops);
+    node->reported += (guint)n;
+    return n;
+}
+
 /* ---- matching -------------------------------------------------------- */
 
 /* Write a matched packet into memory and free it. */
@@ -503,6 +564,8 @@ static void deliver(Node *node, const Recv *r, Header *h)
         unpack(node, node->memory + r->offset * node->w, packet_data(h),
                r->count);
     packet_free(node, h);
+    if (node->each)
+        op_done(node, r->op);
 }
 
 /* A packet in sequence: the oldest waiting receive of its (source, tag),
@@ -690,6 +753,7 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
     /* A path that comes back to the node is still a trip through the
      * network in the emulator; here it is a local copy. */
     post_send(node, dest, path, hops, offset, count, tag);
+    op_now(node);
 }
 
 void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
@@ -705,6 +769,7 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
         count_send(node, node->route, hops, TRUE, count);
     }
     post_send(node, dest, NULL, 0, offset, count, tag);   /* direct */
+    op_now(node);
 }
 
 void node_recv(Node *node, uint32_t source, int tag, size_t offset,
@@ -718,12 +783,18 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
     if (!node_check_run(node, "receive", offset, count))
         return;
     Recv *r = g_new(Recv, 1);
-    *r = (Recv){ source, tag, offset, count };
+    *r = (Recv){ source, tag, offset, count, node->each ? new_op(node) : 0 };
     g_ptr_array_add(node->posted, r);
 }
 
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
+    if (node->each) {
+        node_fail(node, "node_exchange in an operation-level program: its "
+                  "region is the step's (node.h); post a send and a "
+                  "receive");
+        return;
+    }
     uint32_t nb = node_neighbour(node, link);
     if (!node_checked(node, nodecheck_link(node->topo, node->address, link,
                                            nb)))
@@ -734,27 +805,29 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 
 void node_busy(Node *node, Tick ticks)
 {
-    node_checked(node, nodecheck_ticks("busy", ticks));
+    if (node_checked(node, nodecheck_ticks("busy", ticks)))
+        op_now(node);
 }
 
 void node_idle(Node *node, Tick ticks)
 {
-    node_checked(node, nodecheck_ticks("idle", ticks));
+    if (node_checked(node, nodecheck_ticks("idle", ticks)))
+        op_now(node);
 }
 
 void node_compute(Node *node, uint64_t flops)
 {
-    (void)node;
     (void)flops;
+    op_now(node);
 }
 
 void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
                  uint64_t flops)
 {
-    (void)node;
     (void)kernel;
     (void)shape;
     (void)flops;
+    op_now(node);
 }
 
 static void close_phase(Node *node, double end)
@@ -929,15 +1002,31 @@ static void wait_servicing(Node *node, int n, MPI_Request *reqs)
     }
 }
 
-/* Service until the step's receives have all completed, or, with a
- * wait limit, until that many seconds have passed with nothing arriving:
- * then the node fails, naming its oldest receive, and stalls (above). The
- * quiet time starts at the first probe that finds nothing, so the clock
- * is read only while nothing arrives, never per packet. */
+static void wait_until_quiet(Node *node, gboolean one);
+
+/* Service until the step's receives have all completed (wait_until_quiet). */
 static void wait_receives(Node *node)
 {
+    wait_until_quiet(node, FALSE);
+}
+
+/* An operation-level program's wait: until one receive completes. */
+static void wait_one(Node *node)
+{
+    wait_until_quiet(node, TRUE);
+}
+
+/* Service until the receives waiting have all completed (with ONE: until
+ * an operation has completed), or, with a wait limit, until that many
+ * seconds have passed with nothing arriving: then the node fails, naming
+ * its oldest receive, and stalls (above). The quiet time starts at the
+ * first probe that finds nothing, so the clock is read only while
+ * nothing arrives, never per packet. */
+static void wait_until_quiet(Node *node, gboolean one)
+{
     double quiet_since = -1;      /* -1: a packet came since the last read */
-    while (!node->error && node->waiting.length > 0) {
+    while (!node->error && node->waiting.length > 0
+           && !(one && node->completed->len > 0)) {
         if (service(node)) {
             quiet_since = -1;
             continue;
@@ -1001,11 +1090,54 @@ static gboolean node_failed(Node *node, GError **error)
     return FALSE;
 }
 
+/* An operation-level program's calls: the first, then one whenever
+ * operations have completed since the last (servicing until one does),
+ * until it returned NODE_DONE and its receives have all completed. */
+static void run_each(Node *node, NodeStepFn step, const void *config)
+{
+    for (;;) {
+        GArray *t = node->report;
+        node->report = node->completed;
+        node->completed = t;
+        g_array_set_size(node->completed, 0);
+        qsort(node->report->data, node->report->len, sizeof(NodeOp),
+              op_compare);
+        node->reported = 0;
+        node->in_step = TRUE;
+        NodeStatus status = step(node, config);
+        node->in_step = FALSE;
+        node->step++;
+        if (!node->error)
+            after_step(node);
+        if (status == NODE_DONE) {
+            wait_receives(node);
+            return;
+        }
+        if (!node->error && node->completed->len == 0
+            && node->waiting.length == 0) {
+            node_fail(node, "returned NODE_CONTINUE with no operation "
+                      "outstanding: nothing would call it again");
+            return;
+        }
+        /* a receive waits: serviced as wait_receives does, its wait limit
+         * included, until it or another completes */
+        if (node->completed->len == 0)
+            wait_one(node);
+        if (node->error)
+            return;
+    }
+}
+
 gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
                       GError **error)
 {
     node->start = node->phase_start = MPI_Wtime();
-    for (;;) {
+    if (node->each) {
+        run_each(node, step, config);
+        if (node->error)
+            return node_failed(node, error);
+    }
+    for (; !node->each;) {
         node->in_step = TRUE;
         NodeStatus status = step(node, config);
         node->in_step = FALSE;

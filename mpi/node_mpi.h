@@ -60,6 +60,11 @@ typedef struct {
      * report), at the cost of walking every send's path and of a counter
      * per directed channel of the machine on every rank. */
     gboolean count_traffic;
+    /* An operation-level program (emu/node.h, MemoryLayout.each): called
+     * again as soon as one of its operations completes, not once a step.
+     * Here a send completes when posted (its packet holds its elements),
+     * local work at once, a receive when its packet is delivered. */
+    gboolean each;
 } MpiNodeOptions;
 
 /* The node of this rank: address = rank in comm, whose size must be the
