@@ -21,7 +21,8 @@
     ALGORITHM(algorithm_matmul)            \
     ALGORITHM(algorithm_matvec)            \
     ALGORITHM(algorithm_vecmat)            \
-    ALGORITHM(algorithm_rank1)
+    ALGORITHM(algorithm_rank1)             \
+    ALGORITHM(algorithm_schedule)
 
 #define DECLARE_ALGORITHM(a) extern const Algorithm a;
 #define DECLARE_PROGRAM(p) extern const cubemu_program p;

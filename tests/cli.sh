@@ -33,7 +33,7 @@ $D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, descri
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, program, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
-expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose, matmul, matvec, vecmat, rank1)" -- \
+expect unknown-algorithm 2 "cubemu run: $D/unknown-algorithm.ini:4: name: unknown algorithm 'quicksort' (valid: gray-to-binary, binary-to-gray, exchange, bmmc, reshape, shift, fft, fft-broadcast, transpose, matmul, matvec, vecmat, rank1, schedule)" -- \
   "$CUBEMU" run $D/unknown-algorithm.ini
 expect dblas-short-matrix 2 "cubemu run: --set algorithm.shape=3x64: shape: P = 3 is less than the N_r = 4 processor rows (every processor needs a block of A)" -- \
   "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=3 --set algorithm.name=matvec --set algorithm.shape=3x64 --set algorithm.processors=4x2

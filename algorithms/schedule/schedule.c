@@ -1,0 +1,636 @@
+/* schedule.c -- replay a message schedule (workloads/schedule.h), read
+ * from a file in any readable format (workloads/format.h: LogGOPSim's
+ * GOAL), on any machine: every rank a node, every operation started as
+ * soon as what it depends on has completed (or, for irequires, started).
+ *
+ * The node program runs at the operation level (emu/node.h): it is called
+ * at each completion of one of its operations, marks the operation done,
+ * and posts, in the order the file gave them, the operations that became
+ * ready. A send goes to a neighbour along the one link between them (a
+ * neighbour message) and to any other node along the default route (a
+ * router message), or always along the route with route = router; a
+ * calc is local work of its time units in ticks.
+ *
+ * Real payloads: a message of b bytes is ceil(b / element-bytes)
+ * elements, element j the hash of (source rank, destination rank, tag,
+ * sequence number, j), the sequence number counting the sender's messages
+ * to that rank with that tag. The receiver checks every element of every
+ * message against the sequence number it expects (its own count of
+ * receives from that source with that tag, which MPI's non-overtaking
+ * matching makes the same), and keeps a ledger in memory[0, LEDGER):
+ * messages and elements received, the sum of the received messages'
+ * identities, messages and elements sent, and messages that arrived wrong.
+ * expect() computes the ledger from the schedule alone, so a message lost,
+ * duplicated, misrouted or altered is a wrong run.
+ *
+ * Memory: the ledger, one scratch region for a send's payload (a send
+ * copies its elements when it is posted), and a region of its own for
+ * every receive of the rank, so that no two receives ever overlap.
+ */
+#include "algorithm.h"
+#include "format.h"
+#include "bits.h"
+#include "graycode.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The ledger, memory[0, LEDGER): see above. */
+enum {
+    LEDGER_RECEIVED, LEDGER_RECEIVED_ELEMENTS, LEDGER_RECEIVED_SUM,
+    LEDGER_SENT, LEDGER_SENT_ELEMENTS, LEDGER_WRONG, LEDGER
+};
+
+/* A node no rank is mapped to. */
+#define NO_RANK UINT32_MAX
+
+/* A dependent of an operation (RankRun.dependent): its index, with this
+ * bit set for one that needed the operation started (irequires). */
+#define ON_START 0x80000000u
+
+/* Operations the program takes from node_completed at a time. */
+#define COMPLETED_BATCH 64
+
+/* How many bytes an element stands for at most, and the largest memory a
+ * node may ask for: a replay larger than that wants element-bytes raised
+ * (the engine's own limits apply below it). */
+#define MAX_ELEMENT_BYTES ((int64_t)1 << 30)
+
+enum { MAP_IDENTITY, MAP_GRAY, MAP_FILE };
+enum { ROUTE_AUTO, ROUTE_ROUTER };
+
+/* One rank's state during the replay. Written only by its own node's
+ * calls (node.h's rule that a program touches only its own node), so
+ * that each MPI rank keeps its own. */
+typedef struct {
+    uint32_t *pending;            /* per op: dependencies not satisfied */
+    uint32_t *after;              /* per op + 1: offsets into dependent */
+    uint32_t *dependent;          /* ops that wait for each (ON_START) */
+    uint32_t *op_of;              /* per handle: the op it was given to */
+    uint32_t *key;                /* per send or recv: its (peer, tag)'s
+                                   * index among the rank's sends' or
+                                   * receives' keys */
+    uint32_t *seq;                /* per recv: the sequence number due */
+    uint64_t *buffer;             /* per recv: where it lands */
+    uint64_t *count;              /* per key: sends or receives so far
+                                   * (sends' keys first, then receives') */
+    uint32_t nsend_keys;
+    uint32_t *heap, nheap;        /* ops ready to post, smallest first */
+    uint32_t ndone;
+} RankRun;
+
+typedef struct {
+    Schedule *sched;
+    uint32_t nodes;
+    uint32_t *node_of;            /* per rank */
+    uint32_t *rank_of;            /* per node, or NO_RANK */
+    int mapping, route;
+    uint64_t element_bytes;
+    double ticks_per_unit;        /* a calc's time unit in ticks */
+    size_t send_at;               /* the send scratch's offset */
+    RankRun *run;                 /* per rank */
+    ScheduleTotals totals;
+    uint64_t elements_sent;       /* over all sends */
+    uint64_t elements_off_node;   /* of sends to another node */
+    double injection_bound;       /* cycles, see schedule_report */
+} SchedConfig;
+
+static const AlgorithmMethod schedule_methods[] = {
+    { "replay", "every operation as soon as its dependencies allow" },
+    { NULL, NULL }
+};
+
+static const char *const route_choices[] = { "auto", "router", NULL };
+
+static const ParamSpec schedule_params[] = {
+    { .key = "schedule", .type = PARAM_TEXT, .fallback = NULL,
+      .help = "the schedule's file, relative to the scenario file "
+              "(LogGOPSim's GOAL text: FILE.goal)" },
+    { .key = "format", .type = PARAM_TEXT, .fallback = "",
+      .help = "the file's format (default: by its extension)" },
+    { .key = "mapping", .type = PARAM_TEXT, .fallback = "identity",
+      .help = "rank r on node r (identity), node G(r) (gray: the "
+              "binary-reflected Gray code), or the node on line r+1 of "
+              "file:PATH" },
+    { .key = "route", .type = PARAM_CHOICE, .fallback = "auto",
+      .choices = route_choices,
+      .help = "auto: a neighbour message to an adjacent node, a router "
+              "message otherwise; router: always along the default route" },
+    { .key = "element-bytes", .type = PARAM_INT, .fallback = "8",
+      .min = 1, .max = MAX_ELEMENT_BYTES,
+      .help = "bytes an element stands for: a message of b bytes is "
+              "ceil(b / element-bytes) elements" },
+    { .key = "time-unit", .type = PARAM_TEXT, .fallback = "1e-9",
+      .help = "seconds a calc's time unit stands for, converted through "
+              "the machine's tick-seconds (a unit is a tick where the "
+              "machine gives none)" },
+    { .key = NULL }
+};
+
+/* ---- the payload ------------------------------------------------------ */
+
+/* Element j of the seq-th message from rank `from` to rank `to` with
+ * `tag`. */
+static inline Word payload_word(uint32_t from, uint32_t to, int32_t tag,
+                                uint64_t seq, uint64_t j)
+{
+    uint64_t h = bits_splitmix64(((uint64_t)from << 32) ^ to);
+    h = bits_splitmix64(h ^ ((uint64_t)(uint32_t)tag << 32) ^ seq);
+    return bits_splitmix64(h ^ j);
+}
+
+/* A received message's identity, summed into the ledger. */
+static inline Word message_identity(uint32_t from, int32_t tag, uint64_t seq)
+{
+    return payload_word(from, UINT32_MAX, tag, seq, UINT64_MAX);
+}
+
+static inline uint64_t elements_of(const SchedConfig *c, uint64_t bytes)
+{
+    return bytes / c->element_bytes + (bytes % c->element_bytes != 0);
+}
+
+/* ---- the ready heap ------------------------------------------------------ */
+
+static void heap_push(RankRun *k, uint32_t op)
+{
+    uint32_t i = k->nheap++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (k->heap[p] <= op)
+            break;
+        k->heap[i] = k->heap[p];
+        i = p;
+    }
+    k->heap[i] = op;
+}
+
+static uint32_t heap_pop(RankRun *k)
+{
+    uint32_t top = k->heap[0], last = k->heap[--k->nheap], i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        uint32_t at = last;
+        if (l < k->nheap && k->heap[l] < at)
+            m = l, at = k->heap[l];
+        if (r < k->nheap && k->heap[r] < at)
+            m = r;
+        if (m == i)
+            break;
+        k->heap[i] = k->heap[m];
+        i = m;
+    }
+    if (k->nheap > 0)
+        k->heap[i] = last;
+    return top;
+}
+
+/* ---- the node program --------------------------------------------------- */
+
+/* Op `op` satisfied one dependency of each of its dependents of the kind
+ * given (ON_START for those that waited for it to start). */
+static void release(RankRun *k, uint32_t op, uint32_t kind)
+{
+    for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
+        uint32_t d = k->dependent[i];
+        if ((d & ON_START) == kind && --k->pending[d & ~ON_START] == 0)
+            heap_push(k, d & ~ON_START);
+    }
+}
+
+/* Post op of rank r, running on node. */
+static void post(Node *node, const SchedConfig *c, uint32_t r, uint32_t op)
+{
+    RankRun *k = &c->run[r];
+    const SchedOp *o = &c->sched->ranks[r].ops[op];
+    Word *mem = node_memory(node);
+    uint64_t m = elements_of(c, o->size);
+    switch (o->kind) {
+    case SCHED_SEND: {
+        uint64_t seq = k->count[k->key[op]]++;
+        for (uint64_t j = 0; j < m; j++)
+            mem[c->send_at + j] = payload_word(r, o->peer, o->tag, seq, j);
+        uint32_t dest = c->node_of[o->peer];
+        int link = -1;
+        if (c->route == ROUTE_AUTO && dest != node_address(node))
+            for (int l = 0; l < node_links(node) && link < 0; l++)
+                if (node_neighbour(node, l) == dest)
+                    link = l;
+        if (link >= 0)
+            node_send(node, &link, 1, c->send_at, (size_t)m, o->tag);
+        else
+            node_send_to(node, dest, c->send_at, (size_t)m, o->tag);
+        mem[LEDGER_SENT]++;
+        mem[LEDGER_SENT_ELEMENTS] += m;
+        break;
+    }
+    case SCHED_RECV:
+        k->seq[op] = (uint32_t)k->count[k->nsend_keys + k->key[op]]++;
+        node_recv(node, c->node_of[o->peer], o->tag, (size_t)k->buffer[op],
+                  (size_t)m);
+        break;
+    default:
+        node_busy(node, (Tick)llround((double)o->size * c->ticks_per_unit));
+        break;
+    }
+    k->op_of[node_last_op(node)] = op;
+    release(k, op, ON_START);
+}
+
+/* Op `op` of rank r completed: a receive's payload is checked into the
+ * ledger. */
+static void complete(Node *node, const SchedConfig *c, uint32_t r,
+                     uint32_t op)
+{
+    RankRun *k = &c->run[r];
+    const SchedOp *o = &c->sched->ranks[r].ops[op];
+    if (o->kind == SCHED_RECV) {
+        Word *mem = node_memory(node);
+        uint64_t m = elements_of(c, o->size), seq = k->seq[op];
+        const Word *got = mem + k->buffer[op];
+        gboolean right = TRUE;
+        for (uint64_t j = 0; j < m && right; j++)
+            right = got[j] == payload_word(o->peer, r, o->tag, seq, j);
+        mem[LEDGER_RECEIVED]++;
+        mem[LEDGER_RECEIVED_ELEMENTS] += m;
+        mem[LEDGER_RECEIVED_SUM] += message_identity(o->peer, o->tag, seq);
+        mem[LEDGER_WRONG] += !right;
+    }
+    k->ndone++;
+    release(k, op, 0);
+}
+
+static NodeStatus schedule_step(Node *node, const void *config)
+{
+    const SchedConfig *c = config;
+    uint32_t r = c->rank_of[node_address(node)];
+    if (r == NO_RANK)
+        return NODE_DONE;
+    RankRun *k = &c->run[r];
+    uint32_t nops = c->sched->ranks[r].nops;
+    if (node_step(node) == 0)
+        for (uint32_t op = 0; op < nops; op++)
+            if (k->pending[op] == 0)
+                heap_push(k, op);
+    NodeOp done[COMPLETED_BATCH];
+    size_t n;
+    while ((n = node_completed(node, done, COMPLETED_BATCH)) > 0) {
+        for (size_t i = 0; i < n; i++)
+            complete(node, c, r, k->op_of[done[i]]);
+        if (n < COMPLETED_BATCH)
+            break;
+    }
+    while (k->nheap > 0)
+        post(node, c, r, heap_pop(k));
+    return k->ndone == nops ? NODE_DONE : NODE_CONTINUE;
+}
+
+/* ---- prepare -------------------------------------------------------------- */
+
+/* Rank r's sends' or receives' (peer, tag) pairs numbered in order of
+ * first appearance: key[op] for each op of that kind; returns how many. */
+static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
+                            uint32_t *key)
+{
+    g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
+    g_autofree gint64 *keys = g_new(gint64, sr->nops ? sr->nops : 1);
+    uint32_t n = 0;
+    for (uint32_t op = 0; op < sr->nops; op++) {
+        const SchedOp *o = &sr->ops[op];
+        if (o->kind != kind)
+            continue;
+        keys[n] = (gint64)(((uint64_t)o->peer << 32) | (uint32_t)o->tag);
+        gpointer at = g_hash_table_lookup(seen, &keys[n]);
+        if (at) {
+            key[op] = GPOINTER_TO_UINT(at) - 1;
+        } else {
+            key[op] = (uint32_t)g_hash_table_size(seen);
+            g_hash_table_insert(seen, &keys[n], GUINT_TO_POINTER(key[op] + 1));
+        }
+        n++;
+    }
+    return (uint32_t)g_hash_table_size(seen);
+}
+
+static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
+                          const SchedConfig *c)
+{
+    uint32_t n = sr->nops;
+    k->pending = g_new0(uint32_t, n ? n : 1);
+    k->after = g_new0(uint32_t, (size_t)n + 1);
+    k->dependent = g_new(uint32_t, sr->ndeps ? sr->ndeps : 1);
+    k->op_of = g_new0(uint32_t, n ? n : 1);
+    k->key = g_new0(uint32_t, n ? n : 1);
+    k->seq = g_new0(uint32_t, n ? n : 1);
+    k->buffer = g_new0(uint64_t, n ? n : 1);
+    k->heap = g_new(uint32_t, n ? n : 1);
+    /* dependents, in CSR: count, offsets, fill */
+    for (uint32_t op = 0; op < n; op++) {
+        const SchedOp *o = &sr->ops[op];
+        k->pending[op] = o->ndeps;
+        for (uint32_t d = 0; d < o->ndeps; d++)
+            k->after[sr->deps[o->dep_first + d].op + 1]++;
+    }
+    for (uint32_t op = 0; op < n; op++)
+        k->after[op + 1] += k->after[op];
+    g_autofree uint32_t *fill = g_memdup2(k->after, sizeof(uint32_t) * (n ? n : 1));
+    for (uint32_t op = 0; op < n; op++) {
+        const SchedOp *o = &sr->ops[op];
+        for (uint32_t d = 0; d < o->ndeps; d++) {
+            const SchedDep *dep = &sr->deps[o->dep_first + d];
+            k->dependent[fill[dep->op]++] = op | (dep->started ? ON_START : 0);
+        }
+    }
+    k->nsend_keys = number_keys(sr, SCHED_SEND, k->key);
+    uint32_t recv_keys = number_keys(sr, SCHED_RECV, k->key);
+    k->count = g_new0(uint64_t, (size_t)k->nsend_keys + recv_keys + 1);
+    uint64_t at = *recv_at;
+    for (uint32_t op = 0; op < n; op++)
+        if (sr->ops[op].kind == SCHED_RECV) {
+            k->buffer[op] = at;
+            at += elements_of(c, sr->ops[op].size);
+        }
+    *recv_at = at;
+}
+
+static void rank_run_clear(RankRun *k)
+{
+    g_free(k->pending);
+    g_free(k->after);
+    g_free(k->dependent);
+    g_free(k->op_of);
+    g_free(k->key);
+    g_free(k->seq);
+    g_free(k->buffer);
+    g_free(k->heap);
+    g_free(k->count);
+}
+
+static void schedule_release(void *config)
+{
+    SchedConfig *c = config;
+    if (!c)
+        return;
+    for (uint32_t r = 0; c->run && c->sched && r < c->sched->nranks; r++)
+        rank_run_clear(&c->run[r]);
+    g_free(c->run);
+    g_free(c->node_of);
+    g_free(c->rank_of);
+    schedule_free(c->sched);
+    g_free(c);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SchedConfig, schedule_release)
+
+/* The mapping file: node of rank r on line r+1, one number a line
+ * (blank lines and # comments skipped); every node once. */
+static gboolean read_mapping(SchedConfig *c, const char *path,
+                             const Params *p, GError **error)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    GError *e = NULL;
+    if (!g_file_get_contents(path, &text, &len, &e)) {
+        params_fail(p, error, "mapping", "%s", e->message);
+        g_error_free(e);
+        return FALSE;
+    }
+    g_autofree gboolean *used = g_new0(gboolean, c->nodes);
+    uint32_t r = 0, line = 0;
+    for (char *s = text, *next; s && *s; s = next) {
+        line++;
+        next = strchr(s, '\n');
+        if (next)
+            *next++ = '\0';
+        char *hash = strchr(s, '#');
+        if (hash)
+            *hash = '\0';
+        g_strstrip(s);
+        if (!*s)
+            continue;
+        guint64 v;
+        if (!g_ascii_string_to_unsigned(s, 10, 0, c->nodes - 1, &v, NULL)) {
+            params_fail(p, error, "mapping", "%s:%u: '%s' is not a node "
+                        "(valid: 0..%u)", path, line, s, c->nodes - 1);
+            return FALSE;
+        }
+        if (r >= c->sched->nranks) {
+            params_fail(p, error, "mapping", "%s:%u: more nodes than the "
+                        "schedule's %u ranks", path, line, c->sched->nranks);
+            return FALSE;
+        }
+        if (used[v]) {
+            params_fail(p, error, "mapping", "%s:%u: node %" G_GUINT64_FORMAT
+                        " is mapped twice", path, line, v);
+            return FALSE;
+        }
+        used[v] = TRUE;
+        c->node_of[r++] = (uint32_t)v;
+    }
+    if (r < c->sched->nranks) {
+        params_fail(p, error, "mapping", "%s: %u nodes for the schedule's "
+                    "%u ranks", path, r, c->sched->nranks);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static gboolean map_ranks(SchedConfig *c, const Params *p, GError **error)
+{
+    const char *mapping = params_text(p, "mapping");
+    uint32_t nranks = c->sched->nranks;
+    c->node_of = g_new(uint32_t, nranks);
+    if (g_str_has_prefix(mapping, "file:")) {
+        c->mapping = MAP_FILE;
+        /* the path after file:, from the scenario file's folder */
+        const char *given = params_path(p, "mapping");
+        g_autofree char *path = NULL;
+        const char *colon = strstr(given, "file:");
+        path = colon ? g_strconcat(g_strndup(given, (gsize)(colon - given)),
+                                   colon + 5, NULL)
+                     : g_strdup(given);
+        if (!read_mapping(c, path, p, error))
+            return FALSE;
+    } else if (!strcmp(mapping, "identity") || !strcmp(mapping, "gray")) {
+        c->mapping = !strcmp(mapping, "gray") ? MAP_GRAY : MAP_IDENTITY;
+        for (uint32_t r = 0; r < nranks; r++) {
+            uint64_t x = c->mapping == MAP_GRAY ? gray_encode(r) : r;
+            if (x >= c->nodes) {
+                params_fail(p, error, "mapping", "%s puts rank %u on node %"
+                            G_GUINT64_FORMAT ", and the machine has %u "
+                            "nodes", mapping, r, x, c->nodes);
+                return FALSE;
+            }
+            c->node_of[r] = (uint32_t)x;
+        }
+    } else {
+        params_fail(p, error, "mapping", "'%s' is not a mapping (valid: "
+                    "identity, gray, file:PATH)", mapping);
+        return FALSE;
+    }
+    c->rank_of = g_new(uint32_t, c->nodes);
+    memset(c->rank_of, 0xff, sizeof(uint32_t) * c->nodes);
+    for (uint32_t r = 0; r < nranks; r++)
+        c->rank_of[c->node_of[r]] = r;
+    return TRUE;
+}
+
+static void *schedule_prepare(const Machine *m, const Params *p,
+                              MemoryLayout *layout, GError **error)
+{
+    g_autoptr(SchedConfig) c = g_new0(SchedConfig, 1);
+    c->nodes = machine_nodes(m);
+    const char *format = params_text(p, "format");
+    GError *e = NULL;
+    c->sched = schedule_format_read(params_path(p, "schedule"),
+                                    format && *format ? format : NULL, &e);
+    if (!c->sched) {
+        params_fail(p, error, "schedule", "%s", e->message);
+        g_error_free(e);
+        return NULL;
+    }
+    if (c->sched->nranks > c->nodes)
+        return params_fail(p, error, "schedule", "%s has %u ranks, and the "
+                           "machine %u nodes", c->sched->name,
+                           c->sched->nranks, c->nodes);
+    if (!map_ranks(c, p, error))
+        return NULL;
+    c->route = params_choice(p, "route");
+    c->element_bytes = (uint64_t)params_int(p, "element-bytes");
+    const char *unit_text = params_text(p, "time-unit");
+    char *end = NULL;
+    double unit = g_ascii_strtod(unit_text, &end);
+    if (!*unit_text || *end || !isfinite(unit) || unit <= 0)
+        return params_fail(p, error, "time-unit", "'%s' is not a number of "
+                           "seconds above 0", unit_text);
+    c->ticks_per_unit = m->tick_seconds > 0 ? unit / m->tick_seconds : 1;
+
+    /* memory: the ledger, the send scratch, every receive its region */
+    uint64_t send_max = 0, recv_max = 0;
+    c->run = g_new0(RankRun, c->sched->nranks);
+    schedule_totals(c->sched, &c->totals);
+    for (uint32_t r = 0; r < c->sched->nranks; r++) {
+        const SchedRank *sr = &c->sched->ranks[r];
+        uint64_t recv_elements = 0;
+        for (uint32_t op = 0; op < sr->nops; op++) {
+            const SchedOp *o = &sr->ops[op];
+            uint64_t k = elements_of(c, o->size);
+            if (o->kind == SCHED_SEND) {
+                send_max = MAX(send_max, k);
+                c->elements_sent += k;
+                if (c->node_of[o->peer] != c->node_of[r])
+                    c->elements_off_node += k;
+            } else if (o->kind == SCHED_RECV) {
+                recv_elements += k;
+            }
+        }
+        recv_max = MAX(recv_max, recv_elements);
+    }
+    c->send_at = LEDGER;
+    for (uint32_t r = 0; r < c->sched->nranks; r++) {
+        uint64_t at = LEDGER + send_max;
+        rank_run_init(&c->run[r], &c->sched->ranks[r], &at, c);
+    }
+    uint64_t memory = LEDGER + send_max + recv_max;
+    if (memory > SIZE_MAX / 64)
+        return params_fail(p, error, "element-bytes", "the schedule's "
+                           "buffers need %" G_GUINT64_FORMAT " elements a "
+                           "node: raise element-bytes", memory);
+    layout->memory_elements = (size_t)memory;
+    layout->elements_per_node = LEDGER;
+    layout->element = ELEMENT_WORD;
+    layout->computed = TRUE;
+    layout->each = TRUE;
+    return g_steal_pointer(&c);
+}
+
+static void schedule_init(const void *config, uint32_t address, Word *memory)
+{
+    (void)config;
+    (void)address;
+    memset(memory, 0, LEDGER * sizeof(Word));
+}
+
+/* The ledger node x must hold, from the schedule alone: what its rank
+ * receives (every (source, tag) pair's messages numbered from 0 in the
+ * order the rank's receives were given) and sends. */
+static void schedule_expect(const void *config, uint32_t x, Word *expected)
+{
+    const SchedConfig *c = config;
+    memset(expected, 0, LEDGER * sizeof(Word));
+    uint32_t r = c->rank_of[x];
+    if (r == NO_RANK)
+        return;
+    const SchedRank *sr = &c->sched->ranks[r];
+    g_autoptr(GHashTable) next = g_hash_table_new_full(g_int64_hash,
+                                                       g_int64_equal, g_free,
+                                                       g_free);
+    for (uint32_t op = 0; op < sr->nops; op++) {
+        const SchedOp *o = &sr->ops[op];
+        uint64_t m = elements_of(c, o->size);
+        if (o->kind == SCHED_SEND) {
+            expected[LEDGER_SENT]++;
+            expected[LEDGER_SENT_ELEMENTS] += m;
+        } else if (o->kind == SCHED_RECV) {
+            gint64 key = (gint64)(((uint64_t)o->peer << 32) | (uint32_t)o->tag);
+            uint64_t *seq = g_hash_table_lookup(next, &key);
+            if (!seq) {
+                seq = g_new0(uint64_t, 1);
+                g_hash_table_insert(next, g_memdup2(&key, sizeof key), seq);
+            }
+            expected[LEDGER_RECEIVED]++;
+            expected[LEDGER_RECEIVED_ELEMENTS] += m;
+            expected[LEDGER_RECEIVED_SUM] += message_identity(o->peer, o->tag,
+                                                               (*seq)++);
+        }
+    }
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static void schedule_report(const void *config, Report *r)
+{
+    const SchedConfig *c = config;
+    static const char *const mappings[] = { "identity", "gray", "file" };
+    report_detail_text(r, "schedule", c->sched->name);
+    report_detail_int(r, "ranks", c->sched->nranks);
+    report_detail_text(r, "mapping", mappings[c->mapping]);
+    report_detail_int(r, "sends", (long long)c->totals.ops[SCHED_SEND]);
+    report_detail_int(r, "receives", (long long)c->totals.ops[SCHED_RECV]);
+    report_detail_int(r, "calcs", (long long)c->totals.ops[SCHED_CALC]);
+    report_detail_int(r, "bytes_sent", (long long)c->totals.size[SCHED_SEND]);
+    report_detail_int(r, "element_bytes", (long long)c->element_bytes);
+    report_bound(r, "messages", "messages = the schedule's sends",
+                 BOUND_EXACT, (double)c->totals.ops[SCHED_SEND],
+                 "every send of the schedule is one message");
+    report_bound(r, "element_transfers",
+                 "element transfers >= elements sent to another node",
+                 BOUND_LOWER, (double)c->elements_off_node,
+                 "every element sent to another node crosses a channel "
+                 "at least once");
+    /* The busiest channel carried its elements one at a time. */
+    Tick tau = MIN(r->machine.price[CLASS_NEIGHBOUR].element_time,
+                   r->machine.price[CLASS_ROUTER].element_time);
+    report_cycle_bound(r, "busiest channel: its elements x Tw", BOUND_LOWER,
+                       (double)r->max_channel_elements * (double)tau,
+                       "a channel carries one element at a time "
+                       "(max_channel_elements, at the smaller element-time)");
+}
+
+const Algorithm algorithm_schedule = {
+    .name = "schedule",
+    .summary = "replay a message schedule (LogGOPSim's GOAL) on any machine",
+    .source = "LogGOPSim's GOAL schedules (Hoefler, Schneider, Lumsdaine, "
+              "HPDC 2010); docs/schedules.md",
+    .needs = 0,
+    .methods = schedule_methods,
+    .params = schedule_params,
+    .prepare = schedule_prepare,
+    .release = schedule_release,
+    .init = schedule_init,
+    .step = schedule_step,
+    .expect = schedule_expect,
+    .report = schedule_report,
+};
