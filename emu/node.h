@@ -47,7 +47,7 @@
 #include "types.h"             /* Word, Tick */
 typedef struct Node Node;
 
-typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1 } NodeStatus;
+typedef enum { NODE_CONTINUE = 0, NODE_DONE = 1, NODE_ANY = 2 } NodeStatus;
 
 /* No node: node_neighbour across a link the node does not have. */
 #define NODE_NONE UINT32_MAX
@@ -76,25 +76,28 @@ typedef int (*NodePeekFn)(const void *config, uint32_t node, unsigned step,
                           uint32_t *dest, int *path);
 
 /* Operation-level programs. A program whose layout says so (SimLayout's
- * `each`, MemoryLayout's `each`) is called not once a step but once at
- * tick 0 and then at every tick at which one or more of its operations
- * complete, whatever else it has outstanding: operations carry over from
- * call to call, and node_completed says which ones completed. Each send,
- * receive and local work (node_busy, node_compute, node_kernel,
- * node_idle) it posts gets a handle, 0, 1, 2, ... in posting order
- * (node_last_op). A send completes when its last element has left the
- * node, a receive when its last element has arrived (or when it was
- * posted, if its message had arrived before), local work when it ends;
- * local work holds the node across calls, so a call comes no earlier
- * than the end of the node's local work, and what it posts starts then.
- * The program returns NODE_DONE once it has posted its last operation,
- * and the node finishes when all of them have completed; returning
- * NODE_CONTINUE with nothing outstanding is a program error (nothing
- * would ever call it again), and so is node_exchange, whose region a
- * step keeps (below). Messages, arbitration and prices are the same as
- * in a program of steps. The workload replay (algorithms/schedule/) is
- * such a program: a schedule's operations depend on one another, not on
- * steps. */
+ * `each`, MemoryLayout's `each`) may be called not only once a step but
+ * as soon as one of its operations completes: each call returns
+ * NODE_CONTINUE to be called again once everything it has outstanding
+ * has completed (a step's end: the same call, at the same point in the
+ * order of events, as a program of steps gets), NODE_ANY to be called at
+ * the next tick at which one or more of its operations complete, or
+ * NODE_DONE. Operations carry over from call to call, and node_completed
+ * says which ones completed since the last. Each send, receive and local
+ * work (node_busy, node_compute, node_kernel, node_idle) it posts gets a
+ * handle, 0, 1, 2, ... in posting order (node_last_op). A send completes
+ * when its last element has left the node, a receive when its last
+ * element has arrived (or when it was posted, if its message had arrived
+ * before), local work when it ends; local work holds the node across
+ * calls, so a call comes no earlier than the end of the node's local
+ * work, and what it posts starts then. The program returns NODE_DONE
+ * once it has posted its last operation, and the node finishes when all
+ * of them have completed; NODE_ANY with nothing outstanding is a program
+ * error (nothing would call it again), and so is node_exchange, whose
+ * region a step keeps (below), and NODE_ANY in a program of steps.
+ * Messages, arbitration and prices are the same as in a program of
+ * steps. The workload replay (algorithms/schedule/) is such a program: a
+ * schedule's operations depend on one another, not on steps. */
 typedef uint32_t NodeOp;
 
 /* The handle of the operation the node posted last. */

@@ -158,10 +158,24 @@ static void each_known(Sim *sim, Node *node, NodeOp op, Tick at,
         e->unknown--;
     if (at > node->wait_until)
         node->wait_until = at;
-    if (!node->returned_done)
+    if (e->any && !node->returned_done)
         each_queue_call(sim, node->address, at);
-    else if (e->unknown == 0 && was_unknown)
+}
+
+/* Everything node x has outstanding is known (nrecv and deferred 0):
+ * where a program of steps would have its step end (node_after_wait), an
+ * operation-level one finishes if it returned NODE_DONE, and after
+ * NODE_CONTINUE gets its call queued there, at the same point in the
+ * order of events; after NODE_ANY its calls are queued as completions
+ * become known (each_known). */
+static void each_settled(Sim *sim, Node *node)
+{
+    if (node->returned_done) {
         node_after_wait(sim, node);
+    } else if (!sim->each[node->address].any) {
+        queue_push(sim->queue, node->wait_until,
+                   (QueueItem){ node->address, SIM_EACH_ALL });
+    }
 }
 
 /* A new operation of the running node, whose completion is not known
@@ -197,17 +211,21 @@ static int op_compare(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* A call of node at tick `time` was popped: whether to run the program,
- * with the operations completed by then in sim->report. FALSE for a call
- * to put off to the end of the node's local work, and for one with
+/* A call of node at tick `time` was popped (ALL: the one that ends a
+ * wait for everything): whether to run the program, with the operations
+ * completed by then in sim->report. FALSE for a call to put off to the
+ * end of the node's local work, for a stale one, and for one with
  * nothing to report (its completions went to an earlier call of the same
- * tick), but for the first. */
-static gboolean each_call_due(Sim *sim, Node *node, Tick time)
+ * tick), but for the first and one that ends a wait. */
+static gboolean each_call_due(Sim *sim, Node *node, Tick time,
+                              gboolean all)
 {
     NodeEach *e = &sim->each[node->address];
-    if (e->called == time)
+    if (!all && e->called == time)
         e->called = -1;
-    if (node->returned_done)
+    /* a plain call queued before the program returned NODE_CONTINUE is
+     * stale: its completions go to the call that ends the wait */
+    if (node->returned_done || (node->step > 0 && !all && !e->any))
         return FALSE;
     if (time < e->busy_until) {
         each_queue_call(sim, node->address, e->busy_until);
@@ -227,7 +245,7 @@ static gboolean each_call_due(Sim *sim, Node *node, Tick time)
             e->known[kept++] = e->known[i];
     }
     e->nknown = kept;
-    if (sim->nreport == 0 && node->step > 0)
+    if (sim->nreport == 0 && node->step > 0 && !all)
         return FALSE;
     qsort(sim->report, sim->nreport, sizeof *sim->report, op_compare);
     return TRUE;
@@ -235,16 +253,22 @@ static gboolean each_call_due(Sim *sim, Node *node, Tick time)
 
 /* After a call of node returned: done once it finished, or a program
  * error if it waits for nothing. */
-static void each_after_call(Sim *sim, Node *node)
+static void each_after_call(Sim *sim, Node *node, NodeStatus status)
 {
     NodeEach *e = &sim->each[node->address];
-    if (node->returned_done) {
-        if (e->unknown == 0)
-            node_after_wait(sim, node);
-    } else if (e->unknown == 0 && e->nknown == 0) {
-        node_fail(node, "returned NODE_CONTINUE with no operation "
-                  "outstanding: nothing would call it again");
+    e->any = status == NODE_ANY;
+    if (e->any && e->unknown == 0 && e->nknown == 0) {
+        node_fail(node, "returned NODE_ANY with no operation outstanding: "
+                  "nothing would call it again");
+        return;
     }
+    /* completions that became known during the call (or before, while it
+     * waited for everything) get their calls now */
+    if (e->any)
+        for (uint32_t i = 0; i < e->nknown; i++)
+            each_queue_call(sim, node->address, e->known[i].at);
+    if (node->nrecv == 0 && node->deferred == 0)
+        each_settled(sim, node);
 }
 
 /* Write a message's payload into the receive r of node (not running). */
@@ -375,8 +399,12 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
             sim_recv_free(sim, r);
         if (owned)
             sim_msg_free(sim, owned);
-        if (ok && dest->nrecv == 0 && dest->deferred == 0 && !sim->each)
-            node_after_wait(sim, dest);
+        if (ok && dest->nrecv == 0 && dest->deferred == 0) {
+            if (sim->each)
+                each_settled(sim, dest);
+            else
+                node_after_wait(sim, dest);
+        }
         return;
     }
     /* No slot of the table holds a receive here: the branch above takes a
@@ -1310,8 +1338,12 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
     sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
              post->hops, m->data, m, FALSE, 0, post->op);
     g_free(post);
-    if (--node->deferred == 0 && node->nrecv == 0 && !sim->each)
-        node_after_wait(sim, node);
+    if (--node->deferred == 0 && node->nrecv == 0) {
+        if (sim->each)
+            each_settled(sim, node);
+        else
+            node_after_wait(sim, node);
+    }
 }
 
 gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
@@ -1360,12 +1392,12 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (G_UNLIKELY(sim->stats.events >= sim->progress_at)
             && !sim_progress(sim))
             break;
-        if (item.post) {
+        if (item.post && item.post != SIM_EACH_ALL) {
             sim_run_post(sim, node, item.post);
             continue;
         }
         if (sim->each) {
-            if (!each_call_due(sim, node, time))
+            if (!each_call_due(sim, node, time, item.post == SIM_EACH_ALL))
                 continue;
         } else {
             node->wait_until = time;
@@ -1400,7 +1432,10 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         if (sim->error)
             break;
         if (sim->each)
-            each_after_call(sim, node);
+            each_after_call(sim, node, status);
+        else if (status == NODE_ANY)
+            node_fail(node, "returned NODE_ANY, which only an "
+                      "operation-level program may (node.h)");
         else if (node->nrecv == 0 && node->deferred == 0)
             node_after_wait(sim, node);
     }

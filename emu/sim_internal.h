@@ -212,11 +212,13 @@ typedef struct {
 /* A node of an operation-level program (node.h; Sim.each, one a node).
  * Every operation it posts is counted `unknown` until its completion is
  * known (a send's when its route is reserved, a receive's when it is
- * matched, local work's at once), then kept in `known` until the call at
- * its tick reports it (node_completed). A call is queued for each tick
- * at which a known completion falls (`called`: the last tick one was
- * queued for, -1 once it ran), no earlier than busy_until, the end of
- * the node's local work. */
+ * matched, local work's at once), then kept in `known` until a call
+ * reports it (node_completed). After NODE_ANY (`any`), a call is queued
+ * for each tick at which a known completion falls (`called`: the last
+ * tick one was queued for, -1 once it ran), no earlier than busy_until,
+ * the end of the node's local work; after NODE_CONTINUE, one call, when
+ * everything it has outstanding is known, exactly as a step's end
+ * queues the next step (its queue item carries SIM_EACH_ALL). */
 typedef struct {
     Tick busy_until;
     Tick called;
@@ -224,7 +226,14 @@ typedef struct {
     uint32_t unknown;
     uint32_t nknown, capknown;
     EachDone *known;
+    gboolean any;
 } NodeEach;
+
+/* QueueItem.post of the call that ends an operation-level program's wait
+ * for everything it has outstanding (NODE_CONTINUE): no Post, but not a
+ * plain call either, which only a program that returned NODE_ANY
+ * takes. */
+#define SIM_EACH_ALL ((Post *)(uintptr_t)1)
 
 typedef struct {
     uint64_t first, count;     /* elements [first, first+count) */

@@ -276,7 +276,7 @@ static void drop_post(QueueItem *item, void *data)
 {
     Post *post = item->post;
     (void)data;
-    if (post) {
+    if (post && post != SIM_EACH_ALL) {
         msg_drop(post->msg);
         g_free(post);
     }

@@ -97,13 +97,13 @@ static NodeStatus hand_step(Node *node, const void *config)
         if (call == 0) {
             node_recv(node, 1, 0, 8, 3);
             node_send(node, &link1, 1, 0, 2, 0);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
-        return call == 2 ? NODE_DONE : NODE_CONTINUE;
+        return call == 2 ? NODE_DONE : NODE_ANY;
     case 1:
         if (call == 0) {
             node_busy(node, 5);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         node_send_to(node, 0, 0, 3, 0);
         return NODE_DONE;
@@ -169,7 +169,7 @@ static NodeStatus busy_step(Node *node, const void *config)
         if (call == 0) {
             node_busy(node, 10);
             node_recv(node, 1, 0, 8, 3);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         return NODE_DONE;
     case 1:
@@ -178,11 +178,11 @@ static NodeStatus busy_step(Node *node, const void *config)
     case 2:
         if (call == 0) {
             node_send(node, &link0, 1, 0, 4, 1);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         if (call == 1) {
             node_recv(node, 3, 0, 8, 1);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         return NODE_DONE;
     default:
@@ -190,7 +190,7 @@ static NodeStatus busy_step(Node *node, const void *config)
             node_send(node, &link0, 1, 0, 1, 0);
             node_recv(node, 2, 1, 8, 4);
         }
-        return call == 2 ? NODE_DONE : NODE_CONTINUE;
+        return call == 2 ? NODE_DONE : NODE_ANY;
     }
 }
 
@@ -235,17 +235,17 @@ static NodeStatus chain_step(Node *node, const void *config)
         if (call == 0) {
             node_recv(node, 1, 0, 8, 1);
             node_send_to(node, 2, 0, 1, 0);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         if (node_completed(node, done, 4) == 1 && done[0] == 1) {
             node_send_to(node, 3, 1, 1, 0);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         return NODE_DONE;
     case 1:
         if (call == 0) {
             node_busy(node, 100);
-            return NODE_CONTINUE;
+            return NODE_ANY;
         }
         node_send_to(node, 0, 0, 1, 0);
         return NODE_DONE;
@@ -392,36 +392,50 @@ static void random_plan(Plan *p, uint32_t nodes, int n, GRand *r)
     }
 }
 
-/* Where no two nodes' messages share a resource, the order nodes run in
- * within a tick cannot change a run, and the two programs must give the
- * same one: one-link sends to cube neighbours (each node's own channel)
- * and routed sends on the complete graph (a channel a pair), all ports,
- * startups that only delay, no memory paths. Where they share one, the
- * two programs may run their nodes in another order within a tick
- * (docs/node-api.md), and the hand-worked tests above hold the
- * operation-level program alone. */
+/* A program that returns NODE_CONTINUE waits for everything it has
+ * outstanding, and is called at that point of the order of events where
+ * a program of steps is: the two give the same run, contention and all,
+ * on cubes with all ports, one or two, startups that hold the port or
+ * only delay, memory paths, and the complete graph. */
 START_TEST(waiting_for_all_is_the_program_of_steps)
 {
     CkTally t = CK_TALLY_INIT;
     GRand *r = g_rand_new_with_seed(7);
-    for (int trial = 0; trial < 300; trial++) {
+    for (int trial = 0; trial < 400; trial++) {
         Machine m;
         int n = 0;
-        if (trial % 2 == 0) {
+        switch (trial % 4) {
+        case 0:
             n = g_rand_int_range(r, 1, 5);
             m = cube_machine(n, MACHINE_PORTS_ALL, g_rand_int_range(r, 0, 4),
                              g_rand_int_range(r, 1, 3));
-        } else {
-            m = cube_machine(1, MACHINE_PORTS_ALL, g_rand_int_range(r, 0, 4),
-                             g_rand_int_range(r, 1, 3));
+            break;
+        case 1:
+            n = g_rand_int_range(r, 2, 5);
+            m = cube_machine(n, g_rand_int_range(r, 1, 3),
+                             g_rand_int_range(r, 0, 4), g_rand_int_range(r, 1, 3));
+            m.startup_holds_port = g_rand_boolean(r);
+            break;
+        case 2:
+            n = 3;
+            m = cube_machine(n, MACHINE_PORTS_ALL, g_rand_int_range(r, 0, 3), 1);
+            m.price[CLASS_NEIGHBOUR].memory_path = TRUE;
+            m.price[CLASS_ROUTER].memory_path = TRUE;
+            break;
+        default:
+            m = cube_machine(1, g_rand_boolean(r) ? MACHINE_PORTS_ALL : 1,
+                             g_rand_int_range(r, 0, 4), g_rand_int_range(r, 1, 3));
+            m.startup_holds_port = g_rand_boolean(r);
             char *why = NULL;
             if (!topology_complete_init(&m.topology,
                                         (uint32_t)g_rand_int_range(r, 2, 13), &why))
                 ck_abort_msg("complete: %s", why);
         }
+        /* routed sends on a cube too, which share channels */
+        gboolean routed = n == 0 || g_rand_boolean(r);
         uint32_t nodes = machine_nodes(&m);
         Plan p;
-        random_plan(&p, nodes, n, r);
+        random_plan(&p, nodes, routed ? 0 : n, r);
         GError *e1 = NULL, *e2 = NULL;
         Sim *a = run_plan(&m, &p, FALSE, &e1);
         Sim *b = run_plan(&m, &p, TRUE, &e2);
@@ -450,7 +464,7 @@ START_TEST(waiting_for_all_is_the_program_of_steps)
         sim_free(b);
     }
     g_rand_free(r);
-    ck_tally_assert(&t, "300 random programs as steps and at the operation level");
+    ck_tally_assert(&t, "400 random programs as steps and at the operation level");
 }
 END_TEST
 
@@ -466,7 +480,13 @@ static NodeStatus exchange_each(Node *node, const void *config)
 static NodeStatus nothing_each(Node *node, const void *config)
 {
     (void)config;
-    return node_address(node) == 1 ? NODE_CONTINUE : NODE_DONE;
+    return node_address(node) == 1 ? NODE_ANY : NODE_DONE;
+}
+
+static NodeStatus any_in_steps(Node *node, const void *config)
+{
+    (void)config;
+    return node_address(node) == 3 ? NODE_ANY : NODE_DONE;
 }
 
 static NodeStatus unsent_each(Node *node, const void *config)
@@ -484,7 +504,7 @@ START_TEST(program_errors_are_named)
         { exchange_each, "node 0, step 0: node_exchange in an "
                          "operation-level program: its region is the step's "
                          "(node.h); post a send and a receive" },
-        { nothing_each, "node 1, step 0: returned NODE_CONTINUE with no "
+        { nothing_each, "node 1, step 0: returned NODE_ANY with no "
                         "operation outstanding: nothing would call it again" },
         { unsent_each, "deadlock: node 2 in step 0 waits for 1 receive(s); "
                        "the first from node 3 with tag 9 was never sent" },
@@ -497,6 +517,16 @@ START_TEST(program_errors_are_named)
         g_error_free(e);
         sim_free(sim);
     }
+    /* NODE_ANY is an operation-level program's: a program of steps that
+     * returns it is stopped */
+    Sim *steps = sim_new(&m, &step_layout);
+    GError *e = NULL;
+    ck_assert(!sim_run(steps, any_in_steps, NULL, &e));
+    ck_assert_msg(e && strstr(e->message, "node 3, step 0: returned NODE_ANY, "
+                              "which only an operation-level program may "
+                              "(node.h)"), "%s", e ? e->message : "");
+    g_error_free(e);
+    sim_free(steps);
 }
 END_TEST
 

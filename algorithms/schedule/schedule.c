@@ -66,6 +66,11 @@ enum { ROUTE_AUTO, ROUTE_ROUTER };
  * that each MPI rank keeps its own. */
 typedef struct {
     uint32_t *pending;            /* per op: dependencies not satisfied */
+    uint32_t *unposted;           /* per op: dependencies not yet posted */
+    uint32_t *waiting, nwaiting;  /* ops whose unsatisfied dependencies
+                                   * are all posted (may hold stale ones:
+                                   * ready_before_all drops them) */
+    uint32_t outstanding;         /* posted, not completed */
     uint32_t *after;              /* per op + 1: offsets into dependent */
     uint32_t *dependent;          /* ops that wait for each (ON_START) */
     uint32_t *op_of;              /* per handle: the op it was given to */
@@ -189,15 +194,57 @@ static uint32_t heap_pop(RankRun *k)
 
 /* ---- the node program --------------------------------------------------- */
 
-/* Op `op` satisfied one dependency of each of its dependents of the kind
- * given (ON_START for those that waited for it to start). */
-static void release(RankRun *k, uint32_t op, uint32_t kind)
+/* Op `op` was posted: each dependent has one dependency fewer to wait
+ * to be posted, and one fewer to wait for at all if it waited for the
+ * start (irequires). */
+static void release_posted(RankRun *k, uint32_t op)
 {
+    k->outstanding++;
+    for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
+        uint32_t d = k->dependent[i], u = d & ~ON_START;
+        k->unposted[u]--;
+        if ((d & ON_START) && --k->pending[u] == 0)
+            heap_push(k, u);
+        else if (k->unposted[u] == 0 && k->pending[u] > 0)
+            k->waiting[k->nwaiting++] = u;
+    }
+}
+
+/* Op `op` completed: its dependents that required it are one dependency
+ * nearer to ready. */
+static void release_done(RankRun *k, uint32_t op)
+{
+    k->outstanding--;
     for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
         uint32_t d = k->dependent[i];
-        if ((d & ON_START) == kind && --k->pending[d & ~ON_START] == 0)
-            heap_push(k, d & ~ON_START);
+        if (!(d & ON_START) && --k->pending[d] == 0)
+            heap_push(k, d);
     }
+}
+
+/* Whether an op not yet posted may become ready before every op
+ * outstanding has completed: one whose unsatisfied dependencies are all
+ * posted (`waiting`) and are not all of the outstanding ones. Where none
+ * may, the rank waits for everything it has outstanding (NODE_CONTINUE),
+ * and a schedule of steps (each op requiring all of the step before, as
+ * --schedule-out records) replays exactly as the program of steps ran,
+ * at the same point of the order of events; else it is called at each
+ * completion (NODE_ANY). Drops the stale entries of `waiting` as it
+ * goes. */
+static gboolean ready_before_all(RankRun *k)
+{
+    uint32_t kept = 0;
+    gboolean sooner = FALSE;
+    for (uint32_t i = 0; i < k->nwaiting; i++) {
+        uint32_t u = k->waiting[i];
+        if (k->pending[u] == 0)
+            continue;                  /* ready, posted since */
+        k->waiting[kept++] = u;
+        /* its dependencies left are posted and not completed: outstanding */
+        sooner |= k->pending[u] < k->outstanding;
+    }
+    k->nwaiting = kept;
+    return sooner;
 }
 
 /* Post op of rank r, running on node. */
@@ -236,7 +283,7 @@ static void post(Node *node, const SchedConfig *c, uint32_t r, uint32_t op)
         break;
     }
     k->op_of[node_last_op(node)] = op;
-    release(k, op, ON_START);
+    release_posted(k, op);
 }
 
 /* Op `op` of rank r completed: a receive's payload is checked into the
@@ -259,7 +306,7 @@ static void complete(Node *node, const SchedConfig *c, uint32_t r,
         mem[LEDGER_WRONG] += !right;
     }
     k->ndone++;
-    release(k, op, 0);
+    release_done(k, op);
 }
 
 static NodeStatus schedule_step(Node *node, const void *config)
@@ -284,7 +331,9 @@ static NodeStatus schedule_step(Node *node, const void *config)
     }
     while (k->nheap > 0)
         post(node, c, r, heap_pop(k));
-    return k->ndone == nops ? NODE_DONE : NODE_CONTINUE;
+    if (k->ndone == nops)
+        return NODE_DONE;
+    return ready_before_all(k) ? NODE_ANY : NODE_CONTINUE;
 }
 
 /* ---- prepare -------------------------------------------------------------- */
@@ -319,6 +368,8 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
 {
     uint32_t n = sr->nops;
     k->pending = g_new0(uint32_t, n ? n : 1);
+    k->unposted = g_new0(uint32_t, n ? n : 1);
+    k->waiting = g_new(uint32_t, n ? n : 1);
     k->after = g_new0(uint32_t, (size_t)n + 1);
     k->dependent = g_new(uint32_t, sr->ndeps ? sr->ndeps : 1);
     k->op_of = g_new0(uint32_t, n ? n : 1);
@@ -329,7 +380,7 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
     /* dependents, in CSR: count, offsets, fill */
     for (uint32_t op = 0; op < n; op++) {
         const SchedOp *o = &sr->ops[op];
-        k->pending[op] = o->ndeps;
+        k->pending[op] = k->unposted[op] = o->ndeps;
         for (uint32_t d = 0; d < o->ndeps; d++)
             k->after[sr->deps[o->dep_first + d].op + 1]++;
     }
@@ -358,6 +409,8 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
 static void rank_run_clear(RankRun *k)
 {
     g_free(k->pending);
+    g_free(k->unposted);
+    g_free(k->waiting);
     g_free(k->after);
     g_free(k->dependent);
     g_free(k->op_of);
