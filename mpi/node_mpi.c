@@ -1113,16 +1113,19 @@ static void run_each(Node *node, NodeStepFn step, const void *config)
             wait_receives(node);
             return;
         }
-        if (!node->error && node->completed->len == 0
-            && node->waiting.length == 0) {
-            node_fail(node, "returned NODE_CONTINUE with no operation "
+        if (status == NODE_CONTINUE) {
+            /* everything outstanding, as a step's end */
+            wait_receives(node);
+        } else if (!node->error && node->completed->len == 0
+                   && node->waiting.length == 0) {
+            node_fail(node, "returned NODE_ANY with no operation "
                       "outstanding: nothing would call it again");
             return;
-        }
-        /* a receive waits: serviced as wait_receives does, its wait limit
-         * included, until it or another completes */
-        if (node->completed->len == 0)
+        } else if (node->completed->len == 0) {
+            /* a receive waits: serviced as wait_receives does, its wait
+             * limit included, until it or another completes */
             wait_one(node);
+        }
         if (node->error)
             return;
     }
@@ -1142,6 +1145,9 @@ gboolean mpi_node_run(Node *node, NodeStepFn step, const void *config,
         NodeStatus status = step(node, config);
         node->in_step = FALSE;
         node->step++;
+        if (status == NODE_ANY)
+            node_fail(node, "returned NODE_ANY, which only an "
+                      "operation-level program may (node.h)");
         if (!node->error)
             after_step(node);
         wait_receives(node);
