@@ -125,6 +125,19 @@ static void node_after_wait(Sim *sim, Node *node)
     }
 }
 
+/* The running node's program posted an operation: tell the observer
+ * that records them, if there is one. */
+static inline void observe_op(Sim *sim, const Node *node, SimOpKind kind,
+                              uint32_t peer, int tag, uint64_t count,
+                              Tick ticks, int hops, const int *path)
+{
+    if (G_LIKELY(!sim->observer || !sim->observer->op))
+        return;
+    SimOp op = { kind, node->address, node->step, peer, tag, count, ticks,
+                 hops, path };
+    sim->observer->op(sim->observer_data, &op);
+}
+
 /* ---- operation-level programs (node.h; Sim.each) --------------------- */
 
 /* Queue a call of node x at tick `at`, or at the end of its local work if
@@ -692,6 +705,7 @@ static void node_send_path(Node *node, const int *path, int hops,
     if (!node_checked(node, nodecheck_path(sim->topo, node->address, path,
                                            hops, &dest)))
         return;
+    observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, hops, path);
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
              path, hops, FALSE);
 }
@@ -711,6 +725,7 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
     if (!node_checked(node, nodecheck_node("send to", dest, sim->nodes)))
         return;
     int hops = topology_route(sim->topo, node->address, dest, sim->route);
+    observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, -1, NULL);
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
              sim->route, hops, FALSE);
 }
@@ -729,6 +744,7 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
         return;
     if (!node_check_run(node, "receive", offset, count))
         return;
+    observe_op(sim, node, SIM_OP_RECV, source, tag, count, 0, 0, NULL);
     recv_post(sim, source, tag, offset, count);
 }
 
@@ -752,10 +768,13 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
      * the send accepts the receive accepts: node_send_path's and
      * node_recv's checks would find nothing, and a message on this path
      * pays for none of them. */
+    observe_op(sim, node, SIM_OP_SEND, nb, tag, count, 0, 1, &link);
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
              &link, 1, TRUE);
-    if (!sim->error)
+    if (!sim->error) {
+        observe_op(sim, node, SIM_OP_RECV, nb, tag, count, 0, 0, NULL);
         recv_post(sim, nb, tag, offset, count);
+    }
 }
 
 /* Post a checked receive; matched when the step returns. */
@@ -777,10 +796,9 @@ static inline void recv_post(Sim *sim, uint32_t source, int tag,
     sim->posted[sim->nposted++] = r;
 }
 
-void node_idle(Node *node, Tick ticks)
+/* The node's clock moves `ticks` on, by local work or by waiting. */
+static void node_advance(Node *node, Tick ticks)
 {
-    if (!node_checked(node, nodecheck_ticks("idle", ticks)))
-        return;
     Sim *sim = node->sim;
     sim->clock += ticks;
     if (sim->each) {
@@ -793,12 +811,21 @@ void node_idle(Node *node, Tick ticks)
     }
 }
 
+void node_idle(Node *node, Tick ticks)
+{
+    if (!node_checked(node, nodecheck_ticks("idle", ticks)))
+        return;
+    observe_op(node->sim, node, SIM_OP_IDLE, 0, 0, 0, ticks, 0, NULL);
+    node_advance(node, ticks);
+}
+
 /* Local work: waiting that counts as compute. */
 void node_busy(Node *node, Tick ticks)
 {
     if (!node_checked(node, nodecheck_ticks("busy", ticks)))
         return;
-    node_idle(node, ticks);
+    observe_op(node->sim, node, SIM_OP_WORK, 0, 0, 0, ticks, 0, NULL);
+    node_advance(node, ticks);
     node->sim->stats.compute[node->address] += ticks;
 }
 
@@ -1353,7 +1380,8 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                       && (sim->peek_always
                           || (size_t)sim->nodes * sizeof(LinkChannel)
                                  >= AHEAD_ROUTE_MIN_BYTES);
-    /* An observer that sees messages sees them in the contract's order;
+    /* An observer that sees messages or operations sees them in the
+     * contract's order, once (the locality order may start a run again);
      * an operation-level program runs in it too (its calls come at its
      * operations' completions, which the locality order's checks do not
      * cover). */
@@ -1361,7 +1389,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         && (sim->each
             || (sim->observer
                 && (sim->observer->channel_busy || sim->observer->startup
-                    || sim->observer->mark))))
+                    || sim->observer->mark || sim->observer->op))))
         sim_set_order(sim, SIM_ORDER_CONTRACT);
     for (uint32_t x = 0; x < sim->nodes; x++)
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
