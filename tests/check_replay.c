@@ -144,6 +144,28 @@ START_TEST(calc_through_the_tick_length)
 }
 END_TEST
 
+/* A calc of no time completes as it starts, in the same call: the send
+ * behind it goes at tick 0, and the run is the send's 2 ticks. */
+START_TEST(a_calc_of_no_time_is_a_boundary)
+{
+    char *path = write_goal("zero.goal",
+        "num_ranks 2\n"
+        "rank 0 {\n"
+        "l1: calc 0\n"
+        "l2: send 16b to 1 tag 0\n"
+        "l2 requires l1\n"
+        "}\n"
+        "rank 1 {\n"
+        "l1: recv 16b from 0 tag 0\n"
+        "}\n");
+    g_autoptr(Scenario) s = replay(path, "1", NULL, NULL);
+    g_autoptr(Report) r = must_run(s);
+    ck_assert_int_eq(r->cycles, 2);
+    ck_assert_int_eq(r->compute_max, 0);
+    remove_goal(path);
+}
+END_TEST
+
 /* Schedgen's schedules (tests/data/goal/) on a cube, a torus and the
  * complete graph: data verified, a message a send, the run's bounds. */
 START_TEST(schedgen_schedules_everywhere)
@@ -282,6 +304,7 @@ static Suite *replay_suite(void)
         { a_chain_by_hand, 0 },
         { irequires_starts_with_its_dependency, 0 },
         { calc_through_the_tick_length, 0 },
+        { a_calc_of_no_time_is_a_boundary, 0 },
         { schedgen_schedules_everywhere, 0 },
         { gray_mapping_makes_a_ring_of_neighbours, 0 },
         { refusals_say_why, 0 },

@@ -247,6 +247,9 @@ static gboolean ready_before_all(RankRun *k)
     return sooner;
 }
 
+static void complete(Node *node, const SchedConfig *c, uint32_t r,
+                     uint32_t op);
+
 /* Post op of rank r, running on node. */
 static void post(Node *node, const SchedConfig *c, uint32_t r, uint32_t op)
 {
@@ -278,9 +281,19 @@ static void post(Node *node, const SchedConfig *c, uint32_t r, uint32_t op)
         node_recv(node, c->node_of[o->peer], o->tag, (size_t)k->buffer[op],
                   (size_t)m);
         break;
-    default:
-        node_busy(node, (Tick)llround((double)o->size * c->ticks_per_unit));
+    default: {
+        Tick ticks = (Tick)llround((double)o->size * c->ticks_per_unit);
+        if (ticks == 0) {
+            /* No time: done as it starts, in this call, as a step's
+             * boundary is (a schedule recorded from a program of steps
+             * marks its steps so: --schedule-out). */
+            release_posted(k, op);
+            complete(node, c, r, op);
+            return;
+        }
+        node_busy(node, ticks);
         break;
+    }
     }
     k->op_of[node_last_op(node)] = op;
     release_posted(k, op);
