@@ -1,5 +1,5 @@
 /* oom.c -- the engine's allocations that scale with a run (oom.h). */
-#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS */
+#ifndef _DEFAULT_SOURCE      /* MAP_ANONYMOUS, MADV_HUGEPAGE, mincore */
 #define _DEFAULT_SOURCE
 #endif
 #include "oom.h"
@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/mman.h>
+#include <time.h>
 
 void emu_out_of_memory(size_t bytes, const char *what)
 {
@@ -77,30 +79,114 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
  * nothing), and given back whole; below that, malloc's, which reuses
  * what earlier arrays freed.
  *
- * They are not advised as transparent huge pages. On a virtual machine
- * that gives free memory back to its host (free page reporting, which
- * reports whole free 2 MiB blocks), a huge page first touched after a
- * pause of a few seconds costs several times what its 512 small pages
- * cost, and those stay cheap whether the machine paused or not (`bench
- * --first-touch` measures both; make bench records them): the host must
- * back the whole block again. Every run would pay that for its memories
- * at set-up and for the arrays the engine takes while it runs (a link's
- * channels, the match table, the message slabs), and the huge pages'
- * reach in the TLB was worth less than that on every workload measured
- * but the largest exchange's node memories (docs/performance.md, "Page
- * faults and the TLB"). Where the system makes every mapping huge
- * (transparent huge pages "always"), it still does. */
+ * On huge pages (2 MiB) or small ones, decided once a process, by the
+ * first such array (emu_set_pages: auto, the default, or either). Huge
+ * pages reach far more of a big run's memory from the TLB and take a
+ * fault a 2 MiB block instead of 512, and a run whose arrays are on them
+ * is faster, as long as the blocks are warm. On a virtual machine that
+ * gives free memory back to its host (free page reporting, which reports
+ * whole free 2 MiB blocks a second or two after they are freed), a huge
+ * page first touched after a pause costs several times what its 512
+ * small pages cost, since the host must back the whole block again,
+ * while small pages cost about the same paused or not (`bench
+ * --first-touch` measures both). So the first array is mapped for huge
+ * pages and its first block touched at once, timed: warm (a run right
+ * after another freed its memory), the process keeps to huge pages; cold,
+ * or not huge at all (transparent huge pages off), the rest of the array
+ * and every later one is on small pages, and the cold block is the only
+ * one the run pays for. make bench-against holds the choice to 7befd67's
+ * build (all huge) back to back and after pauses (docs/performance.md,
+ * "Page faults and the TLB"). */
 #define BIG_MIN_BYTES ((size_t)1 << 20)
 #define BIG_ALIGN 64
+#define HUGE_BYTES ((size_t)2 << 20)
+#define SMALL_BYTES ((size_t)4 << 10)
+
+/* A huge block first touched in at most this long was warm: a warm one
+ * costs about a fifth of this on the machines measured, a cold one two or
+ * three times it, and 512 small pages about half of it. */
+#define HUGE_WARM_NS 1000000
+
+static EmuPages pages_asked = EMU_PAGES_AUTO;
+static int pages_huge = -1;       /* decided: 1 huge, 0 small; -1 not yet */
+
+void emu_set_pages(EmuPages pages)
+{
+    pages_asked = pages;
+    pages_huge = pages == EMU_PAGES_HUGE ? 1 : pages == EMU_PAGES_SMALL ? 0 : -1;
+}
+
+int emu_pages_huge(void)
+{
+    return pages_huge;
+}
+
+static size_t big_length(size_t bytes)
+{
+    return (bytes + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+}
+
+static gint64 now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (gint64)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* LEN bytes (a multiple of HUGE_BYTES) mapped at a HUGE_BYTES boundary,
+ * so that every block of it can be a huge page; NULL if not mapped. */
+static char *map_aligned(size_t len)
+{
+    size_t ask = len + HUGE_BYTES;
+    char *p = mmap(NULL, ask, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    uintptr_t at = ((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1);
+    char *a = (char *)at;
+    if (a > p)
+        munmap(p, (size_t)(a - p));
+    size_t tail = (size_t)(p + ask - (a + len));
+    if (tail)
+        munmap(a + len, tail);
+    return a;
+}
+
+/* Whether the block at p (mapped for huge pages) was warm: touch it, and
+ * time it; a block the kernel did not make huge (its pages come one at a
+ * time) counts as cold. */
+static gboolean block_warm(char *p)
+{
+    gint64 t0 = now_ns();
+    *(volatile char *)p = 0;
+    gint64 t = now_ns() - t0;
+    unsigned char resident[HUGE_BYTES / SMALL_BYTES];
+    if (mincore(p, HUGE_BYTES, resident) != 0)
+        return FALSE;
+    for (size_t i = 0; i < sizeof resident; i++)
+        if (!(resident[i] & 1))
+            return FALSE;
+    return t <= HUGE_WARM_NS;
+}
 
 void *emu_big_new0(size_t bytes, const char *what)
 {
 #ifndef EMU_BIG_MALLOC
     if (bytes >= BIG_MIN_BYTES) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
+        size_t len = big_length(bytes);
+        char *p = pages_huge == 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE,
+                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                  : map_aligned(len);
+        if (p == MAP_FAILED || p == NULL)
             emu_out_of_memory(bytes, what);
+        if (pages_huge != 0) {
+            madvise(p, len, MADV_HUGEPAGE);
+            if (pages_huge < 0) {
+                pages_huge = block_warm(p);
+                if (!pages_huge && len > HUGE_BYTES)
+                    madvise(p + HUGE_BYTES, len - HUGE_BYTES, MADV_NOHUGEPAGE);
+            }
+        }
         return p;
     }
 #endif
@@ -124,7 +210,7 @@ void emu_big_free(void *p, size_t bytes)
     (void)bytes;
 #else
     if (bytes >= BIG_MIN_BYTES) {
-        munmap(p, bytes);
+        munmap(p, big_length(bytes));
         return;
     }
 #endif
@@ -143,11 +229,23 @@ void emu_big_free(void *p, size_t bytes)
 void *emu_big_new0_populated(size_t bytes, const char *what)
 {
 #ifndef EMU_BIG_MALLOC
+    /* From BIG_MIN_BYTES on, mapped as emu_big_new0 maps (huge pages,
+     * where the process keeps to them, need no populating: a block is one
+     * fault), and so freed. */
+    if (bytes >= BIG_MIN_BYTES && pages_huge == 1)
+        return emu_big_new0(bytes, what);
     if (bytes >= POPULATED_MIN_BYTES) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+        size_t len = bytes >= BIG_MIN_BYTES ? big_length(bytes) : bytes;
+        char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             emu_out_of_memory(bytes, what);
+#ifdef MADV_POPULATE_WRITE
+        if (madvise(p, bytes, MADV_POPULATE_WRITE) == 0)
+            return p;
+#endif
+        for (size_t i = 0; i < bytes; i += SMALL_BYTES)
+            p[i] = 0;
         return p;
     }
 #endif
@@ -157,6 +255,10 @@ void *emu_big_new0_populated(size_t bytes, const char *what)
 void emu_big_free_populated(void *p, size_t bytes)
 {
 #ifndef EMU_BIG_MALLOC
+    if (p && bytes >= BIG_MIN_BYTES) {
+        munmap(p, big_length(bytes));
+        return;
+    }
     if (p && bytes >= POPULATED_MIN_BYTES) {
         munmap(p, bytes);
         return;

@@ -32,11 +32,20 @@ void *emu_realloc(void *p, size_t n, size_t size, const char *what);
 void *emu_aligned_alloc(size_t align, size_t bytes, const char *what);
 
 /* `bytes` zeroed and aligned to a cache line, from 1 MiB on mapped on
- * their own and zeroed by the kernel as first touched, on small pages
- * (oom.c says why): the arrays a run reads at random (memories, nodes,
- * channels, the match table). Freed with emu_big_free and the same
- * `bytes`. */
+ * their own and zeroed by the kernel as first touched, on huge pages or
+ * small ones as the process decided (oom.c says how): the arrays a run
+ * reads at random (memories, nodes, channels, the match table). Freed
+ * with emu_big_free and the same `bytes`. */
 void *emu_big_new0(size_t bytes, const char *what);
+
+/* Which pages the big arrays are mapped on: EMU_PAGES_AUTO (the default)
+ * decides once, from the first big array (oom.c); the others force the
+ * choice (CUBEMU_PAGES, run/run.c, for measuring). Results never depend
+ * on it, only the time. */
+typedef enum { EMU_PAGES_AUTO, EMU_PAGES_SMALL, EMU_PAGES_HUGE } EmuPages;
+void emu_set_pages(EmuPages pages);
+/* 1 huge pages, 0 small, -1 not decided yet (no big array so far). */
+int emu_pages_huge(void);
 void emu_big_free(void *p, size_t bytes);
 
 /* The same for an array the caller will touch whole at once: from 64 KiB

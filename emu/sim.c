@@ -53,6 +53,7 @@ void sim_set_observer(Sim *sim, const SimObserver *observer, void *data)
 {
     sim->observer = observer;
     sim->observer_data = data;
+    sim->observe_ops = observer && observer->op;
 }
 
 Tick sim_test_now(const Sim *sim)
@@ -131,7 +132,7 @@ static inline void observe_op(Sim *sim, const Node *node, SimOpKind kind,
                               uint32_t peer, int tag, uint64_t count,
                               Tick ticks, int hops, const int *path)
 {
-    if (G_LIKELY(!sim->observer || !sim->observer->op))
+    if (G_LIKELY(!sim->observe_ops))
         return;
     SimOp op = { kind, node->address, node->step, peer, tag, count, ticks,
                  hops, path };

@@ -441,6 +441,7 @@ struct Sim {
 #endif
 
     const SimObserver *observer;
+    gboolean observe_ops;      /* it has `op` (sim.c, observe_op) */
     void *observer_data;
 
     SimProgressFn progress_fn; /* sim_set_progress, or NULL */

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE
 #endif
 #include "run.h"
+#include "oom.h"
 #include "algorithm.h"
 #include "prepare.h"
 #include "record.h"
@@ -358,6 +359,30 @@ static gboolean run_order_env(RunOrder *order, GError **error)
     return FALSE;
 }
 
+/* $CUBEMU_PAGES: the pages the engine's big arrays are mapped on
+ * (emu/oom.h): auto (the default), small or huge; for measuring, since
+ * no result depends on it. */
+static gboolean run_pages_env(GError **error)
+{
+    const char *env = g_getenv("CUBEMU_PAGES");
+    static const struct { const char *name; EmuPages pages; } choices[] = {
+        { "auto", EMU_PAGES_AUTO }, { "small", EMU_PAGES_SMALL },
+        { "huge", EMU_PAGES_HUGE },
+    };
+    if (!env || !*env)
+        return TRUE;
+    for (size_t i = 0; i < G_N_ELEMENTS(choices); i++)
+        if (!strcmp(env, choices[i].name)) {
+            if (emu_pages_huge() < 0 || choices[i].pages != EMU_PAGES_AUTO)
+                emu_set_pages(choices[i].pages);
+            return TRUE;
+        }
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                "CUBEMU_PAGES: unknown pages '%s' (valid: auto, small, huge)",
+                env);
+    return FALSE;
+}
+
 /* "N bytes (X MiB)": how an allocation that failed is named. */
 static char *size_text(uint64_t b)
 {
@@ -649,7 +674,8 @@ static Report *run_scenario_inner(const Scenario *s,
         trace_recorder_set_budget(recorder, limit.bytes - (need - recorder_bytes));
 
     RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
-    if (order == RUN_ORDER_DEFAULT && !run_order_env(&order, error)) {
+    if (!run_pages_env(error)
+        || (order == RUN_ORDER_DEFAULT && !run_order_env(&order, error))) {
         run_setup_release(&setup, TRUE);
         return NULL;
     }

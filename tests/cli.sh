@@ -94,6 +94,17 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   else rc=1 out="written: $written; not ignored: $unignored"; bad quick-start-outputs-ignored; fi
 fi
 
+# the engine's pages: the same bytes whichever, and a bad value refused
+pages_json=""
+for pages in auto small huge; do
+  pages_json+=$(CUBEMU_PAGES=$pages "$CUBEMU" run --json --set machine.preset=cube \
+    --set machine.dimensions=12 --set algorithm.name=exchange 2>&1 | md5sum)
+done
+if [ "$(printf '%s' "$pages_json" | tr -s ' -' '\n' | sort -u | grep -c .)" = 1 ]; then
+  ok pages-same-bytes; else rc=1 out=$pages_json; bad pages-same-bytes; fi
+expect pages-bad 2 "cubemu run: CUBEMU_PAGES: unknown pages 'giant' (valid: auto, small, huge)" -- \
+  env CUBEMU_PAGES=giant "$CUBEMU" run
+
 # the default scenario and the rules for filling it in
 expect_has default-runs 0 "data                  correct" -- "$CUBEMU" run
 # the first run checks the paper: Theorem 5 met exactly on the CM-200's
