@@ -79,9 +79,13 @@ typedef struct {
                                    * receives' keys */
     uint32_t *seq;                /* per recv: the sequence number due */
     uint64_t *buffer;             /* per recv: where it lands */
+    int32_t *link;                /* per send: the one link to its
+                                   * destination, or -1: routed */
     uint64_t *count;              /* per key: sends or receives so far
                                    * (sends' keys first, then receives') */
-    uint32_t nsend_keys;
+    uint32_t nsend_keys, nrecv_keys;
+    uint64_t *recv_pair;          /* per receive key: peer << 32 | tag */
+    uint32_t *recv_count;         /* and how many receives have it */
     uint32_t *heap, nheap;        /* ops ready to post, smallest first */
     uint32_t ndone;
 } RankRun;
@@ -96,6 +100,12 @@ typedef struct {
     double ticks_per_unit;        /* a calc's time unit in ticks */
     size_t send_at;               /* the send scratch's offset */
     RankRun *run;                 /* per rank */
+    /* Every rank's arrays, one slab each for all ranks (RankRun's point
+     * into them at the rank's first op): a few allocations, not a dozen
+     * a rank, and ranks' state next to one another. */
+    uint32_t *slab32;
+    uint64_t *slab64;
+    int32_t *slab_link;
     ScheduleTotals totals;
     uint64_t elements_sent;       /* over all sends */
     uint64_t elements_off_node;   /* of sends to another node */
@@ -263,11 +273,7 @@ static void post(Node *node, const SchedConfig *c, uint32_t r, uint32_t op)
         for (uint64_t j = 0; j < m; j++)
             mem[c->send_at + j] = payload_word(r, o->peer, o->tag, seq, j);
         uint32_t dest = c->node_of[o->peer];
-        int link = -1;
-        if (c->route == ROUTE_AUTO && dest != node_address(node))
-            for (int l = 0; l < node_links(node) && link < 0; l++)
-                if (node_neighbour(node, l) == dest)
-                    link = l;
+        int link = k->link[op];
         if (link >= 0)
             node_send(node, &link, 1, c->send_at, (size_t)m, o->tag);
         else
@@ -351,46 +357,93 @@ static NodeStatus schedule_step(Node *node, const void *config)
 
 /* ---- prepare -------------------------------------------------------------- */
 
-/* Rank r's sends' or receives' (peer, tag) pairs numbered in order of
- * first appearance: key[op] for each op of that kind; returns how many. */
-static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
-                            uint32_t *key)
+/* A (peer, tag) pair and the op it belongs to, for number_keys. */
+typedef struct {
+    uint64_t key;
+    uint32_t op;
+} KeyedOp;
+
+static int keyed_compare(const void *a, const void *b)
 {
-    g_autoptr(GHashTable) seen = g_hash_table_new(g_int64_hash, g_int64_equal);
-    g_autofree gint64 *keys = g_new(gint64, sr->nops ? sr->nops : 1);
+    const KeyedOp *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+/* The (peer, tag) pairs of rank r's sends or receives, numbered: key[op]
+ * for each op of that kind; returns how many pairs there are. With
+ * PAIRS and COUNTS (room for every op of the kind), also each pair and
+ * how many ops have it. A sort, not a table: ranks have few ops. KO:
+ * room for the rank's ops. */
+static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
+                            uint32_t *key, uint64_t *pairs, uint32_t *counts,
+                            KeyedOp *ko)
+{
     uint32_t n = 0;
     for (uint32_t op = 0; op < sr->nops; op++) {
         const SchedOp *o = &sr->ops[op];
-        if (o->kind != kind)
-            continue;
-        keys[n] = (gint64)(((uint64_t)o->peer << 32) | (uint32_t)o->tag);
-        gpointer at = g_hash_table_lookup(seen, &keys[n]);
-        if (at) {
-            key[op] = GPOINTER_TO_UINT(at) - 1;
-        } else {
-            key[op] = (uint32_t)g_hash_table_size(seen);
-            g_hash_table_insert(seen, &keys[n], GUINT_TO_POINTER(key[op] + 1));
-        }
-        n++;
+        if (o->kind == kind)
+            ko[n++] = (KeyedOp){ ((uint64_t)o->peer << 32) | (uint32_t)o->tag,
+                                 op };
     }
-    return (uint32_t)g_hash_table_size(seen);
+    qsort(ko, n, sizeof *ko, keyed_compare);
+    uint32_t keys = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 0 || ko[i].key != ko[i - 1].key) {
+            if (pairs) {
+                pairs[keys] = ko[i].key;
+                counts[keys] = 0;
+            }
+            keys++;
+        }
+        key[ko[i].op] = keys - 1;
+        if (counts)
+            counts[keys - 1]++;
+    }
+    return keys;
 }
 
+/* The uint32 arrays a rank has per op (pending, unposted, waiting,
+ * op_of, key, seq, heap, recv_count) plus after's n + 1, and the
+ * uint64 ones (buffer, count, recv_pair), in the slabs. */
+#define RANK_ARRAYS32 8
+#define RANK_ARRAYS64 3
+
+/* Rank r's arrays at SLAB32 and SLAB64 (room from rank_slab_size) and
+ * LINK; its receives' regions from *recv_at on. */
 static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
-                          const SchedConfig *c)
+                          const SchedConfig *c, uint32_t r, const Topology *t,
+                          int *path, uint32_t *slab32, uint64_t *slab64,
+                          int32_t *link, KeyedOp *scratch)
 {
     uint32_t n = sr->nops;
-    k->pending = g_new0(uint32_t, n ? n : 1);
-    k->unposted = g_new0(uint32_t, n ? n : 1);
-    k->waiting = g_new(uint32_t, n ? n : 1);
-    k->after = g_new0(uint32_t, (size_t)n + 1);
-    k->dependent = g_new(uint32_t, sr->ndeps ? sr->ndeps : 1);
-    k->op_of = g_new0(uint32_t, n ? n : 1);
-    k->key = g_new0(uint32_t, n ? n : 1);
-    k->seq = g_new0(uint32_t, n ? n : 1);
-    k->buffer = g_new0(uint64_t, n ? n : 1);
-    k->heap = g_new(uint32_t, n ? n : 1);
-    /* dependents, in CSR: count, offsets, fill */
+    k->pending = slab32;
+    k->unposted = slab32 + n;
+    k->waiting = slab32 + 2 * (size_t)n;
+    k->op_of = slab32 + 3 * (size_t)n;
+    k->key = slab32 + 4 * (size_t)n;
+    k->seq = slab32 + 5 * (size_t)n;
+    k->heap = slab32 + 6 * (size_t)n;
+    k->recv_count = slab32 + 7 * (size_t)n;
+    k->after = slab32 + 8 * (size_t)n;
+    k->dependent = k->after + (size_t)n + 1;
+    k->buffer = slab64;
+    k->count = slab64 + n;
+    k->recv_pair = slab64 + 2 * (size_t)n + 1;
+    k->link = link;
+    /* A send to a neighbour goes along the one link between them (with
+     * route = auto): the default route's, where it is one hop. */
+    for (uint32_t op = 0; op < n; op++) {
+        const SchedOp *o = &sr->ops[op];
+        uint32_t from = c->node_of[r], to = c->node_of[o->peer];
+        k->link[op] = -1;
+        if (o->kind == SCHED_SEND && c->route == ROUTE_AUTO && from != to
+            && topology_route(t, from, to, path) == 1)
+            k->link[op] = path[0];
+    }
+    /* dependents, in CSR: count, offsets, fill (through waiting, which
+     * the run starts empty) */
     for (uint32_t op = 0; op < n; op++) {
         const SchedOp *o = &sr->ops[op];
         k->pending[op] = k->unposted[op] = o->ndeps;
@@ -399,7 +452,8 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
     }
     for (uint32_t op = 0; op < n; op++)
         k->after[op + 1] += k->after[op];
-    g_autofree uint32_t *fill = g_memdup2(k->after, sizeof(uint32_t) * (n ? n : 1));
+    uint32_t *fill = k->waiting;
+    memcpy(fill, k->after, sizeof(uint32_t) * n);
     for (uint32_t op = 0; op < n; op++) {
         const SchedOp *o = &sr->ops[op];
         for (uint32_t d = 0; d < o->ndeps; d++) {
@@ -407,9 +461,9 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
             k->dependent[fill[dep->op]++] = op | (dep->started ? ON_START : 0);
         }
     }
-    k->nsend_keys = number_keys(sr, SCHED_SEND, k->key);
-    uint32_t recv_keys = number_keys(sr, SCHED_RECV, k->key);
-    k->count = g_new0(uint64_t, (size_t)k->nsend_keys + recv_keys + 1);
+    k->nsend_keys = number_keys(sr, SCHED_SEND, k->key, NULL, NULL, scratch);
+    k->nrecv_keys = number_keys(sr, SCHED_RECV, k->key, k->recv_pair,
+                                k->recv_count, scratch);
     uint64_t at = *recv_at;
     for (uint32_t op = 0; op < n; op++)
         if (sr->ops[op].kind == SCHED_RECV) {
@@ -419,28 +473,14 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
     *recv_at = at;
 }
 
-static void rank_run_clear(RankRun *k)
-{
-    g_free(k->pending);
-    g_free(k->unposted);
-    g_free(k->waiting);
-    g_free(k->after);
-    g_free(k->dependent);
-    g_free(k->op_of);
-    g_free(k->key);
-    g_free(k->seq);
-    g_free(k->buffer);
-    g_free(k->heap);
-    g_free(k->count);
-}
-
 static void schedule_release(void *config)
 {
     SchedConfig *c = config;
     if (!c)
         return;
-    for (uint32_t r = 0; c->run && c->sched && r < c->sched->nranks; r++)
-        rank_run_clear(&c->run[r]);
+    g_free(c->slab32);
+    g_free(c->slab64);
+    g_free(c->slab_link);
     g_free(c->run);
     g_free(c->node_of);
     g_free(c->rank_of);
@@ -595,9 +635,30 @@ static void *schedule_prepare(const Machine *m, const Params *p,
         recv_max = MAX(recv_max, recv_elements);
     }
     c->send_at = LEDGER;
+    g_autofree int *path = g_new(int, topology_max_route(&m->topology) + 1);
+    size_t n32 = 0, n64 = 0, nlink = 0;
+    uint32_t most = 1;
     for (uint32_t r = 0; r < c->sched->nranks; r++) {
+        const SchedRank *sr = &c->sched->ranks[r];
+        n32 += (size_t)RANK_ARRAYS32 * sr->nops + sr->nops + 1 + sr->ndeps;
+        n64 += (size_t)RANK_ARRAYS64 * sr->nops + 1;
+        nlink += sr->nops;
+        most = MAX(most, sr->nops);
+    }
+    c->slab32 = g_new0(uint32_t, n32);
+    c->slab64 = g_new0(uint64_t, n64);
+    c->slab_link = g_new(int32_t, nlink ? nlink : 1);
+    g_autofree KeyedOp *scratch = g_new(KeyedOp, most);
+    size_t at32 = 0, at64 = 0, atlink = 0;
+    for (uint32_t r = 0; r < c->sched->nranks; r++) {
+        const SchedRank *sr = &c->sched->ranks[r];
         uint64_t at = LEDGER + send_max;
-        rank_run_init(&c->run[r], &c->sched->ranks[r], &at, c);
+        rank_run_init(&c->run[r], sr, &at, c, r, &m->topology, path,
+                      c->slab32 + at32, c->slab64 + at64,
+                      c->slab_link + atlink, scratch);
+        at32 += (size_t)RANK_ARRAYS32 * sr->nops + sr->nops + 1 + sr->ndeps;
+        at64 += (size_t)RANK_ARRAYS64 * sr->nops + 1;
+        atlink += sr->nops;
     }
     uint64_t memory = LEDGER + send_max + recv_max;
     if (memory > SIZE_MAX / 64)
@@ -620,8 +681,8 @@ static void schedule_init(const void *config, uint32_t address, Word *memory)
 }
 
 /* The ledger node x must hold, from the schedule alone: what its rank
- * receives (every (source, tag) pair's messages numbered from 0 in the
- * order the rank's receives were given) and sends. */
+ * receives (every (source, tag) pair's messages numbered from 0, as many
+ * as the rank has receives of that pair) and sends. */
 static void schedule_expect(const void *config, uint32_t x, Word *expected)
 {
     const SchedConfig *c = config;
@@ -630,9 +691,6 @@ static void schedule_expect(const void *config, uint32_t x, Word *expected)
     if (r == NO_RANK)
         return;
     const SchedRank *sr = &c->sched->ranks[r];
-    g_autoptr(GHashTable) next = g_hash_table_new_full(g_int64_hash,
-                                                       g_int64_equal, g_free,
-                                                       g_free);
     for (uint32_t op = 0; op < sr->nops; op++) {
         const SchedOp *o = &sr->ops[op];
         uint64_t m = elements_of(c, o->size);
@@ -640,17 +698,16 @@ static void schedule_expect(const void *config, uint32_t x, Word *expected)
             expected[LEDGER_SENT]++;
             expected[LEDGER_SENT_ELEMENTS] += m;
         } else if (o->kind == SCHED_RECV) {
-            gint64 key = (gint64)(((uint64_t)o->peer << 32) | (uint32_t)o->tag);
-            uint64_t *seq = g_hash_table_lookup(next, &key);
-            if (!seq) {
-                seq = g_new0(uint64_t, 1);
-                g_hash_table_insert(next, g_memdup2(&key, sizeof key), seq);
-            }
             expected[LEDGER_RECEIVED]++;
             expected[LEDGER_RECEIVED_ELEMENTS] += m;
-            expected[LEDGER_RECEIVED_SUM] += message_identity(o->peer, o->tag,
-                                                               (*seq)++);
         }
+    }
+    const RankRun *k = &c->run[r];
+    for (uint32_t i = 0; i < k->nrecv_keys; i++) {
+        uint32_t peer = (uint32_t)(k->recv_pair[i] >> 32);
+        int32_t tag = (int32_t)(uint32_t)k->recv_pair[i];
+        for (uint64_t seq = 0; seq < k->recv_count[i]; seq++)
+            expected[LEDGER_RECEIVED_SUM] += message_identity(peer, tag, seq);
     }
 }
 
