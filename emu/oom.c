@@ -121,6 +121,7 @@ int emu_pages_huge(void)
     return pages_huge;
 }
 
+#ifndef EMU_BIG_MALLOC   /* helpers of the mapped path only */
 static size_t big_length(size_t bytes)
 {
     return (bytes + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
@@ -168,6 +169,7 @@ static gboolean block_warm(char *p)
             return FALSE;
     return t <= HUGE_WARM_NS;
 }
+#endif
 
 void *emu_big_new0(size_t bytes, const char *what)
 {
