@@ -19,7 +19,8 @@
 #                            on huge pages), built into build-against/REF
 #                            from a temporary worktree (make's usual
 #                            flags); run from make bench-against
-# Every figure is printed and appended to BENCH_DATA (bench/record.h) as
+# Every figure is printed and appended to BENCH_DATA (default
+# bench/results.tsv; bench/record.h) as
 # case "against REF: exchange n=N K=64 CONDITION", metrics seconds,
 # ref_seconds, faults, ref_faults, noise and slower (1/0). Exit status 1
 # if a run fails or the outputs differ; a slower size is a verdict, not a
@@ -33,6 +34,7 @@ RUNS=${BENCH_AGAINST_RUNS:-5}
 PAUSE=${BENCH_AGAINST_PAUSE:-6}
 K=64
 fail=0
+export BENCH_DATA=${BENCH_DATA:-bench/results.tsv}
 . bench/lib.sh
 
 OLD=build-against/$REF

@@ -5,6 +5,18 @@
 # fails nothing: `make bench` measures, and `make bench-targets` judges
 # the recorded targets.
 
+# The run's stamp, which every row of it carries: the time (UTC), the
+# commit (-dirty for uncommitted changes) and the machine's cores,
+# processor and memory; set once by whichever script the user ran (make
+# bench, make bench-against, ...) and kept by the scripts it runs.
+export BENCH_DATE=${BENCH_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
+export BENCH_COMMIT=${BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
+if [ -z "${BENCH_MACHINE:-}" ]; then
+  bench_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr -s ' ')
+  bench_mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+  export BENCH_MACHINE="$(nproc) cores, ${bench_cpu:-unknown processor}, $bench_mem"
+fi
+
 # record CASE METRIC VALUE UNIT: one row of the results file
 # (bench/record.h), when $BENCH_DATA names it (bench/run.sh sets it)
 record() {

@@ -10,8 +10,9 @@
 #                header), to be committed with the change it measured;
 #   BENCH_DATE, BENCH_COMMIT, BENCH_MACHINE  this run's: the time (UTC),
 #                the commit (with -dirty for uncommitted changes) and the
-#                machine's cores, processor and memory, set here once so
-#                that every row of the run carries the same three.
+#                machine's cores, processor and memory, set once
+#                (bench/lib.sh) so that every row of the run carries the
+#                same three.
 # make bench-report (bench/report.py) prints the file as a table. Exit
 # status 1 if a case failed (a run that did not finish or verify, a row
 # that could not be recorded); a missed target is printed NOT MET and
@@ -21,21 +22,16 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 export BENCH_DATA=${BENCH_DATA:-bench/results.tsv}
-export BENCH_DATE=${BENCH_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
-export BENCH_COMMIT=${BENCH_COMMIT:-$(git describe --always --dirty 2>/dev/null || echo unknown)}
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr -s ' ')
-mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-export BENCH_MACHINE=${BENCH_MACHINE:-"$(nproc) cores, ${cpu:-unknown processor}, $mem"}
+. bench/lib.sh
 if [ ! -s "$BENCH_DATA" ]; then
   printf 'date\tcommit\tmachine\tcase\tmetric\tvalue\tunit\n' > "$BENCH_DATA" || exit 1
 fi
 echo "bench: $BENCH_DATE, $BENCH_COMMIT, $BENCH_MACHINE -> $BENCH_DATA"
 status=0
 fail=0
-. bench/lib.sh
 # The host's cost of first touching fresh memory after a pause, on small
-# pages and on huge ones: why the engine's big arrays are on small pages
-# (emu/oom.c).
+# pages and on huge ones: what the engine's choice between the two for
+# its big arrays weighs (emu/oom.c).
 if read -r small huge < <("$BUILD/bench/bench" --first-touch 256 5); then
   echo "host: first touch of 256 MiB after a 5 s pause: $small ms a MiB on small pages, $huge on huge pages"
   record "host: first touch after a pause" small_pages "$small" ms/MiB
