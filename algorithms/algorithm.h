@@ -109,6 +109,12 @@ typedef struct Algorithm {
     void (*expect_element)(const void *config, uint32_t address,
                            size_t offset, Word *expected);
     void (*report)(const void *config, Report *report);
+    /* Optional: where the engine found the run deadlocked (no event
+     * left, a receive waiting), what the workload was waiting on,
+     * appended to `why` (lines of text). An algorithm that has it is a
+     * workload that can be wrong (a schedule whose receive nobody sends):
+     * its deadlock is a failed run, exit status 1, not bad input. */
+    void (*stuck)(const void *config, GString *why);
     /* The SDK descriptor this algorithm runs through (sdk/program.c fills
      * every field above from it), or NULL for one written against this
      * header directly. */

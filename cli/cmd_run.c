@@ -103,8 +103,10 @@ static int cmd_run(int argc, char **argv)
     cli_limits_end(&limits);
     if (!r) {
         cli_print_error("run", e);
+        int status = g_error_matches(e, RUN_ERROR, RUN_ERROR_STUCK)
+                         ? EXIT_FAILED : EXIT_INPUT;
         g_error_free(e);
-        return EXIT_INPUT;
+        return status;
     }
     if (recorder) {
         g_autoptr(Trace) t = trace_recorder_finish(recorder, r);

@@ -607,6 +607,8 @@ static Report *refuse_run(RunSetup *setup, const Scenario *s, GError **error,
     return NULL;
 }
 
+G_DEFINE_QUARK(run-error-quark, run_error)
+
 static Report *run_scenario_inner(const Scenario *s,
                                   const RunOptions *options, GError **error)
 {
@@ -738,7 +740,15 @@ static Report *run_scenario_inner(const Scenario *s,
             again = progress_drawn();
             continue;
         }
-        g_propagate_error(error, e);
+        if (alg->stuck && g_error_matches(e, SIM_ERROR, SIM_ERROR_DEADLOCK)) {
+            g_autoptr(GString) why = g_string_new(e->message);
+            alg->stuck(config, why);
+            g_set_error(error, RUN_ERROR, RUN_ERROR_STUCK, "%s: %s",
+                        scenario_name(s), why->str);
+            g_error_free(e);
+        } else {
+            g_propagate_error(error, e);
+        }
         run_setup_release(&setup, TRUE);
         return NULL;
     }

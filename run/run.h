@@ -42,6 +42,14 @@ typedef struct {
     const SimLimits *limits;
 } RunOptions;
 
+/* Errors of a run that are neither bad input nor the engine's own
+ * (sim.h, SIM_ERROR; scenario.h, SCENARIO_ERROR). RUN_ERROR_STUCK: the
+ * workload deadlocked, and its algorithm says on what (Algorithm.stuck):
+ * a wrong run, exit status 1, like wrong data. */
+#define RUN_ERROR (run_error_quark())
+GQuark run_error_quark(void);
+enum { RUN_ERROR_STUCK = 1 };
+
 Report *run_scenario(const Scenario *s, const RunOptions *options,
                      GError **error);
 

@@ -275,22 +275,49 @@ START_TEST(refusals_say_why)
 }
 END_TEST
 
-/* A receive nobody sends: the run ends, naming it. */
+/* A receive nobody sends: the run ends as a failed run (RUN_ERROR_STUCK,
+ * exit status 1), naming every rank that waits, the receives it waits on
+ * and where the schedule wrote them, and how many of its ops never
+ * started; a rank whose message arrived but that still waits on another
+ * names only the missing one. */
 START_TEST(a_receive_nobody_sends_is_a_deadlock)
 {
     char *path = write_goal("stuck.goal",
-        "num_ranks 2\n"
-        "rank 0 {\n}\n"
+        "num_ranks 4\n"
+        "rank 0 {\n"
+        "l1: recv 8b from 1 tag 0\n"
+        "l2: send 8b to 1 tag 0\n"
+        "l2 requires l1\n"
+        "}\n"
         "rank 1 {\n"
-        "l1: recv 8b from 0 tag 7\n"
+        "l1: recv 8b from 0 tag 0\n"
+        "l2: send 8b to 0 tag 0\n"
+        "l3: calc 5\n"
+        "l2 requires l1\n"
+        "l3 requires l2\n"
+        "}\n"
+        "rank 2 {\n"
+        "l1: send 8b to 3 tag 5\n"
+        "}\n"
+        "rank 3 {\n"
+        "l1: recv 8b from 2 tag 5\n"
+        "l2: recv 16b from 0 tag 7\n"
         "}\n");
-    g_autoptr(Scenario) s = replay(path, "1", NULL, NULL);
+    g_autoptr(Scenario) s = replay(path, "2", NULL, NULL);
     GError *e = NULL;
     Report *r = run_scenario(s, NULL, &e);
     ck_assert_ptr_null(r);
-    ck_assert_msg(e && strstr(e->message, "deadlock: node 1 in step 0 waits "
-                              "for 1 receive(s); the first from node 0 with "
-                              "tag 7 was never sent"), "%s",
+    ck_assert(g_error_matches(e, RUN_ERROR, RUN_ERROR_STUCK));
+    g_autofree char *want = g_strdup_printf(
+        "deadlock: node 0 in step 0 waits for 1 receive(s); the first from "
+        "node 1 with tag 0 was never sent\n"
+        "  rank 0 (node 0) waits on recv 8b from 1 tag 0 (%s:3); 1 op(s) "
+        "never started\n"
+        "  rank 1 (node 1) waits on recv 8b from 0 tag 0 (%s:8); 2 op(s) "
+        "never started\n"
+        "  rank 3 (node 3) waits on recv 16b from 0 tag 7 (%s:19)",
+        path, path, path);
+    ck_assert_msg(e && g_str_has_suffix(e->message, want), "%s",
                   e ? e->message : "");
     g_error_free(e);
     remove_goal(path);

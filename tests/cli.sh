@@ -501,5 +501,15 @@ expect_has did-you-mean-algorithm 2 "unknown algorithm 'gray-to-binry'; did you 
 expect_has did-you-mean-preset 2 "unknown machine preset 'cm200-8l'; did you mean 'cm200-8k'? (valid:" -- \
   "$CUBEMU" run --set machine.preset=cm200-8l
 
+# A schedule that deadlocks is a failed run (exit 1), not bad input: the
+# report names every waiting rank and the receive it waits on (in the
+# scratch folder made above)
+T=$tmp
+printf 'num_ranks 2\nrank 0 {\n}\nrank 1 {\nl1: recv 8b from 0 tag 7\n}\n' > "$T/stuck.goal"
+printf '[machine]\npreset = cube\ndimensions = 1\n[algorithm]\nname = schedule\nschedule = stuck.goal\n' > "$T/stuck.ini"
+expect schedule-deadlock 1 "cubemu run: $T/stuck.ini: deadlock: node 1 in step 0 waits for 1 receive(s); the first from node 0 with tag 7 was never sent
+  rank 1 (node 1) waits on recv 8b from 0 tag 7 ($T/stuck.goal:5)" -- \
+  "$CUBEMU" run "$T/stuck.ini"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -49,6 +49,9 @@ enum {
 /* A dependent of an operation (RankRun.dependent): its index, with this
  * bit set for one that needed the operation started (irequires). */
 #define ON_START 0x80000000u
+/* pending[op] of an op that completed, for the deadlock's report: a
+ * posted op's pending is 0 and read by nothing else after. */
+#define OP_DONE UINT32_MAX
 
 /* Operations the program takes from node_completed at a time. */
 #define COMPLETED_BATCH 64
@@ -247,7 +250,7 @@ static gboolean ready_before_all(RankRun *k)
     gboolean sooner = FALSE;
     for (uint32_t i = 0; i < k->nwaiting; i++) {
         uint32_t u = k->waiting[i];
-        if (k->pending[u] == 0)
+        if (k->pending[u] == 0 || k->pending[u] == OP_DONE)
             continue;                  /* ready, posted since */
         k->waiting[kept++] = u;
         /* its dependencies left are posted and not completed: outstanding */
@@ -325,6 +328,7 @@ static void complete(Node *node, const SchedConfig *c, uint32_t r,
         mem[LEDGER_WRONG] += !right;
     }
     k->ndone++;
+    k->pending[op] = OP_DONE;
     release_done(k, op);
 }
 
@@ -742,6 +746,82 @@ static void schedule_report(const void *config, Report *r)
                        "(max_channel_elements, at the smaller element-time)");
 }
 
+/* Ranks listed in a deadlock's report; the rest are counted. */
+#define STUCK_RANKS_SHOWN 16
+
+/* The op as the schedule wrote it, and where. */
+static void describe_op(const SchedConfig *c, const SchedOp *o, GString *out)
+{
+    static const char *const verb[] = { "send", "recv", "calc" };
+    if (o->kind == SCHED_CALC)
+        g_string_append_printf(out, "calc %" G_GUINT64_FORMAT, o->size);
+    else
+        g_string_append_printf(out, "%s %" G_GUINT64_FORMAT "b %s %u tag %d",
+                               verb[o->kind], o->size,
+                               o->kind == SCHED_SEND ? "to" : "from", o->peer,
+                               o->tag);
+    if (o->line)
+        g_string_append_printf(out, " (%s:%u)", c->sched->name, o->line);
+}
+
+/* How many sends rank `from` has posted to rank `to` with tag `tag`. */
+static uint64_t sends_posted(const SchedConfig *c, uint32_t from, uint32_t to,
+                             int32_t tag)
+{
+    const SchedRank *sr = &c->sched->ranks[from];
+    const RankRun *k = &c->run[from];
+    for (uint32_t op = 0; op < sr->nops; op++) {
+        const SchedOp *o = &sr->ops[op];
+        if (o->kind == SCHED_SEND && o->peer == to && o->tag == tag)
+            return k->count[k->key[op]];
+    }
+    return 0;
+}
+
+/* Every rank that did not finish, and what it waits on. When the engine
+ * finds no event left, every message that was sent has arrived, so an op
+ * a rank posted and waits on is a receive whose message its source never
+ * sent (the engine's own message names the first): those are listed,
+ * with how many of the rank's ops never started, waiting on them. */
+static void schedule_stuck(const void *config, GString *why)
+{
+    const SchedConfig *c = config;
+    uint32_t stuck = 0;
+    for (uint32_t r = 0; r < c->sched->nranks; r++) {
+        const RankRun *k = &c->run[r];
+        const SchedRank *sr = &c->sched->ranks[r];
+        if (k->ndone == sr->nops || !k->pending)
+            continue;
+        if (stuck++ >= STUCK_RANKS_SHOWN)
+            continue;
+        g_string_append_printf(why, "\n  rank %u (node %u) ", r,
+                               c->node_of[r]);
+        uint32_t waits = 0, unstarted = 0;
+        for (uint32_t op = 0; op < sr->nops; op++) {
+            const SchedOp *o = &sr->ops[op];
+            if (k->pending[op] == OP_DONE)
+                continue;
+            if (k->pending[op] > 0) {
+                unstarted++;
+                continue;
+            }
+            if (o->kind != SCHED_RECV
+                || sends_posted(c, o->peer, r, o->tag) > k->seq[op])
+                continue;
+            g_string_append(why, waits++ ? ", " : "waits on ");
+            describe_op(c, o, why);
+        }
+        if (!waits)
+            g_string_append(why, "waits on no receive");
+        if (unstarted)
+            g_string_append_printf(why, "; %u op(s) never started",
+                                   unstarted);
+    }
+    if (stuck > STUCK_RANKS_SHOWN)
+        g_string_append_printf(why, "\n  and %u more rank(s)",
+                               stuck - STUCK_RANKS_SHOWN);
+}
+
 const Algorithm algorithm_schedule = {
     .name = "schedule",
     .summary = "replay a message schedule (LogGOPSim's GOAL) on any machine",
@@ -756,4 +836,5 @@ const Algorithm algorithm_schedule = {
     .step = schedule_step,
     .expect = schedule_expect,
     .report = schedule_report,
+    .stuck = schedule_stuck,
 };
