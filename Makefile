@@ -25,6 +25,7 @@
 #                 from cubemu list --json and --help (docs/completion/)
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
+#   make bench-loggopsim  the LogGP model against LogGOPSim (LOGGOPSIM)
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
 #                 each for FUZZ_SECONDS (default 60)
 #
@@ -153,7 +154,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -482,6 +483,13 @@ unit: all
 bench: deps deps-simgrid
 	@$(MAKE) --no-print-directory $(PROGRAM) $(BENCH) simgrid-baseline
 	@BUILD=$(BUILD) SIMGRID_BASELINE=$(SIMGRID_BASELINE) bench/run.sh
+
+# cubemu's LogGP model (machines/loggp.ini) against LogGOPSim on Schedgen's
+# patterns, every rank's finish time (bench/loggopsim-agree.sh): the peer
+# is found through LOGGOPSIM (a folder with bin/schedgen, bin/txt2bin,
+# bin/LogGOPSim) and skipped with a message where it is not given.
+bench-loggopsim: $(PROGRAM)
+	@BUILD=$(BUILD) bench/loggopsim-agree.sh
 
 # The SimGrid baselines the benchmark runs cubemu against: each *.cpp of
 # SIMGRID_BASELINE one program (cube_exchange for bench/peers.sh,

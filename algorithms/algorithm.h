@@ -91,6 +91,9 @@ typedef struct Algorithm {
      * topology that has any of them; 0: on every topology (the default
      * route is all it uses). */
     unsigned needs;
+    /* It times itself on a machine of model = loggp (machine.h): only the
+     * schedule replay does; every other algorithm is refused there. */
+    gboolean times_loggp;
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
     /* Names of the phases node_phase enters (NULL-terminated, at most

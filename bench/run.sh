@@ -4,7 +4,9 @@
 # against its peers (bench/peers.sh: the exchange against SimGrid and
 # the copy loop; bench/routed.sh: the routed bit reversal against a
 # second SimGrid baseline), then every algorithm against the exchange
-# (bench/algorithms.sh), each figure printed and appended to
+# (bench/algorithms.sh), the LogGP model against LogGOPSim where LOGGOPSIM
+# is given (bench/loggopsim-agree.sh, which records nothing), each figure
+# printed and appended to
 # the results file as a row (bench/record.h says the columns):
 #   BENCH_DATA   the file (default bench/results.tsv; created with its
 #                header), to be committed with the change it measured;
@@ -45,4 +47,5 @@ fi
 BUILD=$BUILD bench/peers.sh || status=1
 BUILD=$BUILD bench/routed.sh || status=1
 BUILD=$BUILD bench/algorithms.sh || status=1
+BUILD=$BUILD bench/loggopsim-agree.sh || status=1
 exit $status

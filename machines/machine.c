@@ -30,8 +30,15 @@ static const char *const machine_keys[] = {
     "element-time", "neighbour.startup", "neighbour.element-time",
     "router.startup", "router.element-time", "memory-path",
     "neighbour.memory-path", "router.memory-path", "startup-holds-port",
-    "flop-time", "tick-seconds", NULL
+    "flop-time", "tick-seconds", "model", NULL
 };
+
+/* The LogGP model's keys (model = loggp), in MachineLoggp's order. */
+static const char *const machine_loggp_keys[] = {
+    "loggp.L", "loggp.o", "loggp.g", "loggp.G", "loggp.O", "loggp.S", NULL
+};
+
+static const char *const machine_models[] = { "engine", "loggp", NULL };
 
 static const char *const yes_no[] = { "no", "yes", NULL };
 
@@ -397,6 +404,8 @@ static void machine_check_keys(const MachineInput *in, const MachineKeys *layer,
         }
         if (g_str_has_prefix(*k, "kernel.") && (*k)[7])
             continue;
+        if (g_strv_contains(machine_loggp_keys, *k))
+            continue;
         if (g_strv_contains(machine_keys, *k)) {
             MessageClass c = g_str_has_prefix(*k, "router.") ? CLASS_ROUTER
                              : CLASS_NEIGHBOUR;
@@ -538,6 +547,52 @@ static void machine_kernels(const MachineInput *in, Machine *m)
                              m->kernel[i].name, m->kernel[i].rate->name);
 }
 
+/* model = and the LogGP keys: the LogGP model prices the complete graph
+ * alone (LogGP has no topology), counts nanoseconds, and its keys mean
+ * nothing to the engine's model. */
+static void machine_loggp(const MachineInput *in, Machine *m,
+                          const TopologyOps *topology)
+{
+    int model = MACHINE_MODEL_ENGINE;
+    machine_input_choice(in, "model", machine_models, &model);
+    m->model = (MachineModel)model;
+    const char *where;
+    if (m->model != MACHINE_MODEL_LOGGP) {
+        for (const char *const *k = machine_loggp_keys; *k; k++)
+            if (machine_input_value(in, *k, &where))
+                keyvalue_problem(in->problems, "%s: '%s' needs model = loggp "
+                                 "(the engine's model prices messages with "
+                                 "startup and element-time)", where, *k);
+        return;
+    }
+    const long long defaults[] = {
+        MACHINE_LOGGP_DEFAULT_L, MACHINE_LOGGP_DEFAULT_O_LOWER,
+        MACHINE_LOGGP_DEFAULT_G_LOWER, MACHINE_LOGGP_DEFAULT_G_UPPER,
+        MACHINE_LOGGP_DEFAULT_O_UPPER, MACHINE_LOGGP_DEFAULT_S
+    };
+    uint64_t *field[] = { &m->loggp.L, &m->loggp.o, &m->loggp.g,
+                          &m->loggp.G, &m->loggp.O, &m->loggp.S };
+    for (int i = 0; machine_loggp_keys[i]; i++) {
+        long long v = defaults[i];
+        machine_input_int(in, machine_loggp_keys[i], 0, MACHINE_LOGGP_MAX, &v);
+        *field[i] = (uint64_t)v;
+    }
+    const char *model_where = "";
+    machine_input_value(in, "model", &model_where);
+    if (topology && strcmp(topology->name, "complete") != 0)
+        keyvalue_problem(in->problems, "%s: model = loggp needs topology = "
+                         "complete (LogGP has no topology: every rank reaches "
+                         "every other at the same price), not %s",
+                         model_where, topology->name);
+    if (m->tick_seconds > 0 && m->tick_seconds != MACHINE_LOGGP_TICK_SECONDS) {
+        machine_input_value(in, "tick-seconds", &where);
+        keyvalue_problem(in->problems, "%s: tick-seconds: model = loggp counts "
+                         "nanoseconds, as LogGOPSim does (tick-seconds = 1e-9, "
+                         "or leave it out)", where);
+    }
+    m->tick_seconds = MACHINE_LOGGP_TICK_SECONDS;
+}
+
 gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
                            const char *preset_problem, Machine *m,
                            char **problems_out)
@@ -632,6 +687,7 @@ gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
             m->tick_seconds = v;
     }
     machine_kernels(&in, m);
+    machine_loggp(&in, m, have_topology ? ops : NULL);
 
     const char *name = machine_input_value(&in, "name", &where);
     /* "(modified)" when an inline key overrides a value the preset sets

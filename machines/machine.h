@@ -23,6 +23,14 @@
  *   tick-seconds                   length of a tick: reports show seconds
  *   kernel.NAME = RATE             ticks of node_kernel(NAME) (kernel.h);
  *                                  a rate in seconds needs tick-seconds
+ *   model = engine | loggp         how time is counted: the engine's
+ *                                  channels and ports, or the LogGP model
+ *                                  as LogGOPSim implements it (complete
+ *                                  graph only; a tick is a nanosecond)
+ *   loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S
+ *                                  LogGP's latency, overhead, gap, gap
+ *                                  per byte, overhead per byte (ns) and
+ *                                  rendezvous threshold (bytes)
  * Time inside the engine is always an exact integer number of ticks.
  */
 #ifndef CUBE_MACHINE_H
@@ -50,6 +58,38 @@ typedef struct {
                                    * and the destination's memory path */
 } MachinePrice;
 
+/* model = ...: who counts time. The engine (channels, ports, startups
+ * and element-times), or the LogGP model as LogGOPSim implements it,
+ * which only a schedule replay can be timed by (docs/machine-model.md,
+ * "The LogGP model"). */
+typedef enum {
+    MACHINE_MODEL_ENGINE = 0,
+    MACHINE_MODEL_LOGGP = 1
+} MachineModel;
+
+/* LogGOPSim's defaults, its -L -o -g -G -O -S. */
+#define MACHINE_LOGGP_DEFAULT_L 2500
+#define MACHINE_LOGGP_DEFAULT_O_LOWER 1500
+#define MACHINE_LOGGP_DEFAULT_G_LOWER 1000
+#define MACHINE_LOGGP_DEFAULT_G_UPPER 6
+#define MACHINE_LOGGP_DEFAULT_O_UPPER 0
+#define MACHINE_LOGGP_DEFAULT_S 65535
+/* LogGOPSim reads L, o, g, G, O and S as C ints. */
+#define MACHINE_LOGGP_MAX INT32_MAX
+/* A LogGP tick: LogGOPSim counts nanoseconds. */
+#define MACHINE_LOGGP_TICK_SECONDS 1e-9
+
+/* The LogGP model's parameters: times in nanoseconds (ticks), S in
+ * bytes. */
+typedef struct {
+    uint64_t L;                   /* latency: holds nothing */
+    uint64_t o;                   /* overhead: holds the CPU, both ends */
+    uint64_t g;                   /* gap between injections, receptions */
+    uint64_t G;                   /* gap per byte after the first */
+    uint64_t O;                   /* overhead per byte after the first */
+    uint64_t S;                   /* eager up to S bytes, rendezvous above */
+} MachineLoggp;
+
 typedef struct KernelRate KernelRate;
 
 typedef struct {
@@ -71,6 +111,8 @@ typedef struct {
     double tick_seconds;          /* 0: ticks only */
     int nkernels;
     MachineKernel kernel[MACHINE_MAX_KERNELS];
+    MachineModel model;
+    MachineLoggp loggp;           /* model = loggp only */
 } Machine;
 
 /* One [machine] key as written: its value, and where it was written

@@ -467,6 +467,16 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
         machine_clear(&machine);
         return setup_fail(error, e, expect_problems);
     }
+    if (machine.model == MACHINE_MODEL_LOGGP && !alg->times_loggp) {
+        e = g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                        "%s: algorithm '%s' cannot run on a machine of model "
+                        "= loggp: the LogGP model times schedule replays "
+                        "alone ([algorithm] name = schedule); use model = "
+                        "engine for the others",
+                        scenario_where(s, "algorithm", "name"), alg->name);
+        machine_clear(&machine);
+        return setup_fail(error, e, expect_problems);
+    }
     MemoryLayout layout = { 0 };
     void *config = alg->prepare(&machine, params, &layout, &e);
     if (!config) {

@@ -97,6 +97,9 @@ if [ "$unit_only" != "--unit-only" ]; then
   # tools/cm200-tables.py against the committed results, the README's
   # generated block byte for byte (not the targets)
   script tests/cm200-tables.sh "cm200-tables: "
+  # The LogGP model against LogGOPSim's committed per-host finish times
+  # (tests/loggp.sh, tests/data/loggopsim/), and its refusals
+  script tests/loggp.sh "loggp: "
   # Nothing in the tree needs a path outside it (tests/self-contained.sh):
   # every tracked file searched, and the search seen to fail on a scratch
   # tree with such references planted
