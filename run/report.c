@@ -748,6 +748,17 @@ static void json_machine(JsonWriter *w, const Machine *m)
     json_int(w, "flop_time", m->flop_time);
     if (m->tick_seconds > 0)
         json_number(w, "tick_seconds", m->tick_seconds);
+    if (m->model == MACHINE_MODEL_LOGGP) {
+        json_writer_key(w, "loggp");
+        json_writer_begin_object(w);
+        json_int(w, "L", (long long)m->loggp.L);
+        json_int(w, "o", (long long)m->loggp.o);
+        json_int(w, "g", (long long)m->loggp.g);
+        json_int(w, "G", (long long)m->loggp.G);
+        json_int(w, "O", (long long)m->loggp.O);
+        json_int(w, "S", (long long)m->loggp.S);
+        json_writer_end_object(w);
+    }
     json_writer_end_object(w);
 }
 
@@ -1115,7 +1126,15 @@ static void print_machine(const Report *r, FILE *out)
     fprintf(out, "machine       %s: %s%s", m->name, t->ops->name, described->str);
     fprintf(out, " (%u nodes, diameter %u), ports = %s", t->nodes, t->diameter,
             machine_ports_text(m, ports));
-    if (machine_uniform_price(m) || !topology_has_class(t->ops, CLASS_ROUTER))
+    if (m->model == MACHINE_MODEL_LOGGP)
+        /* the model's prices are the run's time; the engine's unit
+         * prices only carried the payloads it verified */
+        fprintf(out, ", LogGP L = %" G_GUINT64_FORMAT ", o = %" G_GUINT64_FORMAT
+                ", g = %" G_GUINT64_FORMAT ", G = %" G_GUINT64_FORMAT
+                ", O = %" G_GUINT64_FORMAT ", S = %" G_GUINT64_FORMAT " bytes",
+                m->loggp.L, m->loggp.o, m->loggp.g, m->loggp.G, m->loggp.O,
+                m->loggp.S);
+    else if (machine_uniform_price(m) || !topology_has_class(t->ops, CLASS_ROUTER))
         fprintf(out, ", startup = %lld, element-time = %lld",
                 (long long)m->price[0].startup, (long long)m->price[0].element_time);
     else

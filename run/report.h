@@ -16,7 +16,7 @@
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away, or a backend's report gains a field the schema
  * forbade it (docs/report.md, "Versions", lists what changed). */
-#define REPORT_SCHEMA 6
+#define REPORT_SCHEMA 7
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the
