@@ -112,12 +112,15 @@ typedef struct Algorithm {
     void (*expect_element)(const void *config, uint32_t address,
                            size_t offset, Word *expected);
     void (*report)(const void *config, Report *report);
-    /* Optional: where the engine found the run deadlocked (no event
-     * left, a receive waiting), what the workload was waiting on,
-     * appended to `why` (lines of text). An algorithm that has it is a
-     * workload that can be wrong (a schedule whose receive nobody sends):
-     * its deadlock is a failed run, exit status 1, not bad input. */
-    void (*stuck)(const void *config, GString *why);
+    /* Optional, for a workload that can be wrong (a schedule whose
+     * receive nobody sends): whether it could not finish, and on what,
+     * appended to `why` (lines of text). Called when the engine found
+     * the run deadlocked (no event left, a receive waiting), with `why`
+     * holding the engine's message, and after a run the engine finished,
+     * with `why` empty (a workload timed by its own model, LogGP, may
+     * deadlock where the engine's run did not). TRUE: the run failed,
+     * exit status 1, not bad input. */
+    gboolean (*stuck)(const void *config, GString *why);
     /* The SDK descriptor this algorithm runs through (sdk/program.c fills
      * every field above from it), or NULL for one written against this
      * header directly. */

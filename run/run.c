@@ -740,9 +740,9 @@ static Report *run_scenario_inner(const Scenario *s,
             again = progress_drawn();
             continue;
         }
-        if (alg->stuck && g_error_matches(e, SIM_ERROR, SIM_ERROR_DEADLOCK)) {
-            g_autoptr(GString) why = g_string_new(e->message);
-            alg->stuck(config, why);
+        g_autoptr(GString) why = g_string_new(e->message);
+        if (alg->stuck && g_error_matches(e, SIM_ERROR, SIM_ERROR_DEADLOCK)
+            && alg->stuck(config, why)) {
             g_set_error(error, RUN_ERROR, RUN_ERROR_STUCK, "%s: %s",
                         scenario_name(s), why->str);
             g_error_free(e);
@@ -751,6 +751,15 @@ static Report *run_scenario_inner(const Scenario *s,
         }
         run_setup_release(&setup, TRUE);
         return NULL;
+    }
+    if (alg->stuck) {
+        g_autoptr(GString) why = g_string_new(NULL);
+        if (alg->stuck(config, why)) {
+            g_set_error(error, RUN_ERROR, RUN_ERROR_STUCK, "%s: %s",
+                        scenario_name(s), why->str);
+            run_setup_release(&setup, TRUE);
+            return NULL;
+        }
     }
     GError *e = NULL;
     if (recorder && !trace_recorder_check(recorder, &e)) {

@@ -34,7 +34,9 @@ for goal in "$DATA"/*.goal; do
     if [ "$rc" = 0 ] && [ "$got" = "$(cat "$DATA/$name.times")" ]; then ok "$name"; else
       printf '  expected:\n%s\n  got:\n%s\n' "$(cat "$DATA/$name.times")" "$got"; bad "$name"; fi
   else
-    expect_has "$name-never-completes" 2 "the LogGP replay ends with a receive whose message never came: rank " -- \
+    # a failed run (exit 1), every rank named with its oldest receive
+    expect_has "$name-never-completes" 1 "deadlock in the LogGP model: 16 rank(s) never finish
+  rank 0 waits on recv 16384b from 15 tag 0 ($DATA/$name.goal:" -- \
       "$CUBEMU" run "$T/$name.ini"
   fi
   n=$((n + 1))
@@ -86,6 +88,24 @@ scenario "$T/tick.ini" "$DATA/binomialtreebcast-8-8.goal" 8 "tick-seconds = 1e-6
 expect_has tick-not-ns 2 "tick-seconds: model = loggp counts nanoseconds" -- "$CUBEMU" run "$T/tick.ini"
 scenario "$T/neg.ini" "$DATA/binomialtreebcast-8-8.goal" 8 "loggp.g = -1"
 expect_has negative-gap 2 "loggp.g" -- "$CUBEMU" run "$T/neg.ini"
+
+# The report names the model's parameters, in the text and in the JSON,
+# which docs/report.schema.json accepts (schema 7)
+scenario "$T/report.ini" "$DATA/binomialtreebcast-8-8.goal" 8 "loggp.L = 3000"
+expect_has report-machine-line 0 "ports = all, LogGP L = 3000, o = 1500, g = 1000, G = 6, O = 0, S = 65535 bytes, tick = 1e-09 s" -- \
+  "$CUBEMU" run "$T/report.ini"
+run "$CUBEMU" run --json "$T/report.ini"
+if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["schema"] == 7
+assert d["machine"]["loggp"] == {"L": 3000, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+jsonschema.validate(d, json.load(open("docs/report.schema.json")))
+'; then ok report-json-loggp; else bad report-json-loggp; fi
 
 echo "loggp: $passed passed, $failed failed"
 [ "$failed" = 0 ]

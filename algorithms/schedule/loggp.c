@@ -44,6 +44,9 @@ enum { EV_SEND = 1, EV_RECV = 2, EV_CALC = 3, EV_MSG = 4 };
  * _S_threshold): sort_by_kind must split where it splits. */
 #define SORT_THRESHOLD 16
 
+/* Ranks a deadlock's message lists; the rest are counted. */
+#define LOGGP_STUCK_SHOWN 16
+
 typedef struct {
     uint64_t time, order;         /* the queue's key */
     uint64_t start;               /* a message: when its send started */
@@ -129,7 +132,19 @@ static Event heap_pop_event(Loggp *l)
     return top;
 }
 
-/* ---- std::sort by kind, as libstdc++ runs it ----------------------------- */
+/* ---- std::sort by kind, as libstdc++ runs it -----------------------------
+ *
+ * std::sort is not stable, and C++ leaves its order among equal keys to
+ * the library: LogGOPSim's order among ready ops of one kind is that of
+ * the library it was built with. With GNU's (Debian's), that is Musser's
+ * introsort (D. R. Musser, "Introspective Sorting and Selection
+ * Algorithms", Software: Practice and Experience 27(8), 1997) with these
+ * choices: a depth limit of 2 floor(lg n), partitions of more than 16
+ * elements around the median of the second, middle and last, a heap sort
+ * past the depth limit, and one insertion sort over the whole at the end.
+ * Up to 16 ready ops the order is the insertion sort's, which is stable;
+ * above, it is this algorithm's, and a LogGOPSim built with another
+ * library may differ from it (docs/schedules.md). */
 
 static inline gboolean kind_less(const Event *a, const Event *b)
 {
@@ -540,24 +555,48 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
                 queue_ready(&l, l.hosts[i], ready[l.hosts[i]], FALSE);
     }
 
-    gboolean ok = TRUE;
-    for (uint32_t r = 0; r < n && ok; r++) {
-        const char *what = NULL;
-        Waiting w;
-        if (l.q[r].posted->len) {
-            what = "a receive whose message never came";
-            w = g_array_index(l.q[r].posted, Waiting, 0);
-        } else if (l.q[r].unexpected->len) {
-            what = "a message no receive took";
-            w = g_array_index(l.q[r].unexpected, Waiting, 0);
+    /* No event left: every rank with a receive still posted waits on
+     * it, and a message no receive took is named where it waits. */
+    g_autoptr(GString) why = g_string_new(NULL);
+    uint32_t stuck = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        const GArray *posted = l.q[r].posted, *unexpected = l.q[r].unexpected;
+        if (!posted->len && !unexpected->len)
+            continue;
+        if (stuck++ >= LOGGP_STUCK_SHOWN)
+            continue;
+        g_string_append_printf(why, "\n  rank %u", r);
+        /* the oldest of each kind, and how many more: a ring posts dozens
+         * of receives alike */
+        if (posted->len) {
+            const Waiting *w = &g_array_index(posted, Waiting, 0);
+            g_string_append_printf(why, " waits on recv %" G_GUINT64_FORMAT
+                                   "b from %u tag %d (%s:%u)", w->size,
+                                   w->peer, w->tag, s->name,
+                                   s->ranks[r].ops[w->op].line);
+            if (posted->len > 1)
+                g_string_append_printf(why, " and %u more receive(s)",
+                                       posted->len - 1);
         }
-        if (what) {
-            g_set_error(error, SCHEDULE_ERROR, SCHEDULE_ERROR_INPUT,
-                        "%s: the LogGP replay ends with %s: rank %u, from "
-                        "rank %u, tag %d", s->name, what, r, w.peer, w.tag);
-            ok = FALSE;
+        if (unexpected->len) {
+            const Waiting *w = &g_array_index(unexpected, Waiting, 0);
+            g_string_append_printf(why, "%s took no receive for %"
+                                   G_GUINT64_FORMAT "b from %u tag %d",
+                                   posted->len ? ";" : "", w->size, w->peer,
+                                   w->tag);
+            if (unexpected->len > 1)
+                g_string_append_printf(why, " and %u more message(s)",
+                                       unexpected->len - 1);
         }
     }
+    if (stuck > LOGGP_STUCK_SHOWN)
+        g_string_append_printf(why, "\n  and %u more rank(s)",
+                               stuck - LOGGP_STUCK_SHOWN);
+    gboolean ok = stuck == 0;
+    if (!ok)
+        g_set_error(error, SCHEDULE_ERROR, SCHEDULE_ERROR_INPUT,
+                    "%s: deadlock in the LogGP model: %u rank(s) never "
+                    "finish%s", s->name, stuck, why->str);
     for (uint32_t r = 0; r < n; r++) {
         uint64_t most = 0;
         for (uint32_t c = 0; c < l.ncpus; c++)

@@ -118,6 +118,7 @@ typedef struct {
      * (loggp.h), which is the run's time; NULL on the engine's model. */
     uint64_t *loggp_finish;
     uint64_t loggp_events;
+    char *loggp_stuck;            /* where the LogGP model deadlocked, or NULL */
 } SchedConfig;
 
 static const AlgorithmMethod schedule_methods[] = {
@@ -494,6 +495,7 @@ static void schedule_release(void *config)
     g_free(c->node_of);
     g_free(c->rank_of);
     g_free(c->loggp_finish);
+    g_free(c->loggp_stuck);
     schedule_free(c->sched);
     g_free(c);
 }
@@ -617,11 +619,12 @@ static void *schedule_prepare(const Machine *m, const Params *p,
         /* LogGP knows ranks, not nodes: the mapping places payloads, and
          * the time is the model's (docs/machine-model.md). */
         c->loggp_finish = g_new(uint64_t, c->sched->nranks);
+        /* A deadlock of the model fails the run after it, as the
+         * engine's would (schedule_stuck): a wrong run, not bad input. */
         if (!loggp_time(c->sched, &m->loggp, c->loggp_finish,
                         &c->loggp_events, &e)) {
-            params_fail(p, error, "schedule", "%s", e->message);
+            c->loggp_stuck = g_strdup(e->message);
             g_error_free(e);
-            return NULL;
         }
     }
     c->route = params_choice(p, "route");
@@ -839,9 +842,16 @@ static uint64_t sends_posted(const SchedConfig *c, uint32_t from, uint32_t to,
  * a rank posted and waits on is a receive whose message its source never
  * sent (the engine's own message names the first): those are listed,
  * with how many of the rank's ops never started, waiting on them. */
-static void schedule_stuck(const void *config, GString *why)
+static gboolean schedule_stuck(const void *config, GString *why)
 {
     const SchedConfig *c = config;
+    if (c->loggp_stuck) {
+        /* the model's time is the run's: its deadlock is the one to name */
+        g_string_assign(why, c->loggp_stuck);
+        return TRUE;
+    }
+    if (why->len == 0)
+        return FALSE;                  /* the engine's run finished */
     uint32_t stuck = 0;
     for (uint32_t r = 0; r < c->sched->nranks; r++) {
         const RankRun *k = &c->run[r];
@@ -876,6 +886,7 @@ static void schedule_stuck(const void *config, GString *why)
     if (stuck > STUCK_RANKS_SHOWN)
         g_string_append_printf(why, "\n  and %u more rank(s)",
                                stuck - STUCK_RANKS_SHOWN);
+    return TRUE;
 }
 
 const Algorithm algorithm_schedule = {
