@@ -261,7 +261,8 @@ static gboolean each_call_due(Sim *sim, Node *node, Tick time,
     e->nknown = kept;
     if (sim->nreport == 0 && node->step > 0 && !all)
         return FALSE;
-    qsort(sim->report, sim->nreport, sizeof *sim->report, op_compare);
+    if (sim->nreport > 1)         /* report is NULL until an op is known */
+        qsort(sim->report, sim->nreport, sizeof *sim->report, op_compare);
     return TRUE;
 }
 
