@@ -566,9 +566,9 @@ static gboolean map_ranks(SchedConfig *c, const Params *p, GError **error)
         const char *given = params_path(p, "mapping");
         g_autofree char *path = NULL;
         const char *colon = strstr(given, "file:");
-        path = colon ? g_strconcat(g_strndup(given, (gsize)(colon - given)),
-                                   colon + 5, NULL)
-                     : g_strdup(given);
+        g_autofree char *folder = colon ? g_strndup(given, (gsize)(colon - given))
+                                        : NULL;
+        path = colon ? g_strconcat(folder, colon + 5, NULL) : g_strdup(given);
         if (!read_mapping(c, path, p, error))
             return FALSE;
     } else if (!strcmp(mapping, "identity") || !strcmp(mapping, "gray")) {
