@@ -25,7 +25,10 @@
 #                 from cubemu list --json and --help (docs/completion/)
 #   make check-lib libcubemu's tests and examples/ under mpirun -np 1..8
 #   make bench-mpi libcubemu's transposes against MPI_Alltoall on 8 ranks
-#   make bench-loggopsim  the LogGP model against LogGOPSim (LOGGOPSIM)
+#   make bench-loggopsim  Schedgen's schedules against LogGOPSim
+#                 (LOGGOPSIM=DIR): the LogGP model's finish times
+#                 (bench/loggopsim-agree.sh), then the replay's speed
+#                 (bench/loggopsim.sh)
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
 #                 each for FUZZ_SECONDS (default 60)
 #
@@ -488,9 +491,6 @@ bench: deps deps-simgrid
 # patterns, every rank's finish time (bench/loggopsim-agree.sh): the peer
 # is found through LOGGOPSIM (a folder with bin/schedgen, bin/txt2bin,
 # bin/LogGOPSim) and skipped with a message where it is not given.
-bench-loggopsim: $(PROGRAM)
-	@BUILD=$(BUILD) bench/loggopsim-agree.sh
-
 # The SimGrid baselines the benchmark runs cubemu against: each *.cpp of
 # SIMGRID_BASELINE one program (cube_exchange for bench/peers.sh,
 # bit_reversal for bench/routed.sh; bench/simgrid/README.md), with the
@@ -519,6 +519,13 @@ AGAINST ?= 7befd67
 bench-against: deps
 	@$(MAKE) --no-print-directory $(PROGRAM)
 	@BUILD=$(BUILD) bench/against.sh $(AGAINST)
+
+# Large Schedgen schedules replayed by cubemu and by LogGOPSim, the peer
+# in the directory LOGGOPSIM names (skipped without it; bench/loggopsim.sh)
+bench-loggopsim: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) bench/loggopsim-agree.sh
+	@BUILD=$(BUILD) bench/loggopsim.sh
 
 # The targets of the latest recorded make bench run: fails if one was
 # missed (make bench itself fails only when a case does).

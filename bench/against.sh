@@ -71,7 +71,6 @@ one() {
 }
 summary() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(d["cycles"], d["element_transfers"], d["data_correct"])' "$TMP_OUT"; }
-median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }
 
 printf '%-14s %4s %10s %10s %9s %9s %7s  %s\n' condition n this_s ref_s this_flt ref_flt noise verdict
 for condition in back-to-back after-pause; do

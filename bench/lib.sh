@@ -40,3 +40,18 @@ failed() {
   fail=1
   record "targets: $1" met 0 met
 }
+
+# bench_setup: the run's results file, BENCH_DATA (default
+# bench/results.tsv), created with its header where it is not there; kept
+# when already set (bench/run.sh sets it once for all its scripts; a
+# script run alone, as by make bench-loggopsim, sets it itself). Status 1
+# if the file cannot be created.
+bench_setup() {
+  export BENCH_DATA=${BENCH_DATA:-bench/results.tsv}
+  if [ ! -s "$BENCH_DATA" ]; then
+    printf 'date\tcommit\tmachine\tcase\tmetric\tvalue\tunit\n' > "$BENCH_DATA" || return 1
+  fi
+}
+
+# median VALUE...: the middle one (of an even count, the lower)
+median() { printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"; }

@@ -94,9 +94,6 @@ declare -A RATIO FLOORX
 spread() {   # spread VALUE...: (largest - smallest) / largest, in percent
   python3 -c "import sys; r=[float(v) for v in sys.argv[1:]]; print('%.0f%%' % (100 * (max(r) - min(r)) / max(r)))" "$@"
 }
-median() {   # median VALUE...: the middle one (of an even count, the lower)
-  printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
-}
 wall_runs() {   # wall_runs COUNT COMMAND...: each run's nanoseconds onto cwts
   local i a b c=$1
   shift

@@ -42,9 +42,6 @@ tmp=$(mktemp -d /tmp/cubemu-routed.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . bench/lib.sh
-median() {   # median VALUE...: the middle one (of an even count, the lower)
-  printf '%s\n' "$@" | sort -g | sed -n "$(( ($# + 1) / 2 ))p"
-}
 cubemu_cmd() {   # cubemu_cmd N ROUTING: cubemu's run, one argument a line (for mapfile)
   printf '%s\n' "$EMU" run --set machine.preset=cube --set machine.dimensions="$1" \
     --set algorithm.name=bmmc --set algorithm.method=naive --set algorithm.matrix=bit-reversal \

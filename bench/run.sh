@@ -4,9 +4,10 @@
 # against its peers (bench/peers.sh: the exchange against SimGrid and
 # the copy loop; bench/routed.sh: the routed bit reversal against a
 # second SimGrid baseline), then every algorithm against the exchange
-# (bench/algorithms.sh), the LogGP model against LogGOPSim where LOGGOPSIM
-# is given (bench/loggopsim-agree.sh, which records nothing), each figure
-# printed and appended to
+# (bench/algorithms.sh), then Schedgen's schedules against LogGOPSim where
+# LOGGOPSIM names it (bench/loggopsim-agree.sh: the LogGP model's finish
+# times, which records nothing; bench/loggopsim.sh: the replay's speed),
+# each figure printed and appended to
 # the results file as a row (bench/record.h says the columns):
 #   BENCH_DATA   the file (default bench/results.tsv; created with its
 #                header), to be committed with the change it measured;
@@ -23,11 +24,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-export BENCH_DATA=${BENCH_DATA:-bench/results.tsv}
 . bench/lib.sh
-if [ ! -s "$BENCH_DATA" ]; then
-  printf 'date\tcommit\tmachine\tcase\tmetric\tvalue\tunit\n' > "$BENCH_DATA" || exit 1
-fi
+bench_setup || exit 1
 echo "bench: $BENCH_DATE, $BENCH_COMMIT, $BENCH_MACHINE -> $BENCH_DATA"
 status=0
 fail=0
@@ -48,4 +46,5 @@ BUILD=$BUILD bench/peers.sh || status=1
 BUILD=$BUILD bench/routed.sh || status=1
 BUILD=$BUILD bench/algorithms.sh || status=1
 BUILD=$BUILD bench/loggopsim-agree.sh || status=1
+BUILD=$BUILD bench/loggopsim.sh || status=1
 exit $status
