@@ -11,7 +11,10 @@ as tables.
   bench/report.py --history TEXT  every run's figures whose case or metric
                                   contains TEXT, one column a run
   bench/report.py --file FILE     another results file
-  bench/report.py --targets       the latest run's targets (or --run N's);
+  bench/report.py --targets       the targets of the latest run that
+                                  recorded any (a script run alone, such
+                                  as make bench-loggopsim, records none;
+                                  or --run N's);
                                   exit status 1 if one was missed
                                   (make bench-targets)
 
@@ -120,7 +123,7 @@ def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # | head ends it quietly
     ap = argparse.ArgumentParser(description="The recorded benchmark results as tables.")
     ap.add_argument("--file", default="bench/results.tsv")
-    ap.add_argument("--run", type=int, default=1)
+    ap.add_argument("--run", type=int, default=None)
     ap.add_argument("--runs", action="store_true")
     ap.add_argument("--section", metavar="TEXT")
     ap.add_argument("--history", metavar="TEXT")
@@ -149,6 +152,12 @@ def main():
         table(["case", "metric"] + ["%s %s" % (k[0][:10], k[1]) for k in order],
               [[c, m] + [cells.get(((c, m), k), "-") for k in order] for c, m in keys])
         return
+    if a.run is None:
+        # --targets judges the latest run that has targets: a script run
+        # alone (make bench-loggopsim, say) records a run without any
+        with_targets = [i for i, k in enumerate(order)
+                        if any(r["case"].startswith("targets: ") for r in by[k])]
+        a.run = len(order) - with_targets[-1] if a.targets and with_targets else 1
     if not 1 <= a.run <= len(order):
         fail("--run %d: %d runs recorded (valid: 1..%d)" % (a.run, len(order), len(order)))
     key = order[-a.run]

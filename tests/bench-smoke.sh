@@ -81,6 +81,14 @@ expect targets-earlier-run 1 "run 2026-01-01, commit c1, m: 0 of 1 targets met
 row 2026-01-03 "targets: fast enough" met 1 met
 expect targets-all-met 0 "run 2026-01-03, commit c1, m: 1 of 1 targets met" -- \
   python3 bench/report.py --file "$T/targets.tsv" --targets
+# a later run without targets (a script run alone, as make bench-loggopsim
+# records) leaves the verdict to the latest run that has them; --run 1
+# names it and finds none
+row 2026-01-04 "loggopsim: dissemination P=64 d=64" cycles 5 ticks
+expect targets-skip-untargeted 0 "run 2026-01-03, commit c1, m: 1 of 1 targets met" -- \
+  python3 bench/report.py --file "$T/targets.tsv" --targets
+expect targets-run-without 2 "bench-report: run 1 (2026-01-04, c1) recorded no targets" -- \
+  python3 bench/report.py --file "$T/targets.tsv" --targets --run 1
 
 echo "bench-smoke: $passed passed, $failed failed"
 [ "$failed" = 0 ]
