@@ -8,12 +8,17 @@
 #   LOGGOPSIM  a folder with bin/schedgen, bin/txt2bin and bin/LogGOPSim
 #              (the peer is not part of the tree: without it this script
 #              says so and succeeds, as make bench's other peers do)
+#   LOGGP_CASES  the cases, "RANKS:BYTES ..." (default below)
 #   LOGGP      the parameters, "L o g G O S" (default LogGOPSim's own:
 #              2500 1500 1000 6 0 65535)
 # LogGOPSim prints every host's finish time up to 16 ranks and only the
 # latest (host and time) above: there the latest is compared. Prints a
-# table (pattern, ranks, bytes, ranks compared, max |diff|, verdict);
-# exit status 1 on any disagreement or failed run.
+# table (pattern, ranks, bytes, ranks compared, max |diff|, verdict),
+# and records each case in BENCH_DATA (bench/record.h; default
+# bench/results.tsv) as "loggp agree: PATTERN p=P bytes=D": LogGOPSim's
+# and cubemu's latest finish time (ns), the largest difference over the
+# ranks compared, and agree (1/0; both ending with receives never matched
+# counts as agreement); exit status 1 on any disagreement or failed run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -22,10 +27,13 @@ if [ -z "${LOGGOPSIM:-}" ] || [ ! -x "$LOGGOPSIM/bin/LogGOPSim" ] \
   echo "loggopsim-agree: skipped: set LOGGOPSIM to a folder with bin/schedgen, bin/txt2bin and bin/LogGOPSim"
   exit 0
 fi
+fail=0
+. bench/lib.sh
+bench_setup || exit 1
 read -r L o g G O S <<< "${LOGGP:-2500 1500 1000 6 0 65535}"
 patterns="binomialtreebcast binomialtreereduce dissemination allreduce_recdoub allreduce_ring linear_alltoall pipelinedring"
 # sizes: ranks and bytes a step; the last is a message above S (rendezvous)
-cases="8:8 16:1024 64:8 8:$((4 * (S + 1))) 16:$((4 * (S + 1)))"
+cases=${LOGGP_CASES:-"8:8 16:1024 64:8 256:8 8:$((4 * (S + 1))) 16:$((4 * (S + 1)))"}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 status=0
@@ -42,6 +50,7 @@ for c in $cases; do
        || ! "$LOGGOPSIM/bin/LogGOPSim" -f "$base.bin" -L "$L" -o "$o" -g "$g" -G "$G" -O "$O" \
               -S "$S" > "$base.peer" 2>&1; then
       printf '%-20s %5s %8s %9s %10s  %s\n' "$pat" "$p" "$d" - - "FAILED (the peer)"
+      record "loggp agree: $pat p=$p bytes=$d" agree 0 ""
       status=1
       continue
     fi
@@ -64,12 +73,14 @@ INI
       # Both ending with receives never matched is agreement
       # (docs/schedules.md, Agreeing with LogGOPSim: the ring all-reduce
       # of 16 ranks or more)
-      if grep -q "the LogGP replay ends with" "$base.err" \
+      if grep -q "deadlock in the LogGP model" "$base.err" \
          && grep -q "^receive queue on host" "$base.peer"; then
         printf '%-20s %5s %8s %9s %10s  %s\n' "$pat" "$p" "$d" - - "agree (neither completes)"
+        record "loggp agree: $pat p=$p bytes=$d" agree 1 ""
         continue
       fi
       printf '%-20s %5s %8s %9s %10s  %s\n' "$pat" "$p" "$d" - - "FAILED (cubemu: $(head -c 200 "$base.err"))"
+      record "loggp agree: $pat p=$p bytes=$d" agree 0 ""
       status=1
       continue
     fi
@@ -80,26 +91,36 @@ ours = json.load(open(sys.argv[2]))["details"]["rank_finish"]
 hosts = {int(h): int(t) for h, t in re.findall(r"^Host (\d+): (\d+)$", peer, re.M)}
 if hosts:
     if len(hosts) != len(ours):
-        print("%d -1 disagree" % len(hosts)); sys.exit()
+        print("%d -1 %d %d disagree" % (len(hosts), max(hosts.values()), max(ours))); sys.exit()
     diff = max(abs(hosts[r] - ours[r]) for r in hosts)
-    print("%d %d %s" % (len(hosts), diff, "agree" if diff == 0 else "DISAGREE"))
+    print("%d %d %d %d %s" % (len(hosts), diff, max(hosts.values()), max(ours),
+                              "agree" if diff == 0 else "DISAGREE"))
     sys.exit()
 m = re.search(r"^Maximum finishing time at host (\d+): (\d+)", peer, re.M)
 if not m:
-    print("0 -1 no-times"); sys.exit()
+    print("0 -1 - %d no-times" % max(ours)); sys.exit()
 h, t = int(m.group(1)), int(m.group(2))
 # LogGOPSim names the first host of the latest time
 late = max(ours)
 first = ours.index(late)
 diff = abs(late - t)
 ok = diff == 0 and first == h
-print("latest %d %s" % (diff, "agree" if ok else "DISAGREE (host %d vs %d)" % (first, h)))
+print("latest %d %d %d %s" % (diff, t, late, "agree" if ok else "DISAGREE (host %d vs %d)" % (first, h)))
 PY
 )
-    read -r compared diff verdict <<< "$line"
+    read -r compared diff theirs ours verdict <<< "$line"
     printf '%-20s %5s %8s %9s %10s  %s\n' "$pat" "$p" "$d" "$compared" "$diff" "$verdict"
-    [ "$verdict" = agree ] || status=1
+    record "loggp agree: $pat p=$p bytes=$d" loggopsim_latest "$theirs" ns
+    record "loggp agree: $pat p=$p bytes=$d" cubemu_latest "$ours" ns
+    record "loggp agree: $pat p=$p bytes=$d" max_diff "$diff" ns
+    if [ "$verdict" = agree ]; then
+      record "loggp agree: $pat p=$p bytes=$d" agree 1 ""
+    else
+      record "loggp agree: $pat p=$p bytes=$d" agree 0 ""
+      status=1
+    fi
   done
 done
 [ $status = 0 ] && echo "loggopsim-agree: every rank agrees" || echo "loggopsim-agree: DISAGREEMENT"
+[ "$fail" = 0 ] || status=1
 exit $status
