@@ -451,6 +451,10 @@ static void machine_check_keys(const MachineInput *in, const MachineKeys *layer,
                     g_string_append_printf(valid, "%s, ", *tk);
                     g_ptr_array_add(names, g_strdup(*tk));
                 }
+            for (const char *const *m = machine_loggp_keys; *m; m++) {
+                g_string_append_printf(valid, "%s, ", *m);
+                g_ptr_array_add(names, g_strdup(*m));
+            }
             g_ptr_array_add(names, NULL);
             g_string_append(valid, "kernel.NAME");
             g_autofree char *hint = suggest_text(*k,

@@ -234,6 +234,16 @@ MACHINE_KEY_PROSE = {
              "(at most 32 axes and 2^26 nodes).",
     "wrap": "mesh: yes for a torus, no (the default) for a mesh.",
     "processors": "complete: P, the number of nodes (2..2^26).",
+    "model": "engine (the default): channels, ports and prices as above; "
+             "loggp: LogGP as LogGOPSim implements it, on the complete "
+             "graph, for schedule replays, with a tick of 1e-9 s.",
+    "loggp.L": "model = loggp: the latency in ns (holds nothing).",
+    "loggp.o": "model = loggp: the overhead in ns at each end (holds the CPU).",
+    "loggp.g": "model = loggp: the gap in ns between two injections, or two "
+               "receptions, of a NIC.",
+    "loggp.G": "model = loggp: the gap in ns per byte after the first.",
+    "loggp.O": "model = loggp: the overhead in ns per byte after the first.",
+    "loggp.S": "model = loggp: eager up to S bytes, rendezvous above.",
     "kernel.NAME": "The rate of local kernel NAME: per-flop:T (T ticks per "
                    "flop), or table:FILE or table:FILE:SCALE, a table of "
                    "Mflop/s by shape (see Kernel tables, below).",
