@@ -1,11 +1,35 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--compare S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--compare S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
 #include "trace.h"
 #include "output.h"
+#include "format.h"
 
 #include <string.h>
+
+/* --schedule-out PATH (in FORMAT, or by its extension): a format that
+ * can be written, and a path that can; else the message, and FALSE. */
+static gboolean schedule_out_check(const char *path, const char *format)
+{
+    GError *e = NULL;
+    const ScheduleFormat *f = format ? schedule_format_find(format, &e)
+                                     : schedule_format_of_path(path, &e);
+    if (f && !f->write) {
+        g_set_error(&e, SCHEDULE_ERROR, SCHEDULE_ERROR_INPUT, "%s: schedule "
+                    "format '%s' is read, not written", path, f->name);
+        f = NULL;
+    }
+    Output *o = f ? output_open(path, &e) : NULL;
+    if (!o) {
+        g_prefix_error(&e, "--schedule-out: ");
+        cli_print_error("run", e);
+        g_error_free(e);
+        return FALSE;
+    }
+    output_abort(o);
+    return TRUE;
+}
 
 static int cmd_run(int argc, char **argv)
 {
@@ -13,6 +37,7 @@ static int cmd_run(int argc, char **argv)
     g_auto(GStrv) compare = NULL;
     g_auto(GStrv) rest = NULL;
     g_autofree char *trace_path = NULL;
+    g_autofree char *schedule_path = NULL, *schedule_format = NULL;
     gboolean json = FALSE, dump = FALSE, progress = FALSE, quiet = FALSE;
     gboolean pretty = FALSE, timing = FALSE;
     g_auto(CliLimits) limits = { 0 };
@@ -33,6 +58,14 @@ static int cmd_run(int argc, char **argv)
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
           "Record every channel's busy intervals and the marks (traces/FORMAT.md)",
           "FILE" },
+        { "schedule-out", 0, 0, G_OPTION_ARG_FILENAME, &schedule_path,
+          "Record what the run did as a message schedule, in the format its "
+          "extension names (.goal: GOAL, which the schedule algorithm "
+          "replays; .tit: SimGrid's time-independent trace, an index and a "
+          "file a rank)", "FILE" },
+        { "schedule-format", 0, 0, G_OPTION_ARG_STRING, &schedule_format,
+          "With --schedule-out: the format by name (goal, simgrid), "
+          "whatever the extension", "NAME" },
         CLI_LIMIT_ENTRIES(&limits),
         CLI_PROGRESS_ENTRIES(&progress, &quiet, "", "errors"),
         { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
@@ -45,7 +78,8 @@ static int cmd_run(int argc, char **argv)
         "On a terminal, a run longer than a second shows a progress line on "
         "standard error, erased when it ends.";
     GError *e = NULL;
-    static const char *const once[] = { "--trace", "--tick-limit",
+    static const char *const once[] = { "--trace", "--schedule-out",
+                                        "--schedule-format", "--tick-limit",
                                         "--wall-limit", NULL };
     if (!cli_parse_options("run", entries, "- run one scenario", description,
                            once, &argc, &argv)
@@ -55,6 +89,13 @@ static int cmd_run(int argc, char **argv)
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",
                         pretty ? "--pretty" : "--timing");
+    if (schedule_format && !schedule_path)
+        return cli_fail("run", "--schedule-format names --schedule-out's "
+                        "format: give --schedule-out too");
+    /* The schedule's format, and that its file can be written, before
+     * the run. */
+    if (schedule_path && !schedule_out_check(schedule_path, schedule_format))
+        return EXIT_INPUT;
     if (rest && g_strv_length(rest) > 1) {
         fprintf(stderr, "cubemu run: one scenario at a time ('%s' is extra); "
                 "use cubemu check for several\n", rest[1]);
@@ -89,10 +130,13 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     g_autoptr(TraceRecorder) recorder = trace_path ? trace_recorder_new() : NULL;
+    g_autoptr(ScheduleRecorder) schedule = schedule_path
+                                               ? schedule_recorder_new() : NULL;
     RunOptions options = {
         .dump_memory = dump,
         .observer = recorder ? trace_recorder_observer() : NULL,
         .observer_data = recorder,
+        .schedule = schedule,
     };
     if (!cli_limits_begin("run", &limits, s, &options, &e)) {
         cli_print_error("run", e);
@@ -112,6 +156,15 @@ static int cmd_run(int argc, char **argv)
         g_autoptr(Trace) t = trace_recorder_finish(recorder, r);
         if (!trace_write(t, output_stream(trace_out), trace_path, &e)
             || !output_commit(g_steal_pointer(&trace_out), &e)) {
+            cli_print_error("run", e);
+            g_error_free(e);
+            return EXIT_INPUT;
+        }
+    }
+    if (schedule) {
+        g_autoptr(Schedule) recorded = schedule_recorder_finish(schedule, NULL);
+        if (!schedule_format_write(recorded, schedule_path, schedule_format,
+                                   &e)) {
             cli_print_error("run", e);
             g_error_free(e);
             return EXIT_INPUT;
@@ -152,6 +205,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--compare SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--compare SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
     .run = cmd_run,
 };

@@ -588,6 +588,83 @@ static uint64_t dump_bytes(uint32_t nodes, const MemoryLayout *layout)
     return (uint64_t)nodes * (k ? k : 1) * sizeof(Word);
 }
 
+/* ---- two observers at once ---------------------------------------------
+ *
+ * A trace and a schedule recorded in one run: a SimObserver that hands
+ * every callback to both, and has a callback only where one of them has
+ * it, so that the engine's tests of which callbacks there are (sim.c:
+ * what it tells at all, which order it runs in) answer as for the two. */
+
+typedef struct {
+    const SimObserver *a, *b;
+    void *a_data, *b_data;
+    SimObserver both;
+} RunTee;
+
+static void tee_channel_busy(void *data, const SimMessage *m, uint32_t node,
+                             int link, uint64_t first, uint64_t count,
+                             Tick start)
+{
+    const RunTee *t = data;
+    if (t->a->channel_busy)
+        t->a->channel_busy(t->a_data, m, node, link, first, count, start);
+    if (t->b->channel_busy)
+        t->b->channel_busy(t->b_data, m, node, link, first, count, start);
+}
+
+static void tee_startup(void *data, const SimMessage *m, int link, Tick start,
+                        Tick duration)
+{
+    const RunTee *t = data;
+    if (t->a->startup)
+        t->a->startup(t->a_data, m, link, start, duration);
+    if (t->b->startup)
+        t->b->startup(t->b_data, m, link, start, duration);
+}
+
+static void tee_mark(void *data, uint32_t node, Tick time, const char *label)
+{
+    const RunTee *t = data;
+    if (t->a->mark)
+        t->a->mark(t->a_data, node, time, label);
+    if (t->b->mark)
+        t->b->mark(t->b_data, node, time, label);
+}
+
+static void tee_tick_done(void *data, Tick tick, uint64_t events)
+{
+    const RunTee *t = data;
+    if (t->a->tick_done)
+        t->a->tick_done(t->a_data, tick, events);
+    if (t->b->tick_done)
+        t->b->tick_done(t->b_data, tick, events);
+}
+
+static void tee_op(void *data, const SimOp *op)
+{
+    const RunTee *t = data;
+    if (t->a->op)
+        t->a->op(t->a_data, op);
+    if (t->b->op)
+        t->b->op(t->b_data, op);
+}
+
+/* The observer that tells A and then B everything (data: T). */
+static const SimObserver *run_tee(RunTee *t, const SimObserver *a,
+                                  void *a_data, const SimObserver *b,
+                                  void *b_data)
+{
+    *t = (RunTee){ .a = a, .b = b, .a_data = a_data, .b_data = b_data };
+    SimObserver *o = &t->both;
+    o->channel_busy = a->channel_busy || b->channel_busy ? tee_channel_busy
+                                                         : NULL;
+    o->startup = a->startup || b->startup ? tee_startup : NULL;
+    o->mark = a->mark || b->mark ? tee_mark : NULL;
+    o->tick_done = a->tick_done || b->tick_done ? tee_tick_done : NULL;
+    o->op = a->op || b->op ? tee_op : NULL;
+    return o;
+}
+
 /* Refuse the run before it has a report, as every "machine too large"
  * does: "SCENARIO: message", an input error, with the setup released and
  * its machine cleared. NULL, for run_scenario_inner to return. */
@@ -635,8 +712,12 @@ static Report *run_scenario_inner(const Scenario *s,
     uint64_t dump = options && options->dump_memory
                         ? dump_bytes(nodes, &layout) : 0;
     uint64_t recorder_bytes = recorder ? trace_recorder_bytes(recorder) : 0;
+    ScheduleRecorder *schedule = options ? options->schedule : NULL;
+    uint64_t schedule_bytes = schedule ? schedule_recorder_bytes_for(nodes)
+                                       : 0;
     uint64_t parts[] = { engine, verify_bytes(&layout), dump,
-                         RUN_MEMORY_OVERHEAD, recorder_bytes };
+                         RUN_MEMORY_OVERHEAD, recorder_bytes,
+                         schedule_bytes };
     uint64_t need = 0;
     for (guint i = 0; i < G_N_ELEMENTS(parts); i++)
         need = parts[i] > UINT64_MAX - need ? UINT64_MAX : need + parts[i];
@@ -672,8 +753,37 @@ static Report *run_scenario_inner(const Scenario *s,
                           dump ? ", the dumped memory" : "", limit_text,
                           limit.text);
     }
+    /* What the recorders may grow into: what the limit leaves beside the
+     * rest of the estimate, half each where there are two. */
+    uint64_t left = limit.bytes - (need - recorder_bytes - schedule_bytes);
+    if (recorder && schedule)
+        left /= 2;
     if (recorder)
-        trace_recorder_set_budget(recorder, limit.bytes - (need - recorder_bytes));
+        trace_recorder_set_budget(recorder, left);
+    if (schedule) {
+        g_autofree char *source = g_strdup_printf("%s: algorithm %s",
+                                                  scenario_name(s), alg->name);
+        GError *e = NULL;
+        if (!schedule_recorder_begin(schedule, &machine, source, layout.each,
+                                     scenario_name(s), &e)) {
+            refuse_run(&setup, s, error, "%s", e->message);
+            g_error_free(e);
+            return NULL;
+        }
+        schedule_recorder_set_budget(schedule, left);
+    }
+    /* The observer: the caller's, the schedule recorder's, or both. */
+    RunTee tee;
+    const SimObserver *observer = options ? options->observer : NULL;
+    void *observer_data = options ? options->observer_data : NULL;
+    if (schedule && observer)
+        observer = run_tee(&tee, observer, observer_data,
+                           schedule_recorder_observer(), schedule);
+    else if (schedule)
+        observer = schedule_recorder_observer();
+    if (schedule)
+        observer_data = observer == schedule_recorder_observer()
+                            ? (void *)schedule : (void *)&tee;
 
     RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
     if (!run_pages_env(error)
@@ -691,8 +801,11 @@ static Report *run_scenario_inner(const Scenario *s,
     for (;;) {
         g_clear_pointer(&sim, sim_free);
         sim = sim_new(&machine, &sim_layout);
-        if (options && options->observer)
-            sim_set_observer(sim, options->observer, options->observer_data);
+        /* An observer with `op` (the schedule recorder) runs the
+         * contract's order from the start (sim.c), so that nothing it
+         * recorded is recorded again here. */
+        if (observer)
+            sim_set_observer(sim, observer, observer_data);
         sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
                                                        : SIM_ORDER_CONTRACT);
         if (options && options->limits)
@@ -762,6 +875,11 @@ static Report *run_scenario_inner(const Scenario *s,
         }
     }
     GError *e = NULL;
+    if (schedule && !schedule_recorder_check(schedule, &e)) {
+        refuse_run(&setup, s, error, "%s", e->message);
+        g_error_free(e);
+        return NULL;
+    }
     if (recorder && !trace_recorder_check(recorder, &e)) {
         g_autofree char *engine_text = bytes_text(need - recorder_bytes);
         g_autofree char *limit_text = bytes_text(limit.bytes);

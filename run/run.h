@@ -11,6 +11,8 @@
 #include "report.h"
 #include "scenario.h"
 #include "sim.h"
+/* The schedule recorder: by its path, as traces/record.h takes the name. */
+#include "../workloads/record.h"
 
 /* The order the engine runs each tick's events in (sim.h, SimOrder,
  * defines both). The default order of a run is stated here and only
@@ -30,6 +32,10 @@ typedef struct {
     gboolean dump_memory;         /* keep the final memory in the report */
     const SimObserver *observer;  /* traces; may be NULL */
     void *observer_data;
+    /* Records the run as a schedule (workloads/record.h; --schedule-out),
+     * beside the observer if there is one; may be NULL. run_scenario
+     * begins it with the run's machine and checks it after the run. */
+    ScheduleRecorder *schedule;
     RunOrder order;               /* zero: RUN_ORDER_DEFAULT */
     /* The engine's limits (sim.h, SimLimits: --tick-limit, --wall-limit),
      * or NULL. A run they stop fails with SIM_ERROR_LIMIT, its message
@@ -57,10 +63,12 @@ Report *run_scenario(const Scenario *s, const RunOptions *options,
  *
  * run_scenario refuses, before it allocates the engine, a run whose
  * estimate (sim_bytes_needed, the verifier's buffer, the dumped memory, a
- * trace recorder's tables) exceeds the smallest of the limits this
- * process has; a trace recorder passed as the observer
- * (trace_recorder_observer) is then held to what is left (traces/record.h)
- * and a trace that outgrows it fails the run, never the process. */
+ * trace recorder's tables, a schedule recorder's per-node tables) exceeds
+ * the smallest of the limits this process has; a trace recorder passed as
+ * the observer (trace_recorder_observer) and a schedule recorder are then
+ * held to what is left (traces/record.h, workloads/record.h), half each
+ * where there are both, and a trace or schedule that outgrows it fails the
+ * run, never the process. */
 
 /* Which limit bounds a run. */
 typedef enum {

@@ -953,31 +953,39 @@ START_TEST(format_table)
     ck_assert_ptr_nonnull(f->write);
     ck_assert_ptr_eq(schedule_format_of_path("run/x.GOAL", &e), f);
     ck_assert_ptr_eq(schedule_formats[0], f);
-    ck_assert_ptr_null(schedule_formats[1]);
+    /* SimGrid's time-independent trace: written, not read */
+    const ScheduleFormat *ti = schedule_format_find("simgrid", &e);
+    ck_assert_ptr_nonnull(ti);
+    ck_assert_str_eq(ti->extension, ".tit");
+    ck_assert_ptr_null(ti->read);
+    ck_assert_ptr_nonnull(ti->write);
+    ck_assert_ptr_eq(schedule_format_of_path("run/x.tit", &e), ti);
+    ck_assert_ptr_eq(schedule_formats[1], ti);
+    ck_assert_ptr_null(schedule_formats[2]);
     g_autofree char *names = schedule_format_names();
     g_autofree char *extensions = schedule_format_extensions();
-    ck_assert_str_eq(names, "goal");
-    ck_assert_str_eq(extensions, ".goal");
+    ck_assert_str_eq(names, "goal, simgrid");
+    ck_assert_str_eq(extensions, ".goal, .tit");
 
     const void *none = schedule_format_find("gaol", &e);
     g_autofree char *slip = refusal(none, &e);
     ck_assert_str_eq(slip, "unknown schedule format 'gaol'; did you mean "
-                     "'goal'? (valid: goal)");
+                     "'goal'? (valid: goal, simgrid)");
     none = schedule_format_find("smpi", &e);
     g_autofree char *other = refusal(none, &e);
-    ck_assert_str_eq(other, "unknown schedule format 'smpi' (valid: goal)");
+    ck_assert_str_eq(other, "unknown schedule format 'smpi' (valid: goal, simgrid)");
     none = schedule_format_of_path("x.txt", &e);
     g_autofree char *ext = refusal(none, &e);
     ck_assert_str_eq(ext, "x.txt: unknown schedule format (valid extensions: "
-                     ".goal)");
+                     ".goal, .tit)");
     none = schedule_format_of_path(".goal", &e);
     g_autofree char *bare = refusal(none, &e);
     ck_assert_str_eq(bare, ".goal: unknown schedule format (valid "
-                     "extensions: .goal)");
+                     "extensions: .goal, .tit)");
     none = schedule_format_read("x.txt", NULL, &e);
     g_autofree char *read = refusal(none, &e);
     ck_assert_str_eq(read, "x.txt: unknown schedule format (valid extensions: "
-                     ".goal)");
+                     ".goal, .tit)");
 }
 END_TEST
 

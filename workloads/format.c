@@ -11,6 +11,7 @@
  * the order is the one lists show. */
 #define SCHEDULE_FORMATS(X) \
     X(goal)                 \
+    X(simgrid)              \
     /* the end of the table: a new line goes above */
 
 #define SCHEDULE_FORMAT_DECLARE(name) \

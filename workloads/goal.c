@@ -1161,6 +1161,7 @@ static gboolean write_goal(FILE *out, const char *path, void *data,
     (void)path;
     (void)error;
     GoalWrite *w = data;
+    schedule_write_comment(w->s, out, "//");
     fprintf(out, "num_ranks %u\n", w->s->nranks);
     for (uint32_t r = 0; r < w->s->nranks && !ferror(out); r++)
         write_rank(out, w, r);

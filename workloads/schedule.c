@@ -41,6 +41,7 @@ void schedule_free(Schedule *s)
     }
     g_free(s->ranks);
     g_free(s->name);
+    g_free(s->comment);
     g_free(s);
 }
 
@@ -255,6 +256,22 @@ gboolean schedule_check(const Schedule *s, GError **error)
     g_free(path);
     g_free(next);
     return ok;
+}
+
+void schedule_write_comment(const Schedule *s, FILE *out, const char *marker)
+{
+    g_return_if_fail(s != NULL && out != NULL && marker != NULL);
+    for (const char *line = s->comment; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        fputs(marker, out);
+        if (n) {
+            fputc(' ', out);
+            fwrite(line, 1, n, out);
+        }
+        fputc('\n', out);
+        line = end ? end + 1 : line + n;
+    }
 }
 
 void schedule_totals(const Schedule *s, ScheduleTotals *out)

@@ -22,6 +22,7 @@
 
 #include <glib.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Limits, each with its reason (the readers refuse more, naming them). */
 #define SCHEDULE_MAX_RANKS ((uint32_t)1 << 26)   /* the largest machine */
@@ -80,6 +81,15 @@ typedef struct Schedule {
     char *name;                   /* the file it came from, for messages */
     uint32_t nranks;
     SchedRank *ranks;             /* nranks of them */
+    /* What a writer puts before the schedule, as comment lines of its
+     * format, one a line of this text (no comment markers); NULL: none.
+     * Readers keep no comment (workloads/record.c writes one). */
+    char *comment;
+    /* Seconds a calc's time unit stands for, where the schedule's source
+     * says (a recorded run: workloads/record.h); 0 where it does not,
+     * and then a unit is LogGOPSim's nanosecond. For writers of formats
+     * that give seconds (SimGrid's). */
+    double time_unit;
 } Schedule;
 
 /* An empty schedule of NRANKS ranks (1 .. SCHEDULE_MAX_RANKS), named
@@ -105,6 +115,11 @@ void schedule_add_dep(Schedule *s, uint32_t r, uint32_t on, gboolean started);
  * I: ..." for an operation of no line); a cycle is named by its
  * operations. */
 gboolean schedule_check(const Schedule *s, GError **error);
+
+/* S's comment (Schedule.comment) to OUT, each of its lines after MARKER
+ * and a space ("// ", "# "), or MARKER alone for an empty line; nothing
+ * when it has none. For writers; the caller checks OUT. */
+void schedule_write_comment(const Schedule *s, FILE *out, const char *marker);
 
 /* Totals, for reports and bounds: operations of each kind and their sizes
  * over all ranks. */
