@@ -13,7 +13,8 @@
     X(cli_command_list) \
     X(cli_command_trace) \
     X(cli_command_view) \
-    X(cli_command_sweep)
+    X(cli_command_sweep) \
+    X(cli_command_machine)
 
 #define CLI_DECLARE(c) extern const CliCommand c;
 CLI_COMMANDS(CLI_DECLARE)
@@ -37,6 +38,8 @@ static const char usage_text[] =
     "  cubemu sweep [SCENARIO] --vary SECTION.KEY=V1,V2,... [--vary ...]\n"
     "               [--set SECTION.KEY=VALUE]... [--csv OUT.csv] [--plot OUT.png|svg|pdf]\n"
     "               [--tick-limit TICKS] [--wall-limit SECONDS]\n"
+    "  cubemu machine export --simgrid [SCENARIO] [--set SECTION.KEY=VALUE]...\n"
+    "                        [-o FILE] [--hostfile FILE]\n"
     "  cubemu --help | --version\n"
     "\n"
     "run    runs one scenario and prints a table (or JSON with --json).\n"
@@ -73,6 +76,9 @@ static const char usage_text[] =
     "       graph/matrix view, q quit. --png/--gif/--frames need no display.\n"
     "sweep  runs a scenario for every combination of --vary values; writes a\n"
     "       CSV of every numeric field and plots cycles against the bounds.\n"
+    "machine  export --simgrid writes the machine of a scenario (or of --set\n"
+    "       machine.* keys) as a SimGrid platform, with --hostfile SMPI's\n"
+    "       hostfile, for smpirun -replay of a --schedule-out FILE.tit.\n"
     "\n"
     "Exit status: 0 ok, 1 a check or the data verification failed, 2 bad input,\n"
     "a node program's error or deadlock, or a run stopped by a limit.\n";

@@ -64,7 +64,7 @@ expect set-bad-number 2 "cubemu run: --set machine.dimensions=seven: dimensions:
 expect set-out-of-range 2 "cubemu run: --set machine.dimensions=40: dimensions: 40 is out of range (valid: 1..26)" -- \
   "$CUBEMU" run --set machine.dimensions=40
 expect unknown-option 2 "cubemu run: Unknown option --fast" -- "$CUBEMU" run --fast
-expect unknown-command 2 "cubemu: unknown command 'walk' (valid: run, check, list, trace, view, sweep; see cubemu --help)" -- "$CUBEMU" walk
+expect unknown-command 2 "cubemu: unknown command 'walk' (valid: run, check, list, trace, view, sweep, machine; see cubemu --help)" -- "$CUBEMU" walk
 expect two-scenarios 2 "cubemu run: one scenario at a time ('b.ini' is extra); use cubemu check for several" -- \
   "$CUBEMU" run a.ini b.ini
 expect version 0 "cubemu 0.1.0" -- "$CUBEMU" --version
