@@ -91,9 +91,15 @@ static gboolean write_platform(FILE *out, const char *path, void *data,
     fputs("<?xml version='1.0'?>\n"
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
           "<platform version=\"4.1\">\n", out);
-    fprintf(out, "<!-- cubemu machine export --simgrid: %s, machine %s, "
-            "%s%s (%u nodes) -->\n", w->source, m->name, t->ops->name,
-            shape->str, t->nodes);
+    /* XML forbids "--" inside a comment: the scenario's name and the
+     * machine's are written with each "--" as "- -". */
+    g_autoptr(GString) what = g_string_new(NULL);
+    g_string_printf(what, "%s, machine %s, %s%s (%u nodes)", w->source,
+                    m->name, t->ops->name, shape->str, t->nodes);
+    while (strstr(what->str, "--"))
+        g_string_replace(what, "--", "- -", 0);
+    fprintf(out, "<!-- cubemu machine export, SimGrid platform: %s -->\n",
+            what->str);
     fputs("<!-- host nX: node X; link cX-L: the channel leaving node X on "
           "link L, an 8-byte element per neighbour element-time; link "
           "hops-H: every route of H links, its startup and pipeline "
