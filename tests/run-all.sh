@@ -2,7 +2,8 @@
 # Runs every test: the Check suites in $BUILD/tests and their margins to
 # their timeouts (tests/margins.sh), every scenario under
 # scenarios/ through `cubemu check`, the command-line regression script,
-# the traces/viewer script (tests/traces.sh), fault injection
+# the traces/viewer script (tests/traces.sh), recording runs as schedules
+# (tests/record.sh), fault injection
 # (tests/faults.sh), memory limits (tests/limits.sh), the limits that stop
 # node programs that never finish (tests/run-limits.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), the fuzz harnesses over their seed corpora and
@@ -88,6 +89,11 @@ if [ "$unit_only" != "--unit-only" ]; then
   # The JSON report against docs/report.schema.json (tests/schema.sh): every
   # algorithm's report and cubemu-mpi's, identical reruns, shortest numbers
   script tests/schema.sh "schema: "
+  # Recording runs as schedules (tests/record.sh): every scenario but the
+  # largest recorded as GOAL and, where exact, replayed to the same
+  # cycles, messages and element transfers; the SDK examples; SimGrid's
+  # time-independent trace and platform replayed by SMPI where installed
+  script tests/record.sh "record: "
   # make bench's per-algorithm script (bench/algorithms.sh) in its smoke
   # mode, on small cubes: every case verified, recorded and read back by
   # bench/report.py; a wrong or stopped run misses its targets
