@@ -6,7 +6,8 @@
 # "faults: N passed, N failed".
 #
 # The writers: run --trace, trace export -o, sweep --csv, sweep --plot
-# (PNG, SVG, PDF), view --png and view --gif; the commands that print to
+# (PNG, SVG, PDF), view --png and view --gif, run --schedule-out (GOAL)
+# and machine export --simgrid -o; the commands that print to
 # standard output: run (table and --json), check, list, trace info, trace
 # export, sweep, --help, --version.
 set -u
@@ -31,12 +32,14 @@ writer() {
     plot-pdf)  echo "$CUBEMU sweep $SCEN --vary algorithm.size=8,16 --plot $2" ;;
     view-png)  echo "$CUBEMU view $T/good.trace --png $2" ;;
     view-gif)  echo "$CUBEMU view $T/good.trace --gif $2" ;;
+    schedule)  echo "$CUBEMU run $SCEN --schedule-out $2" ;;
+    platform)  echo "$CUBEMU machine export --simgrid $SCEN -o $2" ;;
   esac
 }
 ext() { case $1 in trace) echo trace;; export) echo json;; csv) echo csv;;
         plot-png|view-png) echo png;; plot-svg) echo svg;; plot-pdf) echo pdf;;
-        view-gif) echo gif;; esac; }
-WRITERS="trace export csv plot-png plot-svg plot-pdf view-png view-gif"
+        view-gif) echo gif;; schedule) echo goal;; platform) echo xml;; esac; }
+WRITERS="trace export csv plot-png plot-svg plot-pdf view-png view-gif schedule platform"
 
 # no_temp NAME: passes when $T holds no temporary file of output.c
 no_temp() { ls -a "$T" | grep -q '\.tmp-' && return 1; return 0; }
