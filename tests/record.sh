@@ -215,6 +215,16 @@ EOF
 if [ "$rc" = 0 ] && [ "$out" = 768 ]; then ok "ti-matches-goal: 768 isends and irecvs, rank by rank"
 else bad "ti-matches-goal"; fi
 
+# a trace and a schedule in one run (the observers teed): the same
+# schedule as alone, and the trace written
+check both-record "$CUBEMU" run "$s" --trace "$T/both.trace" --schedule-out "$T/both.goal"
+if [ -s "$T/both.trace" ] && cmp -s "$T/both.goal" "$T/d.goal"; then ok "both: the trace written, the schedule as recorded alone"
+else miss "both: the trace written, the schedule as recorded alone"; fi
+# --schedule-format over the extension
+check format-by-name "$CUBEMU" run "$s" --schedule-out "$T/named.goal" --schedule-format simgrid
+if [ "$(wc -l <"$T/named.goal")" = 64 ] && [ -s "$T/named.goal_files/rank-63.txt" ]; then ok "format-by-name: a 64-line index and 64 rank files"
+else miss "format-by-name: a 64-line index and 64 rank files"; fi
+
 # --- 4. bad input ------------------------------------------------------------
 expect bad-path 2 "cubemu run: --schedule-out: $T/none/x.goal: cannot write: No such file or directory" -- \
   "$CUBEMU" run scenarios/shift/torus.ini --schedule-out "$T/none/x.goal"
