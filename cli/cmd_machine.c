@@ -21,6 +21,7 @@
  * SimGrid computes would follow; hence the bound on the nodes. Ports,
  * startups that hold a port and memory paths are not modelled (SimGrid
  * shares a link's bandwidth among the messages crossing it instead).
+ * A machine of model = loggp, which no channel times, is refused.
  */
 #include "cli.h"
 #include "output.h"
@@ -210,7 +211,15 @@ static int machine_export_command(int argc, char **argv)
         return EXIT_INPUT;
     }
     int status = EXIT_OK;
-    if (machine_nodes(&m) > MACHINE_EXPORT_MAX_NODES) {
+    if (m.model == MACHINE_MODEL_LOGGP) {
+        /* Its time is LogGP's per-message costs, not its channels': a
+         * platform of channels would time another machine. */
+        status = cli_fail("machine", "export: %s: a machine of model = "
+                          "loggp is timed by LogGP's L, o, g, G, not by "
+                          "channels, and a SimGrid platform is channels: "
+                          "export a machine of model = engine",
+                          scenario_name(s));
+    } else if (machine_nodes(&m) > MACHINE_EXPORT_MAX_NODES) {
         status = cli_fail("machine", "export: %s: %u nodes, and a SimGrid "
                           "platform lists a route for every pair of them: "
                           "at most %d nodes (%d routes)", scenario_name(s),

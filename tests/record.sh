@@ -245,6 +245,9 @@ expect_has read-only-format 2 "$T/d.tit: schedule format 'simgrid' is written, n
 expect export-too-large 2 "cubemu machine: export: scenarios/fft/cube-12.ini: 4096 nodes, and a SimGrid platform lists a route for every pair of them: at most 256 nodes (65280 routes)" -- \
   "$CUBEMU" machine export --simgrid scenarios/fft/cube-12.ini -o "$T/big.xml"
 [ ! -e "$T/big.xml" ] && ok "export-too-large: nothing written" || miss "export-too-large: a file written"
+expect export-loggp 2 "cubemu machine: export: default: a machine of model = loggp is timed by LogGP's L, o, g, G, not by channels, and a SimGrid platform is channels: export a machine of model = engine" -- \
+  "$CUBEMU" machine export --simgrid --set machine.preset=loggp --set machine.processors=8 -o "$T/loggp.xml"
+[ ! -e "$T/loggp.xml" ] && ok "export-loggp: nothing written" || miss "export-loggp: a file written"
 expect export-bad-path 2 "cubemu machine: $T/none/p.xml: cannot write: No such file or directory" -- \
   "$CUBEMU" machine export --simgrid scenarios/shift/torus.ini -o "$T/none/p.xml"
 expect export-no-format 2 "cubemu machine: export: give the format: --simgrid (the one there is)" -- \
