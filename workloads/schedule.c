@@ -289,3 +289,24 @@ void schedule_totals(const Schedule *s, ScheduleTotals *out)
         }
     }
 }
+
+void schedule_rank_dependents(const SchedRank *sr, uint32_t *after,
+                              uint32_t *dependent)
+{
+    uint32_t n = sr->nops;
+    memset(after, 0, ((size_t)n + 1) * sizeof *after);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < sr->ops[i].ndeps; d++)
+            after[sr->deps[sr->ops[i].dep_first + d].op + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        after[i + 1] += after[i];
+    /* fill with after[op] as op's cursor, which leaves it at op + 1's
+     * start; then back one place */
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t d = 0; d < sr->ops[i].ndeps; d++) {
+            SchedDep dep = sr->deps[sr->ops[i].dep_first + d];
+            dependent[after[dep.op]++] = i | (dep.started ? SCHEDULE_ON_START : 0);
+        }
+    memmove(after + 1, after, (size_t)n * sizeof *after);
+    after[0] = 0;
+}

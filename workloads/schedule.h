@@ -129,4 +129,18 @@ typedef struct {
 } ScheduleTotals;
 void schedule_totals(const Schedule *s, ScheduleTotals *out);
 
+/* The flag on a dependent (schedule_rank_dependents) that needs the
+ * operation started (irequires) rather than completed (requires); an
+ * operation's index fits the other 31 bits (SCHEDULE_MAX_OPS). */
+#define SCHEDULE_ON_START 0x80000000u
+
+/* Rank SR's dependents, for whoever runs it (a replay, a model, a
+ * writer), in compressed rows: the operations that depend on operation i
+ * are dependent[after[i] .. after[i + 1]), each with SCHEDULE_ON_START
+ * where it irequires i, in the order of the operations that depend and,
+ * within one, of its dependencies: txt2bin's order, which LogGOPSim
+ * releases them in. AFTER has sr->nops + 1 entries, DEPENDENT sr->ndeps. */
+void schedule_rank_dependents(const SchedRank *sr, uint32_t *after,
+                              uint32_t *dependent);
+
 #endif

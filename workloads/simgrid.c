@@ -46,10 +46,6 @@
 #define SIMGRID_FOLDER_SUFFIX "_files"
 #define SIMGRID_RANK_FILE "rank-%u.txt"
 
-/* A dependent (RankOrder.dependent): its index, with this bit set for one
- * that needed the operation started (irequires). */
-#define ON_START 0x80000000u
-
 /* No operation, in a key's queue. */
 #define NO_OP UINT32_MAX
 
@@ -95,7 +91,7 @@ typedef struct {
     uint32_t *pending;            /* per op: dependencies not satisfied */
     uint8_t *state;               /* per op: ISSUED, WAITED */
     uint32_t *after;              /* per op + 1: offsets into dependent */
-    uint32_t *dependent;          /* ON_START for irequires */
+    uint32_t *dependent;          /* SCHEDULE_ON_START for irequires */
     uint32_t *key;                /* per send or recv: its (source,
                                    * destination, tag)'s number */
     uint32_t *next;               /* per op: the next of its key's queue */
@@ -159,9 +155,9 @@ static void issue(RankOrder *k, FILE *out, uint32_t i)
         fprintf(out, "%u sleep %s\n", k->r, seconds);
     }
     for (uint32_t j = k->after[i]; j < k->after[i + 1]; j++) {
-        uint32_t d = k->dependent[j], u = d & ~ON_START;
+        uint32_t d = k->dependent[j], u = d & ~SCHEDULE_ON_START;
         k->unstarted[u]--;
-        if ((d & ON_START) || !is_comm(o))
+        if ((d & SCHEDULE_ON_START) || !is_comm(o))
             satisfy(k, u);
         if (k->unstarted[u] == 0 && k->pending[u] > 0)
             heap_push(&k->started, u);
@@ -174,7 +170,7 @@ static void waited(RankOrder *k, uint32_t i)
     k->state[i] |= WAITED;
     k->outstanding--;
     for (uint32_t j = k->after[i]; j < k->after[i + 1]; j++)
-        if (!(k->dependent[j] & ON_START))
+        if (!(k->dependent[j] & SCHEDULE_ON_START))
             satisfy(k, k->dependent[j]);
 }
 
@@ -233,14 +229,11 @@ static uint32_t order_prepare(RankOrder *k, GHashTable *keys)
 {
     const SchedRank *sr = &k->s->ranks[k->r];
     uint32_t n = sr->nops;
-    memset(k->after, 0, ((size_t)n + 1) * sizeof *k->after);
     g_hash_table_remove_all(keys);
     for (uint32_t i = 0; i < n; i++) {
         const SchedOp *o = &sr->ops[i];
         k->unstarted[i] = k->pending[i] = o->ndeps;
         k->state[i] = 0;
-        for (uint32_t d = 0; d < o->ndeps; d++)
-            k->after[sr->deps[o->dep_first + d].op + 1]++;
         if (is_comm(o)) {
             gint64 key = key_of(k->r, o);
             gpointer at = g_hash_table_lookup(keys, &key);
@@ -254,18 +247,7 @@ static uint32_t order_prepare(RankOrder *k, GHashTable *keys)
             k->key[i] = GPOINTER_TO_UINT(at) - 1;
         }
     }
-    for (uint32_t i = 0; i < n; i++)
-        k->after[i + 1] += k->after[i];
-    /* fill, with `next` as the cursor of each op's run */
-    for (uint32_t i = 0; i < n; i++)
-        k->next[i] = k->after[i];
-    for (uint32_t i = 0; i < n; i++) {
-        const SchedOp *o = &sr->ops[i];
-        for (uint32_t d = 0; d < o->ndeps; d++) {
-            SchedDep dep = sr->deps[o->dep_first + d];
-            k->dependent[k->next[dep.op]++] = i | (dep.started ? ON_START : 0);
-        }
-    }
+    schedule_rank_dependents(sr, k->after, k->dependent);
     k->comm.n = k->calc.n = k->started.n = 0;
     k->outstanding = 0;
     for (uint32_t i = 0; i < n; i++)

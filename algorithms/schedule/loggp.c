@@ -77,8 +77,7 @@ typedef struct {
     uint32_t ncpus, nnics;
     uint64_t *next_o, *next_gr, *next_gs;   /* [rank][cpu], [rank][nic] */
     uint32_t **pending;           /* per rank, per op: dependencies left */
-    uint32_t **after, **dependent;/* per rank: CSR of requires, by op */
-    uint32_t **after_start, **dependent_start;   /* and of irequires */
+    uint32_t **after, **dependent;/* per rank: schedule_rank_dependents */
     Queues *q;
     GArray *heap;                 /* Event */
     uint64_t order;
@@ -313,11 +312,13 @@ static void note_host(Loggp *l, uint32_t r)
 static void release(Loggp *l, uint32_t r, uint32_t op, gboolean started,
                     GArray **ready)
 {
-    const uint32_t *after = started ? l->after_start[r] : l->after[r];
-    const uint32_t *dep = started ? l->dependent_start[r] : l->dependent[r];
-    for (uint32_t i = after[op]; i < after[op + 1]; i++)
-        if (--l->pending[r][dep[i]] == 0)
-            g_array_append_val(ready[r], dep[i]);
+    const uint32_t *after = l->after[r], *dep = l->dependent[r];
+    uint32_t kind = started ? SCHEDULE_ON_START : 0;
+    for (uint32_t i = after[op]; i < after[op + 1]; i++) {
+        uint32_t u = dep[i] & ~SCHEDULE_ON_START;
+        if ((dep[i] & SCHEDULE_ON_START) == kind && --l->pending[r][u] == 0)
+            g_array_append_val(ready[r], u);
+    }
 }
 
 static uint64_t *cpu_of(Loggp *l, uint64_t *a, uint32_t r, uint8_t unit)
@@ -473,34 +474,6 @@ static int compare_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* CSR of each op's dependents of one kind, in the order of the ops that
- * depend (and of their dependencies): txt2bin's order for a file whose
- * dependencies follow their operations, as Schedgen writes them. */
-static void build_dependents(const SchedRank *sr, gboolean started,
-                             uint32_t **after_out, uint32_t **dep_out)
-{
-    uint32_t *after = g_new0(uint32_t, (size_t)sr->nops + 1);
-    for (uint32_t op = 0; op < sr->nops; op++)
-        for (uint32_t d = 0; d < sr->ops[op].ndeps; d++) {
-            const SchedDep *dep = &sr->deps[sr->ops[op].dep_first + d];
-            if ((gboolean)dep->started == started)
-                after[dep->op + 1]++;
-        }
-    for (uint32_t op = 0; op < sr->nops; op++)
-        after[op + 1] += after[op];
-    uint32_t *fill = g_memdup2(after, sizeof(uint32_t) * ((size_t)sr->nops + 1));
-    uint32_t *dependent = g_new(uint32_t, after[sr->nops] ? after[sr->nops] : 1);
-    for (uint32_t op = 0; op < sr->nops; op++)
-        for (uint32_t d = 0; d < sr->ops[op].ndeps; d++) {
-            const SchedDep *dep = &sr->deps[sr->ops[op].dep_first + d];
-            if ((gboolean)dep->started == started)
-                dependent[fill[dep->op]++] = op;
-        }
-    g_free(fill);
-    *after_out = after;
-    *dep_out = dependent;
-}
-
 gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
                     uint64_t *finish, uint64_t *events, GError **error)
 {
@@ -517,8 +490,6 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
     l.pending = g_new(uint32_t *, n);
     l.after = g_new(uint32_t *, n);
     l.dependent = g_new(uint32_t *, n);
-    l.after_start = g_new(uint32_t *, n);
-    l.dependent_start = g_new(uint32_t *, n);
     l.q = g_new(Queues, n);
     GArray **ready = g_new(GArray *, n);
     for (uint32_t r = 0; r < n; r++) {
@@ -526,8 +497,9 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
         l.pending[r] = g_new(uint32_t, sr->nops ? sr->nops : 1);
         for (uint32_t op = 0; op < sr->nops; op++)
             l.pending[r][op] = sr->ops[op].ndeps;
-        build_dependents(sr, FALSE, &l.after[r], &l.dependent[r]);
-        build_dependents(sr, TRUE, &l.after_start[r], &l.dependent_start[r]);
+        l.after[r] = g_new(uint32_t, (size_t)sr->nops + 1);
+        l.dependent[r] = g_new(uint32_t, sr->ndeps ? sr->ndeps : 1);
+        schedule_rank_dependents(sr, l.after[r], l.dependent[r]);
         l.q[r].posted = g_array_new(FALSE, FALSE, sizeof(Waiting));
         l.q[r].unexpected = g_array_new(FALSE, FALSE, sizeof(Waiting));
         ready[r] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
@@ -605,8 +577,6 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
         g_free(l.pending[r]);
         g_free(l.after[r]);
         g_free(l.dependent[r]);
-        g_free(l.after_start[r]);
-        g_free(l.dependent_start[r]);
         g_array_free(l.q[r].posted, TRUE);
         g_array_free(l.q[r].unexpected, TRUE);
         g_array_free(ready[r], TRUE);
@@ -618,8 +588,6 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
     g_free(l.pending);
     g_free(l.after);
     g_free(l.dependent);
-    g_free(l.after_start);
-    g_free(l.dependent_start);
     g_free(l.q);
     g_free(ready);
     g_free(l.hosts);

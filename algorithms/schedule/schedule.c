@@ -47,9 +47,6 @@ enum {
 /* A node no rank is mapped to. */
 #define NO_RANK UINT32_MAX
 
-/* A dependent of an operation (RankRun.dependent): its index, with this
- * bit set for one that needed the operation started (irequires). */
-#define ON_START 0x80000000u
 /* pending[op] of an op that completed, for the deadlock's report: a
  * posted op's pending is 0 and read by nothing else after. */
 #define OP_DONE UINT32_MAX
@@ -76,7 +73,8 @@ typedef struct {
                                    * ready_before_all drops them) */
     uint32_t outstanding;         /* posted, not completed */
     uint32_t *after;              /* per op + 1: offsets into dependent */
-    uint32_t *dependent;          /* ops that wait for each (ON_START) */
+    uint32_t *dependent;          /* ops that wait for each
+                                   * (SCHEDULE_ON_START) */
     uint32_t *op_of;              /* per handle: the op it was given to */
     uint32_t *key;                /* per send or recv: its (peer, tag)'s
                                    * index among the rank's sends' or
@@ -220,9 +218,9 @@ static void release_posted(RankRun *k, uint32_t op)
 {
     k->outstanding++;
     for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
-        uint32_t d = k->dependent[i], u = d & ~ON_START;
+        uint32_t d = k->dependent[i], u = d & ~SCHEDULE_ON_START;
         k->unposted[u]--;
-        if ((d & ON_START) && --k->pending[u] == 0)
+        if ((d & SCHEDULE_ON_START) && --k->pending[u] == 0)
             heap_push(k, u);
         else if (k->unposted[u] == 0 && k->pending[u] > 0)
             k->waiting[k->nwaiting++] = u;
@@ -236,7 +234,7 @@ static void release_done(RankRun *k, uint32_t op)
     k->outstanding--;
     for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
         uint32_t d = k->dependent[i];
-        if (!(d & ON_START) && --k->pending[d] == 0)
+        if (!(d & SCHEDULE_ON_START) && --k->pending[d] == 0)
             heap_push(k, d);
     }
 }
@@ -452,25 +450,9 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
             && topology_route(t, from, to, path) == 1)
             k->link[op] = path[0];
     }
-    /* dependents, in CSR: count, offsets, fill (through waiting, which
-     * the run starts empty) */
-    for (uint32_t op = 0; op < n; op++) {
-        const SchedOp *o = &sr->ops[op];
-        k->pending[op] = k->unposted[op] = o->ndeps;
-        for (uint32_t d = 0; d < o->ndeps; d++)
-            k->after[sr->deps[o->dep_first + d].op + 1]++;
-    }
     for (uint32_t op = 0; op < n; op++)
-        k->after[op + 1] += k->after[op];
-    uint32_t *fill = k->waiting;
-    memcpy(fill, k->after, sizeof(uint32_t) * n);
-    for (uint32_t op = 0; op < n; op++) {
-        const SchedOp *o = &sr->ops[op];
-        for (uint32_t d = 0; d < o->ndeps; d++) {
-            const SchedDep *dep = &sr->deps[o->dep_first + d];
-            k->dependent[fill[dep->op]++] = op | (dep->started ? ON_START : 0);
-        }
-    }
+        k->pending[op] = k->unposted[op] = sr->ops[op].ndeps;
+    schedule_rank_dependents(sr, k->after, k->dependent);
     k->nsend_keys = number_keys(sr, SCHED_SEND, k->key, NULL, NULL, scratch);
     k->nrecv_keys = number_keys(sr, SCHED_RECV, k->key, k->recv_pair,
                                 k->recv_count, scratch);
