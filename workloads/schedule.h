@@ -134,6 +134,10 @@ void schedule_totals(const Schedule *s, ScheduleTotals *out);
  * operation's index fits the other 31 bits (SCHEDULE_MAX_OPS). */
 #define SCHEDULE_ON_START 0x80000000u
 
+/* Ranks a deadlocked run's report lists, whichever model timed it; the
+ * rest are counted. */
+#define SCHEDULE_STUCK_RANKS_SHOWN 16
+
 /* Rank SR's dependents, for whoever runs it (a replay, a model, a
  * writer), in compressed rows: the operations that depend on operation i
  * are dependent[after[i] .. after[i + 1]), each with SCHEDULE_ON_START

@@ -44,9 +44,6 @@ enum { EV_SEND = 1, EV_RECV = 2, EV_CALC = 3, EV_MSG = 4 };
  * _S_threshold): sort_by_kind must split where it splits. */
 #define SORT_THRESHOLD 16
 
-/* Ranks a deadlock's message lists; the rest are counted. */
-#define LOGGP_STUCK_SHOWN 16
-
 typedef struct {
     uint64_t time, order;         /* the queue's key */
     uint64_t start;               /* a message: when its send started */
@@ -535,7 +532,7 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
         const GArray *posted = l.q[r].posted, *unexpected = l.q[r].unexpected;
         if (!posted->len && !unexpected->len)
             continue;
-        if (stuck++ >= LOGGP_STUCK_SHOWN)
+        if (stuck++ >= SCHEDULE_STUCK_RANKS_SHOWN)
             continue;
         g_string_append_printf(why, "\n  rank %u", r);
         /* the oldest of each kind, and how many more: a ring posts dozens
@@ -561,9 +558,9 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
                                        unexpected->len - 1);
         }
     }
-    if (stuck > LOGGP_STUCK_SHOWN)
+    if (stuck > SCHEDULE_STUCK_RANKS_SHOWN)
         g_string_append_printf(why, "\n  and %u more rank(s)",
-                               stuck - LOGGP_STUCK_SHOWN);
+                               stuck - SCHEDULE_STUCK_RANKS_SHOWN);
     gboolean ok = stuck == 0;
     if (!ok)
         g_set_error(error, SCHEDULE_ERROR, SCHEDULE_ERROR_INPUT,

@@ -787,9 +787,6 @@ static void schedule_report(const void *config, Report *r)
                        "(max_channel_elements, at the smaller element-time)");
 }
 
-/* Ranks listed in a deadlock's report; the rest are counted. */
-#define STUCK_RANKS_SHOWN 16
-
 /* The op as the schedule wrote it, and where. */
 static void describe_op(const SchedConfig *c, const SchedOp *o, GString *out)
 {
@@ -840,7 +837,7 @@ static gboolean schedule_stuck(const void *config, GString *why)
         const SchedRank *sr = &c->sched->ranks[r];
         if (k->ndone == sr->nops || !k->pending)
             continue;
-        if (stuck++ >= STUCK_RANKS_SHOWN)
+        if (stuck++ >= SCHEDULE_STUCK_RANKS_SHOWN)
             continue;
         g_string_append_printf(why, "\n  rank %u (node %u) ", r,
                                c->node_of[r]);
@@ -865,9 +862,9 @@ static gboolean schedule_stuck(const void *config, GString *why)
             g_string_append_printf(why, "; %u op(s) never started",
                                    unstarted);
     }
-    if (stuck > STUCK_RANKS_SHOWN)
+    if (stuck > SCHEDULE_STUCK_RANKS_SHOWN)
         g_string_append_printf(why, "\n  and %u more rank(s)",
-                               stuck - STUCK_RANKS_SHOWN);
+                               stuck - SCHEDULE_STUCK_RANKS_SHOWN);
     return TRUE;
 }
 
