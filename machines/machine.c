@@ -30,8 +30,10 @@ static const char *const machine_keys[] = {
     "element-time", "neighbour.startup", "neighbour.element-time",
     "router.startup", "router.element-time", "memory-path",
     "neighbour.memory-path", "router.memory-path", "startup-holds-port",
-    "flop-time", "tick-seconds", "model", NULL
+    "flop-time", "tick-seconds", "model", "faults", "fault-policy", NULL
 };
+
+static const char *const fault_policies[] = { "detour", "refuse", NULL };
 
 /* The LogGP model's keys (model = loggp), in MachineLoggp's order. */
 static const char *const machine_loggp_keys[] = {
@@ -200,6 +202,7 @@ void machine_clear(Machine *m)
         g_free(m->kernel[i].name);
         kernel_data_free(&m->kernel[i]);
     }
+    faults_unref(m->faults);
     memset(m, 0, sizeof *m);
 }
 
@@ -211,6 +214,7 @@ void machine_copy(Machine *dst, const Machine *src)
         dst->kernel[i].name = g_strdup(src->kernel[i].name);
         dst->kernel[i].data = kernel_data_copy(&src->kernel[i]);
     }
+    dst->faults = faults_ref(src->faults);
 }
 
 /* Where a machine's values come from: the scenario's [machine] on top of
@@ -597,6 +601,30 @@ static void machine_loggp(const MachineInput *in, Machine *m,
     m->tick_seconds = MACHINE_LOGGP_TICK_SECONDS;
 }
 
+/* faults = and fault-policy = (faults.h), on a topology that stands. The
+ * LogGP model has no channels to break. */
+static void machine_faults(const MachineInput *in, Machine *m,
+                           gboolean have_topology)
+{
+    const char *where;
+    int policy = FAULTS_DETOUR;
+    machine_input_choice(in, "fault-policy", fault_policies, &policy);
+    m->fault_policy = (FaultPolicy)policy;
+    const char *spec = machine_input_value(in, "faults", &where);
+    if (!spec || !have_topology)
+        return;
+    char *why = NULL;
+    if (!faults_parse(spec, where, &m->topology, &m->faults, &why)) {
+        keyvalue_problem(in->problems, "%s", why);
+        g_free(why);
+        return;
+    }
+    if (m->faults && m->model == MACHINE_MODEL_LOGGP)
+        keyvalue_problem(in->problems, "%s: faults: model = loggp has no "
+                         "links to break (LogGP prices every pair alike); "
+                         "use model = engine", where);
+}
+
 gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
                            const char *preset_problem, Machine *m,
                            char **problems_out)
@@ -692,6 +720,7 @@ gboolean machine_from_keys(const MachineKeys *s, const MachineKeys *preset,
     }
     machine_kernels(&in, m);
     machine_loggp(&in, m, have_topology ? ops : NULL);
+    machine_faults(&in, m, have_topology);
 
     const char *name = machine_input_value(&in, "name", &where);
     /* "(modified)" when an inline key overrides a value the preset sets

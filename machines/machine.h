@@ -27,6 +27,10 @@
  *                                  channels and ports, or the LogGP model
  *                                  as LogGOPSim implements it (complete
  *                                  graph only; a tick is a nanosecond)
+ *   faults = ITEM, ...            dead links and nodes, links down for a
+ *                                  while (faults.h, docs/faults.md)
+ *   fault-policy = detour | refuse a message whose own path crosses a
+ *                                  fault goes around it, or fails the run
  *   loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S
  *                                  LogGP's latency, overhead, gap, gap
  *                                  per byte, overhead per byte (ns) and
@@ -37,6 +41,7 @@
 #define CUBE_MACHINE_H
 
 #include <glib.h>
+#include "faults.h"
 #include "topology.h"
 #include "types.h"
 
@@ -113,6 +118,8 @@ typedef struct {
     MachineKernel kernel[MACHINE_MAX_KERNELS];
     MachineModel model;
     MachineLoggp loggp;           /* model = loggp only */
+    Faults *faults;               /* NULL: none; shared (faults_ref) */
+    FaultPolicy fault_policy;
 } Machine;
 
 /* One [machine] key as written: its value, and where it was written
