@@ -94,6 +94,10 @@ typedef struct Algorithm {
     /* It times itself on a machine of model = loggp (machine.h): only the
      * schedule replay does; every other algorithm is refused there. */
     gboolean times_loggp;
+    /* It runs on a machine with dead nodes (machines/faults.h): its
+     * placement leaves them out. Every other algorithm needs every node
+     * and is refused there. */
+    gboolean dead_nodes;
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
     /* Names of the phases node_phase enters (NULL-terminated, at most

@@ -116,6 +116,10 @@ uint32_t node_count(const Node *node);
 const char *node_topology(const Node *node);        /* "cube", "mesh", "complete" */
 int node_links(const Node *node);                   /* link indices 0..links-1 */
 uint32_t node_neighbour(const Node *node, int link); /* or NODE_NONE */
+/* Whether node x (< node_count) is alive: FALSE for a node the machine's
+ * faults name dead (machines/faults.h), which runs no program, forwards
+ * nothing and is sent nothing; TRUE on a machine without dead nodes. */
+int node_alive(const Node *node, uint32_t x);
 unsigned node_step(const Node *node);               /* 0 on the first call */
 /* The node's memory, valid for the current step call: between calls the
  * emulator may give the node another block of the same contents (it

@@ -76,6 +76,12 @@ unsigned node_step(const Node *node) { return node->step; }
 size_t node_memory_elements(const Node *node) { return node->sim->memory_elements; }
 size_t node_element_words(const Node *node) { return node->sim->element_words; }
 
+int node_alive(const Node *node, uint32_t x)
+{
+    return x < node->sim->nodes
+           && !faults_node_dead(node->sim->machine.faults, x);
+}
+
 uint32_t node_neighbour(const Node *node, int link)
 {
     const Sim *sim = node->sim;
@@ -697,6 +703,75 @@ static MessageClass sim_class(const Sim *sim, int hops, gboolean routed)
     return CLASS_NEIGHBOUR;
 }
 
+/* ---- faults (machines/faults.h) ------------------------------------- */
+
+/* A message to or from a dead node: the run fails, naming it. */
+static gboolean fault_dead_peer(Node *node, const char *op, uint32_t peer)
+{
+    if (!faults_node_dead(node->sim->machine.faults, peer))
+        return FALSE;
+    node_fail(node, "%s node %" PRIu32 ", which is dead (machine.faults): "
+              "a program on a machine with dead nodes asks node_alive "
+              "first (node.h)", op, peer);
+    return TRUE;
+}
+
+/* Count a message that took `hops` links where `asked` were asked, over
+ * a path other than the one asked. */
+static void fault_count(Sim *sim, int hops, int asked)
+{
+    sim->stats.detoured++;
+    uint64_t extra = hops > asked ? (uint64_t)(hops - asked) : 0;
+    sim->stats.extra_hops += extra;
+    if (extra > sim->stats.extra_hops_max)
+        sim->stats.extra_hops_max = extra;
+}
+
+/* The route around faults from the node to dest at the node's clock,
+ * in sim->detour. */
+static int fault_route(Sim *sim, const Node *node, uint32_t dest)
+{
+    FaultRouteKind kind;
+    int hops = faults_route(sim->machine.faults, node->address, dest,
+                            sim->clock, &sim->detour, &sim->detour_cap,
+                            &kind);
+    if (kind == FAULT_ROUTE_SHORTEST)
+        sim->stats.routes_given_up++;
+    return hops;
+}
+
+/* An explicit path on a machine with faults: itself if no fault blocks
+ * it at the node's clock; else the route around (counted), or NULL with
+ * the run failed under fault-policy = refuse. */
+static const int *fault_path(Sim *sim, Node *node, uint32_t dest,
+                             const int *path, int *hops)
+{
+    const Faults *f = sim->machine.faults;
+    uint32_t at;
+    int h = faults_blocked_hop(f, node->address, path, *hops, sim->clock,
+                               &at);
+    if (h < 0)
+        return path;
+    if (fault_dead_peer(node, "sends to", dest))
+        return NULL;
+    if (sim->machine.fault_policy == FAULTS_REFUSE) {
+        char link[TOPOLOGY_LINK_NAME_MAX];
+        topology_link_name(sim->topo, path[h], link, sizeof link);
+        uint32_t next = topology_neighbour(sim->topo, at, path[h]);
+        node_fail(node, "sends to node %" PRIu32 " across %s from node %"
+                  PRIu32 " to node %" PRIu32 ", which %s at tick %" PRId64
+                  " (machine.faults; fault-policy = refuse)", dest, link, at,
+                  next, faults_node_dead(f, next) ? "is a dead node"
+                                                  : "is a dead link",
+                  (int64_t)sim->clock);
+        return NULL;
+    }
+    int asked = *hops;
+    *hops = fault_route(sim, node, dest);
+    fault_count(sim, *hops, asked);
+    return sim->detour;
+}
+
 static void node_send_path(Node *node, const int *path, int hops,
                            size_t offset, size_t count, int tag)
 {
@@ -708,8 +783,11 @@ static void node_send_path(Node *node, const int *path, int hops,
                                            hops, &dest)))
         return;
     observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, hops, path);
-    sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, FALSE),
-             path, hops, FALSE);
+    MessageClass cls = sim_class(sim, hops, FALSE);
+    if (G_UNLIKELY(sim->machine.faults)
+        && !(path = fault_path(sim, node, dest, path, &hops)))
+        return;
+    sim_send(sim, node, dest, tag, offset, count, cls, path, hops, FALSE);
 }
 
 void node_send(Node *node, const int *path, int hops, size_t offset,
@@ -728,8 +806,19 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
         return;
     int hops = topology_route(sim->topo, node->address, dest, sim->route);
     observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, -1, NULL);
+    const int *path = sim->route;
+    if (G_UNLIKELY(sim->machine.faults)) {
+        if (fault_dead_peer(node, "sends to", dest))
+            return;
+        int asked = hops;
+        hops = fault_route(sim, node, dest);
+        path = sim->detour;
+        if (hops != asked || memcmp(path, sim->route,
+                                    (size_t)hops * sizeof *path) != 0)
+            fault_count(sim, hops, asked);
+    }
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
-             sim->route, hops, FALSE);
+             path, hops, FALSE);
 }
 
 static inline void recv_post(Sim *sim, uint32_t source, int tag,
@@ -745,6 +834,9 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
                                            sim->nodes)))
         return;
     if (!node_check_run(node, "receive", offset, count))
+        return;
+    if (G_UNLIKELY(sim->machine.faults)
+        && fault_dead_peer(node, "receives from", source))
         return;
     observe_op(sim, node, SIM_OP_RECV, source, tag, count, 0, 0, NULL);
     recv_post(sim, source, tag, offset, count);
@@ -771,8 +863,19 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
      * node_recv's checks would find nothing, and a message on this path
      * pays for none of them. */
     observe_op(sim, node, SIM_OP_SEND, nb, tag, count, 0, 1, &link);
+    const int *path = &link;
+    int hops = 1;
+    /* On a machine with faults no exchange is lazy: a partner's message
+     * may come around a fault and land before this one's payload is
+     * read, where lazy messages assume both cross their link alike. */
+    gboolean lazy = TRUE;
+    if (G_UNLIKELY(sim->machine.faults)) {
+        lazy = FALSE;
+        if (!(path = fault_path(sim, node, nb, path, &hops)))
+            return;
+    }
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
-             &link, 1, TRUE);
+             path, hops, lazy);
     if (!sim->error) {
         observe_op(sim, node, SIM_OP_RECV, nb, tag, count, 0, 0, NULL);
         recv_post(sim, nb, tag, offset, count);
@@ -1393,8 +1496,15 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                 && (sim->observer->channel_busy || sim->observer->startup
                     || sim->observer->mark || sim->observer->op))))
         sim_set_order(sim, SIM_ORDER_CONTRACT);
-    for (uint32_t x = 0; x < sim->nodes; x++)
+    /* A dead node runs nothing: it is done before the run starts. */
+    const Faults *faults = sim->machine.faults;
+    for (uint32_t x = 0; x < sim->nodes; x++) {
+        if (G_UNLIKELY(faults_node_dead(faults, x))) {
+            sim->nodes_done++;
+            continue;
+        }
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
+    }
     /* Where the run is, for the stop flags' signal handler (stop.h). */
     sig_atomic_t unwatched;
     volatile sig_atomic_t *where = sim->stop ? &sim->stop->where : &unwatched;

@@ -407,6 +407,8 @@ struct Sim {
     Run *run_a, *run_b;        /* routing scratch, reused */
     size_t run_cap;
     int *route;                /* default-route scratch, diameter long */
+    int *detour;               /* a route around faults (faults_route) */
+    size_t detour_cap;
     Word *pool[POOL_CLASSES];  /* free payload buffers by class */
     Msg *free_msg;
     struct Slab *slabs;        /* where message buffers are carved from */

@@ -46,6 +46,12 @@ typedef struct {
      * without paths. No run can end before its busiest path is done. */
     Tick path_busy_max;
     uint32_t path_busiest;
+    /* On a machine with faults (machines/faults.h): messages whose path
+     * is not the one asked (an explicit path that crossed a fault, or a
+     * route other than the fault-free default), the links they took
+     * beyond it, the most one message took beyond it, and routes on which
+     * the cube's scheme gave up for the shortest surviving path. */
+    uint64_t detoured, extra_hops, extra_hops_max, routes_given_up;
     /* Per node: ticks of local work, and when its program finished. */
     Tick *compute;
     Tick *finished;

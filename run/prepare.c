@@ -12,6 +12,7 @@
 #include "keyvalue.h"
 #include "suggest.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -474,6 +475,19 @@ gboolean run_setup(const Scenario *s, RunSetup *setup, GError **error)
                         "alone ([algorithm] name = schedule); use model = "
                         "engine for the others",
                         scenario_where(s, "algorithm", "name"), alg->name);
+        machine_clear(&machine);
+        return setup_fail(error, e, expect_problems);
+    }
+    if (faults_has_dead_nodes(machine.faults) && !alg->dead_nodes) {
+        e = g_error_new(SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                        "%s: algorithm '%s' needs every node, and machine."
+                        "faults names %" PRIu32 " dead (%s): on a machine "
+                        "with dead nodes run a schedule (name = schedule, "
+                        "mapping = live) or a program that declares "
+                        "CUBEMU_RUNS_WITH_DEAD_NODES (docs/faults.md)",
+                        scenario_where(s, "machine", "faults"), alg->name,
+                        faults_counts(machine.faults).nodes,
+                        faults_spec(machine.faults));
         machine_clear(&machine);
         return setup_fail(error, e, expect_problems);
     }

@@ -59,7 +59,7 @@ enum {
  * (the engine's own limits apply below it). */
 #define MAX_ELEMENT_BYTES ((int64_t)1 << 30)
 
-enum { MAP_IDENTITY, MAP_GRAY, MAP_FILE };
+enum { MAP_IDENTITY, MAP_GRAY, MAP_FILE, MAP_LIVE };
 enum { ROUTE_AUTO, ROUTE_ROUTER };
 
 /* One rank's state during the replay. Written only by its own node's
@@ -134,7 +134,8 @@ static const ParamSpec schedule_params[] = {
       .help = "the file's format (default: by its extension)" },
     { .key = "mapping", .type = PARAM_TEXT, .fallback = "identity",
       .help = "rank r on node r (identity), node G(r) (gray: the "
-              "binary-reflected Gray code), or the node on line r+1 of "
+              "binary-reflected Gray code), the r-th live node (live: "
+              "a machine with dead nodes), or the node on line r+1 of "
               "file:PATH" },
     { .key = "route", .type = PARAM_CHOICE, .fallback = "auto",
       .choices = route_choices,
@@ -537,7 +538,8 @@ static gboolean read_mapping(SchedConfig *c, const char *path,
     return TRUE;
 }
 
-static gboolean map_ranks(SchedConfig *c, const Params *p, GError **error)
+static gboolean map_ranks(SchedConfig *c, const Params *p,
+                          const Faults *faults, GError **error)
 {
     const char *mapping = params_text(p, "mapping");
     uint32_t nranks = c->sched->nranks;
@@ -565,11 +567,29 @@ static gboolean map_ranks(SchedConfig *c, const Params *p, GError **error)
             }
             c->node_of[r] = (uint32_t)x;
         }
+    } else if (!strcmp(mapping, "live")) {
+        c->mapping = MAP_LIVE;
+        uint32_t live = faults ? faults_live_nodes(faults) : c->nodes;
+        if (nranks > live) {
+            params_fail(p, error, "mapping", "live: the schedule has %u "
+                        "ranks, and the machine %u live nodes", nranks, live);
+            return FALSE;
+        }
+        for (uint32_t r = 0; r < nranks; r++)
+            c->node_of[r] = faults ? faults_live_node(faults, r) : r;
     } else {
         params_fail(p, error, "mapping", "'%s' is not a mapping (valid: "
-                    "identity, gray, file:PATH)", mapping);
+                    "identity, gray, live, file:PATH)", mapping);
         return FALSE;
     }
+    for (uint32_t r = 0; r < nranks; r++)
+        if (faults_node_dead(faults, c->node_of[r])) {
+            params_fail(p, error, "mapping", "%s puts rank %u on node %u, "
+                        "which is dead (machine.faults): mapping = live "
+                        "places the ranks on the live nodes",
+                        mapping, r, c->node_of[r]);
+            return FALSE;
+        }
     c->rank_of = g_new(uint32_t, c->nodes);
     memset(c->rank_of, 0xff, sizeof(uint32_t) * c->nodes);
     for (uint32_t r = 0; r < nranks; r++)
@@ -595,7 +615,7 @@ static void *schedule_prepare(const Machine *m, const Params *p,
         return params_fail(p, error, "schedule", "%s has %u ranks, and the "
                            "machine %u nodes", c->sched->name,
                            c->sched->nranks, c->nodes);
-    if (!map_ranks(c, p, error))
+    if (!map_ranks(c, p, m->faults, error))
         return NULL;
     if (m->model == MACHINE_MODEL_LOGGP) {
         /* LogGP knows ranks, not nodes: the mapping places payloads, and
@@ -757,7 +777,8 @@ static void schedule_report_loggp(const SchedConfig *c, Report *r)
 static void schedule_report(const void *config, Report *r)
 {
     const SchedConfig *c = config;
-    static const char *const mappings[] = { "identity", "gray", "file" };
+    static const char *const mappings[] = { "identity", "gray", "file",
+                                            "live" };
     report_detail_text(r, "schedule", c->sched->name);
     report_detail_int(r, "ranks", c->sched->nranks);
     report_detail_text(r, "mapping", mappings[c->mapping]);
@@ -875,6 +896,7 @@ const Algorithm algorithm_schedule = {
               "HPDC 2010); docs/schedules.md",
     .needs = 0,
     .times_loggp = TRUE,
+    .dead_nodes = TRUE,
     .methods = schedule_methods,
     .params = schedule_params,
     .prepare = schedule_prepare,
