@@ -865,14 +865,16 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
     observe_op(sim, node, SIM_OP_SEND, nb, tag, count, 0, 1, &link);
     const int *path = &link;
     int hops = 1;
-    /* On a machine with faults no exchange is lazy: a partner's message
-     * may come around a fault and land before this one's payload is
-     * read, where lazy messages assume both cross their link alike. */
+    /* A message that goes around a fault is not lazy: its payload is
+     * captured now, as any routed message's is, rather than read from
+     * the region it shares with a partner whose timing it no longer
+     * matches. One on its own link stays lazy (a delivery into its region
+     * copies it out first, sim_lazy_protect). */
     gboolean lazy = TRUE;
     if (G_UNLIKELY(sim->machine.faults)) {
-        lazy = FALSE;
         if (!(path = fault_path(sim, node, nb, path, &hops)))
             return;
+        lazy = path == &link;
     }
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
              path, hops, lazy);

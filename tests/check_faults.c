@@ -8,6 +8,7 @@
  * not every live node is unsafe).
  */
 #include "faults.h"
+#include "machine.h"
 #include "topology.h"
 
 #include <check.h>
@@ -61,6 +62,9 @@ START_TEST(syntax_and_canonical_text)
     ck_assert(faults_parse("none", "s.ini:4", &t, &f, &why));
     ck_assert_ptr_null(f);
     ck_assert(faults_parse("  ", "s.ini:4", &t, &f, &why));
+    ck_assert_ptr_null(f);
+    ck_assert(faults_parse("random:0:7, random-nodes:0:1", "s.ini:4", &t, &f,
+                           &why));
     ck_assert_ptr_null(f);
 
     f = parse_ok(&t, "0-1, 0b0110>0b0010, 3-7@10..20, 12-13@5.., node:0x9");
@@ -349,6 +353,54 @@ START_TEST(routes_within_the_guarantee)
 }
 END_TEST
 
+/* Every other topology routes by its default route where that is clear,
+ * else by the shortest surviving path: random link faults on a torus, a
+ * mesh, the complete graph and cube-connected cycles, sets that
+ * disconnect the machine refused and skipped. */
+START_TEST(other_topologies_route_around)
+{
+    Topology t[4];
+    t[0] = torus("4x8");
+    int axes;
+    uint32_t side[TOPOLOGY_MAX_AXES];
+    char *why = NULL;
+    ck_assert(topology_parse_shape("4x4x2", &axes, side, &why));
+    ck_assert(topology_mesh_init(&t[1], axes, side, FALSE, &why));
+    ck_assert(topology_complete_init(&t[2], 12, &why));
+    MachineKeys keys = { (MachineKey[]){ { "topology", "ccc", "s.ini:2" },
+                                         { "dimensions", "3", "s.ini:3" } },
+                         2, "s.ini:1" };
+    Machine m;
+    char *problems = NULL;
+    ck_assert(machine_from_keys(&keys, NULL, NULL, &m, &problems));
+    t[3] = m.topology;
+    RouteTally rt = { 0 };
+    CkTally ck = CK_TALLY_INIT;
+    int refused = 0;
+    for (int i = 0; i < 4; i++)
+        for (int k = 1; k <= 4; k++)
+            for (int seed = 1; seed <= 4; seed++) {
+                g_autofree char *spec = g_strdup_printf("random:%d:%d", k,
+                                                        seed);
+                Faults *f = NULL;
+                g_autofree char *no = NULL;
+                if (!faults_parse(spec, "s.ini:4", &t[i], &f, &no)) {
+                    ck_assert_msg(strstr(no, "disconnect the machine"), "%s",
+                                  no);
+                    refused++;
+                    continue;
+                }
+                check_all_pairs(f, &t[i], 0, &rt, &ck);
+                faults_unref(f);
+            }
+    machine_clear(&m);
+    ck_tally_assert(&ck, "routes on other topologies");
+    ck_assert_uint_eq(rt.scheme, 0);
+    ck_assert_uint_gt(rt.shortest, 0);
+    ck_assert_uint_gt(rt.sets, 40);
+}
+END_TEST
+
 Suite *faults_suite(void)
 {
     const CkTest parse[] = {
@@ -361,6 +413,7 @@ Suite *faults_suite(void)
     };
     const CkTest routes[] = {
         { routes_within_the_guarantee, 2 },
+        { other_topologies_route_around, 0 },
         { NULL, 0 },
     };
     Suite *s = suite_create("faults");
