@@ -29,6 +29,7 @@
 #                 (LOGGOPSIM=DIR): the LogGP model's finish times
 #                 (bench/loggopsim-agree.sh), then the replay's speed
 #                 (bench/loggopsim.sh)
+#   make bench-faults     the exchange with n - 1 link faults against none
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
 #                 each for FUZZ_SECONDS (default 60)
 #
@@ -157,7 +158,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: bench-faults bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -526,6 +527,12 @@ bench-loggopsim: deps
 	@$(MAKE) --no-print-directory $(PROGRAM)
 	@BUILD=$(BUILD) bench/loggopsim-agree.sh
 	@BUILD=$(BUILD) bench/loggopsim.sh
+
+# What faults cost the engine: the exchange with and without n - 1 link
+# faults (bench/faults.sh)
+bench-faults: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) bench/faults.sh
 
 # The targets of the latest recorded make bench run: fails if one was
 # missed (make bench itself fails only when a case does).

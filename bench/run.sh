@@ -7,6 +7,7 @@
 # (bench/algorithms.sh), then Schedgen's schedules against LogGOPSim where
 # LOGGOPSIM names it (bench/loggopsim-agree.sh: the LogGP model's finish
 # times, which records nothing; bench/loggopsim.sh: the replay's speed),
+# and the exchange with n - 1 link faults against none (bench/faults.sh),
 # each figure printed and appended to
 # the results file as a row (bench/record.h says the columns):
 #   BENCH_DATA   the file (default bench/results.tsv; created with its
@@ -45,6 +46,7 @@ fi
 BUILD=$BUILD bench/peers.sh || status=1
 BUILD=$BUILD bench/routed.sh || status=1
 BUILD=$BUILD bench/algorithms.sh || status=1
+BUILD=$BUILD bench/faults.sh || status=1
 BUILD=$BUILD bench/loggopsim-agree.sh || status=1
 BUILD=$BUILD bench/loggopsim.sh || status=1
 exit $status
