@@ -362,10 +362,12 @@ struct Sim {
     SpareLink *spare;          /* released links' arrays, for reuse */
     int hot_link[2];           /* the links whose arrays were allocated
                                 * last, or -1: read ahead (sim_run) */
-    /* The links the last node that sent used, and the running node
-     * (sent_now): the read ahead's guess (sim_prefetch_ahead). */
+    /* The links the last node that sent used (sent_said) and the
+     * running node (sent_now), each one of `sent`: the read ahead's guess
+     * (sim_prefetch_ahead). Pointers, not an index, since every send and
+     * every step reaches them: a step that sent swaps the two. */
     SentLinks sent[2];
-    int sent_now;
+    SentLinks *sent_now, *sent_said;
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
     gboolean links_due;        /* some link's table is due to become an
