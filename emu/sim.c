@@ -986,10 +986,17 @@ void node_phase(Node *node, unsigned phase)
         sim->clock, sim->stats.compute[node->address] };
 }
 
+/* Whether an observer takes marks: without one a mark costs this test
+ * alone, before any va_list is set up (a program may mark every step). */
+static inline gboolean sim_wants_marks(const Sim *sim)
+{
+    return sim->observer && sim->observer->mark;
+}
+
 void node_vmark(Node *node, const char *format, va_list ap)
 {
     Sim *sim = node->sim;
-    if (!sim->observer || !sim->observer->mark)
+    if (!sim_wants_marks(sim))
         return;
     g_autofree char *label = g_strdup_vprintf(format, ap);
     sim->observer->mark(sim->observer_data, node->address, sim->clock, label);
@@ -997,6 +1004,8 @@ void node_vmark(Node *node, const char *format, va_list ap)
 
 void node_mark(Node *node, const char *format, ...)
 {
+    if (G_LIKELY(!sim_wants_marks(node->sim)))
+        return;
     va_list ap;
     va_start(ap, format);
     node_vmark(node, format, ap);
