@@ -635,11 +635,8 @@ static void peek_check_send(Sim *sim, Node *node, uint32_t dest,
 static inline __attribute__((always_inline)) void
 sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
          size_t count, MessageClass cls, const int *path, int hops,
-         gboolean lazy)
+         gboolean lazy, NodeOp op)
 {
-    /* An operation-level program's send gets its handle first, so that
-     * a send refused below still counts (the run stops anyway). */
-    NodeOp op = sim->each ? each_new_op(sim, node) : 0;
 #ifdef SIM_CHECK_EXCHANGE
     peek_check_send(sim, node, dest, path, hops);
 #endif
@@ -701,6 +698,14 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
 
 /* One link: a neighbour message; several, or the default route: router,
  * where the topology prices the router apart. */
+/* A send's handle: an operation-level program's send gets it before
+ * sim_send, so that a send refused there still counts (the run stops
+ * anyway); a program of steps has none. */
+static inline NodeOp send_op(Sim *sim, Node *node)
+{
+    return sim->each ? each_new_op(sim, node) : 0;
+}
+
 static MessageClass sim_class(const Sim *sim, int hops, gboolean routed)
 {
     if ((routed || hops != 1) && topology_has_class(sim->topo->ops, CLASS_ROUTER))
@@ -792,7 +797,8 @@ static void node_send_path(Node *node, const int *path, int hops,
     if (G_UNLIKELY(sim->machine.faults)
         && !(path = fault_path(sim, node, dest, path, &hops)))
         return;
-    sim_send(sim, node, dest, tag, offset, count, cls, path, hops, FALSE);
+    sim_send(sim, node, dest, tag, offset, count, cls, path, hops, FALSE,
+             send_op(sim, node));
 }
 
 void node_send(Node *node, const int *path, int hops, size_t offset,
@@ -823,11 +829,11 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
             fault_count(sim, hops, asked);
     }
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
-             path, hops, FALSE);
+             path, hops, FALSE, send_op(sim, node));
 }
 
-static inline void recv_post(Sim *sim, uint32_t source, int tag,
-                             size_t offset, size_t count);
+static inline Recv *recv_post(Sim *sim, uint32_t source, int tag,
+                              size_t offset, size_t count);
 
 void node_recv(Node *node, uint32_t source, int tag, size_t offset,
                size_t count)
@@ -844,7 +850,11 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
         && fault_dead_peer(node, "receives from", source))
         return;
     observe_op(sim, node, SIM_OP_RECV, source, tag, count, 0, 0, NULL);
-    recv_post(sim, source, tag, offset, count);
+    Recv *r = recv_post(sim, source, tag, offset, count);
+    if (sim->each) {
+        r->op = each_new_op(sim, sim->running);
+        r->posted = sim->clock;
+    }
 }
 
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
@@ -866,7 +876,8 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
      * The link is checked, so the one-hop path ends at nb, and a region
      * the send accepts the receive accepts: node_send_path's and
      * node_recv's checks would find nothing, and a message on this path
-     * pays for none of them. */
+     * pays for none of them; nor, in a program of steps (checked above),
+     * for an operation's handle. */
     observe_op(sim, node, SIM_OP_SEND, nb, tag, count, 0, 1, &link);
     const int *path = &link;
     int hops = 1;
@@ -882,16 +893,17 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
         lazy = path == &link;
     }
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
-             path, hops, lazy);
+             path, hops, lazy, 0);
     if (!sim->error) {
         observe_op(sim, node, SIM_OP_RECV, nb, tag, count, 0, 0, NULL);
         recv_post(sim, nb, tag, offset, count);
     }
 }
 
-/* Post a checked receive; matched when the step returns. */
-static inline void recv_post(Sim *sim, uint32_t source, int tag,
-                             size_t offset, size_t count)
+/* Post a checked receive; matched when the step returns. An
+ * operation-level program's (node_recv) gets its handle from the caller. */
+static inline Recv *recv_post(Sim *sim, uint32_t source, int tag,
+                              size_t offset, size_t count)
 {
     if (sim->nposted == sim->capposted) {
         sim->capposted = sim->capposted ? 2 * sim->capposted : 4;
@@ -901,11 +913,8 @@ static inline void recv_post(Sim *sim, uint32_t source, int tag,
     Recv *r = sim_recv_new(sim);
     *r = (Recv){ .item = { NULL, sim->recv_seq++ }, .source = source,
                  .tag = tag, .offset = offset, .count = count };
-    if (sim->each) {
-        r->op = each_new_op(sim, sim->running);
-        r->posted = sim->clock;
-    }
     sim->posted[sim->nposted++] = r;
+    return r;
 }
 
 /* The node's clock moves `ticks` on, by local work or by waiting. */
