@@ -663,7 +663,11 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
     if (hops > 0 && (unsigned)path[0] < 64) {
         /* the read ahead's guess for the nodes after this one */
         uint64_t bit = (uint64_t)1 << path[0];
-        SentLinks *now = sim->sent_now;
+        SentLinks *now = &sim->sent;
+        if (sim->sent_stale) {          /* the step's first send */
+            sim->sent_stale = FALSE;
+            now->links = now->far = 0;
+        }
         if (!(now->links & bit)) {
             now->links |= bit;
             now->tag[path[0]] = tag;
@@ -1331,7 +1335,7 @@ static void sim_prefetch_ahead(Sim *sim)
      * the lines where the probes of the send's key and of the receive's
      * from there (as node_exchange posts it) start in the table. A node
      * that used one link is left to the guesses above. */
-    const SentLinks *said = sim->sent_said;
+    const SentLinks *said = &sim->sent;
     if (n > AHEAD_SENT && (said->links & (said->links - 1))) {
         uint32_t x = run[AHEAD_SENT].node;
         for (uint64_t m = said->links; m; m &= m - 1) {
@@ -1575,6 +1579,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
 #ifdef SIM_CHECK_EXCHANGE
         peek_check_start(sim, node);
 #endif
+        sim->sent_stale = TRUE;
         *where = STOP_STEP;
         NodeStatus status = step(node, config);
         *where = STOP_LOOP;
@@ -1583,12 +1588,6 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             peek_check_end(sim, node);
 #endif
         sim->running = NULL;
-        if (sim->sent_now->links) {     /* the next guess */
-            SentLinks *said = sim->sent_now;
-            sim->sent_now = sim->sent_said;
-            sim->sent_said = said;
-            sim->sent_now->links = sim->sent_now->far = 0;
-        }
 #ifdef SIM_CHECK_EXCHANGE
         exchange_check_step(sim, node);
 #endif

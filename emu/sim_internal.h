@@ -362,12 +362,13 @@ struct Sim {
     SpareLink *spare;          /* released links' arrays, for reuse */
     int hot_link[2];           /* the links whose arrays were allocated
                                 * last, or -1: read ahead (sim_run) */
-    /* The links the last node that sent used (sent_said) and the
-     * running node (sent_now), each one of `sent`: the read ahead's guess
-     * (sim_prefetch_ahead). Pointers, not an index, since every send and
-     * every step reaches them: a step that sent swaps the two. */
-    SentLinks sent[2];
-    SentLinks *sent_now, *sent_said;
+    /* The links the last node that sent used: the read ahead's guess
+     * (sim_prefetch_ahead). Until the running step sends (sent_stale,
+     * set as each step starts) they are the last sender's still; its
+     * first send starts them afresh. So a step costs one store for it,
+     * and only a step that sends clears them. */
+    SentLinks sent;
+    gboolean sent_stale;
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
     gboolean links_due;        /* some link's table is due to become an

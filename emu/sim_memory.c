@@ -210,8 +210,6 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->nodes = machine_nodes(m);
     sim->links = m->topology.links;
     sim->hot_link[0] = sim->hot_link[1] = -1;
-    sim->sent_now = &sim->sent[0];
-    sim->sent_said = &sim->sent[1];
     sim->memory_elements = layout->memory_elements;
     sim->element_words = layout->element_words ? layout->element_words : 1;
     sim->local_size = layout->local_size;
