@@ -1534,6 +1534,9 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         }
         queue_push(sim->queue, 0, (QueueItem){ x, NULL });
     }
+    /* Whether the program is operation-level, fixed for the run: held in
+     * the loop, not read from sim around every step. */
+    const gboolean each = sim->each != NULL;
     /* Where the run is, for the stop flags' signal handler (stop.h). */
     sig_atomic_t unwatched;
     volatile sig_atomic_t *where = sim->stop ? &sim->stop->where : &unwatched;
@@ -1565,7 +1568,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             sim_run_post(sim, node, item.post);
             continue;
         }
-        if (sim->each) {
+        if (each) {
             if (!each_call_due(sim, node, time, item.post == SIM_EACH_ALL))
                 continue;
         } else {
@@ -1596,7 +1599,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         node_match_posted(sim, node);
         if (sim->error)
             break;
-        if (sim->each)
+        if (each)
             each_after_call(sim, node, status);
         else if (status == NODE_ANY)
             node_fail(node, "returned NODE_ANY, which only an "
