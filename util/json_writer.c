@@ -2,11 +2,17 @@
 #include "json_writer.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Nesting deeper than this is never written by cubemu; the writer keeps
  * going past it, only its pretty indentation saturates. */
 #define JSON_WRITER_DEPTH 64
+/* Doubles a writer remembers the text of, by their bits (a power of 2):
+ * a report's per-link and per-node columns repeat a few values many
+ * times, and finding a double's shortest exact text tries up to 17
+ * precisions, each formatted and read back. */
+#define JSON_WRITER_MEMO 64u
 
 struct JsonWriter {
     FILE *out;
@@ -16,6 +22,10 @@ struct JsonWriter {
      * the next), and, after a key, that the value goes on the same line. */
     gboolean started[JSON_WRITER_DEPTH];
     gboolean after_key;
+    /* The texts remembered: slot i holds memo_bits[i]'s when memo_used[i]. */
+    uint64_t memo_bits[JSON_WRITER_MEMO];
+    gboolean memo_used[JSON_WRITER_MEMO];
+    char memo_text[JSON_WRITER_MEMO][JSON_DOUBLE_BUF];
 };
 
 const char *json_format_double(char buf[JSON_DOUBLE_BUF], double v)
@@ -166,9 +176,18 @@ void json_writer_uint(JsonWriter *w, guint64 v)
 
 void json_writer_double(JsonWriter *w, double v)
 {
-    char buf[JSON_DOUBLE_BUF];
     separate(w);
-    fputs(json_format_double(buf, v), w->out);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    /* a multiplicative hash's high bits pick the slot */
+    unsigned slot = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 32)
+                    % JSON_WRITER_MEMO;
+    if (!w->memo_used[slot] || w->memo_bits[slot] != bits) {
+        json_format_double(w->memo_text[slot], v);
+        w->memo_bits[slot] = bits;
+        w->memo_used[slot] = TRUE;
+    }
+    fputs(w->memo_text[slot], w->out);
 }
 
 void json_writer_bool(JsonWriter *w, gboolean v)
