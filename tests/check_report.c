@@ -6,14 +6,19 @@
  * `bounds = hold`; the fields a run reports are known before the run, so a
  * misspelt [expect] field is refused before it, with the closest name; and
  * field names read '-' and '_' alike. Scenario paths are relative to the
- * repository's root, where make check runs the suites.
+ * repository's root, where make check runs the suites. The JSON writer
+ * (util/json_writer.c) prints numbers and strings exactly as documented,
+ * whichever of its ways it takes.
  */
 #include <check.h>
 #include "check_main.h"
 #include <json-glib/json-glib.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "json_writer.h"
 #include "prepare.h"
 #include "report.h"
 #include "run.h"
@@ -377,6 +382,48 @@ START_TEST(names_get_did_you_mean)
 }
 END_TEST
 
+/* ---- json_writer.c ------------------------------------------------------ */
+
+/* Integers at their extremes, strings plain and escaped, and doubles
+ * written more than once, many more than the writer remembers, each as
+ * json_format_double makes it. */
+START_TEST(json_writer_text)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    JsonWriter *w = json_writer_new(f, FALSE);
+    json_writer_begin_array(w);
+    json_writer_int(w, INT64_MIN);
+    json_writer_int(w, -1);
+    json_writer_int(w, 0);
+    json_writer_int(w, INT64_MAX);
+    json_writer_uint(w, UINT64_MAX);
+    json_writer_string(w, "plain ~");
+    json_writer_string(w, "q\"b\\n\n\x01\x7f");
+    json_writer_string(w, "\xc3\xa9\xff");
+    GString *want = g_string_new("[-9223372036854775808,-1,0,"
+                                 "9223372036854775807,18446744073709551615,"
+                                 "\"plain ~\",\"q\\\"b\\\\n\\n\\u0001\\u007f\","
+                                 "\"\xc3\xa9\xef\xbf\xbd\"");
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 300; i++) {
+            double v = i % 3 ? 1.0 / (i + 1) : (double)i * 0.5;
+            char buf[JSON_DOUBLE_BUF];
+            json_writer_double(w, v);
+            g_string_append_printf(want, ",%s", json_format_double(buf, v));
+        }
+    json_writer_end_array(w);
+    json_writer_finish(w);
+    fclose(f);
+    g_string_append(want, "]\n");
+    ck_assert_str_eq(text, want->str);
+    ck_assert(strstr(text, ",0.5,") && strstr(text, ",0.3333333333333333,"));
+    g_string_free(want, TRUE);
+    free(text);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -394,6 +441,8 @@ static Suite *report_suite(void)
                         (int)G_N_ELEMENTS(field_scenarios));
     tcase_add_test(tc, misspelt_expect_field_is_refused_before_the_run);
     tcase_add_test(tc, names_get_did_you_mean);
+    tc = ck_tcase(s, "json", 0);
+    tcase_add_test(tc, json_writer_text);
     return s;
 }
 

@@ -120,8 +120,28 @@ void json_writer_end_object(JsonWriter *w) { close_level(w, '}'); }
 void json_writer_begin_array(JsonWriter *w) { open_level(w, '['); }
 void json_writer_end_array(JsonWriter *w) { close_level(w, ']'); }
 
+/* Whether S is printable ASCII with nothing to escape: written as it is.
+ * Keys and most strings are, and the general case validates UTF-8 and
+ * writes a byte at a time. */
+static gboolean plain(const char *s, size_t *len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++)
+        if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+            return FALSE;
+    *len = (size_t)(p - (const unsigned char *)s);
+    return TRUE;
+}
+
 static void put_string(FILE *out, const char *s)
 {
+    size_t n;
+    if (plain(s, &n)) {
+        fputc('"', out);
+        fwrite(s, 1, n, out);
+        fputc('"', out);
+        return;
+    }
     g_autofree char *valid = g_utf8_validate(s, -1, NULL) ? NULL
                              : g_utf8_make_valid(s, -1);
     const unsigned char *p = (const unsigned char *)(valid ? valid : s);
@@ -162,16 +182,36 @@ void json_writer_string(JsonWriter *w, const char *s)
         fputs("null", w->out);
 }
 
+/* Digits of a 64-bit number, with a sign. */
+#define JSON_INT_DIGITS 24
+
+/* V in decimal, with a '-' when NEGATIVE, as printf's %d writes it
+ * (printf's parsing of its format took most of a large report's
+ * integers' time). */
+static void put_uint(FILE *out, guint64 v, gboolean negative)
+{
+    char digits[JSON_INT_DIGITS];
+    char *p = digits + sizeof digits;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (negative)
+        *--p = '-';
+    fwrite(p, 1, (size_t)(digits + sizeof digits - p), out);
+}
+
 void json_writer_int(JsonWriter *w, gint64 v)
 {
     separate(w);
-    fprintf(w->out, "%" G_GINT64_FORMAT, v);
+    /* the magnitude in unsigned arithmetic: -INT64_MIN does not fit */
+    put_uint(w->out, v < 0 ? 0 - (guint64)v : (guint64)v, v < 0);
 }
 
 void json_writer_uint(JsonWriter *w, guint64 v)
 {
     separate(w);
-    fprintf(w->out, "%" G_GUINT64_FORMAT, v);
+    put_uint(w->out, v, FALSE);
 }
 
 void json_writer_double(JsonWriter *w, double v)
