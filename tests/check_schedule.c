@@ -469,6 +469,65 @@ START_TEST(labels_in_both_tables)
 }
 END_TEST
 
+/* The reader's fast path for Schedgen's lines (a label at the line's
+ * start) and its general parser (which a leading blank sends a line to)
+ * agree on every line: the same schedule, lines included, or the same
+ * refusal. Each text is read as it is and with a tab before every line. */
+START_TEST(fast_path_agrees)
+{
+    static const struct {
+        const char *text;
+        gboolean ok;
+    } cases[] = {
+        { "num_ranks 3\nrank 0 {\nl1: send 64b to 1 tag 0\n"
+          "l2: recv 64b from 2 tag 2147483647\nl3: calc 1125899906842624\n"
+          "l3 requires l2\nl3 irequires l1\nl4: send 1099511627776b to 0 "
+          "tag 5\nl1x_2: calc 0\nl4 requires l1x_2\nl01: calc 3\n"
+          "l01 requires l1\n}\nrank 1 {\nl1: recv 64b from 0 tag 0\n}\n"
+          "rank 2 {\nl2 requires l1\nl1: send 64b to 0 tag 2147483647\n"
+          "l2: calc 7\n}\n", TRUE },
+        { "num_ranks 2\nrank 0 {\nl1: send 64b to 2 tag 0\n"
+          "l2: recv 1099511627777b from 1 tag 0\nl3: calc 1125899906842625\n"
+          "l4: send 8b to 1 tag 2147483648\nl5: send 8b to 1 tag -1\n"
+          "l6: recv 8b from -1 tag 0\nl7: send 00000000000000000000008b to 1 "
+          "tag 0\nl7 requires l7\nl7 requires l9\nl1: calc 1\n"
+          "l8: calc 1 cpu 2\nl8 requires l1 \nl8 requires\n}\n", FALSE },
+        { "num_ranks 1\nl1: calc 1\nl1 requires l1\nrank 0 {\n"
+          "l1: calc 1\n}\nl2: calc 2\n", FALSE },
+    };
+    for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+        const char *text = cases[c].text;
+        GString *blank = g_string_new("\t");
+        for (const char *p = text; *p; p++) {
+            g_string_append_c(blank, *p);
+            if (*p == '\n' && p[1])
+                g_string_append_c(blank, '\t');
+        }
+        GError *e = NULL, *f = NULL;
+        g_autoptr(Schedule) a = goal_read_data("t.goal", text, strlen(text),
+                                               &e);
+        g_autoptr(Schedule) b = goal_read_data("t.goal", blank->str,
+                                               blank->len, &f);
+        g_string_free(blank, TRUE);
+        ck_assert_msg((a != NULL) == cases[c].ok, "case %zu: %s", c,
+                      e ? e->message : "read");
+        ck_assert_msg((b != NULL) == cases[c].ok, "case %zu: %s", c,
+                      f ? f->message : "read");
+        if (a) {
+            assert_same(a, b, "fast path and general parser");
+            for (uint32_t r = 0; r < a->nranks; r++)
+                for (uint32_t i = 0; i < a->ranks[r].nops; i++)
+                    ck_assert_uint_eq(a->ranks[r].ops[i].line,
+                                      b->ranks[r].ops[i].line);
+        } else {
+            ck_assert_str_eq(e->message, f->message);
+            g_error_free(e);
+            g_error_free(f);
+        }
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------- round trips */
 
 /* Every valid file: read, written, read back: the same schedule. Schedgen's
@@ -1040,6 +1099,7 @@ static Suite *schedule_suite(void)
         { forward_labels_resolved, 0 },
         { free_layout_read, 0 },
         { labels_in_both_tables, 0 },
+        { fast_path_agrees, 0 },
         { NULL, 0 }
     };
     ck_add_tcase(s, "goal files", 0, goal_files);

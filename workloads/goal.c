@@ -46,6 +46,10 @@
  * block's operations so far plus this much (Schedgen's K is the next
  * operation's number): the table stays proportional to the block. */
 #define GOAL_LABEL_SLACK 64
+/* The most digits the fast path reads as one number: 10^18 - 1 cannot
+ * overflow 64 bits, and every limit is below it (a longer number goes to
+ * the general parser, which names it). */
+#define GOAL_FAST_DIGITS 18
 
 /* The five words a label cannot be: each starts a statement. */
 static const char goal_send[] = "send", goal_recv[] = "recv",
@@ -798,6 +802,116 @@ static gboolean statement(GoalReader *R, const char *w, size_t n)
     return FALSE;
 }
 
+/* ---- the fast path: Schedgen's lines */
+
+/* Digits at P (at most GOAL_FAST_DIGITS), into *v; the end, or NULL when
+ * there are none or more. */
+static const char *fast_digits(const char *p, const char *end, uint64_t *v)
+{
+    const char *start = p, *stop = end - p > GOAL_FAST_DIGITS
+                                       ? p + GOAL_FAST_DIGITS : end;
+    uint64_t x = 0;
+    while (p < stop && is_digit(*p))
+        x = x * 10 + (uint64_t)(*p++ - '0');
+    if (p == start || (p < end && is_digit(*p)))
+        return NULL;
+    *v = x;
+    return p;
+}
+
+/* A label at P that no keyword can be ('l', a digit, then any word
+ * characters, as take_word reads it): its end, or NULL. */
+static const char *fast_label_word(const char *p, const char *end)
+{
+    if (end - p < 2 || p[0] != 'l' || !is_digit(p[1]))
+        return NULL;
+    for (p += 2; p < end && is_word(*p); p++)
+        ;
+    return p;
+}
+
+/* LIT (N characters) at P: the end, or NULL. */
+static const char *fast_literal(const char *p, const char *end,
+                                const char *lit, size_t n)
+{
+    return p && (size_t)(end - p) >= n && memcmp(p, lit, n) == 0 ? p + n
+                                                                  : NULL;
+}
+
+#define fast_take(p, end, lit) fast_literal((p), (end), (lit), sizeof(lit) - 1)
+
+/* The line [R->text, R->end) of the open block when it is one of the
+ * lines Schedgen writes, "L: send Sb to P tag T" (recv ... from ...),
+ * "L: calc T" or "L requires M" (irequires), with single blanks and every
+ * number in range and every label of a dependency defined: taken as the
+ * general parser below takes it, with the same effect, and TRUE. Anything
+ * else, FALSE with nothing done, for the general parser, which names what
+ * is wrong. Most of a large schedule's lines are these, and the general
+ * parser's steps (a call a token, each with its checks and messages)
+ * would cost several times as much. */
+static gboolean fast_line(GoalReader *R)
+{
+    const char *p = R->text, *end = R->end, *w = p;
+    p = fast_label_word(p, end);
+    if (!p || p == end)
+        return FALSE;
+    size_t nw = (size_t)(p - w);
+    if (*p == ' ') {
+        gboolean started = FALSE;
+        const char *q = fast_take(p + 1, end, "requires ");
+        if (!q) {
+            q = fast_take(p + 1, end, "irequires ");
+            started = TRUE;
+        }
+        const char *to = q, *e = q ? fast_label_word(q, end) : NULL;
+        if (e != end || R->deps->len >= SCHEDULE_MAX_DEPS)
+            return FALSE;
+        GoalDep d = { .started = started, .line = R->line };
+        if (!label_find(R, w, nw, &d.from)
+            || !label_find(R, to, (size_t)(e - to), &d.to) || d.from == d.to)
+            return FALSE;
+        g_array_append_val(R->deps, d);
+        return TRUE;
+    }
+    p = fast_take(p, end, ": ");
+    if (!p || end - p < 5)
+        return FALSE;
+    SchedOp op = { .line = R->line <= UINT32_MAX ? (uint32_t)R->line : 0 };
+    if (!memcmp(p, "send ", 5))
+        op.kind = SCHED_SEND;
+    else if (!memcmp(p, "recv ", 5))
+        op.kind = SCHED_RECV;
+    else if (!memcmp(p, "calc ", 5))
+        op.kind = SCHED_CALC;
+    else
+        return FALSE;
+    p = fast_digits(p + 5, end, &op.size);
+    if (!p)
+        return FALSE;
+    if (op.kind == SCHED_CALC) {
+        if (p != end || op.size > SCHEDULE_MAX_TIME)
+            return FALSE;
+    } else {
+        uint64_t peer, tag;
+        uint32_t most = R->nranks ? R->nranks - 1 : SCHEDULE_MAX_RANKS - 1;
+        p = op.kind == SCHED_SEND ? fast_take(p, end, "b to ")
+                                  : fast_take(p, end, "b from ");
+        if (!p || !(p = fast_digits(p, end, &peer))
+            || !(p = fast_take(p, end, " tag "))
+            || fast_digits(p, end, &tag) != end || op.size > SCHEDULE_MAX_BYTES
+            || peer > most || tag > SCHEDULE_MAX_TAG)
+            return FALSE;
+        op.peer = (uint32_t)peer;
+        op.tag = (int32_t)tag;
+    }
+    if (R->ops->len >= SCHEDULE_MAX_OPS)
+        return FALSE;
+    uint32_t index = R->ops->len;
+    g_array_append_val(R->ops, op);
+    label_define(R, w, nw, index);
+    return TRUE;
+}
+
 /* One line, without its newline. Statements follow each other on a line
  * until an operation or a dependency, which ends it. */
 static void parse_line(GoalReader *R, const char *text, size_t len)
@@ -806,6 +920,8 @@ static void parse_line(GoalReader *R, const char *text, size_t len)
         len--;
     R->text = R->p = text;
     R->end = text + len;
+    if (R->in_block && !R->in_comment && fast_line(R))
+        return;
     for (;;) {
         if (R->in_comment) {
             const char *p = R->p;

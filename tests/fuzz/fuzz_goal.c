@@ -4,7 +4,10 @@
  * written (goal_write_stream, to memory) and read back to the same
  * operations and dependencies, and its text then written again must be
  * the same bytes: the reader and the writer agree on every schedule the
- * reader accepts.
+ * reader accepts. And the input read again with a tab before every line
+ * (which sends each line to the general parser, past the fast path for
+ * Schedgen's lines) gives the same schedule, lines included, or the same
+ * refusal: the two ways of reading a line agree.
  *
  * Bounded: the round trip runs for schedules of at most FUZZ_MAX_OPS
  * operations (a short input can hold many, each about 20 bytes, and the
@@ -18,6 +21,9 @@
 #include "schedule.h"
 
 #define FUZZ_MAX_OPS 100000u
+/* Inputs read again with blanks: below the reader's longest line, so that
+ * the blank added cannot make one too long. */
+#define FUZZ_BLANK_MAX 60000u
 
 /* S as GOAL text (free it), *len its length. */
 static char *written(const Schedule *s, size_t *len)
@@ -59,11 +65,46 @@ static void same(const Schedule *a, const Schedule *b)
     }
 }
 
+/* DATA read with a tab before every line: as RESULT (with error E) was. */
+static void same_with_blanks(const uint8_t *data, size_t size,
+                             const Schedule *result, const GError *e)
+{
+    GString *blank = g_string_new("\t");
+    for (size_t i = 0; i < size; i++) {
+        g_string_append_c(blank, (char)data[i]);
+        if (data[i] == '\n' && i + 1 < size)
+            g_string_append_c(blank, '\t');
+    }
+    GError *f = NULL;
+    Schedule *b = goal_read_data("fuzz.goal", blank->str, size ? blank->len
+                                                              : 0, &f);
+    g_string_free(blank, TRUE);
+    if (!result != !b)
+        g_error("fuzz: read with blanks, %s: %s", b ? "accepted" : "refused",
+                e ? e->message : f->message);
+    if (!b) {
+        if (strcmp(e->message, f->message) != 0)
+            g_error("fuzz: read with blanks, another refusal: %s\n--\n%s",
+                    e->message, f->message);
+        g_error_free(f);
+        return;
+    }
+    same(result, b);
+    for (uint32_t r = 0; r < b->nranks; r++)
+        for (uint32_t i = 0; i < b->ranks[r].nops; i++)
+            if (result->ranks[r].ops[i].line != b->ranks[r].ops[i].line)
+                g_error("fuzz: read with blanks, rank %u operation %u at "
+                        "another line", r, i);
+    schedule_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_init();
     GError *e = NULL;
     Schedule *s = goal_read_data("fuzz.goal", (const char *)data, size, &e);
+    if (size <= FUZZ_BLANK_MAX)
+        same_with_blanks(data, size, s, e);
     if (!s) {
         fuzz_check_error(&e);
         return 0;
