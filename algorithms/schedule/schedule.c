@@ -372,23 +372,56 @@ typedef struct {
     uint32_t op;
 } KeyedOp;
 
-static int keyed_compare(const void *a, const void *b)
+/* Runs sorted by insertion before keyed_sort merges them: short enough
+ * that insertion's quadratic cost stays below a merge's. */
+#define KEYED_RUN 16u
+
+/* KO[0 .. n) sorted by key, stably: ops that share a key keep their order
+ * (number_keys lists them by op, so this is (key, op) order). A merge
+ * sort with the comparison inline, through TMP (room for n): qsort's
+ * call a comparison took most of preparing a replay of many ranks.
+ * Returns where the sorted elements are, KO or TMP. */
+static KeyedOp *keyed_sort(KeyedOp *ko, KeyedOp *tmp, uint32_t n)
 {
-    const KeyedOp *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
+    for (uint32_t lo = 0; lo < n; lo += KEYED_RUN) {
+        uint32_t hi = MIN(lo + KEYED_RUN, n);
+        for (uint32_t i = lo + 1; i < hi; i++) {
+            KeyedOp x = ko[i];
+            uint32_t j = i;
+            for (; j > lo && ko[j - 1].key > x.key; j--)
+                ko[j] = ko[j - 1];
+            ko[j] = x;
+        }
+    }
+    KeyedOp *from = ko, *to = tmp;
+    for (uint32_t width = KEYED_RUN; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = MIN(lo + width, n), hi = MIN(lo + 2 * width, n);
+            uint32_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                to[o++] = from[j].key < from[i].key ? from[j++] : from[i++];
+            while (i < mid)
+                to[o++] = from[i++];
+            while (j < hi)
+                to[o++] = from[j++];
+        }
+        KeyedOp *t = from;
+        from = to;
+        to = t;
+    }
+    return from;
 }
 
 /* The (peer, tag) pairs of rank r's sends or receives, numbered: key[op]
  * for each op of that kind; returns how many pairs there are. With
  * PAIRS and COUNTS (room for every op of the kind), also each pair and
- * how many ops have it. A sort, not a table: ranks have few ops. KO:
- * room for the rank's ops. */
+ * how many ops have it. A sort, not a table: ranks have few ops.
+ * SCRATCH: room for twice the rank's ops. */
 static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
                             uint32_t *key, uint64_t *pairs, uint32_t *counts,
-                            KeyedOp *ko)
+                            KeyedOp *scratch)
 {
+    KeyedOp *ko = scratch;
     uint32_t n = 0;
     for (uint32_t op = 0; op < sr->nops; op++) {
         const SchedOp *o = &sr->ops[op];
@@ -396,7 +429,7 @@ static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
             ko[n++] = (KeyedOp){ ((uint64_t)o->peer << 32) | (uint32_t)o->tag,
                                  op };
     }
-    qsort(ko, n, sizeof *ko, keyed_compare);
+    ko = keyed_sort(ko, scratch + sr->nops, n);
     uint32_t keys = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (i == 0 || ko[i].key != ko[i - 1].key) {
@@ -674,7 +707,7 @@ static void *schedule_prepare(const Machine *m, const Params *p,
     c->slab32 = g_new0(uint32_t, n32);
     c->slab64 = g_new0(uint64_t, n64);
     c->slab_link = g_new(int32_t, nlink ? nlink : 1);
-    g_autofree KeyedOp *scratch = g_new(KeyedOp, most);
+    g_autofree KeyedOp *scratch = g_new(KeyedOp, 2 * (size_t)most);
     size_t at32 = 0, at64 = 0, atlink = 0;
     for (uint32_t r = 0; r < c->sched->nranks; r++) {
         const SchedRank *sr = &c->sched->ranks[r];
