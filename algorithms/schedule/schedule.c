@@ -79,15 +79,15 @@ typedef struct {
     uint32_t *key;                /* per send or recv: its (peer, tag)'s
                                    * index among the rank's sends' or
                                    * receives' keys */
+    /* seq and link are one array: an op is a send or a recv */
     uint32_t *seq;                /* per recv: the sequence number due */
-    uint64_t *buffer;             /* per recv: where it lands */
     int32_t *link;                /* per send: the one link to its
                                    * destination, or -1: routed */
-    uint64_t *count;              /* per key: sends or receives so far
-                                   * (sends' keys first, then receives') */
+    uint64_t *buffer;             /* per recv: where it lands */
+    uint32_t *count;              /* per key: sends or receives so far
+                                   * (sends' keys first, then receives'),
+                                   * below SCHEDULE_MAX_OPS */
     uint32_t nsend_keys, nrecv_keys;
-    uint64_t *recv_pair;          /* per receive key: peer << 32 | tag */
-    uint32_t *recv_count;         /* and how many receives have it */
     uint32_t *heap, nheap;        /* ops ready to post, smallest first */
     uint32_t ndone;
 } RankRun;
@@ -107,7 +107,6 @@ typedef struct {
      * a rank, and ranks' state next to one another. */
     uint32_t *slab32;
     uint64_t *slab64;
-    int32_t *slab_link;
     ScheduleTotals totals;
     uint64_t elements_sent;       /* over all sends */
     uint64_t elements_off_node;   /* of sends to another node */
@@ -413,13 +412,10 @@ static KeyedOp *keyed_sort(KeyedOp *ko, KeyedOp *tmp, uint32_t n)
 }
 
 /* The (peer, tag) pairs of rank r's sends or receives, numbered: key[op]
- * for each op of that kind; returns how many pairs there are. With
- * PAIRS and COUNTS (room for every op of the kind), also each pair and
- * how many ops have it. A sort, not a table: ranks have few ops.
- * SCRATCH: room for twice the rank's ops. */
+ * for each op of that kind; returns how many pairs there are. A sort, not
+ * a table: ranks have few ops. SCRATCH: room for twice the rank's ops. */
 static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
-                            uint32_t *key, uint64_t *pairs, uint32_t *counts,
-                            KeyedOp *scratch)
+                            uint32_t *key, KeyedOp *scratch)
 {
     KeyedOp *ko = scratch;
     uint32_t n = 0;
@@ -432,32 +428,33 @@ static uint32_t number_keys(const SchedRank *sr, SchedKind kind,
     ko = keyed_sort(ko, scratch + sr->nops, n);
     uint32_t keys = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (i == 0 || ko[i].key != ko[i - 1].key) {
-            if (pairs) {
-                pairs[keys] = ko[i].key;
-                counts[keys] = 0;
-            }
+        if (i == 0 || ko[i].key != ko[i - 1].key)
             keys++;
-        }
         key[ko[i].op] = keys - 1;
-        if (counts)
-            counts[keys - 1]++;
     }
     return keys;
 }
 
 /* The uint32 arrays a rank has per op (pending, unposted, waiting,
- * op_of, key, seq, heap, recv_count) plus after's n + 1, and the
- * uint64 ones (buffer, count, recv_pair), in the slabs. */
+ * op_of, key, seq and link, heap, count) plus after's n + 1, and the
+ * uint64 one (buffer), in the slabs. A replay of many ranks holds these
+ * for every op of the schedule at once, so each is as narrow as it can
+ * be and none is kept that a function of the schedule can give. */
 #define RANK_ARRAYS32 8
-#define RANK_ARRAYS64 3
+#define RANK_ARRAYS64 1
 
-/* Rank r's arrays at SLAB32 and SLAB64 (room from rank_slab_size) and
- * LINK; its receives' regions from *recv_at on. */
+/* The uint32 slab's room for a rank's arrays. */
+static size_t rank_slab32(const SchedRank *sr)
+{
+    return (size_t)RANK_ARRAYS32 * sr->nops + sr->nops + 1 + sr->ndeps;
+}
+
+/* Rank r's arrays at SLAB32 and SLAB64 (room from rank_slab32 and
+ * RANK_ARRAYS64 a op); its receives' regions from *recv_at on. */
 static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
                           const SchedConfig *c, uint32_t r, const Topology *t,
                           int *path, uint32_t *slab32, uint64_t *slab64,
-                          int32_t *link, KeyedOp *scratch)
+                          KeyedOp *scratch)
 {
     uint32_t n = sr->nops;
     k->pending = slab32;
@@ -466,30 +463,29 @@ static void rank_run_init(RankRun *k, const SchedRank *sr, uint64_t *recv_at,
     k->op_of = slab32 + 3 * (size_t)n;
     k->key = slab32 + 4 * (size_t)n;
     k->seq = slab32 + 5 * (size_t)n;
+    k->link = (int32_t *)k->seq;
     k->heap = slab32 + 6 * (size_t)n;
-    k->recv_count = slab32 + 7 * (size_t)n;
+    k->count = slab32 + 7 * (size_t)n;
     k->after = slab32 + 8 * (size_t)n;
     k->dependent = k->after + (size_t)n + 1;
     k->buffer = slab64;
-    k->count = slab64 + n;
-    k->recv_pair = slab64 + 2 * (size_t)n + 1;
-    k->link = link;
     /* A send to a neighbour goes along the one link between them (with
      * route = auto): the default route's, where it is one hop. */
     for (uint32_t op = 0; op < n; op++) {
         const SchedOp *o = &sr->ops[op];
         uint32_t from = c->node_of[r], to = c->node_of[o->peer];
+        if (o->kind != SCHED_SEND)
+            continue;             /* a recv's seq, 0 until posted */
         k->link[op] = -1;
-        if (o->kind == SCHED_SEND && c->route == ROUTE_AUTO && from != to
+        if (c->route == ROUTE_AUTO && from != to
             && topology_route(t, from, to, path) == 1)
             k->link[op] = path[0];
     }
     for (uint32_t op = 0; op < n; op++)
         k->pending[op] = k->unposted[op] = sr->ops[op].ndeps;
     schedule_rank_dependents(sr, k->after, k->dependent);
-    k->nsend_keys = number_keys(sr, SCHED_SEND, k->key, NULL, NULL, scratch);
-    k->nrecv_keys = number_keys(sr, SCHED_RECV, k->key, k->recv_pair,
-                                k->recv_count, scratch);
+    k->nsend_keys = number_keys(sr, SCHED_SEND, k->key, scratch);
+    k->nrecv_keys = number_keys(sr, SCHED_RECV, k->key, scratch);
     uint64_t at = *recv_at;
     for (uint32_t op = 0; op < n; op++)
         if (sr->ops[op].kind == SCHED_RECV) {
@@ -506,7 +502,6 @@ static void schedule_release(void *config)
         return;
     g_free(c->slab32);
     g_free(c->slab64);
-    g_free(c->slab_link);
     g_free(c->run);
     g_free(c->node_of);
     g_free(c->rank_of);
@@ -695,29 +690,25 @@ static void *schedule_prepare(const Machine *m, const Params *p,
     }
     c->send_at = LEDGER;
     g_autofree int *path = g_new(int, topology_max_route(&m->topology) + 1);
-    size_t n32 = 0, n64 = 0, nlink = 0;
+    size_t n32 = 0, n64 = 0;
     uint32_t most = 1;
     for (uint32_t r = 0; r < c->sched->nranks; r++) {
         const SchedRank *sr = &c->sched->ranks[r];
-        n32 += (size_t)RANK_ARRAYS32 * sr->nops + sr->nops + 1 + sr->ndeps;
-        n64 += (size_t)RANK_ARRAYS64 * sr->nops + 1;
-        nlink += sr->nops;
+        n32 += rank_slab32(sr);
+        n64 += (size_t)RANK_ARRAYS64 * sr->nops;
         most = MAX(most, sr->nops);
     }
     c->slab32 = g_new0(uint32_t, n32);
-    c->slab64 = g_new0(uint64_t, n64);
-    c->slab_link = g_new(int32_t, nlink ? nlink : 1);
+    c->slab64 = g_new0(uint64_t, n64 ? n64 : 1);
     g_autofree KeyedOp *scratch = g_new(KeyedOp, 2 * (size_t)most);
-    size_t at32 = 0, at64 = 0, atlink = 0;
+    size_t at32 = 0, at64 = 0;
     for (uint32_t r = 0; r < c->sched->nranks; r++) {
         const SchedRank *sr = &c->sched->ranks[r];
         uint64_t at = LEDGER + send_max;
         rank_run_init(&c->run[r], sr, &at, c, r, &m->topology, path,
-                      c->slab32 + at32, c->slab64 + at64,
-                      c->slab_link + atlink, scratch);
-        at32 += (size_t)RANK_ARRAYS32 * sr->nops + sr->nops + 1 + sr->ndeps;
-        at64 += (size_t)RANK_ARRAYS64 * sr->nops + 1;
-        atlink += sr->nops;
+                      c->slab32 + at32, c->slab64 + at64, scratch);
+        at32 += rank_slab32(sr);
+        at64 += (size_t)RANK_ARRAYS64 * sr->nops;
     }
     uint64_t memory = LEDGER + send_max + recv_max;
     if (memory > SIZE_MAX / 64)
@@ -761,12 +752,15 @@ static void schedule_expect(const void *config, uint32_t x, Word *expected)
             expected[LEDGER_RECEIVED_ELEMENTS] += m;
         }
     }
+    /* each receive's sequence number: how many before it have its
+     * (source, tag), numbered by key (rank_run_init) */
     const RankRun *k = &c->run[r];
-    for (uint32_t i = 0; i < k->nrecv_keys; i++) {
-        uint32_t peer = (uint32_t)(k->recv_pair[i] >> 32);
-        int32_t tag = (int32_t)(uint32_t)k->recv_pair[i];
-        for (uint64_t seq = 0; seq < k->recv_count[i]; seq++)
-            expected[LEDGER_RECEIVED_SUM] += message_identity(peer, tag, seq);
+    g_autofree uint32_t *seen = g_new0(uint32_t, k->nrecv_keys + 1);
+    for (uint32_t op = 0; op < sr->nops; op++) {
+        const SchedOp *o = &sr->ops[op];
+        if (o->kind == SCHED_RECV)
+            expected[LEDGER_RECEIVED_SUM] +=
+                message_identity(o->peer, o->tag, seen[k->key[op]]++);
     }
 }
 
