@@ -13,6 +13,11 @@
  * emptied at the block's end. A dependency may name a label defined later
  * in its block; it is resolved at the '}'.
  *
+ * A line of the open block in one of Schedgen's three shapes (fast_line)
+ * is taken without the general parser's steps, with the same effect; any
+ * other line, and every line with a problem, goes to the general parser,
+ * which alone writes messages.
+ *
  * Problems are collected, one line each ("FILE:LINE: what was expected,
  * found what: 'the line'"), up to GOAL_MAX_PROBLEMS; once there is one,
  * blocks are still parsed for more but no longer kept.
