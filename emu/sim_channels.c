@@ -58,20 +58,146 @@ static void link_array_free(const Sim *sim, LinkChannel *ch)
         emu_big_free(ch, bytes);
 }
 
+/* ---- a sparse topology's table of the channels in use -------------------
+ *
+ * The complete graph of P nodes has P^2 channels, and a run uses a few a
+ * node (a dissemination's log P) or all of them (an all-to-all's): a
+ * table of the ones in use, looked up at every hop. It is a table of its
+ * own rather than a GHashTable, which cost each channel an allocation of
+ * its own, a lookup through a pointer to its key, and a free at the end,
+ * one by one; on a schedule's replay those were most of the engine's
+ * work a message. Here: open addressing with linear probing over slots
+ * of 8 bytes, at most half full, each the entry's index and the low half
+ * of its key (so that a probe rarely reads an entry it does not want);
+ * the entries (a channel and its key) in chunks that never move, so that
+ * the timelines a route has looked up stay where they are while its
+ * later hops add channels and the slots grow (sim_route_runs holds them),
+ * and freed a chunk at a time. The key is node * links + link, spread over
+ * the slots by Fibonacci hashing (its product's top bits): an
+ * all-to-all's keys are consecutive and a collective's lie a fixed
+ * stride apart, and either fills the slots evenly. Everything is
+ * allocated through oom.h, so that a run that outgrows its memory ends
+ * with its message, not GLib's abort. */
+
+/* Entries a chunk: small enough that a run of a few channels (a test's
+ * machine of 8 nodes) maps little, large enough that the chunks' array
+ * stays short. */
+#define SPARSE_CHUNK 1024
+/* Slots of a new table. */
+#define SPARSE_SLOTS_MIN 64
+/* Entries are numbered from 1 in a slot's 32 bits (0: free). */
+#define SPARSE_MAX ((uint64_t)UINT32_MAX - 1)
+/* 2^64 / the golden ratio, odd: Fibonacci hashing's multiplier. */
+#define SPARSE_FIBONACCI UINT64_C(0x9E3779B97F4A7C15)
+
+typedef struct {
+    uint32_t index;            /* the entry's index + 1; 0: free */
+    uint32_t tag;              /* its key's low 32 bits */
+} SparseSlot;
+
+struct SparseTable {
+    SparseSlot *slot;
+    int shift;                 /* 64 - log2(slots) */
+    uint32_t n;                /* entries */
+    SparseChannel **chunk;     /* SPARSE_CHUNK entries each */
+    uint32_t nchunk;
+};
+
+static size_t sparse_slots(const SparseTable *t)
+{
+    return (size_t)1 << (64 - t->shift);
+}
+
+static size_t sparse_home(const SparseTable *t, uint64_t key)
+{
+    return (size_t)((key * SPARSE_FIBONACCI) >> t->shift);
+}
+
+static SparseChannel *sparse_entry(const SparseTable *t, uint32_t i)
+{
+    return &t->chunk[i / SPARSE_CHUNK][i % SPARSE_CHUNK];
+}
+
+static SparseTable *sparse_new(void)
+{
+    SparseTable *t = EMU_NEW0(SparseTable, 1, "the sparse channels");
+    t->shift = 64 - __builtin_ctzll(SPARSE_SLOTS_MIN);
+    t->slot = EMU_NEW0(SparseSlot, SPARSE_SLOTS_MIN, "the sparse channels");
+    return t;
+}
+
+static void sparse_free(SparseTable *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        timeline_clear(&sparse_entry(t, i)->ch.tl);
+    for (uint32_t c = 0; c < t->nchunk; c++)
+        g_free(t->chunk[c]);
+    g_free(t->chunk);
+    g_free(t->slot);
+    g_free(t);
+}
+
+/* The free slot at or after `key`'s home (a key not in the table). */
+static size_t sparse_free_slot(const SparseTable *t, uint64_t key)
+{
+    size_t mask = sparse_slots(t) - 1, h = sparse_home(t, key);
+    while (t->slot[h].index != 0)
+        h = (h + 1) & mask;
+    return h;
+}
+
+/* Twice the slots, the entries placed again in the order they came. */
+static void sparse_grow(SparseTable *t)
+{
+    size_t slots = sparse_slots(t) * 2;
+    g_free(t->slot);
+    t->shift--;
+    t->slot = EMU_NEW0(SparseSlot, slots, "the sparse channels");
+    for (uint32_t i = 0; i < t->n; i++) {
+        uint64_t key = sparse_entry(t, i)->key;
+        t->slot[sparse_free_slot(t, key)] = (SparseSlot){ i + 1,
+                                                          (uint32_t)key };
+    }
+}
+
+/* A new entry for `key` in the free slot h that its lookup ended at: a
+ * channel with an empty timeline that carried nothing. */
+static SparseChannel *sparse_add(SparseTable *t, size_t h, uint64_t key)
+{
+    if (t->n >= SPARSE_MAX)
+        emu_out_of_memory(sizeof(SparseChannel), "a channel");
+    if (t->n == t->nchunk * (uint64_t)SPARSE_CHUNK) {
+        t->chunk = EMU_RENEW(SparseChannel *, t->chunk, t->nchunk + 1,
+                             "the sparse channels");
+        t->chunk[t->nchunk++] = EMU_NEW(SparseChannel, SPARSE_CHUNK,
+                                        "the sparse channels");
+    }
+    SparseChannel *e = sparse_entry(t, t->n);
+    *e = (SparseChannel){ .key = key };
+    timeline_init(&e->ch.tl);
+    t->slot[h] = (SparseSlot){ ++t->n, (uint32_t)key };
+    if ((size_t)t->n * 2 > sparse_slots(t))
+        sparse_grow(t);
+    return e;
+}
+
 /* The sparse channel leaving `node` on `link`; created on first use, NULL
  * only when looking up (create = FALSE) an unused one. */
 Channel *sim_channel(const Sim *sim, uint32_t node, int link,
                      gboolean create)
 {
+    SparseTable *t = sim->sparse;
     uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
-    Channel *c = g_hash_table_lookup(sim->sparse, &key);
-    if (!c && create) {
-        SparseChannel *sc = EMU_NEW0(SparseChannel, 1, "a channel");
-        sc->key = key;
-        g_hash_table_insert(sim->sparse, &sc->key, &sc->ch);
-        c = &sc->ch;
+    uint32_t tag = (uint32_t)key;
+    size_t mask = sparse_slots(t) - 1, h = sparse_home(t, key);
+    for (; t->slot[h].index != 0; h = (h + 1) & mask) {
+        if (t->slot[h].tag != tag)
+            continue;
+        SparseChannel *e = sparse_entry(t, t->slot[h].index - 1);
+        if (e->key == key)
+            return &e->ch;
     }
-    return c;
+    return create ? &sparse_add(t, h, key)->ch : NULL;
 }
 
 static void link_fold(Sim *sim, int link);
@@ -564,18 +690,8 @@ void sim_channels_new(Sim *sim)
                                                g_free, g_free);
         sim->count_limit = UINT32_MAX - 1;
     } else {
-        sim->sparse = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-                                            NULL);
+        sim->sparse = sparse_new();
     }
-}
-
-static void free_channel(gpointer key, gpointer value, gpointer data)
-{
-    SparseChannel *sc = value;          /* &sc->ch, its first member */
-    (void)key;
-    (void)data;
-    timeline_clear(&sc->ch.tl);
-    g_free(sc);
 }
 
 void sim_channels_free(Sim *sim)
@@ -603,10 +719,8 @@ void sim_channels_free(Sim *sim)
         g_free(sim->link_ch);
         g_hash_table_destroy(sim->count_big);
     }
-    if (sim->sparse) {
-        g_hash_table_foreach(sim->sparse, free_channel, NULL);
-        g_hash_table_destroy(sim->sparse);
-    }
+    if (sim->sparse)
+        sparse_free(sim->sparse);
 }
 
 SimLinkCounts sim_link_counts(const Sim *sim)

@@ -332,11 +332,14 @@ typedef struct {
     int owner;
 } SpareLink;
 
-/* A channel of a sparse topology, in the table under its key. */
+/* A channel of a sparse topology, in its table under its key
+ * (sim_channels.c). */
 typedef struct {
     Channel ch;
     uint64_t key;              /* node * links + link */
 } SparseChannel;
+
+typedef struct SparseTable SparseTable;
 
 /* The links (below 64) of a node's sends in a step, with the tag of the
  * first send on each, and which of those sends went farther than the
@@ -376,7 +379,7 @@ struct Sim {
     gboolean no_tables;        /* sim_set_link_tables(FALSE) */
     LinkTable *table_spare;    /* a table given way to an array, emptied
                                 * and reused by the next (sim_channels.c) */
-    GHashTable *sparse;        /* sparse: &key -> Channel* */
+    SparseTable *sparse;       /* sparse: the channels in use */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
