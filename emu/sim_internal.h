@@ -845,7 +845,10 @@ sim_hop_account(Sim *sim, const SimMessage *msg, uint32_t u, int link,
     if (ch)
         sim_channel_took(sim, link, ch, end);
     if (!sim->link_ch) {
-        Channel *c = sim_channel(sim, u, link, TRUE);
+        /* ch, where the channels have timelines, is the first member of
+         * its Channel: no second lookup */
+        Channel *c = ch ? (Channel *)(void *)ch
+                        : sim_channel(sim, u, link, TRUE);
         sim_count_seen(sim, c->count += count);
     } else if (ch) {
         /* ch is the first member of its LinkChannel */
