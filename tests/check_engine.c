@@ -2728,6 +2728,79 @@ START_TEST(link_table_until_it_pays)
 }
 END_TEST
 
+/* A sparse topology's table of channels (sim_channels.c) past its first
+ * slots and its first chunk of entries: on the complete graph of
+ * SPARSE_NODES nodes, node x sends sparse_count(x, y) elements straight
+ * to each node y but those with (x + y) % 5 == 0, all at once; every
+ * channel's count is then the one message it carried, every channel
+ * not used 0, with one port (a count found by lookup) and all ports
+ * (by the timeline the route found). 48 nodes: 1,806 channels in use. */
+#define SPARSE_NODES 48u
+/* Where node y receives node x's elements: apart, within MEMORY. */
+#define SPARSE_RECV_AT(x) (16 + 4 * (size_t)(x))
+
+static gboolean sparse_pair(uint32_t x, uint32_t y)
+{
+    return x != y && (x + y) % 5 != 0;
+}
+
+static uint64_t sparse_count(uint32_t x, uint32_t y)
+{
+    return 1 + (x * 7 + y) % 3;
+}
+
+static NodeStatus sparse_all_to_all(Node *node, const void *config)
+{
+    uint32_t me = node_address(node);
+    (void)config;
+    for (uint32_t y = 0; y < SPARSE_NODES; y++) {
+        if (sparse_pair(me, y)) {
+            int link = (int)y;              /* the complete graph's link */
+            node_send(node, &link, 1, 0, sparse_count(me, y), 0);
+        }
+        if (sparse_pair(y, me))
+            node_recv(node, y, 0, SPARSE_RECV_AT(y), sparse_count(y, me));
+    }
+    return NODE_DONE;
+}
+
+START_TEST(sparse_channels_counted_past_a_chunk)
+{
+    CkTally t = CK_TALLY_INIT;
+    for (int one = 0; one < 2; one++) {
+        Machine m = test_machine(1, one ? 1 : MACHINE_PORTS_ALL, 0, 1);
+        char *why = NULL;
+        if (!topology_complete_init(&m.topology, SPARSE_NODES, &why))
+            ck_abort_msg("complete graph: %s", why ? why : "");
+        Sim *sim = sim_new(&m, &test_layout);
+        fill_memory(sim, SPARSE_NODES);
+        GError *e = NULL;
+        if (!sim_run(sim, sparse_all_to_all, NULL, &e))
+            ck_abort_msg("run failed: %s", e->message);
+        uint64_t sum = 0, used = 0;
+        for (uint32_t x = 0; x < SPARSE_NODES; x++)
+            for (uint32_t y = 0; y < SPARSE_NODES; y++) {
+                uint64_t want = sparse_pair(x, y) ? sparse_count(x, y) : 0;
+                sum += want;
+                used += want > 0;
+                ck_tally_uint(&t, want, sim_channel_elements(sim, x, (int)y),
+                              "one port %d: channel %u to %u", one, x, y);
+                if (sparse_pair(y, x))
+                    ck_tally_uint(&t, (uint64_t)y * 1000,
+                                  sim_node_memory(sim, x)[SPARSE_RECV_AT(y)],
+                                  "one port %d: node %u from %u", one, x, y);
+            }
+        ck_tally_uint(&t, 1806, used, "one port %d: channels used", one);
+        ck_tally_uint(&t, sum, sim_stats(sim)->element_transfers,
+                      "one port %d: element transfers", one);
+        ck_tally_uint(&t, 3, sim_stats(sim)->max_channel_elements,
+                      "one port %d: largest count", one);
+        sim_free(sim);
+    }
+    ck_tally_assert(&t, "a sparse topology's channels past a chunk");
+}
+END_TEST
+
 /* A table keeps the locality order's check (sim_order.c) when it becomes
  * an array: on the cube of 8 * SIM_LINK_TABLE_SHARE nodes, in the
  * locality order, at cycle 0 node 0 sends over the last link, nodes 1 to
@@ -2812,6 +2885,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, channel_arrays_parked_and_settled);
     tcase_add_test(t, link_table_until_it_pays);
     tcase_add_test(t, link_table_keeps_the_order_check);
+    tcase_add_test(t, sparse_channels_counted_past_a_chunk);
     /* random programs run two ways, many of them: under the sanitizer,
      * on a busy machine, more than Check's default 4 seconds (each run
      * allocates the engine's arrays anew, which the sanitizer build zeroes
