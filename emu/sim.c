@@ -225,10 +225,48 @@ size_t node_completed(Node *node, NodeOp *ops, size_t max)
     return n;
 }
 
-static int op_compare(const void *a, const void *b)
+/* A node's completions are sorted at each call of its program; a replay's
+ * rank has thousands outstanding (an all-to-all's), and qsort's call a
+ * comparison was a large part of such a run. Below OPS_INSERTION of them
+ * (most calls report one or two) a sort by insertion; else passes of
+ * OPS_RADIX_BITS over the handles, least significant first: a node's
+ * handles count from 0 (each_new_op), so the passes stop at the largest
+ * one's top digit. */
+#define OPS_INSERTION 32
+#define OPS_RADIX_BITS 8
+#define OPS_RADIX (1u << OPS_RADIX_BITS)
+
+/* OPS[0 .. n) sorted, each below `limit`, through TMP (room for n);
+ * returns where the sorted handles are, OPS or TMP. */
+static NodeOp *ops_sort(NodeOp *ops, NodeOp *tmp, uint32_t n, NodeOp limit)
 {
-    NodeOp x = *(const NodeOp *)a, y = *(const NodeOp *)b;
-    return (x > y) - (x < y);
+    if (n <= OPS_INSERTION) {
+        for (uint32_t i = 1; i < n; i++) {
+            NodeOp x = ops[i];
+            uint32_t j = i;
+            for (; j > 0 && ops[j - 1] > x; j--)
+                ops[j] = ops[j - 1];
+            ops[j] = x;
+        }
+        return ops;
+    }
+    for (unsigned shift = 0; shift < 32 && (limit - 1) >> shift != 0;
+         shift += OPS_RADIX_BITS) {
+        uint32_t at[OPS_RADIX] = { 0 };
+        for (uint32_t i = 0; i < n; i++)
+            at[(ops[i] >> shift) & (OPS_RADIX - 1)]++;
+        for (uint32_t d = 0, sum = 0; d < OPS_RADIX; d++) {
+            uint32_t c = at[d];
+            at[d] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            tmp[at[(ops[i] >> shift) & (OPS_RADIX - 1)]++] = ops[i];
+        NodeOp *t = ops;
+        ops = tmp;
+        tmp = t;
+    }
+    return ops;
 }
 
 /* A call of node at tick `time` was popped (ALL: the one that ends a
@@ -255,6 +293,8 @@ static gboolean each_call_due(Sim *sim, Node *node, Tick time,
         sim->capreport = e->nknown;
         sim->report = EMU_RENEW(NodeOp, sim->report, sim->capreport,
                                 "a node's completed operations");
+        sim->report_tmp = EMU_RENEW(NodeOp, sim->report_tmp, sim->capreport,
+                                    "a node's completed operations");
     }
     uint32_t kept = 0;
     sim->nreport = sim->reported = 0;
@@ -267,8 +307,14 @@ static gboolean each_call_due(Sim *sim, Node *node, Tick time,
     e->nknown = kept;
     if (sim->nreport == 0 && node->step > 0 && !all)
         return FALSE;
-    if (sim->nreport > 1)         /* report is NULL until an op is known */
-        qsort(sim->report, sim->nreport, sizeof *sim->report, op_compare);
+    if (sim->nreport > 1) {       /* report is NULL until an op is known */
+        NodeOp *sorted = ops_sort(sim->report, sim->report_tmp, sim->nreport,
+                                  e->next_op);
+        if (sorted != sim->report) {
+            sim->report_tmp = sim->report;
+            sim->report = sorted;
+        }
+    }
     return TRUE;
 }
 

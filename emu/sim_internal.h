@@ -408,6 +408,7 @@ struct Sim {
     NodeOp *report;            /* the running node's completions for
                                 * node_completed, and how many of them it */
     uint32_t nreport, capreport, reported; /* has read */
+    NodeOp *report_tmp;        /* capreport more: the sort's (sim.c) */
     Recv **posted;             /* receives posted by the running node's */
     uint32_t nposted, capposted;   /* step so far (only it can post) */
     Run *run_a, *run_b;        /* routing scratch, reused */

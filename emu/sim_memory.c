@@ -395,6 +395,7 @@ void sim_free(Sim *sim)
             g_free(sim->each[x].known);
     emu_big_free(sim->each, (size_t)sim->nodes * sizeof(NodeEach));
     g_free(sim->report);
+    g_free(sim->report_tmp);
     g_free(sim->detour);
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
