@@ -252,7 +252,7 @@ START_TEST(refusals_say_why)
     /* a mapping that is not one */
     g_autoptr(Scenario) bad = replay(path, "2", "mapping", "spiral");
     ck_refused(bad, "test: mapping: 'spiral' is not a mapping (valid: "
-                    "identity, gray, file:PATH)");
+                    "identity, gray, live, file:PATH)");
     /* a mapping file: a node out of range, a node twice, too few */
     static const struct { const char *text, *want; } files[] = {
         { "0\n1\n7\n3\n", ":3: '7' is not a node (valid: 0..3)" },
