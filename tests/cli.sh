@@ -29,7 +29,7 @@ if [ "$rc" = 0 ] && [[ "$out" != *"locality order does not apply"* ]]; then
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini
 expect bad-keys 2 "cubemu run: $D/bad-keys.ini:10: unknown group [extra] (valid: machine, algorithm, expect)
-$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
+$D/bad-keys.ini:4: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, faults, fault-policy, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
 $D/bad-keys.ini:3: dimensions: '4x' is not an integer
 $D/bad-keys.ini:9: unknown key 'colour' for algorithm 'gray-to-binary' (valid: name, method, program, elements-per-node, start-dimension)" -- \
   "$CUBEMU" run $D/bad-keys.ini
@@ -188,11 +188,11 @@ expect bad-tick 2 "cubemu run: --set machine.tick-seconds=fast: tick-seconds: 'f
 # Issue #46, item 7: every message names the file and line or the flag, and
 # says what is wrong. A bad [expect] line is reported with the file's other
 # problems, not instead of them, by run and by check
-expect bad-expect-and-keys 2 "cubemu run: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
+expect bad-expect-and-keys 2 "cubemu run: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, faults, fault-policy, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
 $D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
 $D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)" -- \
   "$CUBEMU" run $D/bad-expect-and-keys.ini
-expect check-bad-expect-and-keys 2 "FAIL $D/bad-expect-and-keys.ini: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
+expect check-bad-expect-and-keys 2 "FAIL $D/bad-expect-and-keys.ini: $D/bad-expect-and-keys.ini:6: unknown key 'wires' in [machine] (valid: preset, name, description, topology, ports, startup, element-time, neighbour.startup, neighbour.element-time, router.startup, router.element-time, memory-path, neighbour.memory-path, router.memory-path, startup-holds-port, flop-time, tick-seconds, model, faults, fault-policy, dimensions, shape, wrap, processors, loggp.L, loggp.o, loggp.g, loggp.G, loggp.O, loggp.S, kernel.NAME)
 $D/bad-expect-and-keys.ini:9: elements-per-node: 'many' is not an integer
 $D/bad-expect-and-keys.ini:11: expect cycles: 'about 12' is not a comparison (valid: NUMBER, or OP NUMBER with OP one of ==, <=, >=, <, >)
 0 passed, 1 failed" -- "$CUBEMU" check $D/bad-expect-and-keys.ini
