@@ -1001,11 +1001,13 @@ gboolean faults_parse(const char *spec, const char *where, const Topology *t,
     f->spec = g_strdup(trimmed);
     f->nch = p.ch->len;
     f->ch = (FaultEntry *)g_array_free(p.ch, FALSE);
-    qsort(f->ch, f->nch, sizeof *f->ch, entry_cmp);
+    if (f->nch > 1)     /* g_array_free gives NULL for none: no qsort */
+        qsort(f->ch, f->nch, sizeof *f->ch, entry_cmp);
     f->nch = dedupe(f->ch, f->nch, sizeof *f->ch);
     f->ndead = p.dead->len;
     f->dead = (uint32_t *)g_array_free(p.dead, FALSE);
-    qsort(f->dead, f->ndead, sizeof *f->dead, u32_cmp);
+    if (f->ndead > 1)
+        qsort(f->dead, f->ndead, sizeof *f->dead, u32_cmp);
     f->ndead = dedupe(f->dead, f->ndead, sizeof *f->dead);
     f->touched = g_new0(uint64_t, (t->nodes + 63) / 64);
     for (size_t i = 0; i < f->nch; i++)
