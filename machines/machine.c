@@ -601,6 +601,12 @@ static void machine_loggp(const MachineInput *in, Machine *m,
     m->tick_seconds = MACHINE_LOGGP_TICK_SECONDS;
 }
 
+const char *machine_fault_policy_name(FaultPolicy policy)
+{
+    return fault_policies[policy == FAULTS_REFUSE ? FAULTS_REFUSE
+                                                  : FAULTS_DETOUR];
+}
+
 /* faults = and fault-policy = (faults.h), on a topology that stands. The
  * LogGP model has no channels to break. */
 static void machine_faults(const MachineInput *in, Machine *m,

@@ -215,6 +215,8 @@ const MachineKernel *machine_kernel(const Machine *m, const char *name);
 
 /* "all" or the number, in a caller buffer of 16 bytes. */
 const char *machine_ports_text(const Machine *m, char buf[16]);
+/* "detour" or "refuse", as fault-policy = names it. */
+const char *machine_fault_policy_name(FaultPolicy policy);
 
 /* Where presets are looked up: $CUBEMU_MACHINES, then machines/ beside the
  * executable or its parent folder, then the source tree's machines/. */

@@ -89,6 +89,16 @@ void report_set_compared(Report *r, Report *other, char *const *set)
     r->compared_set = g_strdupv((char **)set);
 }
 
+gboolean report_compared_faultless(const Report *r)
+{
+    if (!r->compared || !r->machine.faults || r->compared->machine.faults)
+        return FALSE;
+    for (char **a = r->compared_set; a && *a; a++)
+        if (!g_str_has_prefix(*a, "machine.faults="))
+            return FALSE;
+    return TRUE;
+}
+
 const char *bound_kind_text(BoundKind kind)
 {
     switch (kind) {
@@ -156,12 +166,23 @@ static gboolean field_is_communication_time(const char *field)
     return field_is(what + 1, "cycles") || field_is(what + 1, "communication");
 }
 
+/* The engine's counts of what the faults did (report.h). */
+static const char *const faults_measured[] = {
+    "detoured", "extra_links", "extra_links_max", "routes_given_up", NULL
+};
+
 gboolean report_field_emulator_only(const char *field)
 {
     if (field_is(field, "cycles") || field_is(field, "seconds")
         || field_is(field, "stats.events") || field_prefix(field, "time.")
         || field_prefix(field, "phases."))
         return TRUE;
+    if (field_prefix(field, "faults.")) {
+        for (const char *const *f = faults_measured; *f; f++)
+            if (field_is(field + strlen("faults."), *f))
+                return TRUE;
+        return FALSE;
+    }
     if (!field_prefix(field, "per_link."))
         return FALSE;
     const char *what = strrchr(field, '.');
@@ -226,24 +247,51 @@ static gboolean time_bound_na(Report *r, int c, const char *field,
     return TRUE;
 }
 
+gboolean report_field_faults_change(const char *field)
+{
+    if (field_is_communication_time(field)
+        || field_is(field, "element_transfers")
+        || field_is(field, "max_channel_elements")
+        || field_is(field, "stats.events") || field_prefix(field, "per_link."))
+        return TRUE;
+    if (!field_prefix(field, "per_class."))
+        return FALSE;
+    const char *what = strrchr(field, '.');
+    return field_is(what + 1, "element_transfers");
+}
+
+/* On a machine with faults, a bound the fault-free machine's model gives
+ * (report.h, report_field_faults_change; every bound on a time ALWAYS):
+ * listed n/a with the faults as the reason. TRUE if it was. */
+static gboolean faults_bound_na(Report *r, gboolean always, const char *field,
+                                const char *name, BoundKind kind,
+                                const char *source)
+{
+    const Faults *f = r->machine.faults;
+    if (!f || !(always || report_field_faults_change(field)))
+        return FALSE;
+    g_autofree char *reason = g_strdup_printf(
+        "the machine has faults (machine.faults = %s): the bound is the "
+        "fault-free machine's", faults_spec(f));
+    report_bound_na(r, field, name, kind, reason, source);
+    return TRUE;
+}
+
 void report_class_time_bound(Report *r, MessageClass c, const char *field,
                              const char *name, BoundKind kind, double value,
                              const char *source)
 {
-    if (bound_unmeasured(r, field))
+    if (bound_unmeasured(r, field)
+        || faults_bound_na(r, TRUE, field, name, kind, source))
         return;
     if (!time_bound_na(r, (int)c, field, name, kind, source))
         report_bound(r, field, name, kind, value, source);
 }
 
-void report_bound(Report *r, const char *field, const char *name,
-                  BoundKind kind, double value, const char *source)
+/* A bound that applies, evaluated against its field's measured value. */
+static void bound_add(Report *r, const char *field, const char *name,
+                      BoundKind kind, double value, const char *source)
 {
-    if (bound_unmeasured(r, field))
-        return;
-    if (field_is_communication_time(field)
-        && time_bound_na(r, -1, field, name, kind, source))
-        return;
     double measured = bound_measured(r, field, name);
     Bound b = { g_strdup(name), g_strdup(field), kind, value, measured,
                 TRUE, FALSE, g_strdup(source), NULL };
@@ -255,6 +303,18 @@ void report_bound(Report *r, const char *field, const char *name,
     g_array_append_val(r->bounds, b);
 }
 
+void report_bound(Report *r, const char *field, const char *name,
+                  BoundKind kind, double value, const char *source)
+{
+    if (bound_unmeasured(r, field)
+        || faults_bound_na(r, FALSE, field, name, kind, source))
+        return;
+    if (field_is_communication_time(field)
+        && time_bound_na(r, -1, field, name, kind, source))
+        return;
+    bound_add(r, field, name, kind, value, source);
+}
+
 void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,
                              const char *source)
@@ -262,16 +322,56 @@ void report_cycle_bound(Report *r, const char *name,
     report_bound(r, "cycles", name, kind, value, source);
 }
 
+/* The route guarantee of the cube's scheme (faults.h): a route the scheme
+ * finds is at most H + 2 links, H the Hamming distance, and a path asked
+ * is at least H long, so no message takes more than this many links
+ * beyond the path it asked for, unless the scheme gave up on its route. */
+#define REPORT_SCHEME_EXTRA_LINKS 2
+
+#define ROUTE_BOUND "route length: links beyond the path asked, one message"
+#define ROUTE_SOURCE "Lee & Hayes, IEEE Trans. Computers 41(10), 1992: the " \
+    "scheme's route is at most the Hamming distance + 2 links, which no " \
+    "path asked is shorter than"
+
+static void faults_route_bound(Report *r)
+{
+    const Faults *f = r->machine.faults;
+    if (!f || r->backend != REPORT_BACKEND_EMULATOR)
+        return;
+    if (!faults_have_scheme(f)) {
+        report_bound_na(r, "faults.extra_links_max", ROUTE_BOUND, BOUND_UPPER,
+                        "the topology has no fault-tolerant scheme: its "
+                        "routes around faults are the shortest surviving "
+                        "paths, which no bound ties to the path asked",
+                        ROUTE_SOURCE);
+    } else if (r->routes_given_up > 0) {
+        g_autofree char *reason = g_strdup_printf(
+            "the scheme gave up on %" G_GUINT64_FORMAT " route%s for the "
+            "shortest surviving path (faults.routes_given_up: its condition "
+            "failed, or a one-way fault it does not model)",
+            r->routes_given_up, r->routes_given_up == 1 ? "" : "s");
+        report_bound_na(r, "faults.extra_links_max", ROUTE_BOUND, BOUND_UPPER,
+                        reason, ROUTE_SOURCE);
+    } else {
+        bound_add(r, "faults.extra_links_max", ROUTE_BOUND, BOUND_UPPER,
+                  REPORT_SCHEME_EXTRA_LINKS, ROUTE_SOURCE);
+    }
+}
+
+/* Both are measured in this run, on this machine: neither is the
+ * fault-free machine's, so faults leave them standing. */
 void report_machine_bounds(Report *r)
 {
+    faults_route_bound(r);
     if (!paths_carried(r, -1))
         return;
     g_autofree char *source = g_strdup_printf(
         "each node's one memory path carries every element it sends and "
         "receives, one at a time (machine model, \"Memory paths\"): node "
         "%u's is busiest", (unsigned)r->path_busiest);
-    report_cycle_bound(r, "memory paths: the busiest node's path",
-                       BOUND_LOWER, (double)r->path_busy_max, source);
+    if (!bound_unmeasured(r, "cycles"))
+        bound_add(r, "cycles", "memory paths: the busiest node's path",
+                  BOUND_LOWER, (double)r->path_busy_max, source);
 }
 
 void report_bound_na(Report *r, const char *field, const char *name,
@@ -396,6 +496,10 @@ void report_take_stats(Report *r, const SimStats *st,
     r->events = st->events;
     r->path_busy_max = st->path_busy_max;
     r->path_busiest = st->path_busiest;
+    r->detoured = st->detoured;
+    r->extra_links = st->extra_hops;
+    r->extra_links_max = st->extra_hops_max;
+    r->routes_given_up = st->routes_given_up;
     memcpy(r->class_messages, st->class_messages, sizeof r->class_messages);
     memcpy(r->class_elements, st->class_elements, sizeof r->class_elements);
     memcpy(r->class_transfers, st->class_transfers, sizeof r->class_transfers);
@@ -444,6 +548,34 @@ const Detail *report_find_detail(const Report *r, const char *key)
 }
 
 
+/* The faults' fields, in output order (the JSON's "faults"): what was
+ * broken, then what the engine counted (faults_measured). */
+static const char *const faults_fields[] = {
+    "links", "channels", "timed", "nodes", "detoured", "extra_links",
+    "extra_links_max", "routes_given_up", NULL
+};
+
+/* faults.NAME, on a machine with faults only. */
+static gboolean faults_lookup(const Report *r, const char *name,
+                              double *value)
+{
+    if (!r->machine.faults)
+        return FALSE;
+    FaultCounts c = faults_counts(r->machine.faults);
+    const double v[] = {
+        c.links, c.channels, c.timed, c.nodes, (double)r->detoured,
+        (double)r->extra_links, (double)r->extra_links_max,
+        (double)r->routes_given_up,
+    };
+    G_STATIC_ASSERT(G_N_ELEMENTS(v) + 1 == G_N_ELEMENTS(faults_fields));
+    for (size_t i = 0; faults_fields[i]; i++)
+        if (field_is(name, faults_fields[i])) {
+            *value = v[i];
+            return TRUE;
+        }
+    return FALSE;
+}
+
 gboolean report_lookup(const Report *r, const char *field, double *value)
 {
     const Machine *m = &r->machine;
@@ -472,6 +604,8 @@ gboolean report_lookup(const Report *r, const char *field, double *value)
             *value = top[i].v;
             return top[i].present;
         }
+    if (field_prefix(field, "faults."))
+        return faults_lookup(r, field + strlen("faults."), value);
     if (field_prefix(field, "machine.")) {
         /* The topology's own numbers (a cube's dimensions). */
         const Topology *t = &m->topology;
@@ -601,6 +735,13 @@ char **report_fields(const Report *r)
     for (const char *const *t = after; *t; t++)
         if (report_lookup(r, *t, &v))
             g_ptr_array_add(f, g_strdup(*t));
+    for (const char *const *t = faults_fields; *t; t++) {
+        char *name = g_strdup_printf("faults.%s", *t);
+        if (report_lookup(r, name, &v))
+            g_ptr_array_add(f, name);
+        else
+            g_free(name);
+    }
     for (MessageClass c = 0; c < CLASS_COUNT; c++) {
         if (!topology_has_class(r->machine.topology.ops, c))
             continue;
@@ -1008,6 +1149,53 @@ static void json_memory(JsonWriter *w, const Report *r)
     json_writer_end_array(w);
 }
 
+/* What the faults cost against the same run without them
+ * (report_compared_faultless): the extra cycles, and them in percent of
+ * the faultless run's (NAN when that took no cycles). */
+static void faults_cost(const Report *r, long long *extra, double *percent)
+{
+    Tick without = r->compared->cycles;
+    *extra = (long long)r->cycles - (long long)without;
+    *percent = without > 0 ? 100.0 * (double)*extra / (double)without : NAN;
+}
+
+/* "faults": what was broken, and (emulator) what the engine did about it;
+ * absent on a machine without faults. */
+static void json_faults(JsonWriter *w, const Report *r)
+{
+    const Faults *f = r->machine.faults;
+    FaultCounts c = faults_counts(f);
+    g_autofree char *list = faults_text(f);
+    json_writer_key(w, "faults");
+    json_writer_begin_object(w);
+    json_text(w, "spec", faults_spec(f));
+    json_text(w, "list", list);
+    json_uint(w, "links", c.links);
+    json_uint(w, "channels", c.channels);
+    json_uint(w, "timed", c.timed);
+    json_uint(w, "nodes", c.nodes);
+    json_text(w, "policy", machine_fault_policy_name(r->machine.fault_policy));
+    if (r->backend == REPORT_BACKEND_EMULATOR) {
+        json_uint(w, "detoured", r->detoured);
+        json_uint(w, "extra_links", r->extra_links);
+        json_uint(w, "extra_links_max", r->extra_links_max);
+        json_uint(w, "routes_given_up", r->routes_given_up);
+    }
+    if (report_compared_faultless(r)) {
+        long long extra;
+        double percent;
+        faults_cost(r, &extra, &percent);
+        json_writer_key(w, "faultless");
+        json_writer_begin_object(w);
+        json_int(w, "cycles", r->compared->cycles);
+        json_int(w, "extra_cycles", extra);
+        if (!isnan(percent))
+            json_number(w, "extra_percent", percent);
+        json_writer_end_object(w);
+    }
+    json_writer_end_object(w);
+}
+
 /* "compared": what the run with the --compare assignments gave. */
 static void json_compared(JsonWriter *w, const Report *r)
 {
@@ -1057,6 +1245,8 @@ void report_write_json(const Report *r, FILE *out, ReportJsonFlags flags)
     json_bool(w, "data_correct", r->data_correct);
     if (!r->data_correct && r->data_problem)
         json_text(w, "data_problem", r->data_problem);
+    if (m->faults)
+        json_faults(w, r);
     if (r->compared)
         json_compared(w, r);
     json_bounds(w, r);
@@ -1150,6 +1340,64 @@ static void print_machine(const Report *r, FILE *out)
                                            : ", startups only delay");
     if (m->tick_seconds > 0)
         fprintf(out, ", tick = %g s", m->tick_seconds);
+    if (m->faults)
+        fprintf(out, ", faults = %s (%s)", faults_spec(m->faults),
+                machine_fault_policy_name(m->fault_policy));
+    fputc('\n', out);
+}
+
+/* "1 link" or "3 links". */
+static void print_count(FILE *out, const char *sep, uint64_t n,
+                        const char *one, const char *many)
+{
+    fprintf(out, "%s%" G_GUINT64_FORMAT " %s", sep, n, n == 1 ? one : many);
+}
+
+/* The faults (canonical list, counts, policy) and what the engine did
+ * about them: two lines under the data. */
+static void print_faults(const Report *r, FILE *out)
+{
+    const Faults *f = r->machine.faults;
+    FaultCounts c = faults_counts(f);
+    g_autofree char *list = faults_text(f);
+    fprintf(out, "  faults                ");
+    if (strcmp(list, faults_spec(f)))
+        fprintf(out, "%s = ", faults_spec(f));
+    fprintf(out, "%s:", list);
+    print_count(out, " ", c.links, "link", "links");
+    print_count(out, ", ", c.channels, "one-way channel", "one-way channels");
+    print_count(out, ", ", c.timed, "timed", "timed");
+    print_count(out, ", ", c.nodes, "dead node", "dead nodes");
+    fprintf(out, "; fault-policy = %s\n",
+            machine_fault_policy_name(r->machine.fault_policy));
+    if (r->backend != REPORT_BACKEND_EMULATOR)
+        return;
+    fprintf(out, "  detoured              ");
+    print_count(out, "", r->detoured, "message", "messages");
+    print_count(out, ", ", r->extra_links, "extra link", "extra links");
+    fprintf(out, " (at most %" G_GUINT64_FORMAT " for one message); the "
+            "scheme gave up on %" G_GUINT64_FORMAT " route%s\n",
+            r->extra_links_max, r->routes_given_up,
+            r->routes_given_up == 1 ? "" : "s");
+}
+
+/* "  faults: +4 cycles (+50%) against the same run without them; 2
+ * messages detoured, 4 extra links": report_compared_faultless. */
+static void print_faults_cost(const Report *r, FILE *out)
+{
+    long long extra;
+    double percent;
+    faults_cost(r, &extra, &percent);
+    fprintf(out, "  faults: %+lld cycles", extra);
+    if (!isnan(percent)) {
+        char p[TABLE_NUMBER_MAX];
+        number_text(p, sizeof p, percent, 3, TABLE_WHOLE_BELOW);
+        fprintf(out, " (%s%s%%)", percent >= 0 ? "+" : "", p);
+    }
+    fprintf(out, " against the same run without them; ");
+    print_count(out, "", r->detoured, "message", "messages");
+    print_count(out, " detoured, ", r->extra_links, "extra link",
+                "extra links");
     fputc('\n', out);
 }
 
@@ -1221,7 +1469,11 @@ void report_print_table(const Report *r, FILE *out)
                 r->data_correct ? "correct (placement verified, every element "
                                   "present once)"
                                 : r->data_problem ? r->data_problem : "WRONG");
-    if (r->compared)
+    if (m->faults)
+        print_faults(r, out);
+    if (report_compared_faultless(r))
+        print_faults_cost(r, out);
+    else if (r->compared)
         print_compared(r, out);
     if (r->bounds->len) {
         fprintf(out, "\n  %-60s %-6s %12s %12s  %s\n", "bound", "kind", "value",

@@ -16,7 +16,7 @@
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away, or a backend's report gains a field the schema
  * forbade it (docs/report.md, "Versions", lists what changed). */
-#define REPORT_SCHEMA 7
+#define REPORT_SCHEMA 8
 
 /* What one element is: its width in 64-bit words and how it prints. A
  * channel moves one element per element-time whatever its width (the
@@ -126,6 +126,11 @@ typedef struct Report {
     /* With memory paths: the busiest node's path, its ticks (stats.h) */
     Tick path_busy_max;
     uint32_t path_busiest;
+    /* On a machine with faults (machine.faults): the engine's counts
+     * (stats.h): messages detoured, links they took beyond the path asked
+     * (in all, and the most for one message), and routes on which the
+     * cube's scheme gave up for the shortest surviving path. */
+    uint64_t detoured, extra_links, extra_links_max, routes_given_up;
     /* Per node, summarised: ticks of local work, and the rest of the
      * node's time until it finished (communication and waiting). */
     Tick compute_max, communication_max;
@@ -180,6 +185,11 @@ void report_free(Report *r);
 /* Attach the report of the same scenario run again with the assignments
  * SET (report->compared); takes ownership of OTHER, copies SET. */
 void report_set_compared(Report *r, Report *other, char *const *set);
+/* Is the compared run the same run without the faults: this machine has
+ * faults, the compared one none, and the assignments changed only
+ * machine.faults (`cubemu run --compare-faultless`, or `--compare
+ * machine.faults=none`)? The report then says what the faults cost. */
+gboolean report_compared_faultless(const Report *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Report, report_free)
 
 /* Copy the engine's statistics (the runner does this); phase_names are the
@@ -207,8 +217,16 @@ void report_class_time_bound(Report *r, MessageClass c, const char *field,
                              const char *source);
 /* The bounds the machine model itself implies, whatever the algorithm
  * (the runner adds them after the algorithm's): on a machine with memory
- * paths, the cycles are at least the busiest node's path's ticks. */
+ * paths, the cycles are at least the busiest node's path's ticks; on a
+ * machine with faults, the routing scheme's route length (faults.h). */
 void report_machine_bounds(Report *r);
+/* On a machine with faults, a bound on a field the faults can change
+ * (the times, element transfers, channel and link loads, the engine's
+ * events) is the fault-free machine's: report_bound and
+ * report_class_time_bound list it n/a, with the faults as the reason
+ * (docs/report.md, "Bounds"). Counts the faults leave alone (messages,
+ * elements, the algorithm's own details) keep their bounds. */
+gboolean report_field_faults_change(const char *field);
 /* A bound on the measured cycle count: report_bound(r, "cycles", ...). */
 void report_cycle_bound(Report *r, const char *name,
                              BoundKind kind, double value,
@@ -258,7 +276,9 @@ gboolean report_field_unmeasured(const Report *r, const char *field);
  * per_class.CLASS.messages / .elements / .element_transfers,
  * time.compute.max / .mean, time.communication.max / .mean,
  * phases.NAME.cycles / .compute / .communication (largest over nodes) and
- * phases.NAME.seconds (with tick-seconds). FALSE for a field the report's
+ * phases.NAME.seconds (with tick-seconds); on a machine with faults
+ * faults.links / .channels / .timed / .nodes and faults.detoured /
+ * .extra_links / .extra_links_max / .routes_given_up. FALSE for a field the report's
  * backend does not measure (report_field_emulator_only). */
 gboolean report_lookup(const Report *r, const char *field, double *value);
 /* The detail `key` of a report, or NULL. */
