@@ -1,7 +1,8 @@
-/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--compare S.K=V]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
+/* cmd_run.c -- `cubemu run [SCENARIO] [--set S.K=V]... [--compare S.K=V]... [--compare-faultless] [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]`: run one scenario and print a table or JSON. */
 #include "cli.h"
 #include "algorithm.h"
 #include "run.h"
+#include "prepare.h"
 #include "trace.h"
 #include "output.h"
 #include "format.h"
@@ -31,6 +32,26 @@ static gboolean schedule_out_check(const char *path, const char *format)
     return TRUE;
 }
 
+/* --compare-faultless is --compare with this assignment: the same run
+ * on the same machine without its faults. */
+static const char *const compare_faultless[] = { "machine.faults=none",
+                                                 NULL };
+
+/* Does scenario s's machine have faults? A machine that does not build is
+ * left for the run to refuse, with its own message. */
+static gboolean scenario_has_faults(const Scenario *s)
+{
+    Machine m = { 0 };
+    GError *e = NULL;
+    if (!prepare_machine(s, &m, &e)) {
+        g_error_free(e);
+        return TRUE;
+    }
+    gboolean faults = m.faults != NULL;
+    machine_clear(&m);
+    return faults;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     g_auto(GStrv) sets = NULL;
@@ -39,7 +60,7 @@ static int cmd_run(int argc, char **argv)
     g_autofree char *trace_path = NULL;
     g_autofree char *schedule_path = NULL, *schedule_format = NULL;
     gboolean json = FALSE, dump = FALSE, progress = FALSE, quiet = FALSE;
-    gboolean pretty = FALSE, timing = FALSE;
+    gboolean pretty = FALSE, timing = FALSE, faultless = FALSE;
     g_auto(CliLimits) limits = { 0 };
     GOptionEntry entries[] = {
         { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -47,6 +68,10 @@ static int cmd_run(int argc, char **argv)
         { "compare", 0, 0, G_OPTION_ARG_STRING_ARRAY, &compare,
           "Run the scenario again with this key changed too, and print its "
           "cycles beside this run's", "SECTION.KEY=VALUE" },
+        { "compare-faultless", 0, 0, G_OPTION_ARG_NONE, &faultless,
+          "On a machine with faults: run the scenario again without them, "
+          "and print what the faults cost (--compare machine.faults=none)",
+          NULL },
         { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print one JSON object", NULL },
         { "pretty", 0, 0, G_OPTION_ARG_NONE, &pretty,
           "With --json: indented, one key a line", NULL },
@@ -89,6 +114,9 @@ static int cmd_run(int argc, char **argv)
     if ((pretty || timing) && !json)
         return cli_fail("run", "%s shapes the JSON report: give --json too",
                         pretty ? "--pretty" : "--timing");
+    if (faultless && compare)
+        return cli_fail("run", "--compare-faultless is --compare "
+                        "machine.faults=none: give one of them");
     if (schedule_format && !schedule_path)
         return cli_fail("run", "--schedule-format names --schedule-out's "
                         "format: give --schedule-out too");
@@ -112,6 +140,13 @@ static int cmd_run(int argc, char **argv)
      * scenario is built before either run, so that a bad --compare is
      * refused before the work. */
     char **changes = compare;
+    if (faultless) {
+        if (!scenario_has_faults(s))
+            return cli_fail("run", "--compare-faultless: %s's machine has no "
+                            "faults (machine.faults): nothing to compare",
+                            scenario_name(s));
+        changes = (char **)compare_faultless;
+    }
     if (!changes && !rest && !cli_sets_machine(sets))
         changes = (char **)cli_default_compare;
     g_autoptr(Scenario) s2 = NULL;
@@ -177,7 +212,8 @@ static int cmd_run(int argc, char **argv)
         cli_limits_end(&limits);
         if (!r2) {
             if (!g_str_has_prefix(e->message, "--compare"))
-                g_prefix_error(&e, "--compare: ");
+                g_prefix_error(&e, faultless ? "--compare-faultless: "
+                                             : "--compare: ");
             cli_print_error("run", e);
             g_error_free(e);
             return EXIT_INPUT;
@@ -195,8 +231,10 @@ static int cmd_run(int argc, char **argv)
         return EXIT_FAILED;
     }
     if (r->compared && !r->compared->data_correct) {
-        fprintf(stderr, "cubemu run: %s: with --compare: the final memory is "
-                "wrong: %s\n", r->scenario, r->compared->data_problem);
+        fprintf(stderr, "cubemu run: %s: with %s: the final memory is "
+                "wrong: %s\n", r->scenario,
+                faultless ? "--compare-faultless" : "--compare",
+                r->compared->data_problem);
         return EXIT_FAILED;
     }
     return EXIT_OK;
@@ -205,6 +243,6 @@ static int cmd_run(int argc, char **argv)
 
 const CliCommand cli_command_run = {
     .name = "run",
-    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--compare SECTION.KEY=VALUE]... [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
+    .usage = "run [SCENARIO] [--set SECTION.KEY=VALUE]... [--compare SECTION.KEY=VALUE]... [--compare-faultless] [--json [--pretty] [--timing]] [--dump-memory] [--trace FILE] [--schedule-out FILE [--schedule-format NAME]] [--tick-limit TICKS] [--wall-limit SECONDS] [--progress | --quiet]",
     .run = cmd_run,
 };
