@@ -62,6 +62,60 @@ static void json_param(JsonBuilder *b, const ParamSpec *p)
     json_builder_end_object(b);
 }
 
+/* The fault policies, in FaultPolicy order. */
+static const FaultPolicy list_policies[] = { FAULTS_DETOUR, FAULTS_REFUSE };
+
+/* "faults": machine.faults's items, machine.fault-policy's values and the
+ * report's faults.* fields, from the tables the parser and the report
+ * use. */
+static void json_faults(JsonBuilder *b)
+{
+    json_builder_set_member_name(b, "faults");
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "syntax");
+    json_builder_begin_array(b);
+    for (const FaultsSyntax *x = faults_syntax; x->form; x++) {
+        json_builder_begin_object(b);
+        json_builder_set_member_name(b, "form");
+        json_builder_add_string_value(b, x->form);
+        json_builder_set_member_name(b, "meaning");
+        json_builder_add_string_value(b, x->meaning);
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "policies");
+    json_builder_begin_array(b);
+    for (size_t i = 0; i < G_N_ELEMENTS(list_policies); i++)
+        json_builder_add_string_value(b,
+            machine_fault_policy_name(list_policies[i]));
+    json_builder_end_array(b);
+    json_builder_set_member_name(b, "fields");
+    json_builder_begin_array(b);
+    for (const char *const *f = report_faults_fields; *f; f++) {
+        g_autofree char *name = g_strdup_printf("faults.%s", *f);
+        json_builder_add_string_value(b, name);
+    }
+    json_builder_end_array(b);
+    json_builder_end_object(b);
+}
+
+static void list_faults(void)
+{
+    printf("\nFaults (machine.faults = ITEM, ...; machines/faults.h)\n");
+    for (const FaultsSyntax *x = faults_syntax; x->form; x++)
+        printf("  %-20s %s\n", x->form, x->meaning);
+    printf("  nodes are numbers: decimal, 0x hexadecimal or 0b binary\n");
+    printf("  machine.fault-policy:");
+    for (size_t i = 0; i < G_N_ELEMENTS(list_policies); i++)
+        printf("%s %s", i ? "," : "",
+               machine_fault_policy_name(list_policies[i]));
+    printf(" (the first is the default)\n  report fields on a machine with "
+           "faults:");
+    for (const char *const *f = report_faults_fields; *f; f++)
+        printf("%s faults.%s", f == report_faults_fields ? "" : ",", *f);
+    printf("\n");
+}
+
 /* Everything the text list shows, from the same tables, plus the trace
  * export formats. */
 static int list_json(void)
@@ -132,6 +186,7 @@ static int list_json(void)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_faults(b);
     /* Trace export formats, from the exporters' table: the formats, every
      * name --format takes, and the extensions -o's path may name one by. */
     json_builder_set_member_name(b, "trace_formats");
@@ -214,6 +269,7 @@ static int cmd_list(int argc, char **argv)
         const char *d = p ? scenario_get(p, "machine", "description") : NULL;
         printf("  %-14s %s\n", *n, d ? d : "");
     }
+    list_faults();
     return EXIT_OK;
 }
 

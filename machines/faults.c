@@ -607,16 +607,33 @@ typedef struct {
 static gboolean fail(Parse *p, const char *item, const char *fmt, ...)
     G_GNUC_PRINTF(3, 4);
 
+const FaultsSyntax faults_syntax[] = {
+    { "U-V", "both channels of the link between nodes U and V" },
+    { "U>V", "the one channel from U to V" },
+    { "U-V@T1..T2", "a link item down from tick T1 up to T2, not including "
+      "T2 (@T1.. from T1 on)" },
+    { "node:U", "node U: it runs no program and forwards nothing" },
+    { "random:K:SEED", "K links, both channels, drawn reproducibly" },
+    { "random-nodes:K:SEED", "K nodes, likewise" },
+    { "none", "no faults" },
+    { NULL, NULL }
+};
+
 static gboolean fail(Parse *p, const char *item, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     g_autofree char *msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    p->why = g_strdup_printf("%s: faults: '%s': %s (syntax: U-V, U>V, "
-                             "U-V@T1..T2, node:U, random:K:SEED, "
-                             "random-nodes:K:SEED; docs/faults.md)",
-                             p->where, item, msg);
+    /* The forms that name faults ("none" names none). */
+    g_autoptr(GString) forms = g_string_new(NULL);
+    for (const FaultsSyntax *x = faults_syntax; x->form; x++)
+        if (strcmp(x->form, "none"))
+            g_string_append_printf(forms, "%s%s", forms->len ? ", " : "",
+                                   x->form);
+    p->why = g_strdup_printf("%s: faults: '%s': %s (syntax: %s; "
+                             "docs/faults.md)", p->where, item, msg,
+                             forms->str);
     return FALSE;
 }
 

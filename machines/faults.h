@@ -61,6 +61,13 @@
 
 typedef struct Faults Faults;
 
+/* The items of a fault set as users write them, and what each means
+ * (for the parser's messages, `cubemu list` and the manual): NULL-ended. */
+typedef struct {
+    const char *form, *meaning;
+} FaultsSyntax;
+extern const FaultsSyntax faults_syntax[];
+
 /* What a message does when its explicit path (node_send, node_exchange)
  * crosses a dead channel or node: goes around it by the machine's
  * fault-tolerant route (priced in its own class, as the links it takes),

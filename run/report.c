@@ -550,7 +550,7 @@ const Detail *report_find_detail(const Report *r, const char *key)
 
 /* The faults' fields, in output order (the JSON's "faults"): what was
  * broken, then what the engine counted (faults_measured). */
-static const char *const faults_fields[] = {
+const char *const report_faults_fields[] = {
     "links", "channels", "timed", "nodes", "detoured", "extra_links",
     "extra_links_max", "routes_given_up", NULL
 };
@@ -567,9 +567,9 @@ static gboolean faults_lookup(const Report *r, const char *name,
         (double)r->extra_links, (double)r->extra_links_max,
         (double)r->routes_given_up,
     };
-    G_STATIC_ASSERT(G_N_ELEMENTS(v) + 1 == G_N_ELEMENTS(faults_fields));
-    for (size_t i = 0; faults_fields[i]; i++)
-        if (field_is(name, faults_fields[i])) {
+    G_STATIC_ASSERT(G_N_ELEMENTS(v) + 1 == G_N_ELEMENTS(report_faults_fields));
+    for (size_t i = 0; report_faults_fields[i]; i++)
+        if (field_is(name, report_faults_fields[i])) {
             *value = v[i];
             return TRUE;
         }
@@ -735,7 +735,7 @@ char **report_fields(const Report *r)
     for (const char *const *t = after; *t; t++)
         if (report_lookup(r, *t, &v))
             g_ptr_array_add(f, g_strdup(*t));
-    for (const char *const *t = faults_fields; *t; t++) {
+    for (const char *const *t = report_faults_fields; *t; t++) {
         char *name = g_strdup_printf("faults.%s", *t);
         if (report_lookup(r, name, &v))
             g_ptr_array_add(f, name);

@@ -13,6 +13,10 @@
 #include "machine.h"
 #include "stats.h"
 
+/* The names of the faults.* fields (report_lookup), NULL-ended: present
+ * on a machine with faults only. */
+extern const char *const report_faults_fields[];
+
 /* The "schema" field of the JSON report: bumped whenever a field changes
  * meaning or goes away, or a backend's report gains a field the schema
  * forbade it (docs/report.md, "Versions", lists what changed). */

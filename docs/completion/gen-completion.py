@@ -3,8 +3,8 @@
 from what the built program prints (docs/man/cubemu_help.py): the commands
 and subcommands of `cubemu --help`, every command's options from `cubemu
 CMD --help`, and from `cubemu list --json` the algorithms, their methods,
-parameters and choice values, the topologies, the presets and the trace
-export formats; the [machine] keys and [expect] fields from the lists in
+parameters and choice values, the topologies, the presets, the trace
+export formats, fault-policy's values and the faults.* fields; the [machine] keys and [expect] fields from the lists in
 the program's errors.
 
     gen-completion.py --cubemu build/cubemu --out build/completion
@@ -241,6 +241,8 @@ _cubemu_key_values() {
         machine.preset) echo __PRESETS__ ;;
         machine.topology) echo __TOPOLOGIES__ ;;
         machine.ports) echo all one ;;
+        machine.fault-policy) echo __FAULT_POLICIES__ ;;
+        machine.faults) echo none ;;
         __YES_NO_CASE__) echo yes no ;;
         expect.data) echo correct ;;
         expect.bounds) echo hold ;;
@@ -301,7 +303,9 @@ def generate(cu, func, version):
                     kind_table.append((ctx + " " + n, k))
         opt_table.append((ctx, " ".join(names)))
 
+    faults = cu.list.get("faults", {})
     fields = [f for f in cu.expect_fields if f not in ("data", "bounds")]
+    fields += [f for f in faults.get("fields", []) if f not in fields]
     expect_words = [f for f in ("data", "bounds") if f in cu.expect_fields] or ["data", "bounds"]
     yes_no = [k for k in cu.machine_keys if k in ("wrap", "startup-holds-port")]
     formats = cu.list.get("trace_formats", {}).get("names", [])
@@ -338,6 +342,7 @@ def generate(cu, func, version):
         "__COMMANDS__": " ".join(sq(c) for c in cmds + ["help"]),
         "__FORMATS__": " ".join(sq(f) for f in formats),
         "__FIELDS__": " ".join(sq(f) for f in fields),
+        "__FAULT_POLICIES__": " ".join(sq(p) for p in faults.get("policies", ["detour", "refuse"])),
         "__EXPECT_WORDS__": " ".join(sq(f) for f in expect_words),
         "__GROUPS__": " ".join(sq(g) for g in (cu.groups or ["machine", "algorithm", "expect"])),
         "__MACHINE_KEYS__": " ".join(sq(k) for k in cu.machine_keys),

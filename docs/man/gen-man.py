@@ -244,6 +244,12 @@ MACHINE_KEY_PROSE = {
     "loggp.G": "model = loggp: the gap in ns per byte after the first.",
     "loggp.O": "model = loggp: the overhead in ns per byte after the first.",
     "loggp.S": "model = loggp: eager up to S bytes, rendezvous above.",
+    "faults": "Dead links and nodes, and links down for a while: ITEM, "
+              "ITEM, ... (see Faults, below). Messages go around them; the "
+              "report lists them and what they did.",
+    "fault-policy": "detour (the default): a message whose own path "
+                    "crosses a fault goes around it, priced as the links it "
+                    "takes; refuse: the run fails, naming the link.",
     "kernel.NAME": "The rate of local kernel NAME: per-flop:T (T ticks per "
                    "flop), or table:FILE or table:FILE:SCALE, a table of "
                    "Mflop/s by shape (see Kernel tables, below).",
@@ -339,6 +345,27 @@ def expect_fields(cu):
         warn("the [expect] fields could not be read from the program")
         return []
     return [".PP", ", ".join(bold(f) for f in fields) + "."]
+
+
+def faults(cu):
+    """machine.faults's items, fault-policy's values and the report's
+    faults.* fields, from cubemu list --json."""
+    f = cu.list.get("faults")
+    if not f:
+        warn("the fault syntax could not be read from the program")
+        return []
+    out = []
+    for x in f.get("syntax", []):
+        out.append(".TP")
+        out.append(bold(x["form"]))
+        out.append(esc(x["meaning"]))
+    out.append(".PP")
+    out.append(esc("fault-policy: " + ", ".join(f.get("policies", []))
+                   + " (the first is the default). On a machine with faults "
+                   "the report has these fields too, for [expect] and "
+                   "sweeps:"))
+    out.append(", ".join(bold(n) for n in f.get("fields", [])) + ".")
+    return out
 
 
 def trace_formats(cu):
@@ -469,6 +496,7 @@ def main():
             "PRESETS": presets(cu),
             "ALGORITHMS": algorithms(cu),
             "EXPECT_FIELDS": expect_fields(cu),
+            "FAULTS": faults(cu),
             "TRACE_FORMATS": trace_formats(cu),
         },
     }
