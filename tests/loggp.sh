@@ -90,7 +90,7 @@ scenario "$T/neg.ini" "$DATA/binomialtreebcast-8-8.goal" 8 "loggp.g = -1"
 expect negative-gap 2 "cubemu run: $T/neg.ini:4: loggp.g: -1 is out of range (valid: 0..2147483647)" -- "$CUBEMU" run "$T/neg.ini"
 
 # The report names the model's parameters, in the text and in the JSON,
-# which docs/report.schema.json accepts (schema 7)
+# which docs/report.schema.json accepts (schema 8)
 scenario "$T/report.ini" "$DATA/binomialtreebcast-8-8.goal" 8 "loggp.L = 3000"
 expect_has report-machine-line 0 "ports = all, LogGP L = 3000, o = 1500, g = 1000, G = 6, O = 0, S = 65535 bytes, tick = 1e-09 s" -- \
   "$CUBEMU" run "$T/report.ini"
@@ -98,7 +98,7 @@ run "$CUBEMU" run --json "$T/report.ini"
 if [ "$rc" = 0 ] && printf '%s' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["schema"] == 7
+assert d["schema"] == 8
 assert d["machine"]["loggp"] == {"L": 3000, "o": 1500, "g": 1000, "G": 6, "O": 0, "S": 65535}
 try:
     import jsonschema

@@ -4,7 +4,8 @@
 # scenarios/ through `cubemu check`, the command-line regression script,
 # the traces/viewer script (tests/traces.sh), recording runs as schedules
 # (tests/record.sh), fault injection
-# (tests/faults.sh), memory limits (tests/limits.sh), the limits that stop
+# (tests/faults.sh), the report of a machine with faults
+# (tests/faults-report.sh), memory limits (tests/limits.sh), the limits that stop
 # node programs that never finish (tests/run-limits.sh), Theorem 3's delta = 8 types
 # (tests/thm3.sh), the fuzz harnesses over their seed corpora and
 # regressions (tests/fuzz.sh), make bench's per-algorithm script in its
@@ -124,6 +125,13 @@ script tests/sweep.sh "sweep: "
 # file size limit, a folder, a read-only folder and signals; also with
 # --unit-only, so that make sanitize runs it under ASan/UBSan.
 script tests/faults.sh "faults: "
+
+# What the report says about a machine's faults (tests/faults-report.sh):
+# the faults listed, detours counted, fault-free bounds n/a with the
+# reason, the route bound, --compare-faultless, the JSON against its
+# schema, [expect] and sweeps on faults.*; also with --unit-only, so that
+# make sanitize runs the report's fault code under ASan/UBSan.
+script tests/faults-report.sh "faults-report: "
 
 # Memory limits (tests/limits.sh): ulimit -v below what a run, a traced
 # run, a matmul or an export needs, and forged traces of 2^26 nodes; the
