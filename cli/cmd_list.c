@@ -262,6 +262,7 @@ static int cmd_list(int argc, char **argv)
     printf("\nTopologies (machines/)\n");
     for (const TopologyOps *const *t = topology_registry; *t; t++)
         printf("  %-14s %s\n", (*t)->name, (*t)->summary);
+    list_faults();
     printf("\nMachine presets (machines/)\n");
     g_auto(GStrv) names = machine_preset_names();
     for (char **n = names; *n; n++) {
@@ -269,7 +270,6 @@ static int cmd_list(int argc, char **argv)
         const char *d = p ? scenario_get(p, "machine", "description") : NULL;
         printf("  %-14s %s\n", *n, d ? d : "");
     }
-    list_faults();
     return EXIT_OK;
 }
 
