@@ -1375,10 +1375,14 @@ static void print_faults(const Report *r, FILE *out)
     fprintf(out, "  detoured              ");
     print_count(out, "", r->detoured, "message", "messages");
     print_count(out, ", ", r->extra_links, "extra link", "extra links");
-    fprintf(out, " (at most %" G_GUINT64_FORMAT " for one message); the "
-            "scheme gave up on %" G_GUINT64_FORMAT " route%s\n",
-            r->extra_links_max, r->routes_given_up,
-            r->routes_given_up == 1 ? "" : "s");
+    fprintf(out, " (at most %" G_GUINT64_FORMAT " for one message)",
+            r->extra_links_max);
+    if (faults_have_scheme(f))
+        fprintf(out, "; the scheme gave up on %" G_GUINT64_FORMAT " route%s\n",
+                r->routes_given_up, r->routes_given_up == 1 ? "" : "s");
+    else
+        fprintf(out, "; no fault-tolerant scheme on this topology: shortest "
+                "surviving paths\n");
 }
 
 /* "  faults: +4 cycles (+50%) against the same run without them; 2

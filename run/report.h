@@ -260,11 +260,14 @@ void report_detail_object(Report *r, const char *key,
 
 /* Is FIELD one only the emulator measures, simulated time and what is
  * counted in it: cycles, seconds, stats.events, time.*, phases.*,
- * per_link.L.utilisation? An MPI report has none of them (report_lookup
- * finds none, report_bound drops a bound on one); every other field
+ * per_link.L.utilisation, the faults' detour counts? An MPI report has
+ * none of them (report_lookup finds none, report_bound drops a bound on
+ * one); every other field
  * (messages, element_transfers, max_channel_elements, per_class.*,
- * per_link.L.elements_up / .elements_down, machine.*, details.*) both
- * backends measure. */
+ * per_link.L.elements_up / .elements_down, machine.*, details.*,
+ * faults.links / .channels / .timed / .nodes) both backends measure;
+ * faults.detoured, .extra_links, .extra_links_max and .routes_given_up
+ * are the engine's. */
 gboolean report_field_emulator_only(const char *field);
 /* Is FIELD one this report's backend does not measure: an emulator-only
  * field of an MPI report, or a detail the MPI report left out
