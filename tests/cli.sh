@@ -304,7 +304,7 @@ keys = ["cubemu", "schema", "backend", "scenario", "machine", "algorithm", "elem
         "max_channel_elements", "data_correct", "bounds", "per_class", "per_link",
         "time", "phases", "details", "stats", "memory"]
 assert list(d.keys()) == keys, list(d.keys())
-assert d["schema"] == 7 and d["backend"] == "emulator" and d["element"] == "word" and d["phases"] == []
+assert d["schema"] == 8 and d["backend"] == "emulator" and d["element"] == "word" and d["phases"] == []
 assert list(d["machine"].keys()) == ["name", "topology", "dimensions", "nodes", "links",
     "diameter", "ports", "startup", "element_time", "pricing", "startup_holds_port",
     "flop_time"], list(d["machine"].keys())
