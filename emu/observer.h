@@ -20,6 +20,8 @@ typedef struct {
     Tick posted;
     MessageClass cls;             /* how it was sent: its price */
     Tick element_time;            /* ticks per element, from its class */
+    gboolean detoured;            /* went around a fault: its route is not
+                                   * the one asked (machines/faults.h) */
 } SimMessage;
 
 /* An operation a node's program posted (SimObserver.op). */

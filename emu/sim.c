@@ -636,11 +636,12 @@ static void node_prefetch_match(const Node *node)
 
 static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
                                uint32_t dest, int tag, size_t count,
-                               MessageClass cls)
+                               MessageClass cls, gboolean detoured)
 {
     *info = (SimMessage){ sim->stats.messages++, source, dest, tag, count,
                           sim->now, cls,
-                          machine_price(&sim->machine, cls)->element_time };
+                          machine_price(&sim->machine, cls)->element_time,
+                          detoured };
     sim->stats.elements_sent += count;
     sim->stats.class_messages[cls]++;
     sim->stats.class_elements[cls] += count;
@@ -651,11 +652,11 @@ static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
  * (data NULL). */
 static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      size_t count, MessageClass cls, const int *path, int hops,
-                     const Word *data, Msg *owned, gboolean lazy,
-                     size_t offset, NodeOp op)
+                     gboolean detoured, const Word *data, Msg *owned,
+                     gboolean lazy, size_t offset, NodeOp op)
 {
     SimMessage info;
-    sim_message(sim, &info, node->address, dest, tag, count, cls);
+    sim_message(sim, &info, node->address, dest, tag, count, cls, detoured);
     Tick left = sim->now, arrival = sim->now;
     /* A local copy, or an empty message: no channel time, no startup. */
     if (hops > 0 && count > 0)
@@ -677,11 +678,12 @@ static void peek_check_send(Sim *sim, Node *node, uint32_t dest,
  * Inline in its three callers (node_exchange, node_send_path,
  * node_send_to): as a call it passed ten arguments, four on the stack,
  * and saved and restored six registers once a message, only to pass
- * them on to sim_post. */
+ * them on to sim_post. `detoured`: the path goes around a fault (for
+ * observers). */
 static inline __attribute__((always_inline)) void
 sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
          size_t count, MessageClass cls, const int *path, int hops,
-         gboolean lazy, NodeOp op)
+         gboolean detoured, gboolean lazy, NodeOp op)
 {
 #ifdef SIM_CHECK_EXCHANGE
     peek_check_send(sim, node, dest, path, hops);
@@ -736,14 +738,15 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
         post->cls = cls;
         post->op = op;
         post->hops = hops;
+        post->detoured = detoured;
         if (hops > 0)       /* a path of no hops may be NULL */
             memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
         queue_push(sim->queue, sim->clock, (QueueItem){ node->address, post });
         return;
     }
-    sim_post(sim, node, dest, tag, count, cls, path, hops, NULL, NULL, lazy,
-             offset, op);
+    sim_post(sim, node, dest, tag, count, cls, path, hops, detoured, NULL, NULL,
+             lazy, offset, op);
 }
 
 /* One link: a neighbour message; several, or the default route: router,
@@ -844,11 +847,12 @@ static void node_send_path(Node *node, const int *path, int hops,
         return;
     observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, hops, path);
     MessageClass cls = sim_class(sim, hops, FALSE);
+    const int *asked = path;
     if (G_UNLIKELY(sim->machine.faults)
         && !(path = fault_path(sim, node, dest, path, &hops)))
         return;
-    sim_send(sim, node, dest, tag, offset, count, cls, path, hops, FALSE,
-             send_op(sim, node));
+    sim_send(sim, node, dest, tag, offset, count, cls, path, hops,
+             path != asked, FALSE, send_op(sim, node));
 }
 
 void node_send(Node *node, const int *path, int hops, size_t offset,
@@ -868,18 +872,20 @@ void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
     int hops = topology_route(sim->topo, node->address, dest, sim->route);
     observe_op(sim, node, SIM_OP_SEND, dest, tag, count, 0, -1, NULL);
     const int *path = sim->route;
+    gboolean detoured = FALSE;
     if (G_UNLIKELY(sim->machine.faults)) {
         if (fault_dead_peer(node, "sends to", dest))
             return;
         int asked = hops;
         hops = fault_route(sim, node, dest);
         path = sim->detour;
-        if (hops != asked || memcmp(path, sim->route,
-                                    (size_t)hops * sizeof *path) != 0)
+        detoured = hops != asked || memcmp(path, sim->route,
+                                           (size_t)hops * sizeof *path) != 0;
+        if (detoured)
             fault_count(sim, hops, asked);
     }
     sim_send(sim, node, dest, tag, offset, count, sim_class(sim, hops, TRUE),
-             path, hops, FALSE, send_op(sim, node));
+             path, hops, detoured, FALSE, send_op(sim, node));
 }
 
 static inline Recv *recv_post(Sim *sim, uint32_t source, int tag,
@@ -943,7 +949,7 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
         lazy = path == &link;
     }
     sim_send(sim, node, nb, tag, offset, count, sim_class(sim, 1, FALSE),
-             path, hops, lazy, 0);
+             path, hops, path != &link, lazy, 0);
     if (!sim->error) {
         observe_op(sim, node, SIM_OP_RECV, nb, tag, count, 0, 0, NULL);
         recv_post(sim, nb, tag, offset, count);
@@ -1543,7 +1549,7 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
     sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
-             post->hops, m->data, m, FALSE, 0, post->op);
+             post->hops, post->detoured, m->data, m, FALSE, 0, post->op);
     g_free(post);
     if (--node->deferred == 0 && node->nrecv == 0) {
         if (sim->each)

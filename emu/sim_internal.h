@@ -199,6 +199,7 @@ typedef struct Post {
     MessageClass cls;
     NodeOp op;                 /* an operation-level program's handle */
     int hops;
+    gboolean detoured;         /* the path goes around a fault */
     int path[];
 } Post;
 

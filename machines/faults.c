@@ -248,6 +248,20 @@ gboolean faults_entry(const Faults *f, size_t i, FaultEntry *e)
     return FALSE;
 }
 
+void faults_entries(const Faults *f, GArray *out)
+{
+    size_t a = 0, b = 0;
+    while (a < f->ndead || b < f->nch) {
+        if (a < f->ndead && (b >= f->nch || f->dead[a] <= f->ch[b].node)) {
+            FaultEntry e = { f->dead[a++], -1, 0, FAULTS_FOREVER };
+            g_array_append_val(out, e);
+        } else {
+            g_array_append_val(out, f->ch[b]);
+            b++;
+        }
+    }
+}
+
 /* ---- breadth-first search -------------------------------------------- */
 
 /* The search from `from` at tick t: parent[] and link[] (link -1 for a

@@ -105,6 +105,9 @@ typedef struct {
     Tick from, until;
 } FaultEntry;
 gboolean faults_entry(const Faults *f, size_t i, FaultEntry *e);
+/* All of them in that order, appended to a GArray of FaultEntry: the
+ * list in time linear in its length (faults_entry walks to entry i). */
+void faults_entries(const Faults *f, GArray *out);
 
 gboolean faults_has_dead_nodes(const Faults *f);
 gboolean faults_node_dead(const Faults *f, uint32_t node);
