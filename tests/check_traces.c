@@ -497,6 +497,18 @@ static void assert_same_trace(const Trace *a, const Trace *b)
                       x->node, x->nodes, (long long)y->time, y->label, y->node,
                       y->nodes);
     }
+    ck_assert_uint_eq(a->faults->len, b->faults->len);
+    for (guint i = 0; i < a->faults->len; i++) {
+        const FaultEntry *x = &g_array_index(a->faults, FaultEntry, i);
+        const FaultEntry *y = &g_array_index(b->faults, FaultEntry, i);
+        ck_tally_true(&same, x->node == y->node && x->link == y->link
+                             && x->from == y->from && x->until == y->until,
+                      "fault %u read back changed", i);
+    }
+    for (guint i = 0; i < a->messages->len; i++)
+        ck_tally_true(&same, g_array_index(a->messages, TraceMessage, i).detoured
+                             == g_array_index(b->messages, TraceMessage, i).detoured,
+                      "message %u's detoured flag read back changed", i);
     ck_tally_assert(&same, "the trace read back");
 }
 
@@ -735,13 +747,166 @@ START_TEST(broken_rules_are_named)
     ck_assert_str_eq(p, "bytes: corrupt: the header says 15 nodes and 4 links; "
                         "that mesh has 16 and 4");
     g_autofree char *v = broken_message(gray4, NULL, AT_MAJOR, 3);
-    ck_assert_str_eq(v, "bytes: trace format version 3.1 is not supported "
+    ck_assert_str_eq(v, "bytes: trace format version 3.2 is not supported "
                         "(this cubemu reads version 2.x; re-record the trace with it)");
     g_autofree char *m = broken_message(gray4, NULL, 1, 'X');
     ck_assert_str_eq(m, "bytes: not a cubemu trace (it does not begin with the "
                         "trace magic; see traces/FORMAT.md)");
     g_autofree char *h = broken_message(gray4, NULL, AT_BUSY_COUNT + 7, 0xff);
     ck_assert_msg(strstr(h, "truncated or corrupt: the header announces") != NULL, "%s", h);
+}
+END_TEST
+
+/* ---- faults (format 2.2) ------------------------------------------------ */
+
+/* The 3-cube's exchange with a dead link and a channel down for a while
+ * (tests/traces.sh draws and exports the same run). */
+static const char fault_scenario[] =
+    "[machine]\ntopology = cube\ndimensions = 3\n"
+    "faults = 0-1, 2>3@5..40\n[algorithm]\nname = exchange\n";
+
+static Trace *parse_bytes(GBytes *bytes, GError **e)
+{
+    gsize len;
+    const guint8 *data = g_bytes_get_data(bytes, &len);
+    return trace_parse("bytes", data, len, e);
+}
+
+/* The recorder takes the machine's entries and marks the two messages
+ * across 0-1 as detoured; the file gives all back, with a dead node added
+ * to the list (the reader checks rules, not how a run came by them). */
+START_TEST(faults_round_trip)
+{
+    Recorded r = record(fault_scenario);
+    const Trace *t = r.trace;
+    ck_assert_uint_eq(t->faults->len, 3);
+    const FaultEntry want[] = { { 0, 0, 0, FAULTS_FOREVER },
+                                { 1, 0, 0, FAULTS_FOREVER }, { 2, 0, 5, 40 } };
+    for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        ck_assert_msg(e->node == want[i].node && e->link == want[i].link
+                      && e->from == want[i].from && e->until == want[i].until,
+                      "fault %u", i);
+    }
+    ck_assert_str_eq(trace_info(t, "faults"), "0-1, 2>3@5..40");
+    guint detoured = 0;
+    for (guint i = 0; i < t->messages->len; i++) {
+        const TraceMessage *m = &g_array_index(t->messages, TraceMessage, i);
+        if (m->detoured) {
+            detoured++;
+            ck_assert_uint_eq(m->hops, 3);
+            ck_assert_uint_eq(m->source ^ m->dest, 1);
+        }
+    }
+    ck_assert_uint_eq(detoured, 2);
+    ck_assert(trace_channel_down(t, 0, 0, 0) && trace_channel_down(t, 1, 0, 255));
+    ck_assert(!trace_channel_down(t, 2, 0, 4) && trace_channel_down(t, 2, 0, 5)
+              && trace_channel_down(t, 2, 0, 39) && !trace_channel_down(t, 2, 0, 40));
+    ck_assert(!trace_channel_faulty(t, 3, 0) && trace_channel_faulty(t, 2, 0));
+    FaultEntry dead = { 5, -1, 0, FAULTS_FOREVER };
+    g_array_insert_val(r.trace->faults, 3, dead);
+    ck_assert(trace_node_dead(t, 5) && !trace_node_dead(t, 4));
+    g_autoptr(GBytes) bytes = trace_bytes(t);
+    GError *e = NULL;
+    g_autoptr(Trace) back = parse_bytes(bytes, &e);
+    ck_assert_msg(back != NULL, "%s", e ? e->message : "");
+    assert_same_trace(t, back);
+    ck_assert(trace_node_dead(back, 5));
+    recorded_clear(&r);
+}
+END_TEST
+
+/* Minor version 2.1 (what cubemu wrote before faults): a fault-free trace
+ * is the same bytes apart from the version and the checksum, and reads
+ * back without faults; a 2.1 file with bytes after its marks is refused,
+ * as before. */
+static GBytes *as_minor(GBytes *bytes, int minor)
+{
+    gsize len;
+    const guint8 *original = g_bytes_get_data(bytes, &len);
+    guint8 *data = g_memdup2(original, len);
+    data[AT_MAJOR + 2] = (guint8)minor;
+    data[AT_MAJOR + 3] = 0;
+    uint32_t crc = (uint32_t)crc32_z(0, data, len - 4);
+    for (int i = 0; i < 4; i++)
+        data[len - 4 + i] = (guint8)(crc >> (8 * i));
+    return g_bytes_new_take(data, len);
+}
+
+START_TEST(faults_and_older_minor_versions)
+{
+    Recorded plain = record(scenarios[1]);
+    g_autoptr(GBytes) bytes = trace_bytes(plain.trace);
+    g_autoptr(GBytes) old = as_minor(bytes, 1);
+    GError *e = NULL;
+    g_autoptr(Trace) back = parse_bytes(old, &e);
+    ck_assert_msg(back != NULL, "%s", e ? e->message : "");
+    ck_assert_uint_eq(back->version_minor, 1);
+    ck_assert_uint_eq(back->faults->len, 0);
+    assert_same_trace(plain.trace, back);
+    recorded_clear(&plain);
+
+    Recorded r = record(fault_scenario);
+    g_autoptr(GBytes) faulty = trace_bytes(r.trace);
+    g_autoptr(GBytes) faulty_old = as_minor(faulty, 1);
+    ck_assert_ptr_null(parse_bytes(faulty_old, &e));
+    ck_assert_str_eq(e->message, "bytes: corrupt: 80 bytes after the marks that "
+                                 "the header does not account for");
+    g_clear_error(&e);
+    recorded_clear(&r);
+}
+END_TEST
+
+static void break_fault_node(Trace *t)
+{
+    g_array_index(t->faults, FaultEntry, 0).node = trace_nodes(t);
+}
+
+static void break_fault_order(Trace *t)
+{
+    FaultEntry *f = (FaultEntry *)(void *)t->faults->data;
+    FaultEntry first = f[0];
+    f[0] = f[2];
+    f[2] = first;
+}
+
+static void break_fault_interval(Trace *t)
+{
+    g_array_index(t->faults, FaultEntry, 2).until = 5;
+}
+
+static void break_fault_link(Trace *t)
+{
+    g_array_index(t->faults, FaultEntry, 0).link = 3;
+}
+
+static char *broken_fault(void (*breaker)(Trace *t))
+{
+    Recorded r = record(fault_scenario);
+    breaker(r.trace);
+    g_autoptr(GBytes) bytes = trace_bytes(r.trace);
+    GError *e = NULL;
+    ck_assert_ptr_null(parse_bytes(bytes, &e));
+    char *msg = g_strdup(e->message);
+    g_error_free(e);
+    recorded_clear(&r);
+    return msg;
+}
+
+START_TEST(broken_faults_are_named)
+{
+    g_autofree char *a = broken_fault(break_fault_node);
+    ck_assert_str_eq(a, "bytes: corrupt: fault 0 names node 8 of 8");
+    g_autofree char *b = broken_fault(break_fault_order);
+    ck_assert_str_eq(b, "bytes: corrupt: faults 0 and 1 are out of order or "
+                        "repeated");
+    g_autofree char *c = broken_fault(break_fault_interval);
+    ck_assert_str_eq(c, "bytes: corrupt: fault 2 lasts [5, 5) (valid: a dead "
+                        "node for good, a channel over a nonempty interval "
+                        "from 0 on)");
+    g_autofree char *d = broken_fault(break_fault_link);
+    ck_assert_str_eq(d, "bytes: corrupt: fault 0 names link 3 of node 0, which "
+                        "it does not have");
 }
 END_TEST
 
@@ -1013,6 +1178,9 @@ static Suite *traces_suite(void)
                         G_N_ELEMENTS(damaged_cases));
     tcase_add_test(t, broken_rules_are_named);
     tcase_add_test(t, version_1_refused);
+    tcase_add_test(t, faults_round_trip);
+    tcase_add_test(t, faults_and_older_minor_versions);
+    tcase_add_test(t, broken_faults_are_named);
     tcase_add_test(t, missing_file);
     t = ck_tcase(s, "exports", 120);
     tcase_add_loop_test(t, csv_sums_equal_element_transfers, 0, CASES);

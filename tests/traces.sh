@@ -111,7 +111,7 @@ check paths-trace "$CUBEMU" run --quiet --trace "$T/paths.trace" \
 expect_has paths-info-key 0 "  memory-paths     router" -- "$CUBEMU" trace info "$T/paths.trace"
 expect_has paths-info-class 0 "  router           startup 0, element time 1, memory paths" -- \
   "$CUBEMU" trace info "$T/paths.trace"
-expect_has paths-info-version 0 "  format version   2.1" -- "$CUBEMU" trace info "$T/paths.trace"
+expect_has paths-info-version 0 "  format version   2.2" -- "$CUBEMU" trace info "$T/paths.trace"
 # Exports name channels by link (Chrome also each receive track, "node 1
 # from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"

@@ -14,6 +14,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,9 +34,18 @@ static const guint8 trace_magic[8] = { 0x89, 'C', 'U', 'B', 'E', 'T', 'R', '\n' 
 #define TRACE_BUSY_BYTES 32
 #define TRACE_STARTUP_BYTES 24
 #define TRACE_MARK_BYTES 24
+#define TRACE_FAULT_BYTES 24
+#define TRACE_COUNT_BYTES 8
 #define TRACE_CRC_BYTES 4
 /* The magic and the version: what any version's reader can look at. */
 #define TRACE_VERSION_BYTES 12
+/* The first minor version with the faults section and the detoured flag
+ * (FORMAT.md). */
+#define TRACE_MINOR_FAULTS 2
+/* A fault entry's link field for a dead node. */
+#define TRACE_FAULT_NODE UINT32_MAX
+/* Message flags (byte 49 of a message record). */
+#define TRACE_MESSAGE_DETOURED 0x01
 /* Strings carry a 16-bit length. */
 #define TRACE_MAX_TEXT 65535
 
@@ -192,7 +202,8 @@ static void write_records(Writer *w, const Trace *t)
         put_u(w, (uint32_t)m->tag, 4);
         put_u(w, m->hops, 4);
         put_u(w, (uint64_t)m->cls, 1);
-        put_u(w, 0, 3);
+        put_u(w, m->detoured ? TRACE_MESSAGE_DETOURED : 0, 1);
+        put_u(w, 0, 2);
     }
     for (guint i = 0; i < t->busy->len; i++) {
         const TraceBusy *b = &g_array_index(t->busy, TraceBusy, i);
@@ -218,6 +229,18 @@ static void write_records(Writer *w, const Trace *t)
         put_u(w, m->node, 4);
         put_u(w, m->nodes, 4);
         put_u(w, 0, 4);
+    }
+    /* 2.2: the faults, only where there are some, so that a fault-free
+     * trace is what 2.1 wrote. */
+    if (t->faults->len) {
+        put_u(w, t->faults->len, TRACE_COUNT_BYTES);
+        for (guint i = 0; i < t->faults->len; i++) {
+            const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+            put_u(w, e->node, 4);
+            put_u(w, e->link < 0 ? TRACE_FAULT_NODE : (uint32_t)e->link, 4);
+            put_u(w, (uint64_t)e->from, 8);
+            put_u(w, (uint64_t)e->until, 8);
+        }
     }
 }
 
@@ -483,7 +506,9 @@ static void parse_section(Trace *t, Cursor *c, int s, uint64_t count)
             m->hops = (uint32_t)get_u(c, 4);
             /* Out-of-range classes are caught by validate(). */
             m->cls = (MessageClass)get_u(c, 1);
-            get_u(c, 3);
+            /* Before 2.2 the flags byte was reserved and written 0. */
+            m->detoured = (get_u(c, 1) & TRACE_MESSAGE_DETOURED) != 0;
+            get_u(c, 2);
         }
         break;
     case SECTION_BUSY:
@@ -519,6 +544,37 @@ static void parse_section(Trace *t, Cursor *c, int s, uint64_t count)
         }
         break;
     }
+}
+
+/* 2.2's faults section: a count, then the entries (checked later, in
+ * validate_faults). */
+static gboolean parse_faults(Trace *t, Cursor *c, const char *name,
+                             GError **error)
+{
+    if (!section_fits(c, 1, TRACE_COUNT_BYTES))
+        return fail(error, TRACE_ERROR_INPUT, name,
+                    "truncated or corrupt: %zu bytes after the marks, too "
+                    "few for the faults section's count",
+                    (size_t)(c->len - TRACE_CRC_BYTES - c->pos));
+    uint64_t count = get_u(c, TRACE_COUNT_BYTES);
+    if (!section_fits(c, count, TRACE_FAULT_BYTES))
+        return fail(error, TRACE_ERROR_INPUT, name,
+                    "truncated or corrupt: the faults section announces %"
+                    G_GUINT64_FORMAT " entries, more than the %zu bytes "
+                    "left can hold", (guint64)count,
+                    (size_t)(c->len - TRACE_CRC_BYTES - c->pos));
+    g_array_set_size(t->faults, (guint)count);
+    for (guint i = 0; i < t->faults->len; i++) {
+        FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        e->node = (uint32_t)get_u(c, 4);
+        uint32_t link = (uint32_t)get_u(c, 4);
+        /* Out-of-range links are caught by validate_faults. */
+        e->link = link == TRACE_FAULT_NODE ? -1
+                  : link > (uint32_t)INT_MAX ? INT_MAX : (int)link;
+        e->from = (Tick)get_u(c, 8);
+        e->until = (Tick)get_u(c, 8);
+    }
+    return TRUE;
 }
 
 static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
@@ -565,6 +621,11 @@ static gboolean parse_sections(Trace *t, Cursor *c, const char *name,
         }
     }
     gsize left = c->len - TRACE_CRC_BYTES - c->pos;
+    if (left && t->version_minor >= TRACE_MINOR_FAULTS) {
+        if (!parse_faults(t, c, name, error))
+            return FALSE;
+        left = c->len - TRACE_CRC_BYTES - c->pos;
+    }
     if (left && t->version_minor <= TRACE_VERSION_MINOR)
         return fail(error, TRACE_ERROR_INPUT, name,
                     "corrupt: %zu bytes after the marks that the header does "
@@ -796,6 +857,43 @@ static gboolean validate_marks(const Trace *t, const char *name,
     return TRUE;
 }
 
+/* Faults: nodes and links the machine has, intervals that are not empty,
+ * dead nodes for good, sorted by (node, link, from) with a node at most
+ * once. Intervals of one channel may overlap (`0-1, 0-1@5..9` names
+ * both), as the fault set keeps them. */
+static gboolean validate_faults(const Trace *t, const char *name,
+                                GError **error)
+{
+    const Topology *tp = &t->topology;
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        if (e->node >= tp->nodes)
+            return BAD("fault %u names node %u of %u", i, e->node, tp->nodes);
+        if (e->link >= 0 && (e->link >= tp->links
+                             || topology_neighbour(tp, e->node, e->link)
+                                    == TOPOLOGY_NONE))
+            return BAD("fault %u names link %d of node %u, which it does not "
+                       "have", i, e->link, e->node);
+        if (e->link < 0 ? e->from != 0 || e->until != FAULTS_FOREVER
+                        : e->from < 0 || e->until <= e->from)
+            return BAD("fault %u lasts [%" G_GINT64_FORMAT ", %"
+                       G_GINT64_FORMAT ") (valid: a dead node for good, a "
+                       "channel over a nonempty interval from 0 on)", i,
+                       (gint64)e->from, (gint64)e->until);
+        if (i) {
+            const FaultEntry *p = &g_array_index(t->faults, FaultEntry, i - 1);
+            if (p->node > e->node
+                || (p->node == e->node
+                    && (p->link > e->link
+                        || (p->link == e->link
+                            && (e->link < 0 || p->from > e->from)))))
+                return BAD("faults %u and %u are out of order or repeated",
+                           i - 1, i);
+        }
+    }
+    return TRUE;
+}
+
 #undef BAD
 
 Trace *trace_parse(const char *name, const guint8 *data, gsize len,
@@ -823,7 +921,8 @@ Trace *trace_parse(const char *name, const guint8 *data, gsize len,
         || !validate_messages(t, name, error)
         || !validate_busy(t, name, error)
         || !validate_startups(t, name, error)
-        || !validate_marks(t, name, error))
+        || !validate_marks(t, name, error)
+        || !validate_faults(t, name, error))
         return NULL;
     return g_steal_pointer(&t);
 }

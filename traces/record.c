@@ -416,6 +416,7 @@ static gboolean recorder_message(TraceRecorder *r, const SimMessage *m,
             .id = m->id, .count = m->count, .posted = m->posted,
             .element_time = m->element_time, .source = m->source,
             .dest = m->dest, .tag = m->tag, .hops = 0, .cls = m->cls,
+            .detoured = m->detoured,
         };
         g_array_append_val(r->messages, tm);
         r->have_message = TRUE;
@@ -675,6 +676,15 @@ Trace *trace_recorder_finish(TraceRecorder *r, const Report *report)
                 g_string_append_printf(paths, "%s%s", paths->len ? " " : "",
                                        message_class_name(c));
         trace_set_info(t, "memory-paths", paths->str);
+    }
+    if (m->faults) {
+        /* 2.2: the list as the report gives it, and its entries */
+        g_autofree char *faults = faults_text(m->faults);
+        /* A list too long for a string is left to the entries, rather
+         * than cut. */
+        if (strlen(faults) <= TRACE_MAX_LABEL)
+            trace_set_info(t, "faults", faults);
+        faults_entries(m->faults, t->faults);
     }
 
     g_autofree uint32_t *rank = recorder_channels(r, &t->topology, t->channels);

@@ -7,6 +7,7 @@
  */
 #include "trace.h"
 
+#include <limits.h>
 #include <string.h>
 
 static void info_clear(gpointer p)
@@ -34,6 +35,7 @@ Trace *trace_new(void)
     t->startups = g_array_new(FALSE, TRUE, sizeof(TraceStartup));
     t->labels = g_ptr_array_new_with_free_func(g_free);
     t->marks = g_array_new(FALSE, TRUE, sizeof(TraceMark));
+    t->faults = g_array_new(FALSE, TRUE, sizeof(FaultEntry));
     return t;
 }
 
@@ -48,6 +50,7 @@ void trace_free(Trace *t)
     g_array_unref(t->startups);
     g_ptr_array_unref(t->labels);
     g_array_unref(t->marks);
+    g_array_unref(t->faults);
     g_free(t);
 }
 
@@ -136,3 +139,81 @@ char *trace_seconds_text(const Trace *t, Tick ticks)
 }
 
 G_DEFINE_QUARK(trace-error-quark, trace_error)
+
+/* ---- faults ----------------------------------------------------------- */
+
+/* The index of the first entry at or after (node, link) in the sorted
+ * list (a dead node's entry has link -1, before its channels). */
+static guint fault_lower(const Trace *t, uint32_t node, int link)
+{
+    guint lo = 0, hi = t->faults->len;
+    while (lo < hi) {
+        guint mid = lo + (hi - lo) / 2;
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, mid);
+        if (e->node < node || (e->node == node && e->link < link))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+gboolean trace_node_dead(const Trace *t, uint32_t v)
+{
+    guint i = fault_lower(t, v, -1);
+    if (i >= t->faults->len)
+        return FALSE;
+    const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+    return e->node == v && e->link < 0;
+}
+
+/* Does some entry of the channel overlap [from, to)? */
+static gboolean channel_down_within(const Trace *t, uint32_t node,
+                                    uint32_t link, Tick from, Tick to)
+{
+    if (link > (uint32_t)INT_MAX)
+        return FALSE;
+    for (guint i = fault_lower(t, node, (int)link); i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        if (e->node != node || e->link != (int)link || e->from >= to)
+            return FALSE;       /* sorted by from: none later overlaps */
+        if (e->until > from)
+            return TRUE;
+    }
+    return FALSE;
+}
+
+gboolean trace_channel_down(const Trace *t, uint32_t node, uint32_t link,
+                            Tick at)
+{
+    return at < FAULTS_FOREVER && channel_down_within(t, node, link, at, at + 1);
+}
+
+gboolean trace_channel_faulty(const Trace *t, uint32_t node, uint32_t link)
+{
+    return channel_down_within(t, node, link, 0, MAX(t->cycles, 1));
+}
+
+gboolean trace_channel_fault(const Trace *t, uint32_t node, uint32_t link,
+                             FaultEntry *e)
+{
+    if (link > (uint32_t)INT_MAX)
+        return FALSE;
+    guint i = fault_lower(t, node, (int)link);
+    if (i >= t->faults->len)
+        return FALSE;
+    *e = g_array_index(t->faults, FaultEntry, i);
+    return e->node == node && e->link == (int)link;
+}
+
+char *trace_fault_interval_text(const FaultEntry *e)
+{
+    if (e->from == 0 && e->until == FAULTS_FOREVER)
+        return g_strdup("for good");
+    if (e->until == FAULTS_FOREVER)
+        return g_strdup_printf("from tick %" G_GINT64_FORMAT " on",
+                               (gint64)e->from);
+    return g_strdup_printf("from tick %" G_GINT64_FORMAT " until %"
+                           G_GINT64_FORMAT, (gint64)e->from,
+                           (gint64)e->until);
+}

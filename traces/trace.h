@@ -21,7 +21,13 @@
  *    startups hold a port;
  *  - marks are sorted by (time, label, node) and each covers the nodes
  *    [node, node + nodes) that emitted the same label at the same time;
- *  - the counts of all busy records add up to element_transfers.
+ *  - the counts of all busy records add up to element_transfers;
+ *  - faults lists the machine's faults (machines/faults.h's entries: a
+ *    channel (node, link) down over [from, until), until FAULTS_FOREVER
+ *    for good, or a dead node, link -1), sorted by (node, link, from),
+ *    each naming a node and a link it has; empty for a fault-free run and
+ *    for every trace before version 2.2. A message that went around one
+ *    has `detoured` set.
  * No SDL here: the engine, the exporters and the tests link this alone.
  */
 #ifndef CUBE_TRACE_H
@@ -37,9 +43,10 @@
 /* Format version. A reader accepts any minor version of its major one
  * (minor versions only append what old readers may skip) and refuses
  * another major version. 2.0: the topology in the header, channels named
- * by link, per-message class and element time, startup records. */
+ * by link, per-message class and element time, startup records. 2.1:
+ * memory paths. 2.2: the faults, and which messages went around them. */
 #define TRACE_VERSION_MAJOR 2
-#define TRACE_VERSION_MINOR 1
+#define TRACE_VERSION_MINOR 2
 
 typedef struct {
     uint32_t source;
@@ -57,6 +64,8 @@ typedef struct {
     int32_t tag;
     uint32_t hops;                /* channels crossed */
     MessageClass cls;             /* its price: neighbour or router */
+    gboolean detoured;            /* went around a fault: not the route
+                                   * asked (2.2; FALSE in older traces) */
 } TraceMessage;
 
 typedef struct {
@@ -107,6 +116,7 @@ typedef struct {
     GArray *startups;             /* TraceStartup */
     GPtrArray *labels;            /* char * */
     GArray *marks;                /* TraceMark */
+    GArray *faults;               /* FaultEntry (machines/faults.h) */
 } Trace;
 
 /* An empty trace of a one-dimensional cube (two nodes), for the reader
@@ -153,6 +163,22 @@ void trace_channel_name(const Trace *t, uint32_t node, uint32_t link,
 /* Ticks in seconds, and "1.23 ms"; 0 and NULL without tick_seconds. */
 double trace_seconds(const Trace *t, Tick ticks);
 char *trace_seconds_text(const Trace *t, Tick ticks);
+
+/* Faults (t->faults). Is node v dead? Is the channel leaving `node` on
+ * `link` down at tick `at`? Is it down at some tick of the whole run
+ * (from 0 up to cycles, or at 0 in a run of no cycles)? And the channel's
+ * first entry, for naming it: FALSE if it has none. Each is a binary
+ * search. A channel into a dead node is not itself down: ask
+ * trace_node_dead of its far end. */
+gboolean trace_node_dead(const Trace *t, uint32_t v);
+gboolean trace_channel_down(const Trace *t, uint32_t node, uint32_t link,
+                            Tick at);
+gboolean trace_channel_faulty(const Trace *t, uint32_t node, uint32_t link);
+gboolean trace_channel_fault(const Trace *t, uint32_t node, uint32_t link,
+                             FaultEntry *e);
+/* "for good" or "from tick 10 until 20" (or "from 10 on"), for a fault
+ * entry's interval; free with g_free. */
+char *trace_fault_interval_text(const FaultEntry *e);
 
 /* ---- recording -------------------------------------------------------- */
 
