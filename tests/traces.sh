@@ -112,6 +112,87 @@ expect_has paths-info-key 0 "  memory-paths     router" -- "$CUBEMU" trace info 
 expect_has paths-info-class 0 "  router           startup 0, element time 1, memory paths" -- \
   "$CUBEMU" trace info "$T/paths.trace"
 expect_has paths-info-version 0 "  format version   2.2" -- "$CUBEMU" trace info "$T/paths.trace"
+# Faults (format 2.2): a dead link (both channels), a channel down over
+# ticks [5, 40); the trace carries them and the messages that went round.
+check fault-trace "$CUBEMU" run --quiet --trace "$T/fault.trace" \
+  --set machine.preset=cube --set machine.dimensions=3 \
+  --set algorithm.name=exchange --set "machine.faults=0-1, 2>3@5..40"
+expect_has fault-info 0 "  faults           0-1, 2>3@5..40" -- "$CUBEMU" trace info "$T/fault.trace"
+expect_has fault-info-version 0 "  format version   2.2" -- "$CUBEMU" trace info "$T/fault.trace"
+# The file itself (traces/FORMAT.md): after the marks a count and the
+# entries, node, link, from, until (2^63-1: for good); the detoured flag
+# on exactly the two messages across 0-1 (the channel 2>3 fails at tick 5,
+# after dimension 0's messages were posted at 0), and a fault-free trace
+# has nothing after its marks.
+if python3 - "$T/fault.trace" "$T/x3.trace" <<'EOF2'
+import struct, sys
+def sections(path):
+    d = open(path, 'rb').read()
+    header, = struct.unpack_from('<I', d, 12)
+    nch, nmsg, nbusy, nst, nlab, nmark = struct.unpack_from('<6Q', d, 96)
+    pos = header + 8 * nch
+    msgs = [d[pos + 52 * i: pos + 52 * (i + 1)] for i in range(nmsg)]
+    pos += 52 * nmsg + 32 * nbusy + 24 * nst
+    for _ in range(nlab):
+        n, = struct.unpack_from('<H', d, pos)
+        pos += 2 + n
+    pos += 24 * nmark
+    return d, msgs, pos
+d, msgs, pos = sections(sys.argv[1])
+count, = struct.unpack_from('<Q', d, pos)
+entries = [struct.unpack_from('<IIqq', d, pos + 8 + 24 * i) for i in range(count)]
+forever = 2**63 - 1
+assert entries == [(0, 0, 0, forever), (1, 0, 0, forever), (2, 0, 5, 40)], entries
+assert pos + 8 + 24 * count == len(d) - 4
+flagged = [struct.unpack_from('<II', m, 32) for m in msgs if m[49] & 1]
+assert flagged == [(0, 1), (1, 0)], flagged
+assert all(m[49] in (0, 1) and m[50:52] == b'\0\0' for m in msgs)
+d, msgs, pos = sections(sys.argv[2])
+assert pos == len(d) - 4 and not any(m[49] for m in msgs)
+EOF2
+then ok fault-trace-bytes; else bad fault-trace-bytes; fi
+# The Perfetto export: a track per fault in the machine's process with its
+# slice over the run's part it lasts and a global instant where it begins;
+# the detoured messages' slices and flows say so.
+check fault-chrome "$CUBEMU" trace export "$T/fault.trace" --format chrome -o "$T/fault.json"
+if python3 - "$T/fault.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+assert d["otherData"]["faults"] == "0-1, 2>3@5..40"
+names = {e["tid"]: e["args"]["name"] for e in ev
+         if e.get("name") == "thread_name" and e["pid"] == 8}
+faults = [e for e in ev if e.get("cat") == "fault"]
+got = [(e["ph"], names[e["tid"]], e["ts"], e.get("dur"), e.get("s"), e["args"])
+       for e in faults]
+def a(node, to, frm, until):
+    return {"node": node, "link": "dimension 0", "to": to, "from": frm, "until": until}
+assert got == [
+    ("X", "down: node 0 dimension 0", 0, 256, None, a(0, 1, 0, None)),
+    ("i", "down: node 0 dimension 0", 0, None, "g", a(0, 1, 0, None)),
+    ("X", "down: node 1 dimension 0", 0, 256, None, a(1, 0, 0, None)),
+    ("i", "down: node 1 dimension 0", 0, None, "g", a(1, 0, 0, None)),
+    ("X", "down: node 2 dimension 0", 5, 35, None, a(2, 3, 5, 40)),
+    ("i", "down: node 2 dimension 0", 5, None, "g", a(2, 3, 5, 40)),
+], got
+detoured = [e for e in ev if e["ph"] == "X" and e["args"].get("detoured")]
+assert sorted({e["args"]["message"] for e in detoured}) == [0, 1]
+assert len(detoured) == 6 and all(e["args"]["hops"] == 3 for e in detoured)
+assert sorted(e["ph"] for e in ev if e.get("cat") == "detour") == ["f", "f", "s", "s", "t", "t"]
+EOF2
+then ok fault-chrome-events; else bad fault-chrome-events; fi
+# The viewer: the dead link in the fault colour in both views; the timed
+# one only while it is down (at 10, not at 50).
+check fault-png "$CUBEMU" view "$T/fault.trace" --png "$T/fault.png" --at 10 --window 5
+check fault-png-dead "$CHECK" fault "$T/fault.trace" "$T/fault.png" graph 1280x800 10 5 0 0 down
+check fault-png-timed "$CHECK" fault "$T/fault.trace" "$T/fault.png" graph 1280x800 10 5 2 0 down
+check fault-png-live "$CHECK" fault "$T/fault.trace" "$T/fault.png" graph 1280x800 10 5 3 0 up
+check fault-png-later "$CUBEMU" view "$T/fault.trace" --png "$T/fault-50.png" --at 50 --window 5
+check fault-png-later-dead "$CHECK" fault "$T/fault.trace" "$T/fault-50.png" graph 1280x800 50 5 1 0 down
+check fault-png-later-up "$CHECK" fault "$T/fault.trace" "$T/fault-50.png" graph 1280x800 50 5 2 0 up
+check fault-matrix "$CUBEMU" view "$T/fault.trace" --view matrix --png "$T/fault-m.png" --at 10 --window 5
+check fault-matrix-dead "$CHECK" fault "$T/fault.trace" "$T/fault-m.png" matrix 1280x800 10 5 0 0 down
+check fault-matrix-live "$CHECK" fault "$T/fault.trace" "$T/fault-m.png" matrix 1280x800 10 5 0 1 up
 # Exports name channels by link (Chrome also each receive track, "node 1
 # from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"

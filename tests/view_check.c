@@ -7,6 +7,11 @@
  *       PNG has size WxH; a channel busy for the whole window ending at
  *       CYCLE shows the heat colour of 1 at its place in VIEW (graph or
  *       matrix), and an idle channel the colour of 0.
+ *   view_check fault TRACE PNG VIEW WxH CYCLE WINDOW NODE LINK down|up
+ *       PNG, the frame at CYCLE, draws the channel leaving NODE on link
+ *       number LINK in the fault colour at its place in VIEW (down), or
+ *       not (up: a timed fault before or after its interval); LINK "node"
+ *       checks NODE's circle (graph) or row (matrix) as a dead node's.
  *   view_check gif GIF WxH MIN_FRAMES
  *       GIF has the size and at least MIN_FRAMES frames.
  *   view_check legible TRACE PNG VIEW WxH CYCLE WINDOW [fill=F] [labels=L]
@@ -45,6 +50,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: view_check busy-idle TRACE PNG VIEW WxH CYCLE WINDOW\n"
+                    "       view_check fault TRACE PNG VIEW WxH CYCLE WINDOW NODE "
+                    "LINK|node down|up\n"
                     "       view_check gif GIF WxH MIN_FRAMES\n"
                     "       view_check png-size PNG WxH\n"
                     "       view_check legible TRACE PNG VIEW WxH CYCLE WINDOW "
@@ -166,6 +173,70 @@ static int busy_idle(char **argv)
     render_frame(r, &s);
     printf("ok %s: busy channel %s at (%d,%d) %06x, idle channel %s at (%d,%d) "
            "%06x\n", argv[2], bn, bx, by, pb, in, ix, iy, pi);
+    return 0;
+}
+
+/* Where a fault shows: the channel's middle, or a dead node's ring
+ * (graph: the circle's edge, inside the ring; matrix: its row's first
+ * pixel). */
+static gboolean fault_point(Render *r, ViewKind kind, uint32_t node,
+                            const char *link, int *x, int *y)
+{
+    if (strcmp(link, "node"))
+        return render_channel_point(r, kind, node, (uint32_t)atol(link), x, y);
+    if (kind == VIEW_GRAPH) {
+        double cx, cy, radius, ring;
+        SDL_Rect label;
+        if (!render_node(r, node, &cx, &cy, &radius, &ring, &label))
+            return FALSE;
+        *x = (int)floor(cx);
+        *y = (int)floor(cy - radius + ring / 2);
+        return TRUE;
+    }
+    /* the row of the node's first column: link 0's cell */
+    return render_channel_point(r, kind, node, 0, x, y);
+}
+
+static int fault_check(char **argv)
+{
+    int w, h;
+    ViewKind kind = !strcmp(argv[3], "graph") ? VIEW_GRAPH : VIEW_MATRIX;
+    if (!parse_size(argv[4], &w, &h))
+        return usage();
+    Tick cycle = atoll(argv[5]);
+    uint32_t node = (uint32_t)atol(argv[7]);
+    gboolean down = !strcmp(argv[9], "down");
+    GError *e = NULL;
+    g_autoptr(Trace) t = trace_load(argv[1], &e);
+    g_autoptr(Render) r = t ? render_new(t, w, h, &e) : NULL;
+    if (!r) {
+        printf("FAIL %s\n", e->message);
+        g_error_free(e);
+        return 1;
+    }
+    int x, y;
+    if (!fault_point(r, kind, node, argv[8], &x, &y)) {
+        printf("FAIL %s: node %u link %s is not drawn\n", argv[1], node,
+               argv[8]);
+        return 1;
+    }
+    SDL_Surface *png = load_png(argv[2], w, h);
+    if (!png)
+        return 1;
+    Color p = surface_pixel(png, x, y), fault = render_color(RENDER_COLOR_FAULT);
+    SDL_FreeSurface(png);
+    if ((p == fault) != down) {
+        printf("FAIL %s: node %u link %s at (%d,%d) is %06x at cycle %"
+               G_GINT64_FORMAT " (want %s %06x)\n", argv[2], node, argv[8], x,
+               y, p, (gint64)cycle, down ? "" : "other than", fault);
+        return 1;
+    }
+    /* The hover text over it, drawn too (and run under the sanitizers). */
+    ViewState s = { .cycle = cycle, .window = atoll(argv[6]), .kind = kind,
+                    .mouse_x = x, .mouse_y = y };
+    render_frame(r, &s);
+    printf("ok %s: node %u link %s at (%d,%d) %06x (%s)\n", argv[2], node,
+           argv[8], x, y, p, down ? "down" : "up");
     return 0;
 }
 
@@ -560,6 +631,8 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(cmd, "busy-idle") && argc == 8)
         rc = busy_idle(argv + 1);
+    else if (!strcmp(cmd, "fault") && argc == 11)
+        rc = fault_check(argv + 1);
     else if (!strcmp(cmd, "gif") && argc == 5)
         rc = gif_check(argv + 1);
     else if (!strcmp(cmd, "png-size") && argc == 4)

@@ -351,7 +351,16 @@ static gsize link_column(const GArray *links, uint32_t link)
  *                  process of its destination: a copy of each busy record
  *                  of c whose message ends there, "node 6 from node 5 +x";
  *   2 nch + v      node v's phases from the marks of some nodes ('B'/'E');
- *   2 nch + nodes  the machine's phases from the marks of every node.
+ *   2 nch + nodes  the machine's phases from the marks of every node;
+ *   2 nch + nodes + 1 + i   fault i of the trace (2.2), in the machine's
+ *                  process: "down: node 5 +x" or "dead: node 7", one
+ *                  slice ('X', cat "fault") over the ticks of the run it
+ *                  lasts, and a global instant ('i', "s":"g") where it
+ *                  begins, so that Perfetto draws a line across every
+ *                  track there.
+ * A busy slice of a message that went around a fault has "detoured":true
+ * among its args (and its flow the cat "detour"), so a query or a search
+ * for it finds the detour's hops.
  * The machine's process also holds the counters ('C'): per link that
  * carried something, its busy channels; per message class, its busy
  * channels and its messages in flight (posted, last element not yet
@@ -439,6 +448,22 @@ static uint64_t chrome_receive_tid(const Chrome *c, uint32_t channel)
 static uint64_t chrome_phase_tid(const Chrome *c, uint32_t node)
 {
     return 2 * (uint64_t)c->nch + node;
+}
+
+static uint64_t chrome_fault_tid(const Chrome *c, guint fault)
+{
+    return chrome_phase_tid(c, trace_nodes(c->t)) + 1 + fault;
+}
+
+/* "down: node 5 +x", "dead: node 7": fault i's track; free with g_free. */
+static char *chrome_fault_name(const Chrome *c, guint i)
+{
+    const FaultEntry *e = &g_array_index(c->t->faults, FaultEntry, i);
+    if (e->link < 0)
+        return g_strdup_printf("dead: node %u", e->node);
+    char name[TRACE_CHANNEL_NAME_MAX];
+    trace_channel_name(c->t, e->node, (uint32_t)e->link, name, sizeof name);
+    return g_strdup_printf("down: %s", name);
 }
 
 static const TraceMessage *chrome_message(const Chrome *c, guint m)
@@ -656,7 +681,7 @@ static void chrome_names(Chrome *c, const NodeRuns *processes,
         fprintf(out, "}},\n{\"name\":\"process_sort_index\",\"ph\":\"M\","
                 "\"pid\":%u,\"args\":{\"sort_index\":%u}}", v, v);
     }
-    if (t->busy->len || all_marks) {
+    if (t->busy->len || all_marks || t->faults->len) {
         g_autofree char *topology = trace_topology_text(t);
         g_autofree char *machine = g_strdup_printf("machine (%s)", topology);
         fprintf(out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,"
@@ -685,6 +710,10 @@ static void chrome_names(Chrome *c, const NodeRuns *processes,
     if (all_marks)
         chrome_thread_name(c, c->machine, chrome_phase_tid(c, trace_nodes(t)),
                            "phases (all nodes)");
+    for (guint i = 0; i < t->faults->len; i++) {
+        g_autofree char *fault = chrome_fault_name(c, i);
+        chrome_thread_name(c, c->machine, chrome_fault_tid(c, i), fault);
+    }
 }
 
 /* A busy slice per busy record, on its channel's thread. */
@@ -711,10 +740,11 @@ static void chrome_busy(Chrome *c)
                 "\"tag\":%d,\"first\":%" G_GUINT64_FORMAT ",\"elements\":%"
                 G_GUINT64_FORMAT ",\"message_elements\":%" G_GUINT64_FORMAT
                 ",\"element_time\":%" G_GINT64_FORMAT ",\"posted\":%"
-                G_GINT64_FORMAT ",\"hops\":%u}}", (gint64)b->start,
+                G_GINT64_FORMAT ",\"hops\":%u%s}}", (gint64)b->start,
                 (guint64)m->id, message_class_name(m->cls), m->source, m->dest,
                 m->tag, (guint64)b->first, (guint64)b->count, (guint64)m->count,
-                (gint64)m->element_time, (gint64)m->posted, m->hops);
+                (gint64)m->element_time, (gint64)m->posted, m->hops,
+                m->detoured ? ",\"detoured\":true" : "");
     }
 }
 
@@ -752,8 +782,9 @@ static void chrome_flow_event(Chrome *c, const char *ph, guint m,
 {
     fprintf(c->out, "%s{\"name\":", chrome_sep(c));
     trace_json_string(c->out, name);
-    fprintf(c->out, ",\"cat\":\"message\",\"ph\":\"%s\",\"id\":%u,\"ts\":%"
+    fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"id\":%u,\"ts\":%"
             G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT "%s}",
+            chrome_message(c, m)->detoured ? "detour" : "message",
             ph, m, (gint64)ts, pid, (guint64)tid,
             *ph == 'f' ? ",\"bp\":\"e\"" : "");
 }
@@ -824,6 +855,58 @@ static void chrome_startups(Chrome *c)
                         G_GINT64_FORMAT "}", (gint64)s->start, (gint64)s->duration);
             }
             fputc('}', out);
+        }
+    }
+}
+
+/* The faults: per entry a slice over the part of the run it lasts (none
+ * if it begins after the run) and a global instant where it begins. The
+ * args give the entry as the trace has it, "until" null for good. */
+static void chrome_fault_args(Chrome *c, const FaultEntry *e)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    fprintf(out, ",\"args\":{\"node\":%u", e->node);
+    if (e->link >= 0) {
+        char link[TOPOLOGY_LINK_NAME_MAX];
+        trace_link_name(t, (uint32_t)e->link, link, sizeof link);
+        fputs(",\"link\":", out);
+        trace_json_string(out, link);
+        fprintf(out, ",\"to\":%u",
+                topology_neighbour(&t->topology, e->node, e->link));
+    }
+    fprintf(out, ",\"from\":%" G_GINT64_FORMAT, (gint64)e->from);
+    if (e->until == FAULTS_FOREVER)
+        fputs(",\"until\":null}}", out);
+    else
+        fprintf(out, ",\"until\":%" G_GINT64_FORMAT "}}", (gint64)e->until);
+}
+
+static void chrome_faults(Chrome *c)
+{
+    const Trace *t = c->t;
+    FILE *out = c->out;
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        g_autofree char *name = chrome_fault_name(c, i);
+        uint64_t tid = chrome_fault_tid(c, i);
+        Tick end = MIN(e->until, t->cycles);
+        if (e->from < end) {
+            fprintf(out, "%s{\"name\":", chrome_sep(c));
+            trace_json_string(out, name);
+            fprintf(out, ",\"cat\":\"fault\",\"ph\":\"X\",\"ts\":%"
+                    G_GINT64_FORMAT ",\"dur\":%" G_GINT64_FORMAT ",\"pid\":%u,"
+                    "\"tid\":%" G_GUINT64_FORMAT, (gint64)e->from,
+                    (gint64)(end - e->from), c->machine, (guint64)tid);
+            chrome_fault_args(c, e);
+        }
+        if (e->from <= t->cycles) {
+            fprintf(out, "%s{\"name\":", chrome_sep(c));
+            trace_json_string(out, name);
+            fprintf(out, ",\"cat\":\"fault\",\"ph\":\"i\",\"s\":\"g\",\"ts\":%"
+                    G_GINT64_FORMAT ",\"pid\":%u,\"tid\":%" G_GUINT64_FORMAT,
+                    (gint64)e->from, c->machine, (guint64)tid);
+            chrome_fault_args(c, e);
         }
     }
 }
@@ -1008,6 +1091,7 @@ static gboolean export_chrome(const Trace *t, FILE *out, GError **error)
     chrome_marks(&c);
     chrome_phases(&c);
     chrome_counters(&c);
+    chrome_faults(&c);
     fputs("\n]}\n", out);
     chrome_free(&c);
     return TRUE;

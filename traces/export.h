@@ -18,7 +18,11 @@
  *          channels, per message class its busy channels and messages
  *          in flight. ts and dur are ticks: 1 us of display time is 1
  *          tick; otherData gives time_unit and, when the trace has a
- *          tick length, tick_seconds.
+ *          tick length, tick_seconds; faults (format 2.2) each a
+ *          track of the machine's process with a slice over the ticks
+ *          it lasts and a global instant where it begins; a detoured
+ *          message's slices say "detoured":true, its flow has cat
+ *          "detour".
  *  paje    Paje (ViTE, pajeng): containers machine > node > channel for
  *          the nodes the records name (a channel's source, a message's
  *          ends, a startup's or a mark's node), a channel's state

@@ -113,6 +113,11 @@
 /* Room around the graph for the outer nodes and their labels. */
 #define GRAPH_PAD 34
 
+/* The side panel's fault legend: its lines, with a trace of faults. */
+#define FAULT_LEGEND_LINES 2
+/* A dead channel is drawn this much wider than an idle one. */
+#define FAULT_EXTRA_WIDTH 1.0
+
 /* ---- colours ----------------------------------------------------------- */
 
 #define C_BACKGROUND 0x14161bu
@@ -125,6 +130,10 @@
 #define C_NODE_RING 0xc9ced8u
 #define C_HOVER 0xffffffu
 #define C_WINDOW 0x2a3a52u
+/* Faults: a red no heat colour comes near, and a cyan for detours that
+ * stands apart from both the heat scale and the red. */
+#define C_FAULT 0xff2d2du
+#define C_DETOUR 0x3ee6e0u
 
 /* The heat scale: idle slate through violet and orange to yellow. */
 static const struct { double at; Color color; } heat_stops[] = {
@@ -152,7 +161,7 @@ int render_palette(Color *colors, int max)
 {
     static const Color flat[] = { C_BACKGROUND, C_PANEL, C_GRID, C_TEXT,
                                   C_TEXT_DIM, C_ACCENT, C_NODE, C_NODE_RING,
-                                  C_HOVER, C_WINDOW };
+                                  C_HOVER, C_WINDOW, C_FAULT, C_DETOUR };
     int n = 0;
     for (int i = 0; i < PALETTE_HEAT_STEPS && n < max; i++)
         colors[n++] = render_heat((double)i / (PALETTE_HEAT_STEPS - 1));
@@ -865,7 +874,8 @@ static void bars_layout(Render *r, int avail)
  * rest. */
 static int side_legend_height(Render *r)
 {
-    return 7 * draw_font_height(&r->canvas, FONT_SMALL) + 40;
+    int lines = 7 + (r->trace->faults->len ? FAULT_LEGEND_LINES : 0);
+    return lines * draw_font_height(&r->canvas, FONT_SMALL) + 40;
 }
 
 static int side_bars_top(Render *r)
@@ -1256,6 +1266,7 @@ Color render_color(RenderColor which)
         [RENDER_COLOR_BACKGROUND] = C_BACKGROUND, [RENDER_COLOR_NODE] = C_NODE,
         [RENDER_COLOR_TEXT] = C_TEXT, [RENDER_COLOR_ACCENT] = C_ACCENT,
         [RENDER_COLOR_GRID] = C_GRID, [RENDER_COLOR_HOVER] = C_HOVER,
+        [RENDER_COLOR_FAULT] = C_FAULT, [RENDER_COLOR_DETOUR] = C_DETOUR,
     };
     return colors[which];
 }
@@ -1349,6 +1360,25 @@ static uint32_t node_channels(const Render *r, uint32_t v)
     return n;
 }
 
+/* "DOWN (dead link, for good); " and the like: what the channel's faults
+ * are at the cursor, or "" where it has none; free with g_free. */
+static char *hover_fault_text(const Render *r, const ViewState *s,
+                              uint32_t v, uint32_t link, uint32_t u)
+{
+    const Trace *t = r->trace;
+    FaultEntry e;
+    gboolean faulty = trace_channel_fault(t, v, link, &e);
+    gboolean down = faulty && trace_channel_down(t, v, link, s->cycle);
+    const char *dead = trace_node_dead(t, v) ? "from a dead node; "
+                       : trace_node_dead(t, u) ? "into a dead node; " : "";
+    if (!faulty)
+        return g_strdup(dead);
+    g_autofree char *when = trace_fault_interval_text(&e);
+    return g_strdup_printf("%s%s (faulty channel, %s%s); ", dead,
+                           down ? "DOWN now" : "up now", when,
+                           trace_channel_faulty(t, v, link) ? "" : ", not in this run");
+}
+
 static char *hover_channel_text(const Render *r, const ViewState *s,
                                 uint32_t v, uint32_t link, Tick from, Tick to)
 {
@@ -1364,15 +1394,16 @@ static char *hover_channel_text(const Render *r, const ViewState *s,
     const char *dir = r->view->bars == TOPOLOGY_BARS_UP_DOWN
         ? (topology_direction(r->topology, v, (int)link) > 0 ? " up" : " down")
         : "";
+    g_autofree char *fault = hover_fault_text(r, s, v, link, u);
     if (c < 0)
-        return g_strdup_printf("channel %u -> %u (%s%s): idle all run", v, u,
-                               name, dir);
+        return g_strdup_printf("channel %u -> %u (%s%s): %sidle all run", v, u,
+                               name, dir, fault);
     const TraceBusy *b = trace_index_at(r->index, (uint32_t)c, s->cycle);
     GString *g = g_string_new(NULL);
-    g_string_append_printf(g, "channel %u -> %u (%s%s): busy %" G_GINT64_FORMAT
+    g_string_append_printf(g, "channel %u -> %u (%s%s): %sbusy %" G_GINT64_FORMAT
                            " of %" G_GINT64_FORMAT " cycles in the window; whole "
                            "run: %" G_GUINT64_FORMAT " elements, %" G_GUINT64_FORMAT
-                           " message(s)", v, u, name, dir,
+                           " message(s)", v, u, name, dir, fault,
                            (gint64)trace_index_busy(r->index, (uint32_t)c, from, to),
                            (gint64)(to - from),
                            (guint64)trace_index_elements(r->index, (uint32_t)c),
@@ -1381,11 +1412,12 @@ static char *hover_channel_text(const Render *r, const ViewState *s,
         const TraceMessage *m = &g_array_index(t->messages, TraceMessage, b->message);
         g_string_append_printf(g, "; now message %u (%u -> %u, tag %d, "
                                "element %" G_GUINT64_FORMAT " of %"
-                               G_GUINT64_FORMAT ")", b->message, m->source,
+                               G_GUINT64_FORMAT "%s)", b->message, m->source,
                                m->dest, m->tag,
                                (guint64)(b->first + (uint64_t)((s->cycle - b->start)
                                                                / m->element_time)),
-                               (guint64)m->count);
+                               (guint64)m->count,
+                               m->detoured ? ", detoured around a fault" : "");
     }
     return g_string_free(g, FALSE);
 }
@@ -1429,6 +1461,9 @@ static char *hover_text(const Render *r, const ViewState *s, Hover h,
     char name[NODE_NAME_MAX];
     node_name(r, v, name, sizeof name);
     const char *phase = trace_index_node_phase(r->index, v, s->cycle);
+    if (trace_node_dead(r->trace, v))
+        return g_strdup_printf("node %u (%s): DEAD (machine.faults): it runs "
+                               "no program and forwards nothing", v, name);
     return g_strdup_printf("node %u (%s): sent %" G_GUINT64_FORMAT
                            ", received %" G_GUINT64_FORMAT " elements over "
                            "the run; outgoing channels %.0f%% busy in the "
@@ -1588,7 +1623,35 @@ static void draw_layer_labels(Render *r)
         r->view->captions(r->topology, draw_caption, r);
 }
 
-static void draw_graph(Render *r, Hover h)
+/* Over the heat: channels down at `cycle` in the fault colour, and
+ * along each busy channel whose element then is a detoured message's, a
+ * thin detour line. */
+static void draw_graph_faults(Render *r, Tick cycle, double busy_width)
+{
+    const Trace *t = r->trace;
+    if (!t->faults->len)
+        return;
+    Canvas *c = &r->canvas;
+    for (guint i = 0; i < r->strokes->len; i++) {
+        const Stroke *s = &g_array_index(r->strokes, Stroke, i);
+        const double *p = &r->curve[(gsize)i * CURVE_POINTS * 2];
+        if (trace_channel_down(t, s->source, s->link, cycle)) {
+            draw_polyline(c, p, CURVE_POINTS,
+                          r->line_width + FAULT_EXTRA_WIDTH, 0, C_FAULT);
+            draw_arrow(c, p, r->arrow, C_FAULT);
+            continue;
+        }
+        if (s->channel < 0 || r->util[s->channel] <= 0)
+            continue;
+        const TraceBusy *b = trace_index_at(r->index, (uint32_t)s->channel,
+                                            cycle);
+        if (b && g_array_index(t->messages, TraceMessage, b->message).detoured)
+            draw_polyline(c, p, CURVE_POINTS, MAX(busy_width / 3, 1.0), 0,
+                          C_DETOUR);
+    }
+}
+
+static void draw_graph(Render *r, Hover h, Tick cycle)
 {
     Canvas *c = &r->canvas;
     /* Busy channels are drawn wider, so activity stands out even where
@@ -1607,6 +1670,7 @@ static void draw_graph(Render *r, Hover h)
                           0, col);
             draw_arrow(c, p, busy ? r->arrow * BUSY_ARROW : r->arrow, col);
         }
+    draw_graph_faults(r, cycle, busy_width);
     if (h.stroke >= 0) {
         /* Both strokes of a channel drawn as two stubs. */
         const Stroke *hs = &g_array_index(r->strokes, Stroke, h.stroke);
@@ -1622,7 +1686,9 @@ static void draw_graph(Render *r, Hover h)
     char name[NODE_NAME_MAX];
     for (uint32_t v = 0; v < r->topology->nodes; v++) {
         gboolean hot = h.stroke < 0 && h.node == (int64_t)v;
-        draw_disc(c, r->nx[v], r->ny[v], r->node_r, hot ? C_HOVER : C_NODE_RING);
+        Color ring = hot ? C_HOVER
+                     : trace_node_dead(r->trace, v) ? C_FAULT : C_NODE_RING;
+        draw_disc(c, r->nx[v], r->ny[v], r->node_r, ring);
         draw_disc(c, r->nx[v], r->ny[v], r->node_r - NODE_RING, C_NODE);
         if (!r->labels_shown)
             continue;
@@ -1679,7 +1745,30 @@ static void draw_matrix_header(Render *r, int bx, uint32_t first)
     }
 }
 
-static void draw_matrix(Render *r, Hover h)
+/* Over the heat: the cell of each channel down at `cycle`, and a dead
+ * node's row, in the fault colour (at least a pixel row where many nodes
+ * share one). */
+static void draw_matrix_faults(Render *r, Tick cycle)
+{
+    const Trace *t = r->trace;
+    Canvas *c = &r->canvas;
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        if (e->link >= 0 && !(e->from <= cycle && cycle < e->until))
+            continue;
+        int x, y0, y1;
+        matrix_node_rows(r, e->node, &x, &y0, &y1);
+        int hgt = MAX(y1 - y0, 1);
+        if (e->link < 0) {
+            draw_rect(c, x, y0, r->block_w, hgt, C_FAULT);
+            continue;
+        }
+        guint k = column_of_link(r, (uint32_t)e->link);
+        draw_rect(c, x + r->col_x[k], y0, r->col_w[k], hgt, C_FAULT);
+    }
+}
+
+static void draw_matrix(Render *r, Hover h, Tick cycle)
 {
     const Trace *t = r->trace;
     Canvas *c = &r->canvas;
@@ -1714,11 +1803,29 @@ static void draw_matrix(Render *r, Hover h)
                                              / r->cell_channels[row + k]));
         }
     }
+    draw_matrix_faults(r, cycle);
     if (h.node >= 0) {
         int x, y0, y1;
         matrix_node_rows(r, (uint32_t)h.node, &x, &y0, &y1);
         draw_frame(c, x - 2, y0 - 1, r->block_w + 4, MAX(y1 - y0, 1) + 2, C_HOVER);
     }
+}
+
+/* "down: 2 channels; dead: 1 node": the fault legend's line (channel
+ * entries: one channel down twice counts twice). */
+static char *side_fault_text(const Trace *t)
+{
+    uint32_t channels = 0, nodes = 0;
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        if (e->link < 0)
+            nodes++;
+        else
+            channels++;
+    }
+    return g_strdup_printf("down: %u channel%s; dead: %u node%s", channels,
+                           channels == 1 ? "" : "s", nodes,
+                           nodes == 1 ? "" : "s");
 }
 
 /* `keys`: the keyboard help under the legend, for the interactive window
@@ -1781,6 +1888,16 @@ static void draw_side(Render *r, gboolean keys)
     draw_text(c, FONT_SMALL, x, y, ALIGN_LEFT, C_TEXT_DIM, "idle");
     draw_text(c, FONT_SMALL, x + w, y, ALIGN_RIGHT, C_TEXT_DIM, "busy all window");
     y += fh + 6;
+    if (t->faults->len) {
+        g_autofree char *faults = side_fault_text(t);
+        draw_rect(c, x, y + fh / 4, 14, MAX(fh / 2, 2), C_FAULT);
+        text_fit(r, FONT_SMALL, x + 20, y, w - 20, C_TEXT, faults);
+        y += fh;
+        draw_rect(c, x, y + fh / 2 - 1, 14, 2, C_DETOUR);
+        draw_text(c, FONT_SMALL, x + 20, y, ALIGN_LEFT, C_TEXT_DIM,
+                  "detoured message on a channel");
+        y += fh + 6;
+    }
     if (!keys)
         return;
     static const char *const help[] = {
@@ -1867,9 +1984,9 @@ void render_frame(Render *r, const ViewState *s)
         vs.kind = VIEW_MATRIX;
     Hover h = hover_find(r, &vs);
     if (vs.kind == VIEW_GRAPH)
-        draw_graph(r, h);
+        draw_graph(r, h, s->cycle);
     else
-        draw_matrix(r, h);
+        draw_matrix(r, h, s->cycle);
     draw_header(r, &vs, from, to);
     /* Only the window has a speed (view.c): a frame rendered to a file
      * has neither speed nor keys. */

@@ -11,6 +11,14 @@
  * matrix view, a row per node and a column per link, which works for all.
  * The window of a frame is the `window` cycles ending with `cycle`: a
  * channel's colour is the share of those cycles it was busy.
+ *
+ * Faults (a 2.2 trace of a machine with faults): a channel down at the
+ * window's last cycle is drawn in the fault colour over everything else,
+ * in both views, and only while it is down; a dead node's circle (graph)
+ * or row (matrix) likewise. A busy channel whose element at that cycle
+ * belongs to a message that went around a fault has a thin line of the
+ * detour colour along it, so the way around a dead link shows. The hover
+ * names both, and the side panel gives the legend.
  */
 #ifndef CUBE_RENDER_H
 #define CUBE_RENDER_H
@@ -91,7 +99,8 @@ gboolean render_node(const Render *r, uint32_t node, double *x, double *y,
 void render_node_label(const Render *r, uint32_t node, char *buf, gsize size);
 typedef enum {
     RENDER_COLOR_BACKGROUND, RENDER_COLOR_NODE, RENDER_COLOR_TEXT,
-    RENDER_COLOR_ACCENT, RENDER_COLOR_GRID, RENDER_COLOR_HOVER
+    RENDER_COLOR_ACCENT, RENDER_COLOR_GRID, RENDER_COLOR_HOVER,
+    RENDER_COLOR_FAULT, RENDER_COLOR_DETOUR
 } RenderColor;
 Color render_color(RenderColor which);
 
