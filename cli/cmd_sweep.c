@@ -1214,11 +1214,27 @@ static gboolean write_plot(const Sweep *sw, const PlotRequest *q, GError **error
         plot_add_note(p, s->str);
         g_string_free(s, TRUE);
     }
+    /* One note for the bounds left out of the same runs for the same
+     * reason (a sweep over faults voids every fault-free bound at once),
+     * their names in the order first met. */
+    g_autofree gboolean *noted = g_new0(gboolean, not_applying->len + 1);
     for (guint i = 0; i < not_applying->len; i++) {
+        if (noted[i])
+            continue;
         const NotApplying *na = &g_array_index(not_applying, NotApplying, i);
+        GString *names = g_string_new(na->name);
+        for (guint j = i + 1; j < not_applying->len; j++) {
+            const NotApplying *o = &g_array_index(not_applying, NotApplying, j);
+            if (!noted[j] && o->runs == na->runs
+                && !strcmp(o->reason, na->reason)) {
+                g_string_append_printf(names, "; %s", o->name);
+                noted[j] = TRUE;
+            }
+        }
         g_autofree char *note = g_strdup_printf(
             "not drawn in %u of %u run%s: %s (n/a: %s)", na->runs, sw->nruns,
-            sw->nruns == 1 ? "" : "s", na->name, na->reason);
+            sw->nruns == 1 ? "" : "s", names->str, na->reason);
+        g_string_free(names, TRUE);
         plot_add_note(p, note);
     }
     if (failed) {
