@@ -109,8 +109,8 @@ static void list_faults(void)
     for (size_t i = 0; i < G_N_ELEMENTS(list_policies); i++)
         printf("%s %s", i ? "," : "",
                machine_fault_policy_name(list_policies[i]));
-    printf(" (the first is the default)\n  report fields on a machine with "
-           "faults:");
+    printf(" (the first is the default)\n  report fields (0 without "
+           "faults):");
     for (const char *const *f = report_faults_fields; *f; f++)
         printf("%s faults.%s", f == report_faults_fields ? "" : ",", *f);
     printf("\n");

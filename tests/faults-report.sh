@@ -52,7 +52,7 @@ table=$out
 
 # Both of the exchange's bounds are the fault-free machine's: n/a, with
 # the faults as the reason, the measured values still printed.
-reason="      n/a: the machine has faults (machine.faults = 0-1): the bound is the fault-free machine's"
+reason="      n/a: the machine has faults: the bound is the fault-free machine's"
 bounds=$(grep -A2 -E '^  (n\(Ts \+ K\)|element transfers) +exact ' <<<"$table")
 want_bounds="  n(Ts + K)                                                    exact             -           12  n/a
       on cycles: n exchanges of K elements, one dimension at a time
@@ -106,14 +106,14 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["schema"] == 8, d["schema"]
 want = {"spec": "0-1", "list": "0-1", "links": 1, "channels": 0, "timed": 0,
-        "nodes": 0, "policy": "detour", "detoured": 2, "extra_links": 4,
+        "dead_nodes": 0, "policy": "detour", "detoured": 2, "extra_links": 4,
         "extra_links_max": 2, "routes_given_up": 0,
         "faultless": {"cycles": 8, "extra_cycles": 4, "extra_percent": 50}}
 assert d["faults"] == want, d["faults"]
 assert list(d).index("faults") == list(d).index("data_correct") + 1
 assert d["compared"]["set"] == ["machine.faults=none"], d["compared"]
 assert d["compared"]["cycles"] == 8, d["compared"]
-reason = "the machine has faults (machine.faults = 0-1): the bound is the fault-free machine'"'"'s"
+reason = "the machine has faults: the bound is the fault-free machine'"'"'s"
 b = {x["name"]: x for x in d["bounds"]}
 for n, m in (("n(Ts + K)", 12), ("element transfers", 48)):
     assert b[n]["applies"] is False and b[n]["value"] is None, b[n]
@@ -175,20 +175,21 @@ check expect-faults-pass "$CUBEMU" check "$T/ex.ini"
 sed 's/^faults.detoured = == 2$/faults.detoured = == 3/' "$T/ex.ini" > "$T/ex-wrong.ini"
 expect_has expect-faults-wrong 1 "ex-wrong.ini:11: expected faults.detoured == 3, measured 2" -- \
   "$CUBEMU" check "$T/ex-wrong.ini"
-# No faults, no faults.* fields: refused before the run.
+# No faults: every faults.* field is 0, so the expectations of a broken
+# machine fail on a whole one, the first named with its line.
 grep -v '^faults = ' "$T/ex.ini" > "$T/ex-none.ini"
-expect_has expect-faults-no-faults 2 "cubemu run: $T/ex-none.ini:9: no output field 'faults.links' in a run of exchange (fields: cycles," -- \
-  "$CUBEMU" run "$T/ex-none.ini"
+expect_has expect-faults-no-faults 1 "ex-none.ini:8: expected cycles == 12, measured 8" -- \
+  "$CUBEMU" check "$T/ex-none.ini"
 
-# A sweep's columns: the faults.* fields, empty where there are none.
+# A sweep's columns: the faults.* fields, 0 where there are none.
 sed '/^\[expect\]$/,$d' "$T/ex-none.ini" > "$T/sweep.ini"
 run "$CUBEMU" sweep "$T/sweep.ini" --vary machine.faults=none,0-1 --quiet \
   --csv "$T/sweep.csv"
 if [ "$rc" = 0 ] && python3 - "$T/sweep.csv" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert [r["faults.detoured"] for r in rows] == ["", "2"], rows
-assert [r["faults.extra_links"] for r in rows] == ["", "4"], rows
+assert [r["faults.detoured"] for r in rows] == ["0", "2"], rows
+assert [r["faults.extra_links"] for r in rows] == ["0", "4"], rows
 assert [r["cycles"] for r in rows] == ["8", "12"], rows
 EOF
 then ok sweep-faults-columns; else bad sweep-faults-columns; fi
@@ -204,7 +205,7 @@ expect_has bad-faults-file 2 "cubemu run: $T/ex-bad.ini:4: faults: '0-3': " -- \
 run "$CUBEMU" list
 if [ "$rc" = 0 ] && grep -qxF "  machine.fault-policy: detour, refuse (the first is the default)" <<<"$out" \
    && grep -qxF "  random:K:SEED        K links, both channels, drawn reproducibly" <<<"$out" \
-   && grep -qxF "  report fields on a machine with faults: faults.links, faults.channels, faults.timed, faults.nodes, faults.detoured, faults.extra_links, faults.extra_links_max, faults.routes_given_up" <<<"$out"
+   && grep -qxF "  report fields (0 without faults): faults.links, faults.channels, faults.timed, faults.dead_nodes, faults.detoured, faults.extra_links, faults.extra_links_max, faults.routes_given_up" <<<"$out"
 then ok list-faults; else bad list-faults; fi
 
 echo "faults-report: $passed passed, $failed failed"
