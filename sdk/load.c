@@ -97,13 +97,15 @@ static const Algorithm *load(const char *path, const char *real,
                     "(rebuild it against this cubemu's <cubemu/program.h>)",
                     path, abi, CUBEMU_PROGRAM_ABI);
     }
-    if (p->size != sizeof(cubemu_program)) {
+    if (p->size < SDK_DESCRIPTOR_SIZE_MIN
+        || p->size > SDK_DESCRIPTOR_SIZE_MAX) {
         uint32_t size = p->size;
         dlclose(handle);
         return fail(error, shown, "%s: its descriptor is %u bytes, not the "
-                    "%zu of version %d of the interface (rebuild it against "
-                    "this cubemu's <cubemu/program.h>)", path, size,
-                    sizeof(cubemu_program), CUBEMU_PROGRAM_ABI);
+                    "%zu to %zu of version %d of the interface (rebuild it "
+                    "against this cubemu's <cubemu/program.h>)", path, size,
+                    SDK_DESCRIPTOR_SIZE_MIN, SDK_DESCRIPTOR_SIZE_MAX,
+                    CUBEMU_PROGRAM_ABI);
     }
     GError *e = NULL;
     const Algorithm *alg = sdk_algorithm(p, path, &e);

@@ -136,6 +136,12 @@ uint32_t cubemu_machine_diameter(const cubemu_machine *m)
     return m->machine.topology.diameter;
 }
 
+int cubemu_machine_node_alive(const cubemu_machine *m, uint32_t node)
+{
+    return node < TOPO(m)->nodes
+           && !faults_node_dead(m->machine.faults, node);
+}
+
 uint32_t cubemu_machine_neighbour(const cubemu_machine *m, uint32_t node,
                                   int link)
 {
@@ -260,6 +266,11 @@ int cubemu_links(const cubemu_node *n) { return node_links(CNODE(n)); }
 unsigned cubemu_step(const cubemu_node *n) { return node_step(CNODE(n)); }
 cubemu_word *cubemu_memory(cubemu_node *n) { return node_memory(NODE(n)); }
 void *cubemu_local(cubemu_node *n) { return node_local(NODE(n)); }
+
+int cubemu_node_alive(const cubemu_node *n, uint32_t address)
+{
+    return node_alive(CNODE(n), address) ? 1 : 0;
+}
 
 uint32_t cubemu_neighbour(const cubemu_node *n, int link)
 {
@@ -497,6 +508,12 @@ static gboolean good_name(const char *s)
     return TRUE;
 }
 
+unsigned sdk_flags(const cubemu_program *p)
+{
+    return p->size >= offsetof(cubemu_program, flags) + sizeof p->flags
+           ? p->flags : 0;
+}
+
 /* Everything the header requires of a descriptor, past its version; the
  * first problem in *why. */
 static gboolean descriptor_ok(const cubemu_program *p, char **why)
@@ -529,6 +546,11 @@ static gboolean descriptor_ok(const cubemu_program *p, char **why)
                                | CUBEMU_NEEDS_DIRECT | CUBEMU_NEEDS_RINGS)) {
         *why = g_strdup_printf("program '%s': needs has bits that are no "
                                "CUBEMU_NEEDS_*", p->name);
+        return FALSE;
+    }
+    if (sdk_flags(p) & ~(unsigned)CUBEMU_RUNS_WITH_DEAD_NODES) {
+        *why = g_strdup_printf("program '%s': flags has bits that are no "
+                               "CUBEMU_RUNS_*", p->name);
         return FALSE;
     }
     unsigned phases = 0;
@@ -581,6 +603,7 @@ const Algorithm *sdk_algorithm(const cubemu_program *p, const char *path,
     a->summary = p->summary ? p->summary : "";
     a->source = p->source ? p->source : "";
     a->needs = p->needs;
+    a->dead_nodes = (sdk_flags(p) & CUBEMU_RUNS_WITH_DEAD_NODES) != 0;
     a->methods = p->methods;
     a->params = p->params ? p->params : no_params;
     a->phases = p->phases;

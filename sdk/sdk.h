@@ -17,6 +17,8 @@
 #include "algorithm.h"
 #include "cubemu/program.h"
 
+#include <stddef.h>
+
 /* The Algorithm that runs descriptor p, after checking every field the
  * header requires; `path` is the shared object it came from (NULL for a
  * built-in), named in errors. NULL with *error (SCENARIO_ERROR, so exit
@@ -24,6 +26,18 @@
  * exits. */
 const Algorithm *sdk_algorithm(const cubemu_program *p, const char *path,
                                GError **error);
+
+/* The descriptor sizes this cubemu loads (cubemu_program.size): the
+ * interface's version grows only by fields at the end, so a program built
+ * against an earlier header of the same version is the first fields of
+ * today's descriptor. The smallest is version 1 as first released, every
+ * field before `flags`; the largest, today's. */
+#define SDK_DESCRIPTOR_SIZE_MIN offsetof(cubemu_program, flags)
+#define SDK_DESCRIPTOR_SIZE_MAX sizeof(cubemu_program)
+
+/* Descriptor p's flags (CUBEMU_RUNS_*): 0 when its size does not cover
+ * the field (a program built before it was added). */
+unsigned sdk_flags(const cubemu_program *p);
 
 /* Load the program at `path` (a file name as the scenario resolved it;
  * `shown` is how to name it in messages) and make its Algorithm. The

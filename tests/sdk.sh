@@ -9,7 +9,11 @@
 # text file, a folder, no descriptor, another ABI, a descriptor without
 # step or methods, a bad parameter declaration, an undefined cubemu_*
 # call, a name mismatch, bad values, cubemu_fail, a bad layout, the wrong
-# topology) exits 2 naming the file and the fault; the built-in shift is
+# topology, dead nodes for a program that does not declare it runs with
+# them, a descriptor size it does not know) exits 2 naming the file and
+# the fault; a descriptor of version 1's first size (no flags) loads; the
+# examples run on broken machines (link faults: data correct, cycles never
+# below the whole machine's; broadcast.so with dead nodes); the built-in shift is
 # listed like any algorithm and, compiled out of the tree against the
 # installed header alone, runs as a loaded program with the same reports.
 # With --mpi (make check-mpi) only the MPI cases: the examples on 2, 4, 8
@@ -202,9 +206,9 @@ build_examples() {
   if [ ${#differ[@]} = 0 ]; then ok "the installed share/doc/cubemu/examples/programs: the tree's examples/programs"
   else bad "share/doc/cubemu/examples/programs lacks or differs: ${differ[*]}"; fi
   in_dir "$W" make
-  if [ "$rc" = 0 ] && [ -f "$W/bitonic.so" ] && [ -f "$W/allreduce.so" ] \
+  if [ "$rc" = 0 ] && [ -f "$W/bitonic.so" ] && [ -f "$W/allreduce.so" ] && [ -f "$W/broadcast.so" ] \
      && grep -qF -- "-I$PCDIR/../../include" <<<"$out"; then
-    ok "out of the tree: make (pkg-config --cflags cubemu-program, the staged .pc) builds bitonic.so, allreduce.so"
+    ok "out of the tree: make (pkg-config --cflags cubemu-program, the staged .pc) builds bitonic.so, allreduce.so, broadcast.so"
   else
     bad "out of the tree: make: exit $rc" "$out"; finish
   fi
@@ -247,7 +251,7 @@ build_examples
 if [ -z "$MODE" ]; then
   bins=()
   for b in cubemu cubemu-view cubemu-mpi; do [ -x "$ROOT/bin/$b" ] && bins+=("$b"); done
-  for so in bitonic.so allreduce.so; do
+  for so in bitonic.so allreduce.so broadcast.so; do
     undef=$(nm -D --undefined-only "$W/$so" | awk '{print $NF}' | grep '^cubemu_' | sort -u)
     missing=()
     for b in "${bins[@]}"; do
@@ -278,7 +282,7 @@ if [ "$MODE" = --mpi ]; then
           mpirun --oversubscribe --allow-run-as-root)
   for d in 1 2 3; do
     np=$((1 << d))
-    for x in bitonic allreduce; do
+    for x in bitonic allreduce broadcast; do
       name="$x.ini, machine.dimensions=$d"
       out=$(cd "$E" && "${USER_ENV[@]}" timeout "$TIMEOUT" "$C" run "$W/$x.ini" \
             --set machine.dimensions=$d --json --dump-memory 2>"$tmp/emu.err" >"$tmp/emu.json"); rc=$?
@@ -302,7 +306,7 @@ fi
 
 # --- 3. the examples through the installed cubemu, from other folders -----------------------
 in_dir "$E" "$C" check "$W"/*.ini
-if [ "$rc" = 0 ] && grep -q '^4 passed, 0 failed$' <<<"$out"; then ok "cubemu check: the 4 example scenarios pass (from another folder)"
+if [ "$rc" = 0 ] && grep -q '^6 passed, 0 failed$' <<<"$out"; then ok "cubemu check: the 6 example scenarios pass (from another folder)"
 else bad "cubemu check $W/*.ini: exit $rc" "$out"; fi
 for x in bitonic allreduce; do
   in_dir "$E" "$C" run --json "$W/$x.ini"
@@ -415,10 +419,31 @@ if abi_probe; then
     "abi.ini:5: program: " "/abi.so was built for version $((ABI + 1)) of the node-program interface; this cubemu runs version $ABI" \
     -- run "$P/abi.ini"
 fi
-if probe size descriptor="$(descriptor CUBEMU_PROGRAM_ABI 'sizeof(cubemu_program) - 8')"; then
-  scenario "$P/size.ini" ./size.so
-  refused "a descriptor of another size" "$E" \
-    "size.ini:5: program: " "/size.so: its descriptor is" "bytes, not the" -- run "$P/size.ini"
+# Version 1 grew by a trailing field (flags): a descriptor that ends
+# before it (a program built before) loads; one smaller than that, or
+# larger than this cubemu's, is refused naming both limits.
+first='offsetof(cubemu_program, flags)'
+for size in "$first - 8" 'sizeof(cubemu_program) + 8'; do
+  if probe size descriptor="$(descriptor CUBEMU_PROGRAM_ABI "$size")"; then
+    scenario "$P/size.ini" ./size.so
+    refused "a descriptor of $size bytes" "$E" \
+      "size.ini:5: program: " "/size.so: its descriptor is" "bytes, not the" "of version $ABI of the interface" -- run "$P/size.ini"
+  fi
+done
+if probe first descriptor="$(descriptor CUBEMU_PROGRAM_ABI "$first")"; then
+  scenario "$P/first.ini" ./first.so
+  in_dir "$E" "$C" run --json "$P/first.ini"
+  json_ok "a descriptor of version 1's first size ($first, before flags) loads and runs" \
+    "d['data_correct'] is True and d['messages'] == 8"
+  refused "that descriptor (its flags read as 0) on a machine with a dead node" "$E" \
+    "--set machine.faults=node:6: algorithm 'probe' needs every node, and machine.faults names 1 dead (node:6)" \
+    "or a program that declares CUBEMU_RUNS_WITH_DEAD_NODES" -- run "$P/first.ini" --set machine.faults=node:6
+fi
+if probe badflags descriptor='CUBEMU_PROGRAM(.name = "probe", .methods = methods, .params = params,
+    .prepare = prepare, .init = init, .step = step, .expect = expect, .flags = 1u << 7);'; then
+  scenario "$P/badflags.ini" ./badflags.so
+  refused "flags with a bit that is no CUBEMU_RUNS_*" "$E" \
+    "badflags.ini:5: program: " "/badflags.so: program 'probe': flags has bits that are no CUBEMU_RUNS_*" -- run "$P/badflags.ini"
 fi
 if probe nostep step_field=; then
   scenario "$P/nostep.ini" ./nostep.so
@@ -465,6 +490,38 @@ printf '%s\n' "[machine]" "preset = torus-16x16" "[algorithm]" "program = ./bito
 refused "bitonic (CUBEMU_NEEDS_DIMENSIONS) on the 16 x 16 torus" "$E" \
   "torus.ini" "algorithm 'bitonic' does not run on topology 'mesh' (it runs on: cube)" -- run "$W/torus.ini"
 refused "cubemu check of a refused scenario" "$E" "FAIL $P/abi.ini" "was built for version" -- check "$W/bitonic.ini" "$P/abi.ini"
+
+# --- 9. the examples on a broken machine -----------------------------------------------------
+# Link faults need nothing of a program: bitonic and allreduce on the
+# 4-cube with 1 and n - 1 = 3 random dead links (two seeds each) verify,
+# and take no fewer cycles than on the whole cube (a detour only adds
+# links to a route and contention to the links it takes).
+for x in bitonic allreduce broadcast; do
+  in_dir "$E" "$C" run --json "$W/$x.ini" --set machine.dimensions=4
+  whole=$(python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print(d["cycles"] if d["data_correct"] else "")' <<<"$out" 2>/dev/null)
+  if [ -z "$whole" ]; then bad "$x.ini on the whole 4-cube: exit $rc" "$out"; continue; fi
+  for f in random:1:1 random:1:2 random:3:1 random:3:2; do
+    in_dir "$E" "$C" run --json "$W/$x.ini" --set machine.dimensions=4 --set machine.faults=$f
+    json_ok "$x.ini on the 4-cube with faults = $f: data correct, cycles >= the whole cube's $whole" \
+      "d['data_correct'] is True and d['cycles'] >= $whole"
+  done
+done
+# Dead nodes: broadcast.so declares CUBEMU_RUNS_WITH_DEAD_NODES and runs;
+# allreduce.so does not and is refused, naming where faults was set.
+for f in node:0 random-nodes:2:1 random-nodes:3:5; do
+  in_dir "$E" "$C" run --json "$W/broadcast.ini" --set machine.dimensions=4 --set machine.faults=$f
+  live=$((16 - $(sed -E 's/^node:.*/1/; s/^random-nodes:([0-9]+):.*/\1/' <<<"$f")))
+  json_ok "broadcast.so on the 4-cube with faults = $f: data correct, $live live nodes, $((live - 1)) messages" \
+    "d['data_correct'] is True and d['details']['live_nodes'] == $live and d['messages'] == $live - 1"
+done
+refused "allreduce.so (no CUBEMU_RUNS_WITH_DEAD_NODES) on a machine with a dead node" "$E" \
+  "--set machine.faults=node:5: algorithm 'allreduce' needs every node, and machine.faults names 1 dead (node:5)" \
+  "or a program that declares CUBEMU_RUNS_WITH_DEAD_NODES" -- run "$W/allreduce.ini" --set machine.faults=node:5
+sed 's/^faults = .*/faults = node:3/' "$W/broadcast-dead.ini" | sed 's|program = ./broadcast.so|program = ./allreduce.so|' \
+  | grep -v '^details\.\|^messages\|^element_transfers\|^cycles' >"$W/allreduce-dead.ini"
+refused "the same in a scenario file, naming its line" "$E" \
+  "allreduce-dead.ini:11: algorithm 'allreduce' needs every node" -- run "$W/allreduce-dead.ini"
+rm -f "$W/allreduce-dead.ini"
 
 # --- 7. the built-in shift is a program like a loaded one -------------------------------------
 in_dir "$E" "$C" list --json

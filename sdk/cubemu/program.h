@@ -61,7 +61,12 @@ extern "C" {
 /* The version of this interface. A program records the version it was
  * compiled against in its descriptor (CUBEMU_PROGRAM does), and cubemu
  * refuses a program of any other version: any change to a type, a
- * function or a meaning below gives a new number. */
+ * function or a meaning below gives a new number. Within a version the
+ * interface grows only by new functions and by fields at the end of the
+ * descriptor: its size (cubemu_program.size) tells cubemu which fields a
+ * program has, so a program built before a field was added still loads
+ * and reads as if it had left the field 0; a program built against a
+ * newer header (a larger descriptor) is refused. */
 #define CUBEMU_PROGRAM_ABI 1
 
 /* The name of the descriptor's symbol, as cubemu looks it up. */
@@ -137,6 +142,19 @@ enum {
     CUBEMU_NEEDS_RINGS = 1u << 3
 };
 
+/* What a program declares it can do besides the usual
+ * (cubemu_program.flags):
+ *   RUNS_WITH_DEAD_NODES  it runs on a machine whose faults name dead
+ *                         nodes ([machine] faults = node:U, random-nodes:K:S):
+ *                         it asks cubemu_node_alive (in a step) or
+ *                         cubemu_machine_node_alive which nodes are alive
+ *                         and never sends to or receives from a dead one.
+ *                         A dead node runs no step; its memory stays as
+ *                         init left it and is checked against expect like
+ *                         any node's. cubemu refuses a program without the
+ *                         flag on such a machine. */
+enum { CUBEMU_RUNS_WITH_DEAD_NODES = 1u << 0 };
+
 /* What one element is: one 64-bit integer, one IEEE double, or a complex
  * number of two doubles (real, imaginary). A channel moves one element
  * per element-time whatever its width. */
@@ -199,6 +217,9 @@ typedef struct cubemu_program {
                    cubemu_word *expected);
     void (*report)(const void *config, const cubemu_machine *machine,
                    cubemu_report *report);
+    /* Added within version 1 (a descriptor of the earlier size has it
+     * 0): CUBEMU_RUNS_WITH_DEAD_NODES, or 0. */
+    unsigned flags;
 } cubemu_program;
 
 /* The descriptor's first two fields, as this header has them:
@@ -251,6 +272,11 @@ uint32_t cubemu_machine_side(const cubemu_machine *m, int axis);
 /* 1 for a torus. */
 int cubemu_machine_wrap(const cubemu_machine *m);
 uint32_t cubemu_machine_diameter(const cubemu_machine *m);
+/* 1 when node `node` is alive, 0 when the machine's faults name it dead
+ * (or it is no node): what cubemu_node_alive says during a step, for
+ * prepare, init and expect (a dead node's memory stays as init left it,
+ * so expect gives it that). */
+int cubemu_machine_node_alive(const cubemu_machine *m, uint32_t node);
 /* Node `node`'s neighbour across `link`, or CUBEMU_NONE. */
 uint32_t cubemu_machine_neighbour(const cubemu_machine *m, uint32_t node,
                                   int link);
@@ -307,6 +333,13 @@ uint32_t cubemu_nodes(const cubemu_node *node);
 int cubemu_links(const cubemu_node *node);
 uint32_t cubemu_neighbour(const cubemu_node *node, int link);
 unsigned cubemu_step(const cubemu_node *node);     /* 0 on the first call */
+/* 1 when node `address` (< cubemu_nodes) is alive, 0 when the machine's
+ * faults name it dead (or it is no node): a dead node runs no program and
+ * is sent nothing and received from never (a run that tries fails
+ * naming it); routes and paths go around it as around a dead link. Every
+ * node is alive on a machine without dead nodes, and under cubemu-mpi,
+ * which refuses faults. */
+int cubemu_node_alive(const cubemu_node *node, uint32_t address);
 /* The node's memory: memory_elements elements of element_words words.
  * Valid for the current step call only (between calls the emulator may
  * move it), so fetch it in every call. */
