@@ -208,6 +208,17 @@ static int setup_run(RunSetup *setup, const char *machine_topology,
         g_error_free(e);
         return CUBEMU_ERR_INTERNAL;
     }
+    /* The machine is built from the call alone, so it has no faults today;
+     * should a preset or a key ever bring them, the refusal is
+     * cubemu-mpi's. */
+    if (!mpi_machine_runs_for_real(&setup->machine,
+                                   scenario_where(s, "machine", "faults"),
+                                   "libcubemu", &e)) {
+        g_printerr("libcubemu: %s\n", e->message);
+        g_error_free(e);
+        run_setup_release(setup, TRUE);
+        return CUBEMU_ERR_INTERNAL;
+    }
     return CUBEMU_SUCCESS;
 }
 

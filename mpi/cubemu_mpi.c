@@ -529,6 +529,12 @@ static RunOutcome run_one(const Scenario *s, const MpiNodeOptions *options,
     RunSetup setup;
     if (!run_setup(s, &setup, error))
         return RUN_BAD_INPUT;
+    if (!mpi_machine_runs_for_real(&setup.machine,
+                                   scenario_where(s, "machine", "faults"),
+                                   PROGRAM, error)) {
+        run_setup_release(&setup, TRUE);
+        return RUN_BAD_INPUT;
+    }
     *nodes = machine_nodes(&setup.machine);
     if (*nodes != (uint32_t)size) {
         run_setup_release(&setup, TRUE);

@@ -91,6 +91,7 @@
  */
 #include "node_mpi.h"
 #include "nodecheck.h"
+#include "scenario.h"
 #include "topology.h"
 
 #include <limits.h>
@@ -354,8 +355,21 @@ size_t node_memory_elements(const Node *node) { return node->memory_elements; }
 size_t node_element_words(const Node *node) { return node->w; }
 void *node_local(Node *node) { return node->local; }
 
-/* cubemu-mpi refuses a machine with faults (a real run cannot break a
- * link), so every node is alive. */
+gboolean mpi_machine_runs_for_real(const Machine *machine, const char *where,
+                                   const char *program, GError **error)
+{
+    if (!machine->faults)
+        return TRUE;
+    g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                "%s: machine.faults = %s: %s runs on real links and nodes, "
+                "and a real run cannot break a link or kill a node; run it "
+                "on the emulator (cubemu run)", where,
+                faults_spec(machine->faults), program);
+    return FALSE;
+}
+
+/* cubemu-mpi and libcubemu refuse a machine with faults
+ * (mpi_machine_runs_for_real), so every node is alive. */
 int node_alive(const Node *node, uint32_t x)
 {
     return x < node->count;

@@ -67,6 +67,15 @@ typedef struct {
     gboolean each;
 } MpiNodeOptions;
 
+/* Whether the machine can run for real: FALSE with *error (SCENARIO_ERROR,
+ * exit status 2) when its faults name any dead link or node: a real run
+ * on MPI cannot break a link or kill a node, and one that pretended to
+ * would time the whole machine. `where` is where the faults were
+ * set (scenario_where), `program` the caller's name. cubemu-mpi and
+ * libcubemu call it before making any node. */
+gboolean mpi_machine_runs_for_real(const Machine *machine, const char *where,
+                                   const char *program, GError **error);
+
 /* The node of this rank: address = rank in comm, whose size must be the
  * machine's node count. Memory and local state are zeroed. options may be
  * NULL (whole elements, hop by hop). */

@@ -7,8 +7,8 @@
 # Scenarios: tests/data/mpi/*.ini and scenarios/transpose/cube-3*.ini,
 # mesh-4x2.ini (2, 4 or 8 nodes each). A run that takes longer than
 # MPI_TIMEOUT seconds (default 120) fails. Then the default scenario
-# (cubemu-mpi run with only --set), the refusals (a wrong rank count, bad
-# --wait-limit values), cubemu-mpi check (tests/data/mpi/check/*.ini), and
+# (cubemu-mpi run with only --set), the refusals (a wrong rank count, a
+# machine with faults, bad --wait-limit values), cubemu-mpi check (tests/data/mpi/check/*.ini), and
 # the wait limit itself (tests/mpi_wait.c: a deadlock reported, a slow run
 # left alone; tests/data/mpi/deadlock.c: a deadlock of cubemu-mpi ended
 # with every node's state, with a limit of 1 s and with the default one).
@@ -57,6 +57,29 @@ if [ "$status" = 2 ] && grep -q "the machine has 8 nodes but 4 MPI ranks" "$tmp/
 else
   echo "FAIL $f on 4 ranks: exit $status, not 2 with a message"; fail=$((fail + 1))
 fi
+
+# A machine with faults: a real run cannot break a link, so cubemu-mpi run
+# and check refuse it (exit 2), naming where faults was set (a --set, a
+# file's line), on any rank count. Dead nodes for an algorithm that needs
+# every node are refused first by that check, as on the emulator.
+printf '%s\n' "[machine]" "preset = cube" "dimensions = 3" "faults = random:2:1" \
+  "[algorithm]" "name = exchange" >"$tmp/faults.ini"
+why="cubemu-mpi runs on real links and nodes, and a real run cannot break a link or kill a node; run it on the emulator (cubemu run)"
+for c in "8 run $f --set machine.faults=0-1|--set machine.faults=0-1: machine.faults = 0-1: $why" \
+         "8 run $tmp/faults.ini|$tmp/faults.ini:4: machine.faults = random:2:1: $why" \
+         "4 run $tmp/faults.ini|$tmp/faults.ini:4: machine.faults = random:2:1: $why" \
+         "8 run $f --set machine.faults=node:3|--set machine.faults=node:3: algorithm 'exchange' needs every node" \
+         "8 check $tmp/faults.ini|FAIL $tmp/faults.ini: $tmp/faults.ini:4: machine.faults = random:2:1: $why"; do
+  read -r np args <<<"${c%%|*}"
+  # shellcheck disable=SC2086
+  "${MPIRUN[@]}" -np "$np" "$MPI" $args >"$tmp/mpi.out" 2>"$tmp/mpi.err"
+  status=$?
+  if [ "$status" = 2 ] && grep -qF -- "${c#*|}" "$tmp/mpi.out" "$tmp/mpi.err"; then
+    ok "cubemu-mpi $args on $np ranks: a machine with faults refused (exit 2)"
+  else
+    bad "cubemu-mpi $args on $np ranks" "exit $status, not 2 with '${c#*|}': $(head -c 300 "$tmp/mpi.err")"
+  fi
+done
 
 # Without a scenario, the default one (run/scenario_default.c), as cubemu
 # run: with nothing, its 256-node machine (refused on 8 ranks, naming it);
