@@ -87,6 +87,12 @@ if [ "$unit_only" != "--unit-only" ]; then
   # swept, traced and viewed through the installed cubemu, verification,
   # every refusal of a program, and the built-in shift as a loaded program
   script tests/sdk.sh "sdk: "
+  # Every algorithm on a broken machine (tests/broken-machine.sh): each
+  # scenario but the largest (named, with the reason) with 1 and c - 1
+  # random dead links verifies, with cycles never below the whole
+  # machine's (the cases that are, named with why); timed faults and
+  # fault-policy = refuse on a case timed by hand
+  script tests/broken-machine.sh "broken-machine: "
   # The JSON report against docs/report.schema.json (tests/schema.sh): every
   # algorithm's report and cubemu-mpi's, identical reruns, shortest numbers
   script tests/schema.sh "schema: "
