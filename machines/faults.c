@@ -869,7 +869,8 @@ static gboolean has_entry(const Faults *f, uint32_t node, int link, Tick from,
                           Tick until)
 {
     FaultEntry key = { node, link, from, until };
-    return bsearch(&key, f->ch, f->nch, sizeof key, entry_cmp) != NULL;
+    return f->nch > 0
+           && bsearch(&key, f->ch, f->nch, sizeof key, entry_cmp) != NULL;
 }
 
 /* Is e one of the two channels of a link item (its reverse is down over
