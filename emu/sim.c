@@ -774,8 +774,8 @@ static gboolean fault_dead_peer(Node *node, const char *op, uint32_t peer)
     if (!faults_node_dead(node->sim->machine.faults, peer))
         return FALSE;
     node_fail(node, "%s node %" PRIu32 ", which is dead (machine.faults): "
-              "a program on a machine with dead nodes asks node_alive "
-              "first (node.h)", op, peer);
+              "a program on a machine with dead nodes asks which live "
+              "first (node_alive; cubemu_node_alive in the SDK)", op, peer);
     return TRUE;
 }
 
