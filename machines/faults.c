@@ -223,31 +223,8 @@ FaultCounts faults_counts(const Faults *f)
     return f->counts;
 }
 
-gboolean faults_entry(const Faults *f, size_t i, FaultEntry *e)
-{
-    /* Dead nodes and channels merged in node order, a node before its
-     * channels. */
-    size_t a = 0, b = 0;
-    for (size_t k = 0; k <= i; k++) {
-        gboolean node_next = a < f->ndead
-                             && (b >= f->nch || f->dead[a] <= f->ch[b].node);
-        if (!node_next && b >= f->nch)
-            return FALSE;
-        if (k == i) {
-            if (node_next)
-                *e = (FaultEntry){ f->dead[a], -1, 0, FAULTS_FOREVER };
-            else
-                *e = f->ch[b];
-            return TRUE;
-        }
-        if (node_next)
-            a++;
-        else
-            b++;
-    }
-    return FALSE;
-}
-
+/* Dead nodes and channels merged in node order, a node before its
+ * channels. */
 void faults_entries(const Faults *f, GArray *out)
 {
     size_t a = 0, b = 0;

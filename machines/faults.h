@@ -98,15 +98,13 @@ FaultCounts faults_counts(const Faults *f);
 
 /* One entry of the list: a channel (node, link) down over [from, until),
  * or a dead node (link -1, the whole run). Entries are sorted by node,
- * then link, then from; i = 0, 1, ... until FALSE. */
+ * then link, then from. */
 typedef struct {
     uint32_t node;
     int link;
     Tick from, until;
 } FaultEntry;
-gboolean faults_entry(const Faults *f, size_t i, FaultEntry *e);
-/* All of them in that order, appended to a GArray of FaultEntry: the
- * list in time linear in its length (faults_entry walks to entry i). */
+/* All of them in that order, appended to a GArray of FaultEntry. */
 void faults_entries(const Faults *f, GArray *out);
 
 gboolean faults_has_dead_nodes(const Faults *f);

@@ -91,14 +91,22 @@ START_TEST(syntax_and_canonical_text)
     ck_assert_uint_eq(faults_live_node(f, 8), 8);
     ck_assert_uint_eq(faults_live_node(f, 9), 10);
     /* The list, a node before its channels, in address order. */
-    FaultEntry e;
-    ck_assert(faults_entry(f, 0, &e));
-    ck_assert_uint_eq(e.node, 0);
-    ck_assert_int_eq(e.link, 0);
-    size_t n = 0;
-    while (faults_entry(f, n, &e))
-        n++;
-    ck_assert_uint_eq(n, 1 + 2 + 1 + 2 + 2);
+    g_autoptr(GArray) list = g_array_new(FALSE, FALSE, sizeof(FaultEntry));
+    faults_entries(f, list);
+    const FaultEntry want[] = {
+        { 0, 0, 0, FAULTS_FOREVER },  { 1, 0, 0, FAULTS_FOREVER },
+        { 3, 2, 10, 20 },             { 6, 2, 0, FAULTS_FOREVER },
+        { 7, 2, 10, 20 },             { 9, -1, 0, FAULTS_FOREVER },
+        { 12, 0, 5, FAULTS_FOREVER }, { 13, 0, 5, FAULTS_FOREVER },
+    };
+    ck_assert_uint_eq(list->len, G_N_ELEMENTS(want));
+    for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+        const FaultEntry *e = &g_array_index(list, FaultEntry, i);
+        ck_assert_msg(e->node == want[i].node && e->link == want[i].link
+                      && e->from == want[i].from && e->until == want[i].until,
+                      "entry %zu: node %u link %d %ld..%ld", i, e->node,
+                      e->link, (long)e->from, (long)e->until);
+    }
     faults_unref(f);
 
     /* The same fault named twice is one. */
