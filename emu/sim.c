@@ -849,6 +849,7 @@ static void node_send_path(Node *node, const int *path, int hops,
     MessageClass cls = sim_class(sim, hops, FALSE);
     const int *asked = path;
     if (G_UNLIKELY(sim->machine.faults)
+        && !(hops == 1 && sim_fault_hop_clear(sim, node->address))
         && !(path = fault_path(sim, node, dest, path, &hops)))
         return;
     sim_send(sim, node, dest, tag, offset, count, cls, path, hops,
@@ -943,7 +944,8 @@ void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
      * matches. One on its own link stays lazy (a delivery into its region
      * copies it out first, sim_lazy_protect). */
     gboolean lazy = TRUE;
-    if (G_UNLIKELY(sim->machine.faults)) {
+    if (G_UNLIKELY(sim->machine.faults)
+        && !sim_fault_hop_clear(sim, node->address)) {
         if (!(path = fault_path(sim, node, nb, path, &hops)))
             return;
         lazy = path == &link;

@@ -576,9 +576,13 @@ static uint32_t *link_col(Sim *sim, int link)
     LinkChannels *lc = &sim->link_ch[link];
     if (!lc->col) {
         lc->col = emu_big_new0(sim_col_bytes(sim), "a link's counts");
-        if (lc->uniform > 0)
+        if (lc->uniform >= sim->count_limit) {
             for (uint32_t x = 0; x < sim->nodes; x++)
                 count_set(sim, x, link, lc->uniform);
+        } else if (lc->uniform > 0) {
+            for (uint32_t x = 0; x < sim->nodes; x++)
+                lc->col[x] = (uint32_t)lc->uniform;
+        }
     }
     return lc->col;
 }
@@ -637,13 +641,28 @@ static void link_fold(Sim *sim, int link)
             return;
         }
     }
+    /* Into the column, a pass over it in the cache's order: the counts
+     * that fit in 32 bits written in place, the rest as sim_count_add
+     * writes them. (A link that carried different counts on its
+     * channels, as one with a detour around a fault does, comes here
+     * once for every node.) */
+    uint32_t *col = link_col(sim, link);
+    const uint32_t limit = sim->count_limit;
+    uint64_t most = 0;
     for (x = 0; x < n; x++) {
         uint64_t v = ch[x].carried - zero;
-        if (v > 0) {
+        if (v == 0)
+            continue;
+        ch[x].carried = zero;
+        uint64_t total = (uint64_t)col[x] + v;
+        if (col[x] != UINT32_MAX && total < limit) {
+            col[x] = (uint32_t)total;
+            most = MAX(most, total);
+        } else {
             sim_count_add(sim, x, link, v);
-            ch[x].carried = zero;
         }
     }
+    sim_count_seen(sim, most);
 }
 
 /* The run's statistics made complete: the largest count of every link

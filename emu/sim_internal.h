@@ -417,6 +417,8 @@ struct Sim {
     int *route;                /* default-route scratch, diameter long */
     int *detour;               /* a route around faults (faults_route) */
     size_t detour_cap;
+    const uint64_t *fault_hop_bits; /* faults_hop_bits, on a machine with
+                                * faults (sim_fault_hop_clear) */
     Word *pool[POOL_CLASSES];  /* free payload buffers by class */
     Msg *free_msg;
     struct Slab *slabs;        /* where message buffers are carved from */
@@ -653,6 +655,15 @@ static inline void sim_count_seen(Sim *sim, uint64_t total)
 {
     if (total > sim->stats.max_channel_elements)
         sim->stats.max_channel_elements = total;
+}
+
+/* On a machine with faults: is a message's one hop from node x clear
+ * of them, whatever the tick? The common case, asked inline of every
+ * message; FALSE sends it to the whole check (fault_path in sim.c). */
+static inline gboolean sim_fault_hop_clear(const Sim *sim, uint32_t x)
+{
+    const uint64_t *bits = sim->fault_hop_bits;
+    return bits && !((bits[x >> 6] >> (x & 63)) & 1);
 }
 
 /* ---- the locality order (sim_order.c) ---------------------------------- */

@@ -207,6 +207,8 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     Sim *sim = g_new0(Sim, 1);
     machine_copy(&sim->machine, m);
     sim->topo = &sim->machine.topology;
+    if (sim->machine.faults)
+        sim->fault_hop_bits = faults_hop_bits(sim->machine.faults);
     sim->nodes = machine_nodes(m);
     sim->links = m->topology.links;
     sim->hot_link[0] = sim->hot_link[1] = -1;

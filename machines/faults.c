@@ -160,6 +160,11 @@ static uint32_t usable(const Faults *f, uint32_t x, int link, Tick t)
     return y;
 }
 
+const uint64_t *faults_hop_bits(const Faults *f)
+{
+    return f->ndead ? NULL : f->touched;
+}
+
 int faults_blocked_hop(const Faults *f, uint32_t from, const int *path,
                        int hops, Tick t, uint32_t *at)
 {

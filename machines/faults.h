@@ -117,6 +117,13 @@ uint32_t faults_live_node(const Faults *f, uint32_t i);
 gboolean faults_channel_down(const Faults *f, uint32_t node, int link,
                              Tick t);
 
+/* For a check inline where it is made for every message: a bit a node,
+ * set where a channel leaving it is down at some tick; or NULL on a
+ * machine with dead nodes, where every hop needs the whole check
+ * (faults_blocked_hop). A one-hop path from a node whose bit is clear is
+ * clear at every tick. */
+const uint64_t *faults_hop_bits(const Faults *f);
+
 /* The first hop of a path from `from` that a fault blocks at tick t:
  * its index, with *at the node it leaves, or -1 if the path is clear. A
  * hop is blocked if its channel is down or the node it reaches is dead. */
