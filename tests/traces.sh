@@ -193,6 +193,21 @@ check fault-png-later-up "$CHECK" fault "$T/fault.trace" "$T/fault-50.png" graph
 check fault-matrix "$CUBEMU" view "$T/fault.trace" --view matrix --png "$T/fault-m.png" --at 10 --window 5
 check fault-matrix-dead "$CHECK" fault "$T/fault.trace" "$T/fault-m.png" matrix 1280x800 10 5 0 0 down
 check fault-matrix-live "$CHECK" fault "$T/fault.trace" "$T/fault-m.png" matrix 1280x800 10 5 0 1 up
+# A dead node: node 5 of the 4-cube, the ring allreduce of 8 ranks put on
+# the live nodes (mapping = live). Its ring (graph: four points around it)
+# and its row (matrix: every column's cell) in the fault colour; those of
+# node 4, live, its neighbour, not.
+check dead-node-trace "$CUBEMU" run --quiet --trace "$T/dead.trace" \
+  --set machine.preset=cube --set machine.dimensions=4 --set algorithm.name=schedule \
+  --set algorithm.schedule=scenarios/schedule/allreduce-ring-8.goal \
+  --set algorithm.mapping=live --set machine.faults=node:5
+expect_has dead-node-info 0 "  faults           node:5" -- "$CUBEMU" trace info "$T/dead.trace"
+check dead-node-png "$CUBEMU" view "$T/dead.trace" --png "$T/dead.png" --at 10 --window 5
+check dead-node-png-dead "$CHECK" fault "$T/dead.trace" "$T/dead.png" graph 1280x800 10 5 5 node down
+check dead-node-png-live "$CHECK" fault "$T/dead.trace" "$T/dead.png" graph 1280x800 10 5 4 node up
+check dead-node-matrix "$CUBEMU" view "$T/dead.trace" --view matrix --png "$T/dead-m.png" --at 10 --window 5
+check dead-node-matrix-dead "$CHECK" fault "$T/dead.trace" "$T/dead-m.png" matrix 1280x800 10 5 5 node down
+check dead-node-matrix-live "$CHECK" fault "$T/dead.trace" "$T/dead-m.png" matrix 1280x800 10 5 4 node up
 # Exports name channels by link (Chrome also each receive track, "node 1
 # from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"

@@ -11,7 +11,10 @@
  *       PNG, the frame at CYCLE, draws the channel leaving NODE on link
  *       number LINK in the fault colour at its place in VIEW (down), or
  *       not (up: a timed fault before or after its interval); LINK "node"
- *       checks NODE's circle (graph) or row (matrix) as a dead node's.
+ *       checks NODE's ring (graph: four points around it, all in the
+ *       fault colour for down, none for up) or its row (matrix: each
+ *       column's cell, all in it for down, not all for up) as a dead
+ *       node's.
  *   view_check gif GIF WxH MIN_FRAMES
  *       GIF has the size and at least MIN_FRAMES frames.
  *   view_check legible TRACE PNG VIEW WxH CYCLE WINDOW [fill=F] [labels=L]
@@ -176,27 +179,52 @@ static int busy_idle(char **argv)
     return 0;
 }
 
-/* Where a fault shows: the channel's middle, or a dead node's ring
- * (graph: the circle's edge, inside the ring; matrix: its row's first
- * pixel). */
-static gboolean fault_point(Render *r, ViewKind kind, uint32_t node,
-                            const char *link, int *x, int *y)
+/* Where a fault shows: the channel's middle; a dead node's ring (graph:
+ * its top, bottom, left and right, inside the ring) or its row (matrix:
+ * the middle of each column's cell, the row drawn whole). An array of
+ * FaultPoint. */
+typedef struct {
+    int x, y;
+} FaultPoint;
+
+static void fault_point_add(GArray *p, int x, int y)
 {
-    if (strcmp(link, "node"))
-        return render_channel_point(r, kind, node, (uint32_t)atol(link), x, y);
+    FaultPoint f = { x, y };
+    g_array_append_val(p, f);
+}
+
+static gboolean fault_points(Render *r, const Trace *t, ViewKind kind,
+                             uint32_t node, const char *link, GArray *p)
+{
+    int x, y;
+    if (strcmp(link, "node")) {
+        if (!render_channel_point(r, kind, node, (uint32_t)atol(link), &x, &y))
+            return FALSE;
+        fault_point_add(p, x, y);
+        return TRUE;
+    }
     if (kind == VIEW_GRAPH) {
         double cx, cy, radius, ring;
         SDL_Rect label;
         if (!render_node(r, node, &cx, &cy, &radius, &ring, &label))
             return FALSE;
-        *x = (int)floor(cx);
-        *y = (int)floor(cy - radius + ring / 2);
+        double in = radius - ring / 2;   /* the ring's middle */
+        fault_point_add(p, (int)floor(cx), (int)floor(cy - in));
+        fault_point_add(p, (int)floor(cx), (int)floor(cy + in));
+        fault_point_add(p, (int)floor(cx - in), (int)floor(cy));
+        fault_point_add(p, (int)floor(cx + in), (int)floor(cy));
         return TRUE;
     }
-    /* the row of the node's first column: link 0's cell */
-    return render_channel_point(r, kind, node, 0, x, y);
+    /* the node's row: every column, by the links it shows */
+    for (int l = 0; l < t->topology.links; l++)
+        if (render_channel_point(r, kind, node, (uint32_t)l, &x, &y))
+            fault_point_add(p, x, y);
+    return p->len > 0;
 }
 
+/* Down: every point in the fault colour. Up: none of them, but for a
+ * node's row in the matrix, which may hold the cell of a channel down
+ * while the node lives: not all of them. */
 static int fault_check(char **argv)
 {
     int w, h;
@@ -206,6 +234,7 @@ static int fault_check(char **argv)
     Tick cycle = atoll(argv[5]);
     uint32_t node = (uint32_t)atol(argv[7]);
     gboolean down = !strcmp(argv[9], "down");
+    gboolean row = kind == VIEW_MATRIX && !strcmp(argv[8], "node");
     GError *e = NULL;
     g_autoptr(Trace) t = trace_load(argv[1], &e);
     g_autoptr(Render) r = t ? render_new(t, w, h, &e) : NULL;
@@ -214,8 +243,8 @@ static int fault_check(char **argv)
         g_error_free(e);
         return 1;
     }
-    int x, y;
-    if (!fault_point(r, kind, node, argv[8], &x, &y)) {
+    g_autoptr(GArray) pts = g_array_new(FALSE, FALSE, sizeof(FaultPoint));
+    if (!fault_points(r, t, kind, node, argv[8], pts)) {
         printf("FAIL %s: node %u link %s is not drawn\n", argv[1], node,
                argv[8]);
         return 1;
@@ -223,20 +252,43 @@ static int fault_check(char **argv)
     SDL_Surface *png = load_png(argv[2], w, h);
     if (!png)
         return 1;
-    Color p = surface_pixel(png, x, y), fault = render_color(RENDER_COLOR_FAULT);
+    Color fault = render_color(RENDER_COLOR_FAULT);
+    guint faulty = 0, shown = 0;
+    gboolean found = FALSE;
+    for (guint i = 0; i < pts->len; i++) {
+        const FaultPoint *f = &g_array_index(pts, FaultPoint, i);
+        gboolean is = surface_pixel(png, f->x, f->y) == fault;
+        faulty += is;
+        if (!found && is != down) {
+            shown = i;            /* the first point against the check */
+            found = TRUE;
+        }
+    }
+    gboolean holds = down ? faulty == pts->len : row ? faulty < pts->len
+                                                     : faulty == 0;
+    if (holds)
+        shown = 0;
+    const FaultPoint *at = &g_array_index(pts, FaultPoint, shown);
+    Color p = surface_pixel(png, at->x, at->y);
     SDL_FreeSurface(png);
-    if ((p == fault) != down) {
+    g_autofree char *share = pts->len > 1
+        ? g_strdup_printf("%u of its %u points in the fault colour", faulty,
+                          pts->len)
+        : NULL;
+    if (!holds) {
         printf("FAIL %s: node %u link %s at (%d,%d) is %06x at cycle %"
-               G_GINT64_FORMAT " (want %s %06x)\n", argv[2], node, argv[8], x,
-               y, p, (gint64)cycle, down ? "" : "other than", fault);
+               G_GINT64_FORMAT " (want %s %06x%s%s)\n", argv[2], node, argv[8],
+               at->x, at->y, p, (gint64)cycle, down ? "" : "other than", fault,
+               share ? "; " : "", share ? share : "");
         return 1;
     }
     /* The hover text over it, drawn too (and run under the sanitizers). */
     ViewState s = { .cycle = cycle, .window = atoll(argv[6]), .kind = kind,
-                    .mouse_x = x, .mouse_y = y };
+                    .mouse_x = at->x, .mouse_y = at->y };
     render_frame(r, &s);
-    printf("ok %s: node %u link %s at (%d,%d) %06x (%s)\n", argv[2], node,
-           argv[8], x, y, p, down ? "down" : "up");
+    printf("ok %s: node %u link %s at (%d,%d) %06x (%s%s%s)\n", argv[2], node,
+           argv[8], at->x, at->y, p, down ? "down" : "up", share ? ": " : "",
+           share ? share : "");
     return 0;
 }
 
