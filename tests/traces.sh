@@ -208,6 +208,56 @@ check dead-node-png-live "$CHECK" fault "$T/dead.trace" "$T/dead.png" graph 1280
 check dead-node-matrix "$CUBEMU" view "$T/dead.trace" --view matrix --png "$T/dead-m.png" --at 10 --window 5
 check dead-node-matrix-dead "$CHECK" fault "$T/dead.trace" "$T/dead-m.png" matrix 1280x800 10 5 5 node down
 check dead-node-matrix-live "$CHECK" fault "$T/dead.trace" "$T/dead-m.png" matrix 1280x800 10 5 4 node up
+# The Paje export: a container per fault entry in the machine, named as
+# Chrome's tracks, whose state is down (a channel) or dead (a node) over
+# the ticks it lasts and up before and after; a detoured message's link of
+# a type of its own. pajeng's reader takes it and gives back exactly these;
+# a fault-free export defines none of them.
+check fault-paje "$CUBEMU" trace export "$T/fault.trace" --format paje -o "$T/fault.paje"
+check dead-node-paje "$CUBEMU" trace export "$T/dead.trace" --format paje -o "$T/dead.paje"
+run "$CUBEMU" trace export "$T/x3.trace" --format paje
+if [ "$rc" = 0 ] && ! printf '%s\n' "$out" | grep -q 'Fault\|Detour\|V_down\|V_dead\|V_up'; then
+  ok paje-fault-free-no-fault-types; else bad paje-fault-free-no-fault-types; fi
+if ! command -v pj_dump > /dev/null; then
+  echo "skip fault-paje-pj_dump, dead-node-paje-pj_dump: no pj_dump (pajeng)"
+else
+  run pj_dump "$T/fault.paje"
+  if [ "$rc" = 0 ] && printf '%s\n' "$out" | python3 -c '
+import sys
+rows = [l.rstrip("\n").split(", ") for l in sys.stdin]
+machine = [r[6] for r in rows if r[0] == "Container" and r[2] == "Machine"]
+faults = sorted((r[1], r[3], r[4], r[6]) for r in rows
+                if r[0] == "Container" and r[2] == "Fault")
+assert faults == [(machine[0], "0", "256", "down: node %d dimension 0" % v)
+                  for v in (0, 1, 2)], faults
+states = sorted((r[1], float(r[3]), float(r[4]), r[7]) for r in rows
+                if r[0] == "State" and r[2] == "Fault state")
+assert states == [("down: node 0 dimension 0", 0, 256, "down"),
+                  ("down: node 1 dimension 0", 0, 256, "down"),
+                  ("down: node 2 dimension 0", 0, 5, "up"),
+                  ("down: node 2 dimension 0", 5, 40, "down"),
+                  ("down: node 2 dimension 0", 40, 256, "up")], states
+detours = sorted((r[6], r[7], r[8], float(r[3]), float(r[4])) for r in rows
+                 if r[0] == "Link" and r[2] == "Detoured message")
+assert detours == [("message 0", "node 0", "node 1", 0, 66),
+                   ("message 1", "node 1", "node 0", 0, 66)], detours
+links = [r for r in rows if r[0] == "Link" and r[2] == "Message"]
+assert len(links) == 22 and all(r[6] not in ("message 0", "message 1")
+                                for r in links), len(links)
+'; then ok fault-paje-pj_dump; else bad fault-paje-pj_dump; fi
+  run pj_dump "$T/dead.paje"
+  if [ "$rc" = 0 ] && printf '%s\n' "$out" | python3 -c '
+import sys
+rows = [l.rstrip("\n").split(", ") for l in sys.stdin]
+faults = [(r[3], r[4], r[6]) for r in rows if r[0] == "Container" and r[2] == "Fault"]
+assert faults == [("0", "124", "dead: node 5")], faults
+states = [(r[1], float(r[3]), float(r[4]), r[7]) for r in rows
+          if r[0] == "State" and r[2] == "Fault state"]
+assert states == [("dead: node 5", 0, 124, "dead")], states
+assert not [r for r in rows if r[0] == "Link" and r[2] == "Detoured message"]
+assert not [r for r in rows if r[0] == "Container" and r[6] == "node 5"]
+'; then ok dead-node-paje-pj_dump; else bad dead-node-paje-pj_dump; fi
+fi
 # Exports name channels by link (Chrome also each receive track, "node 1
 # from node 0 +x"); with tick-seconds Paje's dates are physical.
 check torus-chrome "$CUBEMU" trace export "$T/torus.trace" --format chrome -o "$T/torus.json"

@@ -289,6 +289,20 @@ static gboolean export_bounded(const Trace *t, TraceExportMarks marks,
     return FALSE;
 }
 
+/* ---- faults ----------------------------------------------------------- */
+
+/* "down: node 5 +x", "dead: node 7": fault i's name (Chrome's track,
+ * Paje's container); free with g_free. */
+static char *export_fault_name(const Trace *t, guint i)
+{
+    const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+    if (e->link < 0)
+        return g_strdup_printf("dead: node %u", e->node);
+    char name[TRACE_CHANNEL_NAME_MAX];
+    trace_channel_name(t, e->node, (uint32_t)e->link, name, sizeof name);
+    return g_strdup_printf("down: %s", name);
+}
+
 /* ---- links ------------------------------------------------------------ */
 
 static int link_compare(const void *a, const void *b)
@@ -453,17 +467,6 @@ static uint64_t chrome_phase_tid(const Chrome *c, uint32_t node)
 static uint64_t chrome_fault_tid(const Chrome *c, guint fault)
 {
     return chrome_phase_tid(c, trace_nodes(c->t)) + 1 + fault;
-}
-
-/* "down: node 5 +x", "dead: node 7": fault i's track; free with g_free. */
-static char *chrome_fault_name(const Chrome *c, guint i)
-{
-    const FaultEntry *e = &g_array_index(c->t->faults, FaultEntry, i);
-    if (e->link < 0)
-        return g_strdup_printf("dead: node %u", e->node);
-    char name[TRACE_CHANNEL_NAME_MAX];
-    trace_channel_name(c->t, e->node, (uint32_t)e->link, name, sizeof name);
-    return g_strdup_printf("down: %s", name);
 }
 
 static const TraceMessage *chrome_message(const Chrome *c, guint m)
@@ -711,7 +714,7 @@ static void chrome_names(Chrome *c, const NodeRuns *processes,
         chrome_thread_name(c, c->machine, chrome_phase_tid(c, trace_nodes(t)),
                            "phases (all nodes)");
     for (guint i = 0; i < t->faults->len; i++) {
-        g_autofree char *fault = chrome_fault_name(c, i);
+        g_autofree char *fault = export_fault_name(c->t, i);
         chrome_thread_name(c, c->machine, chrome_fault_tid(c, i), fault);
     }
 }
@@ -888,7 +891,7 @@ static void chrome_faults(Chrome *c)
     FILE *out = c->out;
     for (guint i = 0; i < t->faults->len; i++) {
         const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
-        g_autofree char *name = chrome_fault_name(c, i);
+        g_autofree char *name = export_fault_name(c->t, i);
         uint64_t tid = chrome_fault_tid(c, i);
         Tick end = MIN(e->until, t->cycles);
         if (e->from < end) {
@@ -1146,14 +1149,17 @@ static const char paje_header[] =
 
 /* Paje wants events in time order; at one time, a channel goes idle
  * before the next record makes it busy, a startup ends before the next
- * begins, and a link starts before it ends. */
+ * begins, and a link starts before it ends. A fault's container has its
+ * own state, so where its events fall among the others at one time does
+ * not matter. */
 typedef enum { PE_MARK, PE_IDLE, PE_BUSY, PE_STARTUP_END, PE_STARTUP,
-               PE_LINK_START, PE_LINK_END } PajeKind;
+               PE_LINK_START, PE_LINK_END, PE_FAULT_UP, PE_FAULT_DOWN } PajeKind;
 
 typedef struct {
     Tick time;
     PajeKind kind;
-    uint32_t a, b;                /* channel or message or mark; node */
+    uint32_t a, b;                /* channel or message or mark or fault;
+                                   * node */
 } PajeEvent;
 
 static int paje_compare(const void *pa, const void *pb)
@@ -1179,6 +1185,51 @@ static char *paje_name(char *name)
     return name;
 }
 
+/* Does the export mark faults: the trace has some, or a message that
+ * went around one? Only then are the fault types defined, so that a
+ * fault-free trace's export is what it was before faults. */
+static gboolean paje_faulty(const Trace *t)
+{
+    if (t->faults->len)
+        return TRUE;
+    for (guint m = 0; m < t->messages->len; m++)
+        if (g_array_index(t->messages, TraceMessage, m).detoured)
+            return TRUE;
+    return FALSE;
+}
+
+/* The faults, as Chrome has them (a track per entry in the machine's
+ * process): a container per fault entry in the machine, named as
+ * Chrome's track ("down: node 5 +x", "dead: node 7"), whose state is
+ * down (a channel) or dead (a node) over the ticks it lasts within the
+ * run and up before and after; and a detoured message's link of a type
+ * of its own. Down and dead in the viewer's fault red, up in the idle
+ * channel's grey. */
+static void paje_fault_types(FILE *out)
+{
+    fprintf(out, "%d CT_Fault CT_Machine \"Fault\"\n", PAJE_DEFINE_CONTAINER_TYPE);
+    fprintf(out, "%d ST_Fault CT_Fault \"Fault state\"\n", PAJE_DEFINE_STATE_TYPE);
+    fprintf(out, "%d LT_Detour CT_Machine CT_Node CT_Node \"Detoured message\"\n",
+            PAJE_DEFINE_LINK_TYPE);
+    fprintf(out, "%d V_down ST_Fault \"down\" \"1.0 0.18 0.18\"\n",
+            PAJE_DEFINE_ENTITY_VALUE);
+    fprintf(out, "%d V_dead ST_Fault \"dead\" \"1.0 0.18 0.18\"\n",
+            PAJE_DEFINE_ENTITY_VALUE);
+    fprintf(out, "%d V_up ST_Fault \"up\" \"0.8 0.8 0.8\"\n", PAJE_DEFINE_ENTITY_VALUE);
+}
+
+static void paje_fault_containers(const Trace *t, FILE *out)
+{
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *e = &g_array_index(t->faults, FaultEntry, i);
+        g_autofree char *name = export_fault_name(t, i);
+        fprintf(out, "%d 0 C_F%u CT_Fault C_M \"%s\"\n", PAJE_CREATE_CONTAINER,
+                i, paje_name(name));
+        if (e->from > 0)
+            fprintf(out, "%d 0 ST_Fault C_F%u V_up\n", PAJE_SET_STATE, i);
+    }
+}
+
 /* `nodes`: the nodes the records name (nodes_named), the only ones with
  * a container. */
 static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
@@ -1195,6 +1246,9 @@ static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
     fprintf(out, "%d V_idle ST_Channel \"idle\" \"0.8 0.8 0.8\"\n", PAJE_DEFINE_ENTITY_VALUE);
     fprintf(out, "%d VT_Startups CT_Node \"Startups holding a port\" \"0.35 0.7 1.0\"\n",
             PAJE_DEFINE_VARIABLE_TYPE);
+    gboolean faulty = paje_faulty(t);
+    if (faulty)
+        paje_fault_types(out);
     g_autofree char *title = trace_title(t);
     fprintf(out, "%d 0 C_M CT_Machine 0 \"%s\"\n", PAJE_CREATE_CONTAINER,
             paje_name(title));
@@ -1212,6 +1266,8 @@ static void paje_containers(const Trace *t, FILE *out, const NodeRuns *nodes)
     if (t->startups->len)
         FOR_NODES(nodes, v)
             fprintf(out, "%d 0 VT_Startups C_N%u 0\n", PAJE_SET_VARIABLE, v);
+    if (faulty)
+        paje_fault_containers(t, out);
 }
 
 /* Every Paje event in time order, or NULL with *error if the table
@@ -1220,7 +1276,7 @@ static GArray *paje_events(const Trace *t, GError **error)
 {
     guint nm = t->messages->len;
     uint64_t events = 2 * (uint64_t)t->busy->len + 2 * (uint64_t)t->startups->len
-                      + 2 * (uint64_t)nm;
+                      + 2 * (uint64_t)nm + 2 * (uint64_t)t->faults->len;
     for (guint i = 0; i < t->marks->len; i++)
         events += g_array_index(t->marks, TraceMark, i).nodes;
     /* Reserved whole, tried first at the size GLib will ask (a power of
@@ -1279,6 +1335,19 @@ static GArray *paje_events(const Trace *t, GError **error)
             g_array_append_val(ev, e);
         }
     }
+    /* A fault goes down where it begins and up where it ends, within the
+     * run (the containers end with it). */
+    for (guint i = 0; i < t->faults->len; i++) {
+        const FaultEntry *f = &g_array_index(t->faults, FaultEntry, i);
+        if (f->from >= t->cycles)
+            continue;
+        PajeEvent down = { f->from, PE_FAULT_DOWN, i, 0 };
+        g_array_append_val(ev, down);
+        if (f->until < t->cycles) {
+            PajeEvent up = { f->until, PE_FAULT_UP, i, 0 };
+            g_array_append_val(ev, up);
+        }
+    }
     if (ev->len > 1)
         qsort(ev->data, ev->len, sizeof(PajeEvent), paje_compare);
     g_free(link_start);
@@ -1317,10 +1386,18 @@ static gboolean export_paje(const Trace *t, FILE *out, GError **error)
         case PE_LINK_START:
         case PE_LINK_END: {
             const TraceMessage *m = &g_array_index(t->messages, TraceMessage, e->a);
-            fprintf(out, "%d %s LT_Message C_M \"message %u\" C_N%u m%u\n",
+            fprintf(out, "%d %s %s C_M \"message %u\" C_N%u m%u\n",
                     e->kind == PE_LINK_START ? PAJE_START_LINK : PAJE_END_LINK,
-                    time, e->a, e->kind == PE_LINK_START ? m->source : m->dest,
-                    e->a);
+                    time, m->detoured ? "LT_Detour" : "LT_Message", e->a,
+                    e->kind == PE_LINK_START ? m->source : m->dest, e->a);
+            break;
+        }
+        case PE_FAULT_UP:
+        case PE_FAULT_DOWN: {
+            const FaultEntry *f = &g_array_index(t->faults, FaultEntry, e->a);
+            fprintf(out, "%d %s ST_Fault C_F%u %s\n", PAJE_SET_STATE, time,
+                    e->a, e->kind == PE_FAULT_UP ? "V_up"
+                          : f->link < 0 ? "V_dead" : "V_down");
             break;
         }
         case PE_MARK: {
@@ -1337,6 +1414,8 @@ static gboolean export_paje(const Trace *t, FILE *out, GError **error)
         fprintf(out, "%d %s CT_Channel C_C%u\n", PAJE_DESTROY_CONTAINER, time, c);
     FOR_NODES(&nodes, v)
         fprintf(out, "%d %s CT_Node C_N%u\n", PAJE_DESTROY_CONTAINER, time, v);
+    for (guint i = 0; i < t->faults->len; i++)
+        fprintf(out, "%d %s CT_Fault C_F%u\n", PAJE_DESTROY_CONTAINER, time, i);
     fprintf(out, "%d %s CT_Machine C_M\n", PAJE_DESTROY_CONTAINER, time);
     g_array_unref(ev);
     g_free(nodes.run);
