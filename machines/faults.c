@@ -770,7 +770,8 @@ static gboolean parse_random(Parse *p, const char *item, gboolean nodes)
     }
     uint64_t edges = topology_links_channels(t, 0, t->links) / 2;
     if (k > edges)
-        return fail(p, item, "this machine has %" PRIu64 " links", edges);
+        return fail(p, item, "this machine has %" PRIu64 " link%s", edges,
+                    edges == 1 ? "" : "s");
     g_autoptr(GHashTable) picked = g_hash_table_new(g_int64_hash,
                                                     g_int64_equal);
     g_autoptr(GArray) keys = g_array_sized_new(FALSE, FALSE, sizeof(gint64),

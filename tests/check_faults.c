@@ -146,6 +146,11 @@ START_TEST(refusals_name_the_item)
         ck_assert_msg(strstr(why, bad[i].says), "'%s': %s", bad[i].spec, why);
         ck_assert_msg(strstr(why, "docs/faults.md"), "%s", why);
     }
+    /* One link: the noun agrees. */
+    Topology one = cube(1);
+    g_autofree char *why = parse_error(&one, "random:2:1");
+    ck_assert_msg(strstr(why, "'random:2:1': this machine has 1 link ("), "%s",
+                  why);
 }
 END_TEST
 

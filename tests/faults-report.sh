@@ -197,6 +197,10 @@ then ok sweep-faults-columns; else bad sweep-faults-columns; fi
 # Bad fault specs: exit 2, naming --set or the file and line.
 expect bad-faults-set 2 "cubemu run: --set machine.faults=0-9: faults: '0-9': node 9 is not in this machine (nodes 0..3) (syntax: U-V, U>V, U-V@T1..T2, node:U, random:K:SEED, random-nodes:K:SEED; docs/faults.md)" -- \
   "${EX[@]}" --set machine.faults=0-9
+# A draw of more links than the machine has, the noun agreeing with one.
+expect bad-faults-random-one-link 2 "cubemu run: --set machine.faults=random:2:1: faults: 'random:2:1': this machine has 1 link (syntax: U-V, U>V, U-V@T1..T2, node:U, random:K:SEED, random-nodes:K:SEED; docs/faults.md)" -- \
+  "$CUBEMU" run --set machine.preset=cube --set machine.dimensions=1 \
+  --set algorithm.name=exchange --set machine.faults=random:2:1
 sed 's/^faults = 0-1$/faults = 0-3/' "$T/ex.ini" > "$T/ex-bad.ini"
 expect_has bad-faults-file 2 "cubemu run: $T/ex-bad.ini:4: faults: '0-3': " -- \
   "$CUBEMU" run "$T/ex-bad.ini"
