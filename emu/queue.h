@@ -97,20 +97,6 @@ static inline const QueueItem *queue_peek_run(const EventQueue *q, size_t *n)
     *n = b->len - b->head;
     return &b->item[b->head];
 }
-/* The item queue_pop returned last and those after it of its time, *n
- * in all, in the order queue_pop returns them; NULL where it was its
- * time's last. Valid until the next push to that time. */
-static inline const QueueItem *queue_popping_rest(const EventQueue *q,
-                                                  size_t *n)
-{
-    const QueueBucket *b = q->popping;
-    if (!b || b->head == 0) {
-        *n = 0;
-        return NULL;
-    }
-    *n = b->len - b->head + 1;
-    return &b->item[b->head - 1];
-}
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

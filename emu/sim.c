@@ -466,9 +466,6 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
             sim_recv_free(sim, r);
         if (owned)
             sim_msg_free(sim, owned);
-        if (sim->ranks)
-            sim_ranks_ends(sim->ranks, dest->address,
-                           sim_rank_send(sim, sim->ranks));
         if (ok && dest->nrecv == 0 && dest->deferred == 0) {
             if (sim->each)
                 each_settled(sim, dest);
@@ -481,9 +478,6 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
      * held one, unless dest is the running node, which has none waiting
      * (a step runs once all its node's receives are matched, and its own
      * are matched after it returns). */
-    if (sim->ranks)
-        sim_ranks_early(sim, dest->address, source, tag,
-                        sim_rank_send(sim, sim->ranks));
     Msg *m = owned;
     /* At most one lazy message per sender: every write into a node's
      * memory checks its lazy messages, and a list of them (15 concurrent
@@ -590,8 +584,6 @@ static void node_match_posted(Sim *sim, Node *node)
         }
         match_release(&sim->match, &node->match, slot);
         sim->early--;
-        if (sim->ranks)
-            sim_ranks_took(sim, node->address, r->source, r->tag);
         Pending *p = sim_pending_of(sim, node);
         if (p && sim_pending_swap(sim, node, p, m, r)) {
             msg_done(sim, m, is_kept);
@@ -747,8 +739,6 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
         post->op = op;
         post->hops = hops;
         post->detoured = detoured;
-        if (sim->ranks)
-            post->rkey = sim_rank_deferred(sim, sim->ranks);
         if (hops > 0)       /* a path of no hops may be NULL */
             memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
@@ -1567,9 +1557,6 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
     sim_post(sim, node, post->dest, post->tag, m->count, post->cls, post->path,
              post->hops, post->detoured, m->data, m, FALSE, 0, post->op);
     g_free(post);
-    if (sim->ranks)
-        sim_ranks_ends(sim->ranks, node->address,
-                       sim_rank_key(sim->ranks, RANK_SELF));
     if (--node->deferred == 0 && node->nrecv == 0) {
         if (sim->each)
             each_settled(sim, node);
@@ -1631,8 +1618,6 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                 sim_links_idle(sim, time);
         }
         sim->now = time;
-        if (sim->ranks)
-            sim_ranks_event(sim, time, &item);
         sim->stats.events++;
         if (G_UNLIKELY(sim->stats.events >= sim->progress_at)
             && !sim_progress(sim))

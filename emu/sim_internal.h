@@ -200,8 +200,6 @@ typedef struct Post {
     NodeOp op;                 /* an operation-level program's handle */
     int hops;
     gboolean detoured;         /* the path goes around a fault */
-    uint64_t rkey;             /* with ranks: its place in the contract's
-                                * order of pushes (SimRanks) */
     int path[];
 } Post;
 
@@ -298,7 +296,6 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * Where the ports imply the channels there are no arrays: a hop adds to
  * the column at once. */
 typedef struct LinkTable LinkTable;
-typedef struct SimRanks SimRanks;
 
 typedef struct {
     LinkChannel *ch;           /* nodes channels, or NULL */
@@ -388,9 +385,6 @@ struct Sim {
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
     gboolean locality;         /* sim_set_order(SIM_ORDER_LOCALITY) */
-    SimRanks *ranks;           /* with it, on a machine with faults: each
-                                * event's rank in the contract's order
-                                * (sim_order.c), or NULL */
     uint64_t *port_mark;       /* with it and a port limit: the send
                                 * ports' marks, then the receive ports' */
     Timeline *mem_path;        /* per node, only where a class's price
@@ -680,145 +674,13 @@ void sim_order_conflict(Sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* Do two of the receives the running step posted overlap? */
 gboolean sim_order_recvs_overlap(const Sim *sim);
 
-/* The contract's ranks of events (sim_order.c, "Ranks"): the state the
- * engine's hooks below update, per node. A key is an event's place in
- * the contract's order of all events, shifted, with the index of a push
- * within the event in its low bits (RANK_SUB_BITS; RANK_SELF for the
- * node's own push after its step, which comes after its sends'). */
-#define RANK_SUB_BITS 24
-#define RANK_SELF (((uint64_t)1 << RANK_SUB_BITS) - 1)
-/* Events a run may rank: their places fill the key's other bits. */
-#define RANK_PLACES ((uint64_t)1 << (64 - RANK_SUB_BITS))
-/* An early message waiting for its receive, for the ranks: its key of
- * the match table and its sender's key. A node keeps RANK_EARLY of them
- * at most (an exchange's step has one; more, and the locality order
- * stops: sim_ranks_early). */
-#define RANK_EARLY 4
-typedef struct {
-    uint32_t source;
-    int tag;
-    uint64_t key;
-} RankEarly;
-
-struct SimRanks {
-    uint64_t *acc;             /* the largest key that ends its step so far:
-                                * once its next step is queued, that item's
-                                * key (nothing ends the step after) */
-    RankEarly *early;          /* RANK_EARLY a node: the early messages
-                                * waiting for it, oldest first */
-    uint8_t *nearly;           /* how many they are */
-    uint64_t *last;            /* its last event's tick (low 32 bits) and
-                                * rank + 1, as a mark holds them */
-    uint32_t *order;           /* the rank of the tick's i-th event */
-    uint64_t *sort, *sort_tmp; /* the ranking's radix sort */
-    size_t sort_cap;
-    Tick tick;                 /* the tick ranked last; -1 before any */
-    uint64_t before;           /* events before those ranked last */
-    uint64_t tick_before;      /* events of the ticks before it */
-    uint64_t count;            /* events ranked last (sim_ranks_tick) */
-    uint64_t at;               /* of them, those run */
-    uint64_t event;            /* the running event's place, shifted */
-    uint32_t now;              /* the running event's rank in its tick */
-    /* The running event's pushes: its sends' messages are those the run
-     * counted since it started (SimStats.messages, from `messages`), and
-     * its deferred sends, which post none yet, `deferred`. */
-    uint64_t messages;
-    uint32_t deferred;
-    uint64_t resolved;         /* sim_order_ranked */
-};
-
-/* Rank the events of a new tick, or those queued into the tick running
- * (sim_ranks_event). */
-void sim_ranks_tick(Sim *sim, Tick time, const QueueItem *item);
-/* The ranks of a new Sim's locality order on a machine with faults, and
- * their end. */
-void sim_ranks_new(Sim *sim);
-void sim_ranks_free(Sim *sim);
-
-static inline uint64_t sim_rank_key(const SimRanks *r, uint64_t sub)
-{
-    return r->event | sub;
-}
-
-/* The running event, its item just popped: its rank, ranking its tick
- * first if it is a new one (sim_run, every event with ranks). */
-static inline void sim_ranks_event(Sim *sim, Tick time, const QueueItem *item)
-{
-    SimRanks *r = sim->ranks;
-    if (G_UNLIKELY(time != r->tick || r->at == r->count)) {
-        sim_ranks_tick(sim, time, item);
-        if (sim->error)
-            return;
-    }
-    uint64_t at = r->at++;
-    r->event = (r->before + r->order[at]) << RANK_SUB_BITS;
-    r->now = (uint32_t)(r->before - r->tick_before + r->order[at]);
-    /* A node's events of a tick run in the order it queued them (queue.h),
-     * which its ranks must follow: sim_ranks_after reads its last. */
-    uint64_t last = (uint64_t)(uint32_t)time << 32 | ((uint64_t)r->now + 1);
-    uint64_t was = r->last[item->node];
-    if (G_UNLIKELY(was >> 32 == last >> 32 && (uint32_t)was > (uint32_t)last))
-        sim_order_conflict(sim, "node %u's events of the tick run out of "
-                           "the contract's order", item->node);
-    r->last[item->node] = last;
-    r->messages = sim->stats.messages;
-    r->deferred = 0;
-    /* a step: it ends after this event, at least */
-    if (!item->post)
-        r->acc[item->node] = r->event | RANK_SELF;
-}
-
-/* The key of the message the running event is posting (sim_post counted
- * it): its index among the event's sends. */
-static inline uint64_t sim_rank_send(const Sim *sim, const SimRanks *r)
-{
-    uint64_t sub = sim->stats.messages - 1 - r->messages + r->deferred;
-    return sim_rank_key(r, MIN(sub, RANK_SELF - 1));
-}
-
-/* The key of a deferred send the running event is queuing. */
-static inline uint64_t sim_rank_deferred(const Sim *sim, SimRanks *r)
-{
-    uint64_t sub = sim->stats.messages - r->messages + r->deferred++;
-    return sim_rank_key(r, MIN(sub, RANK_SELF - 1));
-}
-
-/* An event ends part of node x's step (its own step, a message to it
- * matched, its deferred send posted): key k. */
-static inline void sim_ranks_ends(SimRanks *r, uint32_t x, uint64_t k)
-{
-    if (k > r->acc[x])
-        r->acc[x] = k;
-}
-
-/* A message from source with tag to node x waits for its receive:
- * its sender's key k, until the receive takes it (sim_ranks_took). */
-void sim_ranks_early(Sim *sim, uint32_t x, uint32_t source, int tag,
-                     uint64_t k);
-/* Node x's running step took the oldest early message of that key. */
-void sim_ranks_took(Sim *sim, uint32_t x, uint32_t source, int tag);
-
-/* Does the contract's order run the running event after node a's last
- * event of the tick? */
-static inline gboolean sim_ranks_after(SimRanks *r, uint32_t a)
-{
-    if ((uint64_t)r->now + 1 <= (uint32_t)r->last[a])
-        return FALSE;
-    r->resolved++;
-    return TRUE;
-}
-
-/* A reservation on a resource by a message of `source`, posted now: a
- * second node's in the tick conflicts, unless the ranks say the
- * contract's order runs it after the node marked (the last to reserve,
- * whose rank is then the largest of them). */
+/* A reservation on a resource by a message of `source`, posted now. */
 static inline void sim_order_touch(Sim *sim, uint64_t *mark, uint32_t source,
                                    const char *what, uint32_t owner)
 {
     uint64_t m = (uint64_t)(uint32_t)sim->now << 32 | ((uint64_t)source + 1);
     uint64_t old = *mark;
-    if (old != m && (uint32_t)old != 0 && old >> 32 == m >> 32
-        && !(sim->ranks && sim_ranks_after(sim->ranks, (uint32_t)old - 1)))
+    if (old != m && (uint32_t)old != 0 && old >> 32 == m >> 32)
         sim_order_conflict(sim, "nodes %u and %u both reserved %s of node %u",
                            (uint32_t)old - 1, source, what, owner);
     *mark = m;

@@ -325,7 +325,6 @@ void sim_free(Sim *sim)
     g_free(sim->mem_path);
     g_free(sim->path_busy);
     g_free(sim->path_mark);
-    sim_ranks_free(sim);
     queue_foreach(sim->queue, drop_post, NULL);
     queue_free(sim->queue);
     for (size_t i = 0; i <= sim->match.mask + sim->nodes; i++) {

@@ -78,11 +78,6 @@ typedef struct {
 } SimLinkCounts;
 SimLinkCounts sim_link_counts(const Sim *sim);
 
-/* For tests: reservations of one resource in one tick by two nodes'
- * events that the contract's ranks let run on in the locality order (on
- * a machine with faults: sim_order.c, "Ranks"). */
-uint64_t sim_order_ranked(const Sim *sim);
-
 /* The engine's time: the tick of the event running now (a test's program
  * reads it to say when it was called; node.h gives programs no clock). */
 Tick sim_test_now(const Sim *sim);

@@ -343,10 +343,11 @@ static gboolean address_space_free(uint64_t bytes)
 }
 
 /* What RUN_ORDER_DEFAULT means (run.h, RunOrder). */
-static gboolean run_order_env(RunOrder *order, GError **error)
+static gboolean run_order_env(const Machine *m, RunOrder *order,
+                              GError **error)
 {
     const char *env = g_getenv("CUBEMU_ORDER");
-    *order = RUN_ORDER_LOCALITY;
+    *order = m->faults ? RUN_ORDER_CONTRACT : RUN_ORDER_LOCALITY;
     if (!env || !*env)
         return TRUE;
     if (!strcmp(env, "locality")) {
@@ -792,7 +793,7 @@ static Report *run_scenario_inner(const Scenario *s,
     RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
     if (!run_pages_env(error)
         || (order == RUN_ORDER_DEFAULT
-            && !run_order_env(&order, error))) {
+            && !run_order_env(&machine, &order, error))) {
         run_setup_release(&setup, TRUE);
         return NULL;
     }

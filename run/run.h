@@ -17,9 +17,11 @@
 /* The order the engine runs each tick's events in (sim.h, SimOrder,
  * defines both). The default order of a run is stated here and only
  * here: RUN_ORDER_DEFAULT is $CUBEMU_ORDER ("contract" or "locality"),
- * else RUN_ORDER_LOCALITY, on a machine with faults too (where the
- * engine keeps the contract's ranks, so that a message going around a
- * fault does not stop it: sim_order.c). RUN_ORDER_LOCALITY runs in the locality order
+ * else RUN_ORDER_LOCALITY on a machine without faults and
+ * RUN_ORDER_CONTRACT on one with faults, where a message going around a
+ * fault soon reserves a channel that another node of its tick reserves
+ * too, and the locality order would stop and start over, with the
+ * memories set up again, for nothing. RUN_ORDER_LOCALITY runs in the locality order
  * and, where that stops (two events of a tick depend on their order), or
  * the run fails, runs again from the start in the contract's order, so
  * that results, and errors, are always the contract's. RUN_ORDER_CONTRACT

@@ -9,10 +9,8 @@
 # exits 0 with its data verified, and no run with faults takes fewer
 # cycles than the same scenario whole: a detour only adds links to a
 # message's route and traffic to the channels it takes, and a dead link
-# carries nothing. Each run with faults of the first seed is made again
-# in the contract's order and must give the same bytes (the default runs
-# faults in the locality order with the contract's ranks). The scenarios
-# that take seconds or more a run are skipped by name, with the reason.
+# carries nothing. The scenarios that take seconds or more a run are
+# skipped by name, with the reason.
 #
 # Then the engine's fault rules on a scenario small enough to time by
 # hand (the broadcast of examples/programs on the 2-cube, built here
@@ -62,40 +60,28 @@ for f in scenarios/${BROKEN_ONLY:-*/*.ini}; do
   if why=$(skip_reason "$f"); then echo "skip $f: $why"; else echo "$f" >>"$list"; fi
 done
 
-# One run: FILE [FAULTS] -> "FILE<TAB>FAULTS<TAB>exit<TAB>cycles<TAB>data<TAB>topology...<TAB>orders"
-# A run with faults of the first seed is made again in the contract's
-# order (CUBEMU_ORDER=contract), and `orders` says whether the two gave
-# the same bytes: the default, the locality order with the contract's
-# ranks (docs/machine-model.md), must give the contract's run. Else "-".
+# One run: FILE [FAULTS] -> "FILE<TAB>FAULTS<TAB>exit<TAB>cycles<TAB>data<TAB>topology..."
 export CUBEMU
 one() {
-  local f=$1 faults=${2:-} out rc orders=-
+  local f=$1 faults=${2:-} out rc
   if [ -n "$faults" ]; then
     out=$("$CUBEMU" run "$f" --json --set "machine.faults=$faults" 2>&1); rc=$?
-    if [ "${faults##*:}" = 1 ]; then
-      if [ "$(CUBEMU_ORDER=contract "$CUBEMU" run "$f" --json --set "machine.faults=$faults" 2>&1; echo "rc $?")" = "$out"$'\n'"rc $rc" ]; then
-        orders=same
-      else
-        orders=differ
-      fi
-    fi
   else
     # whole: no faults, whatever the scenario names (scenarios/faults/)
     out=$("$CUBEMU" run "$f" --json --set machine.faults=none 2>&1); rc=$?
   fi
   python3 -c '
 import json, sys
-f, faults, rc, text, orders = sys.argv[1:6]
+f, faults, rc, text = sys.argv[1:5]
 try:
     d = json.loads(text)
     m = d["machine"]
     print("\t".join(map(str, [f, faults or "-", rc, d["cycles"], d["data_correct"],
         m["topology"], m.get("dimensions", 0), m.get("shape", ""), m.get("wrap", False),
-        m["nodes"], d["messages"], d["element_transfers"], orders])))
+        m["nodes"], d["messages"], d["element_transfers"]])))
 except (ValueError, KeyError):
-    print("\t".join([f, faults or "-", rc, "-", "-", text.replace("\t", " ").replace("\n", " ")[:300],
-                     "", "", "", "", "", "", orders]))
-' "$f" "$faults" "$rc" "$out" "$orders"
+    print("\t".join([f, faults or "-", rc, "-", "-", text.replace("\t", " ").replace("\n", " ")[:300]]))
+' "$f" "$faults" "$rc" "$out"
 }
 export -f one
 
@@ -169,7 +155,6 @@ BELOW = {
 LONGER_PATHS = ("scenarios/paper/johnsson-ho-theorem3-",
                 "scenarios/paper/johnsson-ho-theorem4-")
 whole, broken = {}, {}
-compared = [0]
 for line in open(sys.argv[1]):
     r = line.rstrip("\n").split("\t")
     whole[r[0]] = r
@@ -197,23 +182,11 @@ for f in sorted(whole):
                    "shortest path only adds links" % (r[10], r[11], w[10], w[11]))
         elif int(r[3]) < int(w[3]) and BELOW.get((f, r[1])) != int(r[3]):
             why = "cycles %s, below the whole machine's %s" % (r[3], w[3])
-        elif r[12] == "differ":
-            why = "the contract's order (CUBEMU_ORDER=contract) gave other bytes"
-        elif r[12] == "same":
-            compared[0] += 1
         if why:
             good = False
             print("FAIL %s with faults = %s: %s" % (f, r[1], why))
     if good:
         print("ok %s (%s): whole %s cycles; %s" % (f, w[5], w[3], shown))
-# every run of a first seed compared (those that ran), some of them
-compared_due = sum(1 for rs in broken.values() for r in rs
-                   if r[1].endswith(":1") and r[2] == "0")
-if compared[0] == compared_due and compared[0] > 0:
-    print("ok %d runs with faults gave the contract's bytes in the default order" % compared[0])
-else:
-    print("FAIL %d of %d runs with faults compared with the contract's order"
-          % (compared[0], compared_due))
 EOF
 while IFS= read -r line; do
   case "$line" in

@@ -1614,74 +1614,6 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
     return failed;
 }
 
-/* The same random programs on cubes with random dead links (faults.h),
- * in the locality order with the contract's ranks (sim_order.c, "Ranks")
- * against the contract's order: each runs to the end with the contract's
- * memory, counts and finish times, or stops with SIM_ERROR_ORDER; and
- * the ranks let runs go on past reservations of one resource by two
- * nodes in one tick, where without them every such run stops. */
-static int ranked_ran, ranked_stopped;
-static uint64_t ranked_resolved;
-
-static void ranked_seeds(uint32_t first, uint32_t last)
-{
-    CkTally t = CK_TALLY_INIT;
-    for (uint32_t seed = first; seed <= last; seed++) {
-        int n = 2 + (int)(mix32(seed, 11) % 4);
-        int ports = (int)(mix32(seed, 12) % 3);
-        Machine m = test_machine(n, ports ? ports : MACHINE_PORTS_ALL,
-                                 (Tick)(mix32(seed, 13) % 3), 1);
-        g_autofree char *spec = g_strdup_printf(
-            "random:%u:%u", 1 + mix32(seed, 21) % (uint32_t)(n - 1), seed);
-        char *why = NULL;
-        if (!faults_parse(spec, "t.ini:1", &m.topology, &m.faults, &why))
-            ck_abort_msg("seed %u: %s: %s", seed, spec, why);
-        uint32_t paths = mix32(seed, 19) % 4;
-        m.price[CLASS_ROUTER].memory_path = paths == 1 || paths == 2;
-        m.price[CLASS_NEIGHBOUR].memory_path = paths == 2;
-        uint32_t mode = mix32(seed, 16);
-        OracleProgram p = { &m.topology, machine_nodes(&m),
-                            2 + (int)(mix32(seed, 14) % 8), seed,
-                            1 + (int)(mix32(seed, 15) % 4), (mode & 3) == 0,
-                            (mode & 4) != 0, (mode & 24) == 0 };
-        char *want, *got, what[80];
-        Sim *ref = oracle_run_order(&t, &m, &p, 1, TRUE, SIM_ORDER_CONTRACT,
-                                    &want);
-        Sim *ls = oracle_run_order(&t, &m, &p, 1, TRUE, SIM_ORDER_LOCALITY,
-                                   &got);
-        g_snprintf(what, sizeof what, "seed %u, %s, ranked", seed, spec);
-        if (strcmp(got, "ok") == 0) {
-            ck_tally_str(&t, want, got, "%s: outcome", what);
-            ck_tally_true(&t, sim_order_locality(ls), "%s: locality", what);
-            tally_same_run(&t, ls, ref, p.nodes, what);
-            ranked_ran++;
-            ranked_resolved += sim_order_ranked(ls);
-        } else if (strstr(got, "the locality order does not apply")) {
-            ranked_stopped++;
-        } else {
-            ck_tally_true(&t, strcmp(want, "ok") != 0, "%s: the locality "
-                          "order failed: %s", what, got);
-        }
-        g_free(want);
-        g_free(got);
-        sim_free(ls);
-        sim_free(ref);
-        faults_unref(m.faults);
-    }
-    ck_tally_assert(&t, "ranked seeds %u..%u", first, last);
-}
-
-START_TEST(random_programs_with_faults_keep_ranks)
-{
-    ranked_ran = ranked_stopped = 0;
-    ranked_resolved = 0;
-    ranked_seeds(3001, 3150);
-    ck_assert_int_ge(ranked_ran, 20);           /* 48 of the 150 */
-    ck_assert_int_ge(ranked_stopped, 1);
-    ck_assert_uint_ge(ranked_resolved, 100);    /* 449 */
-}
-END_TEST
-
 START_TEST(random_programs_match_oracle)
 {
     oracle_checked = 0;
@@ -2965,7 +2897,6 @@ static Suite *engine_suite(void)
     tcase_add_test(t, link_tables_stand_for_arrays);
     t = ck_tcase(s, "oracle", 60);
     tcase_add_test(t, random_programs_match_oracle);
-    tcase_add_test(t, random_programs_with_faults_keep_ranks);
     t = ck_tcase(s, "reference", 60);
     tcase_add_test(t, random_messages_match_reference);
     t = ck_tcase(s, "runs", 60);
