@@ -62,168 +62,44 @@ static void link_array_free(const Sim *sim, LinkChannel *ch)
  *
  * The complete graph of P nodes has P^2 channels, and a run uses a few a
  * node (a dissemination's log P) or all of them (an all-to-all's): a
- * table of the ones in use, looked up at every hop. It is a table of its
- * own rather than a GHashTable, which cost each channel an allocation of
- * its own, a lookup through a pointer to its key, and a free at the end,
- * one by one; on a schedule's replay those were most of the engine's
- * work a message. Here: open addressing with linear probing over slots
- * of 8 bytes, at most half full, each the entry's index and the low half
- * of its key (so that a probe rarely reads an entry it does not want);
- * the entries (a channel and its key) in chunks that never move, so that
- * the timelines a route has looked up stay where they are while its
- * later hops add channels and the slots grow (sim_route_runs holds them),
- * and freed a chunk at a time. The key is node * links + link, spread over
- * the slots by Fibonacci hashing (its product's top bits): an
- * all-to-all's keys are consecutive and a collective's lie a fixed
- * stride apart, and either fills the slots evenly. Everything is
- * allocated through oom.h, so that a run that outgrows its memory ends
- * with its message, not GLib's abort. */
+ * table of the ones in use (channel_table.h), looked up at every hop.
+ * The key is node * links + link, which passes 32 bits from 2^16 nodes
+ * on: the entry holds it beside its channel. */
 
-/* Entries a chunk: small enough that a run of a few channels (a test's
- * machine of 8 nodes) maps little, large enough that the chunks' array
- * stays short. */
-#define SPARSE_CHUNK 1024
-/* Slots of a new table. */
-#define SPARSE_SLOTS_MIN 64
-/* Entries are numbered from 1 in a slot's 32 bits (0: free). */
-#define SPARSE_MAX ((uint64_t)UINT32_MAX - 1)
-/* 2^64 / the golden ratio, odd: Fibonacci hashing's multiplier. */
-#define SPARSE_FIBONACCI UINT64_C(0x9E3779B97F4A7C15)
-
-typedef struct {
-    uint32_t index;            /* the entry's index + 1; 0: free */
-    uint32_t tag;              /* its key's low 32 bits */
-} SparseSlot;
-
-struct SparseTable {
-    SparseSlot *slot;
-    int shift;                 /* 64 - log2(slots) */
-    uint32_t n;                /* entries */
-    SparseChannel **chunk;     /* SPARSE_CHUNK entries each */
-    uint32_t nchunk;
+static const ChannelTableKind sparse_kind = {
+    .size = sizeof(SparseChannel),
+    .key_at = offsetof(SparseChannel, key),
+    .what = "the sparse channels",
 };
-
-static size_t sparse_slots(const SparseTable *t)
-{
-    return (size_t)1 << (64 - t->shift);
-}
-
-static size_t sparse_home(const SparseTable *t, uint64_t key)
-{
-    return (size_t)((key * SPARSE_FIBONACCI) >> t->shift);
-}
-
-static SparseChannel *sparse_entry(const SparseTable *t, uint32_t i)
-{
-    return &t->chunk[i / SPARSE_CHUNK][i % SPARSE_CHUNK];
-}
-
-static SparseTable *sparse_new(void)
-{
-    SparseTable *t = EMU_NEW0(SparseTable, 1, "the sparse channels");
-    t->shift = 64 - __builtin_ctzll(SPARSE_SLOTS_MIN);
-    t->slot = EMU_NEW0(SparseSlot, SPARSE_SLOTS_MIN, "the sparse channels");
-    return t;
-}
-
-static void sparse_free(SparseTable *t)
-{
-    for (uint32_t i = 0; i < t->n; i++)
-        timeline_clear(&sparse_entry(t, i)->ch.tl);
-    for (uint32_t c = 0; c < t->nchunk; c++)
-        g_free(t->chunk[c]);
-    g_free(t->chunk);
-    g_free(t->slot);
-    g_free(t);
-}
-
-/* The free slot at or after `key`'s home (a key not in the table). */
-static size_t sparse_free_slot(const SparseTable *t, uint64_t key)
-{
-    size_t mask = sparse_slots(t) - 1, h = sparse_home(t, key);
-    while (t->slot[h].index != 0)
-        h = (h + 1) & mask;
-    return h;
-}
-
-/* Twice the slots, the entries placed again in the order they came. */
-static void sparse_grow(SparseTable *t)
-{
-    size_t slots = sparse_slots(t) * 2;
-    g_free(t->slot);
-    t->shift--;
-    t->slot = EMU_NEW0(SparseSlot, slots, "the sparse channels");
-    for (uint32_t i = 0; i < t->n; i++) {
-        uint64_t key = sparse_entry(t, i)->key;
-        t->slot[sparse_free_slot(t, key)] = (SparseSlot){ i + 1,
-                                                          (uint32_t)key };
-    }
-}
-
-/* A new entry for `key` in the free slot h that its lookup ended at: a
- * channel with an empty timeline that carried nothing. */
-static SparseChannel *sparse_add(SparseTable *t, size_t h, uint64_t key)
-{
-    if (t->n >= SPARSE_MAX)
-        emu_out_of_memory(sizeof(SparseChannel), "a channel");
-    if (t->n == t->nchunk * (uint64_t)SPARSE_CHUNK) {
-        t->chunk = EMU_RENEW(SparseChannel *, t->chunk, t->nchunk + 1,
-                             "the sparse channels");
-        t->chunk[t->nchunk++] = EMU_NEW(SparseChannel, SPARSE_CHUNK,
-                                        "the sparse channels");
-    }
-    SparseChannel *e = sparse_entry(t, t->n);
-    *e = (SparseChannel){ .key = key };
-    timeline_init(&e->ch.tl);
-    t->slot[h] = (SparseSlot){ ++t->n, (uint32_t)key };
-    if ((size_t)t->n * 2 > sparse_slots(t))
-        sparse_grow(t);
-    return e;
-}
 
 /* The sparse channel leaving `node` on `link`; created on first use, NULL
  * only when looking up (create = FALSE) an unused one. */
 Channel *sim_channel(const Sim *sim, uint32_t node, int link,
                      gboolean create)
 {
-    SparseTable *t = sim->sparse;
     uint64_t key = (uint64_t)node * (uint64_t)sim->links + (uint64_t)link;
-    uint32_t tag = (uint32_t)key;
-    size_t mask = sparse_slots(t) - 1, h = sparse_home(t, key);
-    for (; t->slot[h].index != 0; h = (h + 1) & mask) {
-        if (t->slot[h].tag != tag)
-            continue;
-        SparseChannel *e = sparse_entry(t, t->slot[h].index - 1);
-        if (e->key == key)
-            return &e->ch;
-    }
-    return create ? &sparse_add(t, h, key)->ch : NULL;
+    SparseChannel *e =
+        create ? channel_table_get(sim->sparse, &sparse_kind, key)
+               : channel_table_find(sim->sparse, &sparse_kind, key);
+    return e ? &e->ch : NULL;
 }
 
 static void link_fold(Sim *sim, int link);
 
 /* ---- a link's table of the channels in use ------------------------------
  *
- * Open addressing over (node, entry) slots, at most half full; the
- * entries themselves in chunks that never move, so that the timelines a
- * route has looked up stay where they are while later hops of it add
- * entries and the slots grow. A link used at a few nodes (the shift
- * ring on the cube uses link l at one node in 2^(l+1)) then costs what
- * its messages touch, not an array of the whole machine, zeroed. */
+ * A link used at a few nodes (the shift ring on the cube uses link l at
+ * one node in 2^(l+1)) costs what its messages touch, not an array of the
+ * whole machine, zeroed: its channels in a table (channel_table.h) until
+ * they are enough to pay for one (SIM_LINK_TABLE_SHARE). The key is the
+ * node, which the slot holds whole: an entry is the LinkChannel that the
+ * array would hold, its count from the link's zero (0 without an
+ * array). */
 
-#define TABLE_CHUNK 256
-
-typedef struct {
-    uint32_t node;
-    uint32_t index;            /* the entry's index + 1; 0: free */
-} TableSlot;
-
-struct LinkTable {
-    TableSlot *slot;
-    int shift;                 /* 32 - log2(slots) */
-    uint32_t n;                /* entries */
-    LinkChannel **chunk;       /* TABLE_CHUNK entries each */
-    uint32_t nchunk;
+static const ChannelTableKind link_table_kind = {
+    .size = sizeof(LinkChannel),
+    .key_at = CHANNEL_TABLE_KEY_IN_TAG,
+    .what = "a link's table",
 };
 
 static uint32_t table_limit(const Sim *sim)
@@ -236,105 +112,17 @@ void sim_set_link_tables(Sim *sim, gboolean tables)
     sim->no_tables = !tables;
 }
 
-static LinkChannel *table_entry(const LinkTable *t, uint32_t i)
-{
-    return &t->chunk[i / TABLE_CHUNK][i % TABLE_CHUNK];
-}
-
-static uint32_t table_home(const LinkTable *t, uint32_t node)
-{
-    return (node * 2654435769u) >> t->shift;
-}
-
-static uint32_t table_slots(const LinkTable *t)
-{
-    return 1u << (32 - t->shift);
-}
-
 /* A new table: the spare one, emptied, if there is one (its slots and
  * chunks in memory already: a run whose links each fill a table before
  * they take an array pays for one table's first touch, not one a link). */
-static LinkTable *table_new(Sim *sim)
+static ChannelTable *table_new(Sim *sim)
 {
-    LinkTable *t = sim->table_spare;
-    if (t) {
-        sim->table_spare = NULL;
-        memset(t->slot, 0, sizeof(TableSlot) * table_slots(t));
-        t->n = 0;
-        return t;
-    }
-    t = EMU_NEW0(LinkTable, 1, "a link's table");
-    t->shift = 32 - 6;
-    t->slot = EMU_NEW0(TableSlot, 64, "a link's table");
+    ChannelTable *t = sim->table_spare;
+    if (!t)
+        return channel_table_new(&link_table_kind);
+    sim->table_spare = NULL;
+    channel_table_empty(t);
     return t;
-}
-
-/* Its entries' heap spans freed where it has any (many), then the table
- * kept as the spare (keep, and none yet) or freed. */
-static void table_free(Sim *sim, LinkTable *t, gboolean many, gboolean keep)
-{
-    if (many)
-        for (uint32_t i = 0; i < t->n; i++)
-            timeline_clear(&table_entry(t, i)->tl);
-    if (keep && !sim->table_spare) {
-        sim->table_spare = t;
-        return;
-    }
-    for (uint32_t c = 0; c < t->nchunk; c++)
-        free(t->chunk[c]);
-    g_free(t->chunk);
-    g_free(t->slot);
-    g_free(t);
-}
-
-/* The slot that holds `node`, or the free one where it would go. */
-static uint32_t table_probe(const LinkTable *t, uint32_t node)
-{
-    uint32_t mask = table_slots(t) - 1, h = table_home(t, node);
-    while (t->slot[h].index != 0 && t->slot[h].node != node)
-        h = (h + 1) & mask;
-    return h;
-}
-
-/* The entry of `node`, or NULL. */
-static LinkChannel *table_find(const LinkTable *t, uint32_t node)
-{
-    const TableSlot *s = &t->slot[table_probe(t, node)];
-    return s->index ? table_entry(t, s->index - 1) : NULL;
-}
-
-static void table_grow(LinkTable *t)
-{
-    uint32_t old = table_slots(t);
-    TableSlot *was = t->slot;
-    t->shift--;
-    t->slot = EMU_NEW0(TableSlot, (size_t)old * 2, "a link's table");
-    for (uint32_t i = 0; i < old; i++)
-        if (was[i].index != 0)
-            t->slot[table_probe(t, was[i].node)] = was[i];
-    g_free(was);
-}
-
-/* The entry of `node`, made if new: an empty timeline that carried
- * nothing (its count starts from the link's zero, 0 without an array). */
-static LinkChannel *table_get(LinkTable *t, uint32_t node)
-{
-    TableSlot *s = &t->slot[table_probe(t, node)];
-    if (s->index)
-        return table_entry(t, s->index - 1);
-    if (t->n == t->nchunk * TABLE_CHUNK) {
-        t->chunk = EMU_RENEW(LinkChannel *, t->chunk, t->nchunk + 1,
-                             "a link's table");
-        t->chunk[t->nchunk++] = emu_aligned_alloc(
-            64, TABLE_CHUNK * sizeof(LinkChannel), "a link's table");
-    }
-    LinkChannel *e = table_entry(t, t->n);
-    *e = (LinkChannel){ .carried = 0 };
-    timeline_init(&e->tl);
-    *s = (TableSlot){ node, ++t->n };
-    if (t->n * 2 > table_slots(t))
-        table_grow(t);
-    return e;
 }
 
 /* Spare i out of the list (its order means nothing). */
@@ -431,7 +219,8 @@ Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
             && table_limit(sim) > 0)
             lc->table = table_new(sim);
         if (lc->table) {
-            LinkChannel *e = table_get(lc->table, node);
+            LinkChannel *e = channel_table_get(lc->table, &link_table_kind,
+                                               node);
             if (lc->table->n >= table_limit(sim) && !lc->due)
                 lc->due = sim->links_due = TRUE;
             return &e->tl;
@@ -449,20 +238,24 @@ Timeline *sim_channel_timeline_slow(Sim *sim, uint32_t node, int link)
 static void link_densify(Sim *sim, int link)
 {
     LinkChannels *lc = &sim->link_ch[link];
-    LinkTable *t = lc->table;
+    ChannelTable *t = lc->table;
     lc->table = NULL;
     lc->due = FALSE;
     link_take_array(sim, link);
-    for (uint32_t i = 0; i < table_slots(t); i++) {
-        if (t->slot[i].index == 0)
-            continue;
-        const LinkChannel *e = table_entry(t, t->slot[i].index - 1);
-        LinkChannel *c = &lc->ch[t->slot[i].node];
+    const LinkChannel *e;
+    uint64_t node;
+    for (size_t i = 0; (e = channel_table_next(t, &link_table_kind, &i,
+                                               &node));) {
+        LinkChannel *c = &lc->ch[node];
         c->tl = e->tl;
         c->carried = lc->zero + e->carried;
         c->mark = e->mark;
     }
-    table_free(sim, t, FALSE, TRUE);    /* its heap spans moved */
+    /* its heap spans moved: kept for the next table, or freed */
+    if (!sim->table_spare)
+        sim->table_spare = t;
+    else
+        channel_table_free(t, &link_table_kind, FALSE);
     sim->link_counts.densified++;
 }
 
@@ -545,7 +338,8 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
     const LinkChannels *lc = &sim->link_ch[link];
     const LinkChannel *ch = lc->ch ? lc->ch : lc->parked;
     if (!ch && lc->table) {
-        const LinkChannel *e = table_find(lc->table, node);
+        const LinkChannel *e = channel_table_find(lc->table,
+                                                  &link_table_kind, node);
         return count_folded(sim, node, link) + (e ? e->carried : 0);
     }
     return count_folded(sim, node, link)
@@ -610,15 +404,15 @@ static void link_fold(Sim *sim, int link)
     const uint64_t zero = lc->zero;
     if (!ch && lc->table && lc->hops > 0) {
         /* Fewer channels than nodes: never one number. */
-        LinkTable *t = lc->table;
         lc->hops = lc->first = 0;
         lc->mixed = FALSE;
-        for (uint32_t i = 0; i < table_slots(t); i++) {
-            if (t->slot[i].index == 0)
-                continue;
-            LinkChannel *e = table_entry(t, t->slot[i].index - 1);
+        LinkChannel *e;
+        uint64_t node;
+        for (size_t i = 0; (e = channel_table_next(lc->table,
+                                                   &link_table_kind, &i,
+                                                   &node));) {
             if (e->carried > 0) {
-                sim_count_add(sim, t->slot[i].node, link, e->carried);
+                sim_count_add(sim, (uint32_t)node, link, e->carried);
                 e->carried = 0;
             }
         }
@@ -709,7 +503,7 @@ void sim_channels_new(Sim *sim)
                                                g_free, g_free);
         sim->count_limit = UINT32_MAX - 1;
     } else {
-        sim->sparse = sparse_new();
+        sim->sparse = channel_table_new(&sparse_kind);
     }
 }
 
@@ -725,11 +519,11 @@ void sim_channels_free(Sim *sim)
         for (int l = 0; l < sim->links; l++) {
             link_release(sim, l, FALSE);
             if (sim->link_ch[l].table)
-                table_free(sim, sim->link_ch[l].table, sim->link_ch[l].many,
-                           FALSE);
+                channel_table_free(sim->link_ch[l].table, &link_table_kind,
+                                   sim->link_ch[l].many);
         }
         if (sim->table_spare)
-            table_free(sim, sim->table_spare, FALSE, FALSE);
+            channel_table_free(sim->table_spare, &link_table_kind, FALSE);
         for (int l = 0; l < sim->links; l++)
             emu_big_free(sim->link_ch[l].col, sim_col_bytes(sim));
         for (int i = 0; i < sim->nspare; i++)
@@ -739,7 +533,7 @@ void sim_channels_free(Sim *sim)
         g_hash_table_destroy(sim->count_big);
     }
     if (sim->sparse)
-        sparse_free(sim->sparse);
+        channel_table_free(sim->sparse, &sparse_kind, TRUE);
 }
 
 SimLinkCounts sim_link_counts(const Sim *sim)

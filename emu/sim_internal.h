@@ -26,6 +26,7 @@
 #include "timeline.h"
 #include "oom.h"
 #include "prefetch.h"
+#include "channel_table.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -279,9 +280,9 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * another link does (a program that uses the same links every few ticks
  * pays no pass at all); only another link's taking it folds it. A link
  * that would map a new array keeps the channels it uses in a table
- * instead, until they are enough to pay for one (SIM_LINK_TABLE_SHARE):
- * a run of a message a node over many links costs its messages, not
- * nodes times links.
+ * instead (channel_table.h), until they are enough to pay for one
+ * (SIM_LINK_TABLE_SHARE): a run of a message a node over many links costs
+ * its messages, not nodes times links.
  *
  * The elements each channel carried: a hop adds them beside its timeline
  * (LinkChannel.carried, in the line the hop touches anyway), and they are
@@ -295,8 +296,6 @@ G_STATIC_ASSERT(offsetof(LinkChannel, mark) == offsetof(Channel, mark));
  * dimension 11 on each hop's count would be one more line from memory.
  * Where the ports imply the channels there are no arrays: a hop adds to
  * the column at once. */
-typedef struct LinkTable LinkTable;
-
 typedef struct {
     LinkChannel *ch;           /* nodes channels, or NULL */
     LinkChannel *parked;       /* without ch: the array it was released
@@ -318,10 +317,10 @@ typedef struct {
     uint64_t hops, first;
     gboolean mixed;
     /* Without ch or parked, and no spare to take: the channels in use, in
-     * a table (sim_channels.c), until they are 1/SIM_LINK_TABLE_SHARE of
-     * the link's; then `due`, and the link takes an array at the next
-     * sim_route (sim_links_due). Or NULL. */
-    LinkTable *table;
+     * a table keyed by node (sim_channels.c), until they are
+     * 1/SIM_LINK_TABLE_SHARE of the link's; then `due`, and the link takes
+     * an array at the next sim_route (sim_links_due). Or NULL. */
+    ChannelTable *table;
     gboolean due;
 } LinkChannels;
 
@@ -339,8 +338,6 @@ typedef struct {
     Channel ch;
     uint64_t key;              /* node * links + link */
 } SparseChannel;
-
-typedef struct SparseTable SparseTable;
 
 /* The links (below 64) of a node's sends in a step, with the tag of the
  * first send on each, and which of those sends went farther than the
@@ -378,9 +375,9 @@ struct Sim {
     gboolean links_due;        /* some link's table is due to become an
                                 * array (LinkChannels.due) */
     gboolean no_tables;        /* sim_set_link_tables(FALSE) */
-    LinkTable *table_spare;    /* a table given way to an array, emptied
+    ChannelTable *table_spare; /* a table given way to an array, emptied
                                 * and reused by the next (sim_channels.c) */
-    SparseTable *sparse;       /* sparse: the channels in use */
+    ChannelTable *sparse;      /* sparse: the channels in use */
     gboolean channels_implied; /* one port: no channel timelines */
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;

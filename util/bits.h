@@ -29,7 +29,8 @@ static inline int bits_log2_exact(uint64_t v)
     return bits_is_pow2(v) ? __builtin_ctzll(v) : -1;
 }
 
-/* splitmix64's increment: the Weyl sequence's step (2^64 / golden ratio). */
+/* splitmix64's increment: the Weyl sequence's step (2^64 / golden ratio),
+ * odd; also Fibonacci hashing's multiplier (emu/channel_table.h). */
 #define BITS_SPLITMIX64_GAMMA UINT64_C(0x9e3779b97f4a7c15)
 
 /* splitmix64 (Steele, Lea and Flood 2014) as a hash: the finaliser of
