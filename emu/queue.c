@@ -6,6 +6,7 @@
  * steady run allocates nothing.
  */
 #include "queue.h"
+#include "heap.h"
 #include "oom.h"
 
 #include <string.h>
@@ -38,37 +39,25 @@ void queue_free(EventQueue *q)
     g_free(q);
 }
 
+static gboolean tick_before(const Tick *a, const Tick *b)
+{
+    return *a < *b;
+}
+
+HEAP_DEFINE(tick, Tick, tick_before)
+
 static void times_push(EventQueue *q, Tick t)
 {
     if (q->ntimes == q->captimes) {
         q->captimes = q->captimes ? 2 * q->captimes : 16;
         q->times = EMU_RENEW(Tick, q->times, q->captimes, "the event queue");
     }
-    size_t i = q->ntimes++;
-    while (i > 0 && q->times[(i - 1) / 2] > t) {
-        q->times[i] = q->times[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    q->times[i] = t;
+    heap_tick_push(q->times, q->ntimes++, &t);
 }
 
 static void times_pop(EventQueue *q)
 {
-    Tick last = q->times[--q->ntimes];
-    size_t i = 0, n = q->ntimes;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && q->times[c + 1] < q->times[c])
-            c++;
-        if (q->times[c] >= last)
-            break;
-        q->times[i] = q->times[c];
-        i = c;
-    }
-    if (n > 0)
-        q->times[i] = last;
+    heap_tick_pop(q->times, q->ntimes--);
 }
 
 static QueueBucket *queue_bucket(EventQueue *q, Tick time)

@@ -31,6 +31,7 @@
  * in the schedule's order.
  */
 #include "format.h"
+#include "heap.h"
 #include "json_writer.h"
 #include "output.h"
 
@@ -49,39 +50,10 @@
 /* No operation, in a key's queue. */
 #define NO_OP UINT32_MAX
 
-/* A min-heap of operation indices. */
+/* A min-heap of operation indices (heap.h): its array and count. */
 typedef struct {
     uint32_t *at, n;
 } Heap;
-
-static void heap_push(Heap *h, uint32_t op)
-{
-    uint32_t i = h->n++;
-    while (i > 0 && h->at[(i - 1) / 2] > op) {
-        h->at[i] = h->at[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->at[i] = op;
-}
-
-static uint32_t heap_pop(Heap *h)
-{
-    uint32_t top = h->at[0], last = h->at[--h->n], i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, m = i, at = last;
-        if (l < h->n && h->at[l] < at)
-            m = l, at = h->at[l];
-        if (l + 1 < h->n && h->at[l + 1] < at)
-            m = l + 1;
-        if (m == i)
-            break;
-        h->at[i] = h->at[m];
-        i = m;
-    }
-    if (h->n > 0)
-        h->at[i] = last;
-    return top;
-}
 
 /* The scratch of one rank's order, sized for the largest rank. */
 typedef struct {
@@ -112,9 +84,10 @@ static gboolean is_comm(const SchedOp *o)
 /* Op u's dependency on another was satisfied: u may be free. */
 static void satisfy(RankOrder *k, uint32_t u)
 {
-    if (--k->pending[u] == 0)
-        heap_push(is_comm(&k->s->ranks[k->r].ops[u]) ? &k->comm : &k->calc,
-                  u);
+    if (--k->pending[u] == 0) {
+        Heap *h = is_comm(&k->s->ranks[k->r].ops[u]) ? &k->comm : &k->calc;
+        heap_u32_push(h->at, h->n++, &u);
+    }
 }
 
 /* Rank r's key of send or receive o: (source, destination, tag) with r as
@@ -160,7 +133,7 @@ static void issue(RankOrder *k, FILE *out, uint32_t i)
         if ((d & SCHEDULE_ON_START) || !is_comm(o))
             satisfy(k, u);
         if (k->unstarted[u] == 0 && k->pending[u] > 0)
-            heap_push(&k->started, u);
+            heap_u32_push(k->started.at, k->started.n++, &u);
     }
 }
 
@@ -250,9 +223,12 @@ static uint32_t order_prepare(RankOrder *k, GHashTable *keys)
     schedule_rank_dependents(sr, k->after, k->dependent);
     k->comm.n = k->calc.n = k->started.n = 0;
     k->outstanding = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (sr->ops[i].ndeps == 0)
-            heap_push(is_comm(&sr->ops[i]) ? &k->comm : &k->calc, i);
+    for (uint32_t i = 0; i < n; i++) {
+        if (sr->ops[i].ndeps == 0) {
+            Heap *h = is_comm(&sr->ops[i]) ? &k->comm : &k->calc;
+            heap_u32_push(h->at, h->n++, &i);
+        }
+    }
     return g_hash_table_size(keys);
 }
 
@@ -275,14 +251,15 @@ static gboolean write_rank(FILE *out, const char *path, void *data,
     for (uint32_t done = 0; done < sr->nops;) {
         uint32_t i;
         if (k->comm.n > 0 || k->calc.n > 0) {
-            i = heap_pop(k->comm.n > 0 ? &k->comm : &k->calc);
+            Heap *h = k->comm.n > 0 ? &k->comm : &k->calc;
+            i = heap_u32_pop(h->at, h->n--);
             issue(k, out, i);
             done++;
             continue;
         }
         /* nothing free: the first op whose dependencies all started (the
          * schedule has no cycle, so there is one) waits */
-        i = heap_pop(&k->started);
+        i = heap_u32_pop(k->started.at, k->started.n--);
         if ((k->state[i] & ISSUED) || k->pending[i] == 0)
             continue;             /* stale: issued, or free since */
         wait_before(k, out, i, nkeys);

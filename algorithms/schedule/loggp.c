@@ -34,6 +34,7 @@
  * A size is in bytes and times are unsigned 64-bit nanoseconds, with
  * LogGOPSim's arithmetic: (s-1) of a message of no bytes wraps, as there.
  */
+#include "heap.h"
 #include "loggp.h"
 
 #include <string.h>
@@ -76,7 +77,8 @@ typedef struct {
     uint32_t **pending;           /* per rank, per op: dependencies left */
     uint32_t **after, **dependent;/* per rank: schedule_rank_dependents */
     Queues *q;
-    GArray *heap;                 /* Event */
+    GArray *heap;                 /* Event, a min-heap by event_before
+                                   * (heap.h) */
     uint64_t order;
     GArray *ready;                /* uint32 ops of the rank at hand */
     GArray *batch;                /* Event, to sort by kind */
@@ -91,40 +93,18 @@ static gboolean event_before(const Event *a, const Event *b)
     return a->time < b->time || (a->time == b->time && a->order < b->order);
 }
 
-static void heap_push_event(Loggp *l, const Event *e)
+HEAP_DEFINE(event, Event, event_before)
+
+static void event_push(Loggp *l, const Event *e)
 {
     g_array_set_size(l->heap, l->heap->len + 1);
-    Event *h = (Event *)l->heap->data;
-    guint i = l->heap->len - 1;
-    while (i > 0) {
-        guint up = (i - 1) / 2;
-        if (!event_before(e, &h[up]))
-            break;
-        h[i] = h[up];
-        i = up;
-    }
-    h[i] = *e;
+    heap_event_push((Event *)l->heap->data, l->heap->len - 1, e);
 }
 
-static Event heap_pop_event(Loggp *l)
+static Event event_pop(Loggp *l)
 {
-    Event *h = (Event *)l->heap->data;
-    Event top = h[0], last = h[l->heap->len - 1];
-    guint n = l->heap->len - 1, i = 0;
-    for (;;) {
-        guint c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && event_before(&h[c + 1], &h[c]))
-            c++;
-        if (!event_before(&h[c], &last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (n > 0)
-        h[i] = last;
-    g_array_set_size(l->heap, n);
+    Event top = heap_event_pop((Event *)l->heap->data, l->heap->len);
+    g_array_set_size(l->heap, l->heap->len - 1);
     return top;
 }
 
@@ -354,7 +334,7 @@ static void queue_ready(Loggp *l, uint32_t r, GArray *ready, gboolean start)
             e->time = MAX(cpu, *nic_of(l, l->next_gs, r, e->nic));
         else
             e->time = cpu;
-        heap_push_event(l, e);
+        event_push(l, e);
     }
 }
 
@@ -396,7 +376,7 @@ static void handle(Loggp *l, Event e, GArray **ready)
     case EV_CALC:
         if (*o > e.time) {
             e.time = *o;
-            heap_push_event(l, &e);
+            event_push(l, &e);
             return;
         }
         *o = e.time + e.size;
@@ -408,7 +388,7 @@ static void handle(Loggp *l, Event e, GArray **ready)
         uint64_t *gs = nic_of(l, l->next_gs, e.host, e.nic);
         if (MAX(*o, *gs) > e.time) {
             e.time = MAX(*o, *gs);
-            heap_push_event(l, &e);
+            event_push(l, &e);
             return;
         }
         release(l, e.host, e.op, TRUE, ready);
@@ -422,7 +402,7 @@ static void handle(Loggp *l, Event e, GArray **ready)
         m.start = e.time;
         m.time = e.time + p->o + p->L;
         m.order = l->order++;
-        heap_push_event(l, &m);
+        event_push(l, &m);
         if (e.size <= p->S)
             release(l, e.host, e.op, FALSE, ready);
         return;
@@ -445,7 +425,7 @@ static void handle(Loggp *l, Event e, GArray **ready)
         uint64_t *gr = nic_of(l, l->next_gr, e.host, e.nic);
         if (MAX(*o, *gr) > e.time) {
             e.time = MAX(*o, *gr);
-            heap_push_event(l, &e);
+            event_push(l, &e);
             return;
         }
         *o = e.time + p->o + MAX(s1 * p->O, s1 * p->G);
@@ -514,7 +494,7 @@ gboolean loggp_time(const Schedule *s, const MachineLoggp *p,
         queue_ready(&l, r, ready[r], TRUE);
     }
     while (l.heap->len > 0) {
-        Event e = heap_pop_event(&l);
+        Event e = event_pop(&l);
         l.events++;
         l.nhosts = 0;
         handle(&l, e, ready);

@@ -31,6 +31,7 @@
 #include "format.h"
 #include "bits.h"
 #include "graycode.h"
+#include "heap.h"
 #include "loggp.h"
 
 #include <errno.h>
@@ -88,7 +89,8 @@ typedef struct {
                                    * (sends' keys first, then receives'),
                                    * below SCHEDULE_MAX_OPS */
     uint32_t nsend_keys, nrecv_keys;
-    uint32_t *heap, nheap;        /* ops ready to post, smallest first */
+    uint32_t *heap, nheap;        /* ops ready to post, smallest first
+                                   * (heap.h) */
     uint32_t ndone;
 } RankRun;
 
@@ -174,41 +176,6 @@ static inline uint64_t elements_of(const SchedConfig *c, uint64_t bytes)
     return bytes / c->element_bytes + (bytes % c->element_bytes != 0);
 }
 
-/* ---- the ready heap ------------------------------------------------------ */
-
-static void heap_push(RankRun *k, uint32_t op)
-{
-    uint32_t i = k->nheap++;
-    while (i > 0) {
-        uint32_t p = (i - 1) / 2;
-        if (k->heap[p] <= op)
-            break;
-        k->heap[i] = k->heap[p];
-        i = p;
-    }
-    k->heap[i] = op;
-}
-
-static uint32_t heap_pop(RankRun *k)
-{
-    uint32_t top = k->heap[0], last = k->heap[--k->nheap], i = 0;
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        uint32_t at = last;
-        if (l < k->nheap && k->heap[l] < at)
-            m = l, at = k->heap[l];
-        if (r < k->nheap && k->heap[r] < at)
-            m = r;
-        if (m == i)
-            break;
-        k->heap[i] = k->heap[m];
-        i = m;
-    }
-    if (k->nheap > 0)
-        k->heap[i] = last;
-    return top;
-}
-
 /* ---- the node program --------------------------------------------------- */
 
 /* Op `op` was posted: each dependent has one dependency fewer to wait
@@ -221,7 +188,7 @@ static void release_posted(RankRun *k, uint32_t op)
         uint32_t d = k->dependent[i], u = d & ~SCHEDULE_ON_START;
         k->unposted[u]--;
         if ((d & SCHEDULE_ON_START) && --k->pending[u] == 0)
-            heap_push(k, u);
+            heap_u32_push(k->heap, k->nheap++, &u);
         else if (k->unposted[u] == 0 && k->pending[u] > 0)
             k->waiting[k->nwaiting++] = u;
     }
@@ -235,7 +202,7 @@ static void release_done(RankRun *k, uint32_t op)
     for (uint32_t i = k->after[op]; i < k->after[op + 1]; i++) {
         uint32_t d = k->dependent[i];
         if (!(d & SCHEDULE_ON_START) && --k->pending[d] == 0)
-            heap_push(k, d);
+            heap_u32_push(k->heap, k->nheap++, &d);
     }
 }
 
@@ -347,7 +314,7 @@ static NodeStatus schedule_step(Node *node, const void *config)
     if (node_step(node) == 0)
         for (uint32_t op = 0; op < nops; op++)
             if (k->pending[op] == 0)
-                heap_push(k, op);
+                heap_u32_push(k->heap, k->nheap++, &op);
     NodeOp done[COMPLETED_BATCH];
     size_t n;
     while ((n = node_completed(node, done, COMPLETED_BATCH)) > 0) {
@@ -357,7 +324,7 @@ static NodeStatus schedule_step(Node *node, const void *config)
             break;
     }
     while (k->nheap > 0)
-        post(node, c, r, heap_pop(k));
+        post(node, c, r, heap_u32_pop(k->heap, k->nheap--));
     if (k->ndone == nops)
         return NODE_DONE;
     return ready_before_all(k) ? NODE_ANY : NODE_CONTINUE;
