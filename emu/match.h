@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "prefetch.h"
+#include "bits.h"
 
 /* A list item: a posted receive or an early message. The engine embeds
  * this at the start of its own structs (intrusive, as list.h does). */
@@ -96,7 +97,7 @@ void match_init(MatchTable *t);
 static inline size_t match_key_mix(uint32_t dest, uint32_t source, int32_t tag)
 {
     uint64_t x = ((uint64_t)dest << 32 | source) ^ ((uint64_t)(uint32_t)tag
-                                                    * 0x9e3779b97f4a7c15ULL);
+                                                    * BITS_SPLITMIX64_GAMMA);
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;

@@ -33,6 +33,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "bits.h"
+
 #ifndef CUBEMU_VERSION
 #define CUBEMU_VERSION "0.1.0"
 #endif
@@ -51,10 +53,6 @@
 /* What a label costs beyond its bytes: its pointer, its hash table entry
  * and malloc's overhead, generously. */
 #define RECORDER_LABEL_OVERHEAD 64
-
-/* Fibonacci hashing: the golden ratio in 64 bits spreads keys that differ
- * only in low bits (neighbouring links) over the whole table. */
-#define RECORDER_HASH_MULTIPLIER 0x9E3779B97F4A7C15ull
 
 typedef struct {
     uint64_t *keys;               /* RECORDER_NO_KEY where empty */
@@ -124,7 +122,9 @@ static void ids_clear(ChannelIds *t)
 static gsize ids_slot(const ChannelIds *t, uint64_t key)
 {
     gsize mask = t->size - 1;
-    gsize i = (gsize)((key * RECORDER_HASH_MULTIPLIER) >> 32) & mask;
+    /* Fibonacci hashing: the golden ratio in 64 bits spreads keys that
+     * differ only in low bits (neighbouring links) over the whole table */
+    gsize i = (gsize)((key * BITS_SPLITMIX64_GAMMA) >> 32) & mask;
     while (t->keys[i] != RECORDER_NO_KEY && t->keys[i] != key)
         i = (i + 1) & mask;
     return i;

@@ -1,5 +1,6 @@
 /* json_writer.c -- see json_writer.h. */
 #include "json_writer.h"
+#include "bits.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -220,7 +221,7 @@ void json_writer_double(JsonWriter *w, double v)
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
     /* a multiplicative hash's high bits pick the slot */
-    unsigned slot = (unsigned)((bits * UINT64_C(0x9E3779B97F4A7C15)) >> 32)
+    unsigned slot = (unsigned)((bits * BITS_SPLITMIX64_GAMMA) >> 32)
                     % JSON_WRITER_MEMO;
     if (!w->memo_used[slot] || w->memo_bits[slot] != bits) {
         json_format_double(w->memo_text[slot], v);
