@@ -347,10 +347,17 @@ static uint64_t channel_count(const Sim *sim, uint32_t node, int link)
 }
 
 /* Set a folded count (a link with a column). */
+/* Does a column's count c, made `total`, stay in its 32 bits? (Else it
+ * moves to count_big: count_set.) */
+static inline gboolean count_fits(const Sim *sim, uint32_t c, uint64_t total)
+{
+    return c != UINT32_MAX && total < sim->count_limit;
+}
+
 static void count_set(Sim *sim, uint32_t node, int link, uint64_t total)
 {
     uint32_t *c = &sim->link_ch[link].col[node];
-    if (*c != UINT32_MAX && total < sim->count_limit) {
+    if (count_fits(sim, *c, total)) {
         *c = (uint32_t)total;
         return;
     }
@@ -441,7 +448,6 @@ static void link_fold(Sim *sim, int link)
      * channels, as one with a detour around a fault does, comes here
      * once for every node.) */
     uint32_t *col = link_col(sim, link);
-    const uint32_t limit = sim->count_limit;
     uint64_t most = 0;
     for (x = 0; x < n; x++) {
         uint64_t v = ch[x].carried - zero;
@@ -449,7 +455,7 @@ static void link_fold(Sim *sim, int link)
             continue;
         ch[x].carried = zero;
         uint64_t total = (uint64_t)col[x] + v;
-        if (col[x] != UINT32_MAX && total < limit) {
+        if (count_fits(sim, col[x], total)) {
             col[x] = (uint32_t)total;
             most = MAX(most, total);
         } else {

@@ -660,7 +660,7 @@ static inline void sim_count_seen(Sim *sim, uint64_t total)
 static inline gboolean sim_fault_hop_clear(const Sim *sim, uint32_t x)
 {
     const uint64_t *bits = sim->fault_hop_bits;
-    return bits && !((bits[x >> 6] >> (x & 63)) & 1);
+    return bits && !faults_bit(bits, x);
 }
 
 /* ---- the locality order (sim_order.c) ---------------------------------- */

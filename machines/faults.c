@@ -126,7 +126,7 @@ uint32_t faults_live_node(const Faults *f, uint32_t i)
 
 static inline gboolean touched(const Faults *f, uint32_t x)
 {
-    return (f->touched[x >> 6] >> (x & 63)) & 1;
+    return faults_bit(f->touched, x);
 }
 
 gboolean faults_channel_down(const Faults *f, uint32_t node, int link, Tick t)

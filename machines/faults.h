@@ -123,6 +123,11 @@ gboolean faults_channel_down(const Faults *f, uint32_t node, int link,
  * (faults_blocked_hop). A one-hop path from a node whose bit is clear is
  * clear at every tick. */
 const uint64_t *faults_hop_bits(const Faults *f);
+/* Node x's bit in such a bitmap. */
+static inline gboolean faults_bit(const uint64_t *bits, uint32_t x)
+{
+    return (bits[x >> 6] >> (x & 63)) & 1;
+}
 
 /* The first hop of a path from `from` that a fault blocks at tick t:
  * its index, with *at the node it leaves, or -1 if the path is clear. A
