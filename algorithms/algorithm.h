@@ -98,6 +98,11 @@ typedef struct Algorithm {
      * placement leaves them out. Every other algorithm needs every node
      * and is refused there. */
     gboolean dead_nodes;
+    /* Its step is not known to be reentrant: it runs in one thread
+     * (emu/sim_parallel.c runs a tick's steps on several at once). Every
+     * built-in step is reentrant; an SDK program says so with
+     * CUBEMU_RUNS_IN_THREADS. */
+    gboolean one_thread;
     const AlgorithmMethod *methods;    /* {NULL}-terminated; the first is default */
     const ParamSpec *params;  /* {NULL}-terminated; "method" is implicit */
     /* Names of the phases node_phase enters (NULL-terminated, at most

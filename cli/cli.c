@@ -209,6 +209,12 @@ gboolean cli_limits_check(const char *command, CliLimits *l)
         l->seconds = v;
         l->wall_name = g_strdup_printf("--wall-limit %s", l->wall_text);
     }
+    if (l->threads_text && !run_threads_parse(l->threads_text, &l->threads)) {
+        cli_fail(command, "--threads: '%s' is not a thread count (valid: a "
+                 "whole number from 1 to %d, or auto)", l->threads_text,
+                 RUN_THREADS_MAX);
+        return FALSE;
+    }
     l->sim = (SimLimits){ l->ticks, l->tick_name,
                           l->seconds > 0 ? &l->stop : NULL, l->wall_name };
     return TRUE;
@@ -218,6 +224,7 @@ gboolean cli_limits_begin(const char *command, CliLimits *l, const Scenario *s,
                           RunOptions *options, GError **error)
 {
     options->limits = l->ticks > 0 || l->seconds > 0 ? &l->sim : NULL;
+    options->threads = l->threads;
     if (l->seconds <= 0)
         return TRUE;
     g_autofree char *what = g_strdup_printf("%s%s%s%s: the run passed %s",
@@ -243,6 +250,7 @@ void cli_limits_clear(CliLimits *l)
     cli_limits_end(l);
     g_clear_pointer(&l->tick_text, g_free);
     g_clear_pointer(&l->wall_text, g_free);
+    g_clear_pointer(&l->threads_text, g_free);
     g_clear_pointer(&l->tick_name, g_free);
     g_clear_pointer(&l->wall_name, g_free);
 }

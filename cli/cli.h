@@ -84,6 +84,10 @@ typedef struct {
     char *tick_name, *wall_name;  /* "--tick-limit 1000", "--wall-limit 2" */
     SimLimits sim;                /* what RunOptions.limits points to */
     StopFlags stop;
+    /* --threads N, with them for want of a better home: every command
+     * that runs scenarios takes it (RunOptions.threads; 0: auto) */
+    char *threads_text;
+    int threads;
 } CliLimits;
 #define CLI_LIMIT_ENTRIES(l)                                               \
     { "tick-limit", 0, 0, G_OPTION_ARG_STRING, &(l)->tick_text,            \
@@ -91,7 +95,10 @@ typedef struct {
       "programs that never finish)", "TICKS" },                            \
     { "wall-limit", 0, 0, G_OPTION_ARG_STRING, &(l)->wall_text,            \
       "Fail a run once it has taken SECONDS of wall-clock time, stopping " \
-      "it even inside a node program's step", "SECONDS" }
+      "it even inside a node program's step", "SECONDS" },                \
+    { "threads", 0, 0, G_OPTION_ARG_STRING, &(l)->threads_text,            \
+      "Threads for the engine's ticks (default: auto, the processors on " \
+      "machines of 2^15 nodes on; the results are the same)", "N" }
 /* Parses the values: a bad one is "cubemu COMMAND: --tick-limit: 'x' is
  * not a number of ticks (valid: a whole number from 1 to 2^63 - 1)" (or
  * "--wall-limit: 'x' is not a number of seconds (valid: a number above

@@ -263,7 +263,7 @@ static int cmd_check(int argc, char **argv)
     };
     GError *e = NULL;
     static const char *const once[] = { "--junit", "--tick-limit",
-                                        "--wall-limit", "--jobs", "-j", NULL };
+                                        "--wall-limit", "--threads", "--jobs", "-j", NULL };
     g_auto(WorkersArgs) args = { 0 };
     workers_args_init(&args, argc, argv);
     if (!cli_parse_options("check", entries, "- check scenarios' [expect]",

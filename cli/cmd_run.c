@@ -105,7 +105,7 @@ static int cmd_run(int argc, char **argv)
     GError *e = NULL;
     static const char *const once[] = { "--trace", "--schedule-out",
                                         "--schedule-format", "--tick-limit",
-                                        "--wall-limit", NULL };
+                                        "--wall-limit", "--threads", NULL };
     if (!cli_parse_options("run", entries, "- run one scenario", description,
                            once, &argc, &argv)
         || !cli_progress("run", progress, quiet)

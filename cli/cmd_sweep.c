@@ -1367,7 +1367,7 @@ static int cmd_sweep(int argc, char **argv)
     workers_args_init(&args, argc, argv);
     static const char *const once[] = { "--csv", "--plot", "--png", "--plot-data", "--y",
                                         "--x", "--size", "--jobs", "-j",
-                                        "--tick-limit", "--wall-limit", NULL };
+                                        "--tick-limit", "--wall-limit", "--threads", NULL };
     if (!cli_parse_options("sweep", entries,
                            "- run a scenario over a range of values",
                            description, once, &args.argc, &args.argv)

@@ -121,7 +121,7 @@ static int cmd_view(int argc, char **argv)
         "q quit. The mouse over a node or channel shows its counts; click or\n"
         "drag on the timeline to jump.";
     static const char *const once[] = { "--png", "--gif", "--frames", "--at", "--window", "--view", "--size", "--fps",
-                                        "--tick-limit", "--wall-limit", NULL };
+                                        "--tick-limit", "--wall-limit", "--threads", NULL };
     if (!cli_parse_options("view", entries, "- watch a run's channels",
                            description, once, &argc, &argv)
         || !cli_limits_check("view", &limits))

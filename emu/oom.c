@@ -4,6 +4,8 @@
 #endif
 #include "oom.h"
 
+#include <stdatomic.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +110,10 @@ void *emu_aligned_alloc(size_t align, size_t bytes, const char *what)
 #define HUGE_WARM_NS 1000000
 
 static EmuPages pages_asked = EMU_PAGES_AUTO;
-static int pages_huge = -1;       /* decided: 1 huge, 0 small; -1 not yet */
+/* decided: 1 huge, 0 small; -1 not yet. Atomic: the engine's threads map
+ * their first slabs at once (emu/sim_parallel.c), and the first to decide
+ * decides for all. */
+static _Atomic int pages_huge = -1;
 
 void emu_set_pages(EmuPages pages)
 {
@@ -176,16 +181,18 @@ void *emu_big_new0(size_t bytes, const char *what)
 #ifndef EMU_BIG_MALLOC
     if (bytes >= BIG_MIN_BYTES) {
         size_t len = big_length(bytes);
-        char *p = pages_huge == 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE,
-                                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                                  : map_aligned(len);
+        int huge = pages_huge;
+        char *p = huge == 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                            : map_aligned(len);
         if (p == MAP_FAILED || p == NULL)
             emu_out_of_memory(bytes, what);
-        if (pages_huge != 0) {
+        if (huge != 0) {
             madvise(p, len, MADV_HUGEPAGE);
-            if (pages_huge < 0) {
-                pages_huge = block_warm(p);
-                if (!pages_huge && len > HUGE_BYTES)
+            if (huge < 0) {
+                int warm = block_warm(p), undecided = -1;
+                atomic_compare_exchange_strong(&pages_huge, &undecided, warm);
+                if (!warm && len > HUGE_BYTES)
                     madvise(p + HUGE_BYTES, len - HUGE_BYTES, MADV_NOHUGEPAGE);
             }
         }

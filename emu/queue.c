@@ -70,7 +70,7 @@ static QueueBucket *queue_bucket(EventQueue *q, Tick time)
                                                          q->spare->len - 1)
                           : EMU_NEW0(QueueBucket, 1, "the event queue");
         b->time = time;
-        b->head = b->len = 0;
+        b->head = b->len = b->sorted = 0;
         g_hash_table_insert(q->by_time, &b->time, b);
         times_push(q, time);
     }
@@ -86,6 +86,7 @@ void queue_push_slow(EventQueue *q, Tick time, QueueItem item)
             memmove(b->item, b->item + b->head,
                     (b->len - b->head) * sizeof *b->item);
             b->len -= b->head;
+            b->sorted = b->sorted > b->head ? b->sorted - b->head : 0;
             b->head = 0;
         } else {
             b->cap = b->cap ? 2 * b->cap : 16;
@@ -181,6 +182,18 @@ static void bucket_sort_by_node(EventQueue *q, QueueBucket *b)
         memcpy(b->item + b->head, src, n * sizeof *src);
 }
 
+/* The bucket's last item was taken: off the heap, back to the spares. */
+static void bucket_done(EventQueue *q, QueueBucket *b)
+{
+    Tick t = b->time;
+    times_pop(q);
+    g_hash_table_steal(q->by_time, &t);
+    if (q->last == b)
+        q->last = NULL;
+    q->popping = NULL;
+    g_ptr_array_add(q->spare, b);
+}
+
 gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
 {
     if (q->ntimes == 0)
@@ -191,21 +204,54 @@ gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
         b = q->last && q->last->time == t
                 ? q->last : g_hash_table_lookup(q->by_time, &t);
         q->popping = b;
-        if (q->by_node && b->head == 0)
+        if (q->by_node && b->head == 0) {
             bucket_sort_by_node(q, b);
+            b->sorted = b->len;
+        }
     }
     *time = t;
     *item = b->item[b->head++];
     q->length--;
-    if (b->head == b->len) {
-        times_pop(q);
-        g_hash_table_steal(q->by_time, &t);
-        if (q->last == b)
-            q->last = NULL;
-        q->popping = NULL;
-        g_ptr_array_add(q->spare, b);
-    }
+    if (b->head == b->len)
+        bucket_done(q, b);
     return TRUE;
+}
+
+void queue_skip(EventQueue *q, size_t k)
+{
+    QueueBucket *b = q->popping;
+    g_assert(k == 0 || (b && b->head + k <= b->len));
+    if (k == 0)
+        return;
+    b->head += k;
+    q->length -= k;
+    if (b->head == b->len)
+        bucket_done(q, b);
+}
+
+void queue_absorb(EventQueue *q, EventQueue *from)
+{
+    GHashTableIter it;
+    gpointer key, value;
+    g_hash_table_iter_init(&it, from->by_time);
+    while (g_hash_table_iter_next(&it, &key, &value)) {
+        QueueBucket *f = value;
+        size_t n = f->len - f->head;
+        QueueBucket *b = queue_bucket(q, f->time);
+        if (b->len + n > b->cap) {
+            b->cap = MAX(2 * b->cap, b->len + n);
+            b->item = EMU_RENEW(QueueItem, b->item, b->cap, "the event queue");
+        }
+        memcpy(b->item + b->len, f->item + f->head, n * sizeof *b->item);
+        b->len += n;
+        q->length += n;
+        f->head = f->len = 0;
+        g_ptr_array_add(from->spare, f);
+        g_hash_table_iter_steal(&it);
+    }
+    from->ntimes = 0;
+    from->length = 0;
+    from->last = from->popping = NULL;
 }
 
 size_t queue_length(const EventQueue *q)

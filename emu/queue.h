@@ -24,6 +24,8 @@ typedef struct {
     Tick time;
     QueueItem *item;
     size_t head, len, cap;      /* live items: item[head, len) */
+    size_t sorted;              /* by node: item[..., sorted) are in node
+                                 * order (queue_set_by_node), or 0 */
 } QueueBucket;
 
 typedef struct EventQueue {
@@ -97,6 +99,27 @@ static inline const QueueItem *queue_peek_run(const EventQueue *q, size_t *n)
     *n = b->len - b->head;
     return &b->item[b->head];
 }
+/* By node (queue_set_by_node): the items of the run from the one
+ * queue_pop returned last, that one first, that are in the order of
+ * their nodes (not those pushed to the time since its first pop): *n
+ * of them, or NULL and 0. */
+static inline const QueueItem *queue_sorted_run(const EventQueue *q,
+                                                size_t *n)
+{
+    const QueueItem *run = queue_peek_run(q, n);
+    const QueueBucket *b = q->popping;
+    if (!run || b->head > b->sorted) {
+        *n = 0;
+        return NULL;
+    }
+    *n = b->sorted - b->head + 1;
+    return run - 1;
+}
+/* Pop the k items queue_peek_run shows, at once (k at most its n). */
+void queue_skip(EventQueue *q, size_t k);
+/* Move every item of `from` into q, each time's after q's own of that
+ * time, in from's order; from is left empty. */
+void queue_absorb(EventQueue *q, EventQueue *from);
 size_t queue_length(const EventQueue *q);
 /* Call fn on every item still queued (to free payloads). */
 void queue_foreach(EventQueue *q, void (*fn)(QueueItem *item, void *data),

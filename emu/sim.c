@@ -69,22 +69,22 @@ const SimStats *sim_stats(const Sim *sim)
 /* ---- node API: queries ----------------------------------------------- */
 
 uint32_t node_address(const Node *node) { return node->address; }
-uint32_t node_count(const Node *node) { return node->sim->nodes; }
-int node_links(const Node *node) { return node->sim->links; }
-const char *node_topology(const Node *node) { return node->sim->topo->ops->name; }
+uint32_t node_count(const Node *node) { return node_sim(node)->nodes; }
+int node_links(const Node *node) { return node_sim(node)->links; }
+const char *node_topology(const Node *node) { return node_sim(node)->topo->ops->name; }
 unsigned node_step(const Node *node) { return node->step; }
-size_t node_memory_elements(const Node *node) { return node->sim->memory_elements; }
-size_t node_element_words(const Node *node) { return node->sim->element_words; }
+size_t node_memory_elements(const Node *node) { return node_sim(node)->memory_elements; }
+size_t node_element_words(const Node *node) { return node_sim(node)->element_words; }
 
 int node_alive(const Node *node, uint32_t x)
 {
-    return x < node->sim->nodes
-           && !faults_node_dead(node->sim->machine.faults, x);
+    return x < node_sim(node)->nodes
+           && !faults_node_dead(node_sim(node)->machine.faults, x);
 }
 
 uint32_t node_neighbour(const Node *node, int link)
 {
-    const Sim *sim = node->sim;
+    const Sim *sim = node_sim(node);
     if (link < 0 || link >= sim->links)
         return NODE_NONE;
     uint32_t v = topology_neighbour(sim->topo, node->address, link);
@@ -93,12 +93,12 @@ uint32_t node_neighbour(const Node *node, int link)
 
 Word *node_memory(Node *node)
 {
-    return sim_memory_at(node->sim, node, 0);
+    return sim_memory_at(node_sim(node), node, 0);
 }
 
 void *node_local(Node *node)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     return sim->local ? sim->local + (size_t)node->address * sim->local_size
                       : NULL;
 }
@@ -108,7 +108,7 @@ void *node_local(Node *node)
  * step call a node's counter already names the next step. */
 NodeFault node_fault(Node *node)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     return (NodeFault){ &sim->error, SIM_ERROR, SIM_ERROR_PROGRAM,
                         node == sim->running ? node->step : node->step - 1 };
 }
@@ -127,7 +127,7 @@ static void node_after_wait(Sim *sim, Node *node)
         if (node->wait_until > sim->stats.cycles)
             sim->stats.cycles = node->wait_until;
     } else {
-        queue_push(sim->queue, node->wait_until,
+        sim_push(sim, node->wait_until,
                    (QueueItem){ node->address, NULL });
     }
 }
@@ -158,7 +158,7 @@ static void each_queue_call(Sim *sim, uint32_t x, Tick at)
     if (e->called == at)
         return;
     e->called = at;
-    queue_push(sim->queue, at, (QueueItem){ x, NULL });
+    sim_push(sim, at, (QueueItem){ x, NULL });
 }
 
 /* Operation op of node completes at tick `at`, now known: reported by
@@ -193,7 +193,7 @@ static void each_settled(Sim *sim, Node *node)
     if (node->returned_done) {
         node_after_wait(sim, node);
     } else if (!sim->each[node->address].any) {
-        queue_push(sim->queue, node->wait_until,
+        sim_push(sim, node->wait_until,
                    (QueueItem){ node->address, SIM_EACH_ALL });
     }
 }
@@ -209,13 +209,13 @@ static NodeOp each_new_op(Sim *sim, Node *node)
 
 NodeOp node_last_op(const Node *node)
 {
-    const Sim *sim = node->sim;
+    const Sim *sim = node_sim(node);
     return sim->each ? sim->each[node->address].next_op - 1 : 0;
 }
 
 size_t node_completed(Node *node, NodeOp *ops, size_t max)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (!sim->each || node != sim->running)
         return 0;
     size_t n = MIN(max, (size_t)(sim->nreport - sim->reported));
@@ -410,6 +410,7 @@ static gboolean msg_keep(Sim *sim, Node *dest, MatchSlot *slot, Node *sender,
     dest->koffset = (uint32_t)offset;
     dest->kcount = (uint32_t)count;
     sender->lazy = sim_lazy_kept_tag(dest);
+    sim_lazy_begin(sim, sender, dest);
     sim->early++;
     return TRUE;
 }
@@ -467,6 +468,14 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
         if (owned)
             sim_msg_free(sim, owned);
         if (ok && dest->nrecv == 0 && dest->deferred == 0) {
+            /* A shard's message delivered at the commit, later than the
+             * locality order would: its destination's next step must
+             * not fall in this tick, where its place would differ. */
+            if (G_UNLIKELY(sim->par_committing)
+                && dest->wait_until <= sim->now && !dest->returned_done)
+                sim_order_conflict(sim, "node %u's message completed node "
+                                   "%u's wait in its own tick across the "
+                                   "threads' split", source, dest->address);
             if (sim->each)
                 each_settled(sim, dest);
             else
@@ -484,13 +493,16 @@ static void node_offer(Sim *sim, Node *dest, Node *sender, int tag,
      * exchanges a step in gray-to-binary's concurrent method) would cost
      * a cache miss each on every delivery (docs/performance.md, "Exchanges
      * keep their payload in place"). */
-    if (!m && lazy && !sender->lazy) {
+    if (!m && lazy && !sender->lazy
+        && !(G_UNLIKELY(sim->par != NULL)
+             && sim_par_cross(sim, source, (uint32_t)(dest - sim->node)))) {
         if (msg_keep(sim, dest, slot, sender, id, count, arrival, offset))
             return;
         m = sim_msg_new(sim, count, FALSE);
         m->lazy = sender;
         m->offset = offset;
         sender->lazy = m;
+        sim_lazy_begin(sim, sender, dest);
     } else if (!m) {
         m = sim_msg_new(sim, count, TRUE);
         memcpy(sim_msg_buf(m), offer_data(sim, sender, data, offset),
@@ -520,7 +532,8 @@ static inline void msg_done(Sim *sim, Msg *m, gboolean kept)
  * it then reads the first line of the receiver's state, which it
  * completes anyway, and no line of a struct of its own; and no slab
  * grows for receives that wait across a far step. */
-static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
+static inline __attribute__((always_inline)) void
+recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 {
     gboolean fits = r->count < sim->keep_below && r->offset <= UINT32_MAX;
     if (slot == &node->match.slot) {
@@ -550,7 +563,8 @@ static void recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 
 /* After a step returned: match its receives, in posting order, against
  * early messages; the rest wait. */
-static void node_match_posted(Sim *sim, Node *node)
+static inline __attribute__((always_inline)) void
+node_match_posted(Sim *sim, Node *node)
 {
     if (sim->locality && sim->nposted > 1 && sim_order_recvs_overlap(sim))
         sim_order_conflict(sim, "node %u posted overlapping receives",
@@ -647,6 +661,63 @@ static inline void sim_message(Sim *sim, SimMessage *info, uint32_t source,
     sim->stats.class_elements[cls] += count;
 }
 
+/* ---- a shard's sends (the parallel tick, sim_parallel.c) ------------- */
+
+/* Can a shard post this message itself? Only where all it touches is its
+ * own: one hop over a link whose array exists (the channel is its
+ * sender's) or none, to a destination of the shard whose key is in its
+ * own slot (the match table is everyone's); and only if no earlier send
+ * of the node in this tick was put off, for a node's reservations keep
+ * its order. */
+static inline gboolean par_post_local(const Sim *sim, const Node *node,
+                                      uint32_t dest, int tag, int hops)
+{
+    if (hops > 1)
+        return FALSE;
+    const MatchLocal *l = &sim->node[dest].match;
+    return l->slot.used ? l->slot.source == node->address && l->slot.tag == tag
+                        : l->in_table == 0;
+}
+
+static inline gboolean par_post_here(const Sim *sim, const Node *node,
+                                     uint32_t dest, int tag, const int *path,
+                                     int hops)
+{
+    return !sim->par_deferring && sim_par_mine(sim, dest)
+           && (hops == 0 || sim->link_ch[path[0]].ch)
+           && par_post_local(sim, node, dest, tag, hops);
+}
+
+/* Else the send is put off to the commit, as a send deferred to a later
+ * tick is (sim_send), its payload captured now; its node waits for it. */
+static G_GNUC_NO_INLINE void
+par_post_later(Sim *sim, Node *node, uint32_t dest, int tag, size_t count,
+               MessageClass cls, const int *path, int hops, gboolean detoured,
+               const Word *data, Msg *owned, size_t offset, NodeOp op)
+{
+    Post *post = emu_alloc(1, sizeof(Post) + (size_t)hops * sizeof(int),
+                           "a send put off to the tick's end");
+    post->msg = owned;
+    if (!owned) {
+        post->msg = sim_msg_new(sim, count, TRUE);
+        memcpy(sim_msg_buf(post->msg),
+               data ? data : sim_memory_at(sim, node, offset),
+               count * sim->element_words * sizeof(Word));
+    }
+    post->dest = dest;
+    post->tag = tag;
+    post->cls = cls;
+    post->op = op;
+    post->hops = hops;
+    post->detoured = detoured;
+    if (hops > 0)
+        memcpy(post->path, path, (size_t)hops * sizeof *path);
+    node->deferred++;
+    sim->par_deferring = TRUE;
+    sim->par_defer_node = node->address;
+    sim_par_log(sim, PAR_POST, node->address, 0, post, 0);
+}
+
 /* Reserve the route of a message posted now by `node` and offer it to
  * dest. The payload is owned->data, or at `offset` of the sender's memory
  * (data NULL). */
@@ -655,6 +726,17 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
                      gboolean detoured, const Word *data, Msg *owned,
                      gboolean lazy, size_t offset, NodeOp op)
 {
+    if (G_UNLIKELY(sim->par_any)) {
+        if (!sim->par_active) {
+            /* a tick's events before it splits, seen (sim_par_tick) */
+            sim->par_probe_ops++;
+            sim->par_probe_far += !par_post_local(sim, node, dest, tag, hops);
+        } else if (!par_post_here(sim, node, dest, tag, path, hops)) {
+            par_post_later(sim, node, dest, tag, count, cls, path, hops,
+                           detoured, data, owned, offset, op);
+            return;
+        }
+    }
     SimMessage info;
     sim_message(sim, &info, node->address, dest, tag, count, cls, detoured);
     Tick left = sim->now, arrival = sim->now;
@@ -714,6 +796,7 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
         SentLinks *now = &sim->sent;
         if (sim->sent_stale) {          /* the step's first send */
             sim->sent_stale = FALSE;
+            sim->sent_tick = sim->now;
             now->links = now->far = 0;
         }
         if (!(now->links & bit)) {
@@ -742,7 +825,7 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
         if (hops > 0)       /* a path of no hops may be NULL */
             memcpy(post->path, path, (size_t)hops * sizeof *path);
         node->deferred++;
-        queue_push(sim->queue, sim->clock, (QueueItem){ node->address, post });
+        sim_push(sim, sim->clock, (QueueItem){ node->address, post });
         return;
     }
     sim_post(sim, node, dest, tag, count, cls, path, hops, detoured, NULL, NULL,
@@ -771,7 +854,7 @@ static MessageClass sim_class(const Sim *sim, int hops, gboolean routed)
 /* A message to or from a dead node: the run fails, naming it. */
 static gboolean fault_dead_peer(Node *node, const char *op, uint32_t peer)
 {
-    if (!faults_node_dead(node->sim->machine.faults, peer))
+    if (!faults_node_dead(node_sim(node)->machine.faults, peer))
         return FALSE;
     node_fail(node, "%s node %" PRIu32 ", which is dead (machine.faults): "
               "a program on a machine with dead nodes asks which live "
@@ -838,7 +921,7 @@ static const int *fault_path(Sim *sim, Node *node, uint32_t dest,
 static void node_send_path(Node *node, const int *path, int hops,
                            size_t offset, size_t count, int tag)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (sim->error)
         return;
     uint32_t dest;
@@ -865,7 +948,7 @@ void node_send(Node *node, const int *path, int hops, size_t offset,
 void node_send_to(Node *node, uint32_t dest, size_t offset, size_t count,
                   int tag)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (sim->error)
         return;
     if (!node_checked(node, nodecheck_node("send to", dest, sim->nodes)))
@@ -895,7 +978,7 @@ static inline Recv *recv_post(Sim *sim, uint32_t source, int tag,
 void node_recv(Node *node, uint32_t source, int tag, size_t offset,
                size_t count)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (sim->error)
         return;
     if (!node_checked(node, nodecheck_node("receive from", source,
@@ -916,7 +999,7 @@ void node_recv(Node *node, uint32_t source, int tag, size_t offset,
 
 void node_exchange(Node *node, int link, size_t offset, size_t count, int tag)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (sim->each) {
         node_fail(node, "node_exchange in an operation-level program: its "
                   "region is the step's (node.h); post a send and a "
@@ -978,7 +1061,7 @@ static inline Recv *recv_post(Sim *sim, uint32_t source, int tag,
 /* The node's clock moves `ticks` on, by local work or by waiting. */
 static void node_advance(Node *node, Tick ticks)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     sim->clock += ticks;
     if (sim->each) {
         /* local work is an operation, known at once, and holds the node */
@@ -994,7 +1077,7 @@ void node_idle(Node *node, Tick ticks)
 {
     if (!node_checked(node, nodecheck_ticks("idle", ticks)))
         return;
-    observe_op(node->sim, node, SIM_OP_IDLE, 0, 0, 0, ticks, 0, NULL);
+    observe_op(node_sim(node), node, SIM_OP_IDLE, 0, 0, 0, ticks, 0, NULL);
     node_advance(node, ticks);
 }
 
@@ -1003,20 +1086,20 @@ void node_busy(Node *node, Tick ticks)
 {
     if (!node_checked(node, nodecheck_ticks("busy", ticks)))
         return;
-    observe_op(node->sim, node, SIM_OP_WORK, 0, 0, 0, ticks, 0, NULL);
+    observe_op(node_sim(node), node, SIM_OP_WORK, 0, 0, 0, ticks, 0, NULL);
     node_advance(node, ticks);
-    node->sim->stats.compute[node->address] += ticks;
+    node_sim(node)->stats.compute[node->address] += ticks;
 }
 
 void node_compute(Node *node, uint64_t flops)
 {
-    node_busy(node, (Tick)flops * node->sim->machine.flop_time);
+    node_busy(node, (Tick)flops * node_sim(node)->machine.flop_time);
 }
 
 void node_kernel(Node *node, const char *kernel, const uint64_t shape[3],
                  uint64_t flops)
 {
-    node_busy(node, kernel_ticks(&node->sim->machine, kernel, shape, flops));
+    node_busy(node, kernel_ticks(&node_sim(node)->machine, kernel, shape, flops));
 }
 
 /* Close the node's current phase at tick `end`. */
@@ -1044,7 +1127,7 @@ static void node_close_phase(Sim *sim, Node *node, Tick end)
 
 void node_phase(Node *node, unsigned phase)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (!node_checked(node, nodecheck_phase(phase, node->phase,
                                             sim->stats.phases)))
         return;
@@ -1067,7 +1150,7 @@ static inline gboolean sim_wants_marks(const Sim *sim)
 
 void node_vmark(Node *node, const char *format, va_list ap)
 {
-    Sim *sim = node->sim;
+    Sim *sim = node_sim(node);
     if (!sim_wants_marks(sim))
         return;
     g_autofree char *label = g_strdup_vprintf(format, ap);
@@ -1076,7 +1159,7 @@ void node_vmark(Node *node, const char *format, va_list ap)
 
 void node_mark(Node *node, const char *format, ...)
 {
-    if (G_LIKELY(!sim_wants_marks(node->sim)))
+    if (G_LIKELY(!sim_wants_marks(node_sim(node))))
         return;
     va_list ap;
     va_start(ap, format);
@@ -1361,10 +1444,10 @@ static G_GNUC_NO_INLINE void sim_prefetch_route(Sim *sim, uint32_t x)
     }
 }
 
-static void sim_prefetch_ahead(Sim *sim)
+/* The read ahead for the events `run`, the n that come next. */
+static inline __attribute__((always_inline)) void
+sim_prefetch_ahead(Sim *sim, const QueueItem *run, size_t n)
 {
-    size_t n;
-    const QueueItem *run = queue_peek_run(sim->queue, &n);
     if (n == 0)
         return;
     if (sim->peek_ahead && n > AHEAD_ROUTE && !run[AHEAD_ROUTE].post)
@@ -1431,6 +1514,9 @@ static void sim_prefetch_ahead(Sim *sim)
             EMU_PREFETCH(m);
             sender = guessed_partner(sim, q->node);
         }
+        /* a shard reads no other shard's nodes */
+        if (sender && sim->par_active && !sim_par_mine(sim, sender->address))
+            sender = NULL;
         if (sender) {
             EMU_PREFETCH(sender);
             const MatchItem *r = match_recvs(&sender->match.slot);
@@ -1551,6 +1637,96 @@ static void sim_limit_error(Sim *sim)
                 sim_unfinished(sim, sim->stopped_at), sim->nodes);
 }
 
+static void sim_run_post(Sim *sim, Node *node, Post *post);
+
+/* Can a shard match the receives its node's step posted itself? Where
+ * they are all of one key, which the node's own slot holds or can take
+ * (par_post_here says why). */
+static inline gboolean par_match_here(const Sim *sim, const Node *node)
+{
+    const MatchLocal *l = &node->match;
+    for (uint32_t i = 0; i < sim->nposted; i++) {
+        const Recv *r = sim->posted[i];
+        if (!(l->slot.used ? l->slot.source == r->source && l->slot.tag == r->tag
+                           : l->in_table == 0 && r->source == sim->posted[0]->source
+                                 && r->tag == sim->posted[0]->tag))
+            return FALSE;
+    }
+    return TRUE;
+}
+
+/* One event: a node's step, a deferred send, or an operation-level
+ * program's call; FALSE if the run stops. The loop's, and a shard's
+ * (sim_par_run_shard). */
+static inline __attribute__((always_inline)) gboolean
+sim_event(Sim *sim, QueueItem item, volatile sig_atomic_t *where,
+          gboolean each)
+{
+    Node *node = &sim->node[item.node];
+    Tick time = sim->now;
+    if (item.post && item.post != SIM_EACH_ALL) {
+        sim_run_post(sim, node, item.post);
+        return TRUE;
+    }
+    if (each) {
+        if (!each_call_due(sim, node, time, item.post == SIM_EACH_ALL))
+            return TRUE;
+    } else {
+        node->wait_until = time;
+    }
+    sim->clock = time;
+    sim_pending_settle(sim, node);      /* the program reads its memory */
+    if (node->lazy)                 /* and may write anywhere */
+        sim_lazy_protect(sim, node, 0, 0);
+    sim->running = node;
+#ifdef SIM_CHECK_EXCHANGE
+    peek_check_start(sim, node);
+#endif
+    sim->sent_stale = TRUE;
+    *where = STOP_STEP;
+    NodeStatus status = sim->step(node, sim->config);
+    *where = STOP_LOOP;
+#ifdef SIM_CHECK_EXCHANGE
+    if (!sim->error)
+        peek_check_end(sim, node);
+#endif
+    sim->running = NULL;
+#ifdef SIM_CHECK_EXCHANGE
+    exchange_check_step(sim, node);
+#endif
+    node->step++;
+    node->returned_done = status == NODE_DONE;
+    if (G_UNLIKELY(sim->par_any) && !sim->par_active && sim->nposted > 0) {
+        sim->par_probe_ops++;
+        sim->par_probe_far += !par_match_here(sim, node);
+    }
+    if (G_UNLIKELY(sim->par_any) && sim->par_active
+        && !par_match_here(sim, node)) {
+        /* its receives go to the commit, and its wait's end with them:
+         * counted as one more deferred send until then */
+        if (status == NODE_ANY)
+            node_fail(node, "returned NODE_ANY, which only an "
+                      "operation-level program may (node.h)");
+        node->deferred++;       /* its sends put off wait for it */
+        sim_par_log(sim, PAR_MATCH, node->address, 0,
+                    g_memdup2(sim->posted, sim->nposted * sizeof(Recv *)),
+                    sim->nposted);
+        sim->nposted = 0;
+        return !sim->error;
+    }
+    node_match_posted(sim, node);
+    if (sim->error)
+        return FALSE;
+    if (each)
+        each_after_call(sim, node, status);
+    else if (status == NODE_ANY)
+        node_fail(node, "returned NODE_ANY, which only an "
+                  "operation-level program may (node.h)");
+    else if (node->nrecv == 0 && node->deferred == 0)
+        node_after_wait(sim, node);
+    return TRUE;
+}
+
 static void sim_run_post(Sim *sim, Node *node, Post *post)
 {
     Msg *m = post->msg;
@@ -1568,6 +1744,7 @@ static void sim_run_post(Sim *sim, Node *node, Post *post)
 gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
 {
     sim->config = config;
+    sim->step = step;
     sim->peek_ahead = sim->peek && sim->link_ch
                       && (sim->peek_always
                           || (size_t)sim->nodes * sizeof(LinkChannel)
@@ -1590,7 +1767,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             sim->nodes_done++;
             continue;
         }
-        queue_push(sim->queue, 0, (QueueItem){ x, NULL });
+        sim_push(sim, 0, (QueueItem){ x, NULL });
     }
     /* Whether the program is operation-level, fixed for the run: held in
      * the loop, not read from sim around every step. */
@@ -1601,9 +1778,11 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
     *where = STOP_LOOP;
     Tick time;
     QueueItem item;
+    Tick split_at = -1;         /* the tick last offered to the threads */
     while (!sim->error && queue_pop(sim->queue, &time, &item)) {
-        Node *node = &sim->node[item.node];
-        sim_prefetch_ahead(sim);
+        size_t n;
+        const QueueItem *run = queue_peek_run(sim->queue, &n);
+        sim_prefetch_ahead(sim, run, n);
         if (time != sim->now) {
             sim_pending_flush(sim);
             if (sim->observer && sim->observer->tick_done)
@@ -1618,52 +1797,24 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                 sim_links_idle(sim, time);
         }
         sim->now = time;
+        /* The rest of the tick may run split (sim_parallel.c). */
+        if (G_UNLIKELY(sim->par != NULL) && time != split_at) {
+            int par = sim_par_tick(sim, item);
+            if (par != SIM_PAR_LATER)
+                split_at = time;
+            if (par == SIM_PAR_RAN) {
+                if (G_UNLIKELY(sim->stats.events >= sim->progress_at)
+                    && !sim_progress(sim))
+                    break;
+                continue;
+            }
+        }
         sim->stats.events++;
         if (G_UNLIKELY(sim->stats.events >= sim->progress_at)
             && !sim_progress(sim))
             break;
-        if (item.post && item.post != SIM_EACH_ALL) {
-            sim_run_post(sim, node, item.post);
-            continue;
-        }
-        if (each) {
-            if (!each_call_due(sim, node, time, item.post == SIM_EACH_ALL))
-                continue;
-        } else {
-            node->wait_until = time;
-        }
-        sim->clock = time;
-        sim_pending_settle(sim, node);      /* the program reads its memory */
-        if (node->lazy)                 /* and may write anywhere */
-            sim_lazy_protect(sim, node, 0, 0);
-        sim->running = node;
-#ifdef SIM_CHECK_EXCHANGE
-        peek_check_start(sim, node);
-#endif
-        sim->sent_stale = TRUE;
-        *where = STOP_STEP;
-        NodeStatus status = step(node, config);
-        *where = STOP_LOOP;
-#ifdef SIM_CHECK_EXCHANGE
-        if (!sim->error)
-            peek_check_end(sim, node);
-#endif
-        sim->running = NULL;
-#ifdef SIM_CHECK_EXCHANGE
-        exchange_check_step(sim, node);
-#endif
-        node->step++;
-        node->returned_done = status == NODE_DONE;
-        node_match_posted(sim, node);
-        if (sim->error)
+        if (!sim_event(sim, item, where, each))
             break;
-        if (each)
-            each_after_call(sim, node, status);
-        else if (status == NODE_ANY)
-            node_fail(node, "returned NODE_ANY, which only an "
-                      "operation-level program may (node.h)");
-        else if (node->nrecv == 0 && node->deferred == 0)
-            node_after_wait(sim, node);
     }
     sim_pending_flush(sim);
     sim_links_fold(sim);
@@ -1686,4 +1837,113 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
     g_propagate_error(error, sim->error);
     sim->error = NULL;
     return FALSE;
+}
+
+/* ---- the parallel tick: sim.c's part ---------------------------------- */
+
+/* A shard's events of a split tick: its own of the tick's n items, in
+ * their order, as the loop of sim_run would run them (sim_parallel.c says
+ * what makes that safe). Its own counts only: the progress and the stop
+ * flags are the loop's, between ticks. */
+void sim_par_run_shard(Sim *sim, const QueueItem *item, size_t n)
+{
+    sim->npar_item = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!sim_par_mine(sim, item[i].node))
+            continue;
+        if (sim->npar_item == sim->cappar_item) {
+            sim->cappar_item = sim->cappar_item ? 2 * sim->cappar_item : 1024;
+            sim->par_item = EMU_RENEW(QueueItem, sim->par_item,
+                                      sim->cappar_item, "a thread's events");
+            sim->par_item_pos = EMU_RENEW(uint32_t, sim->par_item_pos,
+                                          sim->cappar_item,
+                                          "a thread's events");
+        }
+        sim->par_item[sim->npar_item] = item[i];
+        sim->par_item_pos[sim->npar_item++] = (uint32_t)i;
+    }
+    sig_atomic_t where = STOP_LOOP;
+    sim->par_deferring = FALSE;
+    const QueueItem *mine = sim->par_item;
+    size_t k = sim->npar_item;
+    for (size_t i = 0; i < k && !sim->error; i++) {
+        /* the stop flags, as the loop looks at them (sim_progress): a
+         * stopped run ends with the tick, whose rest then does not run */
+        if (G_UNLIKELY(sim->stop && (i & (SIM_STOP_POLL - 1)) == 0
+                       && sim->stop->stop != STOP_NONE))
+            break;
+        sim_prefetch_ahead(sim, mine + i + 1, k - i - 1);
+        sim->par_pos = sim->par_item_pos[i];
+        /* a node's events are next to each other in the tick (its step
+         * and its deferred sends); once one put a send off, so do the
+         * rest, for a node's reservations keep its order */
+        if (mine[i].node != sim->par_defer_node)
+            sim->par_deferring = FALSE;
+        sim->stats.events++;
+        if (!sim_event(sim, mine[i], &where, FALSE))
+            break;
+    }
+    sim_pending_flush(sim);
+}
+
+/* Carry out one entry of a shard's log on sim, the Sim that holds the
+ * shards; or, once the run has failed, drop it. */
+static void par_commit_one(Sim *sim, ParEntry *e)
+{
+    Node *node = &sim->node[e->node];
+    if (sim->error) {
+        if (e->kind == PAR_MATCH) {
+            Recv **r = e->ptr;
+            for (uint32_t j = 0; j < e->n; j++)
+                sim_recv_free(sim, r[j]);
+            g_free(r);
+        } else if (e->ptr) {
+            sim_post_drop(e->ptr);
+        }
+        return;
+    }
+    switch ((ParKind)e->kind) {
+    case PAR_PUSH:
+        /* as the loop would have pushed it */
+        queue_push(sim->queue, e->time, (QueueItem){ e->node, e->ptr });
+        break;
+    case PAR_POST:
+        sim_run_post(sim, node, e->ptr);
+        break;
+    case PAR_MATCH:
+        if (sim->capposted < e->n) {
+            sim->capposted = e->n;
+            sim->posted = EMU_RENEW(Recv *, sim->posted, sim->capposted,
+                                    "the step's receives");
+        }
+        memcpy(sim->posted, e->ptr, e->n * sizeof(Recv *));
+        sim->nposted = e->n;
+        g_free(e->ptr);
+        node->deferred--;
+        node_match_posted(sim, node);
+        if (!sim->error && node->nrecv == 0 && node->deferred == 0)
+            node_after_wait(sim, node);
+        break;
+    }
+}
+
+/* Carry out the n shards' logs on sim in the order of the events that
+ * wrote them (each log is in that order already: a merge). */
+void sim_par_commit_all(Sim *sim, Sim **shard, int n)
+{
+    size_t at[SIM_MAX_THREADS] = { 0 };
+    g_assert(n <= SIM_MAX_THREADS);
+    for (;;) {
+        int best = -1;
+        for (int s = 0; s < n; s++)
+            if (at[s] < shard[s]->npar_log
+                && (best < 0 || shard[s]->par_log[at[s]].pos
+                                    < shard[best]->par_log[at[best]].pos))
+                best = s;
+        if (best < 0)
+            break;
+        par_commit_one(sim, &shard[best]->par_log[at[best]++]);
+    }
+    for (int s = 0; s < n; s++)
+        shard[s]->npar_log = 0;
 }

@@ -92,6 +92,26 @@ uint64_t sim_channel_elements(const Sim *sim, uint32_t node, int link);
  * startup or mark) keeps the contract's order. Before sim_run. */
 typedef enum { SIM_ORDER_CONTRACT, SIM_ORDER_LOCALITY } SimOrder;
 void sim_set_order(Sim *sim, SimOrder order);
+/* Threads (sim_parallel.c): in the locality order, a tick of at least
+ * min_events events runs split among `threads` threads by ranges of
+ * node addresses, with results identical to one thread's whatever the
+ * number. Runs that cannot split (an observer, faults, an operation-level
+ * program, ports, memory paths, channels outside link arrays) keep one.
+ * Before sim_run. */
+#define SIM_MAX_THREADS 256
+void sim_set_threads(Sim *sim, int threads, size_t min_events);
+/* The threads the run used: 1, or sim_set_threads' where it split. */
+int sim_threads(const Sim *sim);
+/* What the threads did: ticks offered to them (the locality order's),
+ * ticks split and the items they ran, the sends and steps' matchings the
+ * shards put off to the commit, and the split ticks after which the next
+ * were kept whole because too much was put off (sim_parallel.c). */
+typedef struct {
+    uint64_t ticks, ticks_split, events_split;
+    uint64_t sends_put_off, matches_put_off;
+    uint64_t ticks_backed_off;    /* split ticks that put off too much */
+} SimParCounts;
+SimParCounts sim_par_counts(const Sim *sim);
 /* TRUE if the run so far was in the locality order. */
 gboolean sim_order_locality(const Sim *sim);
 

@@ -125,6 +125,8 @@ struct Node {
                                 * sim->memory (pending_relabel) */
     uint8_t returned_done;
     uint8_t phase;             /* node_phase: the current phase */
+    uint8_t lazy_link;         /* with Sim.lazy_live: the link its lazy
+                                * message crosses */
     _Alignas(64) MatchLocal match;  /* its own key of the match table;
                                      * owner_word: the kept message's id */
     Tick karrival;             /* the message kept in its own key, lazy */
@@ -370,6 +372,7 @@ struct Sim {
      * and only a step that sends clears them. */
     SentLinks sent;
     gboolean sent_stale;
+    Tick sent_tick;            /* when `sent` was started afresh */
     int nspare;
     int links_live, links_live_max;    /* link arrays allocated: now, most */
     gboolean links_due;        /* some link's table is due to become an
@@ -479,15 +482,121 @@ struct Sim {
      * where they move no field the run's loop reads. */
     NodePeekFn peek;
     const void *config;
+    NodeStepFn step;           /* sim_run's, for the shards */
     gboolean peek_ahead, peek_always;
     uint64_t peek_asked, peek_followed;
+
+    /* The parallel tick (sim_parallel.c). The Sim sim_new made holds the
+     * shards and their threads (par, or NULL: one thread); each shard is
+     * a Sim of its own for one range of nodes, [par_lo, par_hi), and the
+     * first shard is that Sim itself. While a tick runs split (par_active)
+     * what a shard may not do at once goes to its log (par_log), carried
+     * out in the shards' order once every shard is done
+     * (sim_par_commit); par_committing while it is. */
+    struct SimPar *par;
+    gboolean par_any;          /* par, or a shard: the hot paths' one test */
+    gboolean par_active, par_committing;
+    /* Its nodes: those x with (x & par_mask) == par_bits (a cube, split
+     * by address bits), or with par_mask 0, x in [par_lo, par_hi). */
+    uint32_t par_mask, par_bits, par_lo, par_hi;
+    struct ParEntry *par_log;
+    size_t npar_log, cappar_log;
+    uint32_t par_pos;          /* the running event's place in the tick */
+    /* The Sim's: sends and matchings of the tick's events run before it
+     * split, and of them those a shard would put off (sim_par_tick). */
+    uint64_t par_probe_ops, par_probe_far;
+    gboolean par_deferring;    /* a send of par_defer_node's was put off */
+    uint32_t par_defer_node;   /* in this tick */
+    QueueItem *par_item;       /* the shard's items of the tick, and */
+    uint32_t *par_item_pos;    /* their places in it */
+    size_t npar_item, cappar_item;
+    /* On a split cube: lazy messages alive, by the link they cross (a
+     * split may not cut one: sim_parallel.c); counts modulo 2^64, which
+     * a shard's fall. Else NULL. */
+    uint64_t *lazy_live;
 };
+
+/* ---- the parallel tick (sim_parallel.c, and sim.c's part of it) -------- */
+
+/* What a shard puts off to the commit, in the order of its events: an
+ * item for the queue; a send that leaves the shard or needs the engine's
+ * shared state (a Post, carried out as a deferred send is); the matching
+ * of a step's receives that need the match table (`n` of them at `recvs`). */
+typedef enum { PAR_PUSH, PAR_POST, PAR_MATCH } ParKind;
+typedef struct ParEntry {
+    uint32_t kind;             /* ParKind */
+    uint32_t node;
+    Tick time;                 /* PAR_PUSH */
+    void *ptr;                 /* PAR_PUSH: the item's post; PAR_POST: the
+                                * Post; PAR_MATCH: the Recv * array */
+    uint32_t n;
+    uint32_t pos;              /* its event's place in the tick */
+} ParEntry;
+G_STATIC_ASSERT(sizeof(ParEntry) == 32);
+
+/* Is node x one of the running shard's? */
+static inline gboolean sim_par_mine(const Sim *sim, uint32_t x)
+{
+    return sim->par_mask ? (x & sim->par_mask) == sim->par_bits
+                         : x - sim->par_lo < sim->par_hi - sim->par_lo;
+}
+
+/* The Sim a node's calls act on: the shard of the thread that runs it
+ * while a tick is split, else the node's own. */
+extern _Thread_local Sim *sim_par_tls;
+static inline Sim *node_sim(const Node *node)
+{
+    Sim *s = sim_par_tls;
+    return G_LIKELY(s == NULL) ? node->sim : s;
+}
+
+void sim_par_log(Sim *sim, ParKind kind, uint32_t node, Tick time, void *ptr,
+                 uint32_t n);
+/* A lazy message from sender to dest begins (Sim.lazy_live). */
+static inline void sim_lazy_begin(Sim *sim, Node *sender, const Node *dest)
+{
+    if (G_UNLIKELY(sim->lazy_live != NULL)) {
+        int l = __builtin_ctz(sender->address ^ dest->address);
+        sender->lazy_link = (uint8_t)l;
+        sim->lazy_live[l]++;
+    }
+}
+
+/* An item for the queue. A shard's for a later tick go to its own queue
+ * (the first shard's to the queue), which the commit empties into the
+ * queue: each time's items are put in the order of their nodes when the
+ * first of them is popped, and one node's all come from one shard. One
+ * for the tick running goes to the log, whose order the queue keeps. */
+static inline void sim_push(Sim *sim, Tick time, QueueItem item)
+{
+    if (G_UNLIKELY(sim->par_any) && sim->par_active && time <= sim->now)
+        sim_par_log(sim, PAR_PUSH, item.node, time, item.post, 0);
+    else
+        queue_push(sim->queue, time, item);
+}
+
+/* Do nodes a and b belong to different shards? */
+gboolean sim_par_cross(const Sim *sim, uint32_t a, uint32_t b);
+/* Run the rest of a tick split among the threads, from `first`, the
+ * item just popped: SIM_PAR_RAN; or nothing was run, and the loop runs
+ * the item and asks again at the next (SIM_PAR_LATER: the links the
+ * tick's sends use have no arrays yet) or not in this tick (SIM_PAR_NO). */
+enum { SIM_PAR_NO, SIM_PAR_LATER, SIM_PAR_RAN };
+int sim_par_tick(Sim *sim, QueueItem first);
+/* sim.c's parts: a shard's events, and the commit of one shard's log. */
+void sim_par_run_shard(Sim *sim, const QueueItem *item, size_t n);
+void sim_par_commit_all(Sim *sim, Sim **shard, int n);
+void sim_par_free(Sim *sim);
 
 /* What each unit offers the others: its functions, then the helpers that
  * run per element or per event, inline. */
 
 /* ---- memory (sim_memory.c) --------------------------------------------- */
 
+/* A Sim's receives of its step, pools and slabs, freed. */
+void sim_storage_free(Sim *sim);
+/* A deferred send dropped unsent (its payload with it). */
+void sim_post_drop(Post *post);
 /* Slab storage, cache-line aligned: buffers, messages, receives. */
 void *sim_slab_carve(Sim *sim, size_t bytes);
 /* A message of count elements with its own buffer (own) or none yet. */
@@ -508,9 +617,17 @@ static inline Word *sim_msg_buf(const Msg *m)
     return m->lazy ? NULL : (Word *)m->data;
 }
 
-static inline void sim_lazy_unlink(Msg *m)
+/* Node x's lazy message is no longer (Sim.lazy_live counts them). */
+static inline void sim_lazy_gone(Sim *sim, Node *x)
 {
-    m->lazy->lazy = NULL;
+    if (G_UNLIKELY(sim->lazy_live != NULL))
+        sim->lazy_live[x->lazy_link]--;
+    x->lazy = NULL;
+}
+
+static inline void sim_lazy_unlink(Sim *sim, Msg *m)
+{
+    sim_lazy_gone(sim, m->lazy);
     m->lazy = NULL;
 }
 
@@ -565,7 +682,7 @@ static inline gboolean sim_lazy_overlaps(const Node *x, size_t offset,
 static inline void sim_msg_release(Sim *sim, Msg *m)
 {
     if (m->lazy)
-        sim_lazy_unlink(m);
+        sim_lazy_unlink(sim, m);
     else if (m->data && m->cls != MSG_INLINE)
         sim_buf_free(sim, (Word *)m->data, m->cls);
 }

@@ -149,7 +149,7 @@ static void msg_materialize(Sim *sim, Msg *m)
     memcpy(buf, sim_msg_data(sim, m),
            m->count * sim->element_words * sizeof(Word));
     m->data = buf;
-    sim_lazy_unlink(m);
+    sim_lazy_unlink(sim, m);
 }
 
 /* The message kept in node d's own key gets a struct and its own copy of
@@ -166,7 +166,7 @@ static void msg_unkeep(Sim *sim, Node *d)
     m->arrival = k.arrival;
     d->match.slot.used &= ~MATCH_KEPT_MSG;
     match_push_front(&d->match.slot, MATCH_MSGS, &m->item);
-    k.lazy->lazy = NULL;
+    sim_lazy_gone(sim, k.lazy);
 }
 
 /* Node x's memory is about to change in [offset, offset+count) (count 0:
@@ -212,6 +212,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->nodes = machine_nodes(m);
     sim->links = m->topology.links;
     sim->hot_link[0] = sim->hot_link[1] = -1;
+    sim->sent_tick = -1;
     sim->memory_elements = layout->memory_elements;
     sim->element_words = layout->element_words ? layout->element_words : 1;
     sim->local_size = layout->local_size;
@@ -274,14 +275,18 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     return sim;
 }
 
+void sim_post_drop(Post *post)
+{
+    msg_drop(post->msg);
+    g_free(post);
+}
+
 static void drop_post(QueueItem *item, void *data)
 {
     Post *post = item->post;
     (void)data;
-    if (post && post != SIM_EACH_ALL) {
-        msg_drop(post->msg);
-        g_free(post);
-    }
+    if (post && post != SIM_EACH_ALL)
+        sim_post_drop(post);
 }
 
 /* Receives still held when the engine is freed (the sanitizer build's
@@ -306,6 +311,42 @@ static void drop_msgs(MatchItem *item)
         msg_drop((Msg *)item);
         item = next;
     }
+}
+
+/* A Sim's own storage: its step's receives, its pools and its slabs
+ * (sim_free, and a shard's end, sim_parallel.c). */
+void sim_storage_free(Sim *sim)
+{
+#ifdef EMU_BIG_MALLOC
+    for (uint32_t i = 0; i < sim->nposted; i++)
+        g_free(sim->posted[i]);
+#endif
+    g_free(sim->posted);
+#ifdef EMU_BIG_MALLOC
+    for (unsigned c = 0; c < POOL_CLASSES; c++)
+        while (sim->pool[c]) {
+            Word *b = sim->pool[c];
+            memcpy(&sim->pool[c], b, sizeof(Word *));
+            g_free(b);
+        }
+    while (sim->free_msg) {
+        Msg *m = sim->free_msg;
+        sim->free_msg = (Msg *)m->item.next;
+        g_free(m);
+    }
+    while (sim->free_recv) {
+        Recv *r = sim->free_recv;
+        sim->free_recv = (Recv *)r->item.next;
+        g_free(r);
+    }
+#endif
+    while (sim->slabs) {
+        Slab *slab = sim->slabs;
+        sim->slabs = slab->next;
+        emu_big_free(slab, slab->bytes);
+    }
+    sim->slab_next = NULL;
+    sim->slab_left = 0;
 }
 
 void sim_free(Sim *sim)
@@ -339,34 +380,7 @@ void sim_free(Sim *sim)
     }
     match_clear(&sim->match);
     timeline_pool_trim();
-#ifdef EMU_BIG_MALLOC
-    for (uint32_t i = 0; i < sim->nposted; i++)
-        g_free(sim->posted[i]);
-#endif
-    g_free(sim->posted);
-#ifdef EMU_BIG_MALLOC
-    for (unsigned c = 0; c < POOL_CLASSES; c++)
-        while (sim->pool[c]) {
-            Word *b = sim->pool[c];
-            memcpy(&sim->pool[c], b, sizeof(Word *));
-            g_free(b);
-        }
-    while (sim->free_msg) {
-        Msg *m = sim->free_msg;
-        sim->free_msg = (Msg *)m->item.next;
-        g_free(m);
-    }
-    while (sim->free_recv) {
-        Recv *r = sim->free_recv;
-        sim->free_recv = (Recv *)r->item.next;
-        g_free(r);
-    }
-#endif
-    while (sim->slabs) {
-        Slab *slab = sim->slabs;
-        sim->slabs = slab->next;
-        emu_big_free(slab, slab->bytes);
-    }
+    sim_storage_free(sim);
 #ifdef SIM_CHECK_EXCHANGE
     for (guint i = 0; i < sim->sent_checks->len; i++)
         g_free(g_array_index(sim->sent_checks, SentCheck, i).copy);
@@ -399,6 +413,8 @@ void sim_free(Sim *sim)
     g_free(sim->report);
     g_free(sim->report_tmp);
     g_free(sim->detour);
+    /* last: the shards' slabs hold messages the walks above read */
+    sim_par_free(sim);
     machine_clear(&sim->machine);
     g_clear_error(&sim->error);
     g_free(sim);

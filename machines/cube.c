@@ -273,3 +273,8 @@ gboolean topology_cube_init(Topology *t, int dimensions, char **why)
     t->diameter = (uint32_t)dimensions;
     return TRUE;
 }
+
+gboolean topology_is_cube(const Topology *t)
+{
+    return t->ops == &topology_cube_ops;
+}

@@ -280,6 +280,8 @@ char *topology_names(void);
 /* Constructors: FALSE with a message in *why (free with g_free) when the
  * parameters are out of range. */
 gboolean topology_cube_init(Topology *t, int dimensions, char **why);
+/* Is t a Boolean cube: link d of node x leads to x ^ 2^d? */
+gboolean topology_is_cube(const Topology *t);
 /* side[i] for axis i, i = 0..axes-1 (axis 0 least significant). */
 gboolean topology_mesh_init(Topology *t, int axes, const uint32_t *side,
                             gboolean wrap, char **why);

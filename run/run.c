@@ -364,6 +364,46 @@ static gboolean run_order_env(const Machine *m, RunOrder *order,
     return FALSE;
 }
 
+int run_threads_default(uint32_t nodes)
+{
+    if (nodes < RUN_THREADS_MIN_NODES)
+        return 1;
+    /* GLib counts the processors this process may run on (its affinity) */
+    return CLAMP((int)g_get_num_processors(), 1, RUN_THREADS_MAX);
+}
+
+gboolean run_threads_parse(const char *text, int *threads)
+{
+    if (!strcmp(text, "auto")) {
+        *threads = 0;
+        return TRUE;
+    }
+    guint64 v;
+    if (!g_ascii_string_to_unsigned(text, 10, 1, RUN_THREADS_MAX, &v, NULL))
+        return FALSE;
+    *threads = (int)v;
+    return TRUE;
+}
+
+/* The run's threads and the events a tick needs to split: an explicit
+ * count splits every tick it can (so that a small machine can be checked
+ * with threads), the default only big machines' big ticks. */
+static gboolean run_threads(const RunOptions *options, uint32_t nodes,
+                            int *threads, size_t *min_events, GError **error)
+{
+    int n = options ? options->threads : 0;
+    const char *env = g_getenv("CUBEMU_THREADS");
+    if (n == 0 && env && *env && !run_threads_parse(env, &n)) {
+        g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                    "CUBEMU_THREADS: '%s' is not a thread count (1 to %d, "
+                    "or auto)", env, RUN_THREADS_MAX);
+        return FALSE;
+    }
+    *min_events = n == 0 ? RUN_THREADS_MIN_EVENTS : 2;
+    *threads = n == 0 ? run_threads_default(nodes) : n;
+    return TRUE;
+}
+
 /* $CUBEMU_PAGES: the pages the engine's big arrays are mapped on
  * (emu/oom.h): auto (the default), small or huge; for measuring, since
  * no result depends on it. */
@@ -791,9 +831,12 @@ static Report *run_scenario_inner(const Scenario *s,
                             ? (void *)schedule : (void *)&tee;
 
     RunOrder order = options ? options->order : RUN_ORDER_DEFAULT;
+    int threads = 1;
+    size_t min_events = 0;
     if (!run_pages_env(error)
         || (order == RUN_ORDER_DEFAULT
-            && !run_order_env(&machine, &order, error))) {
+            && !run_order_env(&machine, &order, error))
+        || !run_threads(options, nodes, &threads, &min_events, error)) {
         run_setup_release(&setup, TRUE);
         return NULL;
     }
@@ -816,6 +859,7 @@ static Report *run_scenario_inner(const Scenario *s,
                                                        : SIM_ORDER_CONTRACT);
         if (options && options->limits)
             sim_set_limits(sim, options->limits);
+        sim_set_threads(sim, alg->one_thread ? 1 : threads, min_events);
         if (alg->peek)
             sim_set_peek(sim, alg->peek);
         before = (Fingerprint){ 0, 0 };
@@ -904,6 +948,16 @@ static Report *run_scenario_inner(const Scenario *s,
     r->elements_per_node = layout.elements_per_node;
     r->element = layout.element;
     r->wall_seconds = wall;
+    SimParCounts pc = sim_par_counts(sim);
+    g_debug("%s: %d thread(s); %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+            " ticks split, %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+            " events in them; put off to the commits: %" G_GUINT64_FORMAT
+            " sends, %" G_GUINT64_FORMAT " matchings; %" G_GUINT64_FORMAT
+            " splits put off too much",
+            scenario_name(s), sim_threads(sim), (guint64)pc.ticks_split,
+            (guint64)pc.ticks, (guint64)pc.events_split,
+            (guint64)sim_stats(sim)->events, (guint64)pc.sends_put_off,
+            (guint64)pc.matches_put_off, (guint64)pc.ticks_backed_off);
     r->order_locality = sim_order_locality(sim);
     r->order_fallback = fallback;
     report_take_stats(r, sim_stats(sim), alg->phases);

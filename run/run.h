@@ -50,7 +50,23 @@ typedef struct {
      * and where a wall-clock limit stops a run depends on the clock
      * anyway. */
     const SimLimits *limits;
+    /* Threads for the engine's ticks (--threads; sim.h, sim_set_threads):
+     * 0 for the default, $CUBEMU_THREADS or else run_threads_default. No
+     * result depends on it. */
+    int threads;
 } RunOptions;
+
+/* The threads a run uses by default on a machine of `nodes` nodes: the
+ * processors this process may use, on machines of RUN_THREADS_MIN_NODES
+ * nodes or more, where a tick has RUN_THREADS_MIN_EVENTS events or more;
+ * one below that, where starting threads costs more than it gains. */
+#define RUN_THREADS_MIN_NODES ((uint32_t)1 << 15)
+#define RUN_THREADS_MIN_EVENTS ((size_t)1 << 13)
+int run_threads_default(uint32_t nodes);
+/* --threads' and $CUBEMU_THREADS' text: a count from 1 to RUN_THREADS_MAX,
+ * or "auto" (0); FALSE if neither. */
+#define RUN_THREADS_MAX SIM_MAX_THREADS
+gboolean run_threads_parse(const char *text, int *threads);
 
 /* Errors of a run that are neither bad input nor the engine's own
  * (sim.h, SIM_ERROR; scenario.h, SCENARIO_ERROR). RUN_ERROR_STUCK: the

@@ -548,7 +548,8 @@ static gboolean descriptor_ok(const cubemu_program *p, char **why)
                                "CUBEMU_NEEDS_*", p->name);
         return FALSE;
     }
-    if (sdk_flags(p) & ~(unsigned)CUBEMU_RUNS_WITH_DEAD_NODES) {
+    if (sdk_flags(p) & ~(unsigned)(CUBEMU_RUNS_WITH_DEAD_NODES
+                                   | CUBEMU_RUNS_IN_THREADS)) {
         *why = g_strdup_printf("program '%s': flags has bits that are no "
                                "CUBEMU_RUNS_*", p->name);
         return FALSE;
@@ -604,6 +605,7 @@ const Algorithm *sdk_algorithm(const cubemu_program *p, const char *path,
     a->source = p->source ? p->source : "";
     a->needs = p->needs;
     a->dead_nodes = (sdk_flags(p) & CUBEMU_RUNS_WITH_DEAD_NODES) != 0;
+    a->one_thread = !(sdk_flags(p) & CUBEMU_RUNS_IN_THREADS);
     a->methods = p->methods;
     a->params = p->params ? p->params : no_params;
     a->phases = p->phases;

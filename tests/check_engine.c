@@ -1486,11 +1486,16 @@ END_TEST
  * be), 1 (the engine's distances) or 2 (none); its error message or "ok"
  * in *outcome (free with g_free); its checks (the run failed only where
  * it may, every receive held what the oracle says) into tally t. */
+/* Threads for the runs oracle_run_order makes (sim_set_threads; 1: none),
+ * every tick split that can be. */
+static int oracle_threads = 1;
+
 static Sim *oracle_run_order(CkTally *t, const Machine *m,
                              const OracleProgram *p, int far, gboolean keep,
                              SimOrder order, char **outcome)
 {
     Sim *sim = sim_new(m, &test_layout);
+    sim_set_threads(sim, oracle_threads, 2);
     if (far == 0)
         sim_set_pending_far(sim, 0);
     else if (far == 2)
@@ -1524,8 +1529,9 @@ static Sim *oracle_run(CkTally *t, const Machine *m, const OracleProgram *p,
     return oracle_run_order(t, m, p, far, keep, SIM_ORDER_CONTRACT, outcome);
 }
 
-/* Programs run to the end in the locality order, and stopped there. */
-static int oracle_locality_ran, oracle_locality_stopped;
+/* Programs run to the end in the locality order, and stopped there; and
+ * with threads, run to the end with ticks split. */
+static int oracle_locality_ran, oracle_locality_stopped, oracle_threads_ran;
 
 /* Seeds first..last on topology kind `shape` (0: cubes of 1 to 5
  * dimensions, 1: complete graphs of 2 to 13 nodes, 2: 2-D tori of 3..4
@@ -1605,6 +1611,30 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
             ck_tally_true(&t, strcmp(want, "ok") != 0, "seed %u: the locality "
                           "order failed: %s", seed, lgot);
         }
+        /* With 2 and 3 threads (address bits on cubes, ranges elsewhere),
+         * every tick split: the same outcome as one thread's, or a stop
+         * of its own where one thread's might not (sim_parallel.c: a
+         * message that completes a wait in its own tick). */
+        for (int threads = 2; threads <= 3; threads++) {
+            char *tgot, twhat[64];
+            oracle_threads = threads;
+            Sim *ts = oracle_run_order(&t, &m, &p, 1, TRUE, SIM_ORDER_LOCALITY,
+                                       &tgot);
+            oracle_threads = 1;
+            g_snprintf(twhat, sizeof twhat, "seed %u, %d threads", seed,
+                       threads);
+            if (strcmp(tgot, "ok") == 0) {
+                ck_tally_str(&t, lgot, "ok", "%s: ran where one thread did not",
+                             twhat);
+                tally_same_run(&t, ts, ref, p.nodes, twhat);
+                if (sim_par_counts(ts).ticks_split > 0)
+                    oracle_threads_ran++;
+            } else if (!strstr(tgot, "the locality order does not apply")) {
+                ck_tally_str(&t, tgot, lgot, "%s: failed otherwise", twhat);
+            }
+            g_free(tgot);
+            sim_free(ts);
+        }
         g_free(lgot);
         sim_free(ls);
         g_free(want);
@@ -1617,7 +1647,7 @@ static int oracle_seeds(uint32_t first, uint32_t last, int shape)
 START_TEST(random_programs_match_oracle)
 {
     oracle_checked = 0;
-    oracle_locality_ran = oracle_locality_stopped = 0;
+    oracle_locality_ran = oracle_locality_stopped = oracle_threads_ran = 0;
     int failed = oracle_seeds(1, 150, 0) + oracle_seeds(1001, 1040, 1)
                  + oracle_seeds(2001, 2040, 2);
     ck_assert_int_gt(failed, 30);           /* dropped receives were tried */
@@ -1625,6 +1655,82 @@ START_TEST(random_programs_match_oracle)
     /* and the locality order both ran programs to the end and stopped */
     ck_assert_int_ge(oracle_locality_ran, 10);
     ck_assert_int_ge(oracle_locality_stopped, 10);
+    /* and threads split ticks of programs they ran to the end */
+    ck_assert_int_ge(oracle_threads_ran, 5);
+}
+END_TEST
+
+/* Threads (sim_parallel.c) on machines whose ticks split: all ports, no
+ * memory paths; cubes of 2 to 6 dimensions (split by address bits),
+ * complete graphs and tori (by ranges). Every program the locality order
+ * runs to the end, the threads run to the same memory, counts and finish
+ * times, or stop where the locality order's argument does not reach
+ * (never where the contract's run fails otherwise). */
+START_TEST(threads_match_one_thread)
+{
+    CkTally t = CK_TALLY_INIT;
+    int split = 0, whole = 0;
+    for (uint32_t seed = 1; seed <= 120; seed++) {
+        Machine m = test_machine(1, MACHINE_PORTS_ALL,
+                                 (Tick)(mix32(seed, 13) % 3), 1);
+        char *why = NULL;
+        gboolean made;
+        int shape = (int)(seed % 3);
+        if (shape == 0) {
+            made = topology_cube_init(&m.topology,
+                                      2 + (int)(mix32(seed, 11) % 5), &why);
+        } else if (shape == 1) {
+            made = topology_complete_init(&m.topology,
+                                          4 + mix32(seed, 17) % 12, &why);
+        } else {
+            uint32_t side[2] = { 3 + mix32(seed, 17) % 4,
+                                 2 + mix32(seed, 18) % 4 };  /* <= 64 nodes */
+            made = topology_mesh_init(&m.topology, 2, side, TRUE, &why);
+        }
+        if (!made)
+            ck_abort_msg("seed %u: topology: %s", seed, why ? why : "");
+        uint32_t mode = mix32(seed, 16);
+        OracleProgram p = { &m.topology, machine_nodes(&m),
+                            2 + (int)(mix32(seed, 14) % 8), seed,
+                            1 + (int)(mix32(seed, 15) % 4), FALSE,
+                            (mode & 4) != 0, FALSE };
+        char *want, *lgot;
+        Sim *ref = oracle_run(&t, &m, &p, 2, FALSE, &want);
+        Sim *ls = oracle_run_order(&t, &m, &p, 1, TRUE, SIM_ORDER_LOCALITY,
+                                   &lgot);
+        for (int threads = 2; threads <= 4; threads++) {
+            char *tgot;
+            oracle_threads = threads;
+            Sim *ts = oracle_run_order(&t, &m, &p, 1, TRUE,
+                                       SIM_ORDER_LOCALITY, &tgot);
+            oracle_threads = 1;
+            if (strcmp(tgot, "ok") == 0) {
+                char what[64];
+                g_snprintf(what, sizeof what, "seed %u, %d threads", seed,
+                           threads);
+                ck_tally_str(&t, lgot, "ok", "%s: ran where one thread did "
+                             "not", what);
+                tally_same_run(&t, ts, ref, p.nodes, what);
+                split += sim_par_counts(ts).ticks_split > 0;
+                whole++;
+            } else {
+                ck_tally_true(&t, strstr(tgot, "the locality order does not "
+                                         "apply") != NULL,
+                              "seed %u, %d threads: %s", seed, threads, tgot);
+            }
+            g_free(tgot);
+            sim_free(ts);
+        }
+        g_free(want);
+        g_free(lgot);
+        sim_free(ref);
+        sim_free(ls);
+    }
+    ck_tally_assert(&t, "threads against one thread");
+    /* programs run to the end with threads, and of them with ticks split
+     * (the rest leave the locality order, or stay in one thread) */
+    ck_assert_int_ge(whole, 120);
+    ck_assert_int_ge(split, 30);
 }
 END_TEST
 
@@ -2897,6 +3003,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, link_tables_stand_for_arrays);
     t = ck_tcase(s, "oracle", 60);
     tcase_add_test(t, random_programs_match_oracle);
+    tcase_add_test(t, threads_match_one_thread);
     t = ck_tcase(s, "reference", 60);
     tcase_add_test(t, random_messages_match_reference);
     t = ck_tcase(s, "runs", 60);

@@ -257,7 +257,8 @@ static int oracle_plan(const OracleProgram *p, unsigned s, OracleOp *ops,
     return k;
 }
 
-static uint64_t oracle_checked, oracle_wrong;
+/* Counted atomically: with threads, steps run at once (sim_set_threads). */
+static _Atomic uint64_t oracle_checked, oracle_wrong;
 static char oracle_first_wrong[160];
 
 static void oracle_expect(uint32_t x, unsigned s, const Word *mem, size_t at,
@@ -274,7 +275,7 @@ static void oracle_expect(uint32_t x, unsigned s, const Word *mem, size_t at,
 static void oracle_check(const OracleProgram *p, uint32_t x, const Word *mem,
                          unsigned s)
 {
-    static OracleOp ops[ORACLE_MAX_OPS];
+    OracleOp ops[ORACLE_MAX_OPS];   /* its own: steps may run at once (threads) */
     if (p->overlap || p->broken)
         return;
     int whole, k = oracle_plan(p, s, ops, &whole);
@@ -299,7 +300,7 @@ static void oracle_check(const OracleProgram *p, uint32_t x, const Word *mem,
 static NodeStatus oracle_step(Node *node, const void *config)
 {
     const OracleProgram *p = config;
-    static OracleOp ops[ORACLE_MAX_OPS];
+    OracleOp ops[ORACLE_MAX_OPS];   /* its own: steps may run at once (threads) */
     unsigned s = node_step(node);
     uint32_t x = node_address(node);
     Word *mem = node_memory(node);

@@ -59,7 +59,28 @@ for cmd in run check sweep; do
     "$CUBEMU" $cmd "${args[@]}" --wall-limit 5 --wall-limit 6
   expect "$cmd-wall-limit-no-value" 2 "cubemu $cmd: Missing argument for --wall-limit" -- \
     "$CUBEMU" $cmd "${args[@]}" --wall-limit
+  for v in 0 -1 257 abc 1.5 ""; do
+    expect "$cmd-threads-bad-'$v'" 2 "cubemu $cmd: --threads: '$v' is not a thread count (valid: a whole number from 1 to 256, or auto)" -- \
+      "$CUBEMU" $cmd "${args[@]}" --threads="$v"
+  done
+  expect "$cmd-threads-twice" 2 "cubemu $cmd: --threads given twice: it takes one value" -- \
+    "$CUBEMU" $cmd "${args[@]}" --threads 2 --threads 1
 done
+expect_has threads-env-bad 2 "CUBEMU_THREADS: 'x' is not a thread count (1 to 256, or auto)" -- \
+  env CUBEMU_THREADS=x "$CUBEMU" run "$SMALL"
+
+# ---- threads: small machines start none by default, big ones all the
+# processors; the flag overrides the environment (emu/sim_parallel.c) ------
+threads_used() { G_MESSAGES_DEBUG=all "$@" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) thread(s).*/\1/p' | tail -n 1; }
+t=$(threads_used "$CUBEMU" run "$SMALL" --json)
+if [ "$t" = 1 ]; then ok threads-small-default-one; else miss "threads-small-default-one: $t"; fi
+t=$(threads_used env CUBEMU_THREADS=2 "$CUBEMU" run "$SMALL" --json --threads 1)
+if [ "$t" = 1 ]; then ok threads-flag-over-env; else miss "threads-flag-over-env: $t"; fi
+t=$(threads_used env CUBEMU_THREADS=2 "$CUBEMU" run "$SMALL" --json)
+if [ "$t" = 2 ]; then ok threads-env; else miss "threads-env: $t"; fi
+big=(run --set machine.preset=cube --set machine.dimensions=15 --set algorithm.name=exchange --set algorithm.elements-per-node=1 --json)
+t=$(threads_used "$CUBEMU" "${big[@]}")
+if [ "$t" = "$(nproc)" ]; then ok threads-big-default-all; else miss "threads-big-default-all: $t of $(nproc)"; fi
 
 # ---- the tick limit --------------------------------------------------------
 expect tick-limit-mesh 2 "cubemu run: $M: the run passed --tick-limit 10 at tick 10 with 4096 of 4096 nodes unfinished $HINT" -- \

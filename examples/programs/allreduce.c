@@ -153,6 +153,7 @@ CUBEMU_PROGRAM(.name = "allreduce",
                          "Rabenseifner & Gropp 2005, Optimization of "
                          "collective communication operations in MPICH)",
                .needs = CUBEMU_NEEDS_DIMENSIONS,
+               .flags = CUBEMU_RUNS_IN_THREADS,
                .methods = allreduce_methods,
                .params = allreduce_params,
                .prepare = allreduce_prepare,

@@ -273,6 +273,7 @@ CUBEMU_PROGRAM(.name = "bitonic",
                          "applications (bitonic sorter); merge-split of "
                          "blocks: Baudet & Stevenson 1978",
                .needs = CUBEMU_NEEDS_DIMENSIONS,
+               .flags = CUBEMU_RUNS_IN_THREADS,
                .methods = bitonic_methods,
                .params = bitonic_params,
                .phases = bitonic_phases,

@@ -199,4 +199,4 @@ CUBEMU_PROGRAM(.name = "broadcast",
                .step = broadcast_step,
                .expect = broadcast_expect,
                .report = broadcast_report,
-               .flags = CUBEMU_RUNS_WITH_DEAD_NODES);
+               .flags = CUBEMU_RUNS_WITH_DEAD_NODES | CUBEMU_RUNS_IN_THREADS);

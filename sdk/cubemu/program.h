@@ -152,8 +152,15 @@ enum {
  *                         A dead node runs no step; its memory stays as
  *                         init left it and is checked against expect like
  *                         any node's. cubemu refuses a program without the
- *                         flag on such a machine. */
-enum { CUBEMU_RUNS_WITH_DEAD_NODES = 1u << 0 };
+ *                         flag on such a machine.
+ *   RUNS_IN_THREADS       its step may run for several nodes at once, on
+ *                         several threads (cubemu run --threads): it writes
+ *                         nothing but its own node's memory and local
+ *                         state (no static or global variable, nothing
+ *                         reached through params or the machine). Without
+ *                         the flag the program runs in one thread; the
+ *                         results are the same either way. */
+enum { CUBEMU_RUNS_WITH_DEAD_NODES = 1u << 0, CUBEMU_RUNS_IN_THREADS = 1u << 1 };
 
 /* What one element is: one 64-bit integer, one IEEE double, or a complex
  * number of two doubles (real, imaginary). A channel moves one element
