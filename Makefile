@@ -13,7 +13,9 @@
 #                 smpicc (SMPI), for simulated runs at 256 and 1024 ranks
 #   make check-smpi  tests/smpi.sh: those runs under smpirun on an n-cube
 #   make check-determinism  every scenario twice: identical JSON and traces,
-#                      and a third time in the locality order: the same JSON
+#                      again in the locality order, and with 2 threads in
+#                      both orders: the same JSON
+#   make check-tsan    the engine's threads under ThreadSanitizer (build-tsan/)
 #   make install  PREFIX=/usr/local [DESTDIR=...]: cubemu, cubemu-view (where
 #                 SDL2 is), cubemu-mpi and libcubemu (where Open MPI is), the
 #                 header, pkg-config file, man pages, bash and zsh completion,
@@ -158,7 +160,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: bench-faults bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: check-tsan bench-threads bench-faults bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -557,6 +559,17 @@ sanitize: deps
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' \
 	  TIMEOUT_FACTOR=$(SAN_TIMEOUT_FACTOR) unit
 
+# The engine's threads under ThreadSanitizer (tests/tsan.sh): a smoke set
+# of scenarios whose ticks split, with 2 and 3 threads, against 1 thread;
+# and the engine's unit tests, whose random programs run with threads.
+check-tsan: deps
+	@$(MAKE) --no-print-directory BUILD=build-tsan OPT=-O1 \
+	  SAN='-fsanitize=thread -fno-omit-frame-pointer' \
+	  build-tsan/cubemu build-tsan/tests/check_engine
+	@TSAN_OPTIONS=halt_on_error=1 CK_TIMEOUT_MULTIPLIER=$(SAN_TIMEOUT_FACTOR) \
+	  build-tsan/tests/check_engine
+	@BUILD=build-tsan tests/tsan.sh
+
 # Every harness for FUZZ_SECONDS under libFuzzer with ASan and UBSan
 # (tests/fuzz/run.sh: seeds from tests/fuzz/corpus/ and regressions/, the
 # growing corpus and any crash in build-fuzz/); fails if one crashes.
@@ -570,7 +583,7 @@ fuzz: deps
 	@tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build build-san build-smpi build-fuzz build-against
+	rm -rf build build-san build-tsan build-smpi build-fuzz build-against
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SDL_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
   $(BUILD)/cli/cmd_view.d $(BUILD)/cli/view_exec.d $(MPI_WAIT:=.d) \
