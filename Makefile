@@ -32,6 +32,7 @@
 #                 (bench/loggopsim-agree.sh), then the replay's speed
 #                 (bench/loggopsim.sh)
 #   make bench-faults     the exchange with n - 1 link faults against none
+#   make bench-threads    1 thread against 2: exchange, gray-to-binary, reshape
 #   make fuzz     the libFuzzer harnesses (tests/fuzz/, clang, build-fuzz/),
 #                 each for FUZZ_SECONDS (default 60)
 #
@@ -535,6 +536,12 @@ bench-loggopsim: deps
 bench-faults: deps
 	@$(MAKE) --no-print-directory $(PROGRAM)
 	@BUILD=$(BUILD) bench/faults.sh
+
+# What a second thread gives the engine: 1 thread against 2 on the
+# exchange, gray-to-binary and reshape, and peak memory (bench/threads.sh)
+bench-threads: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) bench/threads.sh
 
 # The targets of the latest recorded make bench run: fails if one was
 # missed (make bench itself fails only when a case does).

@@ -147,6 +147,9 @@ print(d["cycles"], d["element_transfers"])' <<<"$out")
   printf '%-4s %12s %12s %10s %12s %12s %10s %10s %10s\n' $n "$cw" $((cm / 1024)) "$sw" "$sm" \
     "$floor" "$ratio" "$(python3 -c "print('%.1fx' % ($cw / $floor))")" "$cycles"
   c="peers: exchange n=$n K=$K"
+  # the threads cubemu's runs used (--threads auto: emu/sim_parallel.c)
+  thr=$(G_MESSAGES_DEBUG=all "$@" 2>&1 >/dev/null | sed -n 's/.*: \([0-9]*\) thread(s).*/\1/p' | tail -n 1)
+  record "$c" cubemu_threads "${thr:-1}" threads
   record "$c" cubemu_seconds "$cw" s
   record "$c" cubemu_memory $((cm / 1024)) MiB
   record "$c" memcpy_seconds "$floor" s
@@ -160,6 +163,9 @@ done
 for n in 14 16; do
   if [ $have_sg = 1 ]; then
     judge "SimGrid/cubemu >= 100 at n = $n" "$(python3 -c "print(int(${RATIO[$n]} >= 100))")" "$(printf '%.1fx' "${RATIO[$n]}")"
+    # issue 76: with the default threads, whole process
+    [ $n = 16 ] && judge "SimGrid/cubemu >= 300 at n = 16, default threads" \
+      "$(python3 -c "print(int(${RATIO[$n]} >= 300))")" "$(printf '%.1fx' "${RATIO[$n]}")"
   fi
   judge "cubemu/memcpy floor <= 5 at n = $n" "$(python3 -c "print(int(${FLOORX[$n]} <= 5))")" "$(printf '%.1fx' "${FLOORX[$n]}")"
 done
