@@ -729,6 +729,8 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
     if (G_UNLIKELY(sim->par_any)) {
         if (!sim->par_active) {
             /* a tick's events before it splits, seen (sim_par_tick) */
+            if (!sim->par_probing)
+                goto post;
             sim->par_probe_ops++;
             sim->par_probe_far += !par_post_local(sim, node, dest, tag, hops);
         } else if (!par_post_here(sim, node, dest, tag, path, hops)) {
@@ -737,6 +739,7 @@ static void sim_post(Sim *sim, Node *node, uint32_t dest, int tag,
             return;
         }
     }
+post:;
     SimMessage info;
     sim_message(sim, &info, node->address, dest, tag, count, cls, detoured);
     Tick left = sim->now, arrival = sim->now;
@@ -1696,7 +1699,7 @@ sim_event(Sim *sim, QueueItem item, volatile sig_atomic_t *where,
 #endif
     node->step++;
     node->returned_done = status == NODE_DONE;
-    if (G_UNLIKELY(sim->par_any) && !sim->par_active && sim->nposted > 0) {
+    if (G_UNLIKELY(sim->par_any) && sim->par_probing && sim->nposted > 0) {
         sim->par_probe_ops++;
         sim->par_probe_far += !par_match_here(sim, node);
     }

@@ -505,6 +505,7 @@ struct Sim {
     /* The Sim's: sends and matchings of the tick's events run before it
      * split, and of them those a shard would put off (sim_par_tick). */
     uint64_t par_probe_ops, par_probe_far;
+    gboolean par_probing;      /* counting them: the tick is undecided */
     gboolean par_deferring;    /* a send of par_defer_node's was put off */
     uint32_t par_defer_node;   /* in this tick */
     QueueItem *par_item;       /* the shard's items of the tick, and */

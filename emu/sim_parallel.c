@@ -412,8 +412,10 @@ static gboolean par_start(Sim *sim)
 {
     SimPar *par = sim->par;
     par->tried = TRUE;
-    if (!par_usable(sim))
+    if (!par_usable(sim)) {
+        sim->par_any = FALSE;           /* the hot paths need not look */
         return FALSE;
+    }
     /* A cube splits by address bits chosen tick by tick, so that no
      * tick's links cross the split (a dimension exchange's sends never
      * leave their shard); other machines by ranges of addresses. */
@@ -493,7 +495,7 @@ static gboolean links_ready(const Sim *sim, const SimPar *par)
     return TRUE;
 }
 
-int sim_par_tick(Sim *sim, QueueItem first)
+static int par_tick(Sim *sim, QueueItem first)
 {
     SimPar *par = sim->par;
     if (!par->tried && !par_start(sim))
@@ -599,4 +601,13 @@ int sim_par_tick(Sim *sim, QueueItem first)
     sim_par_commit_all(sim, par->shard, par->n);
     sim->par_committing = FALSE;
     return SIM_PAR_RAN;
+}
+
+int sim_par_tick(Sim *sim, QueueItem first)
+{
+    int r = par_tick(sim, first);
+    /* the events the loop runs next are looked at only while the tick is
+     * undecided (sim.c's sim_post and sim_event count them) */
+    sim->par_probing = r == SIM_PAR_LATER;
+    return r;
 }

@@ -385,9 +385,9 @@ gboolean run_threads_parse(const char *text, int *threads)
     return TRUE;
 }
 
-/* The run's threads and the events a tick needs to split: an explicit
- * count splits every tick it can (so that a small machine can be checked
- * with threads), the default only big machines' big ticks. */
+/* The run's threads, and the events a tick needs to split:
+ * RUN_THREADS_MIN_EVENTS, or $CUBEMU_THREADS_MIN_EVENTS (2 or more), with
+ * which the tests split the small ticks of small machines. */
 static gboolean run_threads(const RunOptions *options, uint32_t nodes,
                             int *threads, size_t *min_events, GError **error)
 {
@@ -399,8 +399,19 @@ static gboolean run_threads(const RunOptions *options, uint32_t nodes,
                     "or auto)", env, RUN_THREADS_MAX);
         return FALSE;
     }
-    *min_events = n == 0 ? RUN_THREADS_MIN_EVENTS : 2;
     *threads = n == 0 ? run_threads_default(nodes) : n;
+    *min_events = RUN_THREADS_MIN_EVENTS;
+    const char *min = g_getenv("CUBEMU_THREADS_MIN_EVENTS");
+    guint64 v;
+    if (min && *min) {
+        if (!g_ascii_string_to_unsigned(min, 10, 2, G_MAXUINT32, &v, NULL)) {
+            g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
+                        "CUBEMU_THREADS_MIN_EVENTS: '%s' is not a number of "
+                        "events (2 or more)", min);
+            return FALSE;
+        }
+        *min_events = (size_t)v;
+    }
     return TRUE;
 }
 

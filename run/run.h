@@ -58,8 +58,10 @@ typedef struct {
 
 /* The threads a run uses by default on a machine of `nodes` nodes: the
  * processors this process may use, on machines of RUN_THREADS_MIN_NODES
- * nodes or more, where a tick has RUN_THREADS_MIN_EVENTS events or more;
- * one below that, where starting threads costs more than it gains. */
+ * nodes or more; one below that, where starting threads costs more than
+ * it gains. Whatever the count, a tick splits where it has
+ * RUN_THREADS_MIN_EVENTS events or more ($CUBEMU_THREADS_MIN_EVENTS: the
+ * tests' lower bound). */
 #define RUN_THREADS_MIN_NODES ((uint32_t)1 << 15)
 #define RUN_THREADS_MIN_EVENTS ((size_t)1 << 13)
 int run_threads_default(uint32_t nodes);

@@ -6,8 +6,8 @@
 # without a trace, runs in the locality order wherever that applies, and
 # its exit status, JSON and messages must be the traced run's: the
 # locality order is the contract's run. Then twice with 2 threads, in the
-# locality order (every tick that can split runs on both: emu/
-# sim_parallel.c) and in the contract's: exit status, JSON and messages
+# locality order (every tick of 2 events or more that can split runs on
+# both: CUBEMU_THREADS_MIN_EVENTS=2, emu/sim_parallel.c) and in the contract's: exit status, JSON and messages
 # must again be the traced run's, whatever the number of threads. Prints
 # "determinism: N passed, N failed".
 set -u
@@ -22,9 +22,11 @@ while IFS= read -r f; do
   done
   CUBEMU_THREADS=1 CUBEMU_ORDER=locality "$CUBEMU" run "$f" --json >"$T/j3" 2>"$T/e3"
   echo $? >"$T/rc3"
-  CUBEMU_THREADS=2 CUBEMU_ORDER=locality "$CUBEMU" run "$f" --json >"$T/j4" 2>"$T/e4"
+  CUBEMU_THREADS=2 CUBEMU_THREADS_MIN_EVENTS=2 CUBEMU_ORDER=locality \
+    "$CUBEMU" run "$f" --json >"$T/j4" 2>"$T/e4"
   echo $? >"$T/rc4"
-  CUBEMU_THREADS=2 CUBEMU_ORDER=contract "$CUBEMU" run "$f" --json >"$T/j5" 2>"$T/e5"
+  CUBEMU_THREADS=2 CUBEMU_THREADS_MIN_EVENTS=2 CUBEMU_ORDER=contract \
+    "$CUBEMU" run "$f" --json >"$T/j5" 2>"$T/e5"
   echo $? >"$T/rc5"
   if ! cmp -s "$T/rc1" "$T/rc2" || ! cmp -s "$T/rc1" "$T/rc3"; then
     echo "FAIL $f: exit statuses differ"; ok=0

@@ -68,6 +68,8 @@ for cmd in run check sweep; do
 done
 expect_has threads-env-bad 2 "CUBEMU_THREADS: 'x' is not a thread count (1 to 256, or auto)" -- \
   env CUBEMU_THREADS=x "$CUBEMU" run "$SMALL"
+expect_has threads-min-events-bad 2 "CUBEMU_THREADS_MIN_EVENTS: '1' is not a number of events (2 or more)" -- \
+  env CUBEMU_THREADS_MIN_EVENTS=1 "$CUBEMU" run "$SMALL"
 
 # ---- threads: small machines start none by default, big ones all the
 # processors; the flag overrides the environment (emu/sim_parallel.c) ------

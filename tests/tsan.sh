@@ -12,6 +12,8 @@ set -u
 cd "$(dirname "$0")/.."
 scratch tsan
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# every tick of 2 events or more splits, on these small machines
+export CUBEMU_THREADS_MIN_EVENTS=2
 cases=(
   "scenarios/examples/exchange-all-port.ini --set machine.dimensions=10"
   "scenarios/paper/johnsson-ho-figure5-concurrent.ini"
