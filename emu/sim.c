@@ -38,6 +38,7 @@
 #include "oom.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1871,9 +1872,13 @@ void sim_par_run_shard(Sim *sim, const QueueItem *item, size_t n)
     size_t k = sim->npar_item;
     for (size_t i = 0; i < k && !sim->error; i++) {
         /* the stop flags, as the loop looks at them (sim_progress): a
-         * stopped run ends with the tick, whose rest then does not run */
-        if (G_UNLIKELY(sim->stop && (i & (SIM_STOP_POLL - 1)) == 0
-                       && sim->stop->stop != STOP_NONE))
+         * stopped run ends with the tick, whose rest then does not run;
+         * nor does it once another thread's events failed (a conflict:
+         * the run starts again in one thread) */
+        if (G_UNLIKELY((i & 63) == 0
+                       && (atomic_load_explicit(sim->par_failed,
+                                                memory_order_relaxed)
+                           || (sim->stop && sim->stop->stop != STOP_NONE))))
             break;
         sim_prefetch_ahead(sim, mine + i + 1, k - i - 1);
         sim->par_pos = sim->par_item_pos[i];
@@ -1886,6 +1891,8 @@ void sim_par_run_shard(Sim *sim, const QueueItem *item, size_t n)
         if (!sim_event(sim, mine[i], &where, FALSE))
             break;
     }
+    if (sim->error)
+        atomic_store_explicit(sim->par_failed, 1, memory_order_relaxed);
     sim_pending_flush(sim);
 }
 

@@ -28,6 +28,7 @@
 #include "prefetch.h"
 #include "channel_table.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -506,6 +507,7 @@ struct Sim {
      * split, and of them those a shard would put off (sim_par_tick). */
     uint64_t par_probe_ops, par_probe_far;
     gboolean par_probing;      /* counting them: the tick is undecided */
+    atomic_int *par_failed;    /* some shard's events failed this tick */
     gboolean par_deferring;    /* a send of par_defer_node's was put off */
     uint32_t par_defer_node;   /* in this tick */
     QueueItem *par_item;       /* the shard's items of the tick, and */

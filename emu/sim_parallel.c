@@ -125,6 +125,7 @@ struct SimPar {
      * ticks not to split, and how many the next such tick will skip. */
     uint32_t skip, backoff;
     LinkChannels *links_at_start;
+    atomic_int failed;         /* Sim.par_failed: a shard's events failed */
 };
 
 void sim_set_threads(Sim *sim, int threads, size_t min_events)
@@ -430,6 +431,7 @@ static gboolean par_start(Sim *sim)
         par->lo[s] = (uint32_t)((uint64_t)s * sim->nodes / (uint64_t)par->n);
     par->links_at_start = g_new(LinkChannels, (size_t)sim->links);
     par->shard[0] = sim;
+    sim->par_failed = &par->failed;
     for (int s = 1; s < par->n; s++)
         par->shard[s] = shard_new(sim, par->lo[s], par->lo[s + 1]);
     pthread_barrier_init(&par->start, NULL, (unsigned)par->n);
@@ -512,6 +514,12 @@ static int par_tick(Sim *sim, QueueItem first)
             return SIM_PAR_NO;
         }
     }
+    /* The run's first tick stays whole: the runs that leave the locality
+     * order mostly leave it there, and a split tick finds a conflict
+     * between threads only at its commit, after all of its events ran,
+     * where one thread stops at the first. */
+    if (par->counts.ticks == 1)
+        return SIM_PAR_NO;
     size_t n;
     const QueueItem *item = queue_sorted_run(sim->queue, &n);
     if (n < par->min_events || n > UINT32_MAX || !item
@@ -559,6 +567,7 @@ static int par_tick(Sim *sim, QueueItem first)
            (size_t)sim->links * sizeof *sim->link_ch);
     for (int s = 1; s < par->n; s++)
         shard_sync(par->shard[s], sim);
+    atomic_store_explicit(&par->failed, 0, memory_order_relaxed);
     sim->par_active = TRUE;
     sim->npar_log = 0;
     /* every thread runs steps now: a signal's handler is told so */
