@@ -689,15 +689,16 @@ static inline gboolean par_post_here(const Sim *sim, const Node *node,
            && par_post_local(sim, node, dest, tag, hops);
 }
 
-/* Else the send is put off to the commit, as a send deferred to a later
- * tick is (sim_send), its payload captured now; its node waits for it. */
-static G_GNUC_NO_INLINE void
-par_post_later(Sim *sim, Node *node, uint32_t dest, int tag, size_t count,
-               MessageClass cls, const int *path, int hops, gboolean detoured,
-               const Word *data, Msg *owned, size_t offset, NodeOp op)
+/* A send put off, its payload captured: `owned`'s, or a copy of `data`
+ * (NULL: at `offset` of the node's memory), which the program may change
+ * after. Its node waits for it (deferred). */
+static Post *post_new(Sim *sim, Node *node, uint32_t dest, int tag,
+                      size_t count, MessageClass cls, const int *path,
+                      int hops, gboolean detoured, const Word *data,
+                      Msg *owned, size_t offset, NodeOp op)
 {
     Post *post = emu_alloc(1, sizeof(Post) + (size_t)hops * sizeof(int),
-                           "a send put off to the tick's end");
+                           "a deferred send");
     post->msg = owned;
     if (!owned) {
         post->msg = sim_msg_new(sim, count, TRUE);
@@ -711,9 +712,21 @@ par_post_later(Sim *sim, Node *node, uint32_t dest, int tag, size_t count,
     post->op = op;
     post->hops = hops;
     post->detoured = detoured;
-    if (hops > 0)
+    if (hops > 0)       /* a path of no hops may be NULL */
         memcpy(post->path, path, (size_t)hops * sizeof *path);
     node->deferred++;
+    return post;
+}
+
+/* Else the send is put off to the commit, as a send deferred to a later
+ * tick is (sim_send). */
+static G_GNUC_NO_INLINE void
+par_post_later(Sim *sim, Node *node, uint32_t dest, int tag, size_t count,
+               MessageClass cls, const int *path, int hops, gboolean detoured,
+               const Word *data, Msg *owned, size_t offset, NodeOp op)
+{
+    Post *post = post_new(sim, node, dest, tag, count, cls, path, hops,
+                          detoured, data, owned, offset, op);
     sim->par_deferring = TRUE;
     sim->par_defer_node = node->address;
     sim_par_log(sim, PAR_POST, node->address, 0, post, 0);
@@ -813,22 +826,8 @@ sim_send(Sim *sim, Node *node, uint32_t dest, int tag, size_t offset,
     if (!node_check_run(node, "send", offset, count))
         return;
     if (sim->clock > sim->now) {
-        const Word *data = sim_memory_at(sim, node, offset);
-        /* Capture the payload now: the program may change it after. */
-        Post *post = emu_alloc(1, sizeof(Post) + (size_t)hops * sizeof(int),
-                               "a deferred send");
-        post->msg = sim_msg_new(sim, count, TRUE);
-        memcpy(sim_msg_buf(post->msg), data,
-               count * sim->element_words * sizeof(Word));
-        post->dest = dest;
-        post->tag = tag;
-        post->cls = cls;
-        post->op = op;
-        post->hops = hops;
-        post->detoured = detoured;
-        if (hops > 0)       /* a path of no hops may be NULL */
-            memcpy(post->path, path, (size_t)hops * sizeof *path);
-        node->deferred++;
+        Post *post = post_new(sim, node, dest, tag, count, cls, path, hops,
+                              detoured, NULL, NULL, offset, op);
         sim_push(sim, sim->clock, (QueueItem){ node->address, post });
         return;
     }
