@@ -1123,9 +1123,8 @@ static void node_close_phase(Sim *sim, Node *node, Tick end)
     /* Sums of integers in doubles are exact, and so the same in any order,
      * while every partial sum stays below 2^53; |comm| <= time + compute,
      * so below 2^52 for these two is enough. Past it the order counts. */
-    if (sim->locality && p->time_sum + p->compute_sum >= 0x1p52)
-        sim_order_conflict(sim, "phase %u's sums passed 2^52 ticks",
-                           (unsigned)node->phase);
+    if (sim->locality)
+        sim_phase_sums_check(sim, node->phase);
 }
 
 void node_phase(Node *node, unsigned phase)

@@ -788,6 +788,14 @@ static inline gboolean sim_fault_hop_clear(const Sim *sim, uint32_t x)
 /* Two events of a tick may depend on their order: stop the run with
  * SIM_ERROR_ORDER (the first conflict only). */
 void sim_order_conflict(Sim *sim, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Phase p's sums of ticks, doubles, are exact in any order only below
+ * 2^52 (sim.c, node_close_phase): past it, a conflict. */
+static inline void sim_phase_sums_check(Sim *sim, unsigned p)
+{
+    const SimPhase *ph = &sim->stats.phase[p];
+    if (ph->time_sum + ph->compute_sum >= 0x1p52)
+        sim_order_conflict(sim, "phase %u's sums passed 2^52 ticks", p);
+}
 /* Do two of the receives the running step posted overlap? */
 gboolean sim_order_recvs_overlap(const Sim *sim);
 

@@ -333,9 +333,7 @@ static void shard_merge(Sim *sim, const Sim *s, const SimStats *start,
         tp->compute_sum += ap->compute_sum - sp->compute_sum;
         tp->communication_sum += ap->communication_sum
                                  - sp->communication_sum;
-        /* as node_close_phase checks each sum it adds to */
-        if (tp->time_sum + tp->compute_sum >= 0x1p52)
-            sim_order_conflict(sim, "phase %u's sums passed 2^52 ticks", p);
+        sim_phase_sums_check(sim, p);
     }
 #undef STAT
     sim->early += s->early;             /* modulo 2^64: it may fall */
