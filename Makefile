@@ -161,7 +161,7 @@ DESTDIR  ?=
 STAGE    := $(CURDIR)/$(BUILD)/stage
 
 .PHONY: install-lib install-sdk uninstall man completion
-.PHONY: check-tsan bench-threads bench-faults bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
+.PHONY: check-tsan bench-frontier bench-threads bench-faults bench-loggopsim bench-report bench-targets bench-against deps-simgrid simgrid-baseline all run check check-determinism check-mpi check-lib bench-mpi install examples smpi check-smpi test unit scenarios bench sanitize fuzz fuzzers deps clean
 all: $(SDK_PC) $(BUILD)/sdk/cubemu-program-uninstalled.pc $(PROGRAM) $(VIEWER) $(TESTS) $(BENCH) $(THM3_TYPES) $(THM3_SAMPLE) $(VIEW_CHECK) $(MPI_PROGRAM) $(MPI_WAIT) $(LIBCUBEMU) $(FUZZERS)
 
 $(BUILD)/%.o: %.c
@@ -536,6 +536,12 @@ bench-loggopsim: deps
 bench-faults: deps
 	@$(MAKE) --no-print-directory $(PROGRAM)
 	@BUILD=$(BUILD) bench/faults.sh
+
+# What share of the runs that stop the locality order could run in it,
+# tick by tick (bench/frontier.sh)
+bench-frontier: deps
+	@$(MAKE) --no-print-directory $(PROGRAM)
+	@BUILD=$(BUILD) bench/frontier.sh
 
 # What a second thread gives the engine: 1 thread against 2 on the
 # exchange, gray-to-binary and reshape, and peak memory (bench/threads.sh)

@@ -8,7 +8,8 @@
 # LOGGOPSIM names it (bench/loggopsim-agree.sh: the LogGP model's finish
 # times, which records nothing; bench/loggopsim.sh: the replay's speed),
 # and the exchange with n - 1 link faults against none (bench/faults.sh),
-# and 1 thread against 2 (bench/threads.sh),
+# and 1 thread against 2 (bench/threads.sh), and the share of the runs
+# that stop the locality order that could run in it (bench/frontier.sh),
 # each figure printed and appended to
 # the results file as a row (bench/record.h says the columns):
 #   BENCH_DATA   the file (default bench/results.tsv; created with its
@@ -49,6 +50,7 @@ BUILD=$BUILD bench/routed.sh || status=1
 BUILD=$BUILD bench/algorithms.sh || status=1
 BUILD=$BUILD bench/faults.sh || status=1
 BUILD=$BUILD bench/threads.sh || status=1
+BUILD=$BUILD bench/frontier.sh || status=1
 BUILD=$BUILD bench/loggopsim-agree.sh || status=1
 BUILD=$BUILD bench/loggopsim.sh || status=1
 exit $status

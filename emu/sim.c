@@ -567,7 +567,7 @@ recv_wait(Sim *sim, Node *node, MatchSlot *slot, Recv *r)
 static inline __attribute__((always_inline)) void
 node_match_posted(Sim *sim, Node *node)
 {
-    if (sim->locality && sim->nposted > 1 && sim_order_recvs_overlap(sim))
+    if (sim->checks && sim->nposted > 1 && sim_order_recvs_overlap(sim))
         sim_order_conflict(sim, "node %u posted overlapping receives",
                            node->address);
     for (uint32_t i = 0; i < sim->nposted; i++) {
@@ -1123,7 +1123,7 @@ static void node_close_phase(Sim *sim, Node *node, Tick end)
     /* Sums of integers in doubles are exact, and so the same in any order,
      * while every partial sum stays below 2^53; |comm| <= time + compute,
      * so below 2^52 for these two is enough. Past it the order counts. */
-    if (sim->locality)
+    if (sim->checks)
         sim_phase_sums_check(sim, node->phase);
 }
 
@@ -1762,6 +1762,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
                 && (sim->observer->channel_busy || sim->observer->startup
                     || sim->observer->mark || sim->observer->op))))
         sim_set_order(sim, SIM_ORDER_CONTRACT);
+    sim_survey_start(sim);
     /* A dead node runs nothing: it is done before the run starts. */
     const Faults *faults = sim->machine.faults;
     for (uint32_t x = 0; x < sim->nodes; x++) {
@@ -1787,6 +1788,8 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         sim_prefetch_ahead(sim, run, n);
         if (time != sim->now) {
             sim_pending_flush(sim);
+            if (G_UNLIKELY(sim->survey))
+                sim_survey_close(sim);
             if (sim->observer && sim->observer->tick_done)
                 sim->observer->tick_done(sim->observer_data, sim->now,
                                          sim->stats.events);
@@ -1819,6 +1822,8 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
             break;
     }
     sim_pending_flush(sim);
+    if (G_UNLIKELY(sim->survey))
+        sim_survey_close(sim);
     sim_links_fold(sim);
     *where = STOP_OUTSIDE;
     if (!sim->error && sim->stopped)

@@ -114,6 +114,22 @@ typedef struct {
 SimParCounts sim_par_counts(const Sim *sim);
 /* TRUE if the run so far was in the locality order. */
 gboolean sim_order_locality(const Sim *sim);
+/* The survey: in the contract's order, the locality order's checks run
+ * and count, tick by tick, where they find two events that depend on
+ * their order, instead of stopping the run: what share of a run that
+ * leaves the locality order could run in it (and so split among
+ * threads) tick by tick. It changes nothing the run reports. Before
+ * sim_run; ignored in the locality order, whose first conflict stops. */
+void sim_set_survey(Sim *sim, gboolean on);
+typedef struct {
+    uint64_t ticks;               /* ticks at which events ran */
+    uint64_t ticks_conflicted;    /* of which with a conflict */
+    uint64_t events;              /* events run */
+    uint64_t events_conflicted;   /* of which in ticks with a conflict */
+    uint64_t conflicts;           /* reservations and receives found */
+    Tick first;                   /* the first tick with one, or -1 */
+} SimSurveyCounts;
+SimSurveyCounts sim_survey_counts(const Sim *sim);
 
 /* Progress, for a line that shows a long run going on (util/progress.h,
  * run/run.c). Once at least `first` events have run, and then each time

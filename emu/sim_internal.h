@@ -386,6 +386,13 @@ struct Sim {
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
     gboolean locality;         /* sim_set_order(SIM_ORDER_LOCALITY) */
+    gboolean checks;           /* the locality order's checks run: in it,
+                                * or surveying (sim_set_survey) */
+    gboolean survey_asked;     /* sim_set_survey */
+    gboolean survey;           /* and so surveying (sim_survey_start) */
+    SimSurveyCounts surveyed;  /* the survey's counts, ticks closed */
+    Tick survey_bad;           /* the last tick with a conflict, or -1 */
+    uint64_t survey_from;      /* stats.events as the open tick began */
     uint64_t *port_mark;       /* with it and a port limit: the send
                                 * ports' marks, then the receive ports' */
     Timeline *mem_path;        /* per node, only where a class's price
@@ -798,6 +805,10 @@ static inline void sim_phase_sums_check(Sim *sim, unsigned p)
 }
 /* Do two of the receives the running step posted overlap? */
 gboolean sim_order_recvs_overlap(const Sim *sim);
+/* Whether the run surveys, decided as it starts (sim_run). */
+void sim_survey_start(Sim *sim);
+/* The survey's count of the tick that ends (sim->now's). */
+void sim_survey_close(Sim *sim);
 
 /* A reservation on a resource by a message of `source`, posted now. */
 static inline void sim_order_touch(Sim *sim, uint64_t *mark, uint32_t source,
@@ -1022,7 +1033,7 @@ static inline Tick sim_route_one(Sim *sim, const SimMessage *msg, int link,
     const Tick tau = msg->element_time;
     uint32_t u = msg->source;
     Timeline *ch = sim_channel_timeline(sim, u, link);
-    if (sim->locality)
+    if (sim->checks)
         sim_channel_touch(sim, ch, u, u);
     Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
     if (t < 0)

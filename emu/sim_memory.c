@@ -253,6 +253,8 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->route = g_new(int, topology_max_route(sim->topo) + 1);
     sim->queue = queue_new();
     match_init(&sim->match);
+    sim->survey_bad = -1;
+    sim->surveyed.first = -1;
     sim->stats.link_up = g_new0(uint64_t, sim->links);
     sim->stats.link_down = g_new0(uint64_t, sim->links);
     sim->stats.link_busy = g_new0(uint64_t, sim->links);

@@ -47,6 +47,16 @@
 
 void sim_order_conflict(Sim *sim, const char *fmt, ...)
 {
+    if (sim->survey) {
+        sim->surveyed.conflicts++;
+        if (sim->survey_bad != sim->now) {
+            sim->survey_bad = sim->now;
+            sim->surveyed.ticks_conflicted++;
+            if (sim->surveyed.first < 0)
+                sim->surveyed.first = sim->now;
+        }
+        return;
+    }
     if (sim->error)
         return;
     va_list ap;
@@ -98,20 +108,68 @@ gboolean sim_order_recvs_overlap(const Sim *sim)
     return FALSE;
 }
 
-void sim_set_order(Sim *sim, SimOrder order)
+/* The marks the checks need beyond the channels' own. */
+static void order_marks(Sim *sim)
 {
-    sim->locality = order == SIM_ORDER_LOCALITY;
-    queue_set_by_node(sim->queue, sim->locality, sim->nodes);
-    if (sim->locality && sim->send_port && !sim->port_mark)
+    if (sim->checks && sim->send_port && !sim->port_mark)
         sim->port_mark = EMU_NEW0(uint64_t, 2 * (size_t)sim->nodes,
                                   "the ports' marks of the locality order");
-    if (sim->locality && sim->mem_path && !sim->path_mark)
+    if (sim->checks && sim->mem_path && !sim->path_mark)
         sim->path_mark = EMU_NEW0(uint64_t, sim->nodes,
                                   "the memory paths' marks of the locality "
                                   "order");
 }
 
+void sim_set_order(Sim *sim, SimOrder order)
+{
+    sim->locality = order == SIM_ORDER_LOCALITY;
+    sim->checks = sim->locality;
+    queue_set_by_node(sim->queue, sim->locality, sim->nodes);
+    order_marks(sim);
+}
+
 gboolean sim_order_locality(const Sim *sim)
 {
     return sim->locality;
+}
+
+
+/* The survey (sim_set_survey). The checks are the locality order's own,
+ * run at the same places on the contract's order of events: whether two
+ * nodes' events of a tick reserve one resource, or deliver into
+ * overlapping receives of one node, does not depend on the order they ran
+ * in. Which tick a conflict is in does; a tick of the contract's run
+ * counts as conflicted where its own events conflict, which is what the
+ * locality order would find if it reached that tick in the same state.
+ * It cannot tell how the run would go on after a tick it would stop at:
+ * the shares it gives are of the contract's run. */
+void sim_set_survey(Sim *sim, gboolean on)
+{
+    sim->survey_asked = on;
+}
+
+/* An operation-level program is not surveyed: its calls come at its
+ * operations' completions, which the checks do not cover (sim_run). */
+void sim_survey_start(Sim *sim)
+{
+    sim->survey = sim->survey_asked && !sim->locality && !sim->each;
+    sim->checks = sim->locality || sim->survey;
+    order_marks(sim);
+}
+
+void sim_survey_close(Sim *sim)
+{
+    uint64_t n = sim->stats.events - sim->survey_from;
+    if (n == 0)
+        return;
+    sim->surveyed.ticks++;
+    sim->surveyed.events += n;
+    if (sim->survey_bad == sim->now)
+        sim->surveyed.events_conflicted += n;
+    sim->survey_from = sim->stats.events;
+}
+
+SimSurveyCounts sim_survey_counts(const Sim *sim)
+{
+    return sim->surveyed;
 }

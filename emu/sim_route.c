@@ -76,13 +76,13 @@ Tick sim_hold_startup(Sim *sim, const SimMessage *msg, int link,
     if (sim->send_port) {
         res = &sim->send_port[msg->source];
         cap = sim->port_capacity;
-        if (sim->locality)
+        if (sim->checks)
             sim_order_touch(sim, &sim->port_mark[msg->source], msg->source,
                             "the send port", msg->source);
     } else {
         res = sim_channel_timeline(sim, msg->source, link);
         cap = 1;
-        if (sim->locality)
+        if (sim->checks)
             sim_channel_touch(sim, res, msg->source, msg->source);
     }
     timeline_prune(res, sim->now);
@@ -149,7 +149,7 @@ static Tick route_in_runs(Sim *sim, const SimMessage *msg, const int *path,
         }
         for (int r = 0; r < hop.n; r++)
             timeline_prune(hop.res[r], sim->now);
-        if (sim->locality) {
+        if (sim->checks) {
             if (ch)
                 sim_channel_touch(sim, ch, msg->source, u);
             if (sim->send_port) {
@@ -257,7 +257,7 @@ Tick sim_route_runs(Sim *sim, const SimMessage *msg, const int *path,
         for (; h < hops; h++) {
             int link = path[h];
             Timeline *ch = ahead ? chs[h] : sim_channel_timeline(sim, u, link);
-            if (sim->locality)
+            if (sim->checks)
                 sim_channel_touch(sim, ch, msg->source, u);
             Tick t = timeline_claim(ch, sim->now, ready, tau, msg->count);
             if (t < 0)

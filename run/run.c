@@ -358,9 +358,13 @@ static gboolean run_order_env(const Machine *m, RunOrder *order,
         *order = RUN_ORDER_CONTRACT;
         return TRUE;
     }
+    if (!strcmp(env, "survey")) {
+        *order = RUN_ORDER_SURVEY;
+        return TRUE;
+    }
     g_set_error(error, SCENARIO_ERROR, SCENARIO_ERROR_INPUT,
-                "CUBEMU_ORDER: unknown order '%s' (valid: contract, locality)",
-                env);
+                "CUBEMU_ORDER: unknown order '%s' (valid: contract, "
+                "locality, survey)", env);
     return FALSE;
 }
 
@@ -868,6 +872,7 @@ static Report *run_scenario_inner(const Scenario *s,
             sim_set_observer(sim, observer, observer_data);
         sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
                                                        : SIM_ORDER_CONTRACT);
+        sim_set_survey(sim, order == RUN_ORDER_SURVEY);
         if (options && options->limits)
             sim_set_limits(sim, options->limits);
         sim_set_threads(sim, alg->one_thread ? 1 : threads, min_events);
@@ -969,6 +974,19 @@ static Report *run_scenario_inner(const Scenario *s,
             (guint64)pc.ticks, (guint64)pc.events_split,
             (guint64)sim_stats(sim)->events, (guint64)pc.sends_put_off,
             (guint64)pc.matches_put_off, (guint64)pc.ticks_backed_off);
+    if (order == RUN_ORDER_SURVEY) {
+        SimSurveyCounts sc = sim_survey_counts(sim);
+        g_debug("%s: survey: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " ticks and %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                " events without a conflict; %" G_GUINT64_FORMAT
+                " conflicts%s%lld",
+                scenario_name(s), (guint64)(sc.ticks - sc.ticks_conflicted),
+                (guint64)sc.ticks,
+                (guint64)(sc.events - sc.events_conflicted),
+                (guint64)sc.events, (guint64)sc.conflicts,
+                sc.first < 0 ? "" : ", the first at tick ",
+                sc.first < 0 ? 0LL : (long long)sc.first);
+    }
     r->order_locality = sim_order_locality(sim);
     r->order_fallback = fallback;
     report_take_stats(r, sim_stats(sim), alg->phases);

@@ -16,20 +16,27 @@
 
 /* The order the engine runs each tick's events in (sim.h, SimOrder,
  * defines both). The default order of a run is stated here and only
- * here: RUN_ORDER_DEFAULT is $CUBEMU_ORDER ("contract" or "locality"),
- * else RUN_ORDER_LOCALITY on a machine without faults and
+ * here: RUN_ORDER_DEFAULT is $CUBEMU_ORDER ("contract", "locality" or
+ * "survey"), else RUN_ORDER_LOCALITY on a machine without faults and
  * RUN_ORDER_CONTRACT on one with faults, where a message going around a
  * fault soon reserves a channel that another node of its tick reserves
  * too, and the locality order would stop and start over, with the
- * memories set up again, for nothing. RUN_ORDER_LOCALITY runs in the locality order
- * and, where that stops (two events of a tick depend on their order), or
- * the run fails, runs again from the start in the contract's order, so
- * that results, and errors, are always the contract's. RUN_ORDER_CONTRACT
- * runs in the contract's order only. */
+ * memories set up again, for nothing.
+ *
+ * RUN_ORDER_LOCALITY runs in the locality order and, where that stops
+ * (two events of a tick depend on their order), or the run fails, runs
+ * again from the start in the contract's order, so that results, and
+ * errors, are always the contract's.
+ *
+ * RUN_ORDER_CONTRACT runs in the contract's order only. RUN_ORDER_SURVEY
+ * runs in it and counts the ticks where the locality order would stop
+ * (sim_set_survey; the counts go to the debug log), for
+ * bench/frontier.sh. */
 typedef enum {
     RUN_ORDER_DEFAULT = 0,
     RUN_ORDER_CONTRACT,
     RUN_ORDER_LOCALITY,
+    RUN_ORDER_SURVEY,
 } RunOrder;
 
 typedef struct {

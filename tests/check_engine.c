@@ -1932,6 +1932,81 @@ START_TEST(locality_order_stops_where_order_matters)
 }
 END_TEST
 
+/* The survey (sim_set_survey): the contract's order with the locality
+ * order's checks counted, not stopping. On the two order-dependent
+ * programs above the one conflict is at tick 0, and it counts tick 0's
+ * events, as the observer's tick_done tells them, as in conflict; on an
+ * exchange, which contends for nothing, no tick has one, and its ticks
+ * are the observer's. Either way the run is the contract's, count by
+ * count and element by element. */
+static uint64_t survey_ticks, survey_first_events;
+static void survey_tick_seen(void *data, Tick tick, uint64_t events)
+{
+    (void)data;
+    if (survey_ticks++ == 0 && tick == 0)
+        survey_first_events = events;
+}
+
+static Sim *survey_run(const Machine *m, NodeStepFn step, const void *config)
+{
+    static const SimObserver obs = { .tick_done = survey_tick_seen };
+    survey_ticks = survey_first_events = 0;
+    Sim *a = sim_new(m, &test_layout);
+    sim_set_survey(a, TRUE);
+    sim_set_observer(a, &obs, NULL);
+    fill_memory(a, machine_nodes(m));
+    GError *e = NULL;
+    if (!sim_run(a, step, config, &e))
+        ck_abort_msg("the survey's run failed: %s", e->message);
+    return a;
+}
+
+START_TEST(survey_counts_the_ticks_that_conflict)
+{
+    CkTally t = CK_TALLY_INIT;
+    for (int overlap = 0; overlap < 2; overlap++) {
+        Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+        Sim *a = survey_run(&m, order_dependent_step, &overlap);
+        SimSurveyCounts sc = sim_survey_counts(a);
+        ck_tally_uint(&t, 1, sc.ticks_conflicted,
+                      "overlap %d: ticks with a conflict", overlap);
+        ck_tally_uint(&t, 1, sc.conflicts, "overlap %d: conflicts", overlap);
+        ck_tally_uint(&t, 0, (uint64_t)sc.first,
+                      "overlap %d: the first conflict's tick", overlap);
+        ck_tally_true(&t, survey_first_events >= 4,
+                      "overlap %d: tick 0 ran every node's step", overlap);
+        ck_tally_uint(&t, survey_first_events, sc.events_conflicted,
+                      "overlap %d: events in ticks with one", overlap);
+        ck_tally_uint(&t, sim_stats(a)->events, sc.events,
+                      "overlap %d: events surveyed", overlap);
+        ck_tally_uint(&t, survey_ticks, sc.ticks,
+                      "overlap %d: ticks surveyed", overlap);
+        ck_tally_true(&t, !sim_order_locality(a),
+                      "overlap %d: the survey runs the contract's order",
+                      overlap);
+        Sim *b = run_with(&m, order_dependent_step, &overlap, NULL);
+        tally_same_run(&t, a, b, 4, "survey against contract");
+        sim_free(a);
+        sim_free(b);
+    }
+    Machine m = test_machine(ORDER_DIMS, MACHINE_PORTS_ALL, 1, 1);
+    Sim *a = survey_run(&m, order_step, NULL);
+    SimSurveyCounts sc = sim_survey_counts(a);
+    ck_tally_uint(&t, 0, sc.ticks_conflicted, "exchange: conflicted ticks");
+    ck_tally_uint(&t, 0, sc.conflicts, "exchange: conflicts");
+    ck_tally_true(&t, sc.first == -1, "exchange: no first conflict");
+    ck_tally_uint(&t, survey_ticks, sc.ticks, "exchange: ticks");
+    ck_tally_true(&t, sc.ticks >= ORDER_DIMS, "exchange: a tick a step");
+    ck_tally_uint(&t, sim_stats(a)->events, sc.events, "exchange: events");
+    ck_tally_uint(&t, 0, sc.events_conflicted, "exchange: events in conflict");
+    Sim *b = run_with(&m, order_step, NULL, NULL);
+    tally_same_run(&t, a, b, 1u << ORDER_DIMS, "survey of the exchange");
+    sim_free(a);
+    sim_free(b);
+    ck_tally_assert(&t, "survey");
+}
+END_TEST
+
 /* The same two senders (overlap config) where a node-wide resource is
  * what they share: with one port a node (ports = 1) the receive port of
  * node 3, with all ports and memory paths (machine.h) on the router's
@@ -2979,6 +3054,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, exchange_steps_run_low_bits_reversed);
     tcase_add_test(t, locality_order_runs_nodes_ascending);
     tcase_add_test(t, locality_order_stops_where_order_matters);
+    tcase_add_test(t, survey_counts_the_ticks_that_conflict);
     tcase_add_test(t, locality_order_stops_at_a_shared_port_or_path);
     tcase_add_test(t, memory_paths_serialise_a_node);
     tcase_add_test(t, locality_order_not_with_a_message_observer);

@@ -12,7 +12,7 @@ D=tests/data/cli
 # whose events contend leaves the locality order at its first tick with a
 # conflict (G_MESSAGES_DEBUG says so, on stderr) and reports exactly what
 # the contract's order reports; an exchange stays in the locality order
-expect order-env-bad 2 "cubemu run: CUBEMU_ORDER: unknown order 'fifo' (valid: contract, locality)" -- \
+expect order-env-bad 2 "cubemu run: CUBEMU_ORDER: unknown order 'fifo' (valid: contract, locality, survey)" -- \
   env CUBEMU_ORDER=fifo "$CUBEMU" run scenarios/fft/mesh-1d.ini
 order_json() {   # order_json ORDER SCENARIO: its JSON (no wall time in it)
   CUBEMU_ORDER=$1 "$CUBEMU" run "$2" --json
@@ -25,6 +25,12 @@ if [ "$rc" = 0 ] && [[ "$out" == *"tick 1: nodes 0 and 1 both reserved a channel
 run env G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/examples/exchange-sequential.ini --json
 if [ "$rc" = 0 ] && [[ "$out" != *"locality order does not apply"* ]]; then
   ok order-exchange-stays; else bad order-exchange-stays; fi
+# CUBEMU_ORDER=survey: the contract's run, byte for byte, with the
+# locality order's conflicts counted on the debug log (bench/frontier.sh)
+run env CUBEMU_ORDER=survey G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/fft/mesh-1d.ini --json
+if [ "$rc" = 0 ] && grep -Eq ': survey: [0-9]+ of [0-9]+ ticks and [0-9]+ of [0-9]+ events without a conflict; [1-9][0-9]* conflicts, the first at tick 1$' <<<"$out" \
+   && [ "$(order_json survey scenarios/fft/mesh-1d.ini)" = "$(order_json contract scenarios/fft/mesh-1d.ini)" ]; then
+  ok order-survey; else bad order-survey; fi
 
 expect missing-file 2 "cubemu run: $D/none.ini: cannot read: No such file or directory" -- \
   "$CUBEMU" run $D/none.ini
