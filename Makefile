@@ -518,7 +518,8 @@ bench-report:
 	@python3 bench/report.py $(BENCH_REPORT_FLAGS)
 
 # This build's exchange against an older build's (AGAINST, default the
-# last one on huge pages), back to back and after pauses (bench/against.sh).
+# last one on huge pages), back to back and after pauses (bench/against.sh;
+# BENCH_AGAINST_WORKLOADS adds other workloads).
 AGAINST ?= 7befd67
 bench-against: deps
 	@$(MAKE) --no-print-directory $(PROGRAM)

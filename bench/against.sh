@@ -3,7 +3,12 @@
 # build's, side by side in one run: whole-process wall seconds and minor
 # page faults of `cubemu run` (exchange, K = 64, startup 1, the cube
 # preset) for n in BENCH_AGAINST_SIZES (default 14 16 18 20 22), under
-# two conditions:
+# two conditions (below). BENCH_AGAINST_WORKLOADS (default exchange)
+# names other workloads to run the same way, sized by n as
+# bench/algorithms.sh sizes them: matmul (Cannon's, side 2^((n+4)/2)),
+# matvec (side 2^(n/2+4)), bmmc (the naive bit reversal, 64 elements a
+# node) and fft-mesh (one point a node on the 2-d torus of 2^n nodes,
+# compute=none), the runs that leave the locality order as they start:
 #   - back to back: the two builds' runs alternate with no pause;
 #   - after a pause: each run follows BENCH_AGAINST_PAUSE seconds (default
 #     6) of an idle machine, as a user's run and each benchmark case does.
@@ -21,7 +26,8 @@
 #                            flags); run from make bench-against
 # Every figure is printed and appended to BENCH_DATA (default
 # bench/results.tsv; bench/record.h) as
-# case "against REF: exchange n=N K=64 CONDITION", metrics seconds,
+# case "against REF: exchange n=N K=64 CONDITION" (the other workloads:
+# "against REF: LABEL CONDITION", LABEL as workload sets it), metrics seconds,
 # ref_seconds, faults, ref_faults, noise and slower (1/0). Exit status 1
 # if a run fails or the outputs differ; a slower size is a verdict, not a
 # failure.
@@ -30,6 +36,7 @@ cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 REF=${1:-7befd67}
 SIZES=${BENCH_AGAINST_SIZES:-14 16 18 20 22}
+WORKLOADS=${BENCH_AGAINST_WORKLOADS:-exchange}
 RUNS=${BENCH_AGAINST_RUNS:-5}
 PAUSE=${BENCH_AGAINST_PAUSE:-6}
 K=64
@@ -54,27 +61,57 @@ NEW=$BUILD/cubemu
 # the older build finds the presets beside it no longer: both read the
 # tree's (the cube preset is the same in both)
 export CUBEMU_MACHINES=$PWD/machines
-echo "against: $NEW ($(git describe --always --dirty)) and $OLD/cubemu ($REF), exchange K = $K, $RUNS runs a cell"
+echo "against: $NEW ($(git describe --always --dirty)) and $OLD/cubemu ($REF), $WORKLOADS, $RUNS runs a cell"
 
-# one BIN N: a whole run's wall nanoseconds and minor faults, "NS FAULTS";
-# its JSON report's cycles, transfers and data into $TMP_OUT
+# workload NAME N: LABEL, the case's name, and ARGS, cubemu run's options
+workload() {
+  local n=$2 half=$(($2 / 2)) side
+  ARGS=(--set machine.preset=cube --set machine.dimensions="$n")
+  case $1 in
+    exchange)
+      LABEL="exchange n=$n K=$K"
+      ARGS+=(--set machine.startup=1 --set algorithm.name=exchange
+             --set algorithm.elements-per-node=$K) ;;
+    matmul)
+      side=$((1 << ((n + 4) / 2)))
+      LABEL="matmul ${side}x${side}x$side n=$n"
+      ARGS+=(--set algorithm.name=matmul --set algorithm.shape="${side}x${side}x$side") ;;
+    matvec)
+      side=$((1 << (half + 4)))
+      LABEL="matvec ${side}x$side n=$n"
+      ARGS+=(--set algorithm.name=matvec --set algorithm.shape="${side}x$side") ;;
+    bmmc)
+      LABEL="bmmc naive bit-reversal N=$((1 << (n + 6))) n=$n"
+      ARGS+=(--set algorithm.name=bmmc --set algorithm.method=naive
+             --set algorithm.matrix=bit-reversal --set algorithm.elements=$((1 << (n + 6)))) ;;
+    fft-mesh)
+      side=$((1 << half))x$((1 << (n - half)))
+      LABEL="fft on the torus $side compute=none"
+      ARGS=(--set machine.topology=mesh --set machine.shape="$side" --set machine.wrap=yes
+            --set algorithm.name=fft --set algorithm.shape="$side" --set algorithm.compute=none) ;;
+    *) echo "against: unknown workload $1 (valid: exchange, matmul, matvec, bmmc, fft-mesh)"; exit 2 ;;
+  esac
+}
+
+# one BIN: a whole run of ARGS, its wall nanoseconds and minor faults,
+# "NS FAULTS"; its JSON report's cycles, transfers and data into $TMP_OUT
 TMP_OUT=$(mktemp) || exit 1
 trap 'rm -f "$TMP_OUT" "$TMP_OUT.t"' EXIT
 one() {
   local a b
   a=${EPOCHREALTIME//[.,]/}
-  /usr/bin/time -f '%R' -o "$TMP_OUT.t" "$1" run --set machine.preset=cube \
-    --set machine.dimensions="$2" --set machine.startup=1 --set algorithm.name=exchange \
-    --set algorithm.elements-per-node=$K --json > "$TMP_OUT" || return 1
+  /usr/bin/time -f '%R' -o "$TMP_OUT.t" "$1" run "${ARGS[@]}" --json > "$TMP_OUT" || return 1
   b=${EPOCHREALTIME//[.,]/}
   echo "$(( (b - a) * 1000 )) $(tail -n 1 "$TMP_OUT.t")"
 }
 summary() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(d["cycles"], d["element_transfers"], d["data_correct"])' "$TMP_OUT"; }
 
-printf '%-14s %4s %10s %10s %9s %9s %7s  %s\n' condition n this_s ref_s this_flt ref_flt noise verdict
+printf '%-14s %-44s %10s %10s %9s %9s %7s  %s\n' condition case this_s ref_s this_flt ref_flt noise verdict
 for condition in back-to-back after-pause; do
+  for w in $WORKLOADS; do
   for n in $SIZES; do
+    workload "$w" "$n"
     nt=() nf=() ot=() of=() ns= os=
     for ((i = 0; i < RUNS; i++)); do
       # alternate which build goes first, so that neither always follows
@@ -82,28 +119,29 @@ for condition in back-to-back after-pause; do
       for who in $(if ((i % 2)); then echo old new; else echo new old; fi); do
         [ "$condition" = after-pause ] && sleep "$PAUSE"
         bin=$NEW; [ "$who" = old ] && bin=$OLD/cubemu
-        if ! r=$(one "$bin" "$n"); then echo "n = $n: $who build failed"; fail=1; continue 2; fi
+        if ! r=$(one "$bin"); then echo "$LABEL: $who build failed"; fail=1; continue 2; fi
         s=$(summary)
         if [ "$who" = new ]; then nt+=(${r% *}) nf+=(${r#* }) ns=$s; else ot+=(${r% *}) of+=(${r#* }) os=$s; fi
       done
     done
-    [ "${ns:-x}" = "${os:-y}" ] || { echo "n = $n: outputs differ: $ns against $os"; fail=1; }
+    [ "${ns:-x}" = "${os:-y}" ] || { echo "$LABEL: outputs differ: $ns against $os"; fail=1; }
     mn=$(median "${nt[@]}") mo=$(median "${ot[@]}")
     read -r noise slower < <(python3 -c 'import sys
 t = [float(v) for v in sys.argv[3:]]; new, old = float(sys.argv[1]), float(sys.argv[2])
 noise = (max(t) - min(t)) / new
 print("%.3f" % noise, int(new > old * (1 + noise)))' "$mn" "$mo" "${nt[@]}")
     verdict=$([ "$slower" = 1 ] && echo SLOWER || echo ok)
-    printf '%-14s %4s %10.4f %10.4f %9s %9s %6.1f%%  %s\n' "$condition" "$n" \
+    printf '%-14s %-44s %10.4f %10.4f %9s %9s %6.1f%%  %s\n' "$condition" "$LABEL" \
       "$(awk -v v="$mn" 'BEGIN{print v/1e9}')" "$(awk -v v="$mo" 'BEGIN{print v/1e9}')" \
       "$(median "${nf[@]}")" "$(median "${of[@]}")" "$(awk -v v="$noise" 'BEGIN{print v*100}')" "$verdict"
-    c="against $REF: exchange n=$n K=$K $condition"
+    c="against $REF: $LABEL $condition"
     record "$c" seconds "$(awk -v v="$mn" 'BEGIN{printf "%.6f", v/1e9}')" s
     record "$c" ref_seconds "$(awk -v v="$mo" 'BEGIN{printf "%.6f", v/1e9}')" s
     record "$c" faults "$(median "${nf[@]}")" ""
     record "$c" ref_faults "$(median "${of[@]}")" ""
     record "$c" noise "$noise" ""
     record "$c" slower "$slower" ""
+  done
   done
 done
 exit $fail

@@ -217,6 +217,20 @@ gboolean queue_pop_slow(EventQueue *q, Tick *time, QueueItem *item)
     return TRUE;
 }
 
+void queue_unpop(EventQueue *q, Tick time, QueueItem item)
+{
+    QueueBucket *b = q->popping;
+    if (b && b->time == time && b->head == 1) {
+        b->head = 0;
+        q->length++;
+        q->popping = NULL;              /* the next pop looks it up again */
+        return;
+    }
+    /* it was its bucket's only item: the bucket is gone */
+    g_assert(!b || b->time != time);
+    queue_push_slow(q, time, item);
+}
+
 void queue_skip(EventQueue *q, size_t k)
 {
     QueueBucket *b = q->popping;

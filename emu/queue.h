@@ -115,6 +115,11 @@ static inline const QueueItem *queue_sorted_run(const EventQueue *q,
     *n = b->sorted - b->head + 1;
     return run - 1;
 }
+/* Give back the item queue_pop just returned, the first of its time:
+ * the next pop returns its time's items from the first again, sorted by
+ * node if the queue now sorts them (a run entering the locality order:
+ * sim_set_order_from). */
+void queue_unpop(EventQueue *q, Tick time, QueueItem item);
 /* Pop the k items queue_peek_run shows, at once (k at most its n). */
 void queue_skip(EventQueue *q, size_t k);
 /* Move every item of `from` into q, each time's after q's own of that

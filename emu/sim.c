@@ -1756,7 +1756,7 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
      * an operation-level program runs in it too (its calls come at its
      * operations' completions, which the locality order's checks do not
      * cover). */
-    if (sim->locality
+    if ((sim->locality || sim->order_from >= 0)
         && (sim->each
             || (sim->observer
                 && (sim->observer->channel_busy || sim->observer->startup
@@ -1787,6 +1787,13 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         const QueueItem *run = queue_peek_run(sim->queue, &n);
         sim_prefetch_ahead(sim, run, n);
         if (time != sim->now) {
+            if (G_UNLIKELY(sim->order_from >= 0) && time >= sim->order_from) {
+                /* the locality order from this tick on: its items again,
+                 * sorted by node */
+                queue_unpop(sim->queue, time, item);
+                sim_order_enter(sim);
+                continue;
+            }
             sim_pending_flush(sim);
             if (G_UNLIKELY(sim->survey))
                 sim_survey_close(sim);

@@ -112,8 +112,20 @@ typedef struct {
     uint64_t ticks_backed_off;    /* split ticks that put off too much */
 } SimParCounts;
 SimParCounts sim_par_counts(const Sim *sim);
-/* TRUE if the run so far was in the locality order. */
+/* The contract's order up to tick `from`, the locality order from it on
+ * (0: SIM_ORDER_LOCALITY): a run the locality order stopped at tick c
+ * runs again with from = c + 1, and the ticks it runs in the contract's
+ * order are the contract's, and so are the rest as long as the checks
+ * find nothing (sim_order.c says why the switch may come at any tick).
+ * Before sim_run. */
+void sim_set_order_from(Sim *sim, Tick from);
+/* TRUE if the run is in the locality order: from its start, or from the
+ * tick sim_set_order_from named on, once it got there. */
 gboolean sim_order_locality(const Sim *sim);
+/* The tick at which the locality order stopped the run (SIM_ERROR_ORDER),
+ * or -1; *on_channel, whether two events reserved one channel there (not
+ * a port or a memory path, not overlapping receives). */
+Tick sim_order_stopped_at(const Sim *sim, gboolean *on_channel);
 /* The survey: in the contract's order, the locality order's checks run
  * and count, tick by tick, where they find two events that depend on
  * their order, instead of stopping the run: what share of a run that

@@ -386,6 +386,10 @@ struct Sim {
     Timeline *send_port, *recv_port;   /* per node, only with a port limit */
     uint32_t port_capacity;
     gboolean locality;         /* sim_set_order(SIM_ORDER_LOCALITY) */
+    Tick order_from;           /* sim_set_order_from's tick, until the run
+                                * gets there; else -1 */
+    Tick order_stopped;        /* sim_order_stopped_at */
+    gboolean order_on_channel; /* and the stop was a channel's */
     gboolean checks;           /* the locality order's checks run: in it,
                                 * or surveying (sim_set_survey) */
     gboolean survey_asked;     /* sim_set_survey */
@@ -805,21 +809,35 @@ static inline void sim_phase_sums_check(Sim *sim, unsigned p)
 }
 /* Do two of the receives the running step posted overlap? */
 gboolean sim_order_recvs_overlap(const Sim *sim);
+/* The run got to sim_set_order_from's tick: the locality order from now. */
+void sim_order_enter(Sim *sim);
 /* Whether the run surveys, decided as it starts (sim_run). */
 void sim_survey_start(Sim *sim);
 /* The survey's count of the tick that ends (sim->now's). */
 void sim_survey_close(Sim *sim);
 
-/* A reservation on a resource by a message of `source`, posted now. */
-static inline void sim_order_touch(Sim *sim, uint64_t *mark, uint32_t source,
-                                   const char *what, uint32_t owner)
+/* A reservation on a resource by a message of `source`, posted now; a
+ * channel's, or a port's or a memory path's (sim_order_stopped_at tells
+ * which stopped the run). */
+static inline void sim_order_mark(Sim *sim, uint64_t *mark, uint32_t source,
+                                  const char *what, uint32_t owner,
+                                  gboolean channel)
 {
     uint64_t m = (uint64_t)(uint32_t)sim->now << 32 | ((uint64_t)source + 1);
     uint64_t old = *mark;
-    if (old != m && (uint32_t)old != 0 && old >> 32 == m >> 32)
+    if (old != m && (uint32_t)old != 0 && old >> 32 == m >> 32) {
+        if (!sim->error)
+            sim->order_on_channel = channel;
         sim_order_conflict(sim, "nodes %u and %u both reserved %s of node %u",
                            (uint32_t)old - 1, source, what, owner);
+    }
     *mark = m;
+}
+
+static inline void sim_order_touch(Sim *sim, uint64_t *mark, uint32_t source,
+                                   const char *what, uint32_t owner)
+{
+    sim_order_mark(sim, mark, source, what, owner, FALSE);
 }
 
 /* The same for the channel leaving `owner` whose timeline is tl (a dense
@@ -827,9 +845,9 @@ static inline void sim_order_touch(Sim *sim, uint64_t *mark, uint32_t source,
 static inline void sim_channel_touch(Sim *sim, Timeline *tl, uint32_t source,
                                      uint32_t owner)
 {
-    sim_order_touch(sim,
-                    (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark)),
-                    source, "a channel", owner);
+    sim_order_mark(sim,
+                   (uint64_t *)(void *)((char *)tl + offsetof(Channel, mark)),
+                   source, "a channel", owner, TRUE);
 }
 
 /* ---- exchanges' deliveries, put off (sim_pending.c) -------------------- */

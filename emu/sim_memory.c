@@ -254,6 +254,7 @@ Sim *sim_new(const Machine *m, const SimLayout *layout)
     sim->queue = queue_new();
     match_init(&sim->match);
     sim->survey_bad = -1;
+    sim->order_from = sim->order_stopped = -1;
     sim->surveyed.first = -1;
     sim->stats.link_up = g_new0(uint64_t, sim->links);
     sim->stats.link_down = g_new0(uint64_t, sim->links);

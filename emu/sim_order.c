@@ -59,6 +59,7 @@ void sim_order_conflict(Sim *sim, const char *fmt, ...)
     }
     if (sim->error)
         return;
+    sim->order_stopped = sim->now;
     va_list ap;
     va_start(ap, fmt);
     g_autofree char *what = g_strdup_vprintf(fmt, ap);
@@ -122,10 +123,34 @@ static void order_marks(Sim *sim)
 
 void sim_set_order(Sim *sim, SimOrder order)
 {
+    sim->order_from = -1;
     sim->locality = order == SIM_ORDER_LOCALITY;
     sim->checks = sim->locality;
     queue_set_by_node(sim->queue, sim->locality, sim->nodes);
     order_marks(sim);
+}
+
+/* Entering the locality order at a later tick. Its argument above is
+ * about one tick at a time: given the state as a tick begins, its events
+ * run in the order of their nodes do what they do in the contract's order
+ * if the checks find nothing. The state a tick begins in may come from
+ * either order; and the queue, which the contract's order keeps in the
+ * order items were pushed, is sorted by node a bucket at a time as each
+ * tick begins. So the switch may come between any two ticks, and the run
+ * stays the contract's. Going back is not possible (the order in which
+ * the contract would have pushed later ticks' items is gone), which is
+ * why a conflict stops the run and it starts again (run/run.c). */
+void sim_set_order_from(Sim *sim, Tick from)
+{
+    sim_set_order(sim, from <= 0 ? SIM_ORDER_LOCALITY : SIM_ORDER_CONTRACT);
+    if (from > 0)
+        sim->order_from = from;
+}
+
+/* The run got to order_from (sim_run, as a tick begins). */
+void sim_order_enter(Sim *sim)
+{
+    sim_set_order(sim, SIM_ORDER_LOCALITY);
 }
 
 gboolean sim_order_locality(const Sim *sim)
@@ -133,6 +158,11 @@ gboolean sim_order_locality(const Sim *sim)
     return sim->locality;
 }
 
+Tick sim_order_stopped_at(const Sim *sim, gboolean *on_channel)
+{
+    *on_channel = sim->order_stopped >= 0 && sim->order_on_channel;
+    return sim->order_stopped;
+}
 
 /* The survey (sim_set_survey). The checks are the locality order's own,
  * run at the same places on the contract's order of events: whether two
@@ -152,7 +182,8 @@ void sim_set_survey(Sim *sim, gboolean on)
  * operations' completions, which the checks do not cover (sim_run). */
 void sim_survey_start(Sim *sim)
 {
-    sim->survey = sim->survey_asked && !sim->locality && !sim->each;
+    sim->survey = sim->survey_asked && !sim->locality && !sim->each
+                  && sim->order_from < 0;
     sim->checks = sim->locality || sim->survey;
     order_marks(sim);
 }

@@ -369,8 +369,11 @@ static void shard_merge(Sim *sim, const Sim *s, const SimStats *start,
     }
     if (s->pend_base > sim->pend_base)
         sim->pend_base = s->pend_base;
-    if (!sim->error && s->error)
+    if (!sim->error && s->error) {
         sim->error = g_error_copy(s->error);
+        sim->order_stopped = s->order_stopped;  /* a conflict's tick, or -1 */
+        sim->order_on_channel = s->order_on_channel;
+    }
 }
 
 /* ---- threads ---------------------------------------------------------- */
@@ -401,7 +404,8 @@ static void *worker_main(void *data)
 /* May this run split its ticks at all? */
 static gboolean par_usable(const Sim *sim)
 {
-    return sim->locality && !sim->each && !sim->observer
+    return (sim->locality || sim->order_from >= 0) && !sim->each
+           && !sim->observer
            && !sim->machine.faults && sim->link_ch && !sim->send_port
            && !sim->mem_path && !sim->channels_implied
            && !sim->machine.startup_holds_port;

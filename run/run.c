@@ -862,6 +862,7 @@ static Report *run_scenario_inner(const Scenario *s,
     double wall = 0;
     gboolean fallback = FALSE;
     gboolean again = FALSE;     /* the progress line says it starts over */
+    Tick from = 0;              /* where the locality order starts */
     for (;;) {
         g_clear_pointer(&sim, sim_free);
         sim = sim_new(&machine, &sim_layout);
@@ -870,8 +871,10 @@ static Report *run_scenario_inner(const Scenario *s,
          * recorded is recorded again here. */
         if (observer)
             sim_set_observer(sim, observer, observer_data);
-        sim_set_order(sim, order == RUN_ORDER_LOCALITY ? SIM_ORDER_LOCALITY
-                                                       : SIM_ORDER_CONTRACT);
+        if (order == RUN_ORDER_LOCALITY)
+            sim_set_order_from(sim, from);
+        else
+            sim_set_order(sim, SIM_ORDER_CONTRACT);
         sim_set_survey(sim, order == RUN_ORDER_SURVEY);
         if (options && options->limits)
             sim_set_limits(sim, options->limits);
@@ -909,10 +912,21 @@ static Report *run_scenario_inner(const Scenario *s,
         }
         if (sim_order_locality(sim)) {
             progress_clear();
-            g_debug("%s: %s; running it again in the contract's order",
-                    scenario_name(s), e->message);
+            /* Only a run that stops on a channel as it starts is tried
+             * again from the next tick (run.h says why). */
+            gboolean on_channel;
+            Tick stopped = sim_order_stopped_at(sim, &on_channel);
+            if (stopped == 0 && on_channel && from == 0) {
+                from = 1;
+                g_debug("%s: %s; running it again, in the contract's order "
+                        "for tick 0 and in the locality order after",
+                        scenario_name(s), e->message);
+            } else {
+                order = RUN_ORDER_CONTRACT;
+                g_debug("%s: %s; running it again in the contract's order",
+                        scenario_name(s), e->message);
+            }
             g_error_free(e);
-            order = RUN_ORDER_CONTRACT;
             fallback = TRUE;
             /* Where the first try was on the screen, the line says why
              * it starts again; where it was not, nothing needs saying. */

@@ -23,10 +23,19 @@
  * too, and the locality order would stop and start over, with the
  * memories set up again, for nothing.
  *
- * RUN_ORDER_LOCALITY runs in the locality order and, where that stops
- * (two events of a tick depend on their order), or the run fails, runs
- * again from the start in the contract's order, so that results, and
- * errors, are always the contract's.
+ * RUN_ORDER_LOCALITY runs in the locality order. Where that stops at
+ * tick 0 because two events reserved one channel (a skew, a routed first
+ * step), the run starts again in the contract's order for tick 0 and the
+ * locality order from tick 1 on (sim_set_order_from), which such a run
+ * spends mostly in the locality order. Where it stops later, or on a
+ * port or a memory path, or stops again, or the run fails, it runs again
+ * in the contract's order throughout, so that results, and errors, are
+ * always the contract's. The retry is a bet that later ticks do not
+ * contend, and a lost bet costs the second run's work up to its stop: a
+ * run that stopped late would risk most of a run, and one that contends
+ * for a node's port or memory path at tick 0 contends for it whenever
+ * two messages meet at a node, which the DBLAS and matmul on cm200-8k
+ * do step after step.
  *
  * RUN_ORDER_CONTRACT runs in the contract's order only. RUN_ORDER_SURVEY
  * runs in it and counts the ticks where the locality order would stop

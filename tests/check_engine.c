@@ -2007,6 +2007,126 @@ START_TEST(survey_counts_the_ticks_that_conflict)
 }
 END_TEST
 
+/* sim_set_order_from: a run that conflicts as it starts, then runs
+ * conflict-free. On a 2-cube, each of SKEW_STEPS steps is either the
+ * contended pattern of order_dependent_step (node 0 to node 3 by way of
+ * node 1 while node 1 sends to node 3 directly) or an exchange along
+ * dimension step % 2; *config is a bit set of the steps that contend. */
+#define SKEW_STEPS 6
+static NodeStatus skew_step(Node *node, const void *config)
+{
+    unsigned s = node_step(node);
+    uint32_t x = node_address(node);
+    int tag = 2 * (int)s;
+    if (*(const unsigned *)config >> s & 1) {
+        static const int via1[] = { 0, 1 }, direct[] = { 1 };
+        if (x == 0)
+            node_send(node, via1, 2, 0, 4, tag);
+        else if (x == 1)
+            node_send(node, direct, 1, 8, 4, tag + 1);
+        else if (x == 3) {
+            node_recv(node, 0, tag, 16, 4);
+            node_recv(node, 1, tag + 1, 24, 4);
+        }
+    } else {
+        node_exchange(node, (int)(s % 2), 32 + 4 * (s % 2), 4, 48 + 4 * s);
+    }
+    return s + 1 == SKEW_STEPS ? NODE_DONE : NODE_CONTINUE;
+}
+
+static Sim *run_from(const Machine *m, const void *config, Tick from,
+                     GError **error)
+{
+    Sim *a = sim_new(m, &test_layout);
+    sim_set_order_from(a, from);
+    fill_memory(a, machine_nodes(m));
+    if (!sim_run(a, skew_step, config, error)) {
+        sim_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* Conflicting at step 0 only, the run in the locality order stops at tick
+ * 0; from tick 1 on it runs to the end, ends in the locality order, and
+ * is the contract's run. Conflicting at steps 0 and 3 too, it stops again
+ * at a later tick; from the tick after that one it runs to the end, the
+ * contract's run again. */
+START_TEST(order_from_enters_the_locality_order_later)
+{
+    Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
+    CkTally t = CK_TALLY_INIT;
+    static const unsigned first_only = 1u, first_and_fourth = 1u | 1u << 3;
+    GError *e = NULL;
+    Sim *a = run_from(&m, &first_only, 0, &e);
+    ck_tally_true(&t, !a && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                  "from 0: stops");
+    g_clear_error(&e);
+    a = sim_new(&m, &test_layout);
+    sim_set_order_from(a, 0);
+    fill_memory(a, 4);
+    ck_tally_true(&t, !sim_run(a, skew_step, &first_only, &e),
+                  "from 0: stops, again");
+    g_clear_error(&e);
+    gboolean on_channel = FALSE;
+    ck_tally_uint(&t, 0, (uint64_t)sim_order_stopped_at(a, &on_channel),
+                  "from 0: where it stopped");
+    ck_tally_true(&t, on_channel, "from 0: stopped on a channel");
+    sim_free(a);
+    a = run_from(&m, &first_only, 1, &e);
+    ck_assert_msg(a, "from 1: %s", e ? e->message : "");
+    ck_tally_true(&t, sim_order_locality(a), "from 1: ends in the locality "
+                  "order");
+    ck_tally_true(&t, sim_order_stopped_at(a, &on_channel) == -1
+                          && !on_channel, "from 1: no stop");
+    Sim *b = run_with(&m, skew_step, &first_only, NULL);
+    tally_same_run(&t, a, b, 4, "from 1, one skew");
+    sim_free(a);
+    sim_free(b);
+
+    a = sim_new(&m, &test_layout);
+    sim_set_order_from(a, 1);
+    fill_memory(a, 4);
+    ck_tally_true(&t, !sim_run(a, skew_step, &first_and_fourth, &e)
+                          && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
+                  "from 1, two skews: stops");
+    Tick again = sim_order_stopped_at(a, &on_channel);
+    ck_tally_true(&t, again > 1, "from 1, two skews: stops at tick %lld, "
+                  "after 1", (long long)again);
+    if (e) {
+        g_autofree char *want = g_strdup_printf("tick %lld: ",
+                                                (long long)again);
+        ck_tally_true(&t, g_str_has_prefix(e->message, want),
+                      "the stop's message names its tick: %s", e->message);
+    }
+    g_clear_error(&e);
+    sim_free(a);
+    a = run_from(&m, &first_and_fourth, again + 1, &e);
+    ck_assert_msg(a, "from %lld: %s", (long long)again + 1,
+                  e ? e->message : "");
+    ck_tally_true(&t, sim_order_locality(a), "two skews: ends in the "
+                  "locality order");
+    b = run_with(&m, skew_step, &first_and_fourth, NULL);
+    tally_same_run(&t, a, b, 4, "two skews");
+    sim_free(a);
+    sim_free(b);
+    /* a stop on a port is not a channel's (run/run.c does not try again) */
+    Machine one = test_machine(2, 1, 1, 1);
+    int overlap = 1;
+    a = sim_new(&one, &test_layout);
+    sim_set_order_from(a, 0);
+    fill_memory(a, 4);
+    ck_tally_true(&t, !sim_run(a, order_dependent_step, &overlap, &e),
+                  "one port: stops");
+    g_clear_error(&e);
+    ck_tally_uint(&t, 0, (uint64_t)sim_order_stopped_at(a, &on_channel),
+                  "one port: where it stopped");
+    ck_tally_true(&t, !on_channel, "one port: stopped on a port");
+    sim_free(a);
+    ck_tally_assert(&t, "order from");
+}
+END_TEST
+
 /* The same two senders (overlap config) where a node-wide resource is
  * what they share: with one port a node (ports = 1) the receive port of
  * node 3, with all ports and memory paths (machine.h) on the router's
@@ -3055,6 +3175,7 @@ static Suite *engine_suite(void)
     tcase_add_test(t, locality_order_runs_nodes_ascending);
     tcase_add_test(t, locality_order_stops_where_order_matters);
     tcase_add_test(t, survey_counts_the_ticks_that_conflict);
+    tcase_add_test(t, order_from_enters_the_locality_order_later);
     tcase_add_test(t, locality_order_stops_at_a_shared_port_or_path);
     tcase_add_test(t, memory_paths_serialise_a_node);
     tcase_add_test(t, locality_order_not_with_a_message_observer);

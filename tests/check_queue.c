@@ -1,6 +1,7 @@
 /* check_queue.c -- emu/queue.c: the event queue pops in (time, insertion
- * order), ties in push order, also when pushes and pops interleave, and
- * queue_peek_run shows the rest of the tick that queue_pop is in.
+ * order), ties in push order, also when pushes and pops interleave,
+ * queue_peek_run shows the rest of the tick that queue_pop is in, and
+ * queue_unpop gives a tick's first item back.
  */
 #include "queue.h"
 
@@ -116,6 +117,46 @@ START_TEST(queue_interleaved_push_pop)
 }
 END_TEST
 
+/* queue_unpop: the first item of a tick given back comes out again, and
+ * if the queue sorts by node from then on, its tick comes out in node
+ * order; a tick's only item, whose bucket its pop emptied, too. */
+START_TEST(queue_unpop_gives_the_tick_back)
+{
+    EventQueue *q = queue_new();
+    Tick t;
+    QueueItem item;
+    static const uint32_t pushed[] = { 7, 2, 9, 0, 5 };
+    for (size_t i = 0; i < G_N_ELEMENTS(pushed); i++)
+        queue_push(q, 4, (QueueItem){ pushed[i], NULL });
+    queue_push(q, 6, (QueueItem){ 3, NULL });
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_uint_eq(item.node, 7);
+    queue_unpop(q, t, item);
+    ck_assert_uint_eq(queue_length(q), G_N_ELEMENTS(pushed) + 1);
+    queue_set_by_node(q, TRUE, 16);
+    static const uint32_t sorted[] = { 0, 2, 5, 7, 9 };
+    CkTally tl = CK_TALLY_INIT;
+    for (size_t i = 0; i < G_N_ELEMENTS(sorted); i++) {
+        ck_tally_true(&tl, queue_pop(q, &t, &item), "pop %zu", i);
+        ck_tally_int(&tl, 4, t, "pop %zu: time", i);
+        ck_tally_uint(&tl, sorted[i], item.node, "pop %zu: node", i);
+    }
+    ck_tally_assert(&tl, "tick 4 again, by node");
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_int_eq(t, 6);
+    queue_unpop(q, t, item);                    /* its bucket is gone */
+    queue_push(q, 8, (QueueItem){ 1, NULL });
+    ck_assert_uint_eq(queue_length(q), 2);
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_int_eq(t, 6);
+    ck_assert_uint_eq(item.node, 3);
+    ck_assert(queue_pop(q, &t, &item));
+    ck_assert_int_eq(t, 8);
+    ck_assert(!queue_pop(q, &t, &item));
+    queue_free(q);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
     Suite *s = suite_create("queue");
@@ -123,6 +164,7 @@ static Suite *queue_suite(void)
     tcase_add_test(t, queue_ties_in_insertion_order);
     tcase_add_test(t, queue_interleaved_push_pop);
     tcase_add_test(t, queue_peek_run_is_the_rest_of_the_tick);
+    tcase_add_test(t, queue_unpop_gives_the_tick_back);
     return s;
 }
 

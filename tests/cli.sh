@@ -11,7 +11,10 @@ D=tests/data/cli
 # CUBEMU_ORDER (run/run.h, RunOrder): a bad value is bad input; a run
 # whose events contend leaves the locality order at its first tick with a
 # conflict (G_MESSAGES_DEBUG says so, on stderr) and reports exactly what
-# the contract's order reports; an exchange stays in the locality order
+# the contract's order reports: one that stops at tick 1 (the mesh FFT)
+# runs again in the contract's order, one that stops at tick 0 (the
+# DBLAS's spread) in the contract's order for tick 0 and the locality
+# order after, to the end there; an exchange stays in the locality order
 expect order-env-bad 2 "cubemu run: CUBEMU_ORDER: unknown order 'fifo' (valid: contract, locality, survey)" -- \
   env CUBEMU_ORDER=fifo "$CUBEMU" run scenarios/fft/mesh-1d.ini
 order_json() {   # order_json ORDER SCENARIO: its JSON (no wall time in it)
@@ -22,6 +25,11 @@ if [ "$rc" = 0 ] && [[ "$out" == *"tick 1: nodes 0 and 1 both reserved a channel
    && [ -n "$(order_json contract scenarios/fft/mesh-1d.ini)" ] \
    && [ "$(order_json contract scenarios/fft/mesh-1d.ini)" = "$(order_json locality scenarios/fft/mesh-1d.ini)" ]; then
   ok order-fallback; else bad order-fallback; fi
+run env G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/dblas/cube-3-matvec-5x7.ini --json
+if [ "$rc" = 0 ] && [[ "$out" == *"tick 0: nodes 2 and 3 both reserved a channel of node 3: the locality order does not apply; running it again, in the contract's order for tick 0 and in the locality order after"* ]] \
+   && [ "$(grep -c 'running it again' <<<"$out")" = 1 ] \
+   && [ "$(order_json contract scenarios/dblas/cube-3-matvec-5x7.ini)" = "$(order_json locality scenarios/dblas/cube-3-matvec-5x7.ini)" ]; then
+  ok order-from-tick-1; else bad order-from-tick-1; fi
 run env G_MESSAGES_DEBUG=all "$CUBEMU" run scenarios/examples/exchange-sequential.ini --json
 if [ "$rc" = 0 ] && [[ "$out" != *"locality order does not apply"* ]]; then
   ok order-exchange-stays; else bad order-exchange-stays; fi
