@@ -8,9 +8,9 @@
 # that depend on their order.
 #
 # Two sets of runs:
-#   - every scenario of scenarios/ whose run leaves the locality order
-#     (the debug log says it runs again in the contract's), summed by
-#     folder: the project's own workloads, at the sizes they have;
+#   - every scenario of scenarios/ whose run the locality order stops
+#     (the debug log says so), summed by folder: the project's own
+#     workloads, at the sizes they have;
 #   - the frontier's algorithms at the sizes bench/algorithms.sh runs them
 #     on the BENCH_FRONTIER_N-cube (default 14): a routed permutation
 #     (bmmc naive bit reversal), DBLAS (matvec), Cannon's skews (matmul),
@@ -49,7 +49,7 @@ printf '%-58s %8s %8s %10s %8s\n' case ticks free events free
 declare -A T TF E EF S
 for f in $(find scenarios -name '*.ini' | sort); do
   G_MESSAGES_DEBUG=all "$EMU" run "$f" > /dev/null 2> "$TMP/log"
-  grep -q "running it again in the contract's order" "$TMP/log" || continue
+  grep -q "the locality order does not apply" "$TMP/log" || continue
   dir=${f#scenarios/}
   dir=${dir%%/*}
   if ! r=$(survey "$f"); then
