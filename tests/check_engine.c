@@ -2034,95 +2034,84 @@ static NodeStatus skew_step(Node *node, const void *config)
     return s + 1 == SKEW_STEPS ? NODE_DONE : NODE_CONTINUE;
 }
 
-static Sim *run_from(const Machine *m, const void *config, Tick from,
-                     GError **error)
+/* A run of `step` on m from tick `from` in the locality order
+ * (sim_set_order_from) that must stop with SIM_ERROR_ORDER: where it
+ * stopped, and whether on a channel, into the caller's tally's checks. */
+static Tick stops_from(CkTally *t, const Machine *m, NodeStepFn step,
+                       const void *config, Tick from, gboolean *on_channel,
+                       const char *what)
 {
     Sim *a = sim_new(m, &test_layout);
     sim_set_order_from(a, from);
     fill_memory(a, machine_nodes(m));
-    if (!sim_run(a, skew_step, config, error)) {
-        sim_free(a);
-        return NULL;
+    GError *e = NULL;
+    gboolean stopped = !sim_run(a, step, config, &e)
+                       && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER);
+    ck_tally_true(t, stopped, "%s: stops", what);
+    Tick at = sim_order_stopped_at(a, on_channel);
+    if (stopped) {
+        g_autofree char *want = g_strdup_printf("tick %lld: ", (long long)at);
+        ck_tally_true(t, g_str_has_prefix(e->message, want),
+                      "%s: the stop's message names its tick: %s", what,
+                      e->message);
     }
-    return a;
+    g_clear_error(&e);
+    sim_free(a);
+    return at;
+}
+
+/* The run from tick `from` that must run to the end, in the locality
+ * order, and be the contract's run. */
+static void runs_from(CkTally *t, const Machine *m, const void *config,
+                      Tick from, const char *what)
+{
+    Sim *a = sim_new(m, &test_layout);
+    sim_set_order_from(a, from);
+    fill_memory(a, machine_nodes(m));
+    GError *e = NULL;
+    if (!sim_run(a, skew_step, config, &e))
+        ck_abort_msg("%s: %s", what, e->message);
+    gboolean on_channel = TRUE;
+    ck_tally_true(t, sim_order_locality(a), "%s: ends in the locality order",
+                  what);
+    ck_tally_true(t, sim_order_stopped_at(a, &on_channel) == -1 && !on_channel,
+                  "%s: no stop", what);
+    Sim *b = run_with(m, skew_step, config, NULL);
+    tally_same_run(t, a, b, machine_nodes(m), what);
+    sim_free(a);
+    sim_free(b);
 }
 
 /* Conflicting at step 0 only, the run in the locality order stops at tick
- * 0; from tick 1 on it runs to the end, ends in the locality order, and
- * is the contract's run. Conflicting at steps 0 and 3 too, it stops again
- * at a later tick; from the tick after that one it runs to the end, the
- * contract's run again. */
+ * 0, on a channel; from tick 1 on it runs to the end, ends in the
+ * locality order, and is the contract's run. Conflicting at steps 0 and 3,
+ * from tick 1 on it stops again at a later tick; from the tick after that
+ * one it runs to the end, the contract's run again. A stop on a port is
+ * not a channel's (run/run.c tries again only after a channel's). */
 START_TEST(order_from_enters_the_locality_order_later)
 {
     Machine m = test_machine(2, MACHINE_PORTS_ALL, 1, 1);
     CkTally t = CK_TALLY_INIT;
     static const unsigned first_only = 1u, first_and_fourth = 1u | 1u << 3;
-    GError *e = NULL;
-    Sim *a = run_from(&m, &first_only, 0, &e);
-    ck_tally_true(&t, !a && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
-                  "from 0: stops");
-    g_clear_error(&e);
-    a = sim_new(&m, &test_layout);
-    sim_set_order_from(a, 0);
-    fill_memory(a, 4);
-    ck_tally_true(&t, !sim_run(a, skew_step, &first_only, &e),
-                  "from 0: stops, again");
-    g_clear_error(&e);
     gboolean on_channel = FALSE;
-    ck_tally_uint(&t, 0, (uint64_t)sim_order_stopped_at(a, &on_channel),
-                  "from 0: where it stopped");
+    ck_tally_int(&t, 0, stops_from(&t, &m, skew_step, &first_only, 0,
+                                   &on_channel, "from 0"),
+                 "from 0: where it stopped");
     ck_tally_true(&t, on_channel, "from 0: stopped on a channel");
-    sim_free(a);
-    a = run_from(&m, &first_only, 1, &e);
-    ck_assert_msg(a, "from 1: %s", e ? e->message : "");
-    ck_tally_true(&t, sim_order_locality(a), "from 1: ends in the locality "
-                  "order");
-    ck_tally_true(&t, sim_order_stopped_at(a, &on_channel) == -1
-                          && !on_channel, "from 1: no stop");
-    Sim *b = run_with(&m, skew_step, &first_only, NULL);
-    tally_same_run(&t, a, b, 4, "from 1, one skew");
-    sim_free(a);
-    sim_free(b);
+    runs_from(&t, &m, &first_only, 1, "from 1, one skew");
 
-    a = sim_new(&m, &test_layout);
-    sim_set_order_from(a, 1);
-    fill_memory(a, 4);
-    ck_tally_true(&t, !sim_run(a, skew_step, &first_and_fourth, &e)
-                          && g_error_matches(e, SIM_ERROR, SIM_ERROR_ORDER),
-                  "from 1, two skews: stops");
-    Tick again = sim_order_stopped_at(a, &on_channel);
+    Tick again = stops_from(&t, &m, skew_step, &first_and_fourth, 1,
+                            &on_channel, "from 1, two skews");
     ck_tally_true(&t, again > 1, "from 1, two skews: stops at tick %lld, "
                   "after 1", (long long)again);
-    if (e) {
-        g_autofree char *want = g_strdup_printf("tick %lld: ",
-                                                (long long)again);
-        ck_tally_true(&t, g_str_has_prefix(e->message, want),
-                      "the stop's message names its tick: %s", e->message);
-    }
-    g_clear_error(&e);
-    sim_free(a);
-    a = run_from(&m, &first_and_fourth, again + 1, &e);
-    ck_assert_msg(a, "from %lld: %s", (long long)again + 1,
-                  e ? e->message : "");
-    ck_tally_true(&t, sim_order_locality(a), "two skews: ends in the "
-                  "locality order");
-    b = run_with(&m, skew_step, &first_and_fourth, NULL);
-    tally_same_run(&t, a, b, 4, "two skews");
-    sim_free(a);
-    sim_free(b);
-    /* a stop on a port is not a channel's (run/run.c does not try again) */
+    runs_from(&t, &m, &first_and_fourth, again + 1, "two skews, after both");
+
     Machine one = test_machine(2, 1, 1, 1);
     int overlap = 1;
-    a = sim_new(&one, &test_layout);
-    sim_set_order_from(a, 0);
-    fill_memory(a, 4);
-    ck_tally_true(&t, !sim_run(a, order_dependent_step, &overlap, &e),
-                  "one port: stops");
-    g_clear_error(&e);
-    ck_tally_uint(&t, 0, (uint64_t)sim_order_stopped_at(a, &on_channel),
-                  "one port: where it stopped");
+    ck_tally_int(&t, 0, stops_from(&t, &one, order_dependent_step, &overlap,
+                                   0, &on_channel, "one port"),
+                 "one port: where it stopped");
     ck_tally_true(&t, !on_channel, "one port: stopped on a port");
-    sim_free(a);
     ck_tally_assert(&t, "order from");
 }
 END_TEST
