@@ -232,7 +232,11 @@ static int steps(int n, long k, RunOrder order)
            "%lld cycles; data %s\n",
            (unsigned long long)r->events, r->wall_seconds,
            r->wall_seconds > 0 ? (double)r->events / r->wall_seconds : 0.0,
-           r->order_fallback ? "contract order, after the locality order stopped"
+           r->order_fallback
+               ? (r->order_locality ? "locality order from tick 1, after it "
+                                      "stopped at tick 0"
+                                    : "contract order, after the locality "
+                                      "order stopped")
            : r->order_locality ? "locality order" : "contract order",
            (long long)r->cycles,
            r->data_correct ? "correct" : "WRONG");

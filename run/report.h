@@ -164,8 +164,9 @@ typedef struct Report {
     double wall_seconds;          /* in sim_run, every attempt's */
     /* The order the engine ran each tick's events in (run.h, RunOrder; not
      * in the JSON: the results are the contract's either way): the
-     * locality order throughout, or the contract's after the locality
-     * order stopped (order_fallback; wall_seconds includes that try). */
+     * locality order throughout, or, after the locality order stopped
+     * (order_fallback; wall_seconds includes every try), the locality
+     * order from tick 1 (order_locality too) or the contract's. */
     gboolean order_locality;
     gboolean order_fallback;
 
