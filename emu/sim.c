@@ -1788,10 +1788,10 @@ gboolean sim_run(Sim *sim, NodeStepFn step, const void *config, GError **error)
         sim_prefetch_ahead(sim, run, n);
         if (time != sim->now) {
             if (G_UNLIKELY(sim->order_from >= 0) && time >= sim->order_from) {
-                /* the locality order from this tick on: its items again,
-                 * sorted by node */
+                /* the locality order from this tick on (order_from
+                 * cleared): its items again, sorted by node */
                 queue_unpop(sim->queue, time, item);
-                sim_order_enter(sim);
+                sim_set_order(sim, SIM_ORDER_LOCALITY);
                 continue;
             }
             sim_pending_flush(sim);

@@ -809,8 +809,6 @@ static inline void sim_phase_sums_check(Sim *sim, unsigned p)
 }
 /* Do two of the receives the running step posted overlap? */
 gboolean sim_order_recvs_overlap(const Sim *sim);
-/* The run got to sim_set_order_from's tick: the locality order from now. */
-void sim_order_enter(Sim *sim);
 /* Whether the run surveys, decided as it starts (sim_run). */
 void sim_survey_start(Sim *sim);
 /* The survey's count of the tick that ends (sim->now's). */

@@ -147,12 +147,6 @@ void sim_set_order_from(Sim *sim, Tick from)
         sim->order_from = from;
 }
 
-/* The run got to order_from (sim_run, as a tick begins). */
-void sim_order_enter(Sim *sim)
-{
-    sim_set_order(sim, SIM_ORDER_LOCALITY);
-}
-
 gboolean sim_order_locality(const Sim *sim)
 {
     return sim->locality;
