@@ -4,11 +4,10 @@
 # page faults of `cubemu run` (exchange, K = 64, startup 1, the cube
 # preset) for n in BENCH_AGAINST_SIZES (default 14 16 18 20 22), under
 # two conditions (below). BENCH_AGAINST_WORKLOADS (default exchange)
-# names other workloads to run the same way, sized by n as
-# bench/algorithms.sh sizes them: matmul (Cannon's, side 2^((n+4)/2)),
-# matvec (side 2^(n/2+4)), bmmc (the naive bit reversal, 64 elements a
-# node) and fft-mesh (one point a node on the 2-d torus of 2^n nodes,
-# compute=none), the runs that leave the locality order as they start:
+# adds bench/lib.sh workloads, sized by n as bench/algorithms.sh sizes
+# them; the runs that leave the locality order as they start, say:
+# matmul/systolic, matvec/tree, bmmc/naive, fft-torus/compute=none. The
+# two conditions:
 #   - back to back: the two builds' runs alternate with no pause;
 #   - after a pause: each run follows BENCH_AGAINST_PAUSE seconds (default
 #     6) of an idle machine, as a user's run and each benchmark case does.
@@ -63,34 +62,16 @@ NEW=$BUILD/cubemu
 export CUBEMU_MACHINES=$PWD/machines
 echo "against: $NEW ($(git describe --always --dirty)) and $OLD/cubemu ($REF), $WORKLOADS, $RUNS runs a cell"
 
-# workload NAME N: LABEL, the case's name, and ARGS, cubemu run's options
-workload() {
-  local n=$2 half=$(($2 / 2)) side
-  ARGS=(--set machine.preset=cube --set machine.dimensions="$n")
-  case $1 in
-    exchange)
-      LABEL="exchange n=$n K=$K"
-      ARGS+=(--set machine.startup=1 --set algorithm.name=exchange
-             --set algorithm.elements-per-node=$K) ;;
-    matmul)
-      side=$((1 << ((n + 4) / 2)))
-      LABEL="matmul ${side}x${side}x$side n=$n"
-      ARGS+=(--set algorithm.name=matmul --set algorithm.shape="${side}x${side}x$side") ;;
-    matvec)
-      side=$((1 << (half + 4)))
-      LABEL="matvec ${side}x$side n=$n"
-      ARGS+=(--set algorithm.name=matvec --set algorithm.shape="${side}x$side") ;;
-    bmmc)
-      LABEL="bmmc naive bit-reversal N=$((1 << (n + 6))) n=$n"
-      ARGS+=(--set algorithm.name=bmmc --set algorithm.method=naive
-             --set algorithm.matrix=bit-reversal --set algorithm.elements=$((1 << (n + 6)))) ;;
-    fft-mesh)
-      side=$((1 << half))x$((1 << (n - half)))
-      LABEL="fft on the torus $side compute=none"
-      ARGS=(--set machine.topology=mesh --set machine.shape="$side" --set machine.wrap=yes
-            --set algorithm.name=fft --set algorithm.shape="$side" --set algorithm.compute=none) ;;
-    *) echo "against: unknown workload $1 (valid: exchange, matmul, matvec, bmmc, fft-mesh)"; exit 2 ;;
-  esac
+# case NAME N: LABEL and ARGS of the exchange as this script has always
+# run it (startup 1, its rows' name kept), or of a bench/lib.sh workload
+case_of() {
+  if [ "$1" = exchange ]; then
+    LABEL="exchange n=$2 K=$K"
+    ARGS=(--set machine.preset=cube --set machine.dimensions="$2" --set machine.startup=1
+          --set algorithm.name=exchange --set algorithm.elements-per-node=$K)
+  else
+    workload "$1" "$2"
+  fi
 }
 
 # one BIN: a whole run of ARGS, its wall nanoseconds and minor faults,
@@ -107,11 +88,12 @@ one() {
 summary() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
 print(d["cycles"], d["element_transfers"], d["data_correct"])' "$TMP_OUT"; }
 
+for w in $WORKLOADS; do case_of "$w" 1; done    # an unknown name: exit 2 now
 printf '%-14s %-44s %10s %10s %9s %9s %7s  %s\n' condition case this_s ref_s this_flt ref_flt noise verdict
 for condition in back-to-back after-pause; do
   for w in $WORKLOADS; do
   for n in $SIZES; do
-    workload "$w" "$n"
+    case_of "$w" "$n"
     nt=() nf=() ot=() of=() ns= os=
     for ((i = 0; i < RUNS; i++)); do
       # alternate which build goes first, so that neither always follows

@@ -11,10 +11,11 @@
 #   - every scenario of scenarios/ whose run the locality order stops
 #     (the debug log says so), summed by folder: the project's own
 #     workloads, at the sizes they have;
-#   - the frontier's algorithms at the sizes bench/algorithms.sh runs them
-#     on the BENCH_FRONTIER_N-cube (default 14): a routed permutation
-#     (bmmc naive bit reversal), DBLAS (matvec), Cannon's skews (matmul),
-#     and an FFT on the 2-d torus of as many nodes (compute=none).
+#   - the frontier's algorithms as bench/algorithms.sh runs them (its
+#     workload, bench/lib.sh) on the BENCH_FRONTIER_N-cube (default 14): a
+#     routed permutation (bmmc naive bit reversal), DBLAS (matvec),
+#     Cannon's skews (matmul), and an FFT on the 2-d torus of as many
+#     nodes (compute=none).
 # Rows (bench/record.h), case "frontier: FOLDER scenarios" or "frontier:
 # LABEL": ticks, ticks_free (those without a conflict), events,
 # events_free (those in ticks without one), and, for a folder, scenarios.
@@ -44,6 +45,16 @@ survey() {
 
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", b ? 100 * a / b : 0 }'; }
 
+# show CASE SHOWN TICKS TICKS_FREE EVENTS EVENTS_FREE: a line, as SHOWN,
+# and the case's four rows
+show() {
+  printf '%-58s %8s %8s %10s %8s\n' "$2" "$3" "$(pct "$4" "$3")" "$5" "$(pct "$6" "$5")"
+  record "$1" ticks "$3" ticks
+  record "$1" ticks_free "$4" ticks
+  record "$1" events "$5" events
+  record "$1" events_free "$6" events
+}
+
 echo "frontier: the runs that leave the locality order, surveyed tick by tick"
 printf '%-58s %8s %8s %10s %8s\n' case ticks free events free
 declare -A T TF E EF S
@@ -64,38 +75,17 @@ for f in $(find scenarios -name '*.ini' | sort); do
 done
 for dir in $(printf '%s\n' "${!S[@]}" | sort); do
   name="frontier: $dir scenarios"
-  printf '%-58s %8s %8s %10s %8s\n' "$name (${S[$dir]})" "${T[$dir]}" \
-    "$(pct "${TF[$dir]}" "${T[$dir]}")" "${E[$dir]}" "$(pct "${EF[$dir]}" "${E[$dir]}")"
   record "$name" scenarios "${S[$dir]}" ""
-  record "$name" ticks "${T[$dir]}" ticks
-  record "$name" ticks_free "${TF[$dir]}" ticks
-  record "$name" events "${E[$dir]}" events
-  record "$name" events_free "${EF[$dir]}" events
+  show "$name" "$name (${S[$dir]})" "${T[$dir]}" "${TF[$dir]}" "${E[$dir]}" "${EF[$dir]}"
 done
 
-cube="--set machine.preset=cube --set machine.dimensions=$N"
-side=$((1 << ((N + 4) / 2))) dside=$((1 << (N / 2 + 4)))
-fshape=$((1 << (N / 2)))x$((1 << (N - N / 2)))
-cases=(
-  "bmmc naive bit-reversal N=$((1 << (N + 6))) n=$N|$cube --set algorithm.name=bmmc --set algorithm.method=naive --set algorithm.matrix=bit-reversal --set algorithm.elements=$((1 << (N + 6)))"
-  "matvec ${dside}x$dside n=$N|$cube --set algorithm.name=matvec --set algorithm.shape=${dside}x$dside"
-  "matmul ${side}x${side}x$side n=$N|$cube --set algorithm.name=matmul --set algorithm.shape=${side}x${side}x$side"
-  "fft on the torus $fshape compute=none|--set machine.topology=mesh --set machine.shape=$fshape --set machine.wrap=yes --set algorithm.name=fft --set algorithm.shape=$fshape --set algorithm.compute=none"
-)
-for c in "${cases[@]}"; do
-  label=${c%%|*}
-  read -r -a args <<< "${c#*|}"
-  if ! r=$(survey "${args[@]}"); then
-    echo "frontier: $label: the surveyed run failed or did not verify"
+for kind in bmmc/naive matvec/tree matmul/systolic fft-torus/compute=none; do
+  workload "$kind" "$N"
+  if ! r=$(survey "${ARGS[@]}"); then
+    echo "frontier: $LABEL: the surveyed run failed or did not verify"
     fail=1
     continue
   fi
-  set -- $r
-  name="frontier: $label"
-  printf '%-58s %8s %8s %10s %8s\n' "$label" "$1" "$(pct "$2" "$1")" "$3" "$(pct "$4" "$3")"
-  record "$name" ticks "$1" ticks
-  record "$name" ticks_free "$2" ticks
-  record "$name" events "$3" events
-  record "$name" events_free "$4" events
+  show "frontier: $LABEL" "$LABEL" $r
 done
 exit $fail

@@ -41,6 +41,68 @@ failed() {
   record "targets: $1" met 0 met
 }
 
+# workload KIND N: LABEL, the case's name, and ARGS, cubemu run's --set
+# options, of KIND (algorithm/method) sized by the cube's dimension N, and
+# REF, the dimension of the exchange's cube it is compared with (N; the
+# torus has 2^N nodes, as the N-cube). The shapes scale with N: reshape's
+# is the paper's Theorem 2 scenario (johnsson-ho-theorem2-K64.ini: from
+# 2^(n+6) to 4x4x4x2^n, delta = 3, K = 64); bmmc has 64 elements a node;
+# matmul's side and the DBLAS routines' are chosen for a few seconds a
+# run on the 14-cube; fft has one point a node, on the cube or (fft-torus)
+# on the 2-d torus of as many nodes. The exchange kinds use $K, the
+# caller's elements a node. bench/algorithms.sh, bench/against.sh and
+# bench/frontier.sh run the same cases through it.
+workload() {
+  local kind=$1 n=$2 alg=${1%%/*} method=${1#*/}
+  local cube=(--set machine.preset=cube --set machine.dimensions="$n")
+  local half=$((n / 2)) side
+  REF=$n
+  case $kind in
+    gray-to-binary/*|binary-to-gray/*|exchange/*|shift/cube)
+      [ "$alg" = shift ] && method=ring
+      LABEL="$alg $method n=$n K=$K"
+      [ "$kind" = shift/cube ] && LABEL="shift ring on the $n-cube K=$K"
+      ARGS=("${cube[@]}" --set algorithm.name="$alg" --set algorithm.method="$method"
+            --set algorithm.elements-per-node="$K") ;;
+    reshape/*)
+      LABEL="reshape $method $((1 << (n + 6)))->4x4x4x$((1 << n)) n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name=reshape --set algorithm.method="$method"
+            --set algorithm.from=$((1 << (n + 6))) --set algorithm.to=4x4x4x$((1 << n))) ;;
+    bmmc/*)
+      LABEL="bmmc $method bit-reversal N=$((1 << (n + 6))) n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name=bmmc --set algorithm.method="$method"
+            --set algorithm.matrix=bit-reversal --set algorithm.elements=$((1 << (n + 6)))) ;;
+    transpose/*)
+      LABEL="transpose $method size=$((1 << n)) n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name=transpose --set algorithm.method="$method"
+            --set algorithm.size=$((1 << n))) ;;
+    shift/torus)
+      side=$((1 << half))x$((1 << (n - half)))
+      LABEL="shift ring on the torus $side K=$K"
+      ARGS=(--set machine.topology=mesh --set machine.shape="$side" --set machine.wrap=yes
+            --set algorithm.name=shift --set algorithm.elements-per-node="$K") ;;
+    matmul/*)
+      side=$((1 << ((n + 4) / 2)))
+      LABEL="matmul ${side}x${side}x$side n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name=matmul --set algorithm.shape="${side}x${side}x$side") ;;
+    matvec/*|vecmat/*|rank1/*)
+      side=$((1 << (half + 4)))
+      LABEL="$alg ${side}x$side n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name="$alg" --set algorithm.shape="${side}x$side") ;;
+    fft/*)
+      side=$((1 << half))x$((1 << (n - half)))
+      LABEL="fft $side $method n=$n"
+      ARGS=("${cube[@]}" --set algorithm.name=fft --set algorithm.shape="$side"
+            --set algorithm."$method") ;;
+    fft-torus/*)
+      side=$((1 << half))x$((1 << (n - half)))
+      LABEL="fft on the torus $side $method"
+      ARGS=(--set machine.topology=mesh --set machine.shape="$side" --set machine.wrap=yes
+            --set algorithm.name=fft --set algorithm.shape="$side" --set algorithm."$method") ;;
+    *) echo "bench: unknown workload $kind" >&2; exit 2 ;;
+  esac
+}
+
 # bench_setup: the run's results file, BENCH_DATA (default
 # bench/results.tsv), created with its header where it is not there; kept
 # when already set (bench/run.sh sets it once for all its scripts; a
